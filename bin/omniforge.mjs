@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The `omniforge` command. The CLI is TypeScript in server/cli; tsx runs it without a separate build step,
+// so the bin is never stale relative to the runtime it shares with the console.
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import("../server/cli/main.ts");
+process.exitCode = await main(process.argv.slice(2));

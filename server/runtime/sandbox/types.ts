@@ -1,0 +1,61 @@
+// The contract between the tools (run_script, hooks) and the sandbox that executes skill scripts.
+
+export type SandboxMode =
+  | "sandboxed" // bubblewrap + setpriv + prlimit + cgroup: every check passed
+  | "sandboxed-no-cgroup" // isolation intact, no aggregate memory/pid limit
+  | "unavailable" // refuse to run scripts
+  | "unsafe"; // an administrator set OMNIFORGE_SANDBOX=unsafe: run without namespaces, results marked
+
+export interface SandboxStatus {
+  mode: SandboxMode;
+  /** For a person: what was found, and what is missing when scripts are refused. */
+  detail: string;
+  checks: { name: string; ok: boolean; detail?: string }[];
+}
+
+export interface ScriptRequest {
+  /** Absolute skill folder; mounted read-only at /skill. */
+  skillDir: string;
+  /** Path of the script relative to skillDir (e.g. "scripts/report.py"); confined to skillDir. */
+  script?: string;
+  /** Instead of a script: a command line run as `/usr/bin/bash -c command` in /scratch (the `bash` tool). */
+  command?: string;
+  args?: string[];
+  /** Absolute per-session scratch folder; mounted read-write at /scratch. */
+  scratchDir: string;
+  stdin?: string;
+  /** Overrides of the default limits. */
+  limits?: Partial<ScriptLimits>;
+  signal?: AbortSignal;
+}
+
+export interface ScriptLimits {
+  wallMs: number;
+  cpuSeconds: number;
+  memoryBytes: number;
+  processes: number;
+  outputBytes: number;
+  fileBytes: number;
+}
+
+export interface ScriptResult {
+  /** Exit code; 128+N when killed by signal N (bubblewrap's convention). null when it never started. */
+  exitCode: number | null;
+  signal?: string;
+  stdout: string;
+  stderr: string;
+  /** stdout/stderr were cut at the output limit (the text ends with a marker). */
+  truncated: boolean;
+  timedOut: boolean;
+  durationMs: number;
+  sandboxed: boolean;
+  /** The argv shown to people and the audit log (interpreter + /skill path + args), never the wrapper. */
+  command: string[];
+  /** Set when the sandbox refused to run the script at all (mode unavailable, bad path). */
+  refused?: string;
+}
+
+export interface ScriptRunner {
+  status(): Promise<SandboxStatus>;
+  run(request: ScriptRequest): Promise<ScriptResult>;
+}
