@@ -53,6 +53,12 @@ export interface ScriptResult {
   command: string[];
   /** Set when the sandbox refused to run the script at all (mode unavailable, bad path). */
   refused?: string;
+  /** The request's AbortSignal stopped the run (or it was cancelled while queued). */
+  cancelled?: boolean;
+  /** Time spent waiting for a free slot (the concurrency limit), in ms. */
+  queuedMs?: number;
+  /** Which limits the run ran into: "wall", "output", "cpu", "file", "memory", "processes". */
+  limitsHit?: string[];
 }
 
 export interface ScriptRunner {

@@ -1,0 +1,50 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { signOut } from "next-auth/react";
+import type { SessionUser } from "~/server/auth";
+import { navFor } from "./nav";
+
+export function AppShell({ user, children }: { user: SessionUser; children: React.ReactNode }) {
+  const pathname = usePathname();
+  const items = navFor(user.role);
+  const isActive = (href: string) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(href + "/"));
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <div className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-2">
+          <Link href="/" className="flex items-center gap-2 font-semibold">
+            <img src="/icon.svg" alt="" width={22} height={22} />
+            OmniForge Skills
+          </Link>
+          <nav aria-label="Main" className="flex flex-1 items-center gap-1 text-sm">
+            {items.map((i) => (
+              <Link
+                key={i.href}
+                href={i.href}
+                aria-current={isActive(i.href) ? "page" : undefined}
+                className={`rounded-md px-2.5 py-1.5 ${
+                  isActive(i.href)
+                    ? "bg-zinc-100 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white"
+                    : "text-zinc-600 hover:bg-zinc-50 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
+                }`}
+              >
+                {i.label}
+              </Link>
+            ))}
+          </nav>
+          <div className="flex items-center gap-3 text-sm" data-testid="signed-in-user">
+            <span className="hidden sm:inline">{user.email}</span>
+            <span className="badge bg-indigo-100 text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200" data-testid="user-role">
+              {user.role}
+            </span>
+            <button className="btn" onClick={() => signOut({ callbackUrl: "/login" })}>
+              Sign out
+            </button>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto w-full max-w-screen-2xl flex-1 p-4">{children}</main>
+    </div>
+  );
+}

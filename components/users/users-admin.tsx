@@ -1,0 +1,131 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import { ROLES, type Role } from "~/db/schema/users";
+
+export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const users = useQuery(trpc.user.list.queryOptions());
+  const [error, setError] = useState<string | null>(null);
+  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
+  const create = useMutation(
+    trpc.user.create.mutationOptions({
+      onSuccess: () => {
+        setError(null);
+        void invalidate();
+      },
+      onError: (e) => setError(e.data?.zodError ? Object.values(e.data.zodError.fieldErrors).flat().join(" ") : e.message),
+    }),
+  );
+  const update = useMutation(
+    trpc.user.update.mutationOptions({
+      onSuccess: () => {
+        setError(null);
+        void invalidate();
+      },
+      onError: (e) => setError(e.message),
+    }),
+  );
+
+  function onCreate(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const formEl = e.currentTarget;
+    create.mutate(
+      {
+        email: String(f.get("email")),
+        name: String(f.get("name") ?? ""),
+        role: String(f.get("role")) as Role,
+        password: String(f.get("password")),
+      },
+      { onSuccess: () => formEl.reset() },
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Users</h1>
+      {error && (
+        <p className="error-text" data-testid="users-error">
+          {error}
+        </p>
+      )}
+      <form onSubmit={onCreate} className="card grid gap-3 sm:grid-cols-5" aria-label="Create user">
+        <input className="input" name="email" type="email" placeholder="email@example.com" aria-label="Email" required />
+        <input className="input" name="name" placeholder="Name (optional)" aria-label="Name" />
+        <select className="input" name="role" defaultValue="author" aria-label="Role">
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <input className="input" name="password" type="password" placeholder="Initial password (8+)" aria-label="Password" required minLength={8} />
+        <button className="btn btn-primary justify-center" type="submit" disabled={create.isPending}>
+          Create user
+        </button>
+      </form>
+      <div className="card overflow-x-auto p-0">
+        <table className="table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th>Email</th>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Status</th>
+              <th>Created</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {users.isLoading && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  Loading…
+                </td>
+              </tr>
+            )}
+            {users.data?.map((u) => (
+              <tr key={u.id} data-testid={`user-row-${u.email}`}>
+                <td className="font-medium">
+                  {u.email}
+                  {u.id === currentUserId && <span className="muted ml-1 text-xs">(you)</span>}
+                </td>
+                <td>{u.name}</td>
+                <td>
+                  <select
+                    className="input w-28 py-1"
+                    aria-label={`Role of ${u.email}`}
+                    value={u.role}
+                    onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  {u.disabled ? (
+                    <span className="badge bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">disabled</span>
+                  ) : (
+                    <span className="badge bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200">active</span>
+                  )}
+                </td>
+                <td className="muted">{new Date(u.createdAt).toLocaleString()}</td>
+                <td className="text-right">
+                  <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
+                    {u.disabled ? "Enable" : "Disable"}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+// SQLite through drizzle. Opened lazily (never at import: `next build` imports route modules) and cached on
+// globalThis so dev-mode reloads reuse one connection.
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { repoRoot, resolveDataHome } from "../server/config";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const cache = globalThis as unknown as { __omniforgeDb?: Map<string, Db> };
+
+export function migrationsFolder(): string {
+  return path.join(repoRoot(), "db", "migrations");
+}
+
+/** Opens (or reuses) the database file, in WAL mode, with migrations applied. */
+export function openDb(file: string): Db {
+  cache.__omniforgeDb ??= new Map();
+  const existing = cache.__omniforgeDb.get(file);
+  if (existing) return existing;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema }) as Db;
+  migrate(db, { migrationsFolder: migrationsFolder() });
+  cache.__omniforgeDb.set(file, db);
+  return db;
+}
+
+export function closeDb(file: string): void {
+  const db = cache.__omniforgeDb?.get(file);
+  if (!db) return;
+  db.$client.close();
+  cache.__omniforgeDb?.delete(file);
+}
+
+/** The console's database (OMNIFORGE_HOME/console.db). */
+export function getDb(): Db {
+  return openDb(resolveDataHome().dbFile);
+}
+
+export { schema };

@@ -1,0 +1,47 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// Append-only and hash-chained: each row carries the hash of the row before it and its own hash over a
+// canonical serialisation, so an edited, removed or inserted row breaks the chain where verification looks.
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(), // epoch ms
+    type: text("type").notNull(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    sessionId: text("session_id"),
+    skill: text("skill"),
+    layer: text("layer"),
+    digest: text("digest"),
+    tool: text("tool"),
+    model: text("model"),
+    mode: text("mode"),
+    outcome: text("outcome"),
+    durationMs: integer("duration_ms"),
+    details: text("details"), // JSON
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    index("audit_at_idx").on(t.at),
+    index("audit_type_at_idx").on(t.type, t.at),
+    index("audit_skill_at_idx").on(t.skill, t.at),
+    index("audit_actor_at_idx").on(t.actorId, t.at),
+    index("audit_session_idx").on(t.sessionId, t.at),
+    index("audit_outcome_at_idx").on(t.outcome, t.at),
+  ],
+);
+
+// Where retention cut the chain: the archived range, its file and the head hash the next row links to.
+export const auditArchives = sqliteTable("audit_archives", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  firstId: integer("first_id").notNull(),
+  lastId: integer("last_id").notNull(),
+  count: integer("count").notNull(),
+  headHash: text("head_hash").notNull(),
+  file: text("file").notNull(),
+  archivedAt: integer("archived_at").notNull(),
+});
+
+export type AuditEventRow = typeof auditEvents.$inferSelect;

@@ -1,0 +1,71 @@
+import { expect, test } from "@playwright/test";
+import { createUserViaUi, DEMO_ADMIN, demoAdminPassword, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
+
+test("the demo admin signs in, sees the shell with role, and signs out", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, DEMO_ADMIN, demoAdminPassword());
+  await expect(page.getByTestId("user-role")).toHaveText("admin");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toBeVisible();
+  await signOut(page);
+  await page.goto("/users");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fusers/);
+});
+
+test("a wrong password is refused with a message", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO_ADMIN);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("login-error")).toHaveText("Wrong email or password.");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("an admin creates an author who can then sign in; a viewer cannot open the users page", async ({ browser }) => {
+  const adminCtx = await browser.newContext();
+  const admin = await adminCtx.newPage();
+  await signInAsAdmin(admin);
+  const authorEmail = uniqueEmail("author");
+  const viewerEmail = uniqueEmail("viewer");
+  await createUserViaUi(admin, authorEmail, "author", "author-pass-123");
+  await createUserViaUi(admin, viewerEmail, "viewer", "viewer-pass-123");
+
+  const authorCtx = await browser.newContext();
+  const author = await authorCtx.newPage();
+  await signIn(author, authorEmail, "author-pass-123");
+  await expect(author.getByTestId("user-role")).toHaveText("author");
+
+  const viewerCtx = await browser.newContext();
+  const viewer = await viewerCtx.newPage();
+  await signIn(viewer, viewerEmail, "viewer-pass-123");
+  await expect(viewer.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toHaveCount(0);
+  await viewer.goto("/users");
+  await expect(viewer.getByTestId("forbidden")).toBeVisible();
+  // The server refuses the data too, not only the page.
+  const res = await viewer.request.get("/api/trpc/user.list");
+  expect(res.status()).toBe(403);
+
+  // Disabling the viewer locks them out of new sign-ins.
+  await admin.goto("/users");
+  await admin.getByTestId(`user-row-${viewerEmail}`).getByRole("button", { name: "Disable" }).click();
+  await expect(admin.getByTestId(`user-row-${viewerEmail}`)).toContainText("disabled");
+  const again = await (await browser.newContext()).newPage();
+  await again.goto("/login");
+  await again.getByLabel("Email").fill(viewerEmail);
+  await again.getByLabel("Password").fill("viewer-pass-123");
+  await again.getByRole("button", { name: "Sign in" }).click();
+  await expect(again.getByTestId("login-error")).toContainText("disabled");
+  await adminCtx.close();
+  await authorCtx.close();
+  await viewerCtx.close();
+});
+
+test("health reports the database and anonymous API calls are refused", async ({ request }) => {
+  const health = await request.get("/api/health");
+  expect(health.status()).toBe(200);
+  const body = await health.json();
+  expect(body).toMatchObject({ status: "ok", database: "ok" });
+  expect(typeof body.uptimeSeconds).toBe("number");
+  const anon = await request.get("/api/trpc/user.me");
+  expect(anon.status()).toBe(401);
+});

@@ -1,0 +1,104 @@
+// `npm test`: type-check, unit tests (Vitest), production build, e2e (Playwright in Debian's chromium) on a
+// throw-away data home. Ends with one plain line `N passed, N failed` counting every test, for CI.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ensureSystemPackages } from "./system-deps";
+
+const repo = path.resolve(import.meta.dirname, "..");
+process.chdir(repo);
+const bin = (name: string) => path.join(repo, "node_modules", ".bin", name);
+const outDir = path.join(repo, ".omniforge-e2e");
+const only = process.argv.slice(2); // e.g. `npm test -- unit` or `npm test -- e2e`
+const want = (step: string) => only.length === 0 || only.includes(step);
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  OMNIFORGE_AUDIT_STDOUT: "0",
+  OMNIFORGE_SHARED_DIR: process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repo, "..", "shared"),
+};
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failures: string[] = [];
+
+function run(label: string, cmd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): boolean {
+  console.log(`\n=== ${label}: ${path.basename(cmd)} ${args.join(" ")}`);
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  console.log(`=== ${label}: ${r.status === 0 ? "ok" : `exit ${r.status ?? r.signal}`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return r.status === 0;
+}
+
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
+fs.mkdirSync(outDir, { recursive: true });
+const needsBrowser = want("e2e");
+try {
+  ensureSystemPackages(needsBrowser ? ["bubblewrap", "chromium"] : ["bubblewrap"], { required: needsBrowser });
+} catch (e) {
+  console.error(`[test] ${(e as Error).message}`);
+}
+
+if (want("typecheck")) {
+  if (run("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"])) passed++;
+  else {
+    failed++;
+    failures.push("typecheck");
+  }
+}
+
+if (want("unit")) {
+  const report = path.join(outDir, "vitest.json");
+  fs.rmSync(report, { force: true });
+  run("unit", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  const r = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; testResults: { name: string; status: string; message?: string }[] }>(report);
+  if (!r) {
+    failed++;
+    failures.push("unit (no report: vitest crashed)");
+  } else {
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + r.numTodoTests;
+    // A file that fails to load has no test results but is a failure a person must see.
+    const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
+    for (const f of broken) failures.push(`unit: ${path.relative(repo, f.name)}`);
+    if (r.numFailedTests === 0 && broken.length) failed += broken.length;
+  }
+}
+
+if (want("e2e")) {
+  const built = run("build", bin("next"), ["build"], { NODE_ENV: "production" });
+  if (!built) {
+    failed++;
+    failures.push("build");
+  } else {
+    fs.rmSync(path.join(outDir, "home"), { recursive: true, force: true });
+    const report = path.join(outDir, "results.json");
+    fs.rmSync(report, { force: true });
+    run("e2e", bin("playwright"), ["test"], { CI: process.env.CI ?? "" });
+    const r = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
+    if (!r) {
+      failed++;
+      failures.push("e2e (no report: playwright crashed or the server did not start)");
+    } else {
+      passed += r.stats.expected + r.stats.flaky;
+      failed += r.stats.unexpected;
+      skipped += r.stats.skipped;
+      if (r.stats.unexpected) failures.push(`e2e: ${r.stats.unexpected} failed`);
+    }
+  }
+}
+
+console.log("");
+if (failures.length) console.log(`failures: ${failures.join("; ")}`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 ? 1 : 0);

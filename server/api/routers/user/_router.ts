@@ -1,0 +1,10 @@
+import { adminProcedure, authedProcedure, createTRPCRouter } from "../../trpc";
+import { createHandler, listHandler, meHandler, updateHandler } from "./user.handler";
+import { ZCreateUserInput, ZUpdateUserInput } from "./user.schema";
+
+export const userRouter = createTRPCRouter({
+  me: authedProcedure.query(meHandler),
+  list: adminProcedure.query(listHandler),
+  create: adminProcedure.input(ZCreateUserInput).mutation(createHandler),
+  update: adminProcedure.input(ZUpdateUserInput).mutation(updateHandler),
+});

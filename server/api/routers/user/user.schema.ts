@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { ROLES } from "../../../../db/schema";
+
+export const ZCreateUserInput = z.object({
+  email: z.email("Enter a valid email address.").max(320),
+  name: z.string().trim().max(120).optional(),
+  role: z.enum(ROLES),
+  password: z.string().min(8, "Passwords need at least 8 characters.").max(1024),
+});
+export type TCreateUserInput = z.infer<typeof ZCreateUserInput>;
+
+export const ZUpdateUserInput = z.object({
+  id: z.string().min(1),
+  role: z.enum(ROLES).optional(),
+  disabled: z.boolean().optional(),
+  name: z.string().trim().max(120).optional(),
+});
+export type TUpdateUserInput = z.infer<typeof ZUpdateUserInput>;

@@ -1,0 +1,49 @@
+// Checking a sign-in attempt: rate limits first (per account and per address), then the password, then
+// whether the account is enabled. Every outcome is an audit event.
+import type { Db } from "../../../db/client";
+import type { AuditSink } from "../../runtime/audit/events";
+import { findUserByEmail, normaliseEmail, toPublic, type PublicUser } from "../users/users";
+import { verifyPassword } from "../users/password";
+import { RateLimiter } from "./rate-limit";
+
+export type LoginResult =
+  | { ok: true; user: PublicUser }
+  | { ok: false; reason: "invalid" | "disabled" | "rate_limited"; message: string };
+
+const g = globalThis as unknown as { __omniforgeLoginLimiter?: RateLimiter };
+export function loginLimiter(): RateLimiter {
+  // Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
+  const perMinute = Number(process.env.OMNIFORGE_LOGIN_LIMIT_PER_MINUTE) || 10;
+  return (g.__omniforgeLoginLimiter ??= new RateLimiter(perMinute, 60_000));
+}
+
+export async function attemptLogin(
+  db: Db,
+  audit: AuditSink,
+  input: { email: string; password: string; ip: string },
+  limiter: RateLimiter = loginLimiter(),
+): Promise<LoginResult> {
+  const email = normaliseEmail(input.email);
+  const wait = Math.max(limiter.hit(`account:${email}`), limiter.hit(`address:${input.ip}`));
+  if (wait > 0) {
+    audit.record({ type: "login_failed", actor: { id: "anonymous", email }, outcome: "refused", details: { reason: "rate_limited", ip: input.ip } });
+    return {
+      ok: false,
+      reason: "rate_limited",
+      message: `Too many sign-in attempts. Try again in ${Math.ceil(wait / 1000)} seconds.`,
+    };
+  }
+  const user = findUserByEmail(db, email);
+  // Compare even when the user is unknown, so timing does not reveal which emails exist.
+  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? "$2b$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva");
+  if (!user || !passwordOk) {
+    audit.record({ type: "login_failed", actor: { id: user?.id ?? "anonymous", email }, outcome: "refused", details: { reason: "invalid_credentials", ip: input.ip } });
+    return { ok: false, reason: "invalid", message: "Wrong email or password." };
+  }
+  if (user.disabled) {
+    audit.record({ type: "login_failed", actor: { id: user.id, email }, outcome: "refused", details: { reason: "disabled", ip: input.ip } });
+    return { ok: false, reason: "disabled", message: "This account is disabled. Ask an administrator to enable it." };
+  }
+  audit.record({ type: "login", actor: { id: user.id, email }, outcome: "ok", details: { ip: input.ip } });
+  return { ok: true, user: toPublic(user) };
+}

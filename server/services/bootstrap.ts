@@ -1,0 +1,52 @@
+// Everything the console needs before the first request: the data home, the database with migrations, the
+// first administrator and (unless OMNIFORGE_DEMO=0) the demo skills. Idempotent and safe to call often.
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { env } from "../../env";
+import { getDb, type Db } from "../../db/client";
+import { users } from "../../db/schema";
+import { ensureDataHome, readOrCreateSecret, resolveDataHome, type DataHome } from "../config";
+import { seedDemoSkills } from "./demo/seed";
+import { generatePassword } from "./users/password";
+import { createUser, findUserByEmail } from "./users/users";
+
+const g = globalThis as unknown as { __omniforgeReady?: Promise<{ db: Db; dataHome: DataHome }> };
+
+export const DEMO_ADMIN_EMAIL = "admin@omniforge.local";
+
+async function ensureFirstAdmin(db: Db, dh: DataHome): Promise<string> {
+  const existingAdmin = db.select().from(users).where(eq(users.role, "admin")).get();
+  if (env.OMNIFORGE_ADMIN_EMAIL && env.OMNIFORGE_ADMIN_PASSWORD) {
+    const found = findUserByEmail(db, env.OMNIFORGE_ADMIN_EMAIL);
+    if (found) return found.id;
+    const u = await createUser(db, { email: env.OMNIFORGE_ADMIN_EMAIL, name: "Administrator", role: "admin", password: env.OMNIFORGE_ADMIN_PASSWORD });
+    console.log(`[omniforge] administrator ${u.email} created from OMNIFORGE_ADMIN_EMAIL`);
+    return u.id;
+  }
+  if (existingAdmin) return existingAdmin.id;
+  const [password] = readOrCreateSecret(dh, "demo-admin-password", () => generatePassword());
+  const u = await createUser(db, { email: DEMO_ADMIN_EMAIL, name: "Demo admin", role: "admin", password });
+  console.log(
+    `[omniforge] demo administrator created: ${DEMO_ADMIN_EMAIL} / ${password}\n` +
+      `[omniforge] (this password is printed once; it is kept in ${path.join(dh.secretsDir, "demo-admin-password")})`,
+  );
+  return u.id;
+}
+
+export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
+  g.__omniforgeReady ??= (async () => {
+    const dh = resolveDataHome();
+    ensureDataHome(dh);
+    const db = getDb();
+    const adminId = await ensureFirstAdmin(db, dh);
+    if (env.OMNIFORGE_DEMO) {
+      const r = seedDemoSkills(dh, adminId);
+      if (r.seeded) console.log(`[omniforge] demo data: ${r.count} skills written under ${dh.home}`);
+    }
+    return { db, dataHome: dh };
+  })();
+  g.__omniforgeReady.catch(() => {
+    g.__omniforgeReady = undefined;
+  });
+  return g.__omniforgeReady;
+}

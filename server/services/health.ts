@@ -1,0 +1,22 @@
+import type { Db } from "../../db/client";
+import pkg from "../../package.json" with { type: "json" };
+
+const startedAt = Date.now();
+
+export function healthReport(db: Db) {
+  let database: "ok" | "error" = "ok";
+  let databaseError: string | undefined;
+  try {
+    db.$client.prepare("SELECT 1").get();
+  } catch (e) {
+    database = "error";
+    databaseError = (e as Error).message;
+  }
+  return {
+    status: database === "ok" ? ("ok" as const) : ("degraded" as const),
+    version: pkg.version,
+    database,
+    ...(databaseError ? { databaseError } : {}),
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+  };
+}

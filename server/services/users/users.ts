@@ -1,0 +1,119 @@
+// Users and roles. The rules a person relies on live here, not in the UI: the last active admin can be
+// neither demoted nor disabled, and emails are unique regardless of case.
+import { randomUUID } from "node:crypto";
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { users, type Role, type User } from "../../../db/schema";
+import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import { hashPassword } from "./password";
+
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly code: "CONFLICT" | "NOT_FOUND" | "LAST_ADMIN" | "BAD_REQUEST",
+  ) {
+    super(message);
+  }
+}
+
+export type PublicUser = Omit<User, "passwordHash">;
+
+export function toPublic(u: User): PublicUser {
+  const { passwordHash: _ignored, ...rest } = u;
+  return rest;
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function findUserByEmail(db: Db, email: string): User | undefined {
+  return db.select().from(users).where(eq(users.email, normaliseEmail(email))).get();
+}
+
+export function findUserById(db: Db, id: string): User | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function listUsers(db: Db): PublicUser[] {
+  return db.select().from(users).orderBy(users.createdAt).all().map(toPublic);
+}
+
+export async function createUser(
+  db: Db,
+  input: { email: string; name?: string; role: Role; password: string },
+  audit?: { sink: AuditSink; actor: AuditActor },
+): Promise<PublicUser> {
+  const email = normaliseEmail(input.email);
+  if (findUserByEmail(db, email)) throw new UserError(`A user with the email ${email} already exists.`, "CONFLICT");
+  const row = {
+    id: randomUUID(),
+    email,
+    name: input.name?.trim() ?? "",
+    role: input.role,
+    passwordHash: await hashPassword(input.password),
+  };
+  db.insert(users).values(row).run();
+  audit?.sink.record({ type: "user_created", actor: audit.actor, details: { userId: row.id, email, role: row.role } });
+  return toPublic(findUserById(db, row.id)!);
+}
+
+function activeAdminsOtherThan(db: Db, id: string): number {
+  const r = db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.disabled, false), ne(users.id, id)))
+    .get();
+  return r?.n ?? 0;
+}
+
+export function updateUser(
+  db: Db,
+  id: string,
+  change: { role?: Role; disabled?: boolean; name?: string },
+  audit?: { sink: AuditSink; actor: AuditActor },
+): PublicUser {
+  const before = findUserById(db, id);
+  if (!before) throw new UserError("No such user.", "NOT_FOUND");
+  const losesAdmin =
+    before.role === "admin" && !before.disabled && ((change.role && change.role !== "admin") || change.disabled === true);
+  // Checked inside one transaction so two admins demoting each other at once cannot both succeed.
+  db.$client
+    .transaction(() => {
+      if (losesAdmin && activeAdminsOtherThan(db, id) === 0) {
+        throw new UserError(
+          "This is the last active administrator: make another user admin before demoting or disabling this one.",
+          "LAST_ADMIN",
+        );
+      }
+      db.update(users)
+        .set({
+          ...(change.role ? { role: change.role } : {}),
+          ...(change.disabled !== undefined ? { disabled: change.disabled } : {}),
+          ...(change.name !== undefined ? { name: change.name.trim() } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, id))
+        .run();
+    })
+    .immediate();
+  const after = findUserById(db, id)!;
+  audit?.sink.record({
+    type: "user_updated",
+    actor: audit.actor,
+    details: {
+      userId: id,
+      email: after.email,
+      before: { role: before.role, disabled: before.disabled, name: before.name },
+      after: { role: after.role, disabled: after.disabled, name: after.name },
+    },
+  });
+  return toPublic(after);
+}
+
+export async function setPassword(db: Db, id: string, password: string): Promise<void> {
+  db.update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .run();
+}
