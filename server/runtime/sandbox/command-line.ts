@@ -1,0 +1,84 @@
+// Builds the wrapper argv of SANDBOX.md §5.2: [cgroup join sh] → setpriv → bwrap → prlimit → interpreter.
+import type { ScriptLimits } from "./types";
+
+export interface ToolPaths {
+  bwrap: string;
+  setpriv: string;
+  prlimit: string;
+}
+
+/** Inside the sandbox the script always sees this identity (the synthetic /etc/passwd names it). */
+export const SANDBOX_UID = 1000;
+export const SANDBOX_GID = 1000;
+export const SANDBOX_ENV_PATH = "/usr/bin:/bin";
+const TMP_BYTES = 64 * 1024 * 1024;
+const OPEN_FILES = 256;
+
+export function prlimitArgs(prlimit: string, limits: ScriptLimits): string[] {
+  return [
+    prlimit,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, // SIGXCPU, then SIGKILL a second later
+    `--data=${limits.memoryBytes}`, // never --as: it breaks node (SANDBOX.md §4.2)
+    `--nproc=${limits.processes}`, // inside bwrap, so bwrap's own fork is not counted (§4.4)
+    `--fsize=${limits.fileBytes}`,
+    `--nofile=${OPEN_FILES}`,
+    "--core=0",
+    "--",
+  ];
+}
+
+export function setprivArgs(setpriv: string, uid: number, gid: number): string[] {
+  return [
+    setpriv,
+    `--reuid=${uid}`,
+    `--regid=${gid}`,
+    "--clear-groups",
+    "--no-new-privs",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+}
+
+export interface BwrapMounts {
+  runtimeDir: string;
+  skillDir: string;
+  scratchDir: string;
+}
+
+export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
+  return [
+    bwrap,
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--assert-userns-disabled",
+    "--uid", String(SANDBOX_UID),
+    "--gid", String(SANDBOX_GID),
+    "--hostname", "sandbox",
+    "--clearenv",
+    "--setenv", "PATH", SANDBOX_ENV_PATH,
+    "--setenv", "HOME", "/scratch",
+    "--setenv", "TMPDIR", "/tmp",
+    "--setenv", "LANG", "C.UTF-8",
+    "--ro-bind", "/usr", "/usr",
+    "--symlink", "usr/bin", "/bin",
+    "--symlink", "usr/lib", "/lib",
+    "--symlink", "usr/lib64", "/lib64",
+    "--symlink", "usr/sbin", "/sbin",
+    "--ro-bind", `${m.runtimeDir}/passwd`, "/etc/passwd",
+    "--ro-bind", `${m.runtimeDir}/group`, "/etc/group",
+    "--proc", "/proc",
+    "--dev", "/dev",
+    "--size", String(TMP_BYTES), "--tmpfs", "/tmp",
+    "--ro-bind", m.skillDir, "/skill",
+    "--bind", m.scratchDir, "/scratch",
+    "--chdir", "/scratch",
+    "--",
+  ];
+}
+
+export const SYNTHETIC_PASSWD = `sandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:sandbox:/scratch:/usr/sbin/nologin\n`;
+export const SYNTHETIC_GROUP = `sandbox:x:${SANDBOX_GID}:\n`;

@@ -1,0 +1,434 @@
+// The ScriptRunner: validates a request, waits for a slot, prepares scratch and cgroups, and runs
+// the SANDBOX.md §5.2 chain. Mode and self-test are computed once and cached.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  bwrapArgs,
+  prlimitArgs,
+  SANDBOX_ENV_PATH,
+  setprivArgs,
+  SYNTHETIC_GROUP,
+  SYNTHETIC_PASSWD,
+  type ToolPaths,
+} from "./command-line";
+import {
+  cgroupEvents,
+  createRunCgroup,
+  detectCgroups,
+  joinPrefix,
+  removeRunCgroup,
+  sweepStaleCgroups,
+  type CgroupLayout,
+  type RunCgroup,
+} from "./cgroup";
+import { checkLimits, DEFAULT_LIMITS, effectiveLimits } from "./limits";
+import { RunQueue } from "./run-queue";
+import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal } from "./script-path";
+import { CANARY_SCRIPT, decideMode, executable, idInUse, type Check } from "./self-test";
+import { readableCopy, unreadableEntry } from "./skill-access";
+import { runCapped } from "./spawn-capped";
+import type { SandboxStatus, ScriptLimits, ScriptRequest, ScriptResult, ScriptRunner } from "./types";
+
+export interface SandboxOptions {
+  bwrapPath?: string;
+  setprivPath?: string;
+  prlimitPath?: string;
+  /** The dedicated host identity scripts run as (root servers only). In no passwd entry, not in /etc/subuid. */
+  uid?: number;
+  gid?: number;
+  /** Server-owned folder for the synthetic /etc files and private skill copies; a fresh temp dir by default. */
+  runtimeDir?: string;
+  /** Defaults and ceiling for every run; a request can only tighten them. */
+  limits?: Partial<ScriptLimits>;
+  /** Scripts running at once; the rest queue. Default 2. */
+  maxConcurrent?: number;
+  /** The host passes true only when an administrator set OMNIFORGE_SANDBOX=unsafe; never from a request. */
+  unsafe?: boolean;
+}
+
+export const DEFAULT_SANDBOX_UID = 65533;
+export const DEFAULT_SANDBOX_GID = 65533;
+const MAX_ARGS = 1000;
+const MAX_TEXT = 1024 * 1024;
+
+interface State {
+  status: SandboxStatus;
+  layout?: CgroupLayout;
+}
+
+interface Plan {
+  inner: string[]; // argv as the sandbox sees it
+  unsafeInner: string[]; // argv with host paths, for unsafe mode
+  display: string[];
+  skillDir: string;
+  scratchDir: string;
+  stdin?: string;
+  limits: Partial<ScriptLimits> | undefined;
+  signal?: AbortSignal;
+}
+
+export class Sandbox implements ScriptRunner {
+  private readonly tools: ToolPaths;
+  private readonly uid: number;
+  private readonly gid: number;
+  private readonly limits: ScriptLimits;
+  private readonly queue: RunQueue;
+  private readonly unsafe: boolean;
+  private readonly root = process.getuid?.() === 0;
+  private readonly ownRuntimeDir: boolean;
+  private readonly runtimeDir: string;
+  private state?: Promise<State>;
+  private counter = 0;
+  private readonly cleanups = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(options: SandboxOptions = {}) {
+    this.tools = {
+      bwrap: options.bwrapPath ?? "/usr/bin/bwrap",
+      setpriv: options.setprivPath ?? "/usr/bin/setpriv",
+      prlimit: options.prlimitPath ?? "/usr/bin/prlimit",
+    };
+    for (const [name, p] of Object.entries(this.tools)) {
+      if (!path.isAbsolute(p)) throw new Error(`sandbox: ${name}Path must be absolute, got "${p}"`);
+    }
+    this.uid = checkId(options.uid ?? DEFAULT_SANDBOX_UID, "uid");
+    this.gid = checkId(options.gid ?? DEFAULT_SANDBOX_GID, "gid");
+    this.limits = { ...DEFAULT_LIMITS, ...checkLimits(options.limits, "sandbox limits") };
+    this.queue = new RunQueue(options.maxConcurrent ?? 2);
+    this.unsafe = options.unsafe === true;
+    this.ownRuntimeDir = !options.runtimeDir;
+    this.runtimeDir = options.runtimeDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sandbox-"));
+  }
+
+  /** Runs waiting for a free slot (the UI shows them as "queued"). */
+  queueLength(): number {
+    return this.queue.length;
+  }
+
+  status(): Promise<SandboxStatus> {
+    return this.ready().then((s) => s.status);
+  }
+
+  /** Runs the self-test again (an admin asked, or the host changed). */
+  recheck(): Promise<SandboxStatus> {
+    this.state = undefined;
+    return this.status();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.cleanups]);
+    if (this.ownRuntimeDir) fs.rmSync(this.runtimeDir, { recursive: true, force: true });
+  }
+
+  async run(request: ScriptRequest): Promise<ScriptResult> {
+    const { status } = await this.ready();
+    const sandboxed = status.mode === "sandboxed" || status.mode === "sandboxed-no-cgroup";
+    let plan: Plan;
+    try {
+      if (this.closed) throw new SandboxRefusal("The sandbox is shut down");
+      if (status.mode === "unavailable") throw new SandboxRefusal(status.detail);
+      plan = this.plan(request);
+    } catch (err) {
+      return refusal(err, sandboxed, displayOf(request));
+    }
+    const queuedAt = performance.now();
+    const release = await this.queue.acquire(request.signal);
+    if (!release) return { ...refusal(new SandboxRefusal("Cancelled before it started"), sandboxed, plan.display), cancelled: true };
+    try {
+      const result = await this.execute(plan, sandboxed, (await this.ready()).layout);
+      return { ...result, queuedMs: Math.round(performance.now() - queuedAt - result.durationMs) };
+    } catch (err) {
+      return refusal(err, sandboxed, plan.display);
+    } finally {
+      release();
+    }
+  }
+
+  private ready(): Promise<State> {
+    this.state ??= this.selfTest();
+    return this.state;
+  }
+
+  /** Validates the request and works out what to run; throws SandboxRefusal before anything starts. */
+  private plan(req: ScriptRequest): Plan {
+    if (!req || typeof req !== "object") throw new SandboxRefusal("Empty script request");
+    const args = req.args ?? [];
+    if (!Array.isArray(args) || args.length > MAX_ARGS || args.some((a) => typeof a !== "string" || a.includes("\0"))) {
+      throw new SandboxRefusal(`Script arguments must be at most ${MAX_ARGS} strings without NUL bytes`);
+    }
+    if (req.stdin !== undefined && (typeof req.stdin !== "string" || req.stdin.length > MAX_TEXT)) {
+      throw new SandboxRefusal("stdin must be a string of at most 1 MiB");
+    }
+    if (typeof req.scratchDir !== "string" || !path.isAbsolute(req.scratchDir)) {
+      throw new SandboxRefusal(`The scratch folder must be an absolute path, got "${String(req.scratchDir)}"`);
+    }
+    const base = { scratchDir: req.scratchDir, stdin: req.stdin, limits: req.limits, signal: req.signal };
+    if (req.script !== undefined && req.command !== undefined) throw new SandboxRefusal("Give either a script or a command, not both");
+    if (req.command !== undefined) {
+      if (typeof req.command !== "string" || req.command.trim() === "" || req.command.includes("\0") || req.command.length > MAX_TEXT) {
+        throw new SandboxRefusal("The command must be a non-empty string without NUL bytes");
+      }
+      const skillDir = realSkillDir(req.skillDir);
+      const inner = ["/usr/bin/bash", "-c", req.command, "bash", ...args];
+      return { ...base, skillDir, inner, unsafeInner: inner, display: ["/usr/bin/bash", "-c", req.command, ...args] };
+    }
+    if (req.script === undefined) throw new SandboxRefusal("Give a script path or a command to run");
+    const script = resolveScript(req.skillDir, req.script);
+    const inside = `/skill/${script.relative}`;
+    const interp = interpreterFor(script.file, req.script);
+    if (interp[0] && !executable(interp[0])) {
+      throw new SandboxRefusal(`The interpreter ${interp[0]} for ${req.script} is not installed on this host`);
+    }
+    return {
+      ...base,
+      skillDir: script.skillDir,
+      inner: [...interp, inside, ...args],
+      unsafeInner: [...interp, script.file, ...args],
+      display: [...interp, inside, ...args],
+    };
+  }
+
+  private async execute(plan: Plan, sandboxed: boolean, layout: CgroupLayout | undefined): Promise<ScriptResult> {
+    const id = ++this.counter;
+    const limits = effectiveLimits(this.limits, plan.limits, layout !== undefined);
+    this.prepareScratch(plan.scratchDir);
+
+    let skillBind = plan.skillDir;
+    let copy: string | undefined;
+    if (sandboxed && this.root) {
+      const bad = unreadableEntry(plan.skillDir, this.uid, this.gid);
+      if (bad) {
+        copy = path.join(this.runtimeDir, "copies", `run-${process.pid}-${id}`);
+        fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o755 });
+        readableCopy(plan.skillDir, copy);
+        skillBind = copy;
+      }
+    }
+
+    let cg: RunCgroup | undefined;
+    if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}`, limits);
+    try {
+      const prefix = [...(cg ? joinPrefix(cg) : []), ...(this.root ? setprivArgs(this.tools.setpriv, this.uid, this.gid) : [])];
+      const argv = sandboxed
+        ? [
+            ...prefix,
+            ...bwrapArgs(this.tools.bwrap, { runtimeDir: this.runtimeDir, skillDir: skillBind, scratchDir: plan.scratchDir }),
+            ...prlimitArgs(this.tools.prlimit, limits),
+            ...plan.inner,
+          ]
+        : [...prefix, ...prlimitArgs(this.tools.prlimit, limits), ...plan.unsafeInner];
+      if (!sandboxed) console.warn(`[sandbox] WARNING: running WITHOUT isolation (OMNIFORGE_SANDBOX=unsafe): ${plan.display.join(" ")}`);
+      const raw = await runCapped({
+        argv,
+        // Never process.env: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
+        env: sandboxed
+          ? { PATH: SANDBOX_ENV_PATH }
+          : { PATH: SANDBOX_ENV_PATH, HOME: plan.scratchDir, TMPDIR: plan.scratchDir, LANG: "C.UTF-8" },
+        cwd: sandboxed ? "/" : plan.scratchDir,
+        stdin: plan.stdin,
+        wallMs: limits.wallMs,
+        outputBytes: limits.outputBytes,
+        signal: plan.signal,
+        killGroup: !sandboxed,
+      });
+      if (raw.spawnError) throw new SandboxRefusal(raw.spawnError);
+      const limitsHit: string[] = [];
+      if (raw.timedOut) limitsHit.push("wall");
+      if (raw.truncated) limitsHit.push("output");
+      if (raw.signal === "SIGXCPU") limitsHit.push("cpu");
+      if (raw.signal === "SIGXFSZ") limitsHit.push("file");
+      if (cg) {
+        const ev = cgroupEvents(cg);
+        if (ev.oomKills > 0) limitsHit.push("memory");
+        if (ev.pidsMaxHits > 0) limitsHit.push("processes");
+      }
+      return {
+        exitCode: raw.exitCode,
+        ...(raw.signal ? { signal: raw.signal } : {}),
+        stdout: raw.stdout,
+        stderr: raw.stderr,
+        truncated: raw.truncated,
+        timedOut: raw.timedOut,
+        durationMs: raw.durationMs,
+        sandboxed,
+        command: plan.display,
+        ...(raw.cancelled ? { cancelled: true } : {}),
+        ...(limitsHit.length > 0 ? { limitsHit } : {}),
+      };
+    } finally {
+      if (cg) this.track(removeRunCgroup(cg));
+      if (copy) fs.rmSync(copy, { recursive: true, force: true });
+    }
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.cleanups.add(p);
+    void p.finally(() => this.cleanups.delete(p));
+  }
+
+  /** Scratch belongs to the sandbox uid, 0700; never a symlink (the sandbox could have planted one). */
+  private prepareScratch(dir: string): void {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(dir);
+    } catch {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      st = fs.lstatSync(dir);
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) throw new SandboxRefusal(`The scratch folder ${dir} is not a plain directory`);
+    if (this.root) fs.chownSync(dir, this.uid, this.gid);
+    fs.chmodSync(dir, 0o700);
+    if (this.root) {
+      for (let p = path.dirname(dir); ; p = path.dirname(p)) {
+        const a = fs.statSync(p);
+        const shift = a.uid === this.uid ? 6 : a.gid === this.gid ? 3 : 0;
+        if (((a.mode >> shift) & 1) === 0) {
+          throw new SandboxRefusal(`The sandbox user cannot reach the scratch folder: ${p} is not searchable (chmod o+x ${p})`);
+        }
+        if (p === path.dirname(p)) break;
+      }
+    }
+  }
+
+  private async selfTest(): Promise<State> {
+    const checks: Check[] = [];
+    const fatal: string[] = [];
+    const add = (name: string, ok: boolean, detail: string | undefined, isFatal: boolean) => {
+      checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
+      if (isFatal) fatal.push(name);
+    };
+
+    const missing = (Object.entries(this.tools) as [keyof ToolPaths, string][])
+      .filter(([name]) => name !== "setpriv" || this.root)
+      .filter(([, p]) => !executable(p))
+      .map(([name, p]) => `${name} not found at ${p}`);
+    add("binaries", missing.length === 0, missing.length ? missing.join(", ") : "bwrap, setpriv and prlimit present", true);
+    const interps = ["/usr/bin/python3", "/usr/bin/bash", "/usr/bin/node"];
+    const noInterp = interps.filter((p) => !executable(p));
+    add("interpreters", noInterp.length === 0, noInterp.length ? `missing: ${noInterp.join(", ")}` : interps.join(", "), false);
+    add("root", this.root, this.root ? "running as root" : "not root: scripts keep the server's uid and get no cgroup", false);
+    if (this.root) {
+      const user = idInUse("/etc/passwd", this.uid);
+      const group = idInUse("/etc/group", this.gid);
+      const clash = [user && `uid ${this.uid} belongs to ${user}`, group && `gid ${this.gid} belongs to ${group}`].filter(Boolean);
+      add(
+        "identity",
+        clash.length === 0,
+        clash.length ? `${clash.join(", ")}; configure a dedicated id` : `scripts run as ${this.uid}:${this.gid}`,
+        false,
+      );
+    }
+
+    try {
+      fs.mkdirSync(this.runtimeDir, { recursive: true });
+      fs.chmodSync(this.runtimeDir, 0o755);
+      fs.writeFileSync(path.join(this.runtimeDir, "passwd"), SYNTHETIC_PASSWD, { mode: 0o644 });
+      fs.writeFileSync(path.join(this.runtimeDir, "group"), SYNTHETIC_GROUP, { mode: 0o644 });
+      add("runtime", true, this.runtimeDir, true);
+    } catch (err) {
+      add("runtime", false, `cannot prepare ${this.runtimeDir}: ${(err as Error).message}`, true);
+    }
+
+    let layout: CgroupLayout | undefined;
+    if (this.root) {
+      const found = detectCgroups();
+      if ("error" in found) add("cgroups", false, found.error, false);
+      else {
+        try {
+          sweepStaleCgroups(found.layout);
+          const probe = createRunCgroup(found.layout, `sbx-${process.pid}-selftest-${crypto.randomUUID().slice(0, 8)}`, this.limits);
+          await removeRunCgroup(probe, { tries: 20, delayMs: 20 });
+          layout = found.layout;
+          const where = "unified" in layout.parents ? layout.parents.unified : layout.parents.memory;
+          add("cgroups", true, `v${layout.version} (memory under ${where}${layout.memsw ? ", with swap limit" : ""})`, false);
+        } catch (err) {
+          add("cgroups", false, `cannot create a cgroup: ${(err as Error).message}`, false);
+        }
+      }
+    } else {
+      add("cgroups", false, "needs root", false);
+    }
+
+    const prelimOk = checks.every((c) => c.ok || !fatal.includes(c.name));
+    if (prelimOk) {
+      const canary = await this.canary(layout);
+      add("canary", canary.ok, canary.detail, true);
+    }
+    const decided = decideMode({
+      checks,
+      fatal,
+      cgroupOk: layout !== undefined,
+      root: this.root,
+      unsafe: this.unsafe,
+      unsafePossible: executable(this.tools.prlimit) && (!this.root || executable(this.tools.setpriv)),
+    });
+    const status: SandboxStatus = { mode: decided.mode, detail: decided.detail, checks };
+    if (decided.mode === "unsafe" || decided.mode === "sandboxed-no-cgroup") console.warn(`[sandbox] ${decided.detail}`);
+    return { status, layout: decided.mode === "unavailable" ? undefined : layout };
+  }
+
+  /** The full chain with a fake secret in the server's env, which must not reach the sandbox. */
+  private async canary(layout: CgroupLayout | undefined): Promise<{ ok: boolean; detail: string }> {
+    const dir = path.join(this.runtimeDir, "canary");
+    const skill = path.join(dir, "skill");
+    const scratch = path.join(dir, "scratch");
+    const key = "OMNIFORGE_SANDBOX_CANARY_SECRET";
+    const before = process.env[key];
+    process.env[key] = `SECRET-${crypto.randomUUID()}`;
+    try {
+      fs.mkdirSync(skill, { recursive: true });
+      fs.chmodSync(dir, 0o755);
+      fs.chmodSync(skill, 0o755);
+      const res = await this.execute(
+        {
+          inner: ["/usr/bin/bash", "-c", CANARY_SCRIPT],
+          unsafeInner: [],
+          display: ["canary"],
+          skillDir: skill,
+          scratchDir: scratch,
+          limits: { wallMs: 10_000 },
+        },
+        true,
+        layout,
+      );
+      const ok = res.exitCode === 0 && res.stdout.includes("canary-ok");
+      const why = (res.stderr.trim() || res.stdout.trim() || `exit ${res.exitCode}`).split("\n").slice(-3).join(" ");
+      return { ok, detail: ok ? `isolation verified in ${res.durationMs} ms` : why };
+    } catch (err) {
+      return { ok: false, detail: (err as Error).message };
+    } finally {
+      if (before === undefined) delete process.env[key];
+      else process.env[key] = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+function checkId(id: number, what: string): number {
+  if (!Number.isInteger(id) || id <= 0 || id >= 2 ** 32 - 1) throw new Error(`sandbox: ${what} must be a positive integer, got ${String(id)}`);
+  return id;
+}
+
+function displayOf(req: ScriptRequest | undefined): string[] {
+  if (!req) return [];
+  if (typeof req.command === "string") return ["/usr/bin/bash", "-c", req.command];
+  return typeof req.script === "string" ? [req.script, ...(Array.isArray(req.args) ? req.args.map(String) : [])] : [];
+}
+
+function refusal(err: unknown, sandboxed: boolean, command: string[]): ScriptResult {
+  const message = err instanceof SandboxRefusal ? err.message : `The script could not be run: ${(err as Error)?.message ?? String(err)}`;
+  return {
+    exitCode: null,
+    stdout: "",
+    stderr: "",
+    truncated: false,
+    timedOut: false,
+    durationMs: 0,
+    sandboxed,
+    command,
+    refused: message,
+  };
+}
