@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { navFor } from "~/components/shell/nav";
-import { getSessionUser } from "~/server/auth";
+import { requireUser } from "~/components/shell/require-user";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const user = (await getSessionUser())!;
+  const user = await requireUser();
   const areas = navFor(user.role).filter((i) => i.href !== "/");
   return (
     <div className="space-y-6">
