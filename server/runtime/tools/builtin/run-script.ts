@@ -1,0 +1,106 @@
+// run_script: runs a script of an active skill through the ScriptRunner (the sandbox) and returns its
+// exit code and output. Scripts are executed, never read: this is the tool the model is sent to.
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { isInside, PathError } from "../paths";
+import type { ActiveSkill, ToolContext, ToolDefinition } from "../types";
+import { NO_RUNNER, recordScriptExecuted, scriptToolOutput } from "./script-output";
+
+const input = z.object({
+  script: z.string().min(1).describe('Script path relative to the skill folder, e.g. "scripts/report.py"'),
+  args: z.array(z.string()).max(256).optional().describe("Arguments passed to the script"),
+  stdin: z.string().optional(),
+  skill: z.string().optional().describe("Which active skill the script belongs to (default: the most recently activated)"),
+});
+type Input = z.infer<typeof input>;
+
+/** How a person would type the interpreter for a script, by extension (for allowed-tools matching). */
+const INTERPRETER_SPELLINGS: Record<string, string[]> = {
+  ".py": ["python", "python3"],
+  ".sh": ["bash", "sh"],
+  ".bash": ["bash"],
+  ".js": ["node"],
+  ".mjs": ["node"],
+  ".cjs": ["node"],
+};
+
+function shellQuote(a: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+}
+
+function selectSkill(ctx: ToolContext, name?: string): ActiveSkill {
+  const skill = name ? ctx.stack.find(name) : ctx.stack.top();
+  if (!skill) {
+    throw new PathError(name ? `Skill '${name}' is not active; activate it before running its scripts` : "run_script needs an active skill: activate one first");
+  }
+  return skill;
+}
+
+/** The script path relative to the skill folder, "/"-separated; refuses anything that leaves it. */
+export function skillRelativeScript(skill: ActiveSkill, script: string): string {
+  let p = script.replace(/\\/g, "/").trim();
+  if (p.includes("\0")) throw new PathError("The script path contains a NUL byte");
+  const base = path.resolve(skill.baseDir);
+  if (p.startsWith("/")) {
+    let real: string | null = null;
+    try {
+      real = fs.realpathSync(base);
+    } catch {}
+    const abs = path.resolve(p);
+    const root = isInside(abs, base) ? base : real && isInside(abs, real) ? real : null;
+    if (!root) throw new PathError(`"${script}" is outside the folder of skill '${skill.name}'`);
+    p = path.relative(root, abs).split(path.sep).join("/");
+  }
+  const norm = path.posix.normalize(p);
+  if (norm === "." || norm === ".." || norm.startsWith("../")) throw new PathError(`"${script}" is not a file inside the folder of skill '${skill.name}'`);
+  return norm.replace(/^\.\//, "");
+}
+
+/** The spellings of this run a person might write in allowed-tools: `scripts/x.py`, `./scripts/x.py`, `python scripts/x.py`. */
+export function commandAlternatives(rel: string, args: string[] = []): string[] {
+  const tail = args.length ? " " + args.map(shellQuote).join(" ") : "";
+  const forms = [rel, `./${rel}`];
+  const out = forms.map((f) => f + tail);
+  for (const interp of INTERPRETER_SPELLINGS[path.extname(rel).toLowerCase()] ?? []) {
+    for (const f of forms) out.push(`${interp} ${f}${tail}`);
+  }
+  return out;
+}
+
+export const runScriptTool: ToolDefinition<Input> = {
+  name: "run_script",
+  description:
+    "Run a script of the active skill (path relative to the skill folder, e.g. scripts/report.py) with arguments, in the sandbox. " +
+    "The script reads the skill folder at /skill (read-only) and writes to /scratch. Returns exit code, stdout and stderr.",
+  inputSchema: input,
+  subject(i, ctx) {
+    const skill = selectSkill(ctx, i.skill);
+    return { commandAlternatives: commandAlternatives(skillRelativeScript(skill, i.script), i.args) };
+  },
+  async run(i, ctx) {
+    const skill = selectSkill(ctx, i.skill);
+    const rel = skillRelativeScript(skill, i.script);
+    // Confirm the file really is inside the skill folder (a symlink may point anywhere); the sandbox checks again.
+    let real: string;
+    let realBase: string;
+    try {
+      realBase = fs.realpathSync(skill.baseDir);
+      real = fs.realpathSync(path.join(skill.baseDir, rel));
+    } catch {
+      throw new PathError(`Script not found: ${rel} in skill '${skill.name}'`);
+    }
+    if (!isInside(real, realBase) || real === realBase) throw new PathError(`"${rel}" leaves the folder of skill '${skill.name}' through a symlink`);
+    if (!fs.statSync(real).isFile()) throw new PathError(`${rel} is not a file`);
+    if (!ctx.runner) return { ok: false, output: NO_RUNNER, error: NO_RUNNER };
+    const result = await ctx.runner.run({
+      skillDir: skill.baseDir,
+      script: rel,
+      args: i.args ?? [],
+      scratchDir: ctx.scratchDir,
+      ...(i.stdin !== undefined ? { stdin: i.stdin } : {}),
+    });
+    recordScriptExecuted(ctx, "run_script", skill, result);
+    return scriptToolOutput(result);
+  },
+};

@@ -1,0 +1,63 @@
+// Activation and deactivation with their audit events, so the skill tool, skills.load/unload and the
+// agent loop's end-of-run cleanup all change the stack the same way.
+import type { PushResult } from "./stack";
+import type { ActiveSkill, ToolContext } from "./types";
+
+function base(ctx: ToolContext) {
+  return {
+    actor: { id: ctx.userId },
+    sessionId: ctx.sessionId,
+    ...(ctx.model ? { model: ctx.model } : {}),
+    ...(ctx.mode ? { mode: ctx.mode } : {}),
+  };
+}
+
+/** Pushes the skill (tagged with the current run unless told otherwise) and records skill_activated. */
+export function activateSkill(ctx: ToolContext, skill: ActiveSkill): PushResult {
+  const entry: ActiveSkill = { ...skill, activatedBy: skill.activatedBy ?? ctx.runId ?? "session" };
+  const result = ctx.stack.push(entry);
+  ctx.audit.record({
+    type: "skill_activated",
+    ...base(ctx),
+    skill: entry.name,
+    layer: entry.layer,
+    digest: entry.digest,
+    outcome: "ok",
+    details: {
+      allowedTools: entry.allowedTools ?? null,
+      activatedBy: entry.activatedBy,
+      ...(result === "reactivated" ? { reactivated: true } : {}),
+      stack: ctx.stack.list().map((s) => s.name),
+    },
+  });
+  return result;
+}
+
+function recordDeactivated(ctx: ToolContext, removed: ActiveSkill[], reason: string): void {
+  for (const s of removed) {
+    ctx.audit.record({
+      type: "skill_deactivated",
+      ...base(ctx),
+      skill: s.name,
+      layer: s.layer,
+      digest: s.digest,
+      outcome: "ok",
+      details: { reason, stack: ctx.stack.list().map((x) => x.name) },
+    });
+  }
+}
+
+/** Deactivates the top skill (must be `name`) or "all"; throws SkillStackError when the stack order forbids it. */
+export function deactivateSkill(ctx: ToolContext, name: string | "all"): ActiveSkill[] {
+  const removed = ctx.stack.pop(name);
+  recordDeactivated(ctx, removed, name === "all" ? "all" : "requested");
+  return removed;
+}
+
+/** Called when an agent run ends (normally or not): every skill it activated is deactivated. */
+export function endRun(ctx: ToolContext, runId: string | undefined = ctx.runId): ActiveSkill[] {
+  if (!runId) return [];
+  const removed = ctx.stack.releaseActivatedBy(runId);
+  recordDeactivated(ctx, removed, "run_finished");
+  return removed;
+}
