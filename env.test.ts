@@ -1,0 +1,20 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const repo = import.meta.dirname;
+
+describe("environment validation at start", () => {
+  it("fails with one line naming the bad variable", () => {
+    const r = spawnSync(path.join(repo, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
+      cwd: repo,
+      env: { PATH: process.env.PATH, OMNIFORGE_ADMIN_EMAIL: "not-an-email" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^omniforge: Invalid environment variable OMNIFORGE_ADMIN_EMAIL: /);
+  });
+});
