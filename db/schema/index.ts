@@ -1,2 +1,5 @@
 export * from "./users";
 export * from "./audit";
+export * from "./skill-versions";
+export * from "./governance";
+export * from "./playground";
