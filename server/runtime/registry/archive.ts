@@ -1,0 +1,364 @@
+// Skill archives (.zip, .tar.gz, .tar), checked completely before anything is written: every entry stays
+// inside the target (no "..", absolute paths, drive letters or backslashes), no links of any kind, no
+// devices, size and count limits, a compression-ratio guard against bombs, exactly one skill root.
+// inspectArchive lists; extractArchive returns the files in memory so any caller can write them to any layer.
+import { Gunzip, unzipSync } from "fflate";
+import { readTar, TarFormatError } from "./tar";
+
+export type ArchiveFormat = "zip" | "tar.gz" | "tar";
+
+export interface ArchiveLimits {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+  /** Largest uncompressed/compressed ratio accepted for files (or a whole .tar.gz) above ratioMinBytes. */
+  maxRatio: number;
+  ratioMinBytes: number;
+  maxArchiveBytes: number;
+}
+
+const MiB = 1024 * 1024;
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+  maxFileBytes: 10 * MiB,
+  maxTotalBytes: 50 * MiB,
+  maxFiles: 1000,
+  maxRatio: 100,
+  ratioMinBytes: 1 * MiB,
+  maxArchiveBytes: 50 * MiB,
+};
+
+export type ArchiveErrorCode =
+  | "archive.format"
+  | "archive.corrupt"
+  | "archive.path"
+  | "archive.link"
+  | "archive.type"
+  | "archive.duplicate"
+  | "archive.too-many-files"
+  | "archive.file-too-large"
+  | "archive.too-large"
+  | "archive.ratio"
+  | "archive.no-skill"
+  | "archive.encrypted";
+
+export class ArchiveError extends Error {
+  constructor(
+    readonly code: ArchiveErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ArchiveError";
+  }
+}
+
+export interface ArchiveFile {
+  /** Path relative to the skill root, "/"-separated, already checked. */
+  path: string;
+  size: number;
+  executable: boolean;
+}
+
+export interface ArchiveInspection {
+  format: ArchiveFormat;
+  /** The top folder that holds SKILL.md ("" when SKILL.md is at the top). */
+  root: string;
+  files: ArchiveFile[];
+  totalBytes: number;
+  /** Entries left out on purpose (macOS resource forks), for the report. */
+  skipped: string[];
+}
+
+export interface ExtractedArchive extends ArchiveInspection {
+  contents: Map<string, Uint8Array>;
+}
+
+interface RawEntry {
+  name: string;
+  type: "file" | "dir" | "symlink" | "hardlink" | "other";
+  size: number;
+  compressedSize?: number;
+  mode: number;
+  /** Index in the container (zip central directory order / tar entry order). */
+  index: number;
+}
+
+/** Recognises an archive by its bytes (and the file name as a hint), or returns null. */
+export function detectArchiveFormat(bytes: Uint8Array, fileName = ""): ArchiveFormat | null {
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5)) return "zip";
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return "tar.gz";
+  if (bytes.length >= 262 && String.fromCharCode(...bytes.subarray(257, 262)) === "ustar") return "tar";
+  if (/\.tar$/i.test(fileName) && bytes.length % 512 === 0) return "tar";
+  return null;
+}
+
+/** Checks one entry name and returns it normalised ("a/b"), "" for the archive's own top (e.g. "./"). */
+export function safeEntryPath(name: string): string {
+  if (name.includes("\0")) throw new ArchiveError("archive.path", `entry name contains a NUL byte: ${JSON.stringify(name)}`);
+  if (name.includes("\\")) {
+    throw new ArchiveError("archive.path", `entry "${name}" uses backslashes; archives must use "/" (refused: could escape on Windows)`);
+  }
+  if (/^[A-Za-z]:/.test(name)) throw new ArchiveError("archive.path", `entry "${name}" has a drive letter; only relative paths are allowed`);
+  if (name.startsWith("/")) throw new ArchiveError("archive.path", `entry "${name}" is an absolute path; only relative paths are allowed`);
+  const segments = name.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.includes("..")) throw new ArchiveError("archive.path", `entry "${name}" climbs out of the archive with ".." (zip-slip)`);
+  return segments.join("/");
+}
+
+// ---------- zip ----------
+
+const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8);
+const u32 = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
+const utf8 = new TextDecoder("utf-8");
+
+/** Reads the central directory ourselves: fflate does not expose the Unix mode, which is where symlinks show. */
+function zipEntries(bytes: Uint8Array, limits: ArchiveLimits): RawEntry[] {
+  let e = bytes.length - 22;
+  for (; e >= 0 && u32(bytes, e) !== 0x06054b50; --e) {
+    if (bytes.length - e > 65558) e = -1;
+  }
+  if (e < 0) throw new ArchiveError("archive.corrupt", "not a zip file (no end of central directory record)");
+  if (e >= 20 && u32(bytes, e - 20) === 0x07064b50) {
+    throw new ArchiveError("archive.format", "zip64 archives are not supported for skills (they exceed the size limits anyway)");
+  }
+  const count = u16(bytes, e + 10);
+  let o = u32(bytes, e + 16);
+  if (count > limits.maxFiles * 2) {
+    throw new ArchiveError("archive.too-many-files", `the archive has ${count} entries; the limit is ${limits.maxFiles} files`);
+  }
+  const out: RawEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (o + 46 > bytes.length || u32(bytes, o) !== 0x02014b50) throw new ArchiveError("archive.corrupt", "the zip central directory is damaged");
+    const madeBy = u16(bytes, o + 4);
+    const flags = u16(bytes, o + 8);
+    const method = u16(bytes, o + 10);
+    const csize = u32(bytes, o + 20);
+    const usize = u32(bytes, o + 24);
+    const nlen = u16(bytes, o + 28);
+    const xlen = u16(bytes, o + 30);
+    const clen = u16(bytes, o + 32);
+    const attrs = u32(bytes, o + 38);
+    const raw = bytes.subarray(o + 46, o + 46 + nlen);
+    // Same decoding as fflate (UTF-8 when flagged, else one char per byte) so names match one to one.
+    const name = flags & 0x800 ? utf8.decode(raw) : String.fromCharCode(...raw);
+    o += 46 + nlen + xlen + clen;
+    if (flags & 1) throw new ArchiveError("archive.encrypted", `entry "${name}" is encrypted; encrypted archives are not supported`);
+    const unixMode = madeBy >> 8 === 3 ? attrs >>> 16 : 0;
+    const fmt = unixMode & 0o170000;
+    let type: RawEntry["type"] = "file";
+    if (fmt === 0o120000) type = "symlink";
+    else if (name.endsWith("/") || fmt === 0o040000 || attrs & 0x10) type = "dir";
+    else if (fmt !== 0 && fmt !== 0o100000) type = "other";
+    if (type === "file" && method !== 0 && method !== 8) {
+      throw new ArchiveError("archive.format", `entry "${name}" uses compression method ${method}; only stored and deflate are supported`);
+    }
+    out.push({ name, type, size: usize, compressedSize: csize, mode: unixMode & 0o777, index: i });
+  }
+  return out;
+}
+
+// ---------- tar.gz ----------
+
+/** Streams gunzip in small slices and stops as soon as the output passes the budget (no bomb ever fits in memory). */
+function gunzipGuarded(bytes: Uint8Array, limits: ArchiveLimits): Uint8Array {
+  const budget = limits.maxTotalBytes + (limits.maxFiles * 2 + 16) * 1024;
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const ratioError = () =>
+    new ArchiveError(
+      "archive.ratio",
+      `the archive expands more than ${limits.maxRatio}x (${bytes.length} bytes compressed); refused as a possible zip bomb`,
+    );
+  const g = new Gunzip((chunk) => {
+    total += chunk.length;
+    if (total > budget) {
+      throw new ArchiveError("archive.too-large", `the archive expands beyond ${limits.maxTotalBytes} bytes; refused`);
+    }
+    if (total > limits.ratioMinBytes && total / bytes.length > limits.maxRatio) throw ratioError();
+    chunks.push(chunk);
+  });
+  const SLICE = 4096; // at most ~4 MiB of output per push, even at deflate's maximum ratio
+  try {
+    if (bytes.length === 0) throw new Error("empty file");
+    for (let i = 0; i < bytes.length; i += SLICE) g.push(bytes.subarray(i, i + SLICE), i + SLICE >= bytes.length);
+  } catch (e) {
+    if (e instanceof ArchiveError) throw e;
+    throw new ArchiveError("archive.corrupt", `the gzip data is damaged: ${(e as Error).message}`);
+  }
+  const out = new Uint8Array(total);
+  let pos = 0;
+  for (const c of chunks) {
+    out.set(c, pos);
+    pos += c.length;
+  }
+  return out;
+}
+
+function tarEntries(tar: Uint8Array, limits: ArchiveLimits) {
+  try {
+    return readTar(tar, limits.maxFiles).map((t, index) => ({
+      raw: { name: t.name, type: t.type, size: t.size, mode: t.mode, index } as RawEntry,
+      offset: t.offset,
+    }));
+  } catch (e) {
+    if (e instanceof TarFormatError) {
+      if (e.message.startsWith("more than")) {
+        throw new ArchiveError("archive.too-many-files", `the archive has ${e.message}; the limit is ${limits.maxFiles} files`);
+      }
+      throw new ArchiveError("archive.corrupt", e.message);
+    }
+    throw e;
+  }
+}
+
+// ---------- shared checks ----------
+
+/** All safety checks on a listing. Returns the files (relative to the skill root) and the root. */
+function checkListing(format: ArchiveFormat, raw: RawEntry[], limits: ArchiveLimits): ArchiveInspection & { picked: Map<number, string> } {
+  const skipped: string[] = [];
+  const files: (ArchiveFile & { index: number; full: string })[] = [];
+  const seen = new Map<string, "file" | "dir">();
+  let total = 0;
+  for (const r of raw) {
+    const full = safeEntryPath(r.name);
+    if (r.type === "symlink" || r.type === "hardlink") {
+      throw new ArchiveError("archive.link", `entry "${r.name}" is a ${r.type === "symlink" ? "symbolic" : "hard"} link; links are refused in skill archives`);
+    }
+    if (r.type === "other") throw new ArchiveError("archive.type", `entry "${r.name}" is a device, FIFO or other special file; refused`);
+    if (full === "" ) continue;
+    if (full === "__MACOSX" || full.startsWith("__MACOSX/")) {
+      skipped.push(r.name);
+      continue;
+    }
+    if (r.type === "dir") {
+      if (seen.get(full) === "file") throw new ArchiveError("archive.duplicate", `"${full}" is both a file and a folder`);
+      seen.set(full, "dir");
+      continue;
+    }
+    if (seen.has(full)) throw new ArchiveError("archive.duplicate", `"${full}" appears twice in the archive`);
+    seen.set(full, "file");
+    if (files.length + 1 > limits.maxFiles) {
+      throw new ArchiveError("archive.too-many-files", `the archive has more than ${limits.maxFiles} files`);
+    }
+    if (r.size > limits.maxFileBytes) {
+      throw new ArchiveError("archive.file-too-large", `"${full}" is ${r.size} bytes; the limit is ${limits.maxFileBytes} bytes per file`);
+    }
+    total += r.size;
+    if (total > limits.maxTotalBytes) {
+      throw new ArchiveError("archive.too-large", `the files add up to more than ${limits.maxTotalBytes} bytes uncompressed`);
+    }
+    if (r.compressedSize !== undefined && r.size > limits.ratioMinBytes && r.size / Math.max(1, r.compressedSize) > limits.maxRatio) {
+      throw new ArchiveError(
+        "archive.ratio",
+        `"${full}" expands ${Math.round(r.size / Math.max(1, r.compressedSize))}x (${r.compressedSize} -> ${r.size} bytes); refused as a possible zip bomb`,
+      );
+    }
+    files.push({ path: full, full, size: r.size, executable: (r.mode & 0o111) !== 0, index: r.index });
+  }
+  // A path used as a folder by one entry and as a file by another would fail half-way through writing.
+  for (const f of files) {
+    const parts = f.full.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      if (seen.get(parts.slice(0, i).join("/")) === "file") {
+        throw new ArchiveError("archive.duplicate", `"${parts.slice(0, i).join("/")}" is both a file and a folder`);
+      }
+    }
+  }
+  let root = "";
+  if (!files.some((f) => f.full === "SKILL.md")) {
+    const tops = new Set(files.map((f) => f.full.split("/")[0]!));
+    const [top] = [...tops];
+    if (tops.size !== 1 || !files.some((f) => f.full === `${top}/SKILL.md`)) {
+      throw new ArchiveError(
+        "archive.no-skill",
+        tops.size > 1
+          ? `the archive must hold one skill: SKILL.md at the top or in a single top folder (found ${tops.size} top-level entries and no SKILL.md at the top)`
+          : "the archive has no SKILL.md at the top or in its top folder",
+      );
+    }
+    root = `${top}/`;
+  }
+  const picked = new Map<number, string>();
+  for (const f of files) {
+    f.path = f.full.slice(root.length);
+    picked.set(f.index, f.path);
+  }
+  return {
+    format,
+    root,
+    files: files.map(({ path, size, executable }) => ({ path, size, executable })),
+    totalBytes: total,
+    skipped,
+    picked,
+  };
+}
+
+function checkSize(bytes: Uint8Array, limits: ArchiveLimits): void {
+  if (bytes.length > limits.maxArchiveBytes) {
+    throw new ArchiveError("archive.too-large", `the archive is ${bytes.length} bytes; the limit is ${limits.maxArchiveBytes} bytes`);
+  }
+}
+
+/** Lists and checks an archive without extracting it (a .tar.gz is decompressed in memory, within the limits). */
+export function inspectArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): ArchiveInspection {
+  const { format: f, root, files, totalBytes, skipped } = listArchive(bytes, format, limits);
+  return { format: f, root, files, totalBytes, skipped };
+}
+
+function listArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits) {
+  checkSize(bytes, limits);
+  if (format === "zip") {
+    const zipRaw = zipEntries(bytes, limits);
+    return { ...checkListing(format, zipRaw, limits), tar: null, zipRaw };
+  }
+  const tar = format === "tar.gz" ? gunzipGuarded(bytes, limits) : bytes;
+  const entries = tarEntries(tar, limits);
+  return { ...checkListing(format, entries.map((e) => e.raw), limits), tar: { bytes: tar, entries }, zipRaw: [] as RawEntry[] };
+}
+
+/** Checks the whole archive, then returns its files in memory (paths relative to the skill root). */
+export function extractArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): ExtractedArchive {
+  const listing = listArchive(bytes, format, limits);
+  const { picked, tar, zipRaw, ...inspection } = listing;
+  const contents = new Map<string, Uint8Array>();
+  if (tar) {
+    for (const e of tar.entries) {
+      const rel = picked.get(e.raw.index);
+      if (rel !== undefined) contents.set(rel, tar.bytes.slice(e.offset, e.offset + e.raw.size));
+    }
+  } else {
+    let i = 0;
+    let unzipped: Record<string, Uint8Array>;
+    const byName = new Map<string, string>();
+    try {
+      unzipped = unzipSync(bytes, {
+        filter: (f) => {
+          const index = i++;
+          const raw = zipRaw[index];
+          // fflate walks the same central directory; any disagreement means a crafted archive.
+          if (!raw || raw.name !== f.name || (raw.type === "file" && raw.size !== f.originalSize)) {
+            throw new ArchiveError("archive.corrupt", `the zip directory is inconsistent at entry ${index}`);
+          }
+          const rel = picked.get(index);
+          if (rel === undefined) return false;
+          byName.set(f.name, rel);
+          return true;
+        },
+      });
+    } catch (e) {
+      if (e instanceof ArchiveError) throw e;
+      throw new ArchiveError("archive.corrupt", `the zip data is damaged: ${(e as Error).message}`);
+    }
+    for (const [name, data] of Object.entries(unzipped)) {
+      const rel = byName.get(name);
+      if (rel !== undefined) contents.set(rel, data);
+    }
+  }
+  for (const f of inspection.files) {
+    const data = contents.get(f.path);
+    // fflate sizes its output from the header; a lying header shows up here as a length mismatch.
+    if (!data || data.length !== f.size) {
+      throw new ArchiveError("archive.corrupt", `"${f.path}" does not decompress to its declared size (${f.size} bytes)`);
+    }
+  }
+  return { ...inspection, contents };
+}

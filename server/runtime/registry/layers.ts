@@ -1,0 +1,145 @@
+// The four storage layers and where their folders are. Strict order: enterprise > personal > project > plugin
+// (DESIGN.md, spec 000 "Four Storage Layers"). Everything that needs a folder of a layer asks this file.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export type LayerName = "enterprise" | "personal" | "project" | "plugin";
+
+/** Highest precedence first. The index of a layer in this list is its rank (0 wins). */
+export const LAYER_ORDER: readonly LayerName[] = ["enterprise", "personal", "project", "plugin"];
+
+export const layerRank = (layer: LayerName): number => LAYER_ORDER.indexOf(layer);
+
+export function isLayerName(value: string): value is LayerName {
+  return (LAYER_ORDER as readonly string[]).includes(value);
+}
+
+/** The project layer reads vendor folders too, so skills written for other agents work as they are. */
+export const PROJECT_SKILL_DIRS = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills"] as const;
+
+export interface LayerConfig {
+  /** OMNIFORGE_HOME: holds enterprise/, users/, skills/ and plugins/. */
+  home: string;
+  projectRoot: string;
+  /** Console user: personal skills live in <home>/users/<userId>/skills; absent for the CLI (<home>/skills). */
+  userId?: string;
+}
+
+export interface LayerRoot {
+  layer: LayerName;
+  /** Absolute folder that holds skill folders (may not exist yet). */
+  dir: string;
+  plugin?: string;
+  /** ISO time of the plugin install (plugin layer only), used to break priority ties. */
+  installedAt?: string;
+}
+
+export interface PluginManifest {
+  name: string;
+  installedAt: string;
+  source: string;
+}
+
+// Names that become folder names: no separators, no dot-only names, nothing a shell or a path would misread.
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function isSafeSegment(name: string): boolean {
+  return SAFE_SEGMENT.test(name) && !name.includes("..");
+}
+
+export function makeLayerConfig(opts: { home: string; projectRoot: string; userId?: string }): LayerConfig {
+  if (opts.userId !== undefined && !isSafeSegment(opts.userId)) {
+    throw new Error(`invalid user id "${opts.userId}": use letters, digits, dot, dash or underscore`);
+  }
+  return { home: path.resolve(opts.home), projectRoot: path.resolve(opts.projectRoot), userId: opts.userId };
+}
+
+/** CLI defaults: --home, else OMNIFORGE_HOME, else ~/.omniforge; --project, else OMNIFORGE_PROJECT_ROOT, else cwd. */
+export function layerConfigFromEnv(
+  flags: { home?: string; project?: string; user?: string },
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): LayerConfig {
+  const home = flags.home ?? env.OMNIFORGE_HOME ?? path.join(os.homedir(), ".omniforge");
+  const project = flags.project ?? env.OMNIFORGE_PROJECT_ROOT ?? cwd;
+  return makeLayerConfig({ home: path.resolve(cwd, home), projectRoot: path.resolve(cwd, project), userId: flags.user });
+}
+
+export const pluginsDir = (config: LayerConfig): string => path.join(config.home, "plugins");
+
+export function readPluginManifest(pluginDir: string): PluginManifest | null {
+  try {
+    const raw = JSON.parse(fs.readFileSync(path.join(pluginDir, "plugin.json"), "utf8")) as Partial<PluginManifest>;
+    if (typeof raw.name !== "string" || typeof raw.installedAt !== "string") return null;
+    return { name: raw.name, installedAt: raw.installedAt, source: typeof raw.source === "string" ? raw.source : "" };
+  } catch {
+    return null;
+  }
+}
+
+/** Installed plugins (folders of <home>/plugins that are not staging or hidden folders). */
+export function listPlugins(config: LayerConfig): { name: string; dir: string; installedAt: string }[] {
+  let names: string[];
+  try {
+    names = fs
+      .readdirSync(pluginsDir(config), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith(".") && isSafeSegment(d.name))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    const dir = path.join(pluginsDir(config), name);
+    const manifest = readPluginManifest(dir);
+    // Without a manifest the folder's mtime stands in for the install time, so ties still have an order.
+    let installedAt = manifest?.installedAt;
+    if (!installedAt) {
+      try {
+        installedAt = fs.statSync(dir).mtime.toISOString();
+      } catch {
+        installedAt = new Date(0).toISOString();
+      }
+    }
+    return { name, dir, installedAt };
+  });
+}
+
+/** Every folder that may hold skills, in precedence order. Roots may not exist; plugin roots come from disk. */
+export function layerRoots(config: LayerConfig): LayerRoot[] {
+  const roots: LayerRoot[] = [
+    { layer: "enterprise", dir: path.join(config.home, "enterprise", "skills") },
+    { layer: "personal", dir: personalRoot(config) },
+    ...PROJECT_SKILL_DIRS.map((rel) => ({ layer: "project" as const, dir: path.join(config.projectRoot, rel) })),
+  ];
+  for (const p of listPlugins(config)) {
+    roots.push({ layer: "plugin", dir: path.join(p.dir, "skills"), plugin: p.name, installedAt: p.installedAt });
+  }
+  return roots;
+}
+
+function personalRoot(config: LayerConfig): string {
+  return config.userId ? path.join(config.home, "users", config.userId, "skills") : path.join(config.home, "skills");
+}
+
+/** Where new skills of a layer are written. The project layer writes to .omniforge/skills, never vendor folders. */
+export function writableRoot(config: LayerConfig, layer: LayerName, plugin?: string): string {
+  switch (layer) {
+    case "enterprise":
+      return path.join(config.home, "enterprise", "skills");
+    case "personal":
+      return personalRoot(config);
+    case "project":
+      return path.join(config.projectRoot, ".omniforge", "skills");
+    case "plugin":
+      if (!plugin || !isSafeSegment(plugin)) throw new Error(`the plugin layer needs a valid plugin name`);
+      return path.join(pluginsDir(config), plugin, "skills");
+  }
+}
+
+/** True when `child` is `parent` or inside it (both absolute, already resolved). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}

@@ -1,0 +1,76 @@
+// Policy and scope checks for one definition. Pure functions over data: each returns the reason a person
+// reads when the definition is kept out, or null when it may be active.
+import type { RegistryPolicy, ResolveContext, SkillEntry } from "./types";
+
+/** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
+export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">): string {
+  return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
+}
+
+function matchesPattern(name: string, pattern: string): boolean {
+  const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
+  if (m) {
+    try {
+      return new RegExp(m[1]!, m[2]).test(name);
+    } catch {
+      // A broken pattern falls back to a plain substring, so a typo never silently allows everything.
+      return name.includes(pattern);
+    }
+  }
+  return name.includes(pattern);
+}
+
+/** Why the name is blocked everywhere (block list, forbidden pattern, allowlist), or null. */
+export function blockReason(name: string, policy: RegistryPolicy | undefined): string | null {
+  if (!policy) return null;
+  if (policy.blockedNames.includes(name)) return `blocked by policy: the name "${name}" is on the block list`;
+  const pattern = policy.forbiddenNamePatterns?.find((p) => matchesPattern(name, p));
+  if (pattern !== undefined) return `blocked by policy: the name "${name}" matches the forbidden pattern ${pattern}`;
+  if (policy.allowlist && !policy.allowlist.includes(name)) {
+    return `blocked by policy: only allowlisted skills may be active and "${name}" is not on the allowlist`;
+  }
+  return null;
+}
+
+export function disabledReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
+  const rule = policy?.disabled.find(
+    (d) => d.name === entry.name && d.layer === entry.layer && (!d.plugin || d.plugin === entry.plugin),
+  );
+  if (!rule) return null;
+  return `disabled by policy in the ${entry.layer} layer${rule.plugin ? ` (plugin "${rule.plugin}")` : ""}`;
+}
+
+const list = (xs: string[]) => `[${xs.join(", ")}]`;
+
+/** Absent scope lists, and context fields that are not given, mean "everywhere". */
+export function scopeReason(entry: SkillEntry, ctx: ResolveContext): string | null {
+  const s = entry.scope;
+  if (!s) return null;
+  const checks: [string[] | undefined, string | undefined, string][] = [
+    [s.environments, ctx.environment, "environment"],
+    [s.agents, ctx.agent, "agent"],
+    [s.tenants, ctx.tenant, "tenant"],
+  ];
+  for (const [allowed, actual, what] of checks) {
+    if (allowed && allowed.length && actual !== undefined && !allowed.includes(actual)) {
+      return `out of scope: limited to ${what}s ${list(allowed)}, this context's ${what} is "${actual}"`;
+    }
+  }
+  return null;
+}
+
+/** Approval is bound to the SKILL.md digest: an edited skill needs a new approval. Enterprise is exempt. */
+export function approvalReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
+  if (!policy || entry.layer === "enterprise") return null;
+  const why: string[] = [];
+  if (policy.requireApprovalForScripts && entry.hasScripts) why.push("skills with scripts");
+  if (policy.requireApprovalForProject && entry.layer === "project") why.push("project skills");
+  if (!why.length) return null;
+  const approved = policy.approvedDigests?.[approvalKey(entry)];
+  if (approved === entry.digest) return null;
+  const short = entry.digest.slice(0, 12);
+  if (approved) {
+    return `pending approval: an earlier version (${approved.slice(0, 12)}) was approved, this edited version (${short}) needs a new approval`;
+  }
+  return `pending approval: ${why.join(" and ")} need an admin approval of this exact version (${short})`;
+}

@@ -1,0 +1,135 @@
+// Resolution that explains itself: for a name, every definition with its status and a readable reason.
+// Order: layer (enterprise > personal > project > plugin) always first; `priority` only within a layer;
+// plugin ties go to the latest install (with a warning). Definitions kept out by policy, scope, approval or
+// errors do not compete, except a broken enterprise definition, which holds the name (see below).
+import { LAYER_ORDER, layerRank } from "./layers";
+import { approvalReason, blockReason, disabledReason, scopeReason } from "./policy";
+import type { Candidate, EffectiveSkills, Resolution, ResolveContext, SkillEntry } from "./types";
+
+export interface DefinitionSource {
+  definitions(name: string): SkillEntry[];
+  names(): string[];
+}
+
+const ORDER_TEXT = LAYER_ORDER.join(" > ");
+
+/** "name@plugin" addresses one plugin's skill; skill names cannot contain "@". */
+export function parseSkillRef(ref: string): { name: string; plugin?: string } {
+  const at = ref.lastIndexOf("@");
+  return at > 0 ? { name: ref.slice(0, at), plugin: ref.slice(at + 1) } : { name: ref };
+}
+
+/** Precedence order of definitions of one name. Stable: equal keys keep index (folder) order. */
+export function precedenceSort(defs: SkillEntry[]): SkillEntry[] {
+  return defs
+    .map((e, i) => ({ e, i }))
+    .sort(
+      (a, b) =>
+        layerRank(a.e.layer) - layerRank(b.e.layer) ||
+        b.e.priority - a.e.priority ||
+        (a.e.layer === "plugin" ? (b.e.installedAt ?? "").localeCompare(a.e.installedAt ?? "") : 0) ||
+        a.i - b.i,
+    )
+    .map((x) => x.e);
+}
+
+const where = (e: SkillEntry) => (e.plugin ? `the plugin "${e.plugin}" definition` : `the ${e.layer} definition`);
+
+function firstError(e: SkillEntry): string {
+  const d = e.diagnostics.find((x) => x.severity === "error");
+  return d ? `${d.message} (line ${d.line})` : "SKILL.md could not be read";
+}
+
+function shadowReason(loser: SkillEntry, winner: SkillEntry): string {
+  if (loser.layer !== winner.layer) return `shadowed by ${where(winner)}: ${ORDER_TEXT}`;
+  if (winner.priority !== loser.priority) {
+    return `shadowed by ${where(winner)} at ${winner.dir} with higher priority (${winner.priority} > ${loser.priority}); priority only orders definitions within a layer`;
+  }
+  if (loser.layer === "plugin") {
+    return `shadowed by ${where(winner)}, installed later (${winner.installedAt}): equal priority ${winner.priority}, the latest install wins`;
+  }
+  return `shadowed by ${winner.dir} in the same layer with equal priority ${winner.priority}: the first folder in layer order wins`;
+}
+
+export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContext = {}): Resolution {
+  const { name, plugin } = parseSkillRef(ref);
+  let defs = index.definitions(name);
+  if (plugin !== undefined) defs = defs.filter((e) => e.layer === "plugin" && e.plugin === plugin);
+  const ordered = precedenceSort(defs);
+  const policy = ctx.policy;
+  const blocked = blockReason(name, policy);
+  const candidates: Candidate[] = [];
+  const eligible: Candidate[] = [];
+  for (const entry of ordered) {
+    let status: Candidate["status"] | null = null;
+    let reason = "";
+    if (!entry.loadable) [status, reason] = ["invalid", `does not load: ${firstError(entry)}`];
+    else if (blocked) [status, reason] = ["blocked", blocked];
+    else {
+      const checks: [Candidate["status"], string | null][] = [
+        ["disabled", disabledReason(entry, policy)],
+        ["out-of-scope", scopeReason(entry, ctx)],
+        ["pending-approval", approvalReason(entry, policy)],
+      ];
+      const hit = checks.find(([, why]) => why !== null);
+      if (hit) [status, reason] = [hit[0], hit[1]!];
+    }
+    const c: Candidate = { entry, status: status ?? "shadowed", reason };
+    candidates.push(c);
+    if (!status) eligible.push(c);
+  }
+
+  const warnings: string[] = [];
+  // An enterprise definition that does not load still holds its name: otherwise a typo in a compliance
+  // skill would silently hand the name to the project or plugin variant it was meant to override.
+  const brokenEnterprise = ordered.find((e) => e.layer === "enterprise" && !e.loadable);
+  const enterpriseUsable = eligible.some((c) => c.entry.layer === "enterprise");
+  const held = brokenEnterprise && !enterpriseUsable && plugin === undefined;
+  let winner: SkillEntry | null = null;
+  if (held) {
+    for (const c of eligible) {
+      c.reason = `held by the enterprise definition at ${brokenEnterprise.dir}, which does not load: lower layers cannot take its place until it is fixed`;
+    }
+    warnings.push(`"${name}": the enterprise definition does not load, so no definition of this name is active`);
+  } else if (eligible.length) {
+    const w = eligible[0]!;
+    winner = w.entry;
+    w.status = "winner";
+    const rivals = eligible.filter((c) => c !== w && c.entry.layer === winner!.layer);
+    w.reason =
+      `wins: ${where(winner)} comes first (${ORDER_TEXT})` +
+      (rivals.length
+        ? winner.layer === "plugin" && rivals.some((r) => r.entry.priority === winner!.priority)
+          ? `; among plugins with equal priority ${winner.priority} the latest install wins`
+          : `; highest priority (${winner.priority}) in its layer`
+        : "");
+    for (const c of eligible.slice(1)) c.reason = shadowReason(c.entry, winner);
+    const tied = rivals.filter((r) => r.entry.priority === winner!.priority);
+    if (tied.length) {
+      warnings.push(
+        winner.layer === "plugin"
+          ? `"${name}": plugins ${[winner, ...tied.map((t) => t.entry)].map((e) => `"${e.plugin}"`).join(", ")} define it with equal priority ${winner.priority}; the latest install ("${winner.plugin}") wins. Set priority to choose explicitly.`
+          : `"${name}": ${tied.length + 1} definitions in the ${winner.layer} layer have equal priority ${winner.priority}; ${winner.dir} wins by folder order. Set priority to choose explicitly.`,
+      );
+    }
+  }
+  const label = plugin !== undefined ? `${name}@${plugin}` : name;
+  const summary = winner
+    ? `${label}: ${where(winner)} is active (${candidates.length} definition${candidates.length === 1 ? "" : "s"})`
+    : candidates.length
+      ? `${label}: no active definition (${candidates.map((c) => `${c.entry.layer}: ${c.status}`).join(", ")})`
+      : `${label}: no definition in any layer`;
+  return { name, ...(plugin !== undefined ? { plugin } : {}), winner, candidates, warnings, summary };
+}
+
+/** The effective skill set (one winner per name) with the explanation of every name. */
+export function resolveAll(index: DefinitionSource, ctx: ResolveContext = {}): EffectiveSkills {
+  const byName: Record<string, Resolution> = {};
+  const skills: SkillEntry[] = [];
+  for (const name of index.names()) {
+    const r = resolve(index, name, ctx);
+    byName[name] = r;
+    if (r.winner) skills.push(r.winner);
+  }
+  return { skills, byName };
+}

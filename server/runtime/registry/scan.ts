@@ -1,0 +1,94 @@
+// Turns skill folders of one layer root into index entries (stage-1 metadata). Lenient: a broken SKILL.md
+// becomes an entry with status "invalid" and its diagnostics, never an exception that stops discovery.
+import fs from "node:fs";
+import path from "node:path";
+import { checkSkillDir, findSkillDirs } from "../skill";
+import type { LayerRoot } from "./layers";
+import type { SkillEntry } from "./types";
+
+/** Deep enough for nested skill collections (e.g. a skill with sub-skills two levels down), bounded for safety. */
+export const SCAN_MAX_DEPTH = 6;
+
+/** Skill folders under a root, without hidden folders (staging/trash folders of installs and deploys). */
+export function skillDirsUnder(root: string, dir: string = root): string[] {
+  if (!exists(dir)) return [];
+  let found: string[];
+  try {
+    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH });
+  } catch {
+    return [];
+  }
+  return found.filter((d) => !path.relative(root, d).split(path.sep).some((seg) => seg.startsWith(".")));
+}
+
+/** The skill file's mtime and size; "skill.md" counts too (it loads, with a warning from the skill checker). */
+export function statSkillFile(dir: string): { mtimeMs: number; size: number } | null {
+  for (const name of ["SKILL.md", "skill.md"]) {
+    try {
+      const st = fs.statSync(path.join(dir, name));
+      return { mtimeMs: st.mtimeMs, size: st.size };
+    } catch {
+      // try the other spelling
+    }
+  }
+  return null;
+}
+
+function hasScriptsDir(dir: string): boolean {
+  try {
+    return fs.statSync(path.join(dir, "scripts")).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The entry for one skill folder. `previous` is reused when its SKILL.md mtime and size are unchanged
+ * (warm rebuild); only the cheap facts (scripts/ presence, plugin install time) are refreshed.
+ */
+export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): SkillEntry | null {
+  const st = statSkillFile(dir);
+  if (!st) return null;
+  if (previous && previous.mtimeMs === st.mtimeMs && previous.size === st.size && previous.root === root.dir) {
+    const hasScripts = hasScriptsDir(dir);
+    if (hasScripts === previous.hasScripts && previous.installedAt === root.installedAt) return previous;
+    return { ...previous, hasScripts, installedAt: root.installedAt };
+  }
+  const check = checkSkillDir(dir, { rules: "omniforge" });
+  const props = check.properties;
+  const hasError = check.diagnostics.some((d) => d.severity === "error");
+  const entry: SkillEntry = {
+    id: dir,
+    name: props?.name || path.basename(dir),
+    description: props?.description ?? "",
+    layer: root.layer,
+    root: root.dir,
+    dir,
+    file: check.file ?? path.join(dir, "SKILL.md"),
+    digest: check.digest,
+    tags: props?.tags ?? [],
+    priority: typeof props?.priority === "number" && Number.isFinite(props.priority) ? props.priority : 0,
+    hasScripts: hasScriptsDir(dir),
+    loadable: check.loadable,
+    valid: check.valid,
+    status: !check.loadable ? "invalid" : hasError || check.diagnostics.length > 0 ? "warnings" : "ok",
+    diagnostics: check.diagnostics,
+    mtimeMs: st.mtimeMs,
+    size: st.size,
+  };
+  if (root.plugin) entry.plugin = root.plugin;
+  if (root.installedAt) entry.installedAt = root.installedAt;
+  if (props?.scope) entry.scope = props.scope;
+  if (props?.allowedTools) entry.allowedTools = props.allowedTools;
+  if (props?.context) entry.context = props.context;
+  return entry;
+}

@@ -1,0 +1,288 @@
+// The registry index: stage-1 metadata of every skill definition in every layer. Built cold from the layer
+// roots, rebuilt warm (unchanged SKILL.md files are not parsed again), refreshed for given paths, and kept
+// current by a watcher so edits made outside the console (git pull, another editor) show up without a restart.
+import fs from "node:fs";
+import path from "node:path";
+import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
+import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
+import { entryFor, skillDirsUnder } from "./scan";
+import type { SkillEntry } from "./types";
+import { RegistryWatcher, type WatchOptions } from "./watch";
+
+export interface IndexChange {
+  added: SkillEntry[];
+  changed: SkillEntry[];
+  removed: SkillEntry[];
+}
+
+export interface RebuildStats {
+  entries: number;
+  parsed: number;
+  reused: number;
+  removed: number;
+}
+
+export type ChangeListener = (change: IndexChange) => void;
+
+const emptyChange = (): IndexChange => ({ added: [], changed: [], removed: [] });
+const isEmpty = (c: IndexChange) => !c.added.length && !c.changed.length && !c.removed.length;
+
+export class SkillIndex {
+  private byId = new Map<string, SkillEntry>();
+  private roots: LayerRoot[] = [];
+  private nameIndex: Map<string, SkillEntry[]> | null = null;
+  private sorted: SkillEntry[] | null = null;
+  private listeners = new Set<ChangeListener>();
+  private watcher: RegistryWatcher | null = null;
+  readonly bodies: BodyCache;
+
+  constructor(
+    readonly config: LayerConfig,
+    opts: { bodyCache?: BodyCache } = {},
+  ) {
+    this.bodies = opts.bodyCache ?? defaultBodyCache;
+  }
+
+  /** A new index, built cold. */
+  static build(config: LayerConfig, opts: { bodyCache?: BodyCache } = {}): SkillIndex {
+    const index = new SkillIndex(config, opts);
+    index.rebuild({ cold: true });
+    return index;
+  }
+
+  /** Rescans every layer root. Warm by default: entries whose SKILL.md mtime and size are unchanged are reused. */
+  rebuild(opts: { cold?: boolean } = {}): RebuildStats {
+    const previous = opts.cold ? new Map<string, SkillEntry>() : this.byId;
+    const next = new Map<string, SkillEntry>();
+    let parsed = 0;
+    let reused = 0;
+    this.roots = layerRoots(this.config);
+    for (const root of this.roots) {
+      for (const dir of skillDirsUnder(root.dir)) {
+        if (next.has(dir)) continue;
+        const prev = previous.get(dir);
+        const entry = entryFor(root, dir, prev);
+        if (!entry) continue;
+        if (prev && entry.digest === prev.digest && entry.mtimeMs === prev.mtimeMs) reused++;
+        else parsed++;
+        next.set(dir, entry);
+      }
+    }
+    const change = emptyChange();
+    if (!opts.cold || this.byId.size) {
+      for (const [id, e] of this.byId) if (!next.has(id)) change.removed.push(e);
+      for (const [id, e] of next) {
+        const prev = this.byId.get(id);
+        if (!prev) change.added.push(e);
+        else if (prev !== e) change.changed.push(e);
+      }
+    }
+    this.byId = next;
+    this.invalidate();
+    if (!isEmpty(change) && this.listeners.size) this.emit(change);
+    return { entries: next.size, parsed, reused, removed: change.removed.length };
+  }
+
+  /**
+   * Re-reads what the given paths (files or folders, existing or deleted) affect. Cheap for single edits:
+   * only the touched skill folders are looked at. Returns what changed (and tells the listeners).
+   */
+  refresh(paths: Iterable<string>): IndexChange {
+    const change = emptyChange();
+    const list = [...paths].map((p) => path.resolve(p));
+    if (list.some((p) => !this.rootOf(p) || isInside(pluginsDir(this.config), p))) this.syncRoots(change);
+    for (const p of list) {
+      const root = this.rootOf(p);
+      if (!root) continue;
+      const rel = path.relative(root.dir, p);
+      if (rel.split(path.sep).some((seg) => seg.startsWith("."))) continue; // staging/trash/hidden folders
+      this.refreshPath(root, p, change);
+    }
+    if (!isEmpty(change)) {
+      this.invalidate();
+      this.emit(change);
+    }
+    return change;
+  }
+
+  /** Every definition, in precedence order (layer, then root order, then folder path). */
+  entries(): SkillEntry[] {
+    if (!this.sorted) {
+      const rootOrder = new Map(this.roots.map((r, i) => [r.dir, i]));
+      this.sorted = [...this.byId.values()].sort(
+        (a, b) =>
+          layerRank(a.layer) - layerRank(b.layer) ||
+          (rootOrder.get(a.root) ?? 0) - (rootOrder.get(b.root) ?? 0) ||
+          (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0),
+      );
+    }
+    return this.sorted;
+  }
+
+  /** Definitions of one name across all layers, in precedence order of the folders (not yet resolved). */
+  definitions(name: string): SkillEntry[] {
+    if (!this.nameIndex) {
+      this.nameIndex = new Map();
+      for (const e of this.entries()) {
+        const list = this.nameIndex.get(e.name);
+        if (list) list.push(e);
+        else this.nameIndex.set(e.name, [e]);
+      }
+    }
+    return this.nameIndex.get(name) ?? [];
+  }
+
+  names(): string[] {
+    this.definitions("");
+    return [...this.nameIndex!.keys()].sort();
+  }
+
+  get(id: string): SkillEntry | undefined {
+    return this.byId.get(path.resolve(id));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** The layer roots of the last (re)build, in precedence order. */
+  layerRoots(): LayerRoot[] {
+    return this.roots;
+  }
+
+  /** Stage 2: the body of a definition, read now and cached by digest. */
+  loadBody(entry: SkillEntry): LoadedBody {
+    return loadBody(entry, this.bodies);
+  }
+
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts following the layer folders. Resolves once the watcher is ready. Roots created later are picked up. */
+  async watch(opts: WatchOptions = {}): Promise<void> {
+    if (this.watcher) return;
+    this.watcher = new RegistryWatcher(
+      () => this.watchTargets(),
+      (paths) => this.refresh(paths),
+      opts,
+    );
+    await this.watcher.start();
+  }
+
+  get watching(): boolean {
+    return this.watcher !== null;
+  }
+
+  async close(): Promise<void> {
+    const w = this.watcher;
+    this.watcher = null;
+    if (w) await w.close();
+    this.listeners.clear();
+  }
+
+  private watchTargets(): string[] {
+    return [...new Set([...layerRoots(this.config).filter((r) => r.layer !== "plugin").map((r) => r.dir), pluginsDir(this.config)])];
+  }
+
+  private invalidate(): void {
+    this.sorted = null;
+    this.nameIndex = null;
+  }
+
+  private emit(change: IndexChange): void {
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch {
+        // A listener's failure must not stop the index from following the disk.
+      }
+    }
+  }
+
+  /** The deepest known root containing p. */
+  private rootOf(p: string): LayerRoot | undefined {
+    let best: LayerRoot | undefined;
+    for (const r of this.roots) if (isInside(r.dir, p) && (!best || r.dir.length > best.dir.length)) best = r;
+    return best;
+  }
+
+  /** Plugins installed/removed or their manifests changed: bring the plugin roots up to date. */
+  private syncRoots(change: IndexChange): void {
+    const fresh = layerRoots(this.config);
+    const byDir = new Map(fresh.map((r) => [r.dir, r]));
+    for (const e of [...this.byId.values()]) {
+      const r = byDir.get(e.root);
+      if (!r) {
+        this.byId.delete(e.id);
+        change.removed.push(e);
+      } else if (r.installedAt !== e.installedAt) {
+        const updated = { ...e, installedAt: r.installedAt };
+        this.byId.set(e.id, updated);
+        change.changed.push(updated);
+      }
+    }
+    const known = new Set(this.roots.map((r) => r.dir));
+    this.roots = fresh;
+    for (const r of fresh) if (!known.has(r.dir)) this.refreshPath(r, r.dir, change);
+  }
+
+  private refreshPath(root: LayerRoot, p: string, change: IndexChange): void {
+    let st: fs.Stats | null = null;
+    try {
+      st = fs.statSync(p);
+    } catch {
+      st = null;
+    }
+    if (!st) {
+      const skillDir = isSkillFileName(p) ? path.dirname(p) : p;
+      for (const e of [...this.byId.values()]) {
+        if (e.id === skillDir || isInside(p, e.id)) this.remove(e, change);
+      }
+      this.recheckOwner(root, path.dirname(p), change);
+    } else if (st.isDirectory()) {
+      const found = new Set(skillDirsUnder(root.dir, p));
+      for (const e of [...this.byId.values()]) if (isInside(p, e.id) && !found.has(e.id)) this.remove(e, change);
+      for (const d of found) this.upsert(root, d, change);
+      this.recheckOwner(root, path.dirname(p), change);
+    } else if (isSkillFileName(p)) {
+      this.upsert(root, path.dirname(p), change);
+    } else {
+      this.recheckOwner(root, path.dirname(p), change);
+    }
+  }
+
+  private upsert(root: LayerRoot, dir: string, change: IndexChange): void {
+    const prev = this.byId.get(dir);
+    const entry = entryFor(root, dir, prev);
+    if (!entry) {
+      if (prev) this.remove(prev, change);
+      return;
+    }
+    if (entry === prev) return;
+    this.byId.set(dir, entry);
+    (prev ? change.changed : change.added).push(entry);
+  }
+
+  private remove(e: SkillEntry, change: IndexChange): void {
+    if (this.byId.delete(e.id)) change.removed.push(e);
+  }
+
+  /** A file inside a skill folder changed (e.g. scripts/ appeared): refresh the skill that owns it. */
+  private recheckOwner(root: LayerRoot, from: string, change: IndexChange): void {
+    for (let d = from; isInside(root.dir, d); d = path.dirname(d)) {
+      const owner = this.byId.get(d);
+      if (owner) {
+        this.upsert(root, d, change);
+        return;
+      }
+      if (d === root.dir) return;
+    }
+  }
+}
+
+const isSkillFileName = (p: string) => {
+  const b = path.basename(p);
+  return b === "SKILL.md" || b === "skill.md";
+};

@@ -1,0 +1,101 @@
+// The registry's vocabulary: index entries (stage-1 metadata), policy, resolution context and results.
+import type { Diagnostic, SkillScope } from "../skill/types";
+import type { LayerName } from "./layers";
+
+/** Stage-1 metadata of one skill definition (one SKILL.md in one layer). No body: that loads on activation. */
+export interface SkillEntry {
+  /** Stable key: the absolute skill folder. */
+  id: string;
+  /** The frontmatter name; the folder name when the file does not load (so broken files stay listed). */
+  name: string;
+  description: string;
+  layer: LayerName;
+  /** The layer root the skill was found under. */
+  root: string;
+  dir: string;
+  /** Absolute SKILL.md path. */
+  file: string;
+  /** sha256 of SKILL.md ("" when unreadable). */
+  digest: string;
+  tags: string[];
+  priority: number;
+  plugin?: string;
+  /** ISO install time of the plugin (plugin layer only). */
+  installedAt?: string;
+  scope?: SkillScope;
+  hasScripts: boolean;
+  loadable: boolean;
+  valid: boolean;
+  /** ok | warnings | invalid (valid but with warnings is "warnings"; not loadable is "invalid"). */
+  status: "ok" | "warnings" | "invalid";
+  diagnostics: Diagnostic[];
+  /** SKILL.md mtime (ms) and size, used by warm rebuilds to skip unchanged files. */
+  mtimeMs: number;
+  size: number;
+  /** Extension fields a resolver or executor may need without the body. */
+  allowedTools?: string[];
+  context?: "inherit" | "fork";
+}
+
+/** Admin policy, pure data (persisted by the services layer). */
+export interface RegistryPolicy {
+  /** Names blocked everywhere, in every layer. */
+  blockedNames: string[];
+  /** Definitions switched off; `plugin` narrows a plugin-layer rule to one plugin. */
+  disabled: { name: string; layer: LayerName; plugin?: string }[];
+  /** When set, only these names may be active. */
+  allowlist?: string[];
+  /** Names matching any of these (a /regex/ in slashes, else a substring) are blocked. */
+  forbiddenNamePatterns?: string[];
+  /** Skills with a scripts/ folder need an approval of their exact digest (enterprise is exempt). */
+  requireApprovalForScripts?: boolean;
+  /** Project-layer skills need an approval of their exact digest. */
+  requireApprovalForProject?: boolean;
+  /** approvalKey(entry) -> approved SKILL.md digest. An edit changes the digest and needs a new approval. */
+  approvedDigests?: Record<string, string>;
+}
+
+export const EMPTY_POLICY: RegistryPolicy = { blockedNames: [], disabled: [] };
+
+export interface ResolveContext {
+  agent?: string;
+  tenant?: string;
+  environment?: string;
+  policy?: RegistryPolicy;
+}
+
+export type CandidateStatus =
+  | "winner"
+  | "shadowed"
+  | "invalid"
+  | "disabled"
+  | "blocked"
+  | "out-of-scope"
+  | "pending-approval";
+
+export interface Candidate {
+  entry: SkillEntry;
+  status: CandidateStatus;
+  /** A sentence a person can read, e.g. "shadowed by the enterprise definition: enterprise > personal > ...". */
+  reason: string;
+}
+
+export interface Resolution {
+  /** The name asked for (without @plugin). */
+  name: string;
+  /** Set when the request was `name@plugin`. */
+  plugin?: string;
+  winner: SkillEntry | null;
+  /** Every definition of the name, in precedence order (layer, then priority, then install time). */
+  candidates: Candidate[];
+  warnings: string[];
+  /** One sentence: what is active and why, or why nothing is. */
+  summary: string;
+}
+
+export interface EffectiveSkills {
+  /** One winner per name, sorted by name. */
+  skills: SkillEntry[];
+  /** Full explanation per name (including names with no winner). */
+  byName: Record<string, Resolution>;
+}

@@ -1,0 +1,108 @@
+// Follows the layer folders with chokidar and hands debounced batches of changed paths to the index.
+// Folders that do not exist yet (no enterprise skills until an admin deploys one) are polled for and added
+// when they appear, so nobody has to restart the console after creating them.
+import fs from "node:fs";
+import { type FSWatcher, watch } from "chokidar";
+import { SCAN_MAX_DEPTH } from "./scan";
+
+export interface WatchOptions {
+  /** Quiet time before a batch is applied (default 150 ms). */
+  debounceMs?: number;
+  /** A batch is applied at the latest this long after its first event, even under constant writes. */
+  maxWaitMs?: number;
+  /** How often missing layer folders are looked for (default 1000 ms). */
+  rootPollMs?: number;
+  /** Told about watcher errors (e.g. the OS watch limit); the index keeps working without the watcher. */
+  onError?: (error: Error) => void;
+}
+
+const IGNORED = /(^|[/\\])(node_modules|\.git)([/\\]|$)/;
+
+export class RegistryWatcher {
+  private fsw: FSWatcher | null = null;
+  private pending = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private firstPendingAt = 0;
+  private poll: NodeJS.Timeout | null = null;
+  private watched = new Set<string>();
+  private closed = false;
+
+  constructor(
+    private readonly targets: () => string[],
+    private readonly apply: (paths: string[]) => void,
+    private readonly opts: WatchOptions = {},
+  ) {}
+
+  async start(): Promise<void> {
+    const existing = this.targets().filter(isDir);
+    this.fsw = watch(existing, {
+      ignoreInitial: true,
+      persistent: false,
+      depth: SCAN_MAX_DEPTH + 2,
+      ignored: (p: string) => IGNORED.test(p),
+    });
+    for (const t of existing) this.watched.add(t);
+    this.fsw.on("all", (_event, p) => this.queue(p));
+    this.fsw.on("error", (e) => this.opts.onError?.(e instanceof Error ? e : new Error(String(e))));
+    await new Promise<void>((resolve) => this.fsw!.once("ready", () => resolve()));
+    this.poll = setInterval(() => this.addNewTargets(), this.opts.rootPollMs ?? 1000);
+    this.poll.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.poll) clearInterval(this.poll);
+    this.timer = this.poll = null;
+    const fsw = this.fsw;
+    this.fsw = null;
+    if (fsw) await fsw.close();
+  }
+
+  private addNewTargets(): void {
+    if (!this.fsw || this.closed) return;
+    for (const t of this.targets()) {
+      const present = isDir(t);
+      if (present && !this.watched.has(t)) {
+        this.watched.add(t);
+        this.fsw.add(t);
+        this.queue(t); // scan what was created before the watch was in place
+      } else if (!present && this.watched.has(t)) {
+        this.watched.delete(t);
+        this.fsw.unwatch(t);
+        this.queue(t);
+      }
+    }
+  }
+
+  private queue(p: string): void {
+    if (this.closed) return;
+    if (!this.pending.size) this.firstPendingAt = Date.now();
+    this.pending.add(p);
+    if (this.timer) clearTimeout(this.timer);
+    const debounce = this.opts.debounceMs ?? 150;
+    const waited = Date.now() - this.firstPendingAt;
+    const delay = Math.max(0, Math.min(debounce, (this.opts.maxWaitMs ?? 1000) - waited));
+    this.timer = setTimeout(() => this.flush(), delay);
+  }
+
+  private flush(): void {
+    this.timer = null;
+    if (this.closed || !this.pending.size) return;
+    const batch = [...this.pending];
+    this.pending.clear();
+    try {
+      this.apply(batch);
+    } catch (e) {
+      this.opts.onError?.(e as Error);
+    }
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
