@@ -18,12 +18,16 @@ export interface StackEntry {
 
 export type PushResult = "activated" | "reactivated";
 
+function copy(s: ActiveSkill): ActiveSkill {
+  return { ...s, ...(s.allowedTools ? { allowedTools: [...s.allowedTools] } : {}) };
+}
+
 export class SkillStack {
   private entries: StackEntry[] = [];
 
   /** Bottom first. Copies, so callers cannot edit the stack behind its back. */
   list(): ActiveSkill[] {
-    return this.entries.map((e) => ({ ...e.skill, ...(e.skill.allowedTools ? { allowedTools: [...e.skill.allowedTools] } : {}) }));
+    return this.entries.map((e) => copy(e.skill));
   }
 
   get size(): number {
@@ -33,12 +37,12 @@ export class SkillStack {
   /** The most recently activated skill: relative paths resolve against it. */
   top(): ActiveSkill | undefined {
     const e = this.entries[this.entries.length - 1];
-    return e ? { ...e.skill } : undefined;
+    return e ? copy(e.skill) : undefined;
   }
 
   find(name: string): ActiveSkill | undefined {
     const e = this.entries.find((x) => x.skill.name === name);
-    return e ? { ...e.skill } : undefined;
+    return e ? copy(e.skill) : undefined;
   }
 
   /**
@@ -51,7 +55,7 @@ export class SkillStack {
     if (!skill || typeof skill.name !== "string" || skill.name === "") throw new SkillStackError("A skill needs a name to be activated");
     const existing = this.entries.findIndex((e) => e.skill.name === skill.name);
     const entry: StackEntry = {
-      skill: { ...skill, ...(skill.allowedTools ? { allowedTools: [...skill.allowedTools] } : {}) },
+      skill: copy(skill),
       // No allowed-tools field (or an empty one) means no restriction from this skill.
       patterns: skill.allowedTools && skill.allowedTools.length > 0 ? parseToolPatterns(skill.allowedTools) : undefined,
     };
@@ -91,7 +95,7 @@ export class SkillStack {
 
   /** The restricting sets, bottom first, with the skill each belongs to. */
   restrictions(): { skill: ActiveSkill; patterns: ToolPattern[] }[] {
-    return this.entries.filter((e) => e.patterns !== undefined).map((e) => ({ skill: { ...e.skill }, patterns: e.patterns! }));
+    return this.entries.filter((e) => e.patterns !== undefined).map((e) => ({ skill: copy(e.skill), patterns: e.patterns! }));
   }
 
   /** One allowed set per active skill, bottom first (undefined = no restriction from that skill). */
