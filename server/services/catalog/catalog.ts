@@ -1,0 +1,68 @@
+// The console's view of the skill layers. Each console user has their own personal layer, so there is one
+// SkillIndex per user (enterprise, project and plugins are shared folders, read by each). Indexes are built
+// once, follow the disk through the registry's watcher, and are kept for the most recently used users.
+import { makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
+import { resolveDataHome, type DataHome } from "../../config";
+
+const MAX_INDEXES = 32;
+
+interface CatalogState {
+  indexes: Map<string, SkillIndex>;
+  pending: Map<string, Promise<SkillIndex>>;
+}
+const g = globalThis as unknown as { __omniforgeCatalog?: CatalogState };
+const state = (): CatalogState => (g.__omniforgeCatalog ??= { indexes: new Map(), pending: new Map() });
+
+/** Layer folders as seen by a console user (their personal layer is <home>/users/<id>/skills). */
+export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome()): LayerConfig {
+  return makeLayerConfig({ home: dh.home, projectRoot: dh.projectRoot, userId: userId ?? undefined });
+}
+
+/** The index for one user, built and watching. `null` means no personal layer (e.g. the what-if "nobody"). */
+export async function indexFor(userId: string | null, dh: DataHome = resolveDataHome()): Promise<SkillIndex> {
+  const key = `${dh.home}\u0000${dh.projectRoot}\u0000${userId ?? ""}`;
+  const s = state();
+  const hit = s.indexes.get(key);
+  if (hit) {
+    // Refresh the LRU position.
+    s.indexes.delete(key);
+    s.indexes.set(key, hit);
+    return hit;
+  }
+  const inFlight = s.pending.get(key);
+  if (inFlight) return inFlight;
+  const p = (async () => {
+    const index = SkillIndex.build(layerConfigFor(userId, dh));
+    if (process.env.OMNIFORGE_WATCH !== "0") {
+      await index.watch({ onError: (e) => console.warn(`[omniforge] watcher: ${e.message}`) });
+    }
+    s.indexes.set(key, index);
+    while (s.indexes.size > MAX_INDEXES) {
+      const [oldKey, old] = s.indexes.entries().next().value as [string, SkillIndex];
+      s.indexes.delete(oldKey);
+      void old.close();
+    }
+    return index;
+  })();
+  s.pending.set(key, p);
+  try {
+    return await p;
+  } finally {
+    s.pending.delete(key);
+  }
+}
+
+/**
+ * After the console itself writes skill files, refresh every cached index at once instead of waiting for the
+ * watcher's debounce, so the next read shows the change.
+ */
+export function refreshAll(paths: string[]): void {
+  for (const index of state().indexes.values()) index.refresh(paths);
+}
+
+export async function closeAllIndexes(): Promise<void> {
+  const s = state();
+  const all = [...s.indexes.values()];
+  s.indexes.clear();
+  await Promise.all(all.map((i) => i.close()));
+}
