@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { CliIO } from "../io";
 import { run } from "./sandbox-check";
 
-function capture(env: NodeJS.ProcessEnv = {}) {
+function capture(env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env, cwd: process.cwd() };
+  const io: CliIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: env as NodeJS.ProcessEnv, cwd: process.cwd() };
   return { io, out: () => out.join(""), err: () => err.join("") };
 }
 
