@@ -71,6 +71,7 @@ export function readTar(buf: Uint8Array, maxEntries: number): TarEntry[] {
   let longLink: string | null = null;
   let off = 0;
   let headers = 0;
+  if (buf.length < BLOCK) throw new TarFormatError(`${buf.length} bytes is too short to be a tar archive`);
   while (off + BLOCK <= buf.length) {
     const h = buf.subarray(off, off + BLOCK);
     if (h.every((b) => b === 0)) break; // end of archive
