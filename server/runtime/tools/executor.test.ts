@@ -1,0 +1,365 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ScriptRunner } from "../sandbox/types";
+import { endRun } from "./lifecycle";
+import { makeExecutor, makeRunner, makeWorld, type World } from "./test-fixtures";
+import type { ToolDefinition } from "./types";
+
+let runner: ScriptRunner;
+let closeRunner: () => Promise<void>;
+beforeAll(async () => {
+  const r = await makeRunner();
+  runner = r.runner;
+  closeRunner = r.close;
+});
+afterAll(async () => closeRunner?.());
+
+let world: World;
+beforeEach(() => {
+  world = makeWorld();
+});
+afterEach(() => world.cleanup());
+
+type Call = { name: string; input: Record<string, unknown> };
+
+/**
+ * The restriction matrix: each allowed-tools form, a call it allows and a call it refuses.
+ * "allowed" means the executor let it run (the tool may still fail on its own, e.g. npm absent).
+ */
+const MATRIX: { form: string; frontmatter: string; allowed: Call; refused: Call }[] = [
+  {
+    form: "YAML list",
+    frontmatter: "allowed-tools:\n  - Read\n  - Glob\n",
+    allowed: { name: "read_file", input: { path: "references/guide.md" } },
+    refused: { name: "bash", input: { command: "echo hi" } },
+  },
+  {
+    form: "space-separated string",
+    frontmatter: "allowed-tools: Read Write\n",
+    allowed: { name: "write_file", input: { path: "out.txt", content: "x" } },
+    refused: { name: "list_files", input: {} },
+  },
+  {
+    form: "comma-separated string",
+    frontmatter: "allowed-tools: Read, Grep\n",
+    allowed: { name: "search_files", input: { pattern: "Guide" } },
+    refused: { name: "write_file", input: { path: "refused.txt", content: "x" } },
+  },
+  {
+    form: "Bash(git:*)",
+    frontmatter: 'allowed-tools: "Bash(git:*) Read"\n',
+    allowed: { name: "bash", input: { command: "git --version" } },
+    refused: { name: "bash", input: { command: "echo not-git" } },
+  },
+  {
+    form: "Bash(python scripts/*) on run_script",
+    frontmatter: "allowed-tools: Bash(python scripts/*)\n",
+    allowed: { name: "run_script", input: { script: "scripts/report.py", args: ["--x"] } },
+    refused: { name: "run_script", input: { script: "scripts/fail.sh" } },
+  },
+  {
+    form: "Bash(npm run test) exact",
+    frontmatter: "allowed-tools: Bash(npm run test)\n",
+    allowed: { name: "bash", input: { command: "npm run test" } },
+    refused: { name: "bash", input: { command: "npm run test; echo pwned" } },
+  },
+  {
+    form: "our bare names",
+    frontmatter: "allowed-tools: read_file list_files\n",
+    allowed: { name: "list_files", input: { path: "references" } },
+    refused: { name: "run_script", input: { script: "scripts/report.py" } },
+  },
+  {
+    form: "lower-case Claude Code names",
+    frontmatter: "allowed-tools: read, bash\n",
+    allowed: { name: "bash", input: { command: "echo lower" } },
+    refused: { name: "write_file", input: { path: "refused.txt", content: "x" } },
+  },
+  {
+    form: "upper-case name",
+    frontmatter: "allowed-tools: [READ]\n",
+    allowed: { name: "read_file", input: { path: "SKILL.md" } },
+    refused: { name: "list_files", input: {} },
+  },
+  {
+    form: "Claude Code Edit -> write_file",
+    frontmatter: "allowed-tools: Edit\n",
+    allowed: { name: "write_file", input: { path: "notes.txt", content: "v1" } },
+    refused: { name: "read_file", input: { path: "references/guide.md" } },
+  },
+];
+
+describe("restriction matrix", () => {
+  for (const row of MATRIX) {
+    it(`${row.form}: allows ${row.allowed.name}, refuses ${row.refused.name} without running it`, async () => {
+      world.writeSkill("restricted", row.frontmatter);
+      const { executor, audit } = makeExecutor(world, runner);
+      const act = await executor.execute({ name: "skill", input: { name: "restricted" } });
+      expect(act.ok).toBe(true);
+
+      const ok = await executor.execute({ ...row.allowed, callId: "c-allowed" });
+      expect(ok.refused).toBeUndefined();
+      const allowedEvent = audit.events.find((e) => (e.details as { callId?: string })?.callId === "c-allowed");
+      expect(allowedEvent?.type).toBe("tool_call");
+
+      const before = audit.events.filter((e) => e.type === "script_executed").length;
+      const no = await executor.execute({ ...row.refused, callId: "c-refused" });
+      expect(no.ok).toBe(false);
+      expect(no.refused).toMatchObject({ skill: "restricted", rule: "allowed-tools" });
+      expect(no.refused!.allowed.length).toBeGreaterThan(0);
+      expect(no.output).toContain("restricted");
+      expect(no.output).toContain(no.refused!.allowed[0]!);
+      const refusedEvent = audit.events.find((e) => (e.details as { callId?: string })?.callId === "c-refused");
+      expect(refusedEvent).toMatchObject({ type: "tool_restriction_violated", outcome: "refused", skill: "restricted", tool: row.refused.name });
+      // It never ran: no process started, no file written.
+      expect(audit.events.filter((e) => e.type === "script_executed").length).toBe(before);
+      expect(fs.existsSync(path.join(world.scratchDir, "refused.txt"))).toBe(false);
+    });
+  }
+
+  it("run_script allowed by Bash(python scripts/*) really runs the script", async () => {
+    world.writeSkill("py", "allowed-tools: Bash(python scripts/*)\n");
+    const { executor, audit } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "py" } });
+    const r = await executor.execute({ name: "run_script", input: { script: "./scripts/report.py", args: ["--x", "a b"] } });
+    expect(r.ok).toBe(true);
+    expect(r.output).toContain("report --x a b");
+    expect(r.output).toMatch(/exit code 0/);
+    const ev = audit.events.find((e) => e.type === "script_executed");
+    expect(ev).toMatchObject({ skill: "py", tool: "run_script", outcome: "ok", details: { exitCode: 0 } });
+    expect((ev!.details as { command: string[] }).command.join(" ")).toContain("scripts/report.py");
+  });
+});
+
+describe("nested skills", () => {
+  it("two active skills restrict by intersection; deactivating the top restores the first's set; all clears", async () => {
+    world.writeSkill("outer", 'allowed-tools: "Read, Bash(git:*), Write"\n');
+    world.writeSkill("inner", "allowed-tools: Read Bash\n");
+    const { executor, stack } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "outer" } });
+    await executor.execute({ name: "skill", input: { name: "inner" } });
+    expect(stack.list().map((s) => s.name)).toEqual(["outer", "inner"]);
+
+    // inner allows any Bash, outer only git: the lower skill refuses, and is named.
+    const ls = await executor.execute({ name: "bash", input: { command: "echo x" } });
+    expect(ls.refused?.skill).toBe("outer");
+    // outer allows Write, inner does not.
+    const w = await executor.execute({ name: "write_file", input: { path: "a.txt", content: "a" } });
+    expect(w.refused?.skill).toBe("inner");
+    // Both allow Read: relative paths resolve against the top skill.
+    const r = await executor.execute({ name: "read_file", input: { path: "SKILL.md" } });
+    expect(r.ok).toBe(true);
+    expect(r.output).toContain("name: inner");
+
+    // Only the top can be deactivated.
+    const wrong = await executor.execute({ name: "skill", input: { name: "outer", action: "deactivate" } });
+    expect(wrong.ok).toBe(false);
+    expect(wrong.output).toMatch(/'inner' was activated after it/);
+    expect(stack.size).toBe(2);
+
+    await executor.execute({ name: "skill", input: { name: "inner", action: "deactivate" } });
+    expect((await executor.execute({ name: "write_file", input: { path: "a.txt", content: "a" } })).ok).toBe(true);
+    expect((await executor.execute({ name: "bash", input: { command: "echo x" } })).refused?.skill).toBe("outer");
+
+    await executor.execute({ name: "skill", input: { name: "all", action: "deactivate" } });
+    expect(stack.size).toBe(0);
+    const free = await executor.execute({ name: "bash", input: { command: "echo free" } });
+    expect(free.refused).toBeUndefined();
+    expect(free.output).toContain("free");
+  });
+
+  it("activating a skill without allowed-tools on top never widens the restriction", async () => {
+    world.writeSkill("narrow", "allowed-tools: Read\n");
+    world.writeSkill("open");
+    const { executor } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "narrow" } });
+    await executor.execute({ name: "skill", input: { name: "open" } });
+    expect((await executor.execute({ name: "bash", input: { command: "echo x" } })).refused?.skill).toBe("narrow");
+  });
+
+  it("re-activating an active skill moves it to the top without duplicating it", async () => {
+    world.writeSkill("a");
+    world.writeSkill("b");
+    const { executor, stack, audit } = makeExecutor(world, runner);
+    for (const n of ["a", "b", "a"]) await executor.execute({ name: "skill", input: { name: n } });
+    expect(stack.list().map((s) => s.name)).toEqual(["b", "a"]);
+    expect(audit.events.filter((e) => e.type === "skill_activated").at(-1)?.details).toMatchObject({ reactivated: true });
+  });
+
+  it("a finished run deactivates every skill it activated", async () => {
+    world.writeSkill("a", "allowed-tools: Read\n");
+    const { executor, stack, audit } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "a" } });
+    expect(stack.top()?.activatedBy).toBe("run-1");
+    expect(endRun(executor.context).map((s) => s.name)).toEqual(["a"]);
+    expect(stack.size).toBe(0);
+    expect(audit.events.at(-1)).toMatchObject({ type: "skill_deactivated", skill: "a", details: { reason: "run_finished" } });
+  });
+});
+
+describe("adversarial calls", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = world.writeSkill("victim", "allowed-tools: Read Glob Grep Bash\n");
+    fs.symlinkSync(path.join(world.outsideDir, "secret.txt"), path.join(dir, "escape.txt"));
+    fs.symlinkSync("/etc", path.join(dir, "etc-link"));
+    fs.symlinkSync(path.join(dir, "scripts", "report.py"), path.join(dir, "references", "innocent.md"));
+  });
+
+  async function active() {
+    const made = makeExecutor(world, runner);
+    await made.executor.execute({ name: "skill", input: { name: "victim" } });
+    return made;
+  }
+
+  it("refuses ../ traversal, absolute paths outside the roots and symlinks that leave", async () => {
+    const { executor, audit } = await active();
+    for (const p of ["../../outside/secret.txt", "references/../../../outside/secret.txt", "/etc/passwd", path.join(world.outsideDir, "secret.txt"), "escape.txt", "etc-link/passwd"]) {
+      const r = await executor.execute({ name: "read_file", input: { path: p } });
+      expect(r.ok, p).toBe(false);
+      expect(r.output, p).not.toContain("TOP-SECRET");
+      expect(r.output, p).not.toContain("root:");
+      expect(r.error, p).toMatch(/outside the folders|leaves the allowed folders/);
+    }
+    expect(audit.events.filter((e) => e.type === "tool_call" && e.tool === "read_file").every((e) => e.outcome === "failed")).toBe(true);
+  });
+
+  it("refuses reading scripts under every spelling, with the run-it-instead message", async () => {
+    const { executor, audit } = await active();
+    const spellings = [
+      "scripts/report.py",
+      "./scripts/../scripts/report.py",
+      "references/../scripts/report.py",
+      "SCRIPTS/report.py",
+      "Scripts/report.py",
+      path.join(dir, "scripts", "report.py"),
+      "references/innocent.md", // a symlink elsewhere pointing into scripts/
+    ];
+    for (const p of spellings) {
+      const r = await executor.execute({ name: "read_file", input: { path: p } });
+      expect(r.ok, p).toBe(false);
+      expect(r.refused, p).toMatchObject({ skill: "victim", rule: "script-read" });
+      expect(r.output, p).toMatch(/is a script of skill 'victim': run it with run_script instead of reading it/);
+      expect(r.output, p).not.toContain("SCRIPT_BODY_MARKER");
+    }
+    const blocked = audit.events.filter((e) => e.type === "script_read_blocked");
+    expect(blocked).toHaveLength(spellings.length);
+    expect(blocked.every((e) => e.outcome === "refused" && e.skill === "victim" && e.digest)).toBe(true);
+  });
+
+  it("search_files skips scripts and bash `cat scripts/...` is refused as a script read", async () => {
+    const { executor } = await active();
+    const s = await executor.execute({ name: "search_files", input: { pattern: "SCRIPT_BODY_MARKER" } });
+    expect(s.ok).toBe(true);
+    expect(s.output).not.toMatch(/report\.py:\d+/);
+    expect(s.output).toMatch(/under scripts\/ skipped/);
+    const direct = await executor.execute({ name: "search_files", input: { pattern: "x", path: "scripts/report.py" } });
+    expect(direct.refused?.rule).toBe("script-read");
+    const cat = await executor.execute({ name: "bash", input: { command: `cat ${dir}/scripts/report.py` } });
+    expect(cat.refused?.rule).toBe("script-read");
+    expect(cat.output).not.toContain("SCRIPT_BODY_MARKER");
+    // Mentioning the word in a grep pattern is not reading a script.
+    const grep = await executor.execute({ name: "bash", input: { command: "grep -c scripts /skill/SKILL.md || true" } });
+    expect(grep.refused).toBeUndefined();
+  });
+
+  it("calling a tool by another case reaches it and is checked under its real name", async () => {
+    world.writeSkill("bash-only", "allowed-tools: Bash\n");
+    const { executor, audit } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "bash-only" } });
+    const r = await executor.execute({ name: "READ_FILE", input: { path: "SKILL.md" } });
+    expect(r.refused?.skill).toBe("bash-only");
+    expect(r.tool).toBe("read_file");
+    expect(audit.events.at(-1)).toMatchObject({ type: "tool_restriction_violated", tool: "read_file" });
+    const ok = await executor.execute({ name: "Bash", input: { command: "echo case" } });
+    expect(ok.ok).toBe(true);
+    expect(ok.tool).toBe("bash");
+  });
+
+  it("an unknown tool is an error result, not a throw", async () => {
+    const { executor, audit } = await active();
+    const r = await executor.execute({ name: "delete_everything", input: {} });
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/Unknown tool 'delete_everything'.*read_file/);
+    expect(audit.events.at(-1)).toMatchObject({ type: "tool_call", outcome: "failed", tool: "delete_everything" });
+    const bad = await executor.execute({ name: "read_file", input: { path: 42 } });
+    expect(bad.ok).toBe(false);
+    expect(bad.output).toMatch(/Invalid input for read_file/);
+  });
+
+  it("a tool that throws leaves the skill stack as it was, and restrictions still hold", async () => {
+    const explode: ToolDefinition = {
+      name: "explode",
+      description: "pops every skill, then throws",
+      inputSchema: { type: "object" },
+      run(_input, ctx) {
+        ctx.stack.pop("all");
+        throw new Error("boom");
+      },
+    };
+    world.writeSkill("guard", "allowed-tools: Read explode\n");
+    const { executor, stack, audit } = makeExecutor(world, runner, [explode]);
+    await executor.execute({ name: "skill", input: { name: "guard" } });
+    const r = await executor.execute({ name: "explode", input: {} });
+    expect(r.ok).toBe(false);
+    expect(r.output).toContain("boom");
+    expect(stack.list().map((s) => s.name)).toEqual(["guard"]);
+    expect(audit.events.at(-1)).toMatchObject({ type: "tool_call", tool: "explode", outcome: "failed" });
+    expect((await executor.execute({ name: "bash", input: { command: "echo x" } })).refused?.skill).toBe("guard");
+  });
+
+  it("the skill tool stays callable under a restrictive skill", async () => {
+    world.writeSkill("tight", "allowed-tools: read_file\n");
+    world.writeSkill("helper");
+    const { executor, stack } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "tight" } });
+    const act = await executor.execute({ name: "SKILL", input: { name: "helper" } });
+    expect(act.ok).toBe(true);
+    expect(act.output).toContain("Follow these steps for helper");
+    const off = await executor.execute({ name: "skill", input: { name: "all", action: "deactivate" } });
+    expect(off.ok).toBe(true);
+    expect(stack.size).toBe(0);
+    expect((await executor.execute({ name: "skill", input: { name: "nope" } })).output).toMatch(/No skill named 'nope'/);
+  });
+});
+
+describe("audit", () => {
+  it("records every call with session, actor, skill, layer, digest, tool, outcome, duration and masked arguments", async () => {
+    world.writeSkill("audited", "allowed-tools: Bash\n");
+    const { executor, audit } = makeExecutor(world, runner);
+    await executor.execute({ name: "skill", input: { name: "audited" } });
+    const digest = world.resolve("audited")!.digest;
+    await executor.execute({ name: "bash", input: { command: "API_TOKEN=sk-abcdefghijklmnopqrstuvwx echo done" }, callId: "call-9" });
+    const types = audit.events.map((e) => e.type);
+    expect(types).toEqual(["skill_activated", "tool_call", "script_executed", "tool_call"]);
+    const call = audit.events.filter((e) => e.type === "tool_call").at(-1)!;
+    expect(call).toMatchObject({
+      sessionId: "sess-1",
+      actor: { id: "user-1" },
+      skill: "audited",
+      layer: "project",
+      digest,
+      tool: "bash",
+      outcome: "allowed",
+      model: "offline",
+      mode: "tool",
+    });
+    expect(call.durationMs).toBeGreaterThanOrEqual(0);
+    const json = JSON.stringify(audit.events);
+    expect(json).not.toContain("sk-abcdefghijklmnopqrstuvwx");
+    expect(json).toContain("[redacted]");
+    expect((call.details as { callId: string }).callId).toBe("call-9");
+    const script = audit.events.find((e) => e.type === "script_executed")!;
+    expect(script.details).toMatchObject({ exitCode: 0 });
+    expect(typeof (script.details as { sandboxed: unknown }).sandboxed).toBe("boolean");
+  });
+
+  it("long arguments are cut in the log", async () => {
+    const { executor, audit } = makeExecutor(world, runner);
+    await executor.execute({ name: "write_file", input: { path: "big.txt", content: "y".repeat(10_000) } });
+    const details = audit.events.at(-1)!.details as { args: { content: string } };
+    expect(details.args.content.length).toBeLessThan(600);
+    expect(fs.readFileSync(path.join(world.scratchDir, "big.txt"), "utf8")).toHaveLength(10_000);
+  });
+});
