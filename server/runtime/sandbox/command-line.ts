@@ -44,6 +44,8 @@ export interface BwrapMounts {
   runtimeDir: string;
   skillDir: string;
   scratchDir: string;
+  /** The request's own variables, set after --clearenv. */
+  env?: Record<string, string>;
 }
 
 export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
@@ -63,6 +65,7 @@ export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
     "--setenv", "HOME", "/scratch",
     "--setenv", "TMPDIR", "/tmp",
     "--setenv", "LANG", "C.UTF-8",
+    ...Object.entries(m.env ?? {}).flatMap(([k, v]) => ["--setenv", k, v]),
     "--ro-bind", "/usr", "/usr",
     "--symlink", "usr/bin", "/bin",
     "--symlink", "usr/lib", "/lib",
@@ -82,3 +85,22 @@ export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
 
 export const SYNTHETIC_PASSWD = `sandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:sandbox:/scratch:/usr/sbin/nologin\n`;
 export const SYNTHETIC_GROUP = `sandbox:x:${SANDBOX_GID}:\n`;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_ENV_ENTRIES = 64;
+const MAX_ENV_BYTES = 64 * 1024;
+
+/** Checks a request's env; returns a message for a person when it is not acceptable. */
+export function envProblem(env: unknown): string | null {
+  if (env === undefined) return null;
+  if (!env || typeof env !== "object" || Array.isArray(env)) return "env must be an object of strings";
+  const entries = Object.entries(env as Record<string, unknown>);
+  if (entries.length > MAX_ENV_ENTRIES) return `env has more than ${MAX_ENV_ENTRIES} variables`;
+  let bytes = 0;
+  for (const [k, v] of entries) {
+    if (!ENV_NAME.test(k)) return `env variable name "${k}" is not allowed (letters, digits and _ only)`;
+    if (typeof v !== "string" || v.includes("\0")) return `env variable ${k} must be a string without NUL bytes`;
+    bytes += k.length + v.length;
+  }
+  return bytes > MAX_ENV_BYTES ? `env is larger than ${MAX_ENV_BYTES} bytes` : null;
+}

@@ -93,6 +93,13 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
     expect(r).toMatchObject({ exitCode: 0, stdout: "3\n/scratch\nfrom-stdin\narg1\n" });
   });
 
+  it("passes the request's own env variables, and refuses bad names", async () => {
+    const r = await cmd('echo "$GREETING|$HOME"', { env: { GREETING: "hi there; $(id)" } });
+    expect(r.stdout).toBe("hi there; $(id)|/scratch\n");
+    const bad = await cmd("true", { env: { "A=B": "x" } });
+    expect(bad.refused).toMatch(/not allowed/);
+  });
+
   it("maps a death by signal to 128+N and its name", async () => {
     const r = await cmd("kill -TERM $$");
     expect(r.exitCode).toBe(143);
@@ -356,10 +363,11 @@ describe("sandbox refusal when no sandbox is available", () => {
     fs.chmodSync(dir, 0o755);
     try {
       expect((await sb.status()).mode).toBe("unsafe");
-      const r = await sb.run({ skillDir: dir, scratchDir: path.join(dir, "scratch"), command: "env; id -u; ulimit -u" });
+      const r = await sb.run({ skillDir: dir, scratchDir: path.join(dir, "scratch"), command: "env; id -u; ulimit -u", env: { EXTRA: "yes" } });
       expect(r.sandboxed).toBe(false);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toContain(SECRET);
+      expect(r.stdout).toContain("EXTRA=yes");
       const lines = r.stdout.trim().split("\n");
       if (isRoot) expect(lines.at(-2)).toBe(String(UID));
       expect(Number(lines.at(-1))).toBeLessThanOrEqual(64);

@@ -8,6 +8,7 @@ import {
   bwrapArgs,
   prlimitArgs,
   SANDBOX_ENV_PATH,
+  envProblem,
   setprivArgs,
   SYNTHETIC_GROUP,
   SYNTHETIC_PASSWD,
@@ -65,6 +66,7 @@ interface Plan {
   skillDir: string;
   scratchDir: string;
   stdin?: string;
+  env?: Record<string, string>;
   limits: Partial<ScriptLimits> | undefined;
   signal?: AbortSignal;
 }
@@ -165,7 +167,9 @@ export class Sandbox implements ScriptRunner {
     if (typeof req.scratchDir !== "string" || !path.isAbsolute(req.scratchDir)) {
       throw new SandboxRefusal(`The scratch folder must be an absolute path, got "${String(req.scratchDir)}"`);
     }
-    const base = { scratchDir: req.scratchDir, stdin: req.stdin, limits: req.limits, signal: req.signal };
+    const badEnv = envProblem(req.env);
+    if (badEnv) throw new SandboxRefusal(badEnv);
+    const base = { scratchDir: req.scratchDir, stdin: req.stdin, env: req.env, limits: req.limits, signal: req.signal };
     if (req.script !== undefined && req.command !== undefined) throw new SandboxRefusal("Give either a script or a command, not both");
     if (req.command !== undefined) {
       if (typeof req.command !== "string" || req.command.trim() === "" || req.command.includes("\0") || req.command.length > MAX_TEXT) {
@@ -215,18 +219,26 @@ export class Sandbox implements ScriptRunner {
       const argv = sandboxed
         ? [
             ...prefix,
-            ...bwrapArgs(this.tools.bwrap, { runtimeDir: this.runtimeDir, skillDir: skillBind, scratchDir: plan.scratchDir }),
+            ...bwrapArgs(this.tools.bwrap, { runtimeDir: this.runtimeDir, skillDir: skillBind, scratchDir: plan.scratchDir, env: plan.env }),
             ...prlimitArgs(this.tools.prlimit, limits),
             ...plan.inner,
           ]
-        : [...prefix, ...prlimitArgs(this.tools.prlimit, limits), ...plan.unsafeInner];
+        : [
+            ...prefix,
+            ...prlimitArgs(this.tools.prlimit, limits),
+            // The request's variables are set only here, after the uid drop, never in setpriv's own env.
+            "/usr/bin/env",
+            "-i",
+            ...Object.entries({ PATH: SANDBOX_ENV_PATH, HOME: plan.scratchDir, TMPDIR: plan.scratchDir, LANG: "C.UTF-8", ...plan.env }).map(
+              ([k, v]) => `${k}=${v}`,
+            ),
+            ...plan.unsafeInner,
+          ];
       if (!sandboxed) console.warn(`[sandbox] WARNING: running WITHOUT isolation (OMNIFORGE_SANDBOX=unsafe): ${plan.display.join(" ")}`);
       const raw = await runCapped({
         argv,
         // Never process.env: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
-        env: sandboxed
-          ? { PATH: SANDBOX_ENV_PATH }
-          : { PATH: SANDBOX_ENV_PATH, HOME: plan.scratchDir, TMPDIR: plan.scratchDir, LANG: "C.UTF-8" },
+        env: { PATH: SANDBOX_ENV_PATH },
         cwd: sandboxed ? "/" : plan.scratchDir,
         stdin: plan.stdin,
         wallMs: limits.wallMs,

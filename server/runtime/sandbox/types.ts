@@ -24,6 +24,9 @@ export interface ScriptRequest {
   /** Absolute per-session scratch folder; mounted read-write at /scratch. */
   scratchDir: string;
   stdin?: string;
+  /** Extra environment variables for the script (e.g. run_script's `env`); names [A-Za-z_][A-Za-z0-9_]*.
+   * The script never gets the server's environment, only PATH, HOME, TMPDIR, LANG and these. */
+  env?: Record<string, string>;
   /** Overrides of the default limits. */
   limits?: Partial<ScriptLimits>;
   signal?: AbortSignal;
