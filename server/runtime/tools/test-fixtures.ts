@@ -93,7 +93,7 @@ export class ChildProcessRunner implements ScriptRunner {
       : [INTERP[path.extname(req.script ?? "")] ?? path.join(req.skillDir, req.script ?? ""), path.join(req.skillDir, req.script ?? ""), ...(req.args ?? [])];
     const started = performance.now();
     return new Promise((resolve) => {
-      const child = spawn(argv[0]!, argv.slice(1), { cwd: req.scratchDir, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } });
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: req.scratchDir, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d) => (stdout += d));
