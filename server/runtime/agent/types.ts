@@ -1,0 +1,259 @@
+// The agent's contract: disclosure modes, the events a run emits (streamed to the playground and the CLI),
+// the conversation, the model provider interface and the run options. The playground codes against this file.
+import type { AuditSink } from "../audit/events";
+import type { ResolveContext, SkillEntry } from "../registry/types";
+import type { SkillIndex } from "../registry/skill-index";
+import type { ScriptRunner } from "../sandbox/types";
+import type { SkillStack } from "../tools/stack";
+
+/** How skills are disclosed to the model (DESIGN.md "Three disclosure modes"). */
+export type DisclosureMode = "tool" | "prompt" | "orchestrated";
+export const DISCLOSURE_MODES: readonly DisclosureMode[] = ["tool", "prompt", "orchestrated"];
+
+export type ProviderName = "offline" | "openai" | "anthropic";
+export const PROVIDER_NAMES: readonly ProviderName[] = ["offline", "openai", "anthropic"];
+
+// ---------------------------------------------------------------------------------------------------------
+// Costs
+
+export interface StageUsage {
+  chars: number;
+  /** Estimated (o200k_base), see skill/tokens.ts. */
+  tokens: number;
+}
+
+/**
+ * What one model call carried, per disclosure stage: stage 1 the skill listing, stage 2 the activated
+ * skill bodies in the context, stage 3 resources read and script output in the context.
+ */
+export interface StageCost {
+  /** 1-based model call number in the run (sub-agents count their own calls). */
+  step: number;
+  stage1: StageUsage;
+  stage2: StageUsage;
+  stage3: StageUsage;
+  /** Everything else sent: system prompt rules, tool schemas, the conversation. */
+  other: StageUsage;
+  /** What the provider reported, when it did (real providers only). */
+  reported?: { inputTokens?: number; outputTokens?: number };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The listing (stage 1)
+
+export interface ListingInfo {
+  /** The exact text the model sees (inside the skill tool description or the system prompt). */
+  text: string;
+  chars: number;
+  tokens: number;
+  budgetChars: number;
+  /** Skills available to this run (after resolution). */
+  total: number;
+  /** Skills that appear in the listing. */
+  listed: number;
+  /** Listed with a shortened description. */
+  shortened: number;
+  /** Left out entirely (only after every description was shortened). */
+  omitted: number;
+  omittedNames: string[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Events
+
+/** How a skill became active. */
+export type ActivationVia = "skill_tool" | "read_skill_md" | "skills.load" | "fork";
+
+export type DeactivationReason = "requested" | "unloaded" | "replaced" | "run_finished" | "fork_finished";
+
+interface EventBase {
+  runId: string;
+  /** Milliseconds since the run started. */
+  t: number;
+  /** 0 for the main agent, 1+ inside a `context: fork` sub-agent. */
+  depth: number;
+  /** The skill a sub-agent runs (depth > 0). */
+  forkSkill?: string;
+}
+
+export type AgentEvent = EventBase &
+  (
+    | {
+        type: "run_started";
+        mode: DisclosureMode;
+        provider: string;
+        model: string;
+        request: string;
+        listing: ListingInfo;
+        systemPromptChars: number;
+        stepLimit: number;
+      }
+    | {
+        type: "model_call";
+        step: number;
+        cost: StageCost;
+        durationMs: number;
+        /** How many tool calls the model asked for. */
+        toolCalls: number;
+      }
+    | { type: "skill_selected"; skill: string; reason: string; score: number }
+    | {
+        type: "skill_activated";
+        skill: string;
+        layer: string;
+        digest: string;
+        allowedTools: string[] | null;
+        via: ActivationVia;
+        baseDir: string;
+      }
+    | { type: "skill_deactivated"; skill: string; reason: DeactivationReason }
+    | { type: "tool_call"; callId: string; tool: string; input: unknown }
+    | {
+        type: "tool_result";
+        callId: string;
+        tool: string;
+        ok: boolean;
+        output: string;
+        refused?: { skill: string; allowed: string[]; rule: "allowed-tools" | "script-read" };
+        durationMs: number;
+      }
+    | {
+        type: "script_run";
+        /** The tool call that ran it; absent for hooks. */
+        callId?: string;
+        skill?: string;
+        hook?: "pre" | "post";
+        command: string[];
+        exitCode: number | null;
+        stdout: string;
+        stderr: string;
+        durationMs: number;
+        sandboxed: boolean;
+        truncated: boolean;
+        timedOut: boolean;
+        refused?: string;
+      }
+    | { type: "text_delta"; text: string }
+    | { type: "message"; text: string }
+    | { type: "error"; message: string }
+    | {
+        type: "run_finished";
+        reason: RunFinishReason;
+        costs: StageCost[];
+        steps: number;
+        durationMs: number;
+      }
+  );
+
+export type AgentEventType = AgentEvent["type"];
+export type RunFinishReason = "answered" | "step_limit" | "aborted" | "error";
+
+// ---------------------------------------------------------------------------------------------------------
+// Conversation and providers
+
+export interface ModelToolCall {
+  /** The model's id for the call (generated when the model gave none). */
+  id: string;
+  /** Canonical tool name (skills.load, read_file); providers translate wire names back. */
+  name: string;
+  input: unknown;
+}
+
+export type ChatMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ModelToolCall[] }
+  | { role: "tool"; callId: string; tool: string; content: string; isError?: boolean };
+
+export interface ModelToolSpec {
+  name: string;
+  description: string;
+  /** JSON schema of the input. */
+  parameters: Record<string, unknown>;
+}
+
+/** Structured facts for the offline provider (real models see only system/messages/tools). */
+export interface ModelHints {
+  mode: DisclosureMode;
+  /** The user's request of this run. */
+  request: string;
+  /** The skills in the listing. */
+  skills: { name: string; description: string; location: string }[];
+  /** Active skills (bottom first) with their bodies, as the loop knows them. */
+  active: { name: string; baseDir: string; body: string }[];
+  /** Set inside a fork sub-agent: the skill whose body is the instructions. */
+  forkSkill?: string;
+}
+
+export interface ModelRequest {
+  system: string;
+  messages: ChatMessage[];
+  tools: ModelToolSpec[];
+  signal?: AbortSignal;
+  /** Streamed text, when the provider can stream. */
+  onTextDelta?: (text: string) => void;
+  hints: ModelHints;
+}
+
+export interface ModelResponse {
+  text: string;
+  toolCalls: ModelToolCall[];
+  usage?: { inputTokens?: number; outputTokens?: number };
+  /** The offline provider explains which skill it picked and why. */
+  selection?: { skill: string; reason: string; score: number };
+}
+
+export interface ModelProvider {
+  name: string;
+  model: string;
+  /** Context window in tokens (the default listing budget is 1% of it, in characters... see listing.ts). */
+  contextTokens: number;
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Running
+
+/** Where the run's skills come from: the effective list, or an index resolved with a context. */
+export type AgentSkillSource =
+  | SkillEntry[]
+  | { index: SkillIndex; context?: ResolveContext };
+
+export interface AgentRunOptions {
+  request: string;
+  /** Earlier turns of the conversation (the playground session). Not shown to fork sub-agents. */
+  history?: ChatMessage[];
+  mode: DisclosureMode;
+  provider: ModelProvider;
+  skills: AgentSkillSource;
+  /** Runs scripts and hooks; absent means script tools answer that scripts cannot run here. */
+  runner?: ScriptRunner;
+  audit: AuditSink;
+  /** Absolute per-session scratch folder (write_file, /scratch for scripts). */
+  scratchDir: string;
+  sessionId: string;
+  userId: string;
+  /** A session's stack, to keep skills the user pinned across runs; a fresh one by default. */
+  stack?: SkillStack;
+  /** Model calls before the run stops (default 12). */
+  stepLimit?: number;
+  /** Character budget of the listing (default: listingBudgetFor(provider.contextTokens)). */
+  listingBudgetChars?: number;
+  /** orchestrated mode: most skills loaded at once (default 3). */
+  maxLoadedSkills?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface AgentRunResult {
+  runId: string;
+  reason: RunFinishReason;
+  /** The final answer ("" when the run did not answer). */
+  answer: string;
+  events: AgentEvent[];
+  costs: StageCost[];
+  /** The conversation of this run (history + this turn, with tool calls and results). */
+  messages: ChatMessage[];
+  /** Skills activated during the run, in order (all deactivated again when it ended). */
+  activated: string[];
+  error?: string;
+}
