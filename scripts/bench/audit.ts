@@ -1,0 +1,195 @@
+// Audit log benchmark: batched write throughput, then the dashboard's queries and verification at
+// 1,000,000 events. Targets (issue 8): > 20,000 events/s written; filtered dashboard queries < 100 ms.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { closeDb, openDb, type Db } from "../../db/client";
+import type { AuditEvent } from "../../server/runtime/audit/events";
+import { AuditWriter, toPendingFields } from "../../server/services/audit/writer";
+import type { AuditFilter, AuditScope } from "../../server/services/audit/filter";
+import {
+  countEvents,
+  listEvents,
+  refusalsBySkillAndTool,
+  scriptRunsByExitStatus,
+  timeSeries,
+  topSkillsByActivation,
+  violations,
+} from "../../server/services/audit/queries";
+import { verifyChain } from "../../server/services/audit/verify";
+
+export const name = "audit";
+
+const TOTAL = Number(process.env.AUDIT_BENCH_ROWS ?? 1_000_000);
+const WRITE_N = Number(process.env.AUDIT_BENCH_WRITES ?? 200_000);
+const SPAN_MS = 30 * 86_400_000; // events spread over 30 days
+
+/** Deterministic pseudo-random numbers, so every run fills the same log. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// A realistic mix: mostly tool calls, some activations and script runs, few violations and logins.
+const MIX: [AuditEvent["type"], number][] = [
+  ["tool_call", 0.5],
+  ["skill_activated", 0.1],
+  ["skill_deactivated", 0.08],
+  ["script_executed", 0.1],
+  ["tool_restriction_violated", 0.03],
+  ["script_read_blocked", 0.01],
+  ["agent_run_started", 0.05],
+  ["agent_run_finished", 0.05],
+  ["skill_saved", 0.04],
+  ["login", 0.02],
+  ["login_failed", 0.01],
+  ["policy_changed", 0.01],
+];
+const SKILLS = Array.from({ length: 200 }, (_, i) => `skill-${i}`);
+const USERS = Array.from({ length: 50 }, (_, i) => `user-${i}`);
+const TOOLS = ["read_file", "list_files", "run_script", "bash", "write_file", "skill"];
+const LAYERS = ["enterprise", "personal", "project", "plugin"];
+const MODELS = ["offline", "gpt-4o-mini", "claude-sonnet"];
+
+export function makeEvents(n: number, start: number, span: number, seed = 1): AuditEvent[] {
+  const r = rng(seed);
+  const out: AuditEvent[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    let x = r();
+    let type: AuditEvent["type"] = "tool_call";
+    for (const [t, p] of MIX) {
+      if (x < p) {
+        type = t;
+        break;
+      }
+      x -= p;
+    }
+    const user = USERS[Math.floor(r() * r() * USERS.length)]!; // skewed: a few busy users
+    const skill = SKILLS[Math.floor(r() * r() * SKILLS.length)]!;
+    const refused = type === "tool_restriction_violated" || type === "script_read_blocked";
+    const e: AuditEvent = {
+      type,
+      at: new Date(start + Math.floor((i / n) * span)),
+      actor: { id: user, email: `${user}@example.com` },
+      sessionId: `s-${Math.floor(i / 40)}`,
+      skill,
+      layer: LAYERS[Math.floor(r() * LAYERS.length)],
+      tool: type === "tool_call" || refused ? TOOLS[Math.floor(r() * TOOLS.length)] : undefined,
+      model: MODELS[Math.floor(r() * MODELS.length)],
+      outcome: refused ? "refused" : type === "login_failed" ? "refused" : r() < 0.03 ? "failed" : "ok",
+      durationMs: Math.floor(r() * 500),
+      details:
+        type === "script_executed"
+          ? { script: "scripts/run.py", exitCode: r() < 0.85 ? 0 : 1 + Math.floor(r() * 3), timedOut: r() < 0.01 }
+          : { step: i % 17 },
+    };
+    out[i] = e;
+  }
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function timeIt(fn: () => unknown, runs = 5): number {
+  fn(); // warm the page cache and the statement cache
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  return Math.round(median(t) * 100) / 100;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-audit-bench-"));
+  try {
+    // 1. Batched writes through the normal record() path (queue + one transaction per batch).
+    const writeFile = path.join(dir, "write.db");
+    const wdb = openDb(writeFile);
+    const writer = new AuditWriter(wdb, { stdout: false });
+    const burst = makeEvents(WRITE_N, Date.now() - 3_600_000, 3_600_000, 7);
+    const t0 = performance.now();
+    for (const e of burst) writer.record(e);
+    writer.flush();
+    const writeMs = performance.now() - t0;
+    writer.close();
+    closeDb(writeFile);
+
+    // 2. Fill to TOTAL rows (bulk: large transactions, still hash-chained).
+    const file = path.join(dir, "fill.db");
+    const db: Db = openDb(file);
+    const filler = new AuditWriter(db, { stdout: false });
+    const now = Date.now();
+    const start = now - SPAN_MS;
+    const t1 = performance.now();
+    const CHUNK = 50_000;
+    for (let done = 0; done < TOTAL; done += CHUNK) {
+      const n = Math.min(CHUNK, TOTAL - done);
+      const events = makeEvents(n, start + Math.floor((done / TOTAL) * SPAN_MS), Math.floor((n / TOTAL) * SPAN_MS), 11 + done);
+      filler.append(events.map(toPendingFields));
+    }
+    const fillMs = performance.now() - t1;
+    db.$client.pragma("wal_checkpoint(TRUNCATE)");
+
+    const all: AuditScope = { kind: "all" };
+    const own: AuditScope = { kind: "own", actorId: "user-3" };
+    const day: AuditFilter = { from: now - 86_400_000, to: now };
+    const week: AuditFilter = { from: now - 7 * 86_400_000, to: now };
+    const queries: Record<string, () => unknown> = {
+      "list: newest page, no filter": () => listEvents(db, {}, all),
+      "list: type=skill_activated": () => listEvents(db, { type: "skill_activated" }, all),
+      "list: type=login (rare)": () => listEvents(db, { type: "login" }, all),
+      "list: skill=skill-42, last 7 days": () => listEvents(db, { ...week, skill: "skill-42" }, all),
+      "list: user=user-7": () => listEvents(db, { user: "user-7" }, all),
+      "list: session=s-12345": () => listEvents(db, { session: "s-12345" }, all),
+      "list: outcome=refused, last 7 days": () => listEvents(db, { ...week, outcome: "refused" }, all),
+      "list: author scope (own events), type=tool_call": () => listEvents(db, { type: "tool_call" }, own),
+      "list: page 20 (cursor)": () => {
+        let cursor: string | undefined;
+        for (let i = 0; i < 20; i++) cursor = listEvents(db, { type: "tool_call" }, all, { cursor }).nextCursor ?? undefined;
+      },
+      "count: last 24 h": () => countEvents(db, day, all),
+      "count: type=skill_activated, last 7 days": () => countEvents(db, { ...week, type: "skill_activated" }, all),
+      "timeSeries: last 24 h by hour": () => timeSeries(db, day, all, "hour"),
+      "timeSeries: last 7 days by day": () => timeSeries(db, week, all, "day"),
+      "topSkillsByActivation: last 7 days": () => topSkillsByActivation(db, week, all),
+      "refusalsBySkillAndTool: last 7 days": () => refusalsBySkillAndTool(db, week, all),
+      "scriptRunsByExitStatus: last 7 days": () => scriptRunsByExitStatus(db, week, all),
+      "violations: newest page": () => violations(db, {}, all),
+      // Whole-history aggregates: reported for honesty; the dashboard's default range is 7 days.
+      "count: everything": () => countEvents(db, {}, all),
+      "timeSeries: 30 days by day": () => timeSeries(db, {}, all, "day"),
+      "topSkillsByActivation: 30 days": () => topSkillsByActivation(db, {}, all),
+    };
+    const queryMs: Record<string, number> = {};
+    for (const [label, fn] of Object.entries(queries)) queryMs[label] = timeIt(fn);
+
+    const t2 = performance.now();
+    const v = verifyChain(db);
+    const verifyMs = performance.now() - t2;
+    filler.close();
+    closeDb(file);
+
+    const filtered = Object.entries(queryMs).filter(([k]) => !/everything|30 days/.test(k));
+    return {
+      write: { events: WRITE_N, ms: Math.round(writeMs), eventsPerSecond: Math.round(WRITE_N / (writeMs / 1000)), target: "> 20000" },
+      fill: { rows: TOTAL, ms: Math.round(fillMs), rowsPerSecond: Math.round(TOTAL / (fillMs / 1000)) },
+      queriesMedianMs: queryMs,
+      slowestFilteredQueryMs: Math.max(...filtered.map(([, v]) => v)),
+      queryTarget: "< 100 ms",
+      verify: { ok: v.ok, count: v.count, ms: Math.round(verifyMs), rowsPerSecond: Math.round(v.count / (verifyMs / 1000)) },
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,92 @@
+// Export of the filtered events as CSV or JSONL, newest first (the table's order), read a page at a time
+// and yielded as text chunks: a million-row export never holds more than one page in memory.
+// Values are exported exactly as stored (no spreadsheet-formula rewriting), so an export can be compared
+// with the table or re-verified.
+import type { Db } from "../../../db/client";
+import type { AuditFilter, AuditScope } from "./filter";
+import { listEvents, type AuditEventView } from "./queries";
+
+export type ExportFormat = "csv" | "jsonl";
+
+export const EXPORT_COLUMNS = [
+  "id",
+  "at",
+  "type",
+  "actorId",
+  "actorEmail",
+  "sessionId",
+  "skill",
+  "layer",
+  "digest",
+  "tool",
+  "model",
+  "mode",
+  "outcome",
+  "durationMs",
+  "details",
+  "prevHash",
+  "hash",
+] as const;
+
+/** RFC 4180: a field with a comma, quote, CR or LF (or edge spaces) is quoted, quotes doubled. */
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  const s = typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function exportRecord(e: AuditEventView): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+  return { ...e, at: new Date(e.at).toISOString() };
+}
+
+export function csvLine(e: AuditEventView): string {
+  const r = exportRecord(e);
+  return EXPORT_COLUMNS.map((k) => csvField(r[k])).join(",") + "\r\n";
+}
+
+export function jsonlLine(e: AuditEventView): string {
+  const r = exportRecord(e);
+  const o: Record<string, unknown> = {};
+  for (const k of EXPORT_COLUMNS) o[k] = r[k] ?? null;
+  return JSON.stringify(o) + "\n";
+}
+
+/** The export as text chunks (one per page of `pageSize` rows). */
+export async function* exportEvents(
+  db: Db,
+  filter: AuditFilter,
+  scope: AuditScope,
+  format: ExportFormat,
+  pageSize = 500,
+): AsyncGenerator<string> {
+  if (format === "csv") yield EXPORT_COLUMNS.join(",") + "\r\n";
+  let cursor: string | undefined;
+  for (;;) {
+    const { events, nextCursor } = listEvents(db, filter, scope, { cursor, limit: pageSize });
+    if (events.length) yield events.map(format === "csv" ? csvLine : jsonlLine).join("");
+    if (!nextCursor) return;
+    cursor = nextCursor;
+    // Let the event loop breathe between pages so a long export does not block other requests.
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** The export as a web ReadableStream (route handlers return it as the response body); pulls on demand. */
+export function exportStream(db: Db, filter: AuditFilter, scope: AuditScope, format: ExportFormat): ReadableStream<Uint8Array> {
+  const it = exportEvents(db, filter, scope, format);
+  const enc = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await it.next();
+        if (done) controller.close();
+        else controller.enqueue(enc.encode(value));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await it.return(undefined);
+    },
+  });
+}

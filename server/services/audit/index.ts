@@ -1,0 +1,18 @@
+// The audit service: one batched, hash-chained writer per database, plus verification, retention,
+// dashboard queries and export. Other code records through `auditSinkFor(db).record(event)`.
+export { auditSinkFor, flushAudit, stdoutEnabled } from "./sink";
+export { AuditWriter, stdoutLine, type AuditWriterOptions, type WrittenEvent } from "./writer";
+export { verifyChain, verifyArchiveFile, type VerifyResult } from "./verify";
+export { archiveBefore, type ArchiveResult } from "./retention";
+export { auditFilterSchema, type AuditFilter, type AuditScope } from "./filter";
+export {
+  listEvents,
+  countEvents,
+  getEvent,
+  timeSeries,
+  topSkillsByActivation,
+  refusalsBySkillAndTool,
+  scriptRunsByExitStatus,
+  violations,
+} from "./queries";
+export { exportEvents, exportStream } from "./export";

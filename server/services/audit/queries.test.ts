@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditEvent } from "../../runtime/audit/events";
+import { auditFilterSchema, type AuditScope } from "./filter";
+import {
+  countEvents,
+  getEvent,
+  listEvents,
+  refusalsBySkillAndTool,
+  scriptRunsByExitStatus,
+  timeSeries,
+  topSkillsByActivation,
+  violations,
+} from "./queries";
+import { tempDb, type TempDb } from "./testing";
+import { AuditWriter } from "./writer";
+
+let t: TempDb;
+const H = 3_600_000;
+const base = Date.UTC(2026, 2, 1, 0, 0, 0);
+const all: AuditScope = { kind: "all" };
+
+// A small, hand-made log: every expectation below can be counted from this list by eye.
+const events: AuditEvent[] = [
+  { type: "login", at: new Date(base), actor: { id: "alice" }, outcome: "ok" },
+  { type: "skill_activated", at: new Date(base + 1000), actor: { id: "alice" }, sessionId: "s1", skill: "pdf", layer: "project", model: "offline" },
+  { type: "tool_call", at: new Date(base + 2000), actor: { id: "alice" }, sessionId: "s1", skill: "pdf", tool: "read_file", outcome: "allowed", model: "offline" },
+  { type: "tool_restriction_violated", at: new Date(base + 3000), actor: { id: "alice" }, sessionId: "s1", skill: "pdf", tool: "bash", outcome: "refused" },
+  { type: "script_executed", at: new Date(base + 4000), actor: { id: "alice" }, sessionId: "s1", skill: "pdf", tool: "run_script", outcome: "ok", details: { exitCode: 0 } },
+  { type: "skill_activated", at: new Date(base + H), actor: { id: "bob" }, sessionId: "s2", skill: "pdf", layer: "enterprise", model: "gpt" },
+  { type: "skill_activated", at: new Date(base + H + 1000), actor: { id: "bob" }, sessionId: "s2", skill: "xlsx", layer: "project", model: "gpt" },
+  { type: "script_read_blocked", at: new Date(base + H + 2000), actor: { id: "bob" }, sessionId: "s2", skill: "xlsx", tool: "read_file", outcome: "refused" },
+  { type: "script_executed", at: new Date(base + H + 3000), actor: { id: "bob" }, sessionId: "s2", skill: "xlsx", tool: "run_script", outcome: "failed", details: { exitCode: 2 } },
+  { type: "script_executed", at: new Date(base + H + 4000), actor: { id: "bob" }, sessionId: "s2", skill: "xlsx", tool: "run_script", outcome: "failed", details: { exitCode: 137, timedOut: true } },
+  { type: "tool_call", at: new Date(base + 2 * H), actor: { id: "bob" }, sessionId: "s2", skill: "xlsx", tool: "bash", outcome: "refused" },
+  { type: "skill_activated", at: new Date(base + 2 * H + 1), actor: { id: "alice" }, sessionId: "s3", skill: "pdf", layer: "project", model: "offline" },
+  { type: "script_executed", at: new Date(base + 2 * H + 2), actor: { id: "alice" }, sessionId: "s3", skill: "pdf", outcome: "refused", details: { exitCode: null } },
+  { type: "login_failed", at: new Date(base + 25 * H), actor: { id: "anonymous" }, outcome: "refused" },
+];
+
+beforeAll(() => {
+  t = tempDb();
+  const w = new AuditWriter(t.db, { stdout: false });
+  w.recordMany(events);
+  w.close();
+});
+afterAll(() => t.cleanup());
+
+const ids = (r: { events: { id: number }[] }) => r.events.map((e) => e.id);
+const f = (x: Record<string, unknown>) => auditFilterSchema.parse(x);
+
+describe("audit queries", () => {
+  it("lists newest first and applies each filter", () => {
+    expect(ids(listEvents(t.db, {}, all))).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(ids(listEvents(t.db, f({ type: "skill_activated" }), all))).toEqual([12, 7, 6, 2]);
+    expect(ids(listEvents(t.db, f({ skill: "xlsx" }), all))).toEqual([11, 10, 9, 8, 7]);
+    expect(ids(listEvents(t.db, f({ layer: "project" }), all))).toEqual([12, 7, 2]);
+    expect(ids(listEvents(t.db, f({ user: "bob" }), all))).toEqual([11, 10, 9, 8, 7, 6]);
+    expect(ids(listEvents(t.db, f({ session: "s1" }), all))).toEqual([5, 4, 3, 2]);
+    expect(ids(listEvents(t.db, f({ model: "gpt" }), all))).toEqual([7, 6]);
+    expect(ids(listEvents(t.db, f({ outcome: "refused" }), all))).toEqual([14, 13, 11, 8, 4]);
+    expect(ids(listEvents(t.db, f({ outcome: "failed", skill: "xlsx" }), all))).toEqual([10, 9]);
+    expect(ids(listEvents(t.db, f({ from: new Date(base + H).toISOString(), to: String(base + 2 * H) }), all))).toEqual([10, 9, 8, 7, 6]);
+  });
+
+  it("pages with a cursor without gaps or repeats", () => {
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = listEvents(t.db, {}, all, { cursor, limit: 4 });
+      seen.push(...ids(page));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+  });
+
+  it("scopes an author to their own events, whatever the filter asks", () => {
+    const alice: AuditScope = { kind: "own", actorId: "alice" };
+    expect(ids(listEvents(t.db, {}, alice))).toEqual([13, 12, 5, 4, 3, 2, 1]);
+    expect(ids(listEvents(t.db, f({ user: "bob" }), alice))).toEqual([]);
+    expect(countEvents(t.db, {}, alice)).toBe(7);
+    expect(getEvent(t.db, 6, alice)).toBeNull();
+    expect(getEvent(t.db, 5, alice)?.details).toEqual({ exitCode: 0 });
+    expect(topSkillsByActivation(t.db, {}, alice)).toEqual([{ skill: "pdf", n: 2 }]);
+    expect(violations(t.db, {}, alice).events.map((e) => e.id)).toEqual([4]);
+  });
+
+  it("counts and aggregates", () => {
+    expect(countEvents(t.db, {}, all)).toBe(14);
+    expect(countEvents(t.db, f({ type: "script_executed" }), all)).toBe(4);
+    expect(topSkillsByActivation(t.db, {}, all)).toEqual([
+      { skill: "pdf", n: 3 },
+      { skill: "xlsx", n: 1 },
+    ]);
+    expect(refusalsBySkillAndTool(t.db, {}, all)).toEqual([
+      { skill: null, tool: null, n: 1 },
+      { skill: "pdf", tool: null, n: 1 },
+      { skill: "pdf", tool: "bash", n: 1 },
+      { skill: "xlsx", tool: "bash", n: 1 },
+      { skill: "xlsx", tool: "read_file", n: 1 },
+    ]);
+    expect(scriptRunsByExitStatus(t.db, {}, all)).toEqual(
+      expect.arrayContaining([
+        { status: "exit 0", n: 1 },
+        { status: "exit 2", n: 1 },
+        { status: "timeout", n: 1 },
+        { status: "refused", n: 1 },
+      ]),
+    );
+    expect(scriptRunsByExitStatus(t.db, {}, all)).toHaveLength(4);
+  });
+
+  it("buckets events over time by type", () => {
+    const hourly = timeSeries(t.db, f({ to: base + 3 * H }), all, "hour");
+    expect(hourly.bucket).toBe("hour");
+    expect(hourly.points).toEqual([
+      { t: base, type: "login", n: 1 },
+      { t: base, type: "script_executed", n: 1 },
+      { t: base, type: "skill_activated", n: 1 },
+      { t: base, type: "tool_call", n: 1 },
+      { t: base, type: "tool_restriction_violated", n: 1 },
+      { t: base + H, type: "script_executed", n: 2 },
+      { t: base + H, type: "script_read_blocked", n: 1 },
+      { t: base + H, type: "skill_activated", n: 2 },
+      { t: base + 2 * H, type: "script_executed", n: 1 },
+      { t: base + 2 * H, type: "skill_activated", n: 1 },
+      { t: base + 2 * H, type: "tool_call", n: 1 },
+    ]);
+    const daily = timeSeries(t.db, {}, all, "day");
+    expect(daily.points.filter((p) => p.t === base + 86_400_000)).toEqual([{ t: base + 86_400_000, type: "login_failed", n: 1 }]);
+  });
+
+  it("lists violations (refused tool calls and blocked script reads) with their sessions", () => {
+    const v = violations(t.db, {}, all);
+    expect(v.events.map((e) => [e.id, e.type, e.sessionId])).toEqual([
+      [11, "tool_call", "s2"],
+      [8, "script_read_blocked", "s2"],
+      [4, "tool_restriction_violated", "s1"],
+    ]);
+    const p1 = violations(t.db, {}, all, { limit: 2 });
+    expect(p1.events.map((e) => e.id)).toEqual([11, 8]);
+    expect(violations(t.db, {}, all, { limit: 2, cursor: p1.nextCursor! }).events.map((e) => e.id)).toEqual([4]);
+    expect(violations(t.db, f({ session: "s1" }), all).events.map((e) => e.id)).toEqual([4]);
+  });
+
+  it("rejects a bad filter with a clear message", () => {
+    expect(() => auditFilterSchema.parse({ from: "yesterday-ish" })).toThrow(/Not a date/);
+    expect(() => auditFilterSchema.parse({ type: "x'; DROP TABLE audit_events; --" })).toThrow(/lower-case/);
+    expect(() => auditFilterSchema.parse({ outcome: "maybe" })).toThrow();
+  });
+});

@@ -1,0 +1,183 @@
+// Read side of the audit log, for the dashboard and the CLI. Plain functions over the SQLite connection:
+// filter (validated by filter.ts) + scope (set by the server: authors see only their own events).
+// Each query is shaped so SQLite can answer it from an index whose last column is `at` (see db/schema/audit.ts):
+// lists are ordered by (at, id) descending with a keyset cursor, so a page at 1,000,000 rows reads ~limit
+// index entries instead of sorting the matches.
+import type { Db } from "../../../db/client";
+import type { Statement } from "better-sqlite3";
+import { cursorOf, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
+import { flushAudit } from "./sink";
+import { ROW_COLUMNS, type StoredRow } from "./verify";
+
+export interface AuditEventView extends Omit<StoredRow, "details"> {
+  details: Record<string, unknown> | null;
+}
+
+const statements = new WeakMap<Db, Map<string, Statement>>();
+function stmt(db: Db, sql: string): Statement {
+  let m = statements.get(db);
+  if (!m) statements.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) {
+    s = db.$client.prepare(sql);
+    if (m.size > 500) m.clear();
+    m.set(sql, s);
+  }
+  return s;
+}
+
+export function toView(row: StoredRow): AuditEventView {
+  let details: Record<string, unknown> | null = null;
+  if (row.details) {
+    try {
+      details = JSON.parse(row.details) as Record<string, unknown>;
+    } catch {
+      details = { unparsed: row.details };
+    }
+  }
+  return { ...row, details };
+}
+
+/** One page of events, newest first. `nextCursor` is null on the last page. */
+export function listEvents(
+  db: Db,
+  filter: AuditFilter,
+  scope: AuditScope,
+  page: AuditPage = {},
+): { events: AuditEventView[]; nextCursor: string | null } {
+  flushAudit(db);
+  const { cursor, limit } = pageSchema.parse(page);
+  const c = parseCursor(cursor);
+  const w = c ? whereOf(filter, scope, ["(at < ? OR (at = ? AND id < ?))"], [c.at, c.at, c.id]) : whereOf(filter, scope);
+  const rows = stmt(db, `SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql} ORDER BY at DESC, id DESC LIMIT ?`).all(
+    ...w.params,
+    limit + 1,
+  ) as StoredRow[];
+  const more = rows.length > limit;
+  const events = rows.slice(0, limit).map(toView);
+  return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
+}
+
+/** How many events match (the table's "N events"). */
+export function countEvents(db: Db, filter: AuditFilter, scope: AuditScope): number {
+  flushAudit(db);
+  const w = whereOf(filter, scope);
+  return (stmt(db, `SELECT COUNT(*) AS n FROM audit_events ${w.sql}`).get(...w.params) as { n: number }).n;
+}
+
+export function getEvent(db: Db, id: number, scope: AuditScope): AuditEventView | null {
+  flushAudit(db);
+  const w = whereOf({}, scope, ["id = ?"], [id]);
+  const row = stmt(db, `SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql}`).get(...w.params) as StoredRow | undefined;
+  return row ? toView(row) : null;
+}
+
+export type Bucket = "hour" | "day";
+const BUCKET_MS: Record<Bucket, number> = { hour: 3_600_000, day: 86_400_000 };
+
+/** A bucket size that keeps a chart readable: hours up to three days, days beyond. */
+export function autoBucket(filter: AuditFilter): Bucket {
+  if (filter.from === undefined) return "day";
+  const to = filter.to ?? Date.now();
+  return to - filter.from <= 3 * 86_400_000 ? "hour" : "day";
+}
+
+/** Event counts per time bucket (UTC) and type. */
+export function timeSeries(
+  db: Db,
+  filter: AuditFilter,
+  scope: AuditScope,
+  bucket: Bucket = autoBucket(filter),
+): { bucket: Bucket; points: { t: number; type: string; n: number }[] } {
+  flushAudit(db);
+  const ms = BUCKET_MS[bucket];
+  const w = whereOf(filter, scope);
+  const points = stmt(
+    db,
+    `SELECT (at / ${ms}) * ${ms} AS t, type, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY t, type ORDER BY t, type`,
+  ).all(...w.params) as { t: number; type: string; n: number }[];
+  return { bucket, points };
+}
+
+/** Skills by number of activations, most first. */
+export function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): { skill: string; n: number }[] {
+  flushAudit(db);
+  const w = whereOf({ ...filter, type: "skill_activated" }, scope, ["skill IS NOT NULL"]);
+  return stmt(db, `SELECT skill, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY skill ORDER BY n DESC, skill LIMIT ?`).all(
+    ...w.params,
+    limit,
+  ) as { skill: string; n: number }[];
+}
+
+/** Refused events (tool restriction, blocked reads, refused scripts) grouped by skill and tool. */
+export function refusalsBySkillAndTool(
+  db: Db,
+  filter: AuditFilter,
+  scope: AuditScope,
+  limit = 20,
+): { skill: string | null; tool: string | null; n: number }[] {
+  flushAudit(db);
+  const w = whereOf({ ...filter, outcome: "refused" }, scope);
+  return stmt(
+    db,
+    `SELECT skill, tool, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY skill, tool ORDER BY n DESC, skill, tool LIMIT ?`,
+  ).all(...w.params, limit) as { skill: string | null; tool: string | null; n: number }[];
+}
+
+/**
+ * Script runs by how they ended: "exit 0", "exit N", "timeout", "refused" (the sandbox would not run it)
+ * or "unknown". Reads details.exitCode / details.timedOut, which the script tools record.
+ */
+export function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): { status: string; n: number }[] {
+  flushAudit(db);
+  const w = whereOf({ ...filter, type: "script_executed" }, scope);
+  const rows = stmt(
+    db,
+    `SELECT CASE
+        WHEN json_extract(details, '$.timedOut') = 1 THEN 'timeout'
+        WHEN outcome = 'refused' THEN 'refused'
+        WHEN json_type(details, '$.exitCode') = 'integer' THEN 'exit ' || json_extract(details, '$.exitCode')
+        ELSE 'unknown' END AS status,
+      COUNT(*) AS n
+     FROM audit_events ${w.sql} GROUP BY status ORDER BY n DESC`,
+  ).all(...w.params) as { status: string; n: number }[];
+  return rows;
+}
+
+export const VIOLATION_TYPES = ["tool_restriction_violated", "script_read_blocked"] as const;
+
+/**
+ * Every refused tool call and blocked script read, newest first, with the session it came from. Each kind is
+ * read through its own index and the pages merged, so this stays fast however many events there are.
+ */
+export function violations(
+  db: Db,
+  filter: AuditFilter,
+  scope: AuditScope,
+  page: AuditPage = {},
+): { events: AuditEventView[]; nextCursor: string | null } {
+  flushAudit(db);
+  const { cursor, limit } = pageSchema.parse(page);
+  const c = parseCursor(cursor);
+  const cur = c ? { extra: ["(at < ? OR (at = ? AND id < ?))"], params: [c.at, c.at, c.id] } : { extra: [], params: [] };
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  // Refused tool calls are found through the outcome index ("+type" keeps SQLite off the much larger type
+  // range of all tool calls).
+  const kinds: { type: string; filter: AuditFilter; extra: string[]; params: unknown[] }[] = [
+    ...VIOLATION_TYPES.map((type) => ({ type, filter: { ...filter, type }, extra: [], params: [] })),
+    { type: "tool_call", filter: { ...filter, type: undefined, outcome: "refused" as const }, extra: ["+type = ?"], params: ["tool_call"] },
+  ];
+  for (const k of kinds) {
+    if (filter.type && filter.type !== k.type) continue;
+    if (filter.outcome && k.filter.outcome && filter.outcome !== k.filter.outcome) continue;
+    const w = whereOf(k.filter, scope, [...k.extra, ...cur.extra], [...k.params, ...cur.params]);
+    parts.push(`SELECT * FROM (SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql} ORDER BY at DESC, id DESC LIMIT ?)`);
+    params.push(...w.params, limit + 1);
+  }
+  if (parts.length === 0) return { events: [], nextCursor: null };
+  const rows = stmt(db, `${parts.join(" UNION ALL ")} ORDER BY at DESC, id DESC LIMIT ?`).all(...params, limit + 1) as StoredRow[];
+  const more = rows.length > limit;
+  const events = rows.slice(0, limit).map(toView);
+  return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
+}

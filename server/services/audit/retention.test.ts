@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { archiveBefore } from "./retention";
+import { tempDb, type TempDb } from "./testing";
+import { verifyArchiveFile, verifyArchives, verifyChain } from "./verify";
+import { AuditWriter } from "./writer";
+
+let t: TempDb;
+let w: AuditWriter;
+const day = 86_400_000;
+const base = Date.UTC(2026, 0, 1);
+beforeEach(() => {
+  t = tempDb();
+  w = new AuditWriter(t.db, { stdout: false });
+  // Days 0..9, three events a day.
+  for (let d = 0; d < 10; d++) for (let k = 0; k < 3; k++) w.record({ type: "tool_call", at: new Date(base + d * day + k), details: { d, k } });
+  w.flush();
+});
+afterEach(() => {
+  w.close();
+  t.cleanup();
+});
+
+describe("archiveBefore", () => {
+  it("moves old rows to a JSONL file, records the head, and the chain stays verifiable across the cut", async () => {
+    const dir = path.join(t.dir, "archive");
+    const r = await archiveBefore(t.db, base + 4 * day, dir);
+    expect(r).toMatchObject({ archived: true, firstId: 1, lastId: 12, count: 12 });
+    if (!r.archived) throw new Error("not archived");
+    const lines = fs.readFileSync(r.file, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(12);
+    expect(JSON.parse(lines[11]!).hash).toBe(r.headHash);
+    expect((t.db.$client.prepare(`SELECT MIN(id) AS m, COUNT(*) AS n FROM audit_events`).get() as { m: number; n: number })).toEqual({ m: 13, n: 18 });
+    expect(t.db.$client.prepare(`SELECT first_id, last_id, count, head_hash FROM audit_archives`).all()).toEqual([
+      { first_id: 1, last_id: 12, count: 12, head_hash: r.headHash },
+    ]);
+
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 18, archivedCount: 12, startId: 13 });
+    expect(await verifyArchiveFile(r.file)).toMatchObject({ ok: true, count: 12, head: r.headHash });
+
+    // New events continue the chain after the cut.
+    w.record({ type: "login" });
+    w.flush();
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 19 });
+
+    // A second cut, and everything archived: both archive files verify, each linked to the one before.
+    const r2 = await archiveBefore(t.db, Date.now() + day, dir);
+    expect(r2).toMatchObject({ archived: true, firstId: 13, lastId: 31, count: 19 });
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 0, archivedCount: 31 });
+    w.record({ type: "login" });
+    w.flush();
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 1, startId: 32 });
+    const all = await verifyArchives(t.db);
+    expect(all.map((a) => a.result.ok)).toEqual([true, true]);
+  });
+
+  it("a tampered archive file fails verification", async () => {
+    const r = await archiveBefore(t.db, base + 5 * day, path.join(t.dir, "archive"));
+    if (!r.archived) throw new Error("not archived");
+    const lines = fs.readFileSync(r.file, "utf8").trim().split("\n");
+    const edited = JSON.parse(lines[6]!);
+    edited.details = JSON.stringify({ d: 99 });
+    lines[6] = JSON.stringify(edited);
+    fs.writeFileSync(r.file, lines.join("\n") + "\n");
+    expect(await verifyArchiveFile(r.file)).toMatchObject({ ok: false, brokenAt: 7, reason: "edited" });
+    fs.writeFileSync(r.file, lines.slice(0, 5).join("\n") + "\n");
+    expect((await verifyArchives(t.db))[0]!.result).toMatchObject({ ok: false, reason: "missing row" });
+  });
+
+  it("refuses to archive a broken chain, and archives nothing when nothing is old enough", async () => {
+    expect(await archiveBefore(t.db, base - day, path.join(t.dir, "a"))).toEqual({ archived: false, reason: "no events before the cutoff" });
+    t.db.$client.prepare(`UPDATE audit_events SET type = 'login' WHERE id = 2`).run();
+    await expect(archiveBefore(t.db, base + 4 * day, path.join(t.dir, "a"))).rejects.toThrow(/broken at row 2 \(edited\)/);
+    expect((t.db.$client.prepare(`SELECT COUNT(*) AS n FROM audit_events`).get() as { n: number }).n).toBe(30);
+    expect(fs.readdirSync(path.join(t.dir, "a"))).toEqual([]);
+  });
+
+  it("finds rows deleted around the cut by someone else", async () => {
+    await archiveBefore(t.db, base + 4 * day, path.join(t.dir, "archive"));
+    t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 13`).run();
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 14, reason: "missing row" });
+  });
+});

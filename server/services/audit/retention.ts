@@ -1,0 +1,89 @@
+// Retention: the one sanctioned removal of audit rows. Old rows are first written to a JSONL archive (one
+// stored row per line, exactly as stored, so the file can be verified on its own), the archive and the
+// chain head it ends at are recorded in audit_archives, and only then are exactly those rows removed, in
+// one transaction. Verification of the table then starts from that head, so the chain stays verifiable
+// across the cut.
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "../../../db/client";
+import { GENESIS_HASH } from "./hash";
+import { flushAudit } from "./sink";
+import { ROW_COLUMNS, verifyArchiveFile, type StoredRow, type VerifyResult } from "./verify";
+
+export type ArchiveResult =
+  | { archived: false; reason: string }
+  | { archived: true; file: string; firstId: number; lastId: number; count: number; headHash: string };
+
+const PAGE = 2_000;
+
+/**
+ * Archives the oldest events written before `cutoff` into `dir`. The archive is always a prefix of the
+ * chain: it stops at the first row at or after the cutoff, so a row with an out-of-order time never
+ * leaves a hole. A chain that does not verify is not archived (that would launder the break).
+ */
+export async function archiveBefore(db: Db, cutoff: Date | number, dir: string): Promise<ArchiveResult> {
+  flushAudit(db);
+  const c = db.$client;
+  const cut = typeof cutoff === "number" ? cutoff : cutoff.getTime();
+  if (!Number.isFinite(cut)) throw new Error("archiveBefore: the cutoff is not a valid time.");
+  const prev = c.prepare(`SELECT last_id AS id, head_hash AS hash FROM audit_archives ORDER BY last_id DESC LIMIT 1`).get() as
+    | { id: number; hash: string }
+    | undefined;
+  const first = c.prepare(`SELECT MIN(id) AS id FROM audit_events`).get() as { id: number | null };
+  if (first.id === null) return { archived: false, reason: "no events" };
+  const firstNew = c.prepare(`SELECT MIN(id) AS id FROM audit_events WHERE at >= ?`).get(cut) as { id: number | null };
+  const lastId =
+    firstNew.id === null ? (c.prepare(`SELECT MAX(id) AS id FROM audit_events`).get() as { id: number }).id : firstNew.id - 1;
+  if (lastId < first.id) return { archived: false, reason: "no events before the cutoff" };
+
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(path.resolve(dir), `audit-${String(first.id).padStart(10, "0")}-${String(lastId).padStart(10, "0")}.jsonl`);
+  if (fs.existsSync(file)) throw new Error(`archiveBefore: ${file} already exists; refusing to overwrite an archive.`);
+  const tmp = `${file}.partial`;
+
+  // Stream the range a page at a time: memory stays bounded whatever the size of the archive.
+  const page = c.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ${PAGE}`);
+  const fd = fs.openSync(tmp, "wx", 0o600);
+  let count = 0;
+  let headHash = "";
+  try {
+    let cursor = first.id - 1;
+    for (;;) {
+      const rows = page.all(cursor, lastId) as StoredRow[];
+      if (rows.length === 0) break;
+      fs.writeSync(fd, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      count += rows.length;
+      cursor = rows[rows.length - 1]!.id;
+      headHash = rows[rows.length - 1]!.hash;
+    }
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+
+  const check: VerifyResult = await verifyArchiveFile(tmp, {
+    startHash: prev?.hash ?? GENESIS_HASH,
+    startId: prev?.id ?? 0,
+  });
+  if (!check.ok) {
+    fs.rmSync(tmp, { force: true });
+    throw new Error(`archiveBefore: the chain is broken at row ${check.brokenAt} (${check.reason}); nothing was archived.`);
+  }
+  fs.renameSync(tmp, file);
+
+  const commit = c.transaction(() => {
+    const still = c.prepare(`SELECT COUNT(*) AS n FROM audit_events WHERE id BETWEEN ? AND ?`).get(first.id, lastId) as { n: number };
+    if (still.n !== count) throw new Error(`archiveBefore: ${count} rows archived but ${still.n} are in the range now; nothing removed.`);
+    c.prepare(
+      `INSERT INTO audit_archives (first_id, last_id, count, head_hash, file, archived_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(first.id, lastId, count, headHash, file, Date.now());
+    c.prepare(`DELETE FROM audit_events WHERE id BETWEEN ? AND ?`).run(first.id, lastId);
+  });
+  try {
+    commit.immediate();
+  } catch (err) {
+    fs.rmSync(file, { force: true });
+    throw err;
+  }
+  return { archived: true, file, firstId: first.id, lastId, count, headHash };
+}

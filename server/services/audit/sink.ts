@@ -1,0 +1,26 @@
+// One batched writer per database connection, shared by everything in the process that records events.
+import type { Db } from "../../../db/client";
+import { AuditWriter, type AuditWriterOptions } from "./writer";
+
+const cache = new WeakMap<Db, AuditWriter>();
+
+/** OMNIFORGE_AUDIT_STDOUT=0 turns the JSON lines on standard output off (tests do). */
+export function stdoutEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.OMNIFORGE_AUDIT_STDOUT !== "0";
+}
+
+/** The audit sink for a database: one writer per connection, so one process never races itself for the head. */
+export function auditSinkFor(db: Db, opts: AuditWriterOptions = {}): AuditWriter {
+  let w = cache.get(db);
+  if (!w) {
+    w = new AuditWriter(db, { stdout: stdoutEnabled(), ...opts });
+    cache.set(db, w);
+  }
+  return w;
+}
+
+/** Writes this process's queued events for `db` (if any): call before a read that must see everything. */
+export function flushAudit(db: Db): void {
+  cache.get(db)?.flush();
+}
+

@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chainHash } from "./hash";
+import { tempDb, type TempDb } from "./testing";
+import { verifyChain, ROW_COLUMNS, type StoredRow } from "./verify";
+import { AuditWriter } from "./writer";
+
+let t: TempDb;
+let w: AuditWriter;
+beforeEach(() => {
+  t = tempDb();
+  w = new AuditWriter(t.db, { stdout: false });
+  for (let i = 1; i <= 10; i++) w.record({ type: "tool_call", actor: { id: "u1" }, tool: "read_file", details: { i } });
+  w.flush();
+});
+afterEach(() => {
+  w.close();
+  t.cleanup();
+});
+
+const sql = (q: string, ...p: unknown[]) => t.db.$client.prepare(q).run(...p);
+const row = (id: number) => t.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = ?`).get(id) as StoredRow;
+
+describe("verifyChain", () => {
+  it("reports an intact chain with its size and head", () => {
+    expect(verifyChain(t.db)).toEqual({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1 });
+  });
+
+  it("finds an edited row", () => {
+    sql(`UPDATE audit_events SET outcome = 'allowed' WHERE id = 4`);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4, reason: "edited", found: row(4).hash });
+  });
+
+  it("finds an edited row whose link was edited too", () => {
+    sql(`UPDATE audit_events SET prev_hash = ? WHERE id = 6`, "f".repeat(64));
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 6, reason: "edited" });
+  });
+
+  it("finds a deleted row", () => {
+    sql(`DELETE FROM audit_events WHERE id = 5`);
+    const r = verifyChain(t.db);
+    expect(r).toMatchObject({ ok: false, brokenAt: 6, reason: "missing row", count: 4 });
+    expect(r.ok === false && r.message).toMatch(/Row 5 is missing/);
+  });
+
+  it("finds the first row deleted", () => {
+    sql(`DELETE FROM audit_events WHERE id = 1`);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 2, reason: "missing row" });
+  });
+
+  it("finds a row inserted with a correctly computed hash (later rows renumbered)", () => {
+    // The attacker shifts rows 5..10 up by one and forges a row 5 that links to row 4.
+    sql(`UPDATE audit_events SET id = -id WHERE id >= 5`);
+    sql(`UPDATE audit_events SET id = -id + 1 WHERE id < 0`);
+    const prev = row(4);
+    const forged = {
+      id: 5, at: prev.at, type: "login", actorId: "u1", actorEmail: null, sessionId: null, skill: null, layer: null,
+      digest: null, tool: "read_file", model: null, mode: null, outcome: null, durationMs: null, details: null,
+    };
+    sql(
+      `INSERT INTO audit_events (id, at, type, actor_id, tool, prev_hash, hash) VALUES (5, ?, 'login', 'u1', 'read_file', ?, ?)`,
+      prev.at,
+      prev.hash,
+      chainHash(prev.hash, forged),
+    );
+    // The forged row is self-consistent: only its neighbour gives it away.
+    expect(chainHash(row(5).prevHash, row(5))).toBe(row(5).hash);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
+  });
+
+  it("finds a row inserted with a made-up link", () => {
+    sql(`UPDATE audit_events SET id = -id WHERE id >= 8`);
+    sql(`UPDATE audit_events SET id = -id + 1 WHERE id < 0`);
+    sql(`INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (8, 0, 'login', ?, ?)`, "1".repeat(64), "2".repeat(64));
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "inserted row" });
+  });
+
+  it("finds a row that was edited and re-hashed (the next row no longer links to it)", () => {
+    const r3 = row(3);
+    const edited = { ...r3, outcome: "allowed" };
+    sql(`UPDATE audit_events SET outcome = 'allowed', hash = ? WHERE id = 3`, chainHash(r3.prevHash, edited));
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4, reason: "hash mismatch" });
+  });
+
+  it("reads the chain in pages (more rows than one page)", () => {
+    for (let i = 0; i < 4_500; i++) w.record({ type: "tool_call", details: { i } });
+    w.flush();
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 4_510 });
+    sql(`UPDATE audit_events SET details = '{}' WHERE id = 4321`);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4321, reason: "edited" });
+  });
+});

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { Db } from "../../../db/client";
+import { chainHash, GENESIS_HASH } from "./hash";
+import { auditSinkFor, flushAudit } from "./sink";
+import { tempDb, type TempDb } from "./testing";
+import { AuditWriter } from "./writer";
+import { verifyChain } from "./verify";
+
+let t: TempDb;
+beforeEach(() => {
+  t = tempDb();
+});
+afterEach(() => t.cleanup());
+
+const rows = (db: Db) =>
+  db.$client.prepare(`SELECT id, type, details, prev_hash AS prevHash, hash FROM audit_events ORDER BY id`).all() as {
+    id: number;
+    type: string;
+    details: string | null;
+    prevHash: string;
+    hash: string;
+  }[];
+
+describe("AuditWriter", () => {
+  it("appends rows that link to the previous row's hash, starting at genesis", () => {
+    const w = new AuditWriter(t.db, { stdout: false });
+    w.record({ type: "login", actor: { id: "u1" }, outcome: "ok" });
+    w.record({ type: "skill_activated", actor: { id: "u1" }, skill: "pdf" });
+    w.flush();
+    w.record({ type: "tool_call", tool: "read_file", outcome: "allowed" });
+    w.flush();
+    const r = rows(t.db);
+    expect(r.map((x) => x.id)).toEqual([1, 2, 3]);
+    expect(r[0]!.prevHash).toBe(GENESIS_HASH);
+    expect(r[1]!.prevHash).toBe(r[0]!.hash);
+    expect(r[2]!.prevHash).toBe(r[1]!.hash);
+    const full = t.db.$client.prepare(`SELECT * FROM audit_events WHERE id = 2`).get() as Record<string, unknown>;
+    expect(chainHash(r[0]!.hash, {
+      id: 2, at: full.at as number, type: "skill_activated", actorId: "u1", actorEmail: null, sessionId: null, skill: "pdf",
+      layer: null, digest: null, tool: null, model: null, mode: null, outcome: null, durationMs: null, details: null,
+    })).toBe(r[1]!.hash);
+    w.close();
+  });
+
+  it("queues events and writes them in one batch on the timer", async () => {
+    const w = new AuditWriter(t.db, { stdout: false, flushMs: 30 });
+    for (let i = 0; i < 10; i++) w.record({ type: "tool_call", details: { i } });
+    expect(rows(t.db)).toHaveLength(0);
+    expect(w.pending()).toBe(10);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(w.pending()).toBe(0);
+    expect(rows(t.db)).toHaveLength(10);
+    w.close();
+  });
+
+  it("writes at once when a batch is full, and keeps the event time of record()", () => {
+    const w = new AuditWriter(t.db, { stdout: false, maxBatch: 5, flushMs: 60_000 });
+    const at = new Date("2026-01-02T03:04:05Z");
+    for (let i = 0; i < 7; i++) w.record({ type: "tool_call", at });
+    expect(rows(t.db)).toHaveLength(5);
+    expect(w.pending()).toBe(2);
+    w.flush();
+    expect(rows(t.db)).toHaveLength(7);
+    expect(t.db.$client.prepare(`SELECT DISTINCT at FROM audit_events`).all()).toEqual([{ at: at.getTime() }]);
+    w.close();
+  });
+
+  it("flushAudit writes what auditSinkFor(db) queued", () => {
+    const sink = auditSinkFor(t.db, { stdout: false, flushMs: 60_000 });
+    sink.record({ type: "login", actor: { id: "u" } });
+    expect(rows(t.db)).toHaveLength(0);
+    flushAudit(t.db);
+    expect(rows(t.db)).toHaveLength(1);
+    expect(auditSinkFor(t.db)).toBe(sink);
+  });
+
+  it("keeps one chain when two connections (the console and the CLI) write to the same file", () => {
+    const other = new Database(t.file);
+    other.pragma("busy_timeout = 5000");
+    const db2 = drizzle(other) as unknown as Db;
+    (db2 as { $client: Database.Database }).$client = other;
+    const a = new AuditWriter(t.db, { stdout: false });
+    const b = new AuditWriter(db2, { stdout: false });
+    for (let i = 0; i < 5; i++) {
+      a.record({ type: "tool_call", details: { from: "console", i } });
+      a.flush();
+      b.record({ type: "tool_call", details: { from: "cli", i } });
+      b.flush();
+    }
+    a.close();
+    b.close();
+    other.close();
+    const r = rows(t.db);
+    expect(r).toHaveLength(10);
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 10 });
+  });
+
+  it("prints one JSON line per event on stdout, without secrets", () => {
+    const lines: string[] = [];
+    const w = new AuditWriter(t.db, { stdout: true, out: (s) => lines.push(s) });
+    w.record({
+      type: "login",
+      at: new Date("2026-03-04T05:06:07.000Z"),
+      actor: { id: "u1", email: "a@example.com" },
+      outcome: "ok",
+      details: { ip: "127.0.0.1", password: "hunter2", nested: { apiKey: "sk-secret", keep: 1 } },
+    });
+    w.record({ type: "tool_call", tool: "bash" });
+    w.flush();
+    const text = lines.join("");
+    expect(text.endsWith("\n")).toBe(true);
+    const parsed = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(parsed).toHaveLength(2);
+    const [first, second] = rows(t.db);
+    expect(parsed[0]).toEqual({
+      log: "omniforge.audit",
+      id: 1,
+      at: "2026-03-04T05:06:07.000Z",
+      type: "login",
+      actorId: "u1",
+      actorEmail: "a@example.com",
+      outcome: "ok",
+      details: { ip: "127.0.0.1", nested: { keep: 1 } },
+      prevHash: GENESIS_HASH,
+      hash: first!.hash,
+    });
+    expect(parsed[1]).toMatchObject({ id: 2, type: "tool_call", tool: "bash", prevHash: first!.hash, hash: second!.hash });
+    expect(text).not.toMatch(/hunter2|sk-secret/);
+    expect(first!.details).not.toMatch(/hunter2|sk-secret/);
+    w.close();
+  });
+
+  it("never throws from record() on odd input", () => {
+    const w = new AuditWriter(t.db, { stdout: false });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.me = cyclic;
+    expect(() => w.record({ type: "tool_call", details: cyclic, durationMs: Number.NaN, at: new Date("bad") })).not.toThrow();
+    w.flush();
+    expect(rows(t.db)[0]!.details).toBe(JSON.stringify({ me: "[circular]" }));
+    w.close();
+  });
+});

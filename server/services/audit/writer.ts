@@ -1,0 +1,242 @@
+// Appends audit events to the hash-chained audit_events table. This is the only write path: no update or
+// delete of audit rows exists in the code (retention.ts is the one sanctioned removal, of archived rows).
+//
+// Batching: record() scrubs and timestamps the event at once, queues it, and a short timer (50 ms) or a
+// full batch (500 events) writes the queue in ONE transaction, so a burst of tool calls from many
+// playground sessions costs one commit per batch instead of one per event. flush() writes now; reads that
+// must see everything (verification, the dashboard, tests) call it first. Pending events are also written
+// on process exit.
+//
+// Chain head and several processes: the console and the CLI share the database file. Each batch runs in
+// BEGIN IMMEDIATE (the write lock is taken before the head is read, so no other process can append in
+// between). The head is cached in memory and only re-read when `PRAGMA data_version` says another
+// connection committed since our last write (a cheap check inside the same transaction).
+import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
+import type { Db } from "../../../db/client";
+import { chainHash, GENESIS_HASH, type ChainedFields } from "./hash";
+import { scrubDetails } from "./scrub";
+
+const MAX_DETAILS = 8_000;
+
+/** An event as it is stored, without its position in the chain. */
+export type PendingFields = Omit<ChainedFields, "id">;
+
+export interface WrittenEvent extends ChainedFields {
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditWriterOptions {
+  /** Print each written event as one JSON line on standard output (for log shippers). */
+  stdout?: boolean;
+  /** Where stdout lines go (tests); default process.stdout. */
+  out?: (chunk: string) => void;
+  /** How long a queued event may wait before the batch is written. */
+  flushMs?: number;
+  /** A batch this large is written at once. */
+  maxBatch?: number;
+}
+
+export function toPendingFields(e: AuditEvent): PendingFields {
+  let details: string | null = null;
+  if (e.details && typeof e.details === "object") {
+    details = JSON.stringify(scrubDetails(e.details));
+    if (details.length > MAX_DETAILS) details = JSON.stringify({ truncated: true, preview: details.slice(0, MAX_DETAILS) });
+    if (details === "{}") details = null;
+  }
+  const at = e.at instanceof Date && !Number.isNaN(e.at.getTime()) ? e.at.getTime() : Date.now();
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, 500) : null);
+  return {
+    at,
+    type: String(e.type),
+    actorId: str(e.actor?.id),
+    actorEmail: str(e.actor?.email),
+    sessionId: str(e.sessionId),
+    skill: str(e.skill),
+    layer: str(e.layer),
+    digest: str(e.digest),
+    tool: str(e.tool),
+    model: str(e.model),
+    mode: str(e.mode),
+    outcome: str(e.outcome),
+    durationMs: typeof e.durationMs === "number" && Number.isFinite(e.durationMs) ? Math.round(e.durationMs) : null,
+    details,
+  };
+}
+
+/** The standard-output form of a written event: one JSON object, null fields left out, time in ISO 8601. */
+export function stdoutLine(row: WrittenEvent): string {
+  const o: Record<string, unknown> = { log: "omniforge.audit", id: row.id, at: new Date(row.at).toISOString() };
+  for (const [k, v] of Object.entries(row)) {
+    if (k === "id" || k === "at" || v === null) continue;
+    o[k] = k === "details" ? JSON.parse(v as string) : v;
+  }
+  return JSON.stringify(o) + "\n";
+}
+
+// One exit hook for all writers: better-sqlite3 is synchronous, so even the "exit" event can still write.
+const live = new Set<AuditWriter>();
+let hooked = false;
+function hookExit() {
+  if (hooked) return;
+  hooked = true;
+  const flushAll = () => {
+    for (const w of live) w.flushQuietly();
+  };
+  process.on("beforeExit", flushAll);
+  process.on("exit", flushAll);
+}
+
+export class AuditWriter implements AuditSink {
+  private readonly insert;
+  private readonly headStmt;
+  private readonly archivedHeadStmt;
+  private queue: PendingFields[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private head: { id: number; hash: string } | null = null;
+  private seenVersion = -1;
+  private failures = 0;
+  private readonly flushMs: number;
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: AuditWriterOptions = {},
+  ) {
+    const c = db.$client;
+    this.insert = c.prepare(
+      `INSERT INTO audit_events (id, at, type, actor_id, actor_email, session_id, skill, layer, digest, tool, model, mode, outcome, duration_ms, details, prev_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.headStmt = c.prepare(`SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1`);
+    this.archivedHeadStmt = c.prepare(`SELECT last_id AS id, head_hash AS hash FROM audit_archives ORDER BY last_id DESC LIMIT 1`);
+    this.flushMs = opts.flushMs ?? 50;
+    this.maxBatch = opts.maxBatch ?? 500;
+    live.add(this);
+    hookExit();
+  }
+
+  /** Queues one event; it is written within flushMs (never throws: a failed write is retried). */
+  record(event: AuditEvent): void {
+    this.enqueue(toPendingFields(event));
+  }
+
+  recordMany(events: AuditEvent[]): void {
+    for (const e of events) this.enqueue(toPendingFields(e));
+  }
+
+  /** Events queued and not yet written. */
+  pending(): number {
+    return this.queue.length;
+  }
+
+  /** Writes everything queued now, in one transaction. Throws if the database refuses (the queue is kept). */
+  flush(): WrittenEvent[] {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.queue.length === 0) return [];
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      const written = this.append(batch);
+      this.failures = 0;
+      return written;
+    } catch (err) {
+      this.queue = batch.concat(this.queue);
+      throw err;
+    }
+  }
+
+  /** flush() for timers and exit hooks: a failure is reported on stderr and retried later. */
+  flushQuietly(): void {
+    if (!this.db.$client.open) {
+      if (this.queue.length) process.stderr.write(`audit: database closed with ${this.queue.length} events unwritten\n`);
+      this.queue = [];
+      live.delete(this);
+      return;
+    }
+    try {
+      this.flush();
+    } catch (err) {
+      this.failures += 1;
+      process.stderr.write(`audit: writing ${this.queue.length} events failed (${(err as Error).message}); retrying\n`);
+      this.schedule(Math.min(5_000, this.flushMs * 2 ** this.failures));
+    }
+  }
+
+  /** Writes pending events and stops this writer's exit hook. */
+  close(): void {
+    this.flushQuietly();
+    live.delete(this);
+  }
+
+  /**
+   * Appends rows now, in one BEGIN IMMEDIATE transaction, chained onto the current head. The queue uses
+   * it; so does the benchmark's bulk fill. Returns the rows as written.
+   */
+  append(batch: PendingFields[]): WrittenEvent[] {
+    if (batch.length === 0) return [];
+    const c = this.db.$client;
+    const run = c.transaction((rows: PendingFields[]) => {
+      let { id, hash } = this.currentHead();
+      const out: WrittenEvent[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        id += 1;
+        const r = rows[i]!;
+        const row = r as WrittenEvent; // completed in place: the pending object is not used again
+        row.id = id;
+        row.prevHash = hash;
+        row.hash = chainHash(hash, row);
+        // Positional binding: measurably cheaper than named parameters at tens of thousands of rows a second.
+        this.insert.run(id, r.at, r.type, r.actorId, r.actorEmail, r.sessionId, r.skill, r.layer, r.digest, r.tool, r.model, r.mode, r.outcome, r.durationMs, r.details, hash, row.hash);
+        const next = row.hash;
+        out[i] = row;
+        hash = next;
+      }
+      return out;
+    });
+    let written: WrittenEvent[];
+    try {
+      written = run.immediate(batch);
+    } catch (err) {
+      this.head = null; // rolled back: the cached head may be ahead of the file
+      throw err;
+    }
+    const last = written[written.length - 1]!;
+    this.head = { id: last.id, hash: last.hash };
+    if (this.opts.stdout) {
+      const text = written.map(stdoutLine).join("");
+      if (this.opts.out) this.opts.out(text);
+      else process.stdout.write(text);
+    }
+    return written;
+  }
+
+  private currentHead(): { id: number; hash: string } {
+    const version = this.db.$client.pragma("data_version", { simple: true }) as number;
+    if (this.head && version === this.seenVersion) return this.head;
+    this.seenVersion = version;
+    const row = this.headStmt.get() as { id: number; hash: string } | undefined;
+    const archived = this.archivedHeadStmt.get() as { id: number; hash: string } | undefined;
+    // After retention removed every row, the chain continues from the archived head.
+    if (row && (!archived || row.id > archived.id)) return row;
+    return archived ?? { id: 0, hash: GENESIS_HASH };
+  }
+
+  private enqueue(fields: PendingFields): void {
+    this.queue.push(fields);
+    if (this.queue.length >= this.maxBatch) this.flushQuietly();
+    else this.schedule(this.flushMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flushQuietly();
+    }, ms);
+    this.timer.unref?.();
+  }
+}
