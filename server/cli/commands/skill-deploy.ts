@@ -1,0 +1,65 @@
+// `omniforge skill deploy <name> --scope enterprise|personal|project [--from LAYER] [--force]`: copies the
+// winning (or a chosen) definition into a layer, atomically, and says what changes for that name.
+import type { CliIO } from "../io";
+import { deploySkill, DeployError } from "../../runtime/registry/deploy";
+import { isLayerName, type LayerName } from "../../runtime/registry/layers";
+import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+
+export const summary = "Copy a skill's definition into the enterprise, personal or project layer";
+
+const USAGE = `usage: omniforge skill deploy <name|name@plugin> --scope enterprise|personal|project
+                            [--from enterprise|personal|project|plugin] [--force] [--json]
+                            [--home DIR] [--project DIR] [--user ID]
+  copies the active definition of <name> (or the one in --from) into the --scope layer
+`;
+
+const TARGETS = ["enterprise", "personal", "project"];
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, {
+    ...LAYER_FLAGS,
+    scope: { type: "string" },
+    from: { type: "string" },
+    force: { type: "boolean" },
+  });
+  if (typeof parsed === "string") {
+    io.err(`omniforge skill deploy: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const usage = (msg: string) => {
+    io.err(`omniforge skill deploy: ${msg}\n${USAGE}`);
+    return 2;
+  };
+  if (positionals.length !== 1) return usage(positionals.length ? "give exactly one skill name" : "missing the skill name");
+  if (!values.scope) return usage("--scope is required (enterprise, personal or project)");
+  if (!TARGETS.includes(values.scope)) return usage(`--scope must be enterprise, personal or project, not "${values.scope}"`);
+  if (values.from !== undefined && !isLayerName(values.from)) return usage(`--from must be a layer name, not "${values.from}"`);
+  let config;
+  try {
+    config = configFrom(values, io);
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  try {
+    const r = deploySkill(config, positionals[0]!, values.scope as LayerName, {
+      force: values.force,
+      from: values.from ? { layer: values.from as LayerName } : undefined,
+    });
+    if (values.json) {
+      io.out(JSON.stringify(r, null, 2) + "\n");
+      return 0;
+    }
+    io.out(`deployed "${r.name}" from the ${r.from.layer} layer to the ${r.to.layer} layer: ${r.to.dir}${r.replaced ? " (replaced)" : ""}\n`);
+    io.out(`${r.message}\n`);
+    return 0;
+  } catch (e) {
+    // DeployError messages are written for people; anything else is an unexpected file system failure.
+    io.err(`omniforge skill deploy: ${e instanceof DeployError ? "" : "failed: "}${(e as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,123 @@
+// The registry commands (list, install, deploy) as a person runs them: the real bin, real folders.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-helpers";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+let t: TempLayers;
+
+function omniforge(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), ...args, "--home", t.home, "--project", t.project], {
+    cwd: t.base,
+    encoding: "utf8",
+    env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" },
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(() => {
+  t = tempLayers();
+  writeSkill(path.join(t.home, "enterprise", "skills"), "code-review");
+  writeSkill(path.join(t.project, ".claude", "skills"), "code-review", { extra: "priority: 9" });
+  writeSkill(path.join(t.project, ".omniforge", "skills"), "broken", { raw: "---\nname: broken\ndescription: [oops\n---\n" });
+  writeSkill(path.join(t.project, ".omniforge", "skills"), "notes");
+});
+afterAll(() => t.cleanup());
+
+describe("omniforge skill list", () => {
+  it("prints a table with layer, status, winner and diagnostics, plus the broken file's error", () => {
+    const r = omniforge("skill", "list");
+    expect(r.code).toBe(0);
+    const lines = r.out.split("\n");
+    expect(lines[0]).toMatch(/^NAME\s+LAYER\s+STATUS\s+WINNER\s+DIAGNOSTICS\s+PATH$/);
+    expect(lines.find((l) => l.startsWith("code-review") && l.includes("project"))).toMatch(/shadowed\s+shadowed by enterprise/);
+    expect(lines.find((l) => l.startsWith("code-review") && l.includes("enterprise"))).toMatch(/winner\s+active/);
+    expect(lines.find((l) => l.startsWith("broken"))).toMatch(/invalid.*1 \(1 error\)/);
+    expect(r.out).toContain("invalid: broken (project): does not load:");
+    expect(r.out).toContain("4 definitions, 2 active skills");
+  });
+
+  it("--json prints one array with every definition", () => {
+    const r = omniforge("skill", "list", "--json");
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.out) as { name: string; layer: string; status: string; winner: { layer: string } | null }[];
+    expect(rows.map((x) => `${x.name}/${x.layer}/${x.status}`).sort()).toEqual([
+      "broken/project/invalid",
+      "code-review/enterprise/winner",
+      "code-review/project/shadowed",
+      "notes/project/winner",
+    ]);
+    expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.winner!.layer).toBe("enterprise");
+  });
+
+  it("usage errors exit 2 with a clear line", () => {
+    const r = omniforge("skill", "list", "--bogus");
+    expect(r.code).toBe(2);
+    expect(r.err.split("\n")[0]).toBe("omniforge skill list: Unknown option '--bogus'");
+  });
+});
+
+describe("omniforge skill install", () => {
+  it("installs a .tar.gz into the plugin layer; list shows it; a second install needs --force", () => {
+    const src = writeSkill(path.join(t.base, "src"), "pdf-tools");
+    const archive = path.join(t.base, "pdf-tools.tar.gz");
+    execFileSync("tar", ["-czf", archive, "pdf-tools"], { cwd: path.dirname(src) });
+    const r = omniforge("skill", "install", archive, "--plugin", "docs-pack");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`installed "pdf-tools" as plugin "docs-pack"`);
+    expect(fs.existsSync(path.join(t.home, "plugins", "docs-pack", "skills", "pdf-tools", "SKILL.md"))).toBe(true);
+    const rows = JSON.parse(omniforge("skill", "list", "--json").out) as { name: string; layer: string; plugin?: string; status: string }[];
+    expect(rows.find((x) => x.name === "pdf-tools")).toMatchObject({ layer: "plugin", plugin: "docs-pack", status: "winner" });
+    const again = omniforge("skill", "install", archive, "--plugin", "docs-pack");
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("already installed");
+    expect(omniforge("skill", "install", archive, "--plugin", "docs-pack", "--force").code).toBe(0);
+  });
+
+  it("refuses a zip-slip archive with exit 1 and writes nothing", () => {
+    const dir = path.join(t.base, "slip", "inner");
+    writeSkill(path.dirname(dir), "inner");
+    fs.writeFileSync(path.join(t.base, "slip", "evil.txt"), "x");
+    const archive = path.join(t.base, "slip.tar.gz");
+    execFileSync("tar", ["-cPzf", archive, "SKILL.md", "../evil.txt"], { cwd: dir });
+    const before = fs.readdirSync(path.join(t.home, "plugins")).sort();
+    const r = omniforge("skill", "install", archive);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("zip-slip");
+    expect(fs.readdirSync(path.join(t.home, "plugins")).sort()).toEqual(before);
+  });
+
+  it("a missing source is exit 2", () => {
+    const r = omniforge("skill", "install");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("missing the folder or archive to install");
+  });
+});
+
+describe("omniforge skill deploy", () => {
+  it("copies a definition into a layer and says what changes", () => {
+    const r = omniforge("skill", "deploy", "notes", "--scope", "personal");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`deployed "notes" from the project layer to the personal layer`);
+    expect(r.out).toContain("notes: the active definition changes from the project definition");
+    expect(fs.existsSync(path.join(t.home, "skills", "notes", "SKILL.md"))).toBe(true);
+    // The winner is now the personal copy itself.
+    const same = omniforge("skill", "deploy", "notes", "--scope", "personal");
+    expect(same.code).toBe(1);
+    expect(same.err).toContain("is already at");
+    const again = omniforge("skill", "deploy", "notes", "--scope", "personal", "--from", "project");
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("use --force");
+    expect(omniforge("skill", "deploy", "notes", "--scope", "personal", "--from", "project", "--force").out).toContain("(replaced)");
+  });
+
+  it("--scope is required and checked (exit 2)", () => {
+    expect(omniforge("skill", "deploy", "notes").code).toBe(2);
+    const r = omniforge("skill", "deploy", "notes", "--scope", "plugin");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--scope must be enterprise, personal or project");
+  });
+});

@@ -1,0 +1,141 @@
+// `omniforge skill list`: every skill definition in every layer, with its status (winner, shadowed, invalid,
+// blocked...), what shadows it, and its diagnostics count. `--json` prints one JSON array (one object per
+// definition, in precedence order), for scripts and CI.
+import fs from "node:fs";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { CliIO } from "../io";
+import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
+import { resolveAll } from "../../runtime/registry/resolve";
+import { SkillIndex } from "../../runtime/registry/skill-index";
+import type { RegistryPolicy, ResolveContext } from "../../runtime/registry/types";
+
+export const summary = "List every skill definition across the layers, with the winner of each name and why";
+
+const USAGE = `usage: omniforge skill list [--json] [--home DIR] [--project DIR] [--user ID]
+                          [--env NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json]
+  --home     OMNIFORGE_HOME (default: $OMNIFORGE_HOME, else ~/.omniforge)
+  --project  project root (default: $OMNIFORGE_PROJECT_ROOT, else the current folder)
+  --json     one JSON array, one object per definition
+`;
+
+/** Flags every registry command takes. */
+export const LAYER_FLAGS = {
+  home: { type: "string" },
+  project: { type: "string" },
+  user: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+export type Parsed<O extends ParseArgsConfig["options"]> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
+
+/** parseArgs with strict checking; a usage problem becomes a message (exit 2) instead of a stack trace. */
+export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O): Parsed<O> | string {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    // Node's message goes on to explain "--" escaping, which is noise for a usage line.
+    return (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+  }
+}
+
+export function configFrom(values: { home?: string; project?: string; user?: string }, io: CliIO): LayerConfig {
+  return layerConfigFromEnv({ home: values.home, project: values.project, user: values.user }, io.env, io.cwd);
+}
+
+function readPolicy(file: string): RegistryPolicy {
+  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<RegistryPolicy>;
+  return { ...raw, blockedNames: raw.blockedNames ?? [], disabled: raw.disabled ?? [] };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, {
+    ...LAYER_FLAGS,
+    env: { type: "string" },
+    agent: { type: "string" },
+    tenant: { type: "string" },
+    policy: { type: "string" },
+  });
+  if (typeof parsed === "string") {
+    io.err(`omniforge skill list: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (positionals.length) {
+    io.err(`omniforge skill list: unexpected argument "${positionals[0]}"\n${USAGE}`);
+    return 2;
+  }
+  let config: LayerConfig;
+  const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
+  try {
+    config = configFrom(values, io);
+    if (values.policy) ctx.policy = readPolicy(values.policy);
+  } catch (e) {
+    io.err(`omniforge skill list: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const index = SkillIndex.build(config);
+  const { byName } = resolveAll(index, ctx);
+  const rows = Object.values(byName).flatMap((r) =>
+    r.candidates.map((c) => {
+      const w = r.winner;
+      const e = c.entry;
+      const errors = e.diagnostics.filter((d) => d.severity === "error").length;
+      return {
+        name: e.name,
+        layer: e.layer,
+        ...(e.plugin ? { plugin: e.plugin } : {}),
+        status: c.status,
+        reason: c.reason,
+        winner: w ? { layer: w.layer, ...(w.plugin ? { plugin: w.plugin } : {}), dir: w.dir } : null,
+        description: e.description,
+        dir: e.dir,
+        file: e.file,
+        digest: e.digest,
+        priority: e.priority,
+        tags: e.tags,
+        hasScripts: e.hasScripts,
+        loadable: e.loadable,
+        valid: e.valid,
+        diagnosticsCount: e.diagnostics.length,
+        errorCount: errors,
+        diagnostics: e.diagnostics,
+      };
+    }),
+  );
+  if (values.json) {
+    io.out(JSON.stringify(rows, null, 2) + "\n");
+    return 0;
+  }
+  if (!rows.length) {
+    io.out(`no skills found (home ${config.home}, project ${config.projectRoot})\n`);
+    return 0;
+  }
+  const layerLabel = (x: { layer: string; plugin?: string }) => (x.plugin ? `plugin:${x.plugin}` : x.layer);
+  const body = rows.map((r) => [
+    r.name,
+    layerLabel(r),
+    r.status,
+    r.status === "winner" ? "active" : r.status === "shadowed" && r.winner ? `shadowed by ${layerLabel(r.winner)}` : r.status === "shadowed" ? "held" : "-",
+    r.errorCount ? `${r.diagnosticsCount} (${r.errorCount} error${r.errorCount > 1 ? "s" : ""})` : String(r.diagnosticsCount),
+    r.dir,
+  ]);
+  io.out(table([["NAME", "LAYER", "STATUS", "WINNER", "DIAGNOSTICS", "PATH"], ...body]));
+  const notes = [
+    ...Object.values(byName).flatMap((r) => r.warnings.map((w) => `warning: ${w}`)),
+    ...rows.filter((r) => r.status !== "winner" && r.status !== "shadowed").map((r) => `${r.status}: ${r.name} (${layerLabel(r)}): ${r.reason}`),
+  ];
+  if (notes.length) io.out("\n" + notes.join("\n") + "\n");
+  const active = Object.values(byName).filter((r) => r.winner).length;
+  io.out(`\n${rows.length} definition${rows.length === 1 ? "" : "s"}, ${active} active skill${active === 1 ? "" : "s"}\n`);
+  return 0;
+}
