@@ -363,3 +363,47 @@ describe("audit", () => {
     expect(fs.readFileSync(path.join(world.scratchDir, "big.txt"), "utf8")).toHaveLength(10_000);
   });
 });
+
+describe("concurrent and nested calls", () => {
+  it("a throwing call never undoes an activation made while it ran (calls are serialised)", async () => {
+    const slowFail: ToolDefinition = {
+      name: "slow_fail",
+      description: "waits, then throws",
+      inputSchema: { type: "object" },
+      async run() {
+        await new Promise((r) => setTimeout(r, 50));
+        throw new Error("late failure");
+      },
+    };
+    world.writeSkill("tight", "allowed-tools: Read\n");
+    const { executor, stack } = makeExecutor(world, runner, [slowFail]);
+    const [failed, activated] = await Promise.all([
+      executor.execute({ name: "slow_fail", input: {} }),
+      executor.execute({ name: "skill", input: { name: "tight" } }),
+    ]);
+    expect(failed.ok).toBe(false);
+    expect(activated.ok).toBe(true);
+    expect(stack.list().map((s) => s.name)).toEqual(["tight"]);
+    expect((await executor.execute({ name: "bash", input: { command: "echo x" } })).refused?.skill).toBe("tight");
+  });
+
+  it("a tool calling back into its executor does not deadlock and is still checked", async () => {
+    let inner: Awaited<ReturnType<ReturnType<typeof makeExecutor>["executor"]["execute"]>> | undefined;
+    const made = makeExecutor(world, runner, [
+      {
+        name: "nested",
+        description: "calls bash through the executor",
+        inputSchema: { type: "object" },
+        async run() {
+          inner = await made.executor.execute({ name: "bash", input: { command: "echo inner" } });
+          return "done";
+        },
+      },
+    ]);
+    world.writeSkill("only-nested", "allowed-tools: nested\n");
+    await made.executor.execute({ name: "skill", input: { name: "only-nested" } });
+    const r = await made.executor.execute({ name: "nested", input: {} });
+    expect(r.output).toBe("done");
+    expect(inner?.refused?.skill).toBe("only-nested");
+  });
+});

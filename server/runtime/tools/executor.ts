@@ -1,6 +1,7 @@
 // The one executor every tool call goes through. Before a tool runs it checks the active skills'
 // allowed-tools (intersection over the stack); a refused call never runs. Every call is audited.
 // Restrictions live in the stack, outside the call, so a tool that throws cannot lift them.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 import type { AuditEvent, AuditOutcome, AuditSink } from "../audit/events";
 import { auditArguments } from "./audit-args";
@@ -56,6 +57,13 @@ function checkJsonSchema(schema: JsonSchemaObject, input: unknown): string | nul
 
 export class Executor {
   readonly context: ToolContext;
+  /**
+   * Calls run one at a time: a restriction check must never see a stack that another call is changing,
+   * and restoring the stack after a throw must never undo a concurrent activation (which would widen).
+   * A tool that calls back into its own executor (a hook, a helper) runs at once instead of deadlocking.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly inCall = new AsyncLocalStorage<boolean>();
   private readonly byName = new Map<string, ToolDefinition>();
   private readonly alwaysCallable: Set<string>;
 
@@ -114,7 +122,20 @@ export class Executor {
     return skill ? { skill: skill.name, layer: skill.layer, digest: skill.digest } : {};
   }
 
-  async execute(call: ToolCall): Promise<ToolResult> {
+  execute(call: ToolCall): Promise<ToolResult> {
+    if (this.inCall.getStore()) return this.executeNow(call);
+    const run = this.queue
+      .then(() => this.inCall.run(true, () => this.executeNow(call)))
+      .catch((err): ToolResult => {
+        // executeNow catches tool errors itself; this is the last guard so a call never rejects.
+        const error = `Tool call failed: ${err instanceof Error ? err.message : String(err)}`;
+        return { ok: false, output: error, error, durationMs: 0 };
+      });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async executeNow(call: ToolCall): Promise<ToolResult> {
     const started = performance.now();
     const ms = () => Math.round((performance.now() - started) * 100) / 100;
     const ctx = this.context;

@@ -160,10 +160,20 @@ export function resolveForRead(ctx: ToolContext, p: unknown, opts: { allowScript
 }
 
 /**
+ * Files the server writes into the scratch belong to the scratch's owner (the sandbox user, once the
+ * sandbox has taken the folder over), so a later script can change them. Only root can chown; others skip.
+ */
+export function giveToScratchOwner(p: string, scratchReal: string): void {
+  if (process.getuid?.() !== 0) return;
+  const st = fs.statSync(scratchReal);
+  if (st.uid !== 0) fs.lchownSync(p, st.uid, st.gid);
+}
+
+/**
  * Resolves a path for writing: inside the session scratch only. Relative paths start at the scratch.
  * Missing parent folders are created; an existing folder on the way must not lead out through a symlink.
  */
-export function resolveForWrite(ctx: ToolContext, p: unknown): { target: string; realParent: string; display: string } {
+export function resolveForWrite(ctx: ToolContext, p: unknown): { target: string; realParent: string; display: string; scratchReal: string } {
   const spelled = checkSpelling(p);
   const scratch = path.resolve(ctx.scratchDir);
   fs.mkdirSync(scratch, { recursive: true });
@@ -182,12 +192,15 @@ export function resolveForWrite(ctx: ToolContext, p: unknown): { target: string;
     try {
       st = fs.lstatSync(cur);
     } catch {}
-    if (!st) fs.mkdirSync(cur);
+    if (!st) {
+      fs.mkdirSync(cur);
+      giveToScratchOwner(cur, scratchReal);
+    }
     else if (st.isSymbolicLink()) throw new PathError(`"${String(p)}" goes through a symlink (${path.relative(scratchReal, cur)}); write_file does not follow links`);
     else if (!st.isDirectory()) throw new PathError(`"${path.relative(scratchReal, cur)}" is a file, not a folder`);
   }
   const target = path.join(cur, rel[rel.length - 1]!);
-  return { target, realParent: cur, display: path.relative(scratchReal, target).split(path.sep).join("/") };
+  return { target, realParent: cur, scratchReal, display: path.relative(scratchReal, target).split(path.sep).join("/") };
 }
 
 const BINARY_KINDS: Record<string, string> = {

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { MemoryAuditSink } from "../audit/events";
-import { createSandbox } from "../sandbox/index";
+import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
 import type { ScriptRequest, ScriptResult, ScriptRunner, SandboxStatus } from "../sandbox/types";
 import { builtinTools, createSkillTool, type SkillForActivation } from "./builtin/index";
 import { Executor } from "./executor";
@@ -33,6 +33,8 @@ export function makeWorld(): World {
   const scratchDir = path.join(root, "scratch");
   const outsideDir = path.join(root, "outside");
   for (const d of [skillsDir, scratchDir, outsideDir]) fs.mkdirSync(d, { recursive: true });
+  // As a host does: the session scratch is created for the sandbox user, who runs the scripts.
+  if (process.getuid?.() === 0) fs.chownSync(scratchDir, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
   fs.writeFileSync(path.join(outsideDir, "secret.txt"), "TOP-SECRET outside the skill\n");
   return {
     root,

@@ -153,6 +153,15 @@ describe("run_script and bash", () => {
     expect(r.output).toContain("Guide of tools");
   });
 
+  it("a file written by write_file can be changed by a later script (it belongs to the scratch's owner)", async () => {
+    const { executor } = await withSkill();
+    await executor.execute({ name: "write_file", input: { path: "notes/log.txt", content: "first\n" } });
+    const r = await executor.execute({ name: "bash", input: { command: "echo second >> notes/log.txt && cat notes/log.txt" } });
+    expect(r.ok).toBe(true);
+    expect(r.output).toContain("first\nsecond");
+    expect((await executor.execute({ name: "read_file", input: { path: path.join(world.scratchDir, "notes/log.txt") } })).output).toBe("first\nsecond\n");
+  });
+
   it("without a runner, script tools explain that scripts cannot run", async () => {
     const { executor } = await withSkill({ runner: false });
     const r = await executor.execute({ name: "run_script", input: { script: "scripts/report.py" } });

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { PathError, resolveForWrite } from "../paths";
+import { giveToScratchOwner, PathError, resolveForWrite } from "../paths";
 import type { ToolDefinition } from "../types";
 
 const MAX_WRITE_BYTES = 5 * 1024 * 1024;
@@ -62,6 +62,7 @@ export const writeFileTool: ToolDefinition<z.infer<typeof input>> = {
     const bytes = Buffer.byteLength(text);
     if (bytes > MAX_WRITE_BYTES) throw new PathError(`The file would be ${bytes} bytes; the limit is ${MAX_WRITE_BYTES}`);
     atomicWrite(w.target, w.realParent, text);
+    giveToScratchOwner(w.target, w.scratchReal);
     return { output: `${editing ? "Edited" : "Wrote"} ${w.display} (${bytes} bytes) in the scratch folder`, data: { path: w.display, bytes } };
   },
 };
