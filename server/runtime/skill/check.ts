@@ -1,0 +1,189 @@
+// One entry per source of a SKILL.md: text or bytes in memory (the editor's unsaved buffer) or a folder on disk.
+// The folder path reads the file once, with the size checked on the open descriptor before any byte is read.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Diagnostic, RuleSet, SkillCheck } from "./types";
+import { diag, hasErrors } from "./diagnostics";
+import { decode, MAX_SKILL_FILE_BYTES, parseSkillText } from "./parse";
+import { extractProperties, validateFrontmatter } from "./validate";
+import { checkBody } from "./body";
+
+export interface CheckSourceOptions {
+  /** The skill folder; its basename is the directory name for the name rule. */
+  dir: string;
+  /** Name of the file the source came from; "skill.md" gets the lowercase-name diagnostic. */
+  fileName?: string;
+  rules?: RuleSet;
+  /** Whether a folder-relative path (already confined, POSIX separators) exists; enables missing-file warnings. */
+  fileExists?: (relPath: string) => boolean;
+}
+
+const encoder = new TextEncoder();
+
+/** Pure: parses and validates a SKILL.md given as bytes or text. No I/O except the fileExists callback. */
+export function checkSkillSource(source: Uint8Array | string, opts: CheckSourceOptions): SkillCheck {
+  const dir = path.resolve(opts.dir);
+  const fileName = opts.fileName ?? "SKILL.md";
+  const bytes = typeof source === "string" ? encoder.encode(source) : source;
+  return checkBytes(bytes, typeof source === "string" ? source : null, dir, path.join(dir, fileName), fileName, opts.rules ?? "spec", opts.fileExists);
+}
+
+function checkBytes(
+  bytes: Uint8Array,
+  text: string | null,
+  dir: string,
+  file: string,
+  fileName: string,
+  rules: RuleSet,
+  fileExists?: (relPath: string) => boolean,
+): SkillCheck {
+  const diagnostics: Diagnostic[] = [];
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  const result: SkillCheck = {
+    dir,
+    file,
+    digest,
+    raw: null,
+    properties: null,
+    body: null,
+    bodyStartLine: 1,
+    valid: false,
+    loadable: false,
+    diagnostics,
+  };
+  if (fileName !== "SKILL.md") {
+    diagnostics.push(
+      diag(
+        rules === "spec" ? "error" : "warning",
+        "file.name-case",
+        `The file is named ${fileName}; the spec requires SKILL.md in capitals. Rename it so every agent finds it.`,
+      ),
+    );
+  }
+  if (bytes.length > MAX_SKILL_FILE_BYTES) {
+    diagnostics.push(tooLarge(bytes.length));
+    return result;
+  }
+  const decoded = text ?? decode(bytes, diagnostics);
+  if (decoded !== null) {
+    const parsed = parseSkillText(decoded, rules, diagnostics);
+    const dirName = path.basename(dir) || null;
+    if (parsed.raw) {
+      validateFrontmatter(parsed, { rules, dirName, fileExists });
+      if (parsed.body !== null) checkBody(parsed.body, parsed.bodyStartLine, rules, diagnostics, fileExists);
+    }
+    result.raw = parsed.raw;
+    result.body = parsed.raw ? parsed.body : null;
+    result.bodyStartLine = parsed.bodyStartLine;
+    result.properties = extractProperties(parsed.raw);
+  }
+  result.loadable = result.properties !== null;
+  result.valid = !hasErrors(diagnostics);
+  return result;
+}
+
+function tooLarge(size: number): Diagnostic {
+  return diag(
+    "error",
+    "file.too-large",
+    `SKILL.md is ${(size / 1024 / 1024).toFixed(1)} MiB; the limit is ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MiB. ` +
+      "Keep instructions short and move material into references/.",
+  );
+}
+
+function emptyCheck(dir: string, file: string | null, diagnostic: Diagnostic): SkillCheck {
+  return {
+    dir,
+    file,
+    digest: "",
+    raw: null,
+    properties: null,
+    body: null,
+    bodyStartLine: 1,
+    valid: false,
+    loadable: false,
+    diagnostics: [diagnostic],
+  };
+}
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/**
+ * Reads and checks the SKILL.md (or, failing that, skill.md) of a skill folder. Never throws: a missing folder,
+ * a missing file, a directory named SKILL.md, a symlink leaving the folder or an oversized file are diagnostics.
+ * The common case costs one lstat and one read; realpath only runs for symlinks and referenced files.
+ */
+export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): SkillCheck {
+  const rules = opts.rules ?? "spec";
+  const abs = path.resolve(dir);
+  let realDir: string | null = null;
+  const realDirOf = () => (realDir ??= fs.realpathSync(abs));
+  let fileName: string | null = null;
+  let st: fs.Stats | undefined;
+  for (const candidate of ["SKILL.md", "skill.md"]) {
+    try {
+      st = fs.lstatSync(path.join(abs, candidate), { throwIfNoEntry: false });
+    } catch {
+      st = undefined; // ENOTDIR and friends: the folder itself is the problem, reported below
+    }
+    if (st) {
+      fileName = candidate;
+      break;
+    }
+  }
+  if (!fileName || !st) {
+    let isDir = false;
+    try {
+      isDir = fs.statSync(abs).isDirectory();
+    } catch {
+      return emptyCheck(abs, null, diag("error", "file.missing", `Skill folder ${abs} does not exist.`));
+    }
+    return emptyCheck(
+      abs,
+      null,
+      diag("error", "file.missing", isDir ? `Missing required file SKILL.md in ${abs}.` : `${abs} is not a folder; a skill is a folder containing SKILL.md.`),
+    );
+  }
+  const file = path.join(abs, fileName);
+  let target = file;
+  let size = st.size;
+  if (st.isSymbolicLink()) {
+    try {
+      target = fs.realpathSync(file);
+      const tst = fs.statSync(target);
+      if (!tst.isFile()) return emptyCheck(abs, file, diag("error", "file.not-a-file", `${fileName} links to something that is not a regular file.`));
+      size = tst.size;
+      if (!isInside(realDirOf(), target)) {
+        return emptyCheck(abs, file, diag("error", "file.symlink-escape", `${fileName} is a symbolic link to ${target}, outside the skill folder; it is not read.`));
+      }
+    } catch {
+      return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} is a broken symbolic link.`));
+    }
+  } else if (!st.isFile()) {
+    return emptyCheck(abs, file, diag("error", "file.not-a-file", `${fileName} is ${st.isDirectory() ? "a directory" : "not a regular file"}; it must be a Markdown file.`));
+  }
+  if (size > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(size));
+
+  let bytes: Buffer;
+  try {
+    // O_NOFOLLOW: target is already resolved; O_NONBLOCK: a file swapped for a FIFO cannot hang the loader.
+    const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+    bytes = fs.readFileSync(target, { flag: flags as unknown as string }); // numeric flags are accepted at runtime
+  } catch (e) {
+    return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
+  }
+  if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
+  return checkBytes(bytes, null, abs, file, fileName, rules, (rel) => existsInside(abs, realDirOf, rel));
+}
+
+/** A folder-relative path exists and, through any symlinks, stays inside the skill folder. */
+function existsInside(abs: string, realDirOf: () => string, rel: string): boolean {
+  const full = path.join(abs, rel);
+  if (!fs.existsSync(full)) return false;
+  try {
+    return isInside(realDirOf(), fs.realpathSync(full));
+  } catch {
+    return false;
+  }
+}

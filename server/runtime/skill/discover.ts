@@ -1,0 +1,61 @@
+// Finding skill folders below a root. Real collections nest skills inside skills (qdrant-scaling/...), so the
+// walk does not stop at the first SKILL.md. Lowercase skill.md folders are found too: checkSkillDir then
+// reports the file name (an error under spec, a warning under omniforge), so discovery never hides a skill.
+import fs from "node:fs";
+import path from "node:path";
+
+const SKIP = new Set(["node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv"]);
+const SKILL_FILES = new Set(["SKILL.md", "skill.md"]);
+
+export interface FindSkillDirsOptions {
+  /** Folder levels below root to look at (root is depth 0). Default 12. */
+  maxDepth?: number;
+}
+
+/** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders that leave root are skipped. */
+export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): string[] {
+  const maxDepth = opts.maxDepth ?? 12;
+  const abs = path.resolve(root);
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(abs);
+    if (!fs.statSync(realRoot).isDirectory()) return [];
+  } catch {
+    return [];
+  }
+  const inside = (p: string) => p === realRoot || p.startsWith(realRoot + path.sep);
+  const found: string[] = [];
+  const visited = new Set<string>([realRoot]);
+
+  const walk = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // unreadable folder: nothing to find there
+    }
+    let isSkill = false;
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      if (SKILL_FILES.has(entry.name) && (entry.isFile() || entry.isSymbolicLink())) isSkill = true;
+      if (depth >= maxDepth || SKIP.has(entry.name)) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) subdirs.push(full);
+      else if (entry.isSymbolicLink()) {
+        try {
+          const real = fs.realpathSync(full);
+          if (inside(real) && !visited.has(real) && fs.statSync(real).isDirectory()) {
+            visited.add(real);
+            subdirs.push(full);
+          }
+        } catch {
+          // broken link: skip
+        }
+      }
+    }
+    if (isSkill) found.push(dir);
+    for (const sub of subdirs) walk(sub, depth + 1);
+  };
+  walk(abs, 0);
+  return found.sort();
+}
