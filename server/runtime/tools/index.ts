@@ -20,6 +20,6 @@ export {
   type CallForMatch,
   type ToolPattern,
 } from "./patterns";
-export { PathError, ScriptReadBlockedError, resolveForRead, resolveForWrite, scriptOwner } from "./paths";
+export { PathError, ScriptReadBlockedError, readTextCapped, resolveForRead, resolveForWrite, scriptOwner } from "./paths";
 export { auditArguments, maskSecrets } from "./audit-args";
 export * from "./builtin/index";

@@ -119,17 +119,17 @@ export function displayPath(abs: string, ctx: ToolContext): string {
 }
 
 /** Lexical absolute form of a tool's path argument (relative to the top skill folder). */
-export function lexicalPath(ctx: ToolContext, p: unknown): string {
+export function lexicalPath(ctx: ToolContext, p: unknown, base?: string): string {
   const spelled = checkSpelling(p);
-  return path.resolve(baseDirFor(ctx), spelled);
+  return path.resolve(base ?? baseDirFor(ctx), spelled);
 }
 
 /**
  * Resolves a path for reading or listing. Refuses paths outside every root (by spelling or through a
  * symlink) and, unless `allowScripts` (listing), files under a skill's scripts/ folder.
  */
-export function resolveForRead(ctx: ToolContext, p: unknown, opts: { allowScripts?: boolean } = {}): ResolvedPath {
-  const abs = lexicalPath(ctx, p);
+export function resolveForRead(ctx: ToolContext, p: unknown, opts: { allowScripts?: boolean; base?: string } = {}): ResolvedPath {
+  const abs = lexicalPath(ctx, p, opts.base);
   const roots = readRoots(ctx);
   if (roots.length === 0) throw new PathError("No folder is readable: no skill is active and the scratch folder does not exist");
   const root = roots.find((r) => isInside(abs, r.dir) || isInside(abs, r.real));

@@ -5,14 +5,21 @@ import { listFilesTool } from "./list-files";
 import { readFileTool } from "./read-file";
 import { runScriptTool } from "./run-script";
 import { searchFilesTool } from "./search-files";
+import { skillsReadTool, skillsRunScriptTool } from "./protocol";
 import { writeFileTool } from "./write-file";
 
 export { bashTool, listFilesTool, readFileTool, runScriptTool, searchFilesTool, writeFileTool };
 export { createSkillTool, type SkillForActivation, type SkillToolOptions } from "./skill";
-export { commandAlternatives, skillRelativeScript } from "./run-script";
+export { commandAlternatives, runSkillScript, selectSkill, skillRelativeScript, type RunScriptInput } from "./run-script";
+export { skillsReadTool, skillsRunScriptTool } from "./protocol";
 export { DEFAULT_MAX_READ_BYTES } from "./read-file";
 
 /** read_file, list_files, search_files, write_file, run_script, bash. */
 export function builtinTools(): ToolDefinition[] {
   return [readFileTool, listFilesTool, searchFilesTool, writeFileTool, runScriptTool, bashTool];
+}
+
+/** skills.read and skills.run_script (orchestrated mode); skills.load/unload come from the agent. */
+export function orchestratedTools(): ToolDefinition[] {
+  return [skillsReadTool, skillsRunScriptTool];
 }

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { isInside, PathError } from "../paths";
-import type { ActiveSkill, ToolContext, ToolDefinition } from "../types";
+import type { ActiveSkill, ToolContext, ToolDefinition, ToolRunOutput } from "../types";
 import { NO_RUNNER, recordScriptExecuted, scriptToolOutput } from "./script-output";
 
 const input = z.object({
@@ -13,7 +13,8 @@ const input = z.object({
   stdin: z.string().optional(),
   skill: z.string().optional().describe("Which active skill the script belongs to (default: the most recently activated)"),
 });
-type Input = z.infer<typeof input>;
+export type RunScriptInput = z.infer<typeof input>;
+type Input = RunScriptInput;
 
 /** How a person would type the interpreter for a script, by extension (for allowed-tools matching). */
 const INTERPRETER_SPELLINGS: Record<string, string[]> = {
@@ -29,7 +30,7 @@ function shellQuote(a: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
-function selectSkill(ctx: ToolContext, name?: string): ActiveSkill {
+export function selectSkill(ctx: ToolContext, name?: string): ActiveSkill {
   const skill = name ? ctx.stack.find(name) : ctx.stack.top();
   if (!skill) {
     throw new PathError(name ? `Skill '${name}' is not active; activate it before running its scripts` : "run_script needs an active skill: activate one first");
@@ -78,29 +79,32 @@ export const runScriptTool: ToolDefinition<Input> = {
     const skill = selectSkill(ctx, i.skill);
     return { commandAlternatives: commandAlternatives(skillRelativeScript(skill, i.script), i.args) };
   },
-  async run(i, ctx) {
-    const skill = selectSkill(ctx, i.skill);
-    const rel = skillRelativeScript(skill, i.script);
-    // Confirm the file really is inside the skill folder (a symlink may point anywhere); the sandbox checks again.
-    let real: string;
-    let realBase: string;
-    try {
-      realBase = fs.realpathSync(skill.baseDir);
-      real = fs.realpathSync(path.join(skill.baseDir, rel));
-    } catch {
-      throw new PathError(`Script not found: ${rel} in skill '${skill.name}'`);
-    }
-    if (!isInside(real, realBase) || real === realBase) throw new PathError(`"${rel}" leaves the folder of skill '${skill.name}' through a symlink`);
-    if (!fs.statSync(real).isFile()) throw new PathError(`${rel} is not a file`);
-    if (!ctx.runner) return { ok: false, output: NO_RUNNER, error: NO_RUNNER };
-    const result = await ctx.runner.run({
-      skillDir: skill.baseDir,
-      script: rel,
-      args: i.args ?? [],
-      scratchDir: ctx.scratchDir,
-      ...(i.stdin !== undefined ? { stdin: i.stdin } : {}),
-    });
-    recordScriptExecuted(ctx, "run_script", skill, result);
-    return scriptToolOutput(result);
-  },
+  run: (i, ctx) => runSkillScript(ctx, i, "run_script"),
 };
+
+/** Shared by run_script and skills.run_script: confine, run through the ScriptRunner, audit. */
+export async function runSkillScript(ctx: ToolContext, i: Input, tool: string): Promise<ToolRunOutput> {
+  const skill = selectSkill(ctx, i.skill);
+  const rel = skillRelativeScript(skill, i.script);
+  // Confirm the file really is inside the skill folder (a symlink may point anywhere); the sandbox checks again.
+  let real: string;
+  let realBase: string;
+  try {
+    realBase = fs.realpathSync(skill.baseDir);
+    real = fs.realpathSync(path.join(skill.baseDir, rel));
+  } catch {
+    throw new PathError(`Script not found: ${rel} in skill '${skill.name}'`);
+  }
+  if (!isInside(real, realBase) || real === realBase) throw new PathError(`"${rel}" leaves the folder of skill '${skill.name}' through a symlink`);
+  if (!fs.statSync(real).isFile()) throw new PathError(`${rel} is not a file`);
+  if (!ctx.runner) return { ok: false, output: NO_RUNNER, error: NO_RUNNER };
+  const result = await ctx.runner.run({
+    skillDir: skill.baseDir,
+    script: rel,
+    args: i.args ?? [],
+    scratchDir: ctx.scratchDir,
+    ...(i.stdin !== undefined ? { stdin: i.stdin } : {}),
+  });
+  recordScriptExecuted(ctx, tool, skill, result);
+  return scriptToolOutput(result);
+}
