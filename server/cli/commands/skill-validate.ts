@@ -1,0 +1,113 @@
+// `omniforge skill validate <path>...`: checks skill folders (or SKILL.md files) against the spec or omniforge
+// rules. Exit 0 when every skill is valid, 1 when any is invalid, 2 on a usage error. `--json` prints one JSON
+// object per skill per line, for CI; `--recursive` validates every skill folder below each path.
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { CliIO } from "../io";
+import { checkSkillDir, findSkillDirs, type RuleSet, type SkillCheck } from "../../runtime/skill/index";
+
+export const summary = "Validate skill folders against the agentskills.io spec (or the omniforge rules)";
+
+const USAGE = `usage: omniforge skill validate <path>... [--rules spec|omniforge] [--json] [--recursive]
+  <path>       a skill folder or its SKILL.md
+  --rules      spec (default): agentskills.io exactly; omniforge: the spec plus OmniForge's extension fields
+  --json       one JSON object per skill per line: {"path","name","valid","diagnostics":[...]}
+  --recursive  validate every folder containing a SKILL.md below each path
+`;
+
+/** A command-line path as a skill folder, or a message for a usage error. */
+export function skillDirOf(arg: string, io: CliIO): { dir: string } | { error: string } {
+  const abs = path.resolve(io.cwd, arg);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return { error: `path not found: ${arg}` };
+  }
+  if (st.isDirectory()) return { dir: abs };
+  if (path.basename(abs).toLowerCase() === "skill.md") return { dir: path.dirname(abs) };
+  return { error: `not a skill folder or SKILL.md file: ${arg}` };
+}
+
+type Parsed<O extends ParseArgsConfig["options"]> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
+
+/** parseArgs with strict checking; a usage problem becomes a message instead of a stack trace. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O): Parsed<O> | string {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    return (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+  }
+}
+
+/** Paths shown relative to the current folder when they are inside it. */
+export function display(p: string, io: CliIO): string {
+  const rel = path.relative(io.cwd, p);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommandArgs(args, {
+    rules: { type: "string" },
+    json: { type: "boolean" },
+    recursive: { type: "boolean", short: "r" },
+    help: { type: "boolean", short: "h" },
+  } as const);
+  if (typeof parsed === "string") {
+    io.err(`omniforge skill validate: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const rules = values.rules ?? "spec";
+  if (rules !== "spec" && rules !== "omniforge") {
+    io.err(`omniforge skill validate: --rules must be spec or omniforge, not "${rules}"\n${USAGE}`);
+    return 2;
+  }
+  if (positionals.length === 0) {
+    io.err(`omniforge skill validate: give at least one skill folder or SKILL.md\n${USAGE}`);
+    return 2;
+  }
+  const dirs: string[] = [];
+  const empty: string[] = [];
+  for (const arg of positionals) {
+    const target = skillDirOf(arg, io);
+    if ("error" in target) {
+      io.err(`omniforge skill validate: ${target.error}\n`);
+      return 2;
+    }
+    if (values.recursive && !path.basename(path.resolve(io.cwd, arg)).toLowerCase().endsWith(".md")) {
+      const found = findSkillDirs(target.dir);
+      if (found.length === 0) empty.push(target.dir);
+      dirs.push(...found);
+    } else dirs.push(target.dir);
+  }
+  const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet }));
+
+  for (const check of checks) {
+    if (values.json) {
+      io.out(
+        JSON.stringify({
+          path: check.dir,
+          name: check.properties?.name ?? null,
+          valid: check.valid,
+          diagnostics: check.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, line: d.line, column: d.column })),
+        }) + "\n",
+      );
+      continue;
+    }
+    const where = display(check.file ?? check.dir, io);
+    io.out(`${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${check.properties.name})` : ""}\n`);
+    for (const d of check.diagnostics) io.out(`  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`);
+  }
+  for (const dir of empty) io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}\n`);
+  const valid = checks.filter((c) => c.valid).length;
+  if (!values.json) {
+    io.out(`\n${checks.length} skill${checks.length === 1 ? "" : "s"} checked (rules: ${rules}): ${valid} valid, ${checks.length - valid} invalid\n`);
+  }
+  return valid < checks.length || empty.length > 0 ? 1 : 0;
+}
