@@ -2,7 +2,7 @@
 // dashboard queries and export. Other code records through `auditSinkFor(db).record(event)`.
 export { auditSinkFor, flushAudit, stdoutEnabled } from "./sink";
 export { AuditWriter, stdoutLine, type AuditWriterOptions, type WrittenEvent } from "./writer";
-export { verifyChain, verifyArchiveFile, type VerifyResult } from "./verify";
+export { verifyChain, verifyChainAsync, verifyArchiveFile, verifyArchives, type VerifyResult } from "./verify";
 export { archiveBefore, type ArchiveResult } from "./retention";
 export { auditFilterSchema, type AuditFilter, type AuditScope } from "./filter";
 export {

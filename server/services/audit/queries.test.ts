@@ -133,13 +133,13 @@ describe("audit queries", () => {
   it("lists violations (refused tool calls and blocked script reads) with their sessions", () => {
     const v = violations(t.db, {}, all);
     expect(v.events.map((e) => [e.id, e.type, e.sessionId])).toEqual([
-      [11, "tool_call", "s2"],
       [8, "script_read_blocked", "s2"],
       [4, "tool_restriction_violated", "s1"],
     ]);
-    const p1 = violations(t.db, {}, all, { limit: 2 });
-    expect(p1.events.map((e) => e.id)).toEqual([11, 8]);
-    expect(violations(t.db, {}, all, { limit: 2, cursor: p1.nextCursor! }).events.map((e) => e.id)).toEqual([4]);
+    const p1 = violations(t.db, {}, all, { limit: 1 });
+    expect(p1.events.map((e) => e.id)).toEqual([8]);
+    expect(violations(t.db, {}, all, { limit: 1, cursor: p1.nextCursor! }).events.map((e) => e.id)).toEqual([4]);
+    expect(violations(t.db, {}, all, { limit: 1, cursor: p1.nextCursor! }).nextCursor).toBeNull();
     expect(violations(t.db, f({ session: "s1" }), all).events.map((e) => e.id)).toEqual([4]);
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chainHash } from "./hash";
 import { tempDb, type TempDb } from "./testing";
-import { verifyChain, ROW_COLUMNS, type StoredRow } from "./verify";
+import { verifyChain, verifyChainAsync, ROW_COLUMNS, type StoredRow } from "./verify";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;
@@ -87,5 +87,11 @@ describe("verifyChain", () => {
     expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 4_510 });
     sql(`UPDATE audit_events SET details = '{}' WHERE id = 4321`);
     expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4321, reason: "edited" });
+  });
+
+  it("verifyChainAsync gives the same answers without blocking", async () => {
+    expect(await verifyChainAsync(t.db)).toEqual(verifyChain(t.db));
+    sql(`DELETE FROM audit_events WHERE id = 7`);
+    expect(await verifyChainAsync(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "missing row" });
   });
 });

@@ -1,0 +1,80 @@
+// The audit router through tRPC's caller, with a real SQLite file and injected sessions: the role rules are
+// checked on the server, whatever a client sends.
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveDataHome } from "../../../config";
+import { AuditWriter } from "../../../services/audit/writer";
+import { tempDb, type TempDb } from "../../../services/audit/testing";
+import type { SessionUser } from "../../../auth";
+import { createCallerFactory, createTRPCRouter } from "../../trpc";
+import { auditRouter } from "./_router";
+
+const createCaller = createCallerFactory(createTRPCRouter({ audit: auditRouter }));
+let t: TempDb;
+let writer: AuditWriter;
+
+const users: Record<string, SessionUser> = {
+  admin: { id: "u-admin", email: "admin@example.com", name: "Admin", role: "admin" },
+  author: { id: "u-author", email: "author@example.com", name: "Author", role: "author" },
+  viewer: { id: "u-viewer", email: "viewer@example.com", name: "Viewer", role: "viewer" },
+};
+const caller = (who: keyof typeof users) =>
+  createCaller({ db: t.db, dataHome: resolveDataHome(), audit: writer, user: users[who]!, ip: "test" }).audit;
+
+beforeAll(() => {
+  t = tempDb();
+  writer = new AuditWriter(t.db, { stdout: false });
+  writer.record({ type: "login", actor: { id: "u-author" }, outcome: "ok" });
+  writer.record({ type: "skill_activated", actor: { id: "u-author" }, skill: "pdf", sessionId: "s1" });
+  writer.record({ type: "tool_restriction_violated", actor: { id: "u-author" }, skill: "pdf", tool: "bash", sessionId: "s1", outcome: "refused" });
+  writer.record({ type: "login", actor: { id: "u-admin" }, outcome: "ok" });
+  writer.record({ type: "skill_activated", actor: { id: "u-admin" }, skill: "xlsx", sessionId: "s2" });
+  writer.flush();
+});
+afterAll(() => {
+  writer.close();
+  t.cleanup();
+});
+
+describe("audit router", () => {
+  it("refuses viewers, and records the refusal", async () => {
+    await expect(caller("viewer").list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller("viewer").summary({})).rejects.toBeInstanceOf(TRPCError);
+    writer.flush();
+    const denied = await caller("admin").list({ type: "access_denied" });
+    expect(denied.events.map((e) => [e.actorId, e.details?.procedure])).toEqual([
+      ["u-viewer", "audit.summary"],
+      ["u-viewer", "audit.list"],
+    ]);
+  });
+
+  it("shows admins everything and authors only their own events", async () => {
+    const adminTypes = (await caller("admin").list({ type: "login" })).events.map((e) => e.actorId);
+    expect(adminTypes).toEqual(["u-admin", "u-author"]);
+    const mine = await caller("author").list({});
+    expect(new Set(mine.events.map((e) => e.actorId))).toEqual(new Set(["u-author"]));
+    expect(mine.events).toHaveLength(3);
+    // Asking for another user's events is not a way around the scope.
+    expect((await caller("author").list({ user: "u-admin" })).events).toEqual([]);
+    await expect(caller("author").get({ id: 4 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await caller("admin").get({ id: 4 })).type).toBe("login");
+  });
+
+  it("summarises, lists violations and verifies", async () => {
+    const s = await caller("author").summary({});
+    expect(s.count).toBe(3);
+    expect(s.topSkills).toEqual([{ skill: "pdf", n: 1 }]);
+    expect(s.scope).toBe("own");
+    const v = await caller("admin").violations({});
+    expect(v.events.map((e) => [e.sessionId, e.tool])).toEqual([["s1", "bash"]]);
+    await expect(caller("author").verify()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const ok = await caller("admin").verify();
+    expect(ok).toMatchObject({ ok: true });
+    t.db.$client.prepare(`UPDATE audit_events SET skill = 'docx' WHERE id = 2`).run();
+    expect(await caller("admin").verify()).toMatchObject({ ok: false, brokenAt: 2, reason: "edited" });
+  });
+
+  it("rejects a malformed filter with a validation error", async () => {
+    await expect(caller("admin").list({ from: "not a date" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});

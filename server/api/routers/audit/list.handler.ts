@@ -1,0 +1,32 @@
+import { TRPCError } from "@trpc/server";
+import type { TRPCContext } from "../../trpc";
+import type { SessionUser } from "../../../auth";
+import { getEvent, listEvents, violations } from "../../../services/audit/queries";
+import { scopeFor } from "./scope";
+import type { TGetInput, TListInput } from "./list.schema";
+
+export type Ctx = TRPCContext & { user: SessionUser };
+
+function split(input: TListInput) {
+  const { cursor, limit, ...filter } = input;
+  return { filter, page: { cursor, limit } };
+}
+
+/** One page of events, newest first. */
+export function listHandler({ ctx, input }: { ctx: Ctx; input: TListInput }) {
+  const { filter, page } = split(input);
+  return listEvents(ctx.db, filter, scopeFor(ctx.user), page);
+}
+
+/** Refused tool calls and blocked script reads, newest first, each with its session. */
+export function violationsHandler({ ctx, input }: { ctx: Ctx; input: TListInput }) {
+  const { filter, page } = split(input);
+  return violations(ctx.db, filter, scopeFor(ctx.user), page);
+}
+
+/** One event with all its details (an author asking for someone else's event gets NOT_FOUND). */
+export function getHandler({ ctx, input }: { ctx: Ctx; input: TGetInput }) {
+  const e = getEvent(ctx.db, input.id, scopeFor(ctx.user));
+  if (!e) throw new TRPCError({ code: "NOT_FOUND", message: `No audit event ${input.id} that you may see.` });
+  return e;
+}

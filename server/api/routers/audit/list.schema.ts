@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { auditFilterSchema } from "../../../services/audit/filter";
+
+export const ZAuditFilterInput = auditFilterSchema;
+export type TAuditFilterInput = z.output<typeof ZAuditFilterInput>;
+
+export const ZListInput = auditFilterSchema.extend({
+  cursor: z.string().regex(/^\d+\.\d+$/, "Not a page cursor.").optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export type TListInput = z.output<typeof ZListInput>;
+
+export const ZGetInput = z.object({ id: z.number().int().positive() });
+export type TGetInput = z.output<typeof ZGetInput>;

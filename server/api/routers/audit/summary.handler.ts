@@ -1,0 +1,24 @@
+import type { Ctx } from "./list.handler";
+import type { TAuditFilterInput } from "./list.schema";
+import {
+  autoBucket,
+  countEvents,
+  refusalsBySkillAndTool,
+  scriptRunsByExitStatus,
+  timeSeries,
+  topSkillsByActivation,
+} from "../../../services/audit/queries";
+import { scopeFor } from "./scope";
+
+/** Everything above the table in one round trip: the count and the four charts. */
+export function summaryHandler({ ctx, input }: { ctx: Ctx; input: TAuditFilterInput }) {
+  const scope = scopeFor(ctx.user);
+  return {
+    count: countEvents(ctx.db, input, scope),
+    series: timeSeries(ctx.db, input, scope, autoBucket(input)),
+    topSkills: topSkillsByActivation(ctx.db, input, scope, 10),
+    refusals: refusalsBySkillAndTool(ctx.db, input, scope, 10),
+    scriptRuns: scriptRunsByExitStatus(ctx.db, input, scope),
+    scope: scope.kind,
+  };
+}

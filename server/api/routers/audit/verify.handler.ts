@@ -1,0 +1,9 @@
+import type { Ctx } from "./list.handler";
+import { verifyChainAsync } from "../../../services/audit/verify";
+
+/** Checks the whole chain (admins only: the result speaks for everyone's events). */
+export async function verifyHandler({ ctx }: { ctx: Ctx }) {
+  const started = Date.now();
+  const result = await verifyChainAsync(ctx.db);
+  return { ...result, ms: Date.now() - started };
+}
