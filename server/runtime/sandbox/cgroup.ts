@@ -139,7 +139,7 @@ export function removeRunCgroup(cg: RunCgroup, { tries = 100, delayMs = 50 } = {
       left = left.filter((d) => !tryRmdir(d));
       if (left.length === 0) return resolve(true);
       if (++n >= tries) return resolve(false);
-      setTimeout(attempt, delayMs).unref();
+      setTimeout(attempt, delayMs); // ref: close() and the CLI wait for it (bounded: tries × delayMs)
     };
     attempt();
   });

@@ -69,10 +69,10 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
 
   it("passes the canary and reports its mode", async () => {
     const status = await sandbox.status();
-    expect(status.mode).toBe(isRoot ? "sandboxed" : "sandboxed-no-cgroup");
+    expect(status.mode, JSON.stringify(status.checks)).toBe(isRoot ? "sandboxed" : "sandboxed-no-cgroup");
     expect(status.checks.find((c) => c.name === "canary")).toMatchObject({ ok: true });
     const again = await sandboxSelfTest();
-    expect(again.mode).toBe(status.mode);
+    expect(again.mode, JSON.stringify(again.checks)).toBe(status.mode);
   });
 
   it("runs python, bash and node scripts with their stdout, exit code and arguments", async () => {
@@ -271,6 +271,35 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
     expect((await run("scripts/link.sh")).refused).toMatch(/symlink that leaves the skill folder/);
     expect((await run("scripts/missing.py")).refused).toMatch(/Script not found: scripts\/missing.py/);
     expect(fs.existsSync(path.join(root, "ran"))).toBe(false);
+  });
+
+  it("never takes over a scratch folder that is not empty and not the sandbox's, nor /", async () => {
+    const foreign = path.join(root, "foreign");
+    fs.mkdirSync(foreign, { mode: 0o755 });
+    fs.writeFileSync(path.join(foreign, "keep.txt"), "mine\n");
+    const before = fs.statSync(foreign);
+    const r = await sandbox.run({ skillDir: skill, scratchDir: foreign, command: "touch /scratch/x" });
+    expect(r.refused).toMatch(/refusing to take it over/);
+    const after = fs.statSync(foreign);
+    expect([after.uid, after.mode]).toEqual([before.uid, before.mode]);
+    for (const bad of ["/", `${root}/a/../b`, "relative/scratch"]) {
+      expect((await sandbox.run({ skillDir: skill, scratchDir: bad, command: "true" })).refused, bad).toBeTruthy();
+    }
+    expect((await sandbox.run({ skillDir: "/", scratchDir: scratch, command: "true" })).refused).toMatch(/cannot be \//);
+  });
+
+  it("keeps its synthetic files in a subfolder of a given runtimeDir", async () => {
+    const runtime = path.join(root, "runtime");
+    fs.mkdirSync(runtime, { mode: 0o755 });
+    fs.writeFileSync(path.join(runtime, "passwd"), "host-file\n");
+    const own = createSandbox({ runtimeDir: runtime });
+    try {
+      expect((await own.status()).mode).toBe((await sandbox.status()).mode);
+      expect(fs.readFileSync(path.join(runtime, "passwd"), "utf8")).toBe("host-file\n");
+      expect(fs.readFileSync(path.join(runtime, "sandbox", "passwd"), "utf8")).toContain("sandbox:x:1000");
+    } finally {
+      await own.close();
+    }
   });
 
   it("bind-mounts a readable copy when the skill folder is private (0700)", async () => {

@@ -28,7 +28,7 @@ import { checkLimits, DEFAULT_LIMITS, effectiveLimits } from "./limits";
 import { RunQueue } from "./run-queue";
 import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal } from "./script-path";
 import { CANARY_SCRIPT, decideMode, executable, idInUse, type Check } from "./self-test";
-import { readableCopy, unreadableEntry } from "./skill-access";
+import { blockedAncestor, readableCopy, unreadableEntry } from "./skill-access";
 import { runCapped } from "./spawn-capped";
 import type { SandboxStatus, ScriptLimits, ScriptRequest, ScriptResult, ScriptRunner } from "./types";
 
@@ -39,7 +39,8 @@ export interface SandboxOptions {
   /** The dedicated host identity scripts run as (root servers only). In no passwd entry, not in /etc/subuid. */
   uid?: number;
   gid?: number;
-  /** Server-owned folder for the synthetic /etc files and private skill copies; a fresh temp dir by default. */
+  /** Server-owned folder; the sandbox keeps its synthetic /etc files and private skill copies in its
+   * "sandbox" subfolder (never in the folder itself). A fresh temp dir, removed on close(), by default. */
   runtimeDir?: string;
   /** Defaults and ceiling for every run; a request can only tighten them. */
   limits?: Partial<ScriptLimits>;
@@ -100,8 +101,13 @@ export class Sandbox implements ScriptRunner {
     this.limits = { ...DEFAULT_LIMITS, ...checkLimits(options.limits, "sandbox limits") };
     this.queue = new RunQueue(options.maxConcurrent ?? 2);
     this.unsafe = options.unsafe === true;
+    if (options.runtimeDir !== undefined && !path.isAbsolute(options.runtimeDir)) {
+      throw new Error(`sandbox: runtimeDir must be absolute, got "${options.runtimeDir}"`);
+    }
     this.ownRuntimeDir = !options.runtimeDir;
-    this.runtimeDir = options.runtimeDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sandbox-"));
+    this.runtimeDir = options.runtimeDir
+      ? path.join(options.runtimeDir, "sandbox")
+      : fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sandbox-"));
   }
 
   /** Runs waiting for a free slot (the UI shows them as "queued"). */
@@ -150,7 +156,13 @@ export class Sandbox implements ScriptRunner {
   }
 
   private ready(): Promise<State> {
-    this.state ??= this.selfTest();
+    this.state ??= this.selfTest().catch((err: unknown) => ({
+      status: {
+        mode: "unavailable" as const,
+        detail: `Script execution is disabled: the sandbox self-test crashed (${(err as Error)?.message ?? String(err)}).`,
+        checks: [{ name: "self-test", ok: false, detail: String(err) }],
+      },
+    }));
     return this.state;
   }
 
@@ -167,6 +179,7 @@ export class Sandbox implements ScriptRunner {
     if (typeof req.scratchDir !== "string" || !path.isAbsolute(req.scratchDir)) {
       throw new SandboxRefusal(`The scratch folder must be an absolute path, got "${String(req.scratchDir)}"`);
     }
+    checkLimits(req.limits, "script limits");
     const badEnv = envProblem(req.env);
     if (badEnv) throw new SandboxRefusal(badEnv);
     const base = { scratchDir: req.scratchDir, stdin: req.stdin, env: req.env, limits: req.limits, signal: req.signal };
@@ -281,28 +294,32 @@ export class Sandbox implements ScriptRunner {
     void p.finally(() => this.cleanups.delete(p));
   }
 
-  /** Scratch belongs to the sandbox uid, 0700; never a symlink (the sandbox could have planted one). */
+  /**
+   * Scratch belongs to the sandbox uid, 0700, and is never a symlink (the sandbox could have planted
+   * one). An existing folder is taken over only when it is empty or already the sandbox's, so a wrong
+   * path from a caller can never chown a real folder.
+   */
   private prepareScratch(dir: string): void {
+    if (path.resolve(dir) === "/" || path.resolve(dir) !== dir.replace(/\/+$/, "")) {
+      throw new SandboxRefusal(`The scratch folder must be a normalized absolute path other than /, got "${dir}"`);
+    }
     let st: fs.Stats | undefined;
     try {
       st = fs.lstatSync(dir);
     } catch {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
+      fs.mkdirSync(dir, { mode: 0o700 });
       st = fs.lstatSync(dir);
     }
     if (st.isSymbolicLink() || !st.isDirectory()) throw new SandboxRefusal(`The scratch folder ${dir} is not a plain directory`);
-    if (this.root) fs.chownSync(dir, this.uid, this.gid);
-    fs.chmodSync(dir, 0o700);
-    if (this.root) {
-      for (let p = path.dirname(dir); ; p = path.dirname(p)) {
-        const a = fs.statSync(p);
-        const shift = a.uid === this.uid ? 6 : a.gid === this.gid ? 3 : 0;
-        if (((a.mode >> shift) & 1) === 0) {
-          throw new SandboxRefusal(`The sandbox user cannot reach the scratch folder: ${p} is not searchable (chmod o+x ${p})`);
-        }
-        if (p === path.dirname(p)) break;
-      }
+    const mine = this.root ? st.uid === this.uid : true;
+    if (!mine && fs.readdirSync(dir).length > 0) {
+      throw new SandboxRefusal(`The scratch folder ${dir} is not empty and does not belong to the sandbox user; refusing to take it over`);
     }
+    if (this.root && !mine) fs.chownSync(dir, this.uid, this.gid);
+    fs.chmodSync(dir, 0o700);
+    const blocked = this.root ? blockedAncestor(dir, this.uid, this.gid) : null;
+    if (blocked) throw new SandboxRefusal(`The sandbox user cannot reach the scratch folder: ${blocked} is not searchable (chmod o+x ${blocked})`);
   }
 
   private async selfTest(): Promise<State> {
@@ -335,11 +352,16 @@ export class Sandbox implements ScriptRunner {
     }
 
     try {
-      fs.mkdirSync(this.runtimeDir, { recursive: true });
+      fs.mkdirSync(this.runtimeDir, { recursive: true, mode: 0o755 });
       fs.chmodSync(this.runtimeDir, 0o755);
-      fs.writeFileSync(path.join(this.runtimeDir, "passwd"), SYNTHETIC_PASSWD, { mode: 0o644 });
-      fs.writeFileSync(path.join(this.runtimeDir, "group"), SYNTHETIC_GROUP, { mode: 0o644 });
-      add("runtime", true, this.runtimeDir, true);
+      for (const [name, text] of [["passwd", SYNTHETIC_PASSWD], ["group", SYNTHETIC_GROUP]] as const) {
+        const file = path.join(this.runtimeDir, name);
+        fs.rmSync(file, { force: true }); // never write through a link left in place of the file
+        fs.writeFileSync(file, text, { mode: 0o644, flag: "wx" });
+      }
+      const blocked = this.root ? blockedAncestor(this.runtimeDir, this.uid, this.gid) : null;
+      if (blocked) add("runtime", false, `the sandbox user cannot reach ${this.runtimeDir}: ${blocked} is not searchable`, true);
+      else add("runtime", true, this.runtimeDir, true);
     } catch (err) {
       add("runtime", false, `cannot prepare ${this.runtimeDir}: ${(err as Error).message}`, true);
     }

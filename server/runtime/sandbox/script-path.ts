@@ -41,6 +41,7 @@ export function realSkillDir(skillDir: string): string {
     throw new SandboxRefusal(`The skill folder ${skillDir} does not exist`);
   }
   if (!fs.statSync(real).isDirectory()) throw new SandboxRefusal(`The skill folder ${skillDir} is not a directory`);
+  if (real === "/") throw new SandboxRefusal("The skill folder cannot be /");
   return real;
 }
 

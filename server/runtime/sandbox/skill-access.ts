@@ -13,13 +13,18 @@ function allowed(st: fs.Stats, uid: number, gid: number, need: number): boolean 
   return ((st.mode >> shift) & need) === need;
 }
 
-/** null when uid:gid can traverse to dir and read everything in it; else the first offending path. */
-export function unreadableEntry(dir: string, uid: number, gid: number): string | null {
-  // bwrap binds the folder as the sandbox uid, so every ancestor must be searchable too.
+/** bwrap binds folders as the sandbox uid, so every ancestor must be searchable; the first one that is not. */
+export function blockedAncestor(dir: string, uid: number, gid: number): string | null {
   for (let p = path.dirname(dir); ; p = path.dirname(p)) {
     if (!allowed(fs.statSync(p), uid, gid, 0o1)) return p;
-    if (p === path.dirname(p)) break;
+    if (p === path.dirname(p)) return null;
   }
+}
+
+/** null when uid:gid can traverse to dir and read everything in it; else the first offending path. */
+export function unreadableEntry(dir: string, uid: number, gid: number): string | null {
+  const blocked = blockedAncestor(dir, uid, gid);
+  if (blocked) return blocked;
   const stack = [dir];
   let seen = 0;
   while (stack.length > 0) {
