@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkSkillDir, findSkillDirs } from "../skill";
+import type { Diagnostic } from "../skill/types";
 import type { LayerRoot } from "./layers";
 import type { SkillEntry } from "./types";
 
@@ -52,6 +53,16 @@ function exists(p: string): boolean {
 }
 
 /**
+ * A copy of a string that does not keep its source alive. V8 represents substrings as slices of the parent,
+ * so a description cut out of SKILL.md would pin the whole file (body included) in the index's memory.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (" " + s).slice(1);
+}
+
+const detachDiagnostic = (d: Diagnostic): Diagnostic => ({ ...d, code: detach(d.code), message: detach(d.message) });
+
+/**
  * The entry for one skill folder. `previous` is reused when its SKILL.md mtime and size are unchanged
  * (warm rebuild); only the cheap facts (scripts/ presence, plugin install time) are refreshed.
  */
@@ -68,27 +79,33 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
   const hasError = check.diagnostics.some((d) => d.severity === "error");
   const entry: SkillEntry = {
     id: dir,
-    name: props?.name || path.basename(dir),
-    description: props?.description ?? "",
+    name: detach(props?.name || path.basename(dir)),
+    description: detach(props?.description ?? ""),
     layer: root.layer,
     root: root.dir,
     dir,
     file: check.file ?? path.join(dir, "SKILL.md"),
     digest: check.digest,
-    tags: props?.tags ?? [],
+    tags: (props?.tags ?? []).map(detach),
     priority: typeof props?.priority === "number" && Number.isFinite(props.priority) ? props.priority : 0,
     hasScripts: hasScriptsDir(dir),
     loadable: check.loadable,
     valid: check.valid,
     status: !check.loadable ? "invalid" : hasError || check.diagnostics.length > 0 ? "warnings" : "ok",
-    diagnostics: check.diagnostics,
+    diagnostics: check.diagnostics.map(detachDiagnostic),
     mtimeMs: st.mtimeMs,
     size: st.size,
   };
   if (root.plugin) entry.plugin = root.plugin;
   if (root.installedAt) entry.installedAt = root.installedAt;
-  if (props?.scope) entry.scope = props.scope;
-  if (props?.allowedTools) entry.allowedTools = props.allowedTools;
+  if (props?.scope) {
+    const sc = props.scope;
+    entry.scope = {};
+    if (sc.agents) entry.scope.agents = sc.agents.map(detach);
+    if (sc.tenants) entry.scope.tenants = sc.tenants.map(detach);
+    if (sc.environments) entry.scope.environments = sc.environments.map(detach);
+  }
+  if (props?.allowedTools) entry.allowedTools = props.allowedTools.map(detach);
   if (props?.context) entry.context = props.context;
   return entry;
 }

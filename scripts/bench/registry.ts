@@ -1,0 +1,253 @@
+// Registry benchmark: synthetic layer trees (1,000 and 10,000 skills) and the real skills in
+// shared/fixtures/real-skills. Measures cold index build, warm rebuild, one changed file (refresh and watcher),
+// activation (body load) p50/p99 warm, resolveAll, and heap held by the index. Medians of a few runs.
+// Targets: 1,000 cold < 100 ms, 10,000 cold < 1 s, activation p99 < 1 ms warm, heap < 3 MB per 1,000 skills.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runInNewContext } from "node:vm";
+import v8 from "node:v8";
+import { checkSkillDir, findSkillDirs } from "../../server/runtime/skill";
+import { BodyCache } from "../../server/runtime/registry/body";
+import { layerRoots, makeLayerConfig, type LayerConfig, writableRoot } from "../../server/runtime/registry/layers";
+import { resolveAll } from "../../server/runtime/registry/resolve";
+import { SkillIndex } from "../../server/runtime/registry/skill-index";
+
+export const name = "registry";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const sharedDir = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared");
+
+// A real collection: heap is only meaningful after a full collection. Exposing gc at run time avoids
+// needing --expose-gc on the command line.
+function getGc(): (() => void) | null {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) return g;
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    return runInNewContext("gc") as () => void;
+  } catch {
+    return null;
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)]!;
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * p))]!;
+};
+const ms = (x: number) => Math.round(x * 1000) / 1000;
+
+function skillText(n: string, i: number): string {
+  const steps = Array.from({ length: 30 }, (_, k) => `${k + 1}. Step ${k + 1} of ${n}: check the input, run the tool, write down what changed.`).join("\n");
+  return `---
+name: ${n}
+description: Synthetic skill number ${i} for the registry benchmark. Use when measuring how fast the index builds and resolves names across layers.
+tags: [bench, group-${i % 17}]
+priority: ${i % 3}
+metadata:
+  owner: bench
+---
+# ${n}
+
+${steps}
+
+See [the guide](references/guide.md) for details.
+`;
+}
+
+/** N definitions spread over the four layers (some names in several layers), one folder level of grouping. */
+function generate(base: string, n: number): LayerConfig {
+  const config = makeLayerConfig({ home: path.join(base, "home"), projectRoot: path.join(base, "project") });
+  const projectRoots = [".omniforge/skills", ".claude/skills", ".agents/skills"].map((r) => path.join(config.projectRoot, r));
+  for (let p = 0; p < 7; p++) {
+    const dir = path.join(config.home, "plugins", `plugin-${p}`);
+    fs.mkdirSync(path.join(dir, "skills"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "plugin.json"), JSON.stringify({ name: `plugin-${p}`, installedAt: new Date(Date.UTC(2026, 0, 1 + p)).toISOString(), source: "bench" }));
+  }
+  const dup = Math.max(100, Math.floor(n / 10));
+  for (let i = 0; i < n; i++) {
+    const skill = i % 5 === 0 ? `shared-${i % dup}` : `skill-${i}`;
+    const slot = i % 10;
+    const root =
+      slot === 0
+        ? writableRoot(config, "enterprise")
+        : slot <= 2
+          ? writableRoot(config, "personal")
+          : slot <= 7
+            ? projectRoots[slot % 3]!
+            : path.join(config.home, "plugins", `plugin-${i % 7}`, "skills");
+    const dir = path.join(root, `g${Math.floor(i / 100)}`, skill);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "SKILL.md"), skillText(skill, i));
+    if (i % 4 === 0) {
+      fs.mkdirSync(path.join(dir, "references"));
+      fs.writeFileSync(path.join(dir, "references", "guide.md"), "# guide\n");
+    }
+  }
+  return config;
+}
+
+/** Where cold-build time goes: the folder walk versus the SKILL.md parse/validate (the skill module). */
+function breakdown(config: LayerConfig) {
+  const t0 = performance.now();
+  const dirs = layerRoots(config).flatMap((r) => findSkillDirs(r.dir, { maxDepth: 6 }));
+  const t1 = performance.now();
+  for (const d of dirs) checkSkillDir(d, { rules: "omniforge" });
+  const t2 = performance.now();
+  return { walkMs: ms(t1 - t0), checkSkillDirMs: ms(t2 - t1), checkSkillDirPerFileUs: ms(((t2 - t1) / Math.max(1, dirs.length)) * 1000) };
+}
+
+function heapOf(config: LayerConfig, gc: (() => void) | null) {
+  if (!gc) {
+    const before = process.memoryUsage().heapUsed;
+    const index = SkillIndex.build(config);
+    const after = process.memoryUsage().heapUsed;
+    return { method: "process.memoryUsage delta without gc (noisy, includes garbage)", bytes: after - before, entries: index.size };
+  }
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let index: SkillIndex | null = SkillIndex.build(config);
+  index.entries();
+  index.definitions("x");
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const entries = index.size;
+  index = null;
+  return { method: "heapUsed delta around a build, full gc before and after (v8 --expose-gc set at run time)", bytes: after - before, entries };
+}
+
+async function watcherLatency(index: SkillIndex, file: string, runs: number) {
+  const readyStart = performance.now();
+  await index.watch({ debounceMs: 100 });
+  const readyMs = performance.now() - readyStart;
+  const latencies: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const marker = `watch-${r}-${Date.now()}`;
+    const seen = new Promise<number>((resolve) => {
+      const off = index.onChange((c) => {
+        if (c.changed.some((e) => e.description.includes(marker))) {
+          off();
+          resolve(performance.now());
+        }
+      });
+    });
+    const start = performance.now();
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^description: .*$/m, `description: Edited ${marker}.`));
+    const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(NaN), 5000));
+    latencies.push((await Promise.race([seen, timeout])) - start);
+    await new Promise((r2) => setTimeout(r2, 150));
+  }
+  await index.close();
+  return { watcherReadyMs: ms(readyMs), debounceMs: 100, editToChangeEventMsMedian: ms(median(latencies)), runs };
+}
+
+async function measure(config: LayerConfig, label: string, opts: { coldRuns: number; watch: boolean; mutate: boolean; gc: (() => void) | null }) {
+  const cold: number[] = [];
+  let index: SkillIndex | null = null;
+  for (let r = 0; r < opts.coldRuns; r++) {
+    const s = performance.now();
+    index = SkillIndex.build(config, { bodyCache: new BodyCache() });
+    cold.push(performance.now() - s);
+  }
+  index = index!;
+  const warm: number[] = [];
+  for (let r = 0; r < opts.coldRuns; r++) {
+    const s = performance.now();
+    index.rebuild();
+    warm.push(performance.now() - s);
+  }
+  const entries = index.entries();
+  const target = entries.find((e) => e.loadable && e.layer === "project") ?? entries.find((e) => e.loadable)!;
+  const refresh: number[] = [];
+  for (let r = 0; r < (opts.mutate ? 5 : 0); r++) {
+    fs.writeFileSync(target.file, fs.readFileSync(target.file, "utf8").replace(/^description: .*$/m, `description: Refresh ${r}.`));
+    const s = performance.now();
+    const change = index.refresh([target.file]);
+    refresh.push(performance.now() - s);
+    if (change.changed.length !== 1) throw new Error(`refresh did not see the edit (${label})`);
+  }
+  const resolveTimes: number[] = [];
+  let effective = 0;
+  for (let r = 0; r < 3; r++) {
+    const s = performance.now();
+    effective = resolveAll(index).skills.length;
+    resolveTimes.push(performance.now() - s);
+  }
+  // Activation: first load parses (cold), later loads of the same skill hit the digest cache (warm).
+  const loadable = entries.filter((e) => e.loadable);
+  const sample = loadable.slice(0, Math.min(loadable.length, 2000));
+  const coldLoads: number[] = [];
+  for (const e of sample) {
+    const s = performance.now();
+    index.loadBody(index.get(e.id)!);
+    coldLoads.push(performance.now() - s);
+  }
+  const warmLoads: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    for (const e of sample) {
+      const entry = index.get(e.id)!;
+      const s = performance.now();
+      index.loadBody(entry);
+      warmLoads.push(performance.now() - s);
+    }
+  }
+  const result: Record<string, unknown> = {
+    definitions: index.size,
+    effectiveSkills: effective,
+    coldBuildMsMedian: ms(median(cold)),
+    coldBuildRuns: cold.map(ms),
+    warmRebuildMsMedian: ms(median(warm)),
+    refreshOneFileMsMedian: refresh.length ? ms(median(refresh)) : "not measured (read-only fixtures)",
+    resolveAllMsMedian: ms(median(resolveTimes)),
+    activationColdMsP50: ms(pct(coldLoads, 0.5)),
+    activationWarmMsP50: ms(pct(warmLoads, 0.5)),
+    activationWarmMsP99: ms(pct(warmLoads, 0.99)),
+    coldBuildBreakdown: breakdown(config),
+  };
+  const heap = heapOf(config, opts.gc);
+  result.heap = { ...heap, mbPer1000: ms((heap.bytes / 1024 / 1024) * (1000 / Math.max(1, heap.entries))) };
+  if (opts.watch) result.watcher = await watcherLatency(index, target.file, 3);
+  return result;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const gc = getGc();
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "of-bench-registry-"));
+  const out: Record<string, unknown> = {
+    targets: { cold1000Ms: 100, cold10000Ms: 1000, activationP99Ms: 1, heapMbPer1000: 3 },
+    gcExposed: gc !== null,
+  };
+  try {
+    // OMNIFORGE_BENCH_QUICK=1 skips the 10,000-skill tree (about half a minute on a busy 2-core machine).
+    const sizes = [[1000, 5, true], [10000, 3, true]] as const;
+    for (const [n, runs, watch] of process.env.OMNIFORGE_BENCH_QUICK ? sizes.slice(0, 1) : sizes) {
+      const dir = path.join(base, `n${n}`);
+      const t0 = performance.now();
+      const config = generate(dir, n);
+      process.stderr.write(`bench registry: generated ${n} skills in ${Math.round(performance.now() - t0)} ms\n`);
+      out[`synthetic${n}`] = await measure(config, `synthetic ${n}`, { coldRuns: runs, watch, mutate: true, gc });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const real = path.join(sharedDir, "fixtures", "real-skills");
+    if (fs.existsSync(real)) {
+      // The fixtures are linked in as the personal layer (not copied); the index realpaths its roots.
+      const config = makeLayerConfig({ home: path.join(base, "real-home"), projectRoot: path.join(base, "real-project") });
+      fs.mkdirSync(config.home, { recursive: true });
+      fs.symlinkSync(real, path.join(config.home, "skills"));
+      const r = await measure(config, "real", { coldRuns: 5, watch: false, mutate: false, gc });
+      out.realSkills = { source: real, ...r };
+    } else {
+      out.realSkills = { skipped: `real skills not found at ${real} (set OMNIFORGE_SHARED_DIR)` };
+      process.stderr.write(`bench registry: SKIPPED real skills: ${real} is absent\n`);
+    }
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+  return out;
+}
