@@ -283,6 +283,9 @@ describe("adversarial calls", () => {
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/Unknown tool 'delete_everything'.*read_file/);
     expect(audit.events.at(-1)).toMatchObject({ type: "tool_call", outcome: "failed", tool: "delete_everything" });
+    const asText = await executor.execute({ name: "read_file", input: '{"path":"references/guide.md"}' as unknown as Record<string, unknown> });
+    expect(asText.output).toContain("Guide of victim");
+    expect((await executor.execute({ name: "read_file", input: "{not json" as unknown as Record<string, unknown> })).output).toMatch(/not valid JSON/);
     const bad = await executor.execute({ name: "read_file", input: { path: 42 } });
     expect(bad.ok).toBe(false);
     expect(bad.output).toMatch(/Invalid input for read_file/);

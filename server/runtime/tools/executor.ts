@@ -140,11 +140,12 @@ export class Executor {
     const ms = () => Math.round((performance.now() - started) * 100) / 100;
     const ctx = this.context;
     const top = ctx.stack.top();
-    const name = typeof call?.name === "string" ? call.name : String(call?.name);
+    const rawName = typeof call?.name === "string" ? call.name : String(call?.name);
+    const name = rawName.length > 100 ? `${rawName.slice(0, 100)}…` : rawName;
     const args = auditArguments(call?.input);
     const baseDetails = { ...(call?.callId ? { callId: call.callId } : {}), args };
 
-    const def = this.get(name);
+    const def = this.get(rawName);
     if (!def) {
       const error = `Unknown tool '${name}'. Available tools: ${this.list().map((t) => t.name).join(", ")}`;
       this.record({ type: "tool_call", ...this.skillFields(top), tool: name, outcome: "failed", durationMs: ms(), details: { ...baseDetails, error: "unknown_tool" } });
@@ -154,6 +155,16 @@ export class Executor {
 
     // Input shape.
     let input: unknown = call.input ?? {};
+    // Some providers hand over the arguments as JSON text.
+    if (typeof input === "string") {
+      try {
+        input = JSON.parse(input || "{}");
+      } catch {
+        const error = `Invalid input for ${tool}: the arguments are not valid JSON`;
+        this.record({ type: "tool_call", ...this.skillFields(top), tool, outcome: "failed", durationMs: ms(), details: { ...baseDetails, error } });
+        return { ok: false, output: error, error, tool, durationMs: ms() };
+      }
+    }
     if (isZod(def.inputSchema)) {
       const parsed = def.inputSchema.safeParse(input);
       if (!parsed.success) {
@@ -172,7 +183,8 @@ export class Executor {
     }
 
     // Restrictions: the call is checked under its canonical name, whatever case the model used.
-    if (!this.isAlwaysCallable(tool)) {
+    const restrictions = this.isAlwaysCallable(tool) ? [] : ctx.stack.restrictions().reverse();
+    if (restrictions.length > 0) {
       let subject: CallSubject = {};
       try {
         subject = def.subject?.(input, ctx) ?? {};
@@ -180,10 +192,7 @@ export class Executor {
         subject = {}; // an unreadable subject matches no argument pattern: refused, never widened
       }
       const forMatch: CallForMatch = { tool, ...subject };
-      const refusing = ctx.stack
-        .restrictions()
-        .reverse()
-        .filter((r) => !r.patterns.some((p) => matchesPattern(forMatch, p)));
+      const refusing = restrictions.filter((r) => !r.patterns.some((p) => matchesPattern(forMatch, p)));
       if (refusing.length > 0) {
         const first = refusing[0]!;
         const allowed = first.skill.allowedTools ?? [];

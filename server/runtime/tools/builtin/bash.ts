@@ -46,10 +46,10 @@ export function scriptReadInCommand(command: string, ctx: ToolContext): ScriptRe
 function toSandboxPaths(command: string, ctx: ToolContext, skillDir: string): string {
   const swap = (text: string, from: string, to: string) => (from.length > 1 ? text.split(from).join(to) : text);
   let out = command;
-  for (const [dir, mount] of [
-    [skillDir, "/skill"],
-    [ctx.scratchDir, "/scratch"],
-  ] as const) {
+  const pairs: [string, string][] = [[ctx.scratchDir, "/scratch"]];
+  if (skillDir !== ctx.scratchDir) pairs.unshift([skillDir, "/skill"]);
+  pairs.sort((a, b) => b[0].length - a[0].length); // a folder nested in the other is replaced first
+  for (const [dir, mount] of pairs) {
     let real = dir;
     try {
       real = fs.realpathSync(dir);
