@@ -1,0 +1,36 @@
+// What every skills-service call needs: the database, the data home, the audit sink and who is acting.
+import type { Db } from "../../../db/client";
+import type { DataHome } from "../../config";
+import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
+import { refreshAll } from "../catalog/catalog";
+import type { SkillActor, SkillRef } from "./location";
+
+export interface SkillsContext {
+  db: Db;
+  dh: DataHome;
+  audit: AuditSink;
+  actor: SkillActor;
+}
+
+/** Records an audit event about one skill definition. */
+export function auditSkill(ctx: SkillsContext, type: AuditEvent["type"], ref: SkillRef, e: { digest?: string | null; details?: Record<string, unknown> } = {}): void {
+  ctx.audit.record({
+    type,
+    actor: { id: ctx.actor.id, email: ctx.actor.email },
+    skill: ref.skill,
+    layer: ref.layer,
+    ...(e.digest ? { digest: e.digest } : {}),
+    outcome: "ok",
+    details: {
+      ...(ref.plugin ? { plugin: ref.plugin } : {}),
+      ...(ref.ownerId ? { ownerId: ref.ownerId } : {}),
+      ...(ref.base ? { base: ref.base } : {}),
+      ...e.details,
+    },
+  });
+}
+
+/** The console wrote files: every cached index re-reads them now instead of after the watcher's debounce. */
+export function afterWrite(paths: string[]): void {
+  refreshAll(paths);
+}

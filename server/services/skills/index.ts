@@ -1,0 +1,53 @@
+// The skills service: what the console's skill pages and the skill router call. Plain functions over a
+// SkillsContext (db, data home, audit sink, actor); rights are checked here, whatever the UI shows.
+import { indexFor } from "../catalog/catalog";
+import { effectivePolicy } from "../policy/store";
+import type { SkillsContext } from "./context";
+import { existingSkillDir } from "./edit";
+import { listTree } from "./files";
+import { latestChanges } from "./history";
+import { entriesByKey, queryRows, skillRows, type ListQuery, type SkillList } from "./list";
+import { canWrite, type SkillRef } from "./location";
+
+export type { SkillsContext } from "./context";
+export * from "./errors";
+export { type SkillRef, type SkillActor, canRead, canWrite, writableLayers, safeRelPath, confine } from "./location";
+export { listTree, languageOf, type TreeNode, type FileContent } from "./files";
+export { readSkillFile, saveFile, createFile, createFolder, renamePath, deletePath, restoreVersion, readVersion, skillTree, type SaveInput, type SaveResult } from "./edit";
+export { createSkill, deleteSkill, restoreDeleted, listDeleted, checkNewName, nameProblems, writableTargets, type CreateSkillInput, type DeletedSkill } from "./lifecycle";
+export { importArchive, exportZip, MAX_IMPORT_BYTES, type ImportInput, type ImportReport } from "./transfer";
+export { liveCheck, linksOf, type LiveCheck, type LinkInfo } from "./live-check";
+export { listVersions, type VersionSummary } from "./history";
+export { SKILL_TEMPLATES } from "./templates";
+export type { ListQuery, SkillList, SkillRow, ListStatus, ListSort } from "./list";
+
+/** The list page: every definition the actor can see, resolved with the current policy. */
+export async function listSkills(ctx: SkillsContext, query: ListQuery): Promise<SkillList> {
+  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const rows = skillRows(index, effectivePolicy(ctx.db), latestChanges(ctx.db), ctx.actor.id);
+  return queryRows(rows, entriesByKey(index, rows), query);
+}
+
+/** The editor's header: files, whether the actor may write, and the definition's status in the list. */
+export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
+  const { ref, dir } = existingSkillDir(ctx, input, "read");
+  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const entry = index.entries().find((e) => e.dir === dir);
+  let status: string | null = null;
+  let statusReason = "";
+  if (entry) {
+    const rows = skillRows(index, effectivePolicy(ctx.db), new Map(), ctx.actor.id);
+    const row = rows.find((r) => r.ref.layer === ref.layer && r.ref.skill === ref.skill && (r.ref.plugin ?? "") === (ref.plugin ?? "") && (r.ref.base ?? "") === (ref.base ?? ""));
+    status = row?.status ?? null;
+    statusReason = row?.statusReason ?? "";
+  }
+  return {
+    ref,
+    name: entry?.name ?? ref.skill,
+    description: entry?.description ?? "",
+    status,
+    statusReason,
+    canWrite: canWrite(ctx.actor, ref),
+    files: listTree(dir),
+  };
+}

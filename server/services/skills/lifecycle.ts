@@ -1,0 +1,183 @@
+// Whole skills: the name check, create from a template, delete (a version with a snapshot of every file) and
+// restore of a deleted skill from that snapshot. Folders are written through the registry's staging + rename.
+import fs from "node:fs";
+import path from "node:path";
+import { writeSkillFolder, listPlugins, makeLayerConfig, type LayerName, type SkillFile } from "../../runtime/registry";
+import { auditSkill, afterWrite, type SkillsContext } from "./context";
+import { snapshotOf, existingSkillDir } from "./edit";
+import { badRequest, notFound, SkillServiceError } from "./errors";
+import { sha256 } from "./files";
+import { deleteRows, getVersion, parseSnapshot, recordVersion, type Snapshot } from "./history";
+import { assertWrite, canRead, layerRootOf, normaliseRef, refFromHistory, skillDirOf, writableLayers, type SkillActor, type SkillRef } from "./location";
+import { templateById } from "./templates";
+
+const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Problems with a new skill name (spec rules), empty when it is fine. */
+export function nameProblems(name: string): string[] {
+  const out: string[] = [];
+  if (!name) return ["Enter a name."];
+  if (name.length > 64) out.push(`The name has ${name.length} characters; the limit is 64.`);
+  if (/[A-Z]/.test(name)) out.push("Use lowercase letters only.");
+  if (name.startsWith("-") || name.endsWith("-")) out.push("The name cannot start or end with a hyphen.");
+  if (name.includes("--")) out.push("The name cannot contain two hyphens in a row.");
+  if (/[^A-Za-z0-9-]/.test(name)) out.push("Use only lowercase letters, digits and hyphens.");
+  if (!out.length && !NAME_RE.test(name)) out.push("Use lowercase letters, digits and single hyphens.");
+  return out;
+}
+
+export interface NameCheck {
+  ok: boolean;
+  problems: string[];
+}
+
+/** The name follows the spec and no skill folder of that name exists in the target layer. */
+export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plugin?: string }, name: string): NameCheck {
+  const problems = nameProblems(name);
+  if (!problems.length) {
+    const ref = normaliseRef({ ...target, skill: name }, ctx.actor);
+    if (fs.existsSync(skillDirOf(ctx.dh, ref))) problems.push(`A skill named ${name} already exists in the ${target.layer} layer.`);
+  }
+  return { ok: problems.length === 0, problems };
+}
+
+/** Where the actor may create skills: layers, plus installed plugins for the plugin layer. */
+export function writableTargets(ctx: SkillsContext): { layers: LayerName[]; plugins: string[] } {
+  const layers = writableLayers(ctx.actor);
+  const plugins = layers.includes("plugin")
+    ? listPlugins(makeLayerConfig({ home: ctx.dh.home, projectRoot: ctx.dh.projectRoot })).map((p) => p.name)
+    : [];
+  return { layers: plugins.length ? layers : layers.filter((l) => l !== "plugin"), plugins };
+}
+
+export function snapshotFromFiles(files: SkillFile[]): Snapshot {
+  const dec = new TextDecoder("utf-8", { fatal: true });
+  return {
+    files: files.map((f) => {
+      try {
+        if (f.data.subarray(0, 8192).includes(0)) throw new Error("binary");
+        return { path: f.path, text: dec.decode(f.data), executable: f.executable };
+      } catch {
+        return { path: f.path, base64: Buffer.from(f.data).toString("base64"), executable: f.executable };
+      }
+    }),
+  };
+}
+
+export function filesFromSnapshot(s: Snapshot): SkillFile[] {
+  return s.files.map((f) => ({
+    path: f.path,
+    data: f.text !== undefined ? Buffer.from(f.text, "utf8") : Buffer.from(f.base64 ?? "", "base64"),
+    executable: f.executable === true,
+  }));
+}
+
+export interface CreateSkillInput {
+  layer: LayerName;
+  plugin?: string;
+  name: string;
+  description: string;
+  template: string;
+}
+
+export function createSkill(ctx: SkillsContext, input: CreateSkillInput): { ref: SkillRef; versionId: number } {
+  const ref = normaliseRef({ layer: input.layer, plugin: input.plugin, skill: input.name || "x" }, ctx.actor);
+  assertWrite(ctx.actor, ref);
+  const check = checkNewName(ctx, input, input.name);
+  if (!check.ok) throw badRequest(check.problems.join(" "));
+  const tpl = templateById(input.template);
+  if (!tpl) throw badRequest(`Unknown template "${input.template}".`);
+  const description = input.description.trim() || `Describe what ${input.name} does and when to use it.`;
+  if (description.length > 1024) throw badRequest("The description is longer than 1024 characters.");
+  const files = tpl.files(input.name, description).map((f) => ({ path: f.path, data: Buffer.from(f.text, "utf8"), executable: f.executable === true }));
+  const dir = skillDirOf(ctx.dh, ref);
+  fs.mkdirSync(layerRootOf(ctx.dh, ref), { recursive: true });
+  writeSkillFolder(dir, files);
+  const main = files.find((f) => f.path === "SKILL.md")!;
+  const text = main.data.toString("utf8");
+  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+    path: "SKILL.md",
+    action: "create",
+    content: text,
+    digest: sha256(main.data),
+    snapshot: snapshotFromFiles(files),
+    message: `created from template ${tpl.id}`,
+  });
+  auditSkill(ctx, "skill_saved", ref, { digest: sha256(main.data), details: { action: "create", template: tpl.id, versionId } });
+  afterWrite([dir]);
+  return { ref, versionId };
+}
+
+/** Deletes a whole skill after keeping every file in a "delete" version (restorable). */
+export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): { versionId: number } {
+  const { ref, dir } = existingSkillDir(ctx, input, "write");
+  const snapshot = snapshotOf(dir, dir);
+  const skillMd = snapshot.files.find((f) => f.path === "SKILL.md");
+  // Move aside first (atomic for readers), then remove.
+  const trash = path.join(path.dirname(dir), `.trash-${path.basename(dir)}-${Date.now().toString(36)}`);
+  fs.renameSync(dir, trash);
+  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+    path: "",
+    action: "delete",
+    content: null,
+    digest: skillMd?.text !== undefined ? sha256(Buffer.from(skillMd.text, "utf8")) : null,
+    snapshot,
+    message: message || `deleted ${ref.skill}`,
+  });
+  fs.rmSync(trash, { recursive: true, force: true });
+  auditSkill(ctx, "skill_deleted", ref, { details: { versionId, files: snapshot.files.length } });
+  afterWrite([dir]);
+  return { versionId };
+}
+
+export interface DeletedSkill {
+  versionId: number;
+  ref: SkillRef;
+  deletedAt: number;
+  deletedBy: string;
+  files: number;
+}
+
+/** Deleted skills the actor may see, whose folder has not come back since. */
+export function listDeleted(ctx: SkillsContext): DeletedSkill[] {
+  const out: DeletedSkill[] = [];
+  for (const row of deleteRows(ctx.db)) {
+    const ref = refFromHistory(row);
+    if (!canReadAs(ctx.actor, ref)) continue;
+    if (fs.existsSync(skillDirOf(ctx.dh, ref))) continue;
+    out.push({ versionId: row.id, ref, deletedAt: row.createdAt, deletedBy: row.authorEmail, files: parseSnapshot(row.snapshot)?.files.length ?? 0 });
+  }
+  return out;
+}
+
+function canReadAs(actor: SkillActor, ref: SkillRef): boolean {
+  // Deleted personal skills of others stay private, even for admins here.
+  return ref.layer === "personal" ? ref.ownerId === actor.id : canRead(actor, ref);
+}
+
+/** Brings back a deleted skill from its "delete" version (refused when a folder of that name exists again). */
+export function restoreDeleted(ctx: SkillsContext, versionId: number): { ref: SkillRef; versionId: number } {
+  const row = getVersion(ctx.db, versionId);
+  if (!row || row.action !== "delete") throw notFound(`Version ${versionId} is not a deleted skill.`);
+  const ref = normaliseRef(refFromHistory(row), ctx.actor);
+  assertWrite(ctx.actor, ref);
+  const snapshot = parseSnapshot(row.snapshot);
+  if (!snapshot) throw badRequest("This version has no snapshot to restore.");
+  const dir = skillDirOf(ctx.dh, ref);
+  if (fs.existsSync(dir)) throw new SkillServiceError("CONFLICT", `A skill folder ${ref.skill} exists again in the ${ref.layer} layer; rename or delete it first.`);
+  const files = filesFromSnapshot(snapshot);
+  fs.mkdirSync(layerRootOf(ctx.dh, ref), { recursive: true });
+  writeSkillFolder(dir, files);
+  const main = snapshot.files.find((f) => f.path === "SKILL.md");
+  const newId = recordVersion(ctx.db, ref, ctx.actor, {
+    path: main ? "SKILL.md" : "",
+    action: "restore",
+    content: main?.text ?? null,
+    digest: main?.text !== undefined ? sha256(Buffer.from(main.text, "utf8")) : null,
+    snapshot,
+    message: `restored the skill deleted in version ${versionId}`,
+  });
+  auditSkill(ctx, "skill_restored", ref, { details: { versionId: newId, from: versionId, files: files.length } });
+  afterWrite([dir]);
+  return { ref, versionId: newId };
+}

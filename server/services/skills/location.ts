@@ -1,0 +1,195 @@
+// Which folder a skill definition is, who may read or write it, and confinement of every file path inside it.
+// Rights live here (not in the UI): viewers read; authors write the project layer and their own personal layer;
+// admins also the enterprise and plugin layers. Nobody writes someone else's personal layer.
+import fs from "node:fs";
+import path from "node:path";
+import type { Role } from "../../../db/schema";
+import type { DataHome } from "../../config";
+import {
+  isInside,
+  isSafeSegment,
+  makeLayerConfig,
+  PROJECT_SKILL_DIRS,
+  writableRoot,
+  type LayerName,
+  type SkillEntry,
+} from "../../runtime/registry";
+import { badRequest, forbidden } from "./errors";
+
+export interface SkillActor {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+/** Identifies one skill definition (a folder in one layer), independent of its frontmatter name. */
+export interface SkillRef {
+  layer: LayerName;
+  /** Folder path relative to its layer root, "/"-separated ("pdf-tools", or "collection/pdf" when nested). */
+  skill: string;
+  /** Plugin layer: which plugin. */
+  plugin?: string;
+  /** Personal layer: whose (defaults to the acting user). */
+  ownerId?: string;
+  /** Project layer: which of PROJECT_SKILL_DIRS holds it (default ".omniforge/skills"). */
+  base?: string;
+}
+
+export const DEFAULT_PROJECT_BASE = ".omniforge/skills";
+
+/** Checks the ref's parts and fills defaults (the personal owner is the actor when absent). */
+export function normaliseRef(ref: SkillRef, actor: SkillActor): Required<Pick<SkillRef, "layer" | "skill">> & SkillRef {
+  const segments = ref.skill.split("/");
+  if (!ref.skill || segments.some((s) => !isSafeSegment(s))) {
+    throw badRequest(`"${ref.skill}" is not a valid skill folder name: use letters, digits, dot, dash or underscore.`);
+  }
+  const out: SkillRef = { layer: ref.layer, skill: segments.join("/") };
+  if (ref.layer === "plugin") {
+    if (!ref.plugin || !isSafeSegment(ref.plugin)) throw badRequest("The plugin layer needs a valid plugin name.");
+    out.plugin = ref.plugin;
+  }
+  if (ref.layer === "personal") {
+    const owner = ref.ownerId ?? actor.id;
+    if (!isSafeSegment(owner)) throw badRequest("Invalid owner of the personal layer.");
+    out.ownerId = owner;
+  }
+  if (ref.layer === "project") {
+    const base = ref.base ?? DEFAULT_PROJECT_BASE;
+    if (!(PROJECT_SKILL_DIRS as readonly string[]).includes(base)) throw badRequest(`"${base}" is not a project skill folder.`);
+    out.base = base;
+  }
+  return out as SkillRef & { layer: LayerName; skill: string };
+}
+
+export function canRead(actor: SkillActor, ref: SkillRef): boolean {
+  if (ref.layer === "personal") return ref.ownerId === actor.id || actor.role === "admin";
+  return true;
+}
+
+export function canWrite(actor: SkillActor, ref: SkillRef): boolean {
+  if (actor.role === "viewer") return false;
+  switch (ref.layer) {
+    case "personal":
+      return ref.ownerId === actor.id;
+    case "project":
+      return true;
+    case "enterprise":
+    case "plugin":
+      return actor.role === "admin";
+  }
+}
+
+/** Layers the actor may create skills in (the plugin layer needs an installed plugin, see writableTargets). */
+export function writableLayers(actor: SkillActor): LayerName[] {
+  if (actor.role === "viewer") return [];
+  return actor.role === "admin" ? ["enterprise", "personal", "project", "plugin"] : ["personal", "project"];
+}
+
+export function assertRead(actor: SkillActor, ref: SkillRef): void {
+  if (!canRead(actor, ref)) throw forbidden("You may only read your own personal skills.");
+}
+
+export function assertWrite(actor: SkillActor, ref: SkillRef): void {
+  if (canWrite(actor, ref)) return;
+  if (actor.role === "viewer") throw forbidden("Viewers can read skills but not change them; ask an administrator for the author role.");
+  if (ref.layer === "personal") throw forbidden("You can only change your own personal skills.");
+  throw forbidden(`Only administrators can change skills in the ${ref.layer} layer; authors write the project layer and their personal layer.`);
+}
+
+/** The folder that holds the layer's skill folders for this ref. */
+export function layerRootOf(dh: DataHome, ref: SkillRef): string {
+  if (ref.layer === "project") return path.join(dh.projectRoot, ...(ref.base ?? DEFAULT_PROJECT_BASE).split("/"));
+  const config = makeLayerConfig({ home: dh.home, projectRoot: dh.projectRoot, userId: ref.layer === "personal" ? ref.ownerId : undefined });
+  return writableRoot(config, ref.layer, ref.plugin);
+}
+
+/** The skill folder (absolute; may not exist). */
+export function skillDirOf(dh: DataHome, ref: SkillRef): string {
+  const root = layerRootOf(dh, ref);
+  const dir = path.resolve(root, ...ref.skill.split("/"));
+  if (!isInside(root, dir) || dir === root) throw badRequest("The skill folder must be inside its layer.");
+  return dir;
+}
+
+/** The columns that identify the skill in skill_versions. Non-default project folders keep their base in `skill`. */
+export function historyKey(ref: SkillRef): { layer: LayerName; ownerId: string | null; plugin: string | null; skill: string } {
+  const skill = ref.layer === "project" && ref.base && ref.base !== DEFAULT_PROJECT_BASE ? `${ref.base}/${ref.skill}` : ref.skill;
+  return { layer: ref.layer, ownerId: ref.layer === "personal" ? (ref.ownerId ?? null) : null, plugin: ref.plugin ?? null, skill };
+}
+
+/** The reverse of historyKey. */
+export function refFromHistory(row: { layer: string; ownerId: string | null; plugin: string | null; skill: string }): SkillRef {
+  const ref: SkillRef = { layer: row.layer as LayerName, skill: row.skill };
+  if (row.plugin) ref.plugin = row.plugin;
+  if (row.ownerId) ref.ownerId = row.ownerId;
+  if (row.layer === "project") {
+    const base = PROJECT_SKILL_DIRS.find((b) => b !== DEFAULT_PROJECT_BASE && row.skill.startsWith(b + "/"));
+    ref.base = base ?? DEFAULT_PROJECT_BASE;
+    if (base) ref.skill = row.skill.slice(base.length + 1);
+  }
+  return ref;
+}
+
+/** The ref of an index entry, as seen by `userId` (whose personal layer the index reads). */
+export function refFromEntry(entry: SkillEntry, userId: string): SkillRef {
+  const skill = path.relative(entry.root, entry.dir).split(path.sep).join("/");
+  const ref: SkillRef = { layer: entry.layer, skill };
+  if (entry.layer === "plugin" && entry.plugin) ref.plugin = entry.plugin;
+  if (entry.layer === "personal") ref.ownerId = userId;
+  if (entry.layer === "project") {
+    const base = PROJECT_SKILL_DIRS.find((b) => entry.root.endsWith(path.sep + path.join(...b.split("/"))));
+    ref.base = base ?? DEFAULT_PROJECT_BASE;
+  }
+  return ref;
+}
+
+/**
+ * Checks a path written by a client ("references/a.md") and returns it normalised. Refuses absolute paths, "..",
+ * backslashes, NUL bytes and empty names: the path must name something inside the skill folder.
+ */
+export function safeRelPath(p: string): string {
+  if (typeof p !== "string" || !p.trim()) throw badRequest("Give a file path inside the skill.");
+  if (p.includes("\0")) throw badRequest("File paths cannot contain NUL bytes.");
+  if (p.includes("\\")) throw badRequest(`"${p}" uses a backslash; use "/" between folders.`);
+  if (p.startsWith("/") || /^[A-Za-z]:/.test(p)) throw badRequest(`"${p}" is an absolute path; give a path inside the skill.`);
+  const segments = p.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.some((s) => s === "..")) throw badRequest(`"${p}" leaves the skill folder ("..").`);
+  if (!segments.length) throw badRequest("Give a file path inside the skill.");
+  if (segments.some((s) => s.length > 255)) throw badRequest("A file or folder name is longer than 255 characters.");
+  return segments.join("/");
+}
+
+/**
+ * Absolute path of `rel` inside `dir`, refusing any path that leaves the folder, including through a symbolic link
+ * anywhere on the way (the deepest existing part must resolve inside the folder's real path).
+ */
+export function confine(dir: string, rel: string): string {
+  const clean = safeRelPath(rel);
+  const abs = path.resolve(dir, ...clean.split("/"));
+  if (!isInside(dir, abs) || abs === dir) throw badRequest(`"${rel}" is not inside the skill folder.`);
+  let realDir: string;
+  try {
+    realDir = fs.realpathSync(dir);
+  } catch {
+    return abs; // the skill does not exist yet: nothing to follow
+  }
+  let probe = abs;
+  while (probe !== dir && !exists(probe)) probe = path.dirname(probe);
+  let real: string;
+  try {
+    real = fs.realpathSync(probe);
+  } catch {
+    throw badRequest(`"${rel}" is a broken symbolic link; refused.`);
+  }
+  if (!isInside(realDir, real)) throw badRequest(`"${rel}" goes through a symbolic link that leaves the skill folder; refused.`);
+  return abs;
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

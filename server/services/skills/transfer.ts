@@ -1,0 +1,141 @@
+// Import a skill folder from a .zip (checked completely before anything is written, through the registry's
+// archive checks) and export one as a .zip with the same layout: a top folder named like the skill.
+import fs from "node:fs";
+import path from "node:path";
+import { zipSync, type Zippable } from "fflate";
+import { ArchiveError, detectArchiveFormat, extractArchive, readSkillFolder, SkillCopyError, writeSkillFolder, isSafeSegment, type LayerName, type SkillFile } from "../../runtime/registry";
+import { checkSkillSource, type Diagnostic } from "../../runtime/skill";
+import { auditSkill, afterWrite, type SkillsContext } from "./context";
+import { existingSkillDir } from "./edit";
+import { badRequest, SkillServiceError } from "./errors";
+import { decodeText, sha256 } from "./files";
+import { recordVersion } from "./history";
+import { snapshotFromFiles } from "./lifecycle";
+import { assertWrite, layerRootOf, normaliseRef, skillDirOf, type SkillRef } from "./location";
+
+/** Largest upload accepted (the archive itself); the registry's limits apply to its content. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
+export interface ImportInput {
+  layer: LayerName;
+  plugin?: string;
+  fileName: string;
+  data: Uint8Array;
+  /** Only check and report; write nothing. */
+  dryRun?: boolean;
+  /** Folder name to use instead of the archive's top folder. */
+  folder?: string;
+}
+
+export interface ImportReport {
+  ref: SkillRef;
+  folder: string;
+  name: string | null;
+  files: { path: string; size: number; binary: boolean }[];
+  diagnostics: Diagnostic[];
+  /** The skill loads (maybe with warnings). */
+  loadable: boolean;
+  valid: boolean;
+  exists: boolean;
+  imported: boolean;
+  versionId?: number;
+}
+
+function folderFor(input: ImportInput, root: string, name: string | null): string {
+  if (input.folder) return input.folder;
+  const top = root.split("/").filter(Boolean).pop();
+  if (top) return top;
+  if (name && isSafeSegment(name)) return name;
+  return path.basename(input.fileName).replace(/\.(zip|tar\.gz|tgz|tar)$/i, "");
+}
+
+/** Checks an archive and, unless dryRun, writes it as a new skill folder of the chosen layer. */
+export function importArchive(ctx: SkillsContext, input: ImportInput): ImportReport {
+  if (input.data.length > MAX_IMPORT_BYTES) throw badRequest(`The archive is ${input.data.length} bytes; the limit is ${MAX_IMPORT_BYTES}.`);
+  const format = detectArchiveFormat(input.data, input.fileName);
+  if (!format) throw badRequest("This is not a .zip (or .tar.gz) archive.", { code: "archive.format" });
+  let extracted;
+  try {
+    extracted = extractArchive(input.data, format);
+  } catch (e) {
+    if (e instanceof ArchiveError) throw badRequest(`The archive was refused: ${e.message}.`, { code: e.code });
+    throw e;
+  }
+  const skillMd = extracted.contents.get("SKILL.md") ?? extracted.contents.get("skill.md");
+  if (!skillMd) throw badRequest("The archive has no SKILL.md at its top or in its top folder.", { code: "archive.no-skill" });
+  const provisional = folderFor(input, extracted.root, null);
+  const check = checkSkillSource(skillMd, {
+    dir: path.join("/import", isSafeSegment(provisional) ? provisional : "skill"),
+    fileName: extracted.contents.has("SKILL.md") ? "SKILL.md" : "skill.md",
+    rules: "omniforge",
+    fileExists: (rel) => extracted.contents.has(rel) || [...extracted.contents.keys()].some((k) => k.startsWith(rel.replace(/\/$/, "") + "/")),
+  });
+  const folder = folderFor(input, extracted.root, check.properties?.name ?? null);
+  if (!isSafeSegment(folder)) throw badRequest(`"${folder}" cannot be a skill folder name; choose another one.`);
+  const ref = normaliseRef({ layer: input.layer, plugin: input.plugin, skill: folder }, ctx.actor);
+  assertWrite(ctx.actor, ref);
+  const dir = skillDirOf(ctx.dh, ref);
+  const exists = fs.existsSync(dir);
+  const files: SkillFile[] = extracted.files.map((f) => ({ path: f.path, data: extracted.contents.get(f.path)!, executable: f.executable }));
+  const report: ImportReport = {
+    ref,
+    folder,
+    name: check.properties?.name ?? null,
+    files: files.map((f) => ({ path: f.path, size: f.data.length, binary: decodeText(f.data) === null })),
+    diagnostics: check.diagnostics,
+    loadable: check.loadable,
+    valid: check.valid,
+    exists,
+    imported: false,
+  };
+  if (input.dryRun) return report;
+  if (!check.loadable) {
+    throw badRequest("The skill cannot be loaded, so it was not imported: " + check.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join(" "), {
+      code: "skill.not-loadable",
+      diagnostics: check.diagnostics,
+    });
+  }
+  if (exists) throw new SkillServiceError("CONFLICT", `A skill folder ${folder} already exists in the ${input.layer} layer; delete it or import under another folder name.`);
+  fs.mkdirSync(layerRootOf(ctx.dh, ref), { recursive: true });
+  try {
+    writeSkillFolder(dir, files);
+  } catch (e) {
+    if (e instanceof SkillCopyError) throw badRequest(e.message);
+    throw e;
+  }
+  const text = decodeText(skillMd);
+  report.versionId = recordVersion(ctx.db, ref, ctx.actor, {
+    path: "SKILL.md",
+    action: "import",
+    content: text,
+    digest: sha256(skillMd),
+    snapshot: snapshotFromFiles(files),
+    message: `imported ${input.fileName}`,
+  });
+  report.imported = true;
+  auditSkill(ctx, "skill_imported", ref, {
+    digest: sha256(skillMd),
+    details: { versionId: report.versionId, fileName: input.fileName, files: files.length, valid: check.valid, warnings: check.diagnostics.length },
+  });
+  afterWrite([dir]);
+  return report;
+}
+
+/** The skill as a .zip: one top folder named like the skill folder, executable bits kept. */
+export function exportZip(ctx: SkillsContext, input: SkillRef): { fileName: string; data: Uint8Array } {
+  const { ref, dir } = existingSkillDir(ctx, input, "read");
+  let files: SkillFile[];
+  try {
+    files = readSkillFolder(dir);
+  } catch (e) {
+    if (e instanceof SkillCopyError) throw badRequest(`The skill cannot be exported: ${e.message}.`);
+    throw e;
+  }
+  const top = ref.skill.split("/").pop()!;
+  const tree: Zippable = {};
+  for (const f of files) {
+    // os 3 (Unix) with the mode in the high bits: unzip and our own importer restore the executable bit.
+    tree[`${top}/${f.path}`] = [f.data, { os: 3, attrs: ((f.executable ? 0o100755 : 0o100644) << 16) >>> 0 }];
+  }
+  return { fileName: `${top}.zip`, data: zipSync(tree, { level: 6 }) };
+}
