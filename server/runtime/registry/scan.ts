@@ -91,7 +91,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
     hasScripts: hasScriptsDir(dir),
     loadable: check.loadable,
     valid: check.valid,
-    status: !check.loadable ? "invalid" : hasError || check.diagnostics.length > 0 ? "warnings" : "ok",
+    status: !check.loadable ? "invalid" : hasError ? "errors" : check.diagnostics.length > 0 ? "warnings" : "ok",
     diagnostics: check.diagnostics.map(detachDiagnostic),
     mtimeMs: st.mtimeMs,
     size: st.size,

@@ -26,8 +26,11 @@ export interface SkillEntry {
   hasScripts: boolean;
   loadable: boolean;
   valid: boolean;
-  /** ok | warnings | invalid (valid but with warnings is "warnings"; not loadable is "invalid"). */
-  status: "ok" | "warnings" | "invalid";
+  /**
+   * ok; warnings (valid, with warnings); errors (loads leniently but breaks a rule, e.g. a name that differs
+   * from its folder under the spec); invalid (does not load: no frontmatter, broken YAML).
+   */
+  status: "ok" | "warnings" | "errors" | "invalid";
   diagnostics: Diagnostic[];
   /** SKILL.md mtime (ms) and size, used by warm rebuilds to skip unchanged files. */
   mtimeMs: number;
