@@ -143,7 +143,10 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
   if (doc.errors.length > 0) {
     for (const err of doc.errors.slice(0, MAX_YAML_DIAGNOSTICS)) {
       const duplicate = err.code === "DUPLICATE_KEY";
-      const key = duplicate ? fmText.slice(err.pos[0], err.pos[1]) : "";
+      // yaml marks only the key's first character; the key runs to the colon on that line.
+      const keyText = duplicate ? (/^[^:\n]*/.exec(fmText.slice(err.pos[0]))?.[0] ?? "").trimEnd() : "";
+      const key = keyText.replace(/^(["'])(.*)\1$/, "$2");
+      const end = duplicate ? err.pos[0] + Math.max(1, keyText.length) : err.pos[1];
       diagnostics.push(
         diag(
           "error",
@@ -151,7 +154,7 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
           duplicate
             ? `Duplicate key${key ? ` "${key}"` : ""} in the frontmatter: keep one of them (tools disagree on which one wins).`
             : `Invalid YAML in frontmatter: ${err.message}`,
-          rangeOfOffsets(err.pos[0], err.pos[1]),
+          rangeOfOffsets(err.pos[0], end),
         ),
       );
     }

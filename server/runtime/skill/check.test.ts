@@ -1,0 +1,181 @@
+// Hostile and unusual files: nothing a SKILL.md contains may crash the checker, and each problem comes back as a
+// diagnostic with a stable code and a position.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkSkillDir, checkSkillSource } from "./index";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-skill-check-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+let n = 0;
+function skillDir(name: string, content?: string | Buffer, fileName = "SKILL.md"): string {
+  const dir = path.join(tmp, String(n++), name);
+  fs.mkdirSync(dir, { recursive: true });
+  if (content !== undefined) fs.writeFileSync(path.join(dir, fileName), content);
+  return dir;
+}
+
+const MINIMAL = "---\nname: my-skill\ndescription: Does a thing. Use when asked.\n---\n# Body\n";
+const codes = (c: { diagnostics: { code: string }[] }) => c.diagnostics.map((d) => d.code);
+
+describe("checkSkillDir", () => {
+  it("loads a minimal skill, with digest, body and body start line", () => {
+    const dir = skillDir("my-skill", MINIMAL);
+    const c = checkSkillDir(dir);
+    expect(c.valid).toBe(true);
+    expect(c.loadable).toBe(true);
+    expect(c.file).toBe(path.join(dir, "SKILL.md"));
+    expect(c.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(c.properties).toEqual({ name: "my-skill", description: "Does a thing. Use when asked." });
+    expect(c.body).toBe("# Body\n");
+    expect(c.bodyStartLine).toBe(5);
+  });
+
+  it("reads CRLF files: same properties, body with LF, no diagnostics", () => {
+    const c = checkSkillDir(skillDir("my-skill", MINIMAL.replace(/\n/g, "\r\n")));
+    expect(c.diagnostics).toEqual([]);
+    expect(c.properties?.description).toBe("Does a thing. Use when asked.");
+    expect(c.body).toBe("# Body\n");
+  });
+
+  it("reports a BOM (error under spec, warning under omniforge) and still loads", () => {
+    const dir = skillDir("my-skill", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(MINIMAL)]));
+    const spec = checkSkillDir(dir);
+    expect(codes(spec)).toEqual(["encoding.bom"]);
+    expect(spec.valid).toBe(false);
+    expect(spec.loadable).toBe(true);
+    const omni = checkSkillDir(dir, { rules: "omniforge" });
+    expect(omni.valid).toBe(true);
+    expect(omni.diagnostics[0]).toMatchObject({ code: "encoding.bom", severity: "warning" });
+  });
+
+  it("refuses Latin-1 bytes with the position of the bad byte", () => {
+    const bytes = Buffer.from("---\nname: my-skill\ndescription: Caf\xe9 menu.\n---\n", "latin1");
+    const c = checkSkillDir(skillDir("my-skill", bytes));
+    expect(c.loadable).toBe(false);
+    expect(c.diagnostics).toHaveLength(1);
+    expect(c.diagnostics[0]).toMatchObject({ code: "encoding.utf8", severity: "error", line: 3, column: 17 });
+    expect(c.diagnostics[0]!.message).toContain("0xE9");
+  });
+
+  it("reports an empty file as missing frontmatter", () => {
+    const c = checkSkillDir(skillDir("my-skill", ""));
+    expect(codes(c)).toEqual(["frontmatter.missing"]);
+    expect(c.diagnostics[0]!.message).toMatch(/empty/);
+    expect(c.loadable).toBe(false);
+  });
+
+  it("reports a directory named SKILL.md without throwing", () => {
+    const dir = skillDir("my-skill");
+    fs.mkdirSync(path.join(dir, "SKILL.md"));
+    const c = checkSkillDir(dir);
+    expect(codes(c)).toEqual(["file.not-a-file"]);
+    expect(c.loadable).toBe(false);
+  });
+
+  it("reports a missing folder and a folder without SKILL.md", () => {
+    expect(codes(checkSkillDir(path.join(tmp, "does-not-exist")))).toEqual(["file.missing"]);
+    const c = checkSkillDir(skillDir("empty-folder"));
+    expect(codes(c)).toEqual(["file.missing"]);
+    expect(c.file).toBeNull();
+  });
+
+  it("refuses a file over 1 MiB without parsing it", () => {
+    const big = MINIMAL + "x".repeat(2 * 1024 * 1024);
+    const c = checkSkillDir(skillDir("my-skill", big));
+    expect(codes(c)).toEqual(["file.too-large"]);
+    expect(c.loadable).toBe(false);
+    expect(c.raw).toBeNull();
+    expect(codes(checkSkillSource(big, { dir: "/x/my-skill" }))).toEqual(["file.too-large"]);
+  });
+
+  it("refuses a SKILL.md symlink that leaves the skill folder", () => {
+    const outside = path.join(tmp, "outside.md");
+    fs.writeFileSync(outside, MINIMAL);
+    const dir = skillDir("my-skill");
+    fs.symlinkSync(outside, path.join(dir, "SKILL.md"));
+    expect(codes(checkSkillDir(dir))).toEqual(["file.symlink-escape"]);
+  });
+
+  it("follows a SKILL.md symlink that stays inside the folder", () => {
+    const dir = skillDir("my-skill");
+    fs.writeFileSync(path.join(dir, "real.md"), MINIMAL);
+    fs.symlinkSync("real.md", path.join(dir, "SKILL.md"));
+    expect(checkSkillDir(dir).valid).toBe(true);
+  });
+
+  it("accepts lowercase skill.md: spec error, omniforge warning, loadable in both", () => {
+    const dir = skillDir("my-skill", MINIMAL, "skill.md");
+    const spec = checkSkillDir(dir);
+    expect(spec.file).toBe(path.join(dir, "skill.md"));
+    expect(codes(spec)).toEqual(["file.name-case"]);
+    expect(spec.valid).toBe(false);
+    expect(spec.loadable).toBe(true);
+    expect(checkSkillDir(dir, { rules: "omniforge" }).valid).toBe(true);
+  });
+
+  it("stops a billion-laughs file quickly with a diagnostic", () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const cur = String.fromCharCode(97 + i);
+      lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(",")}]`);
+    }
+    const text = `---\nname: my-skill\ndescription: x\n${lines.join("\n")}\n---\n`;
+    const started = performance.now();
+    const c = checkSkillDir(skillDir("my-skill", text));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(codes(c)).toEqual(["yaml.alias-limit"]);
+    expect(c.loadable).toBe(false);
+  });
+
+  it("reports duplicate keys at the second key and does not load", () => {
+    const c = checkSkillDir(skillDir("my-skill", "---\nname: my-skill\ndescription: a\ndescription: b\n---\n"));
+    expect(c.diagnostics).toHaveLength(1);
+    expect(c.diagnostics[0]).toMatchObject({ code: "yaml.duplicate-key", line: 4, column: 1 });
+    expect(c.diagnostics[0]!.message).toContain('"description"');
+    expect(c.loadable).toBe(false);
+  });
+
+  it("points YAML syntax errors into the file, offset by the frontmatter's first line", () => {
+    const c = checkSkillSource('---\nname: my-skill\ndescription: "never closed\n---\n', { dir: "/s/my-skill" });
+    expect(c.diagnostics[0]).toMatchObject({ code: "yaml.syntax", severity: "error" });
+    expect(c.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
+  });
+
+  it("never throws on arbitrary bytes", () => {
+    let seed = 42;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pieces = ["---\n", "name: ", "x", ": ", "\n", "  - ", "&a ", "*a", "'", '"', "{", "[", "\t", "\r\n", "\xff", "é", "#", "|\n", "...\n"];
+    for (let i = 0; i < 500; i++) {
+      let s = "";
+      for (let j = 0; j < 30; j++) s += pieces[Math.floor(rnd() * pieces.length)];
+      const c = checkSkillSource(Buffer.from(s, "latin1"), { dir: "/s/x", rules: i % 2 ? "spec" : "omniforge", fileExists: () => false });
+      expect(c.valid).toBe(!c.diagnostics.some((d) => d.severity === "error"));
+    }
+  });
+});
+
+describe("checkSkillSource (editor buffers)", () => {
+  it("takes text, uses dir only for the folder-name rule, and checks references through the callback", () => {
+    const seen: string[] = [];
+    const c = checkSkillSource("---\nname: other\ndescription: d\n---\nSee [a](references/a.md) and [b](references/b.md).\n", {
+      dir: "/somewhere/my-skill",
+      fileExists: (p) => (seen.push(p), p === "references/a.md"),
+    });
+    expect(seen).toEqual(["references/a.md", "references/b.md"]);
+    expect(c.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ["name.directory-mismatch", 2, 7],
+      ["body.missing-reference", 5, 34],
+    ]);
+    expect(c.dir).toBe(path.resolve("/somewhere/my-skill"));
+  });
+
+  it("gives the same digest for the same content as text or bytes", () => {
+    const a = checkSkillSource(MINIMAL, { dir: "/x/my-skill" });
+    const b = checkSkillSource(new TextEncoder().encode(MINIMAL), { dir: "/x/my-skill" });
+    expect(a.digest).toBe(b.digest);
+  });
+});
