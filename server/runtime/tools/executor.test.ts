@@ -410,3 +410,14 @@ describe("concurrent and nested calls", () => {
     expect(inner?.refused?.skill).toBe("only-nested");
   });
 });
+
+describe("tool specs for the model", () => {
+  it("gives a JSON schema per tool, zod or plain", () => {
+    const { executor } = makeExecutor(world, runner);
+    const specs = executor.specs();
+    const read = specs.find((s) => s.name === "read_file")!;
+    expect(read.parameters).toMatchObject({ type: "object", required: ["path"], properties: { path: { type: "string" } } });
+    expect(specs.map((s) => s.name)).toEqual(expect.arrayContaining(["read_file", "list_files", "search_files", "write_file", "run_script", "bash", "skill"]));
+    expect(() => executor.register({ ...read, name: "Read_File", inputSchema: { type: "object" }, run: () => "" })).toThrow(/already registered/);
+  });
+});

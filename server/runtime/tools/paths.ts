@@ -248,7 +248,8 @@ export function readTextCapped(real: string, display: string, maxBytes: number, 
   const st = fs.statSync(real);
   if (st.isDirectory()) throw new PathError(`${display} is a folder; use list_files`);
   if (!st.isFile()) throw new PathError(`${display} is not a regular file`);
-  const fd = fs.openSync(real, "r");
+  // O_NOFOLLOW: if the final component was swapped for a symlink since it was checked, fail instead of following.
+  const fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
     const sample = Buffer.alloc(Math.min(8192, st.size));
     fs.readSync(fd, sample, 0, sample.length, 0);
