@@ -10,6 +10,7 @@ export interface NavItem {
 
 export const NAV_ITEMS: NavItem[] = [
   { href: "/", label: "Overview", minRole: "viewer" },
+  { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/users", label: "Users", minRole: "admin" },
 ];
 

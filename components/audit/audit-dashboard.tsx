@@ -1,0 +1,185 @@
+"use client";
+// The audit dashboard at /audit. Filters live in the URL (shareable); the time range is fixed to one "now"
+// per view so the count, the charts, the table and the export all describe the same rows.
+import { useQuery } from "@tanstack/react-query";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
+import { BarList, ChartCard, TimeSeriesChart } from "./charts";
+import { EventsTable } from "./events-table";
+import { queryFilterToSearch, RANGES, readUrlFilter, toQueryFilter, writeUrlFilter, type UrlFilter } from "./url-filter";
+import { VerifyButton } from "./verify-button";
+import { ViolationsTable } from "./violations-table";
+
+const OUTCOMES = ["allowed", "refused", "failed", "ok"];
+
+export function AuditDashboard({ isAdmin }: { isAdmin: boolean }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const sp = useSearchParams();
+  const search = sp.toString();
+  const url = useMemo(() => readUrlFilter(new URLSearchParams(search)), [search]);
+  const view = sp.get("view") === "violations" ? "violations" : "events";
+  const [now, setNow] = useState(() => Date.now());
+  // A new URL is a new view: re-anchor the range at the moment it was opened.
+  const [anchoredFor, setAnchoredFor] = useState(search);
+  if (anchoredFor !== search) {
+    setAnchoredFor(search);
+    setNow(Date.now());
+  }
+  const filter = useMemo(() => toQueryFilter(url, now), [url, now]);
+  const key = JSON.stringify(filter);
+  const summary = useQuery(trpc.audit.summary.queryOptions(filter));
+
+  const go = (next: UrlFilter, nextView: string = view) => {
+    const qs = writeUrlFilter(next, { view: nextView === "events" ? undefined : nextView });
+    router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+  };
+
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const next: UrlFilter = {};
+    for (const k of ["range", "type", "skill", "layer", "user", "session", "model", "tool", "outcome"] as const) {
+      const v = String(f.get(k) ?? "").trim();
+      if (v) next[k] = v;
+    }
+    for (const k of ["from", "to"] as const) {
+      const v = String(f.get(k) ?? "").trim();
+      if (v) next[k] = new Date(v + "Z").toISOString(); // datetime-local inputs are read as UTC, like the table
+    }
+    go(next);
+  }
+
+  const exportHref = (format: "csv" | "jsonl") => `/api/audit/export?${queryFilterToSearch(filter)}&format=${format}`;
+  const s = summary.data;
+  const local = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold">Audit</h1>
+          <p className="muted text-sm">
+            {isAdmin ? "Every event, from everyone." : "Your own events (authors see what they did; admins see everything)."}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {isAdmin && <VerifyButton />}
+          <a className="btn" href={exportHref("csv")} data-testid="export-csv" download>
+            Export CSV
+          </a>
+          <a className="btn" href={exportHref("jsonl")} data-testid="export-jsonl" download>
+            Export JSONL
+          </a>
+        </div>
+      </div>
+
+      <form key={search} onSubmit={onSubmit} className="card grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-6" aria-label="Audit filters">
+        <label className="text-xs">
+          Time range
+          <select className="input" name="range" defaultValue={url.range ?? "7d"} aria-label="Time range">
+            {Object.entries(RANGES).map(([k, r]) => (
+              <option key={k} value={k}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-xs">
+          From (UTC, optional)
+          <input className="input" type="datetime-local" name="from" defaultValue={local(url.from)} aria-label="From" />
+        </label>
+        <label className="text-xs">
+          To (UTC, optional)
+          <input className="input" type="datetime-local" name="to" defaultValue={local(url.to)} aria-label="To" />
+        </label>
+        <label className="text-xs">
+          Event type
+          <select className="input" name="type" defaultValue={url.type ?? ""} aria-label="Event type">
+            <option value="">Any type</option>
+            {AUDIT_EVENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-xs">
+          Outcome
+          <select className="input" name="outcome" defaultValue={url.outcome ?? ""} aria-label="Outcome">
+            <option value="">Any outcome</option>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        {(["skill", "layer", "user", "session", "model", "tool"] as const).map((k) => (
+          <label key={k} className="text-xs">
+            {k === "user" ? "User id" : k[0]!.toUpperCase() + k.slice(1)}
+            <input className="input" name={k} defaultValue={url[k] ?? ""} aria-label={k === "user" ? "User id" : k[0]!.toUpperCase() + k.slice(1)} />
+          </label>
+        ))}
+        <div className="col-span-2 flex items-end gap-2 sm:col-span-4 lg:col-span-6">
+          <button className="btn btn-primary" type="submit">
+            Apply filters
+          </button>
+          <button className="btn" type="button" onClick={() => go({})}>
+            Clear
+          </button>
+          <button className="btn" type="button" onClick={() => setNow(Date.now())} title="Re-run with the range ending now">
+            Refresh
+          </button>
+          <span className="muted ml-auto text-sm" data-testid="audit-count">
+            {s ? `${s.count.toLocaleString("en-US")} event${s.count === 1 ? "" : "s"}` : summary.isLoading ? "Counting…" : ""}
+          </span>
+        </div>
+      </form>
+      {summary.error && <p className="error-text" data-testid="audit-error">{summary.error.message}</p>}
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ChartCard title={`Events over time by type (per ${s?.series.bucket ?? "day"})`} testId="chart-timeseries">
+          {s && <TimeSeriesChart points={s.series.points} bucket={s.series.bucket} />}
+        </ChartCard>
+        <ChartCard title="Top skills by activation" testId="chart-top-skills">
+          {s && <BarList rows={s.topSkills.map((r) => ({ label: r.skill, n: r.n }))} empty="No skill activations in this range." />}
+        </ChartCard>
+        <ChartCard title="Refusals by skill and tool" testId="chart-refusals">
+          {s && (
+            <BarList
+              rows={s.refusals.map((r) => ({ label: `${r.skill ?? "(no skill)"} · ${r.tool ?? "(no tool)"}`, n: r.n }))}
+              color="#ef4444"
+              empty="No refusals in this range."
+            />
+          )}
+        </ChartCard>
+        <ChartCard title="Script runs by exit status" testId="chart-script-runs">
+          {s && <BarList rows={s.scriptRuns.map((r) => ({ label: r.status, n: r.n }))} color="#10b981" empty="No script runs in this range." />}
+        </ChartCard>
+      </div>
+
+      <div className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800" role="tablist">
+        {(["events", "violations"] as const).map((v) => (
+          <button
+            key={v}
+            role="tab"
+            aria-selected={view === v}
+            className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${view === v ? "border-indigo-600 font-medium" : "border-transparent text-zinc-500"}`}
+            onClick={() => go(url, v)}
+          >
+            {v === "events" ? "Events" : "Violations"}
+          </button>
+        ))}
+      </div>
+      {view === "events" ? (
+        <EventsTable key={key} filter={filter} onPick={(k, v) => go({ ...url, [k]: v })} />
+      ) : (
+        <ViolationsTable key={key} filter={filter} />
+      )}
+    </div>
+  );
+}

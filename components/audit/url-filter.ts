@@ -1,0 +1,83 @@
+// The dashboard's filters live in the URL so a view can be shared. This maps the query string to the
+// filter the server validates (server/services/audit/filter.ts) and back. Pure: used by the page and tested.
+
+export const FILTER_KEYS = ["range", "from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome"] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+export type UrlFilter = Partial<Record<FilterKey, string>>;
+
+export const RANGES: Record<string, { label: string; ms: number | null }> = {
+  "1h": { label: "Last hour", ms: 3_600_000 },
+  "24h": { label: "Last 24 hours", ms: 86_400_000 },
+  "7d": { label: "Last 7 days", ms: 7 * 86_400_000 },
+  "30d": { label: "Last 30 days", ms: 30 * 86_400_000 },
+  all: { label: "All time", ms: null },
+};
+export const DEFAULT_RANGE = "7d";
+
+export function readUrlFilter(sp: URLSearchParams): UrlFilter {
+  const out: UrlFilter = {};
+  for (const k of FILTER_KEYS) {
+    const v = sp.get(k)?.trim();
+    if (v) out[k] = v.slice(0, 200);
+  }
+  return out;
+}
+
+/** The query string for a filter: empty values and the default range left out, keys in a stable order. */
+export function writeUrlFilter(f: UrlFilter, extra: Record<string, string | undefined> = {}): string {
+  const sp = new URLSearchParams();
+  for (const k of FILTER_KEYS) {
+    const v = f[k]?.trim();
+    if (!v || (k === "range" && v === DEFAULT_RANGE)) continue;
+    sp.set(k, v);
+  }
+  for (const [k, v] of Object.entries(extra)) if (v) sp.set(k, v);
+  return sp.toString();
+}
+
+export interface QueryFilter {
+  from?: number;
+  to?: number;
+  type?: string;
+  skill?: string;
+  layer?: string;
+  user?: string;
+  session?: string;
+  model?: string;
+  tool?: string;
+  outcome?: "allowed" | "refused" | "failed" | "ok";
+}
+
+function time(v: string | undefined): number | undefined {
+  if (!v) return undefined;
+  const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * The filter to query with. An explicit from/to wins; otherwise the range (default 7 days) ends at `now`,
+ * which the page fixes once per view so the table, the charts and the export ask about the same rows.
+ */
+export function toQueryFilter(f: UrlFilter, now: number): QueryFilter {
+  const q: QueryFilter = {};
+  const from = time(f.from);
+  const to = time(f.to);
+  if (from !== undefined || to !== undefined) {
+    if (from !== undefined) q.from = from;
+    if (to !== undefined) q.to = to;
+  } else {
+    const range = RANGES[f.range ?? DEFAULT_RANGE] ?? RANGES[DEFAULT_RANGE]!;
+    if (range.ms !== null) q.from = now - range.ms;
+    q.to = now + 1;
+  }
+  for (const k of ["type", "skill", "layer", "user", "session", "model", "tool"] as const) if (f[k]) q[k] = f[k];
+  if (f.outcome && ["allowed", "refused", "failed", "ok"].includes(f.outcome)) q.outcome = f.outcome as QueryFilter["outcome"];
+  return q;
+}
+
+/** Query-string form of a resolved filter (for the export link): times as epoch milliseconds. */
+export function queryFilterToSearch(q: QueryFilter): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== "") sp.set(k, String(v));
+  return sp.toString();
+}
