@@ -59,7 +59,10 @@ export function scopeReason(entry: SkillEntry, ctx: ResolveContext): string | nu
   return null;
 }
 
-/** Approval is bound to the SKILL.md digest: an edited skill needs a new approval. Enterprise is exempt. */
+/**
+ * Approval is bound to entry.approvalDigest (SKILL.md, plus scripts/ when present): an edited skill needs a new
+ * approval. Enterprise is exempt (admins deployed it).
+ */
 export function approvalReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
   if (!policy || entry.layer === "enterprise") return null;
   const why: string[] = [];
@@ -67,8 +70,8 @@ export function approvalReason(entry: SkillEntry, policy: RegistryPolicy | undef
   if (policy.requireApprovalForProject && entry.layer === "project") why.push("project skills");
   if (!why.length) return null;
   const approved = policy.approvedDigests?.[approvalKey(entry)];
-  if (approved === entry.digest) return null;
-  const short = entry.digest.slice(0, 12);
+  if (approved === entry.approvalDigest) return null;
+  const short = entry.approvalDigest.slice(0, 12);
   if (approved) {
     return `pending approval: an earlier version (${approved.slice(0, 12)}) was approved, this edited version (${short}) needs a new approval`;
   }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { checkSkillDir, findSkillDirs } from "../skill";
 import type { Diagnostic } from "../skill/types";
 import type { LayerRoot } from "./layers";
+import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import type { SkillEntry } from "./types";
 
 /** Deep enough for nested skill collections (e.g. a skill with sub-skills two levels down), bounded for safety. */
@@ -35,14 +36,6 @@ export function statSkillFile(dir: string): { mtimeMs: number; size: number } | 
   return null;
 }
 
-function hasScriptsDir(dir: string): boolean {
-  try {
-    return fs.statSync(path.join(dir, "scripts")).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function exists(p: string): boolean {
   try {
     fs.statSync(p);
@@ -64,15 +57,16 @@ const detachDiagnostic = (d: Diagnostic): Diagnostic => ({ ...d, code: detach(d.
 
 /**
  * The entry for one skill folder. `previous` is reused when its SKILL.md mtime and size are unchanged
- * (warm rebuild); only the cheap facts (scripts/ presence, plugin install time) are refreshed.
+ * (warm rebuild); only the cheap facts (scripts/ stamp and digest, plugin install time) are refreshed.
  */
 export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): SkillEntry | null {
   const st = statSkillFile(dir);
   if (!st) return null;
+  const prevScripts = previous?.scripts;
+  const scripts = scriptsState(dir, prevScripts ?? undefined);
   if (previous && previous.mtimeMs === st.mtimeMs && previous.size === st.size && previous.root === root.dir) {
-    const hasScripts = hasScriptsDir(dir);
-    if (hasScripts === previous.hasScripts && previous.installedAt === root.installedAt) return previous;
-    return { ...previous, hasScripts, installedAt: root.installedAt };
+    if ((scripts ?? undefined) === prevScripts && previous.installedAt === root.installedAt) return previous;
+    return withScripts({ ...previous, installedAt: root.installedAt }, scripts);
   }
   const check = checkSkillDir(dir, { rules: "omniforge" });
   const props = check.properties;
@@ -88,7 +82,8 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
     digest: check.digest,
     tags: (props?.tags ?? []).map(detach),
     priority: typeof props?.priority === "number" && Number.isFinite(props.priority) ? props.priority : 0,
-    hasScripts: hasScriptsDir(dir),
+    hasScripts: false,
+    approvalDigest: "",
     loadable: check.loadable,
     valid: check.valid,
     status: !check.loadable ? "invalid" : hasError ? "errors" : check.diagnostics.length > 0 ? "warnings" : "ok",
@@ -107,5 +102,13 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
   }
   if (props?.allowedTools) entry.allowedTools = props.allowedTools.map(detach);
   if (props?.context) entry.context = props.context;
+  return withScripts(entry, scripts);
+}
+
+function withScripts(entry: SkillEntry, scripts: ScriptsState | null): SkillEntry {
+  entry.hasScripts = scripts !== null;
+  entry.approvalDigest = approvalDigestOf(entry.digest, scripts);
+  if (scripts) entry.scripts = scripts;
+  else delete entry.scripts;
   return entry;
 }

@@ -24,6 +24,13 @@ export interface SkillEntry {
   installedAt?: string;
   scope?: SkillScope;
   hasScripts: boolean;
+  /**
+   * What an approval is bound to: the SKILL.md digest, combined with a digest of every file under scripts/
+   * when the skill has scripts (so editing a script needs a new approval too). Store this in approvedDigests.
+   */
+  approvalDigest: string;
+  /** Stamp and digest of scripts/ (absent without a scripts/ folder). */
+  scripts?: { stamp: string; digest: string };
   loadable: boolean;
   valid: boolean;
   /**
@@ -54,7 +61,7 @@ export interface RegistryPolicy {
   requireApprovalForScripts?: boolean;
   /** Project-layer skills need an approval of their exact digest. */
   requireApprovalForProject?: boolean;
-  /** approvalKey(entry) -> approved SKILL.md digest. An edit changes the digest and needs a new approval. */
+  /** approvalKey(entry) -> approved entry.approvalDigest. Editing SKILL.md or a script needs a new approval. */
   approvedDigests?: Record<string, string>;
 }
 
