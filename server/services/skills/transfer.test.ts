@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import path from "node:path";
+import { strToU8, zipSync, type Zippable } from "fflate";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readSkillFolder } from "../../runtime/registry";
+import type { SkillServiceError } from "./errors";
+import { createSkill } from "./lifecycle";
+import { skillDirOf } from "./location";
+import { exportZip, importArchive } from "./transfer";
+import { skillMd, skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { listVersions } from "./history";
+
+let h: ReturnType<typeof skillsTestHome>;
+beforeEach(() => {
+  h = skillsTestHome();
+});
+afterEach(() => h.cleanup());
+
+const SHARED = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(process.cwd(), "../shared");
+const REAL = path.join(SHARED, "fixtures", "real-skills", "anthropics__skills", "skill-creator");
+const hasReal = fs.existsSync(path.join(REAL, "SKILL.md"));
+if (!hasReal) console.warn(`[skipped] real-skill import: ${REAL} is absent`);
+
+function zipFolder(dir: string, top: string): Uint8Array {
+  const tree: Zippable = {};
+  for (const f of readSkillFolder(dir)) tree[`${top}/${f.path}`] = [f.data, { os: 3, attrs: ((f.executable ? 0o100755 : 0o100644) << 16) >>> 0 }];
+  return zipSync(tree);
+}
+
+const refused = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return e as SkillServiceError;
+  }
+  throw new Error("expected a refusal");
+};
+
+const layerFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+
+describe("import", () => {
+  it("imports a zip with a top folder, validates it and records a version and an audit event", () => {
+    const a = h.ctx(h.actor("author"));
+    const zip = zipSync({ "hello/SKILL.md": strToU8(skillMd("hello")), "hello/references/r.md": strToU8("# R\n") });
+    const dry = importArchive(a, { layer: "project", fileName: "hello.zip", data: zip, dryRun: true });
+    expect(dry).toMatchObject({ folder: "hello", name: "hello", loadable: true, valid: true, imported: false });
+    expect(fs.existsSync(skillDirOf(h.dh, dry.ref))).toBe(false);
+    const r = importArchive(a, { layer: "project", fileName: "hello.zip", data: zip });
+    expect(r.imported).toBe(true);
+    expect(fs.readFileSync(path.join(skillDirOf(h.dh, r.ref), "references/r.md"), "utf8")).toBe("# R\n");
+    expect(listVersions(h.db, r.ref)[0]).toMatchObject({ action: "import", hasSnapshot: true });
+    expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_imported", skill: "hello", layer: "project" });
+    // Same folder again: refused, the first stays.
+    expect(refused(() => importArchive(a, { layer: "project", fileName: "hello.zip", data: zip })).code).toBe("CONFLICT");
+  });
+
+  it("a skill that breaks the spec but loads imports with warnings; one that cannot load is refused", () => {
+    const a = h.ctx(h.actor("author"));
+    // Name differs from the folder and a vendor field: loads, with diagnostics.
+    const lenient = zipSync({ "lenient/SKILL.md": strToU8(skillMd("other-name", "Works. Use it.", "argument-hint: x\n")) });
+    const r = importArchive(a, { layer: "project", fileName: "lenient.zip", data: lenient });
+    expect(r.imported).toBe(true);
+    expect(r.loadable).toBe(true);
+    expect(r.diagnostics.length).toBeGreaterThan(0);
+    const broken = zipSync({ "broken/SKILL.md": strToU8("no frontmatter here\n") });
+    const err = refused(() => importArchive(a, { layer: "project", fileName: "broken.zip", data: broken }));
+    expect(err.code).toBe("BAD_REQUEST");
+    expect(fs.existsSync(path.join(h.dh.projectRoot, ".omniforge/skills/broken"))).toBe(false);
+  });
+
+  it("refuses zip-slip, links, non-archives and a viewer, leaving nothing behind", () => {
+    const a = h.ctx(h.actor("author"));
+    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    const before = layerFiles(root);
+    const slip = zipSync({ "evil/SKILL.md": strToU8(skillMd("evil")), "evil/../../escape.txt": strToU8("x") });
+    expect(refused(() => importArchive(a, { layer: "project", fileName: "evil.zip", data: slip })).details?.code).toBe("archive.path");
+    const link = zipSync({ "ln/SKILL.md": strToU8(skillMd("ln")), "ln/passwd": [strToU8("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
+    expect(refused(() => importArchive(a, { layer: "project", fileName: "ln.zip", data: link })).details?.code).toBe("archive.link");
+    expect(refused(() => importArchive(a, { layer: "project", fileName: "x.zip", data: strToU8("not a zip") })).code).toBe("BAD_REQUEST");
+    const ok = zipSync({ "fine/SKILL.md": strToU8(skillMd("fine")) });
+    expect(refused(() => importArchive(h.ctx(h.actor("viewer")), { layer: "project", fileName: "fine.zip", data: ok })).code).toBe("FORBIDDEN");
+    expect(layerFiles(root)).toEqual(before);
+    expect(fs.existsSync(path.join(h.dh.projectRoot, "escape.txt"))).toBe(false);
+  });
+
+  it.skipIf(!hasReal)("a real skill folder from anthropics/skills imports unchanged and loads", () => {
+    const a = h.ctx(h.actor("author"));
+    const r = importArchive(a, { layer: "project", fileName: "skill-creator.zip", data: zipFolder(REAL, "skill-creator") });
+    expect(r).toMatchObject({ imported: true, loadable: true, name: "skill-creator" });
+    const original = readSkillFolder(REAL);
+    const copied = readSkillFolder(skillDirOf(h.dh, r.ref));
+    expect(copied.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable])).toEqual(
+      original.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable]),
+    );
+  });
+});
+
+describe("export", () => {
+  it("exports a .zip with a top folder named like the skill; re-importing gives the same files", () => {
+    const a = h.ctx(h.actor("author"));
+    const { ref } = createSkill(a, { layer: "project", name: "round-trip", description: "Round trips. Use to test.", template: "with-script" });
+    writeSkillOnDisk(skillDirOf(h.dh, ref), { "assets/blob.bin": new Uint8Array([0, 159, 146, 150]) });
+    const out = exportZip(h.ctx(h.actor("viewer")), ref);
+    expect(out.fileName).toBe("round-trip.zip");
+    const back = importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
+    expect(back.ref).toMatchObject({ layer: "personal", skill: "round-trip", ownerId: "author-1" });
+    const norm = (dir: string) => readSkillFolder(dir).map((f) => [f.path, Buffer.from(f.data).toString("hex"), f.executable]);
+    expect(norm(skillDirOf(h.dh, back.ref))).toEqual(norm(skillDirOf(h.dh, ref)));
+  });
+});
