@@ -35,8 +35,10 @@ describe("splitAllowedTools: the forms real skills write", () => {
       "Read",
     ]);
   });
-  it("list items holding several patterns are split too; non-strings ignored", () => {
-    expect(splitAllowedTools(["Read Write", 3, "Bash(npm run test)"])).toEqual(["Read", "Write", "Bash(npm run test)"]);
+  it("a YAML list keeps each item whole (as the skill parser does); non-strings ignored", () => {
+    expect(splitAllowedTools(["Read Write", 3, " Bash(npm run test) "])).toEqual(["Read Write", "Bash(npm run test)"]);
+    // "Read Write" as one list item is not a pattern we can honour: it allows nothing and is reported.
+    expect(parseToolPattern("Read Write").kind).toBe("unknown");
     expect(splitAllowedTools(undefined)).toEqual([]);
   });
 });

@@ -75,27 +75,26 @@ export function parseToolPattern(raw: string): ToolPattern {
 }
 
 /**
- * Splits an allowed-tools value into patterns. The skill parser already gives a list; this also accepts the
- * raw forms (a space- or comma-separated string, a list whose items hold several patterns) and never splits
- * inside parentheses, so "Bash(git add:*) Read" is two patterns.
+ * An allowed-tools value as patterns, the way the skill parser (../skill parseAllowedTools) normalises it:
+ * a string is split on spaces and commas outside parentheses ("Bash(git add:*) Read" is two patterns);
+ * a YAML list keeps each item as one pattern (an item "Read Write" is one pattern that matches nothing,
+ * which is the safe reading). Non-string items and empty pieces are dropped.
  */
 export function splitAllowedTools(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
+  if (typeof value !== "string") return [];
   const out: string[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") continue;
-    let depth = 0;
-    let cur = "";
-    for (const ch of item) {
-      if (ch === "(") depth++;
-      if (ch === ")") depth = Math.max(0, depth - 1);
-      if (depth === 0 && (ch === "," || /\s/.test(ch))) {
-        if (cur.trim()) out.push(cur.trim());
-        cur = "";
-      } else cur += ch;
-    }
-    if (cur.trim()) out.push(cur.trim());
+  let depth = 0;
+  let cur = "";
+  for (const ch of value) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = "";
+    } else cur += ch;
   }
+  if (cur.trim()) out.push(cur.trim());
   return out;
 }
 
