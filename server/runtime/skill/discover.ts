@@ -1,6 +1,9 @@
 // Finding skill folders below a root. Real collections nest skills inside skills (qdrant-scaling/...), so the
 // walk does not stop at the first SKILL.md. Lowercase skill.md folders are found too: checkSkillDir then
 // reports the file name (an error under spec, a warning under omniforge), so discovery never hides a skill.
+// Symlinked folders are not followed: one that leaves root must not pull outside files in, and one that stays
+// inside points at a folder the walk reaches anyway (following it would list the same skill twice, and
+// could loop).
 import fs from "node:fs";
 import path from "node:path";
 
@@ -12,21 +15,16 @@ export interface FindSkillDirsOptions {
   maxDepth?: number;
 }
 
-/** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders that leave root are skipped. */
+/** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders are not followed. */
 export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): string[] {
   const maxDepth = opts.maxDepth ?? 12;
   const abs = path.resolve(root);
-  let realRoot: string;
   try {
-    realRoot = fs.realpathSync(abs);
-    if (!fs.statSync(realRoot).isDirectory()) return [];
+    if (!fs.statSync(abs).isDirectory()) return [];
   } catch {
     return [];
   }
-  const inside = (p: string) => p === realRoot || p.startsWith(realRoot + path.sep);
   const found: string[] = [];
-  const visited = new Set<string>([realRoot]);
-
   const walk = (dir: string, depth: number) => {
     let entries: fs.Dirent[];
     try {
@@ -38,20 +36,7 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
     const subdirs: string[] = [];
     for (const entry of entries) {
       if (SKILL_FILES.has(entry.name) && (entry.isFile() || entry.isSymbolicLink())) isSkill = true;
-      if (depth >= maxDepth || SKIP.has(entry.name)) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) subdirs.push(full);
-      else if (entry.isSymbolicLink()) {
-        try {
-          const real = fs.realpathSync(full);
-          if (inside(real) && !visited.has(real) && fs.statSync(real).isDirectory()) {
-            visited.add(real);
-            subdirs.push(full);
-          }
-        } catch {
-          // broken link: skip
-        }
-      }
+      else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(path.join(dir, entry.name));
     }
     if (isSkill) found.push(dir);
     for (const sub of subdirs) walk(sub, depth + 1);
