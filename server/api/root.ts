@@ -1,11 +1,15 @@
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 import { healthRouter } from "./routers/health/_router";
 import { userRouter } from "./routers/user/_router";
+import { layersRouter } from "./routers/layers/_router";
+import { policyRouter } from "./routers/policy/_router";
 import { auditRouter } from "./routers/audit/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
   user: userRouter,
+  layers: layersRouter,
+  policy: policyRouter,
   audit: auditRouter,
 });
 

@@ -1,5 +1,7 @@
 // The governance policy, persisted as one JSON document, plus the approved digests from the approvals table.
-// The registry's resolution takes the result as plain data (RegistryPolicy).
+// The registry's resolution takes the result as plain data (RegistryPolicy). effectivePolicy is the single
+// source every caller uses (layers view, playground listing, deploy preview, CLI), so a block or an approval
+// shows up everywhere at once.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { approvals, policySettings } from "../../../db/schema";
@@ -7,28 +9,70 @@ import { approvalKey, EMPTY_POLICY, type LayerName, type RegistryPolicy } from "
 
 export type StoredPolicy = Omit<RegistryPolicy, "approvedDigests">;
 
+const POLICY_KEY = "policy";
+
+/** Keeps only the fields of a StoredPolicy, so an old or hand-edited row never smuggles in approvedDigests. */
+export function normalisePolicy(raw: Partial<StoredPolicy> | null | undefined): StoredPolicy {
+  const p = raw ?? {};
+  const out: StoredPolicy = {
+    blockedNames: Array.isArray(p.blockedNames) ? p.blockedNames.filter((x) => typeof x === "string") : [],
+    disabled: Array.isArray(p.disabled)
+      ? p.disabled
+          .filter((d) => d && typeof d.name === "string" && typeof d.layer === "string")
+          .map((d) => ({ name: d.name, layer: d.layer, ...(d.plugin ? { plugin: d.plugin } : {}) }))
+      : [],
+  };
+  if (Array.isArray(p.allowlist)) out.allowlist = p.allowlist.filter((x) => typeof x === "string");
+  if (Array.isArray(p.forbiddenNamePatterns) && p.forbiddenNamePatterns.length) {
+    out.forbiddenNamePatterns = p.forbiddenNamePatterns.filter((x) => typeof x === "string");
+  }
+  if (p.requireApprovalForScripts) out.requireApprovalForScripts = true;
+  if (p.requireApprovalForProject) out.requireApprovalForProject = true;
+  return out;
+}
+
 export function readStoredPolicy(db: Db): StoredPolicy {
-  const row = db.select().from(policySettings).where(eq(policySettings.key, "policy")).get();
-  if (!row) return { ...EMPTY_POLICY };
+  const row = db.select().from(policySettings).where(eq(policySettings.key, POLICY_KEY)).get();
+  if (!row) return normalisePolicy(EMPTY_POLICY);
   try {
-    return { ...EMPTY_POLICY, ...(JSON.parse(row.value) as StoredPolicy) };
+    return normalisePolicy(JSON.parse(row.value) as StoredPolicy);
   } catch {
-    return { ...EMPTY_POLICY };
+    // A corrupt row must not open everything up silently; it reads as the empty policy and the admin page shows it.
+    return normalisePolicy(EMPTY_POLICY);
   }
 }
 
+/** Replaces the stored policy (the caller records the audit event). */
+export function writeStoredPolicy(db: Db, policy: StoredPolicy, updatedBy: string): void {
+  const value = JSON.stringify(normalisePolicy(policy));
+  const now = Date.now();
+  db.insert(policySettings)
+    .values({ key: POLICY_KEY, value, updatedBy, updatedAt: now })
+    .onConflictDoUpdate({ target: policySettings.key, set: { value, updatedBy, updatedAt: now } })
+    .run();
+}
+
+export interface ApprovalScope {
+  /**
+   * The console user whose personal layer is being resolved. Personal definitions of different users share an
+   * approval key ("personal:name"), so only that user's approvals count for it. Undefined: any owner's (newest).
+   */
+  userId?: string | null;
+}
+
 /** approvalKey -> digest for every approved definition (the key format is the registry's approvalKey). */
-export function approvedDigests(db: Db): Record<string, string> {
+export function approvedDigests(db: Db, scope: ApprovalScope = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const a of db.select().from(approvals).where(eq(approvals.status, "approved")).orderBy(approvals.id).all()) {
+  for (const a of db.select().from(approvals).where(eq(approvals.status, "approved")).orderBy(approvals.decidedAt, approvals.id).all()) {
+    if (a.layer === "personal" && scope.userId !== undefined && (a.ownerId ?? null) !== (scope.userId ?? null)) continue;
     const key = approvalKey({ layer: a.layer as LayerName, name: a.skill, plugin: a.plugin ?? undefined });
-    // Newest decision wins when a definition was approved more than once.
+    // Newest decision wins when a definition was approved more than once (an edit supersedes the old approval).
     out[key] = a.digest;
   }
   return out;
 }
 
 /** The policy resolution applies: stored settings plus approvals. */
-export function effectivePolicy(db: Db): RegistryPolicy {
-  return { ...readStoredPolicy(db), approvedDigests: approvedDigests(db) };
+export function effectivePolicy(db: Db, scope: ApprovalScope = {}): RegistryPolicy {
+  return { ...readStoredPolicy(db), approvedDigests: approvedDigests(db, scope) };
 }

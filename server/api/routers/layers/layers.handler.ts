@@ -1,0 +1,67 @@
+import { listUsers } from "../../../services/users/users";
+import {
+  buildMatrix,
+  checkDeployRight,
+  executeDeploy,
+  explain,
+  previewDeploy,
+  readDefinition,
+  resolutionFor,
+  scopeValues,
+} from "../../../services/governance";
+import { effectivePolicy } from "../../../services/policy/store";
+import { indexFor } from "../../../services/catalog/catalog";
+import { actorOf, type TRPCContext } from "../../trpc";
+import type { SessionUser } from "../../../auth";
+import { guarded } from "./errors";
+import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TWhatIf } from "./layers.schema";
+
+type Ctx = TRPCContext & { user: SessionUser };
+
+/** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
+export async function optionsHandler({ ctx }: { ctx: Ctx }) {
+  const index = await indexFor(ctx.user.id, ctx.dataHome);
+  const users =
+    ctx.user.role === "admin"
+      ? listUsers(ctx.db).map((u) => ({ id: u.id, email: u.email }))
+      : [{ id: ctx.user.id, email: ctx.user.email }];
+  const deployTargets = ctx.user.role === "admin" ? ["enterprise", "personal", "project"] : ctx.user.role === "author" ? ["personal", "project"] : [];
+  return { users, me: ctx.user.id, scope: scopeValues(index.entries()), deployTargets: deployTargets as ("enterprise" | "personal" | "project")[] };
+}
+
+export const matrixHandler = ({ ctx, input }: { ctx: Ctx; input: TWhatIf }) =>
+  guarded(async () => {
+    const { index, ctx: rctx, userId } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, input);
+    return { ...buildMatrix(index, rctx), context: { userId, environment: rctx.environment, agent: rctx.agent, tenant: rctx.tenant } };
+  });
+
+export const explainHandler = ({ ctx, input }: { ctx: Ctx; input: TExplainInput }) =>
+  guarded(async () => {
+    const { name, ...w } = input;
+    const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, w);
+    return explain(index, name, rctx, ctx.dataHome);
+  });
+
+export const definitionHandler = ({ ctx, input }: { ctx: Ctx; input: TDefinitionInput }) =>
+  guarded(async () => {
+    const { index } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, { userId: input.userId });
+    return readDefinition(index, input.id, ctx.dataHome);
+  });
+
+// Deploys always act on the signed-in person's own view (their personal layer is the one written to).
+export const deployPreviewHandler = ({ ctx, input }: { ctx: Ctx; input: TDeployPreviewInput }) =>
+  guarded(async () => {
+    checkDeployRight(ctx.user, input.target);
+    const index = await indexFor(ctx.user.id, ctx.dataHome);
+    return previewDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }));
+  });
+
+export const deployHandler = ({ ctx, input }: { ctx: Ctx; input: TDeployInput }) =>
+  guarded(async () => {
+    checkDeployRight(ctx.user, input.target);
+    const index = await indexFor(ctx.user.id, ctx.dataHome);
+    return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), {
+      sink: ctx.audit,
+      actor: actorOf(ctx.user),
+    });
+  });

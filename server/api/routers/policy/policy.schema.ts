@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+const name = z.string().trim().min(1).max(128);
+const layer = z.enum(["enterprise", "personal", "project", "plugin"]);
+
+export const ZPolicyChange = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("block"), name }),
+  z.object({ op: z.literal("unblock"), name }),
+  z.object({ op: z.literal("disable"), name, layer, plugin: name.optional() }),
+  z.object({ op: z.literal("enable"), name, layer, plugin: name.optional() }),
+  z.object({ op: z.literal("setAllowlist"), names: z.array(name).max(10_000).nullable() }),
+  z.object({ op: z.literal("setForbiddenPatterns"), patterns: z.array(z.string().max(200)).max(200) }),
+  z.object({ op: z.literal("setRequireApproval"), scripts: z.boolean().optional(), project: z.boolean().optional() }),
+]);
+export type TPolicyChange = z.infer<typeof ZPolicyChange>;
+
+export const ZDecideInput = z.object({
+  id: z.number().int().positive(),
+  decision: z.enum(["approved", "rejected"]),
+  comment: z.string().max(2000).default(""),
+});
+export type TDecideInput = z.infer<typeof ZDecideInput>;

@@ -1,0 +1,64 @@
+// Rights on the server: policies and approvals are admin-only whatever the UI shows; deploy targets follow roles.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionUser } from "../../../auth";
+import { govHome, type GovHome } from "../../../services/governance/test-home";
+import { createCaller } from "../../root";
+
+let h: GovHome;
+beforeEach(() => {
+  h = govHome();
+});
+afterEach(() => h.cleanup());
+
+const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
+const caller = (user: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+
+describe("policy router", () => {
+  it("an author or viewer cannot read or change policies or decide approvals (FORBIDDEN, audited)", async () => {
+    for (const role of ["author", "viewer"] as const) {
+      const c = caller(as(role));
+      await expect(c.policy.change({ op: "block", name: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.policy.get()).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.policy.approvals()).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.policy.decide({ id: 1, decision: "approved", comment: "" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    }
+    expect(h.audit.events.filter((e) => e.type === "access_denied")).toHaveLength(8);
+    expect(h.audit.events.some((e) => e.type === "policy_changed")).toBe(false);
+  });
+
+  it("an admin blocks a project skill; the layers matrix of every user shows it blocked", async () => {
+    h.skill("project", "git-helper");
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "block", name: "git-helper" });
+    expect((await admin.policy.get()).policy.blockedNames).toEqual(["git-helper"]);
+    const m = await caller(as("author")).layers.matrix({});
+    expect(m.rows.find((r) => r.name === "git-helper")).toMatchObject({ winner: null, cells: { project: [{ status: "blocked" }] } });
+  });
+
+  it("bad policy input is a BAD_REQUEST with a message", async () => {
+    await expect(caller(as("admin")).policy.change({ op: "setForbiddenPatterns", patterns: ["/(/"] })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/regular expression/),
+    });
+  });
+});
+
+describe("layers router", () => {
+  it("what-if for another user is admin-only; deploy to enterprise is admin-only", async () => {
+    h.skill("project", "tool");
+    await expect(caller(as("author")).layers.matrix({ userId: "admin-id" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(as("admin")).layers.matrix({ userId: "author-id" })).resolves.toMatchObject({ context: { userId: "author-id" } });
+    await expect(caller(as("author")).layers.deployPreview({ name: "tool", target: "enterprise" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(as("viewer")).layers.deployPreview({ name: "tool", target: "personal" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const p = await caller(as("author")).layers.deployPreview({ name: "tool", target: "personal" });
+    expect(p.to.where).toBe("<home>/users/author-id/skills/tool");
+  });
+
+  it("definition only reads SKILL.md files the index knows", async () => {
+    const dir = h.skill("project", "tool", { body: "hello body\n" });
+    const c = caller(as("viewer"));
+    expect((await c.layers.definition({ id: dir })).content).toContain("hello body");
+    await expect(c.layers.definition({ id: "/etc" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(c.layers.definition({ id: `${dir}/../../../../..` })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

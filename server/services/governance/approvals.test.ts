@@ -1,0 +1,92 @@
+// Approvals bound to the SKILL.md digest: waiting skills are visible but not active, an approval activates
+// exactly the approved version, and an edit afterwards needs a new approval.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { approvals } from "../../../db/schema";
+import { refreshAll } from "../catalog/catalog";
+import { allDefinitions } from "./definitions";
+import { decideApproval, syncApprovals } from "./approvals";
+import { resolutionFor } from "./context";
+import { buildMatrix } from "./matrix";
+import { changePolicy } from "./policy-change";
+import { govHome, type GovHome } from "./test-home";
+
+let h: GovHome;
+beforeEach(() => {
+  h = govHome();
+});
+afterEach(() => h.cleanup());
+
+const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+const statusOf = async (name: string, layer: "project" | "personal" | "enterprise", viewer = h.admin) => {
+  const { index, ctx } = await resolutionFor(h.db, h.dh, viewer, {});
+  return buildMatrix(index, ctx).rows.find((r) => r.name === name)?.cells[layer][0]?.status;
+};
+const pending = async () => syncApprovals(h.db, h.dh, await allDefinitions(h.dh, h.admin.id));
+
+describe("approval workflow", () => {
+  it("a skill with a script waits for approval, becomes active once approved, and an edit needs a new approval", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    const dir = h.skill("project", "deploy-app", { scripts: { "run.sh": "#!/bin/sh\necho hi\n" } });
+    h.skill("project", "plain");
+    expect(await statusOf("deploy-app", "project")).toBe("pending-approval");
+    expect(await statusOf("plain", "project")).toBe("winner");
+
+    const items = await pending();
+    expect(items.map((i) => [i.skill, i.status, i.hasScripts])).toEqual([["deploy-app", "pending", true]]);
+    expect(items[0]!.reason).toMatch(/skills with scripts need an admin approval/);
+    // Listing again does not create duplicate rows.
+    await pending();
+    expect(h.db.select().from(approvals).all()).toHaveLength(1);
+
+    decideApproval(h.db, { id: items[0]!.id, decision: "approved", comment: "script reviewed" }, actor());
+    expect(await statusOf("deploy-app", "project")).toBe("winner");
+    expect(await pending()).toEqual([]);
+    const ev = h.audit.events.find((e) => e.type === "approval_decided")!;
+    expect(ev).toMatchObject({ skill: "deploy-app", layer: "project", digest: items[0]!.digest, details: { decision: "approved", comment: "script reviewed" } });
+
+    // An edit changes the digest: not active again until someone approves the new version.
+    fs.appendFileSync(path.join(dir, "SKILL.md"), "\nOne more step.\n");
+    refreshAll([dir]);
+    expect(await statusOf("deploy-app", "project")).toBe("pending-approval");
+    const again = await pending();
+    expect(again).toHaveLength(1);
+    expect(again[0]!.digest).not.toBe(items[0]!.digest);
+    expect(again[0]!.reason).toMatch(/an earlier version .* was approved/);
+    decideApproval(h.db, { id: again[0]!.id, decision: "approved", comment: "" }, actor());
+    expect(await statusOf("deploy-app", "project")).toBe("winner");
+  });
+
+  it("a rejection needs a comment, keeps the skill inactive and stays listed as rejected", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
+    h.skill("project", "risky");
+    const [item] = await pending();
+    expect(() => decideApproval(h.db, { id: item!.id, decision: "rejected", comment: "  " }, actor())).toThrow(/say why/);
+    decideApproval(h.db, { id: item!.id, decision: "rejected", comment: "uses a production token" }, actor());
+    expect(await statusOf("risky", "project")).toBe("pending-approval");
+    expect((await pending()).map((i) => [i.skill, i.status, i.comment])).toEqual([["risky", "rejected", "uses a production token"]]);
+    expect(() => decideApproval(h.db, { id: 9999, decision: "approved", comment: "" }, actor())).toThrow(/does not exist/);
+  });
+
+  it("enterprise skills need no approval; blocked skills are not listed as waiting", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", scripts: true, project: true }, actor());
+    h.skill("enterprise", "compliance", { scripts: { "check.sh": "echo ok\n" } });
+    h.skill("project", "nope");
+    changePolicy(h.db, { op: "block", name: "nope" }, actor());
+    expect(await statusOf("compliance", "enterprise")).toBe("winner");
+    expect(await pending()).toEqual([]);
+  });
+
+  it("personal approvals belong to their owner: approving one user's version does not approve another's", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    h.skill("personal", "helper", { userId: h.author.id, body: "author's version\n", scripts: { "a.sh": "echo a\n" } });
+    h.skill("personal", "helper", { userId: "other-id", body: "other's version\n", scripts: { "a.sh": "echo b\n" } });
+    const items = await pending();
+    expect(items.map((i) => i.ownerId).sort()).toEqual(["author-id", "other-id"]);
+    for (const i of items) decideApproval(h.db, { id: i.id, decision: "approved", comment: "" }, actor());
+    // Both stay active: each user's resolution only looks at their own personal approvals.
+    expect(await statusOf("helper", "personal", h.author)).toBe("winner");
+    expect(await statusOf("helper", "personal", { id: "other-id", role: "author" })).toBe("winner");
+  });
+});

@@ -1,0 +1,173 @@
+// Approvals: which definitions wait for an admin, and the admin's decision. Pending items are discovered from
+// the index and the policy (the registry's approvalReason says who needs one); rows are created lazily, one
+// per definition and approval digest (SKILL.md, plus scripts/ where the registry binds them), so an edit after approval shows up as a new pending item.
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { approvals, skillVersions, type Approval } from "../../../db/schema";
+import type { DataHome } from "../../config";
+import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import { approvalReason, blockReason, disabledReason, type LayerName, type SkillEntry } from "../../runtime/registry";
+import { effectivePolicy } from "../policy/store";
+import { displayPath, ownerOf } from "./context";
+import { GovernanceError } from "./errors";
+
+export interface ApprovalItem {
+  id: number;
+  skill: string;
+  layer: LayerName;
+  ownerId: string | null;
+  plugin: string | null;
+  digest: string;
+  status: Approval["status"];
+  reason: string;
+  where: string;
+  hasScripts: boolean;
+  requestedBy: string | null;
+  requestedAt: number;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  comment: string;
+}
+
+/**
+ * What an approval binds to: the registry's approvalDigest (SKILL.md plus scripts/) when the index provides it,
+ * else the SKILL.md digest. Always the same value the registry's approvalReason compares with.
+ */
+export function approvalDigestOf(e: SkillEntry): string {
+  const withScripts = e as SkillEntry & { approvalDigest?: string };
+  return withScripts.approvalDigest || e.digest;
+}
+
+const sameDefinition = (layer: string, ownerId: string | null, plugin: string | null, skill: string, digest: string) =>
+  and(
+    eq(approvals.layer, layer),
+    ownerId === null ? isNull(approvals.ownerId) : eq(approvals.ownerId, ownerId),
+    plugin === null ? isNull(approvals.plugin) : eq(approvals.plugin, plugin),
+    eq(approvals.skill, skill),
+    eq(approvals.digest, digest),
+  );
+
+/** Who last saved exactly this SKILL.md through the console, if anyone did. */
+function authorOf(db: Db, e: SkillEntry, ownerId: string | null): string | null {
+  const row = db
+    .select({ email: skillVersions.authorEmail })
+    .from(skillVersions)
+    .where(
+      and(
+        eq(skillVersions.layer, e.layer),
+        ownerId === null ? isNull(skillVersions.ownerId) : eq(skillVersions.ownerId, ownerId),
+        eq(skillVersions.digest, e.digest),
+      ),
+    )
+    .orderBy(desc(skillVersions.createdAt))
+    .get();
+  return row?.email ?? null;
+}
+
+/**
+ * Every definition that needs an approval for its current digest, with its approval row (created as pending
+ * when missing). Blocked, disabled and broken definitions are left out: they could not be active anyway.
+ */
+export function syncApprovals(db: Db, dh: DataHome, definitions: Iterable<SkillEntry>): ApprovalItem[] {
+  const policies = new Map<string | null, ReturnType<typeof effectivePolicy>>();
+  const policyFor = (owner: string | null) => {
+    if (!policies.has(owner)) policies.set(owner, effectivePolicy(db, { userId: owner }));
+    return policies.get(owner)!;
+  };
+  const out: ApprovalItem[] = [];
+  const seen = new Set<string>();
+  for (const e of definitions) {
+    if (!e.loadable || seen.has(e.id)) continue;
+    seen.add(e.id);
+    const owner = ownerOf(e, dh);
+    const policy = policyFor(owner);
+    if (blockReason(e.name, policy) || disabledReason(e, policy)) continue;
+    const reason = approvalReason(e, policy);
+    if (!reason) continue;
+    const plugin = e.plugin ?? null;
+    const digest = approvalDigestOf(e);
+    let row = db.select().from(approvals).where(sameDefinition(e.layer, owner, plugin, e.name, digest)).orderBy(desc(approvals.id)).get();
+    if (!row) {
+      row = db
+        .insert(approvals)
+        .values({
+          layer: e.layer,
+          ownerId: owner,
+          plugin,
+          skill: e.name,
+          digest,
+          status: "pending",
+          requestedBy: authorOf(db, e, owner),
+          requestedAt: Date.now(),
+        })
+        .returning()
+        .get();
+    }
+    out.push({
+      id: row.id,
+      skill: e.name,
+      layer: e.layer,
+      ownerId: owner,
+      plugin,
+      digest,
+      status: row.status,
+      reason,
+      where: displayPath(e.dir, dh),
+      hasScripts: e.hasScripts,
+      requestedBy: row.requestedBy,
+      requestedAt: row.requestedAt,
+      decidedBy: row.decidedBy,
+      decidedAt: row.decidedAt,
+      comment: row.comment,
+    });
+  }
+  return out.sort((a, b) => (a.status === b.status ? a.skill.localeCompare(b.skill) : a.status === "pending" ? -1 : 1));
+}
+
+/** Recent decisions, newest first (for the admin's history). */
+export function recentDecisions(db: Db, limit = 50): Approval[] {
+  return db
+    .select()
+    .from(approvals)
+    .where(inArray(approvals.status, ["approved", "rejected"]))
+    .orderBy(desc(approvals.decidedAt), desc(approvals.id))
+    .limit(limit)
+    .all();
+}
+
+export function decideApproval(
+  db: Db,
+  input: { id: number; decision: "approved" | "rejected"; comment: string },
+  audit: { sink: AuditSink; actor: AuditActor },
+): Approval {
+  const comment = input.comment.trim();
+  if (input.decision === "rejected" && !comment) {
+    throw new GovernanceError("say why the skill is rejected, so its author knows what to change", "BAD_REQUEST");
+  }
+  const row = db.select().from(approvals).where(eq(approvals.id, input.id)).get();
+  if (!row) throw new GovernanceError(`approval #${input.id} does not exist`, "NOT_FOUND");
+  const decided = db
+    .update(approvals)
+    .set({ status: input.decision, decidedBy: audit.actor.email ?? audit.actor.id, decidedAt: Date.now(), comment })
+    .where(eq(approvals.id, row.id))
+    .returning()
+    .get();
+  audit.sink.record({
+    type: "approval_decided",
+    actor: audit.actor,
+    outcome: "ok",
+    skill: row.skill,
+    layer: row.layer,
+    digest: row.digest,
+    details: {
+      approvalId: row.id,
+      decision: input.decision,
+      comment,
+      previousStatus: row.status,
+      ownerId: row.ownerId,
+      plugin: row.plugin,
+      requestedBy: row.requestedBy,
+    },
+  });
+  return decided;
+}

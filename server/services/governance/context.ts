@@ -1,0 +1,83 @@
+// Who is asking and for which agent: the index (with that user's personal layer) and the ResolveContext
+// (environment, agent, tenant, effective policy) that every governance view resolves with. The layers matrix,
+// the what-if, the deploy preview and the playground listing all go through the registry's resolve().
+import path from "node:path";
+import type { Db } from "../../../db/client";
+import type { DataHome } from "../../config";
+import type { ResolveContext, SkillEntry, SkillIndex } from "../../runtime/registry";
+import { indexFor } from "../catalog/catalog";
+import { effectivePolicy } from "../policy/store";
+import { GovernanceError } from "./errors";
+
+export interface Viewer {
+  id: string;
+  role: "viewer" | "author" | "admin";
+}
+
+export interface WhatIf {
+  /** Whose personal layer; defaults to the viewer. Only admins may pick someone else. */
+  userId?: string;
+  environment?: string;
+  agent?: string;
+  tenant?: string;
+}
+
+export interface ResolutionSetup {
+  index: SkillIndex;
+  ctx: ResolveContext;
+  userId: string;
+}
+
+const blankToUndefined = (s: string | undefined) => (s && s.trim() ? s.trim() : undefined);
+
+export function whatIfUser(viewer: Viewer, requested: string | undefined): string {
+  const userId = requested || viewer.id;
+  if (userId !== viewer.id && viewer.role !== "admin") {
+    throw new GovernanceError("only administrators can look at another user's skills; you can choose yourself", "FORBIDDEN");
+  }
+  return userId;
+}
+
+/** The index and context the runtime would use for this user and agent. */
+export async function resolutionFor(db: Db, dh: DataHome, viewer: Viewer, w: WhatIf = {}): Promise<ResolutionSetup> {
+  const userId = whatIfUser(viewer, w.userId);
+  const index = await indexFor(userId, dh);
+  const ctx: ResolveContext = {
+    environment: blankToUndefined(w.environment),
+    agent: blankToUndefined(w.agent),
+    tenant: blankToUndefined(w.tenant),
+    policy: effectivePolicy(db, { userId }),
+  };
+  return { index, ctx, userId };
+}
+
+/** Every environment, agent and tenant named in some skill's scope: the values worth a what-if. */
+export function scopeValues(entries: Iterable<SkillEntry>): { environments: string[]; agents: string[]; tenants: string[] } {
+  const env = new Set<string>();
+  const agents = new Set<string>();
+  const tenants = new Set<string>();
+  for (const e of entries) {
+    for (const v of e.scope?.environments ?? []) env.add(v);
+    for (const v of e.scope?.agents ?? []) agents.add(v);
+    for (const v of e.scope?.tenants ?? []) tenants.add(v);
+  }
+  const sorted = (s: Set<string>) => [...s].sort();
+  return { environments: sorted(env), agents: sorted(agents), tenants: sorted(tenants) };
+}
+
+/** The console user whose personal layer holds this entry (null for the shared layers and the CLI's own). */
+export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dh: DataHome): string | null {
+  if (entry.layer !== "personal") return null;
+  const rel = path.relative(path.join(dh.home, "users"), entry.root);
+  const parts = rel.split(path.sep);
+  return parts.length === 2 && parts[1] === "skills" && !rel.startsWith("..") ? parts[0]! : null;
+}
+
+/** A path a person can read without the machine's absolute prefix. */
+export function displayPath(dir: string, dh: DataHome): string {
+  const inProject = path.relative(dh.projectRoot, dir);
+  if (!inProject.startsWith("..") && !path.isAbsolute(inProject)) return `<project>/${inProject}`;
+  const inHome = path.relative(dh.home, dir);
+  if (!inHome.startsWith("..") && !path.isAbsolute(inHome)) return `<home>/${inHome}`;
+  return dir;
+}

@@ -1,0 +1,100 @@
+// Deploy: the preview says, for each context worth knowing, which definition agents get before and after,
+// without writing anything; the deploy then copies atomically and records skill_deployed.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexFor } from "../catalog/catalog";
+import { effectivePolicy } from "../policy/store";
+import { checkDeployRight, executeDeploy, previewDeploy } from "./deploy";
+import { changePolicy } from "./policy-change";
+import { govHome, type GovHome } from "./test-home";
+
+let h: GovHome;
+beforeEach(() => {
+  h = govHome();
+});
+afterEach(() => h.cleanup());
+
+const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+
+describe("deploy preview", () => {
+  it("lists the default context and each scope value, with the winner before and after, and writes nothing", async () => {
+    h.skill("project", "data-handling", { body: "project rules\n" });
+    h.skill("project", "other", { extra: "scope:\n  environments: [production, staging]\n  agents: [cot-agent]" });
+    const index = await indexFor(h.admin.id, h.dh);
+    const p = previewDeploy(index, h.dh, { name: "data-handling", target: "enterprise" }, effectivePolicy(h.db));
+    expect(p.rows.map((r) => r.label)).toEqual(["default (no environment, agent or tenant)", "environment=production", "environment=staging", "agent=cot-agent"]);
+    for (const r of p.rows) {
+      expect(r.before).toMatchObject({ layer: "project", isCopy: false });
+      expect(r.after).toMatchObject({ layer: "enterprise", isCopy: true, where: "<home>/enterprise/skills/data-handling" });
+      expect(r.changes).toBe(true);
+    }
+    expect(p.changedContexts).toBe(4);
+    expect(fs.existsSync(path.join(h.root("enterprise"), "data-handling"))).toBe(false);
+  });
+
+  it("a copy into a lower layer changes nothing and says why (enterprise cannot be overridden)", async () => {
+    h.skill("enterprise", "review", { extra: "priority: 0" });
+    h.skill("plugin", "review", { plugin: "tools", extra: "priority: 1000" });
+    const index = await indexFor(h.admin.id, h.dh);
+    const fromId = index.definitions("review").find((e) => e.layer === "plugin")!.id;
+    const p = previewDeploy(index, h.dh, { name: "review", fromId, target: "project" }, effectivePolicy(h.db));
+    expect(p.changedContexts).toBe(0);
+    expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "shadowed", after: { layer: "enterprise" } });
+    expect(p.rows[0]!.copyReason).toMatch(/shadowed by the enterprise definition/);
+  });
+
+  it("the preview applies policy: a copy that needs approval would not become active", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
+    h.skill("personal", "tool", { userId: h.admin.id });
+    const index = await indexFor(h.admin.id, h.dh);
+    // Deploying the personal skill to the project layer: the personal one still wins for this user.
+    const p = previewDeploy(index, h.dh, { name: "tool", target: "project" }, effectivePolicy(h.db, { userId: h.admin.id }));
+    expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "pending-approval" });
+  });
+});
+
+describe("deploy", () => {
+  it("copies the skill folder, reports the change and records skill_deployed", async () => {
+    h.skill("project", "data-handling", { scripts: { "check.sh": "echo ok\n" } });
+    const index = await indexFor(h.admin.id, h.dh);
+    const policy = effectivePolicy(h.db);
+    const p = previewDeploy(index, h.dh, { name: "data-handling", target: "enterprise" }, policy);
+    const r = executeDeploy(index, h.dh, { name: "data-handling", target: "enterprise", replace: false, expectDigest: p.from.digest }, policy, actor());
+    const target = path.join(h.root("enterprise"), "data-handling");
+    expect(fs.readFileSync(path.join(target, "scripts", "check.sh"), "utf8")).toBe("echo ok\n");
+    expect(r.message).toMatch(/changes from the project definition .* to the enterprise definition/);
+    expect(index.definitions("data-handling").map((e) => e.layer)).toEqual(["enterprise", "project"]);
+    expect(h.audit.events.find((e) => e.type === "skill_deployed")).toMatchObject({
+      skill: "data-handling",
+      layer: "enterprise",
+      digest: p.from.digest,
+      details: { replaced: false, via: "console", changedContexts: ["default (no environment, agent or tenant)"] },
+    });
+    // Deploying again needs an explicit replace.
+    const fromId = index.definitions("data-handling").find((e) => e.layer === "project")!.id;
+    expect(() => executeDeploy(index, h.dh, { name: "data-handling", fromId, target: "enterprise", replace: false }, policy, actor())).toThrow(/already exists/);
+    expect(executeDeploy(index, h.dh, { name: "data-handling", fromId, target: "enterprise", replace: true }, policy, actor()).replaced).toBe(true);
+  });
+
+  it("refuses when the source changed since the preview", async () => {
+    const dir = h.skill("project", "x");
+    const index = await indexFor(h.admin.id, h.dh);
+    const p = previewDeploy(index, h.dh, { name: "x", target: "enterprise" }, effectivePolicy(h.db));
+    fs.appendFileSync(path.join(dir, "SKILL.md"), "edited\n");
+    index.refresh([dir]);
+    expect(() =>
+      executeDeploy(index, h.dh, { name: "x", target: "enterprise", replace: false, expectDigest: p.from.digest }, effectivePolicy(h.db), actor()),
+    ).toThrow(/changed since the preview/);
+    expect(fs.existsSync(path.join(h.root("enterprise"), "x"))).toBe(false);
+  });
+
+  it("rights: admins deploy anywhere, authors to project and personal, viewers nowhere", () => {
+    expect(() => checkDeployRight(h.admin, "enterprise")).not.toThrow();
+    expect(() => checkDeployRight(h.author, "project")).not.toThrow();
+    expect(() => checkDeployRight(h.author, "personal")).not.toThrow();
+    expect(() => checkDeployRight(h.author, "enterprise")).toThrow(/only administrators/);
+    expect(() => checkDeployRight(h.viewer, "project")).toThrow(/viewers cannot/);
+    expect(() => checkDeployRight(h.admin, "plugin")).toThrow(/installed/);
+  });
+});

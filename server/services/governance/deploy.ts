@@ -1,0 +1,194 @@
+// Deploy from the console: copy a definition into the enterprise, personal or project layer. First a preview:
+// for the default context and every environment, agent and tenant that some skill's scope names, the winner
+// before and after, computed by the registry's resolve() over the index with the copy laid on top (nothing is
+// written). Then the registry's deploySkill does the atomic copy, and skill_deployed is recorded.
+import path from "node:path";
+import type { DataHome } from "../../config";
+import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import {
+  deploySkill,
+  DeployError,
+  resolve,
+  writableRoot,
+  type DefinitionSource,
+  type LayerName,
+  type ResolveContext,
+  type SkillEntry,
+  type SkillIndex,
+} from "../../runtime/registry";
+import { refreshAll } from "../catalog/catalog";
+import { displayPath, scopeValues, type Viewer } from "./context";
+import { GovernanceError } from "./errors";
+
+export type DeployTarget = Exclude<LayerName, "plugin">;
+
+export interface WinnerView {
+  layer: LayerName;
+  plugin?: string;
+  where: string;
+  digest: string;
+  /** True for the copy this deploy would write. */
+  isCopy: boolean;
+}
+
+export interface PreviewRow {
+  /** "default" or e.g. "environment=production". */
+  label: string;
+  context: { environment?: string; agent?: string; tenant?: string };
+  before: WinnerView | null;
+  after: WinnerView | null;
+  changes: boolean;
+  /** Status and reason of the copy in this context (e.g. shadowed by enterprise, pending approval). */
+  copyStatus: string;
+  copyReason: string;
+}
+
+export interface DeployPreview {
+  name: string;
+  from: { id: string; layer: LayerName; plugin?: string; where: string; digest: string };
+  to: { layer: DeployTarget; where: string; exists: boolean };
+  rows: PreviewRow[];
+  changedContexts: number;
+}
+
+/** Admins deploy anywhere; authors to the project layer and their own personal layer; viewers nowhere. */
+export function checkDeployRight(viewer: Viewer, target: LayerName): asserts target is DeployTarget {
+  if (target === "plugin") throw new GovernanceError("plugins are installed with `omniforge skill install`, not deployed", "BAD_REQUEST");
+  if (viewer.role === "viewer") throw new GovernanceError("viewers cannot deploy skills; ask an author or an administrator", "FORBIDDEN");
+  if (target === "enterprise" && viewer.role !== "admin") {
+    throw new GovernanceError("only administrators can deploy to the enterprise layer", "FORBIDDEN");
+  }
+}
+
+function chooseSource(index: SkillIndex, name: string, fromId: string | undefined, ctx: ResolveContext): SkillEntry {
+  const defs = index.definitions(name);
+  if (!defs.length) throw new GovernanceError(`no skill named "${name}" in any layer`, "NOT_FOUND");
+  const chosen = fromId ? defs.find((e) => e.id === path.resolve(fromId)) : (resolve(index, name, ctx).winner ?? undefined);
+  if (!chosen) throw new GovernanceError(fromId ? "that definition is not in this view any more; reload" : `"${name}" has no active definition to copy; choose one`, "NOT_FOUND");
+  if (!chosen.loadable) throw new GovernanceError(`the ${chosen.layer} definition of "${name}" does not load; fix it before deploying`, "BAD_REQUEST");
+  return chosen;
+}
+
+/** The index as it would be after the copy: the target folder replaced by (or added as) the copy. */
+function withCopy(index: SkillIndex, copy: SkillEntry): DefinitionSource {
+  return {
+    names: () => index.names(),
+    definitions: (n) => (n === copy.name ? [...index.definitions(n).filter((e) => e.id !== copy.id), copy] : index.definitions(n)),
+  };
+}
+
+/** Contexts worth showing: the default, then each scope value on its own. */
+export function previewContexts(entries: Iterable<SkillEntry>): PreviewRow["context"][] {
+  const v = scopeValues(entries);
+  return [
+    {},
+    ...v.environments.map((environment) => ({ environment })),
+    ...v.agents.map((agent) => ({ agent })),
+    ...v.tenants.map((tenant) => ({ tenant })),
+  ];
+}
+
+const labelOf = (c: PreviewRow["context"]) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ") || "default (no environment, agent or tenant)";
+
+export function previewDeploy(
+  index: SkillIndex,
+  dh: DataHome,
+  input: { name: string; fromId?: string; target: DeployTarget },
+  policy: ResolveContext["policy"],
+): DeployPreview {
+  const source = chooseSource(index, input.name, input.fromId, { policy });
+  const targetDir = path.join(writableRoot(index.config, input.target), input.name);
+  if (source.dir === targetDir) throw new GovernanceError(`this definition already is the ${input.target} copy`, "BAD_REQUEST");
+  const exists = index.definitions(input.name).some((e) => e.id === targetDir);
+  const copy: SkillEntry = {
+    ...source,
+    id: targetDir,
+    dir: targetDir,
+    file: path.join(targetDir, "SKILL.md"),
+    root: writableRoot(index.config, input.target),
+    layer: input.target,
+    plugin: undefined,
+    installedAt: undefined,
+  };
+  const after = withCopy(index, copy);
+  const view = (e: SkillEntry | null): WinnerView | null =>
+    e ? { layer: e.layer, ...(e.plugin ? { plugin: e.plugin } : {}), where: displayPath(e.dir, dh), digest: e.digest, isCopy: e === copy } : null;
+  const rows = previewContexts(index.entries()).map((context): PreviewRow => {
+    const ctx = { ...context, policy };
+    const b = resolve(index, input.name, ctx);
+    const a = resolve(after, input.name, ctx);
+    const copyCandidate = a.candidates.find((c) => c.entry === copy);
+    const changes = (b.winner?.id ?? null) !== (a.winner?.id ?? null) || (b.winner?.digest ?? null) !== (a.winner?.digest ?? null);
+    return {
+      label: labelOf(context),
+      context,
+      before: view(b.winner),
+      after: view(a.winner),
+      changes,
+      copyStatus: copyCandidate?.status ?? "absent",
+      copyReason: copyCandidate?.reason ?? "",
+    };
+  });
+  return {
+    name: input.name,
+    from: { id: source.id, layer: source.layer, ...(source.plugin ? { plugin: source.plugin } : {}), where: displayPath(source.dir, dh), digest: source.digest },
+    to: { layer: input.target, where: displayPath(targetDir, dh), exists },
+    rows,
+    changedContexts: rows.filter((r) => r.changes).length,
+  };
+}
+
+export interface DeployResult {
+  preview: DeployPreview;
+  replaced: boolean;
+  message: string;
+}
+
+/**
+ * Copies the definition. `expectDigest` is the source digest the person saw in the preview: if the file
+ * changed since, the deploy is refused rather than copying something nobody looked at.
+ */
+export function executeDeploy(
+  index: SkillIndex,
+  dh: DataHome,
+  input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string },
+  policy: ResolveContext["policy"],
+  audit: { sink: AuditSink; actor: AuditActor },
+): DeployResult {
+  const preview = previewDeploy(index, dh, input, policy);
+  if (input.expectDigest && preview.from.digest !== input.expectDigest) {
+    throw new GovernanceError("the source skill changed since the preview; look at the preview again before deploying", "CONFLICT");
+  }
+  if (preview.to.exists && !input.replace) {
+    throw new GovernanceError(`${preview.to.where} already exists; confirm that the copy replaces it`, "CONFLICT");
+  }
+  let report;
+  try {
+    report = deploySkill(index, input.name, input.target, { from: { dir: preview.from.id }, force: input.replace, ctx: { policy } });
+  } catch (e) {
+    if (e instanceof DeployError) throw new GovernanceError(e.message, e.code === "deploy.not-found" ? "NOT_FOUND" : "BAD_REQUEST");
+    throw e;
+  }
+  // Other users' cached indexes see the new folder now rather than after the watcher's debounce.
+  refreshAll([report.to.dir]);
+  audit.sink.record({
+    type: "skill_deployed",
+    actor: audit.actor,
+    outcome: "ok",
+    skill: input.name,
+    layer: input.target,
+    digest: preview.from.digest,
+    details: {
+      from: { layer: preview.from.layer, plugin: preview.from.plugin, where: preview.from.where },
+      to: preview.to.where,
+      replaced: report.replaced,
+      winnerChanged: report.winnerChanged,
+      changedContexts: preview.rows.filter((r) => r.changes).map((r) => r.label),
+      via: "console",
+    },
+  });
+  return { preview, replaced: report.replaced, message: report.message };
+}

@@ -1,0 +1,138 @@
+// The override matrix: one row per skill name, one column per layer, each cell the status of that layer's
+// definition(s) as the registry's resolution decided it. Nothing here orders or judges definitions itself.
+import fs from "node:fs";
+import type { DataHome } from "../../config";
+import {
+  LAYER_ORDER,
+  resolve,
+  resolveAll,
+  type CandidateStatus,
+  type DefinitionSource,
+  type LayerName,
+  type ResolveContext,
+  type SkillIndex,
+} from "../../runtime/registry";
+import type { SkillScope } from "../../runtime/skill/types";
+import { displayPath } from "./context";
+import { GovernanceError } from "./errors";
+
+export interface MatrixCell {
+  /** Index id (the skill folder) of the definition, used to ask for its chain or its SKILL.md. */
+  id: string;
+  status: CandidateStatus;
+  plugin?: string;
+}
+
+export interface MatrixRow {
+  name: string;
+  winner: { layer: LayerName; plugin?: string } | null;
+  definitions: number;
+  /** More than one definition of the name exists (in any layer): the rows a person looks at first. */
+  overridden: boolean;
+  hasWarnings: boolean;
+  cells: Record<LayerName, MatrixCell[]>;
+}
+
+export interface LayerMatrix {
+  rows: MatrixRow[];
+  counts: { names: number; definitions: number; overridden: number; active: number };
+}
+
+const emptyCells = (): Record<LayerName, MatrixCell[]> => ({ enterprise: [], personal: [], project: [], plugin: [] });
+
+export function buildMatrix(index: DefinitionSource, ctx: ResolveContext): LayerMatrix {
+  const all = resolveAll(index, ctx);
+  const rows: MatrixRow[] = [];
+  let definitions = 0;
+  for (const name of Object.keys(all.byName).sort()) {
+    const r = all.byName[name]!;
+    const cells = emptyCells();
+    for (const c of r.candidates) {
+      cells[c.entry.layer].push({ id: c.entry.id, status: c.status, ...(c.entry.plugin ? { plugin: c.entry.plugin } : {}) });
+    }
+    definitions += r.candidates.length;
+    rows.push({
+      name,
+      winner: r.winner ? { layer: r.winner.layer, ...(r.winner.plugin ? { plugin: r.winner.plugin } : {}) } : null,
+      definitions: r.candidates.length,
+      overridden: r.candidates.length > 1,
+      hasWarnings: r.warnings.length > 0,
+      cells,
+    });
+  }
+  return {
+    rows,
+    counts: { names: rows.length, definitions, overridden: rows.filter((r) => r.overridden).length, active: all.skills.length },
+  };
+}
+
+export interface ChainLink {
+  id: string;
+  layer: LayerName;
+  plugin?: string;
+  status: CandidateStatus;
+  reason: string;
+  priority: number;
+  digest: string;
+  where: string;
+  description: string;
+  hasScripts: boolean;
+  scope?: SkillScope;
+  errors: number;
+  warnings: number;
+}
+
+export interface Explanation {
+  name: string;
+  summary: string;
+  warnings: string[];
+  winnerId: string | null;
+  /** Highest precedence first (the registry's order). */
+  chain: ChainLink[];
+  layerOrder: readonly LayerName[];
+}
+
+export function explain(index: DefinitionSource, name: string, ctx: ResolveContext, dh: DataHome): Explanation {
+  const r = resolve(index, name, ctx);
+  if (!r.candidates.length) throw new GovernanceError(`no skill named "${name}" in any layer`, "NOT_FOUND");
+  return {
+    name: r.name,
+    summary: r.summary,
+    warnings: r.warnings,
+    winnerId: r.winner?.id ?? null,
+    layerOrder: LAYER_ORDER,
+    chain: r.candidates.map((c) => ({
+      id: c.entry.id,
+      layer: c.entry.layer,
+      ...(c.entry.plugin ? { plugin: c.entry.plugin } : {}),
+      status: c.status,
+      reason: c.reason,
+      priority: c.entry.priority,
+      digest: c.entry.digest,
+      where: displayPath(c.entry.dir, dh),
+      description: c.entry.description,
+      hasScripts: c.entry.hasScripts,
+      ...(c.entry.scope ? { scope: c.entry.scope } : {}),
+      errors: c.entry.diagnostics.filter((d) => d.severity === "error").length,
+      warnings: c.entry.diagnostics.filter((d) => d.severity === "warning").length,
+    })),
+  };
+}
+
+const MAX_SKILL_MD = 1024 * 1024;
+
+/** SKILL.md of one definition the index knows (the id is never used as a free path). */
+export function readDefinition(index: SkillIndex, id: string, dh: DataHome): { id: string; layer: LayerName; plugin?: string; where: string; content: string } {
+  const entry = index.get(id);
+  if (!entry) throw new GovernanceError("that definition is not in this view any more; reload the layers", "NOT_FOUND");
+  let content: string;
+  try {
+    const st = fs.lstatSync(entry.file);
+    if (!st.isFile()) throw new Error("not a regular file");
+    if (st.size > MAX_SKILL_MD) throw new Error(`larger than ${MAX_SKILL_MD} bytes`);
+    content = fs.readFileSync(entry.file, "utf8");
+  } catch (e) {
+    throw new GovernanceError(`cannot read SKILL.md of the ${entry.layer} definition: ${(e as Error).message}`, "NOT_FOUND");
+  }
+  return { id: entry.id, layer: entry.layer, ...(entry.plugin ? { plugin: entry.plugin } : {}), where: displayPath(entry.dir, dh), content };
+}

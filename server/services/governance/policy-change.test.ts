@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { effectivePolicy, readStoredPolicy } from "../policy/store";
+import { applyPolicyChange, changePolicy } from "./policy-change";
+import { govHome, type GovHome } from "./test-home";
+
+let h: GovHome;
+beforeEach(() => {
+  h = govHome();
+});
+afterEach(() => h.cleanup());
+
+const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+
+describe("policy changes", () => {
+  it("each change is stored and audited as policy_changed with the whole policy before and after", () => {
+    changePolicy(h.db, { op: "block", name: "git-helper" }, actor());
+    changePolicy(h.db, { op: "disable", name: "code-review", layer: "project" }, actor());
+    expect(readStoredPolicy(h.db)).toEqual({ blockedNames: ["git-helper"], disabled: [{ name: "code-review", layer: "project" }] });
+    const events = h.audit.events.filter((e) => e.type === "policy_changed");
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({
+      actor: { id: "admin-id" },
+      skill: "git-helper",
+      details: { change: { op: "block", name: "git-helper" }, before: { blockedNames: [] }, after: { blockedNames: ["git-helper"] }, changed: true },
+    });
+    expect(events[1]!.details!.before).toEqual({ blockedNames: ["git-helper"], disabled: [] });
+    changePolicy(h.db, { op: "unblock", name: "git-helper" }, actor());
+    changePolicy(h.db, { op: "enable", name: "code-review", layer: "project" }, actor());
+    expect(readStoredPolicy(h.db)).toEqual({ blockedNames: [], disabled: [] });
+  });
+
+  it("approval switches and the allowlist reach the effective policy", () => {
+    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    changePolicy(h.db, { op: "setAllowlist", names: ["b", "a", "a"] }, actor());
+    expect(effectivePolicy(h.db)).toMatchObject({ requireApprovalForScripts: true, allowlist: ["a", "b"], approvedDigests: {} });
+    changePolicy(h.db, { op: "setRequireApproval", scripts: false, project: true }, actor());
+    const p = readStoredPolicy(h.db);
+    expect(p.requireApprovalForScripts).toBeUndefined();
+    expect(p.requireApprovalForProject).toBe(true);
+  });
+
+  it("bad input is refused with a message and changes nothing", () => {
+    const before = readStoredPolicy(h.db);
+    expect(() => changePolicy(h.db, { op: "block", name: "../etc" }, actor())).toThrow(/not a skill name/);
+    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/[unclosed/"] }, actor())).toThrow(/not a valid regular expression/);
+    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/.*/"] }, actor())).toThrow(/every skill/);
+    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: [" "] }, actor())).toThrow(/empty pattern/);
+    expect(readStoredPolicy(h.db)).toEqual(before);
+    expect(h.audit.events).toHaveLength(0);
+  });
+
+  it("a plugin rule names its plugin; enabling removes exactly that rule", () => {
+    let p = applyPolicyChange({ blockedNames: [], disabled: [] }, { op: "disable", name: "csv", layer: "plugin", plugin: "alpha" });
+    p = applyPolicyChange(p, { op: "disable", name: "csv", layer: "plugin", plugin: "beta" });
+    p = applyPolicyChange(p, { op: "enable", name: "csv", layer: "plugin", plugin: "alpha" });
+    expect(p.disabled).toEqual([{ name: "csv", layer: "plugin", plugin: "beta" }]);
+  });
+});

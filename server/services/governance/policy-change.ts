@@ -1,0 +1,115 @@
+// Policy changes, one small operation at a time (so two admins editing different rules never overwrite each
+// other), each validated and recorded as a policy_changed audit event with the whole policy before and after.
+import type { Db } from "../../../db/client";
+import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import { isLayerName, type LayerName } from "../../runtime/registry";
+import { normalisePolicy, readStoredPolicy, writeStoredPolicy, type StoredPolicy } from "../policy/store";
+import { GovernanceError } from "./errors";
+
+export type PolicyChange =
+  | { op: "block"; name: string }
+  | { op: "unblock"; name: string }
+  | { op: "disable"; name: string; layer: LayerName; plugin?: string }
+  | { op: "enable"; name: string; layer: LayerName; plugin?: string }
+  /** null turns allowlist mode off; a list (even empty) turns it on. */
+  | { op: "setAllowlist"; names: string[] | null }
+  | { op: "setForbiddenPatterns"; patterns: string[] }
+  | { op: "setRequireApproval"; scripts?: boolean; project?: boolean };
+
+/** Vendor words spec 003 proposes to keep out of skill names; offered as a preset, not forced on anyone. */
+export const VENDOR_WORD_PATTERNS = ["claude", "anthropic", "gemini", "openai"];
+
+// Names as they appear in SKILL.md files (lenient: a broken name must still be blockable).
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function checkName(name: string): string {
+  const n = name.trim();
+  if (!NAME.test(n)) {
+    throw new GovernanceError(`"${name}" is not a skill name: use letters, digits, dots, dashes or underscores (at most 128)`, "BAD_REQUEST");
+  }
+  return n;
+}
+
+function checkPattern(p: string): string {
+  const pattern = p.trim();
+  if (!pattern) throw new GovernanceError("an empty pattern would match every name", "BAD_REQUEST");
+  if (pattern.length > 200) throw new GovernanceError("patterns are limited to 200 characters", "BAD_REQUEST");
+  const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
+  if (m) {
+    try {
+      new RegExp(m[1]!, m[2]);
+    } catch (e) {
+      throw new GovernanceError(`${pattern} is not a valid regular expression: ${(e as Error).message}`, "BAD_REQUEST");
+    }
+    if (new RegExp(m[1]!, m[2]).test("")) throw new GovernanceError(`${pattern} matches the empty name, so it would block every skill`, "BAD_REQUEST");
+  }
+  return pattern;
+}
+
+const uniqSorted = (xs: string[]) => [...new Set(xs)].sort();
+
+/** Applies one change to a policy (pure); throws GovernanceError on bad input. */
+export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): StoredPolicy {
+  const p: StoredPolicy = normalisePolicy(structuredClone(before));
+  switch (change.op) {
+    case "block":
+      p.blockedNames = uniqSorted([...p.blockedNames, checkName(change.name)]);
+      break;
+    case "unblock":
+      p.blockedNames = p.blockedNames.filter((n) => n !== change.name);
+      break;
+    case "disable":
+    case "enable": {
+      if (!isLayerName(change.layer)) throw new GovernanceError(`unknown layer "${change.layer}"`, "BAD_REQUEST");
+      const name = checkName(change.name);
+      const plugin = change.layer === "plugin" && change.plugin ? checkName(change.plugin) : undefined;
+      const same = (d: StoredPolicy["disabled"][number]) => d.name === name && d.layer === change.layer && (d.plugin ?? undefined) === plugin;
+      p.disabled = p.disabled.filter((d) => !same(d));
+      if (change.op === "disable") p.disabled.push({ name, layer: change.layer, ...(plugin ? { plugin } : {}) });
+      p.disabled.sort((a, b) => a.name.localeCompare(b.name) || a.layer.localeCompare(b.layer));
+      break;
+    }
+    case "setAllowlist":
+      if (change.names === null) delete p.allowlist;
+      else p.allowlist = uniqSorted(change.names.map(checkName));
+      break;
+    case "setForbiddenPatterns": {
+      const patterns = uniqSorted(change.patterns.map(checkPattern));
+      if (patterns.length) p.forbiddenNamePatterns = patterns;
+      else delete p.forbiddenNamePatterns;
+      break;
+    }
+    case "setRequireApproval":
+      if (change.scripts !== undefined) {
+        if (change.scripts) p.requireApprovalForScripts = true;
+        else delete p.requireApprovalForScripts;
+      }
+      if (change.project !== undefined) {
+        if (change.project) p.requireApprovalForProject = true;
+        else delete p.requireApprovalForProject;
+      }
+      break;
+  }
+  return normalisePolicy(p);
+}
+
+/** Applies and stores one change, then records policy_changed with before and after. Returns the new policy. */
+export function changePolicy(db: Db, change: PolicyChange, audit: { sink: AuditSink; actor: AuditActor }): StoredPolicy {
+  // One transaction so two concurrent changes read-modify-write in turn (better-sqlite3 is synchronous).
+  const { before, after } = db.transaction(() => {
+    const before = readStoredPolicy(db);
+    const after = applyPolicyChange(before, change);
+    writeStoredPolicy(db, after, audit.actor.id);
+    return { before, after };
+  });
+  const changed = JSON.stringify(before) !== JSON.stringify(after);
+  audit.sink.record({
+    type: "policy_changed",
+    actor: audit.actor,
+    outcome: "ok",
+    ...("name" in change ? { skill: change.name } : {}),
+    ...("layer" in change ? { layer: change.layer } : {}),
+    details: { change, before, after, changed },
+  });
+  return after;
+}

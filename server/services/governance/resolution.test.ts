@@ -1,0 +1,137 @@
+// Resolution with policies and scopes, through the governance services (the same index, policy store and
+// registry resolve() the console and the playground use), on a real data home.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resolveAll } from "../../runtime/registry";
+import { effectivePolicy } from "../policy/store";
+import { changePolicy } from "./policy-change";
+import { resolutionFor } from "./context";
+import { buildMatrix, explain } from "./matrix";
+import { govHome, type GovHome } from "./test-home";
+
+let h: GovHome;
+beforeEach(() => {
+  h = govHome();
+});
+afterEach(() => h.cleanup());
+
+const change = (c: Parameters<typeof changePolicy>[1]) => changePolicy(h.db, c, { sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+const matrixFor = async (w: Parameters<typeof resolutionFor>[3] = {}, viewer = h.admin) => {
+  const { index, ctx } = await resolutionFor(h.db, h.dh, viewer, w);
+  return { m: buildMatrix(index, ctx), index, ctx };
+};
+const row = (m: Awaited<ReturnType<typeof matrixFor>>["m"], name: string) => m.rows.find((r) => r.name === name);
+
+describe("the override matrix", () => {
+  it("an enterprise skill wins over a project skill whatever the project's priority, and the row stands out", async () => {
+    h.skill("enterprise", "data-handling", { extra: "priority: 0" });
+    h.skill("project", "data-handling", { extra: "priority: 1000" });
+    h.skill("project", "solo");
+    const { m, index, ctx } = await matrixFor();
+    const r = row(m, "data-handling")!;
+    expect(r.winner).toEqual({ layer: "enterprise" });
+    expect(r.overridden).toBe(true);
+    expect(r.cells.enterprise.map((c) => c.status)).toEqual(["winner"]);
+    expect(r.cells.project.map((c) => c.status)).toEqual(["shadowed"]);
+    expect(row(m, "solo")!.overridden).toBe(false);
+    expect(m.counts).toMatchObject({ names: 2, definitions: 3, overridden: 1, active: 2 });
+    const chain = explain(index, "data-handling", ctx, h.dh).chain;
+    expect(chain.map((c) => c.layer)).toEqual(["enterprise", "project"]);
+    expect(chain[1]!.reason).toMatch(/shadowed by the enterprise definition: enterprise > personal > project > plugin/);
+    expect(chain[1]!.where).toBe("<project>/.omniforge/skills/data-handling");
+  });
+
+  it("plugin cells carry the plugin name, one cell per plugin", async () => {
+    h.skill("plugin", "csv", { plugin: "alpha", extra: "priority: 2" });
+    h.skill("plugin", "csv", { plugin: "beta", extra: "priority: 1" });
+    const { m } = await matrixFor();
+    expect(row(m, "csv")!.cells.plugin).toEqual([
+      expect.objectContaining({ plugin: "alpha", status: "winner" }),
+      expect.objectContaining({ plugin: "beta", status: "shadowed" }),
+    ]);
+  });
+
+  it("a broken definition is listed as invalid, not hidden", async () => {
+    h.skill("project", "broken", { raw: "---\nname: broken\ndescription: [unclosed\n---\nbody\n" });
+    const { m } = await matrixFor();
+    expect(row(m, "broken")!.cells.project[0]!.status).toBe("invalid");
+    expect(row(m, "broken")!.winner).toBeNull();
+  });
+});
+
+describe("policies change what agents get", () => {
+  it("blocking a project skill removes it from the effective listing (what the playground lists)", async () => {
+    h.skill("project", "git-helper");
+    h.skill("project", "other");
+    change({ op: "block", name: "git-helper" });
+    const { m, index } = await matrixFor();
+    expect(row(m, "git-helper")!.cells.project[0]!.status).toBe("blocked");
+    expect(row(m, "git-helper")!.winner).toBeNull();
+    // The playground's listing: effectivePolicy + resolveAll over the same index.
+    const listed = resolveAll(index, { policy: effectivePolicy(h.db, { userId: h.admin.id }) }).skills.map((s) => s.name);
+    expect(listed).toEqual(["other"]);
+  });
+
+  it("disabling one layer's definition hands the name to the next layer", async () => {
+    h.skill("enterprise", "review");
+    h.skill("project", "review");
+    change({ op: "disable", name: "review", layer: "enterprise" });
+    const { m } = await matrixFor();
+    expect(row(m, "review")!.cells.enterprise[0]!.status).toBe("disabled");
+    expect(row(m, "review")!.winner).toEqual({ layer: "project" });
+  });
+
+  it("allowlist mode keeps every unlisted name out; turning it off restores them", async () => {
+    h.skill("project", "listed");
+    h.skill("project", "unlisted");
+    change({ op: "setAllowlist", names: ["listed"] });
+    let { m } = await matrixFor();
+    expect(row(m, "listed")!.winner).not.toBeNull();
+    expect(row(m, "unlisted")!.cells.project[0]!.status).toBe("blocked");
+    change({ op: "setAllowlist", names: null });
+    ({ m } = await matrixFor());
+    expect(row(m, "unlisted")!.winner).not.toBeNull();
+  });
+
+  it("forbidden name patterns (vendor words) block matching names in every layer", async () => {
+    h.skill("enterprise", "claude-helper");
+    h.skill("project", "openai-tool");
+    h.skill("project", "fine-name");
+    change({ op: "setForbiddenPatterns", patterns: ["claude", "/^openai-/"] });
+    const { m } = await matrixFor();
+    expect(row(m, "claude-helper")!.cells.enterprise[0]!.status).toBe("blocked");
+    expect(row(m, "openai-tool")!.cells.project[0]!.status).toBe("blocked");
+    expect(row(m, "fine-name")!.winner).not.toBeNull();
+  });
+});
+
+describe("what-if: user, environment, agent, tenant", () => {
+  it("another environment gets a different winner (scope.environments)", async () => {
+    h.skill("enterprise", "data-handling", { extra: "scope:\n  environments: [production]" });
+    h.skill("project", "data-handling", { extra: "scope:\n  environments: [staging, production]" });
+    let { m } = await matrixFor({ environment: "production" });
+    expect(row(m, "data-handling")!.winner).toEqual({ layer: "enterprise" });
+    ({ m } = await matrixFor({ environment: "staging" }));
+    expect(row(m, "data-handling")!.winner).toEqual({ layer: "project" });
+    expect(row(m, "data-handling")!.cells.enterprise[0]!.status).toBe("out-of-scope");
+    ({ m } = await matrixFor({ environment: "dev" }));
+    expect(row(m, "data-handling")!.winner).toBeNull();
+  });
+
+  it("agent and tenant scopes are applied the same way", async () => {
+    h.skill("project", "research", { extra: "scope:\n  agents: [research-agent]\n  tenants: [t-1]" });
+    expect(row((await matrixFor({ agent: "research-agent", tenant: "t-1" })).m, "research")!.winner).not.toBeNull();
+    expect(row((await matrixFor({ agent: "cot-agent" })).m, "research")!.cells.project[0]!.status).toBe("out-of-scope");
+    expect(row((await matrixFor({ tenant: "t-2" })).m, "research")!.winner).toBeNull();
+  });
+
+  it("the chosen user's personal layer is the one resolved; only admins may choose someone else", async () => {
+    h.skill("personal", "notes", { userId: h.author.id });
+    h.skill("project", "notes");
+    const asAdmin = await matrixFor({ userId: h.author.id });
+    expect(row(asAdmin.m, "notes")!.winner).toEqual({ layer: "personal" });
+    const own = await matrixFor({}, h.admin);
+    expect(row(own.m, "notes")!.winner).toEqual({ layer: "project" });
+    await expect(matrixFor({ userId: h.admin.id }, h.author)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(row((await matrixFor({}, h.author)).m, "notes")!.winner).toEqual({ layer: "personal" });
+  });
+});

@@ -1,0 +1,61 @@
+// For governance tests: a real SQLite database and a real data home with layer folders in a temp dir.
+// Indexes are built without watchers (OMNIFORGE_WATCH=0); tests call touch() after writing, as the console does.
+import path from "node:path";
+import { ensureDataHome, resolveDataHome, type DataHome } from "../../config";
+import { MemoryAuditSink } from "../../runtime/audit/events";
+import type { LayerName } from "../../runtime/registry";
+import { writeSkill, type SkillSpec } from "../../runtime/registry/test-helpers";
+import { closeAllIndexes, refreshAll } from "../catalog/catalog";
+import { tempDb } from "../../test-support/temp-db";
+import type { Viewer } from "./context";
+
+process.env.OMNIFORGE_WATCH = "0";
+
+export interface GovHome {
+  db: ReturnType<typeof tempDb>["db"];
+  dh: DataHome;
+  audit: MemoryAuditSink;
+  admin: Viewer & { email: string };
+  author: Viewer & { email: string };
+  viewer: Viewer & { email: string };
+  /** Writes <layer root>/<name>/SKILL.md (+ scripts) and refreshes the cached indexes. */
+  skill(layer: LayerName, name: string, spec?: SkillSpec & { userId?: string; plugin?: string; rel?: string }): string;
+  root(layer: LayerName, opts?: { userId?: string; plugin?: string }): string;
+  cleanup(): Promise<void>;
+}
+
+export function govHome(): GovHome {
+  const t = tempDb();
+  const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+  ensureDataHome(dh);
+  const root = (layer: LayerName, opts: { userId?: string; plugin?: string } = {}) => {
+    switch (layer) {
+      case "enterprise":
+        return path.join(dh.home, "enterprise", "skills");
+      case "personal":
+        return path.join(dh.home, "users", opts.userId ?? "admin-id", "skills");
+      case "project":
+        return path.join(dh.projectRoot, ".omniforge", "skills");
+      case "plugin":
+        return path.join(dh.home, "plugins", opts.plugin ?? "tools", "skills");
+    }
+  };
+  return {
+    db: t.db,
+    dh,
+    audit: new MemoryAuditSink(),
+    admin: { id: "admin-id", role: "admin", email: "admin@x.io" },
+    author: { id: "author-id", role: "author", email: "author@x.io" },
+    viewer: { id: "viewer-id", role: "viewer", email: "viewer@x.io" },
+    root,
+    skill(layer, name, spec = {}) {
+      const dir = writeSkill(root(layer, spec), name, spec);
+      refreshAll([dir]);
+      return dir;
+    },
+    async cleanup() {
+      await closeAllIndexes();
+      t.cleanup();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// The console's stored policy for command-line use: `omniforge skill deploy|list` on a data home that has a
+// console.db resolve with the same policy and approvals as the console (read-only: the CLI never migrates or
+// writes the console's database to read it).
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { Db } from "../../../db/client";
+import * as schema from "../../../db/schema";
+import type { RegistryPolicy } from "../../runtime/registry";
+import { effectivePolicy } from "./store";
+
+/**
+ * The effective policy of the console whose data home is `home`, or null when there is no console.db there.
+ * `userId` is the console user whose personal layer is resolved (undefined for the CLI's own personal layer).
+ * Throws with a readable message when the file exists but cannot be read.
+ */
+export function policyFromHome(home: string, opts: { userId?: string } = {}): RegistryPolicy | null {
+  const file = path.join(path.resolve(home), "console.db");
+  if (!fs.existsSync(file)) return null;
+  let sqlite: Database.Database | undefined;
+  try {
+    sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    sqlite.pragma("busy_timeout = 5000");
+    const db = drizzle(sqlite, { schema }) as unknown as Db;
+    return effectivePolicy(db, { userId: opts.userId ?? null });
+  } catch (e) {
+    throw new Error(`cannot read the console policy from ${file}: ${(e as Error).message}`);
+  } finally {
+    sqlite?.close();
+  }
+}
