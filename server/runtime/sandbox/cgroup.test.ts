@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,16 +28,23 @@ describe.skipIf(!layout)("per-run cgroups", () => {
     for (const d of cg.dirs) expect(fs.existsSync(d)).toBe(false);
   });
 
-  it("sweeps cgroups of dead servers and keeps those of live ones", () => {
-    const deadPid = 4_000_000; // above pid_max's default, never alive
-    const dead = createRunCgroup(layout!, `sbx-${deadPid}-stale`, DEFAULT_LIMITS);
-    const live = createRunCgroup(layout!, `sbx-${process.pid}-live`, DEFAULT_LIMITS);
+  it("sweeps old empty cgroups, never recent or busy ones", async () => {
+    // A prefix of its own: a sweep with age 0 must not race with other tests' fresh cgroups.
+    const prefix = `sbx-${process.pid}-sweeptest-${Date.now()}`;
+    const stale = createRunCgroup(layout!, `${prefix}-stale`, DEFAULT_LIMITS);
+    const busy = createRunCgroup(layout!, `${prefix}-busy`, DEFAULT_LIMITS);
+    const sleeper = spawn("/usr/bin/sleep", ["30"], { stdio: "ignore" });
     try {
-      expect(sweepStaleCgroups(layout!)).toBeGreaterThanOrEqual(dead.dirs.length);
-      for (const d of dead.dirs) expect(fs.existsSync(d)).toBe(false);
-      for (const d of live.dirs) expect(fs.existsSync(d)).toBe(true);
+      for (const d of busy.dirs) fs.writeFileSync(path.join(d, "cgroup.procs"), String(sleeper.pid));
+      sweepStaleCgroups(layout!, { prefix }); // default age: both are too recent
+      for (const d of [...stale.dirs, ...busy.dirs]) expect(fs.existsSync(d)).toBe(true);
+      sweepStaleCgroups(layout!, { minAgeMs: 0, prefix });
+      for (const d of stale.dirs) expect(fs.existsSync(d)).toBe(false);
+      for (const d of busy.dirs) expect(fs.existsSync(d)).toBe(true); // a process is inside: EBUSY
     } finally {
-      for (const d of [...dead.dirs, ...live.dirs]) if (fs.existsSync(d)) fs.rmdirSync(d);
+      sleeper.kill("SIGKILL");
+      await new Promise((r) => sleeper.once("exit", r));
+      expect(await removeRunCgroup({ ...busy, dirs: [...stale.dirs, ...busy.dirs] })).toBe(true);
     }
   });
 });

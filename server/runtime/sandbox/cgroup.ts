@@ -145,10 +145,16 @@ export function removeRunCgroup(cg: RunCgroup, { tries = 100, delayMs = 50 } = {
   });
 }
 
-/** Removes sbx-<pid>-* cgroups left by server processes that no longer exist (never a live one's). */
-export function sweepStaleCgroups(layout: CgroupLayout): number {
+/**
+ * Removes sbx-* cgroups left behind (a crashed server, a removal that gave up). Only empty ones can
+ * be removed at all (rmdir fails with EBUSY otherwise), and only old ones are tried, so a cgroup that
+ * another server just created and has not joined yet is never taken: pids cannot tell, since the
+ * v1 pids and cpu hierarchies may be shared with servers in other PID namespaces.
+ */
+export function sweepStaleCgroups(layout: CgroupLayout, { minAgeMs = 10 * 60_000, prefix = "sbx-" } = {}): number {
   const parents = "unified" in layout.parents ? [layout.parents.unified] : Object.values(layout.parents);
   let removed = 0;
+  const now = Date.now();
   for (const parent of new Set(parents)) {
     let names: string[];
     try {
@@ -157,21 +163,17 @@ export function sweepStaleCgroups(layout: CgroupLayout): number {
       continue;
     }
     for (const name of names) {
-      const m = name.match(/^sbx-(\d+)-/);
-      if (!m || pidAlive(Number(m[1]))) continue;
-      if (tryRmdir(path.join(parent, name))) removed++;
+      if (!name.startsWith("sbx-") || !name.startsWith(prefix)) continue;
+      const dir = path.join(parent, name);
+      try {
+        if (now - fs.statSync(dir).mtimeMs < minAgeMs) continue;
+      } catch {
+        continue;
+      }
+      if (tryRmdir(dir)) removed++;
     }
   }
   return removed;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**

@@ -226,7 +226,7 @@ export class Sandbox implements ScriptRunner {
     }
 
     let cg: RunCgroup | undefined;
-    if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}`, limits);
+    if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits);
     try {
       const prefix = [...(cg ? joinPrefix(cg) : []), ...(this.root ? setprivArgs(this.tools.setpriv, this.uid, this.gid) : [])];
       const argv = sandboxed
