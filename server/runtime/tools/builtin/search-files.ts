@@ -13,7 +13,7 @@ const MAX_FILES = 2000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 const input = z.object({
-  pattern: z.string().min(1).describe("Regular expression (JavaScript syntax)"),
+  pattern: z.string().min(1).max(1000).describe("Regular expression (JavaScript syntax)"),
   path: z.string().optional().describe("Folder or file to search, relative to the active skill's folder (default: the skill folder)"),
   glob: z.string().optional().describe('Only files whose relative path matches, e.g. "**/*.md"'),
   ignore_case: z.boolean().optional(),
