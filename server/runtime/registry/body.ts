@@ -2,7 +2,7 @@
 // gets is always what is on disk now; the parse is cached by sha256 digest, so a hit costs a read + hash.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { checkSkillDir } from "../skill";
+import { checkSkillDir, MAX_SKILL_FILE_BYTES } from "../skill";
 import type { SkillEntry } from "./types";
 
 export interface LoadedBody {
@@ -59,16 +59,20 @@ export const defaultBodyCache = new BodyCache();
 export class BodyLoadError extends Error {}
 
 export function loadBody(entry: SkillEntry, cache: BodyCache = defaultBodyCache): LoadedBody {
-  let bytes: Buffer;
+  let bytes: Buffer | null;
   try {
-    bytes = fs.readFileSync(entry.file);
+    // Only a plain, reasonably sized file takes the fast path; links, FIFOs and oversized files go through the
+    // skill checker, which confines links to the folder, never blocks on a FIFO and reports the size.
+    const st = fs.lstatSync(entry.file);
+    bytes = st.isFile() && st.size <= MAX_SKILL_FILE_BYTES ? fs.readFileSync(entry.file) : null;
   } catch (e) {
     throw new BodyLoadError(`cannot read ${entry.file}: ${(e as Error).message}`);
   }
-  const digest = createHash("sha256").update(bytes).digest("hex");
-  const base = { dir: entry.dir, file: entry.file, digest, changedSinceIndex: digest !== entry.digest };
-  const hit = cache.get(digest);
-  if (hit) return { ...base, ...hit, fromCache: true };
+  if (bytes) {
+    const digest = createHash("sha256").update(bytes).digest("hex");
+    const hit = cache.get(digest);
+    if (hit) return { dir: entry.dir, file: entry.file, digest, changedSinceIndex: digest !== entry.digest, ...hit, fromCache: true };
+  }
   const check = checkSkillDir(entry.dir, { rules: "omniforge" });
   if (!check.loadable || check.body === null || !check.properties) {
     const first = check.diagnostics.find((d) => d.severity === "error");
@@ -77,5 +81,5 @@ export function loadBody(entry: SkillEntry, cache: BodyCache = defaultBodyCache)
   // The file may have changed between our read and the parse; key the cache by what was parsed.
   const value: CachedBody = { body: check.body, bodyStartLine: check.bodyStartLine, name: check.properties.name };
   cache.set(check.digest, value);
-  return { ...base, digest: check.digest, changedSinceIndex: check.digest !== entry.digest, ...value, fromCache: false };
+  return { dir: entry.dir, file: entry.file, digest: check.digest, changedSinceIndex: check.digest !== entry.digest, ...value, fromCache: false };
 }

@@ -49,6 +49,7 @@ export function readSkillFolder(dir: string, limits: ArchiveLimits = DEFAULT_ARC
         throw new SkillCopyError(`"${childRel}" is not a regular file; refused`);
       }
       const st = fs.statSync(target);
+      if (!st.isFile()) throw new SkillCopyError(`"${childRel}" is not a regular file; refused`); // FIFOs would hang a read
       if (st.size > limits.maxFileBytes) throw new SkillCopyError(`"${childRel}" is ${st.size} bytes; the limit is ${limits.maxFileBytes}`);
       total += st.size;
       if (total > limits.maxTotalBytes) throw new SkillCopyError(`the skill folder is larger than ${limits.maxTotalBytes} bytes`);

@@ -166,3 +166,17 @@ describe("watcher", () => {
     expect(changes).toEqual(expect.arrayContaining(["~watched", "+fresh", "-watched", "+plugged"]));
   });
 });
+
+describe("body loading safety", () => {
+  it("a SKILL.md swapped for a symlink leaving the folder after indexing is refused, not read", () => {
+    const dir = writeSkill(projectRoot(), "swap");
+    index = new SkillIndex(t.config, { bodyCache: new BodyCache() });
+    index.rebuild({ cold: true });
+    const e = index.definitions("swap")[0]!;
+    const outside = path.join(t.base, "outside.md");
+    fs.writeFileSync(outside, "---\nname: swap\ndescription: Not from the skill folder.\n---\nOUTSIDE BODY\n");
+    fs.rmSync(path.join(dir, "SKILL.md"));
+    fs.symlinkSync(outside, path.join(dir, "SKILL.md"));
+    expect(() => index!.loadBody(e)).toThrow(/does not load/);
+  });
+});
