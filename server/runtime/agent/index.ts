@@ -1,7 +1,10 @@
-// The agent: the loop, disclosure modes, providers. Other code imports from here.
+// The agent: the loop, the three disclosure modes, the listing budget, providers. Other code imports from here.
 export * from "./types";
-import type { AgentRunOptions, AgentRunResult } from "./types";
-
-export async function runAgent(_options: AgentRunOptions): Promise<AgentRunResult> {
-  throw new Error("runAgent: not implemented yet");
-}
+export { runAgent, DEFAULT_STEP_LIMIT, DEFAULT_MAX_LOADED_SKILLS } from "./loop";
+export { buildListing, listingBudgetFor, CHARS_PER_TOKEN, type ListingSkill, type ListingOptions } from "./listing";
+export { baseSystemPrompt, forkSystemPrompt, activeSkillsBlock, skillToolDescription, NAVIGATION_RULES, TOOL_RULES } from "./prompts";
+export { createProvider, isProviderName } from "./providers";
+export { OfflineProvider, OFFLINE_MODEL, OFFLINE_NOTICE, planActions, bashCommands, bodyLinks } from "./offline";
+export { AiSdkProvider, openAiCompatibleProvider, anthropicProvider, ProviderConfigError, wireName } from "./ai-providers";
+export { relevance, explainRelevance, terms, type Relevance } from "./relevance";
+export { effectiveSkills, loadSkill, SkillLoadError, type LoadedSkill } from "./skill-source";

@@ -1,0 +1,286 @@
+// The agent loop: model call, tool calls through the executor, results back, until the model answers or the
+// step limit. Every step is an AgentEvent. A run deactivates every skill it activated when it ends, however
+// it ends (answer, step limit, abort, error), and runs their post hooks.
+import { randomUUID } from "node:crypto";
+import type { ScriptResult, ScriptRunner } from "../sandbox/types";
+import { maskSecrets } from "../tools/audit-args";
+import { Executor } from "../tools/executor";
+import { activateSkill, endRun } from "../tools/lifecycle";
+import { SkillStack } from "../tools/stack";
+import type { ActiveSkill, ToolContext } from "../tools/types";
+import { CostMeter, stageOfResult } from "./costs";
+import { hookNote, runHook, type HookRun } from "./hooks";
+import { buildListing, listingBudgetFor, type ListingSkill } from "./listing";
+import { forkTools, toolsForMode, type ModeHost } from "./mode-tools";
+import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
+import { effectiveSkills, type LoadedSkill } from "./skill-source";
+import type {
+  ActivationVia,
+  AgentEvent,
+  AgentRunOptions,
+  AgentRunResult,
+  ChatMessage,
+  DeactivationReason,
+  ListingInfo,
+  ModelResponse,
+  RunFinishReason,
+  StageCost,
+} from "./types";
+
+export const DEFAULT_STEP_LIMIT = 12;
+export const DEFAULT_MAX_LOADED_SKILLS = 3;
+
+type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, "runId" | "t" | "depth" | "forkSkill"> : never) : never;
+
+interface ForkFrame {
+  depth: number;
+  skill: LoadedSkill;
+}
+
+const VIA: Record<string, ActivationVia> = { skill: "skill_tool", read_file: "read_skill_md", "skills.load": "skills.load" };
+const DROP_REASON: Record<string, DeactivationReason> = { skill: "requested", "skills.unload": "unloaded", "skills.load": "replaced" };
+
+/** Wraps the runner so the loop sees every ScriptResult (for script_run events) and runs stop on abort. */
+function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | undefined, seen: ScriptResult[]): ScriptRunner | undefined {
+  if (!inner) return undefined;
+  return {
+    status: () => inner.status(),
+    async run(req) {
+      const r = await inner.run({ ...req, ...(signal && !req.signal ? { signal } : {}) });
+      seen.push(r);
+      return r;
+    },
+  };
+}
+
+function emptyListing(): ListingInfo & { skills: ListingSkill[] } {
+  return { text: "", chars: 0, tokens: 0, budgetChars: 0, total: 0, listed: 0, shortened: 0, omitted: 0, omittedNames: [], skills: [] };
+}
+
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+  return run(options, null);
+}
+
+async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<AgentRunResult> {
+  const runId = randomUUID();
+  const t0 = performance.now();
+  const events: AgentEvent[] = [];
+  const depth = fork?.depth ?? 0;
+  const emit = (e: EventBody) => {
+    const full = { ...e, runId, t: Math.round(performance.now() - t0), depth, ...(fork ? { forkSkill: fork.skill.name } : {}) } as AgentEvent;
+    events.push(full);
+    try {
+      opts.onEvent?.(full);
+    } catch {
+      // a listener that throws must not break the run
+    }
+  };
+  const mode = opts.mode;
+  const provider = opts.provider;
+  const stepLimit = Math.max(1, Math.floor(opts.stepLimit ?? DEFAULT_STEP_LIMIT));
+  const costs: StageCost[] = [];
+  const activatedNames: string[] = [];
+  let reason: RunFinishReason = "step_limit";
+  let answer = "";
+  let errorMessage: string | undefined;
+
+  // Stage 1: the effective skills and their listing (a fork sub-agent gets none: its skill is its instructions).
+  const entries = effectiveSkills(opts.skills);
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const listing = fork
+    ? emptyListing()
+    : buildListing(
+        entries.map((e) => ({ name: e.name, description: e.description, location: e.file })),
+        { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), request: opts.request },
+      );
+
+  const scripts: ScriptResult[] = [];
+  const stack = fork ? new SkillStack() : opts.stack ?? new SkillStack();
+  const host: ModeHost = {
+    skills: byName,
+    loaded: new Map(),
+    request: opts.request,
+    maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
+    runFork: async (skill, task) => {
+      const sub = await run({ ...opts, request: task, history: [], stack: undefined }, { depth: depth + 1, skill });
+      if (sub.reason === "answered") return sub.answer;
+      return `(The sub-agent stopped without an answer: ${sub.reason}${sub.error ? `, ${sub.error}` : ""}.)`;
+    },
+  };
+  const executor = new Executor({
+    tools: fork ? forkTools() : toolsForMode(mode, host, listing.text),
+    context: {
+      sessionId: opts.sessionId,
+      userId: opts.userId,
+      scratchDir: opts.scratchDir,
+      stack,
+      runner: observedRunner(opts.runner, opts.signal, scripts),
+      audit: opts.audit,
+      model: provider.model,
+      mode,
+      runId,
+    },
+  });
+  const ctx: ToolContext = executor.context;
+  const specs = executor.specs();
+  const meter = new CostMeter();
+  const base = fork ? forkSystemPrompt(fork.skill) : baseSystemPrompt(mode);
+  const systemStatic = mode === "tool" || fork ? base : `${base}\n\n## Available skills\n${listing.text}`;
+
+  const audit = (type: "agent_run_started" | "agent_run_finished", details: Record<string, unknown>) => {
+    try {
+      ctx.audit.record({ type, actor: { id: ctx.userId }, sessionId: ctx.sessionId, model: provider.model, mode, outcome: "ok", ...(fork ? { skill: fork.skill.name, layer: fork.skill.layer, digest: fork.skill.digest } : {}), details: { runId, provider: provider.name, depth, ...details } });
+    } catch {}
+  };
+
+  const emitScript = (r: ScriptResult, extra: { callId?: string; skill?: string; hook?: "pre" | "post" }) =>
+    emit({
+      type: "script_run",
+      ...extra,
+      command: r.command,
+      exitCode: r.exitCode,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      durationMs: r.durationMs,
+      sandboxed: r.sandboxed,
+      truncated: r.truncated,
+      timedOut: r.timedOut,
+      ...(r.refused ? { refused: r.refused } : {}),
+    });
+
+  const loadedOf = (s: ActiveSkill): LoadedSkill | undefined => (fork && s.name === fork.skill.name ? fork.skill : host.loaded.get(s.name));
+
+  const onActivated = async (s: ActiveSkill, via: ActivationVia): Promise<string[]> => {
+    if (!activatedNames.includes(s.name)) activatedNames.push(s.name);
+    emit({ type: "skill_activated", skill: s.name, layer: s.layer, digest: s.digest, allowedTools: s.allowedTools ?? null, via, baseDir: s.baseDir });
+    const loaded = loadedOf(s);
+    const hook = loaded ? await runHook(ctx, loaded, "pre", opts.signal) : null;
+    return hook ? [reportHook(hook, s.name)] : [];
+  };
+  const onDeactivated = async (s: ActiveSkill, why: DeactivationReason): Promise<string[]> => {
+    emit({ type: "skill_deactivated", skill: s.name, reason: why });
+    const loaded = loadedOf(s);
+    const hook = loaded ? await runHook(ctx, loaded, "post", opts.signal) : null;
+    return hook ? [reportHook(hook, s.name)] : [];
+  };
+  const reportHook = (h: HookRun, skill: string) => {
+    emitScript(h.result, { skill, hook: h.hook });
+    return hookNote(h, skill);
+  };
+
+  const messages: ChatMessage[] = [...(fork ? [] : opts.history ?? []), { role: "user", content: opts.request }];
+
+  emit({
+    type: "run_started",
+    mode,
+    provider: provider.name,
+    model: provider.model,
+    request: opts.request,
+    listing: { text: listing.text, chars: listing.chars, tokens: listing.tokens, budgetChars: listing.budgetChars, total: listing.total, listed: listing.listed, shortened: listing.shortened, omitted: listing.omitted, omittedNames: listing.omittedNames },
+    systemPromptChars: systemStatic.length,
+    stepLimit,
+  });
+  audit("agent_run_started", { request: maskSecrets(opts.request).slice(0, 300), listed: listing.listed, shortened: listing.shortened, omitted: listing.omitted });
+
+  let steps = 0;
+  try {
+    if (fork) {
+      const s = fork.skill;
+      activateSkill(ctx, { name: s.name, layer: s.layer, digest: s.digest, baseDir: s.baseDir, ...(s.allowedTools ? { allowedTools: s.allowedTools } : {}) });
+      await onActivated(stack.top()!, "fork");
+    }
+    loop: while (steps < stepLimit) {
+      if (opts.signal?.aborted) {
+        reason = "aborted";
+        break;
+      }
+      steps++;
+      const active = stack.list();
+      const bodies = active.map((s) => ({ name: s.name, baseDir: s.baseDir, body: loadedOf(s)?.body ?? "" }));
+      const injected = mode === "orchestrated" && !fork ? activeSkillsBlock(bodies) : "";
+      const system = injected ? `${systemStatic}\n\n${injected}` : systemStatic;
+      const cost = meter.measure(steps, { system, tools: specs, messages, listing: listing.text, injectedBodies: injected });
+      const started = performance.now();
+      let response: ModelResponse;
+      try {
+        response = await provider.complete({
+          system,
+          messages: [...messages],
+          tools: specs,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          onTextDelta: (text) => emit({ type: "text_delta", text }),
+          hints: {
+            mode,
+            request: opts.request,
+            skills: listing.skills,
+            active: bodies,
+            ...(fork ? { forkSkill: fork.skill.name } : {}),
+          },
+        });
+      } catch (e) {
+        if (opts.signal?.aborted) {
+          reason = "aborted";
+          break;
+        }
+        throw e;
+      }
+      if (response.usage && (response.usage.inputTokens !== undefined || response.usage.outputTokens !== undefined)) {
+        cost.reported = { ...(response.usage.inputTokens !== undefined ? { inputTokens: response.usage.inputTokens } : {}), ...(response.usage.outputTokens !== undefined ? { outputTokens: response.usage.outputTokens } : {}) };
+      }
+      costs.push(cost);
+      emit({ type: "model_call", step: steps, cost, durationMs: Math.round(performance.now() - started), toolCalls: response.toolCalls.length });
+      if (response.selection) emit({ type: "skill_selected", ...response.selection });
+
+      const assistant: ChatMessage = { role: "assistant", content: response.text ?? "", ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}) };
+      messages.push(assistant);
+      if (!response.toolCalls.length) {
+        answer = response.text ?? "";
+        emit({ type: "message", text: answer });
+        reason = "answered";
+        break;
+      }
+
+      for (const call of response.toolCalls) {
+        if (opts.signal?.aborted) {
+          reason = "aborted";
+          break loop;
+        }
+        emit({ type: "tool_call", callId: call.id, tool: call.name, input: call.input });
+        const before = stack.list();
+        const seenBefore = scripts.length;
+        const result = await executor.execute({ name: call.name, input: call.input, callId: call.id });
+        const tool = result.tool ?? call.name;
+        for (const r of scripts.slice(seenBefore)) emitScript(r, { callId: call.id, ...(stack.top() ? { skill: stack.top()!.name } : {}) });
+
+        // Activation and deactivation are read off the stack, whichever tool changed it.
+        const after = stack.list();
+        const notes: string[] = [];
+        for (const s of before) if (!after.some((a) => a.name === s.name)) notes.push(...(await onDeactivated(s, DROP_REASON[tool] ?? "requested")));
+        for (const s of after) if (!before.some((b) => b.name === s.name)) notes.push(...(await onActivated(s, VIA[tool] ?? "skill_tool")));
+
+        const output = notes.length ? `${result.output}\n\n${notes.join("\n")}` : result.output;
+        emit({ type: "tool_result", callId: call.id, tool, ok: result.ok, output, ...(result.refused ? { refused: result.refused } : {}), durationMs: result.durationMs });
+        const msg: ChatMessage = { role: "tool", callId: call.id, tool, content: output, ...(result.ok ? {} : { isError: true }) };
+        meter.tag(msg, result.ok ? stageOfResult(tool, result.data) : "other");
+        messages.push(msg);
+      }
+    }
+  } catch (e) {
+    reason = "error";
+    errorMessage = e instanceof Error ? e.message : String(e);
+    emit({ type: "error", message: errorMessage });
+  } finally {
+    // Everything this run activated goes, newest first, with post hooks.
+    const removed = endRun(ctx, runId);
+    for (const s of removed) {
+      try {
+        await onDeactivated(s, fork && s.name === fork.skill.name ? "fork_finished" : "run_finished");
+      } catch {}
+    }
+  }
+  if (reason === "step_limit") emit({ type: "error", message: `Stopped after ${stepLimit} model calls (the step limit) without an answer` });
+  const durationMs = Math.round(performance.now() - t0);
+  emit({ type: "run_finished", reason, costs, steps, durationMs });
+  audit("agent_run_finished", { reason, steps, durationMs, activated: activatedNames, ...(errorMessage ? { error: errorMessage.slice(0, 300) } : {}) });
+  return { runId, reason, answer, events, costs, messages, activated: activatedNames, ...(errorMessage ? { error: errorMessage } : {}) };
+}

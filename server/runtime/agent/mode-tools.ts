@@ -1,0 +1,253 @@
+// The tools each disclosure mode gives the model. Activation is the mode's: the skill tool (tool mode),
+// reading a listed SKILL.md with read_file (prompt mode), skills.load/unload (orchestrated mode). All of
+// them go through the executor, so restrictions and the audit apply; a `context: fork` skill runs in a
+// sub-agent instead of being activated, and only the sub-agent's answer comes back.
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { SkillEntry } from "../registry/types";
+import { activateSkill } from "../tools/lifecycle";
+import type { ActiveSkill, ToolContext, ToolDefinition } from "../tools/types";
+import { bashTool, builtinTools, createSkillTool, listFilesTool, orchestratedTools, readFileTool, runScriptTool, searchFilesTool, writeFileTool } from "../tools/builtin/index";
+import { skillToolDescription } from "./prompts";
+import { loadSkill, type LoadedSkill } from "./skill-source";
+import type { DisclosureMode } from "./types";
+
+/** What the mode tools need from the run. */
+export interface ModeHost {
+  /** Effective skills by name (every one, also those left out of the listing). */
+  skills: Map<string, SkillEntry>;
+  /** Bodies of skills activated in this run, by name (for <active_skills> and the offline provider). */
+  loaded: Map<string, LoadedSkill>;
+  /** Runs a `context: fork` skill in a sub-agent; resolves to its final answer. */
+  runFork(skill: LoadedSkill, task: string): Promise<string>;
+  /** The request of the run: a fork sub-agent's task when the model gives none. */
+  request: string;
+  maxLoadedSkills: number;
+}
+
+function activeOf(s: LoadedSkill): Omit<ActiveSkill, "activatedBy"> {
+  return { name: s.name, layer: s.layer, digest: s.digest, baseDir: s.baseDir, ...(s.allowedTools ? { allowedTools: s.allowedTools } : {}) };
+}
+
+function load(host: ModeHost, name: string): LoadedSkill | null {
+  const entry = host.skills.get(name.trim());
+  if (!entry) return null;
+  const skill = loadSkill(entry);
+  host.loaded.set(skill.name, skill);
+  return skill;
+}
+
+function restrictionNote(s: LoadedSkill): string {
+  return s.allowedTools?.length
+    ? `While it is active only these tools may be used: ${s.allowedTools.join(", ")}.`
+    : "It does not restrict tools.";
+}
+
+async function forkAnswer(host: ModeHost, s: LoadedSkill, task: string | undefined): Promise<string> {
+  const answer = await host.runFork(s, task?.trim() || host.request);
+  return `Skill '${s.name}' runs in its own context (context: fork). A sub-agent followed it without this conversation; its answer:\n\n${answer}`;
+}
+
+// ---- tool mode ----------------------------------------------------------------------------------------
+
+const skillInput = z.object({
+  name: z.string().min(1).describe('Skill name; for deactivate, the most recently activated skill or "all"'),
+  action: z.enum(["activate", "deactivate"]).optional().describe("Default: activate"),
+  task: z.string().optional().describe("For skills that run in their own context: what the skill should do (default: the user's request)"),
+});
+
+export function agentSkillTool(host: ModeHost, listing: string): ToolDefinition<z.infer<typeof skillInput>> {
+  const base = createSkillTool({
+    description: skillToolDescription(listing),
+    resolve: (name) => {
+      const s = load(host, name);
+      return s ? { ...activeOf(s), body: s.body } : null;
+    },
+  });
+  return {
+    ...base,
+    inputSchema: skillInput,
+    async run(i, ctx) {
+      if ((i.action ?? "activate") === "activate") {
+        const entry = host.skills.get(i.name.trim());
+        if (entry?.context === "fork") {
+          const s = load(host, entry.name)!;
+          if (s.context === "fork") return { output: await forkAnswer(host, s, i.task), data: { name: s.name, fork: true, digest: s.digest } };
+        }
+      }
+      return base.run({ name: i.name, ...(i.action ? { action: i.action } : {}) }, ctx);
+    },
+  };
+}
+
+// ---- prompt mode --------------------------------------------------------------------------------------
+
+function realOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** read_file that activates a skill when the file read is a listed SKILL.md (spec 003: "read SKILL.md first"). */
+export function promptReadFileTool(host: ModeHost): ToolDefinition {
+  const byLocation = new Map<string, SkillEntry>();
+  for (const e of host.skills.values()) {
+    byLocation.set(path.resolve(e.file), e);
+    byLocation.set(realOrSelf(e.file), e);
+  }
+  const skillMdOf = (p: unknown): SkillEntry | undefined =>
+    typeof p === "string" && path.isAbsolute(p) && !p.includes("\0") ? byLocation.get(path.resolve(p)) ?? byLocation.get(realOrSelf(p)) : undefined;
+  return {
+    ...readFileTool,
+    description:
+      readFileTool.description + " Reading a listed SKILL.md (by the location given in <available_skills>) activates that skill.",
+    subject(i: { path: string }, ctx: ToolContext) {
+      const entry = skillMdOf(i.path);
+      return entry ? { path: i.path } : readFileTool.subject!(i, ctx);
+    },
+    async run(i: { path: string; offset?: number; limit?: number }, ctx: ToolContext) {
+      const entry = skillMdOf(i.path);
+      if (!entry) return readFileTool.run(i, ctx);
+      const s = load(host, entry.name)!;
+      if (s.context === "fork") return { output: await forkAnswer(host, s, undefined), data: { name: s.name, fork: true, digest: s.digest } };
+      const how = activateSkill(ctx, activeOf(s));
+      const text = fs.readFileSync(s.file, "utf8");
+      return {
+        output:
+          `[Skill '${s.name}' ${how === "reactivated" ? "re-activated" : "activated"}. Base path: ${s.baseDir}. ${restrictionNote(s)} ` +
+          `Relative paths in it resolve against the base path.]\n\n${text}`,
+        data: { name: s.name, layer: s.layer, digest: s.digest, baseDir: s.baseDir, allowedTools: s.allowedTools ?? null, status: how },
+      };
+    },
+  } as ToolDefinition;
+}
+
+// ---- orchestrated mode --------------------------------------------------------------------------------
+
+const loadInput = z.object({
+  names: z.array(z.string().min(1)).min(1).max(32).describe("Skills to load"),
+  mode: z.enum(["replace", "add"]).optional().describe('"replace" (default) sets the loaded skills to names; "add" keeps the others'),
+  task: z.string().optional().describe("For skills that run in their own context: what the skill should do"),
+});
+
+const unloadInput = z.object({
+  names: z.array(z.string().min(1)).optional(),
+  all: z.boolean().optional(),
+});
+
+function receipt(ctx: ToolContext, host: ModeHost) {
+  return {
+    active_skills: ctx.stack.list().map((s) => {
+      const l = host.loaded.get(s.name);
+      return {
+        name: s.name,
+        location: l?.file ?? path.join(s.baseDir, "SKILL.md"),
+        root_dir: s.baseDir,
+        digest: `sha256:${s.digest}`,
+        layer: s.layer,
+        properties: {
+          name: s.name,
+          description: host.skills.get(s.name)?.description ?? "",
+          ...(s.allowedTools ? { "allowed-tools": s.allowedTools.join(" ") } : {}),
+        },
+      };
+    }),
+  };
+}
+
+/**
+ * Removes named skills wherever they sit in the stack (spec 004 unload is by name, not last-in-first-out),
+ * recording skill_deactivated for each. The stack keeps the others in order.
+ */
+export function removeFromStack(ctx: ToolContext, names: string[], reason: string): ActiveSkill[] {
+  const drop = new Set(names);
+  const snap = ctx.stack.snapshot();
+  const removed = snap.filter((e) => drop.has(e.skill.name)).map((e) => ({ ...e.skill }));
+  if (!removed.length) return [];
+  ctx.stack.restore(snap.filter((e) => !drop.has(e.skill.name)));
+  for (const s of removed.reverse()) {
+    ctx.audit.record({
+      type: "skill_deactivated",
+      actor: { id: ctx.userId },
+      sessionId: ctx.sessionId,
+      ...(ctx.model ? { model: ctx.model } : {}),
+      ...(ctx.mode ? { mode: ctx.mode } : {}),
+      skill: s.name,
+      layer: s.layer,
+      digest: s.digest,
+      outcome: "ok",
+      details: { reason, stack: ctx.stack.list().map((x) => x.name) },
+    });
+  }
+  return removed;
+}
+
+export function skillsLoadTool(host: ModeHost): ToolDefinition<z.infer<typeof loadInput>> {
+  return {
+    name: "skills.load",
+    description: `Load skills by name; their instructions appear in <active_skills> from the next call on. mode "replace" (default) or "add". At most ${host.maxLoadedSkills} skills can be loaded at once. Returns a receipt with each skill's root_dir and digest.`,
+    inputSchema: loadInput,
+    async run(i, ctx) {
+      const names = [...new Set(i.names.map((n) => n.trim()))];
+      const unknown = names.filter((n) => !host.skills.has(n));
+      if (unknown.length) return { ok: false, output: `No skill named ${unknown.map((n) => `'${n}'`).join(", ")} is available`, error: "unknown_skill" };
+      const loaded = names.map((n) => load(host, n)!);
+      const forks = loaded.filter((s) => s.context === "fork");
+      const inline = loaded.filter((s) => s.context !== "fork");
+      const mode = i.mode ?? "replace";
+      const current = ctx.stack.list().map((s) => s.name);
+      const kept = mode === "replace" ? [] : current.filter((n) => !inline.some((s) => s.name === n));
+      const total = kept.length + inline.length;
+      if (total > host.maxLoadedSkills) {
+        const error = `Too many skills: ${total} would be loaded, the limit is ${host.maxLoadedSkills}. Load fewer skills (or use mode "replace").`;
+        return { ok: false, output: error, error: "too_many_skills" };
+      }
+      if (mode === "replace") removeFromStack(ctx, current.filter((n) => !inline.some((s) => s.name === n)), "replaced");
+      for (const s of inline) activateSkill(ctx, activeOf(s));
+      const answers: string[] = [];
+      for (const s of forks) answers.push(await forkAnswer(host, s, i.task));
+      const r = receipt(ctx, host);
+      return { output: JSON.stringify(r, null, 2) + (answers.length ? "\n\n" + answers.join("\n\n") : ""), data: r };
+    },
+  };
+}
+
+export function skillsUnloadTool(host: ModeHost): ToolDefinition<z.infer<typeof unloadInput>> {
+  return {
+    name: "skills.unload",
+    description: 'Unload skills: {"names": [...]} or {"all": true}. Returns the updated receipt.',
+    inputSchema: unloadInput,
+    run(i, ctx) {
+      const current = ctx.stack.list().map((s) => s.name);
+      const names = i.all ? current : (i.names ?? []).map((n) => n.trim());
+      if (!i.all && !names.length) return { ok: false, output: 'Give "names" or "all": true', error: "bad_input" };
+      const notLoaded = names.filter((n) => !current.includes(n));
+      removeFromStack(ctx, names, i.all ? "all" : "unloaded");
+      const r = receipt(ctx, host);
+      return {
+        output: (notLoaded.length ? `Not loaded: ${notLoaded.join(", ")}.\n` : "") + JSON.stringify(r, null, 2),
+        data: r,
+      };
+    },
+  };
+}
+
+/** The tool set of a mode. */
+export function toolsForMode(mode: DisclosureMode, host: ModeHost, listingText: string): ToolDefinition[] {
+  switch (mode) {
+    case "tool":
+      return [agentSkillTool(host, listingText), ...builtinTools()];
+    case "prompt":
+      return [promptReadFileTool(host), listFilesTool, searchFilesTool, writeFileTool, runScriptTool, bashTool];
+    case "orchestrated":
+      return [skillsLoadTool(host), skillsUnloadTool(host), ...orchestratedTools(), writeFileTool, bashTool];
+  }
+}
+
+/** Tools of a fork sub-agent: the built-ins (its skill is already active; it cannot activate others). */
+export function forkTools(): ToolDefinition[] {
+  return builtinTools();
+}

@@ -1,0 +1,221 @@
+// The offline provider: deterministic, rule-based, no key. It exists so every mode works on a fresh machine
+// and in tests, and it says so in every answer. Each call it looks at this turn's messages and does the next
+// thing: pick the most relevant skill (explaining the score), activate it the way the mode requires, read the
+// references the body links to when the request names them, run the commands the body shows in bash blocks
+// (through the executor, so restrictions and the sandbox apply), then answer with what it did.
+import path from "node:path";
+import { explainRelevance, relevance, terms } from "./relevance";
+import type { ChatMessage, DisclosureMode, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
+
+export const OFFLINE_MODEL = "offline-rules-1";
+export const OFFLINE_NOTICE = "[Offline provider: a deterministic, rule-based stand-in, not a language model.]";
+
+interface Done {
+  call: ModelToolCall;
+  result?: Extract<ChatMessage, { role: "tool" }>;
+}
+
+export interface PlannedAction {
+  kind: "read" | "script" | "bash";
+  tool: string;
+  input: Record<string, unknown>;
+  label: string;
+}
+
+/** Splits a command line into words, honouring simple single and double quotes. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line))) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!));
+  return out;
+}
+
+/** Commands of the body's bash code blocks, in order (comments and blank lines skipped, `\` continuations joined). */
+export function bashCommands(body: string): string[] {
+  const out: string[] = [];
+  const re = /```(?:bash|sh|shell|console)[^\n]*\n([\s\S]*?)```/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body))) {
+    let pending = "";
+    for (const raw of m[1]!.split("\n")) {
+      let line = raw.trim().replace(/^\$\s+/, "");
+      if (!pending && (!line || line.startsWith("#"))) continue;
+      if (line.endsWith("\\")) {
+        pending += line.slice(0, -1) + " ";
+        continue;
+      }
+      line = (pending + line).trim();
+      pending = "";
+      if (line) out.push(line.replace(/\{base_path\}\//g, ""));
+    }
+  }
+  return out;
+}
+
+/** Relative Markdown links of the body: [text](target). URLs and anchors are not files. */
+export function bodyLinks(body: string): { text: string; target: string }[] {
+  const out: { text: string; target: string }[] = [];
+  const re = /\[([^\]]*)\]\(([^)\s]+)\)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body))) {
+    const target = m[2]!.replace(/\{base_path\}\//g, "");
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) continue;
+    if (!out.some((l) => l.target === target)) out.push({ text: m[1]!, target });
+  }
+  return out;
+}
+
+/** The plan a body implies for a request: named references first, then the bash-block commands. */
+export function planActions(body: string, request: string, mode: DisclosureMode): PlannedAction[] {
+  const wanted = new Set(terms(request));
+  const plan: PlannedAction[] = [];
+  for (const link of bodyLinks(body)) {
+    if (/^scripts\//.test(link.target)) continue; // scripts are run, never read
+    const named = terms(path.basename(link.target).replace(/\.[a-z0-9]+$/i, "").replace(/[-_]/g, " "));
+    if (!named.some((t) => wanted.has(t))) continue;
+    plan.push({
+      kind: "read",
+      tool: mode === "orchestrated" ? "skills.read" : "read_file",
+      input: { path: link.target },
+      label: `read ${link.target}`,
+    });
+  }
+  for (const cmd of bashCommands(body)) {
+    const w = words(cmd);
+    const interp = w[0] && /^(python3?|bash|sh|node)$/.test(w[0]) ? 1 : 0;
+    const script = w[interp]?.replace(/^\.\//, "");
+    if (script && /^scripts\/[^\s]+$/.test(script)) {
+      const args = w.slice(interp + 1);
+      plan.push({
+        kind: "script",
+        tool: mode === "orchestrated" ? "skills.run_script" : "run_script",
+        input: mode === "orchestrated" ? { path: script, args } : { script, args },
+        label: `ran ${[script, ...args].join(" ")}`,
+      });
+    } else {
+      plan.push({ kind: "bash", tool: "bash", input: { command: cmd }, label: `ran \`${cmd}\`` });
+    }
+  }
+  return plan;
+}
+
+function turnOf(messages: ChatMessage[]): { done: Done[]; assistantCalls: number } {
+  let start = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "user") {
+      start = i + 1;
+      break;
+    }
+  }
+  const done: Done[] = [];
+  let assistantCalls = 0;
+  const results = new Map<string, Extract<ChatMessage, { role: "tool" }>>();
+  for (const m of messages.slice(start)) if (m.role === "tool") results.set(m.callId, m);
+  for (const m of messages.slice(start)) {
+    if (m.role !== "assistant") continue;
+    assistantCalls++;
+    for (const c of m.toolCalls ?? []) done.push({ call: c, ...(results.has(c.id) ? { result: results.get(c.id)! } : {}) });
+  }
+  return { done, assistantCalls };
+}
+
+function clip(text: string, max: number): string {
+  const t = text.trim();
+  return t.length > max ? t.slice(0, max) + " …" : t;
+}
+
+function isActivation(mode: DisclosureMode, call: ModelToolCall, locations: Set<string>): string | null {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (mode === "tool" && call.name === "skill" && (input.action ?? "activate") === "activate") return String(input.name ?? "");
+  if (mode === "prompt" && call.name === "read_file" && typeof input.path === "string" && locations.has(input.path)) return input.path;
+  if (mode === "orchestrated" && call.name === "skills.load") return String((input.names as string[] | undefined)?.[0] ?? "");
+  return null;
+}
+
+function activationCall(mode: DisclosureMode, skill: { name: string; location: string }): Pick<ModelToolCall, "name" | "input"> {
+  if (mode === "tool") return { name: "skill", input: { name: skill.name } };
+  if (mode === "prompt") return { name: "read_file", input: { path: skill.location } };
+  return { name: "skills.load", input: { names: [skill.name], mode: "replace" } };
+}
+
+const HOW: Record<DisclosureMode, string> = {
+  tool: "with the skill tool",
+  prompt: "by reading its SKILL.md with read_file",
+  orchestrated: "with skills.load",
+};
+
+export class OfflineProvider implements ModelProvider {
+  readonly name = "offline";
+  readonly model = OFFLINE_MODEL;
+  readonly contextTokens = 200_000;
+
+  async complete(req: ModelRequest): Promise<ModelResponse> {
+    if (req.signal?.aborted) throw req.signal.reason ?? new Error("aborted");
+    const { hints } = req;
+    const { done, assistantCalls } = turnOf(req.messages);
+    const callId = (n = 0) => `offline-${assistantCalls + 1}-${n}`;
+    const locations = new Set(hints.skills.map((s) => s.location));
+    const lines = [OFFLINE_NOTICE];
+
+    // 1. Which skill, and is it active?
+    let selected = hints.forkSkill;
+    let activation: Done | undefined;
+    if (!selected) {
+      activation = done.find((d) => isActivation(hints.mode, d.call, locations) !== null);
+      if (!activation) {
+        const ranked = hints.skills
+          .map((s) => ({ s, r: relevance(hints.request, s) }))
+          .sort((a, b) => b.r.score - a.r.score || (a.s.name < b.s.name ? -1 : 1));
+        const best = ranked[0];
+        if (!best || best.r.score === 0) {
+          const text = `${OFFLINE_NOTICE}\nNo listed skill matches the request "${clip(hints.request, 200)}" (${hints.skills.length} skills checked by the words of their names and descriptions), so I did not activate any. A language model provider (openai or anthropic) can answer requests that need no skill.`;
+          return { text, toolCalls: [] };
+        }
+        const runnerUp = ranked[1];
+        const reason =
+          explainRelevance(best.s.name, best.r) +
+          (runnerUp ? `; next best ${explainRelevance(runnerUp.s.name, runnerUp.r)}` : "") +
+          `. Activating it ${HOW[hints.mode]}.`;
+        return {
+          text: "",
+          toolCalls: [{ id: callId(), ...activationCall(hints.mode, best.s) }],
+          selection: { skill: best.s.name, reason, score: best.r.score },
+        };
+      }
+      const target = isActivation(hints.mode, activation.call, locations)!;
+      selected = hints.mode === "prompt" ? hints.skills.find((s) => s.location === target)?.name ?? target : target;
+      if (!activation.result) return { text: `${OFFLINE_NOTICE}\nActivating '${selected}' gave no result.`, toolCalls: [] };
+      if (activation.result.isError) {
+        return { text: `${OFFLINE_NOTICE}\nI could not activate skill '${selected}': ${clip(activation.result.content, 600)}`, toolCalls: [] };
+      }
+      if (activation.result.content.includes("(context: fork)")) {
+        return { text: `${OFFLINE_NOTICE}\nSkill '${selected}' ran in a sub-agent of its own. ${clip(activation.result.content, 4000)}`, toolCalls: [] };
+      }
+      lines.push(`I chose the skill '${selected}' and activated it ${HOW[hints.mode]}.`);
+    } else {
+      lines.push(`I am running the skill '${selected}' in its own context (context: fork), without the parent conversation.`);
+    }
+
+    // 2. Follow the body: next planned action, or answer.
+    const body = hints.active.find((a) => a.name === selected)?.body;
+    if (body === undefined) return { text: `${lines.join("\n")}\nThe skill '${selected}' is not active any more, so I stopped.`, toolCalls: [] };
+    const plan = planActions(body, hints.request, hints.mode);
+    const after = activation ? done.slice(done.indexOf(activation) + 1) : done;
+    const next = plan[after.length];
+    if (next) return { text: "", toolCalls: [{ id: callId(), name: next.tool, input: next.input }] };
+
+    if (!plan.length) lines.push("Its instructions name no reference for this request and show no command to run, so there was nothing to execute.");
+    for (let k = 0; k < after.length; k++) {
+      const d = after[k]!;
+      const label = plan[k]?.label ?? `called ${d.call.name}`;
+      const r = d.result;
+      if (!r) lines.push(`- ${label}: no result`);
+      else if (r.isError) lines.push(`- ${label}: refused or failed: ${clip(r.content, 500)}`);
+      else lines.push(`- ${label}:\n${clip(r.content, 1500)}`);
+    }
+    const text = lines.join("\n");
+    req.onTextDelta?.(text);
+    return { text, toolCalls: [] };
+  }
+}

@@ -1,0 +1,50 @@
+// Where a run's skills come from (stage 1: effective entries) and how one is loaded on activation
+// (stage 2: body, digest and the fields activation needs: allowed-tools, context, hooks).
+import { resolveAll } from "../registry/resolve";
+import type { SkillEntry } from "../registry/types";
+import { checkSkillDir } from "../skill/check";
+import type { AgentSkillSource } from "./types";
+
+export interface LoadedSkill {
+  name: string;
+  layer: string;
+  digest: string;
+  baseDir: string;
+  file: string;
+  body: string;
+  allowedTools?: string[];
+  context: "inherit" | "fork";
+  hooks?: { pre?: string; post?: string };
+}
+
+/** One winner per name: the list as given, or the index resolved with the context (policy, scope). */
+export function effectiveSkills(source: AgentSkillSource): SkillEntry[] {
+  const list = Array.isArray(source) ? source : resolveAll(source.index, source.context ?? {}).skills;
+  return list.filter((e) => e.loadable);
+}
+
+export class SkillLoadError extends Error {}
+
+/**
+ * Reads SKILL.md now (what the agent gets is what is on disk), so the digest in receipts and the audit is the
+ * content actually loaded, even when the file changed after indexing.
+ */
+export function loadSkill(entry: SkillEntry): LoadedSkill {
+  const check = checkSkillDir(entry.dir, { rules: "omniforge" });
+  if (!check.loadable || !check.properties || check.body === null) {
+    const first = check.diagnostics.find((d) => d.severity === "error");
+    throw new SkillLoadError(`Skill '${entry.name}' does not load: ${first?.message ?? "SKILL.md could not be parsed"}`);
+  }
+  const p = check.properties;
+  return {
+    name: entry.name,
+    layer: entry.layer,
+    digest: check.digest,
+    baseDir: entry.dir,
+    file: check.file ?? entry.file,
+    body: check.body,
+    ...(p.allowedTools && p.allowedTools.length ? { allowedTools: p.allowedTools } : {}),
+    context: p.context ?? "inherit",
+    ...(p.hooks && (p.hooks.pre || p.hooks.post) ? { hooks: p.hooks } : {}),
+  };
+}
