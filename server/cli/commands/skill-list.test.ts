@@ -53,6 +53,16 @@ describe("omniforge skill list", () => {
     expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.winner!.layer).toBe("enterprise");
   });
 
+  it("--policy and --env show blocked and out-of-scope definitions", () => {
+    writeSkill(path.join(t.home, "skills"), "prod-only", { extra: "scope:\n  environments: [prod]" });
+    const policy = path.join(t.base, "policy.json");
+    fs.writeFileSync(policy, JSON.stringify({ blockedNames: ["notes"] }));
+    const rows = JSON.parse(omniforge("skill", "list", "--json", "--policy", policy, "--env", "dev").out) as { name: string; status: string; reason: string }[];
+    expect(rows.find((x) => x.name === "notes")).toMatchObject({ status: "blocked" });
+    expect(rows.find((x) => x.name === "prod-only")!.reason).toContain('this context\'s environment is "dev"');
+    fs.rmSync(path.join(t.home, "skills", "prod-only"), { recursive: true });
+  });
+
   it("usage errors exit 2 with a clear line", () => {
     const r = omniforge("skill", "list", "--bogus");
     expect(r.code).toBe(2);
