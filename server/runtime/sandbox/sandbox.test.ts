@@ -286,6 +286,15 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
       expect((await sandbox.run({ skillDir: skill, scratchDir: bad, command: "true" })).refused, bad).toBeTruthy();
     }
     expect((await sandbox.run({ skillDir: "/", scratchDir: scratch, command: "true" })).refused).toMatch(/cannot be \//);
+    // Under the configured scratchRoot, a folder the host prepared (with files) is taken over.
+    const host = createSandbox({ scratchRoot: root });
+    try {
+      const ok = await host.run({ skillDir: skill, scratchDir: foreign, command: "cat /scratch/keep.txt; touch /scratch/new" });
+      expect(ok).toMatchObject({ exitCode: 0, stdout: "mine\n" });
+      if (isRoot) expect(fs.statSync(foreign).uid).toBe(UID);
+    } finally {
+      await host.close();
+    }
   });
 
   it("keeps its synthetic files in a subfolder of a given runtimeDir", async () => {

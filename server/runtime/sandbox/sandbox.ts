@@ -46,6 +46,10 @@ export interface SandboxOptions {
   limits?: Partial<ScriptLimits>;
   /** Scripts running at once; the rest queue. Default 2. */
   maxConcurrent?: number;
+  /** The folder holding the per-session scratch folders (e.g. <data>/scratch). Scratch folders under it
+   * are always taken over (chown to the sandbox uid, 0700); elsewhere only an empty or already
+   * sandbox-owned folder is, so a wrong path can never chown a real folder. */
+  scratchRoot?: string;
   /** The host passes true only when an administrator set OMNIFORGE_SANDBOX=unsafe; never from a request. */
   unsafe?: boolean;
 }
@@ -82,6 +86,7 @@ export class Sandbox implements ScriptRunner {
   private readonly root = process.getuid?.() === 0;
   private readonly ownRuntimeDir: boolean;
   private readonly runtimeDir: string;
+  private readonly scratchRoot?: string;
   private state?: Promise<State>;
   private counter = 0;
   private readonly cleanups = new Set<Promise<unknown>>();
@@ -103,6 +108,12 @@ export class Sandbox implements ScriptRunner {
     this.unsafe = options.unsafe === true;
     if (options.runtimeDir !== undefined && !path.isAbsolute(options.runtimeDir)) {
       throw new Error(`sandbox: runtimeDir must be absolute, got "${options.runtimeDir}"`);
+    }
+    if (options.scratchRoot !== undefined) {
+      if (!path.isAbsolute(options.scratchRoot) || path.resolve(options.scratchRoot) === "/") {
+        throw new Error(`sandbox: scratchRoot must be an absolute folder other than /, got "${options.scratchRoot}"`);
+      }
+      this.scratchRoot = path.resolve(options.scratchRoot);
     }
     this.ownRuntimeDir = !options.runtimeDir;
     this.runtimeDir = options.runtimeDir
@@ -313,8 +324,12 @@ export class Sandbox implements ScriptRunner {
     }
     if (st.isSymbolicLink() || !st.isDirectory()) throw new SandboxRefusal(`The scratch folder ${dir} is not a plain directory`);
     const mine = this.root ? st.uid === this.uid : true;
-    if (!mine && fs.readdirSync(dir).length > 0) {
-      throw new SandboxRefusal(`The scratch folder ${dir} is not empty and does not belong to the sandbox user; refusing to take it over`);
+    const underRoot = this.scratchRoot !== undefined && dir.startsWith(this.scratchRoot + path.sep);
+    if (!mine && !underRoot && fs.readdirSync(dir).length > 0) {
+      throw new SandboxRefusal(
+        `The scratch folder ${dir} is not empty and does not belong to the sandbox user; refusing to take it over ` +
+          "(create it empty, chown it to the sandbox uid, or configure the sandbox's scratchRoot)",
+      );
     }
     if (this.root && !mine) fs.chownSync(dir, this.uid, this.gid);
     fs.chmodSync(dir, 0o700);
