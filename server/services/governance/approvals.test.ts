@@ -87,6 +87,6 @@ describe("approval workflow", () => {
     for (const i of items) decideApproval(h.db, { id: i.id, decision: "approved", comment: "" }, actor());
     // Both stay active: each user's resolution only looks at their own personal approvals.
     expect(await statusOf("helper", "personal", h.author)).toBe("winner");
-    expect(await statusOf("helper", "personal", { id: "other-id", role: "author" })).toBe("winner");
+    expect(await statusOf("helper", "personal", { id: "other-id", role: "author", email: "other@x.io" })).toBe("winner");
   });
 });

@@ -26,7 +26,7 @@ export interface GovHome {
 
 export function govHome(): GovHome {
   const t = tempDb();
-  const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+  const dh = resolveDataHome({ ...process.env, OMNIFORGE_HOME: t.dir, OMNIFORGE_PROJECT_ROOT: "" });
   ensureDataHome(dh);
   const root = (layer: LayerName, opts: { userId?: string; plugin?: string } = {}) => {
     switch (layer) {
