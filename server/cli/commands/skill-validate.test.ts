@@ -1,0 +1,114 @@
+// `omniforge skill validate | read-properties | to-prompt` as a person or CI runs them: the real bin, real folders.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-cli-skill-"));
+const realTmp = fs.realpathSync(tmp); // the bin's cwd, as process.cwd() reports it
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function omniforge(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), ...args], { cwd: tmp, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function write(rel: string, content: string) {
+  fs.mkdirSync(path.join(tmp, rel), { recursive: true });
+  fs.writeFileSync(path.join(tmp, rel, "SKILL.md"), content);
+}
+
+write("skills/good", "---\nname: good\ndescription: 'Use <b> & \"q\" when it''s needed.'\n---\n# Good\n");
+write("skills/bad", "---\nname: Bad_Name\ndescription: x\n---\n");
+write("skills/vendor", "---\nname: vendor\ndescription: Has a Claude Code field.\nargument-hint: '[file]'\n---\n");
+write("skills/good/nested/inner", "---\nname: inner\ndescription: A nested skill.\n---\n");
+write("skills/broken", "---\nname: broken\n");
+
+describe("omniforge skill validate", () => {
+  it("exit 0 for a valid skill, with one block naming it", () => {
+    const r = omniforge("skill", "validate", "skills/good");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`${path.join("skills", "good", "SKILL.md")}: valid (good)`);
+  });
+
+  it("exit 1 for an invalid one, with path:line:col severity code message", () => {
+    const r = omniforge("skill", "validate", "skills/bad/SKILL.md", "skills/good");
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/skills\/bad\/SKILL\.md:2:7 error name\.case name "Bad_Name" must be lowercase/);
+    expect(r.out).toContain("2 skills checked (rules: spec): 1 valid, 1 invalid");
+  });
+
+  it("--rules omniforge turns vendor fields into warnings", () => {
+    expect(omniforge("skill", "validate", "skills/vendor").code).toBe(1);
+    const r = omniforge("skill", "validate", "--rules", "omniforge", "skills/vendor");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/:4:1 warning field\.vendor "argument-hint"/);
+  });
+
+  it("--json --recursive prints one JSON line per skill found below the path", () => {
+    const r = omniforge("skill", "validate", "--json", "--recursive", "skills");
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => path.relative(realTmp, l.path as string))).toEqual([
+      "skills/bad",
+      "skills/broken",
+      "skills/good",
+      "skills/good/nested/inner",
+      "skills/vendor",
+    ]);
+    for (const l of lines) expect(Object.keys(l)).toEqual(["path", "name", "valid", "diagnostics"]);
+    const bad = lines[0]!;
+    expect(bad).toMatchObject({ name: "Bad_Name", valid: false });
+    expect((bad.diagnostics as unknown[])[0]).toEqual({
+      severity: "error",
+      code: "name.case",
+      message: expect.stringContaining("lowercase"),
+      line: 2,
+      column: 7,
+    });
+    expect(lines[1]).toMatchObject({ name: null, valid: false });
+  });
+
+  it("exit 2 on usage errors: unknown flag, no path, missing path, bad --rules", () => {
+    for (const args of [["--bogus", "skills/good"], [], ["nope"], ["--rules", "strict", "skills/good"]]) {
+      const r = omniforge("skill", "validate", ...args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toMatch(/omniforge skill validate: /);
+    }
+  });
+});
+
+describe("omniforge skill read-properties", () => {
+  it("prints skills-ref's JSON", () => {
+    const r = omniforge("skill", "read-properties", "skills/good");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ name: "good", description: 'Use <b> & "q" when it\'s needed.' });
+  });
+
+  it("exit 1 with a message when the skill cannot be parsed, 2 without a path", () => {
+    const r = omniforge("skill", "read-properties", "skills/broken");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^Error: .*never closed/);
+    expect(omniforge("skill", "read-properties").code).toBe(2);
+  });
+});
+
+describe("omniforge skill to-prompt", () => {
+  it("prints the <available_skills> block with escaped text and absolute locations", () => {
+    const r = omniforge("skill", "to-prompt", "skills/good", "skills/bad");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("<description>\nUse &lt;b&gt; &amp; &quot;q&quot; when it&#x27;s needed.\n</description>");
+    expect(r.out).toContain(`<location>\n${path.join(realTmp, "skills/good/SKILL.md")}\n</location>`);
+    expect(r.out.startsWith("<available_skills>\n<skill>\n<name>\ngood\n</name>")).toBe(true);
+    expect(r.out.trimEnd().endsWith("</skill>\n</available_skills>")).toBe(true);
+  });
+
+  it("fails (exit 1) when a skill cannot be loaded, and prints no partial block", () => {
+    const r = omniforge("skill", "to-prompt", "skills/good", "skills/broken");
+    expect(r.code).toBe(1);
+    expect(r.out).toBe("");
+    expect(r.err).toContain("skills/broken");
+  });
+});
