@@ -1,0 +1,189 @@
+// `omniforge agent run "<request>"`: one request against the current layers, with the steps printed as they
+// happen (or, with --json, one AgentEvent per line). Audit events go to <home>/console.db when the console's
+// database exists there, else they stay in memory (and are counted at the end).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { CliIO } from "../io";
+import { LAYER_FLAGS, configFrom, parseFlags } from "./skill-list";
+import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
+import { createProvider, DISCLOSURE_MODES, isProviderName, runAgent, type AgentEvent, type DisclosureMode } from "../../runtime/agent/index";
+import { SkillIndex } from "../../runtime/registry/skill-index";
+import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequested } from "../../runtime/sandbox/index";
+import { openDb } from "../../../db/client";
+import { auditSinkFor } from "../../services/audit/index";
+
+export const summary = "Run one request through the agent (tool, prompt or orchestrated disclosure) and print its steps";
+
+const USAGE = `usage: omniforge agent run "<request>" [--mode tool|prompt|orchestrated] [--provider offline|openai|anthropic]
+                           [--json] [--home DIR] [--project DIR] [--user ID] [--environment NAME]
+                           [--agent NAME] [--tenant NAME] [--steps N]
+  --mode      disclosure mode (default: tool)
+  --provider  offline (default; rule-based, no key), openai (OPENAI_BASE_URL, OPENAI_API_KEY, OMNIFORGE_MODEL),
+              anthropic (ANTHROPIC_API_KEY)
+  --json      one JSON object per event, one per line
+  Scripts run in the sandbox; OMNIFORGE_SANDBOX=unsafe (set by an administrator) runs them without isolation.
+`;
+
+function clip(s: string, n: number): string {
+  const flat = s.replace(/\s+$/, "");
+  return flat.length > n ? flat.slice(0, n) + " …" : flat;
+}
+
+function indent(text: string, pad: string): string {
+  return text.split("\n").map((l) => pad + l).join("\n");
+}
+
+/** One readable block per event. */
+export function formatEvent(e: AgentEvent): string | null {
+  const pad = "  ".repeat(e.depth) + (e.depth ? "│ " : "");
+  const line = (s: string) => indent(s, pad) + "\n";
+  switch (e.type) {
+    case "run_started": {
+      const l = e.listing;
+      const cut = l.shortened || l.omitted ? ` (${l.shortened} shortened, ${l.omitted} left out)` : "";
+      return line(`▶ ${e.depth ? `sub-agent for '${e.forkSkill}'` : "run"}: mode ${e.mode}, provider ${e.provider} (${e.model}), step limit ${e.stepLimit}\n  listing: ${l.listed}/${l.total} skills, ${l.chars}/${l.budgetChars} chars, ~${l.tokens} tokens${cut}`);
+    }
+    case "model_call": {
+      const c = e.cost;
+      return line(`· model call ${e.step}: stage1 ~${c.stage1.tokens} · stage2 ~${c.stage2.tokens} · stage3 ~${c.stage3.tokens} · other ~${c.other.tokens} tokens → ${e.toolCalls} tool call(s), ${e.durationMs} ms`);
+    }
+    case "skill_selected":
+      return line(`◆ selected '${e.skill}': ${e.reason}`);
+    case "skill_activated":
+      return line(`+ activated '${e.skill}' (${e.layer}, ${e.digest.slice(0, 12)}) via ${e.via}; allowed-tools: ${e.allowedTools ? e.allowedTools.join(" ") : "no restriction"}`);
+    case "skill_deactivated":
+      return line(`- deactivated '${e.skill}' (${e.reason})`);
+    case "tool_call":
+      return line(`→ ${e.tool} ${clip(JSON.stringify(e.input), 300)}`);
+    case "tool_result": {
+      const head = e.refused ? `✗ REFUSED by '${e.refused.skill}' (${e.refused.rule})` : e.ok ? "✓" : "✗ failed";
+      return line(`${head} ${e.tool} (${Math.round(e.durationMs)} ms)\n${indent(clip(e.output, 800), "    ")}`);
+    }
+    case "script_run":
+      return line(`  $ ${e.command.join(" ")}${e.hook ? ` [hooks.${e.hook}]` : ""}: ${e.refused ? `not run (${e.refused})` : `exit ${e.exitCode}`}, ${Math.round(e.durationMs)} ms, ${e.sandboxed ? "sandboxed" : "NOT sandboxed"}${e.timedOut ? ", timed out" : ""}${e.truncated ? ", output cut" : ""}`);
+    case "text_delta":
+      return null;
+    case "message":
+      return line(`\n${e.text}\n`);
+    case "error":
+      return line(`! ${e.message}`);
+    case "run_finished": {
+      const sum = (k: "stage1" | "stage2" | "stage3") => e.costs.reduce((n, c) => n + c[k].tokens, 0);
+      return line(`■ ${e.reason} after ${e.steps} model call(s), ${e.durationMs} ms; tokens sent per stage over all calls: stage1 ~${sum("stage1")}, stage2 ~${sum("stage2")}, stage3 ~${sum("stage3")}`);
+    }
+  }
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, {
+    ...LAYER_FLAGS,
+    mode: { type: "string" },
+    provider: { type: "string" },
+    environment: { type: "string" },
+    agent: { type: "string" },
+    tenant: { type: "string" },
+    steps: { type: "string" },
+  });
+  if (typeof parsed === "string") {
+    io.err(`omniforge agent run: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const request = positionals.join(" ").trim();
+  if (!request) {
+    io.err(`omniforge agent run: give the request in quotes\n${USAGE}`);
+    return 2;
+  }
+  const mode = (values.mode ?? "tool") as DisclosureMode;
+  if (!DISCLOSURE_MODES.includes(mode)) {
+    io.err(`omniforge agent run: unknown mode "${values.mode}": use ${DISCLOSURE_MODES.join(", ")}\n`);
+    return 2;
+  }
+  if (values.provider !== undefined && !isProviderName(values.provider)) {
+    io.err(`omniforge agent run: unknown provider "${values.provider}": use offline, openai or anthropic\n`);
+    return 2;
+  }
+  const stepLimit = values.steps !== undefined ? Number(values.steps) : undefined;
+  if (stepLimit !== undefined && (!Number.isInteger(stepLimit) || stepLimit < 1 || stepLimit > 100)) {
+    io.err(`omniforge agent run: --steps must be a whole number from 1 to 100\n`);
+    return 2;
+  }
+
+  let provider;
+  let config;
+  try {
+    provider = createProvider(values.provider, io.env);
+    config = configFrom(values, io);
+  } catch (e) {
+    io.err(`omniforge agent run: ${(e as Error).message}\n`);
+    return 2;
+  }
+
+  // Audit: the console's database when there is one in this home, else memory.
+  let audit: AuditSink;
+  let flush = () => {};
+  let auditWhere: string;
+  const dbFile = path.join(config.home, "console.db");
+  const memory = new MemoryAuditSink();
+  if (fs.existsSync(dbFile)) {
+    try {
+      const writer = auditSinkFor(openDb(dbFile), { stdout: false });
+      audit = writer;
+      flush = () => writer.flush();
+      auditWhere = dbFile;
+    } catch (e) {
+      io.err(`omniforge agent run: cannot open ${dbFile} (${(e as Error).message}); audit events stay in memory\n`);
+      audit = memory;
+      auditWhere = "memory";
+    }
+  } else {
+    audit = memory;
+    auditWhere = "memory";
+  }
+
+  const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-scratch-"));
+  fs.chmodSync(scratchDir, 0o755);
+  if (process.getuid?.() === 0) fs.chownSync(scratchDir, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
+  const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
+  const index = SkillIndex.build(config);
+  const ac = new AbortController();
+  const onSigint = () => ac.abort(new Error("interrupted"));
+  process.once("SIGINT", onSigint);
+  try {
+    const result = await runAgent({
+      request,
+      mode,
+      provider,
+      skills: { index, context: { environment: values.environment, agent: values.agent, tenant: values.tenant } },
+      runner: sandbox,
+      audit,
+      scratchDir,
+      sessionId: `cli-${process.pid}-${Date.now()}`,
+      userId: values.user ?? "cli",
+      ...(stepLimit ? { stepLimit } : {}),
+      signal: ac.signal,
+      onEvent: (e) => {
+        if (values.json) io.out(JSON.stringify(e) + "\n");
+        else {
+          const text = formatEvent(e);
+          if (text) io.out(text);
+        }
+      },
+    });
+    flush();
+    if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}\n`);
+    return result.reason === "answered" ? 0 : 1;
+  } catch (e) {
+    io.err(`omniforge agent run: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+    await sandbox.close();
+    fs.rmSync(scratchDir, { recursive: true, force: true });
+  }
+}

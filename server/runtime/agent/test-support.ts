@@ -1,0 +1,151 @@
+// Test support for the agent tests (not used by production code): a real layer tree in a temp dir, a real
+// script runner (bubblewrap when it isolates here, else the sandbox's explicit unsafe mode: a real process
+// either way), and a scripted OpenAI-compatible HTTP server on 127.0.0.1.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { makeLayerConfig, type LayerConfig } from "../registry/layers";
+import { SkillIndex } from "../registry/skill-index";
+import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
+import type { ScriptRunner } from "../sandbox/types";
+
+export interface AgentWorld {
+  base: string;
+  home: string;
+  project: string;
+  scratch: string;
+  config: LayerConfig;
+  /** Writes <project>/.omniforge/skills/<name> with SKILL.md and files; returns the folder. */
+  skill(name: string, spec: { description: string; frontmatter?: string; body: string; files?: Record<string, string> }): string;
+  index(): SkillIndex;
+  cleanup(): void;
+}
+
+export function makeAgentWorld(): AgentWorld {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-")));
+  fs.chmodSync(base, 0o755); // the sandbox user must reach the scratch below it
+  const home = path.join(base, "home");
+  const project = path.join(base, "project");
+  const scratch = path.join(base, "scratch");
+  for (const d of [home, project, scratch]) fs.mkdirSync(d, { recursive: true });
+  if (process.getuid?.() === 0) fs.chownSync(scratch, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
+  const config = makeLayerConfig({ home, projectRoot: project });
+  return {
+    base,
+    home,
+    project,
+    scratch,
+    config,
+    skill(name, spec) {
+      const dir = path.join(project, ".omniforge", "skills", name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${spec.description}\n${spec.frontmatter ? spec.frontmatter.trimEnd() + "\n" : ""}---\n${spec.body}`,
+      );
+      for (const [rel, text] of Object.entries(spec.files ?? {})) {
+        fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        fs.writeFileSync(path.join(dir, rel), text, { mode: rel.startsWith("scripts/") ? 0o755 : 0o644 });
+      }
+      return dir;
+    },
+    index: () => SkillIndex.build(config),
+    cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+/** The real sandbox when it isolates here; otherwise its explicit unsafe mode (and a visible warning). */
+export async function realRunner(): Promise<{ runner: ScriptRunner; sandboxed: boolean; close(): Promise<void> }> {
+  const sandbox = createSandbox();
+  const st = await sandbox.status();
+  if (st.mode === "sandboxed" || st.mode === "sandboxed-no-cgroup") return { runner: sandbox, sandboxed: true, close: () => sandbox.close() };
+  await sandbox.close();
+  console.warn(`agent tests: the sandbox is "${st.mode}" here (${st.detail}); scripts run in the sandbox's unsafe mode`);
+  const unsafe = createSandbox({ unsafe: true });
+  return { runner: unsafe, sandboxed: false, close: () => unsafe.close() };
+}
+
+// ---- scripted OpenAI-compatible server ------------------------------------------------------------------
+
+export interface ScriptedReply {
+  content?: string;
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
+
+export interface ChatRequestBody {
+  model: string;
+  messages: { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  stream?: boolean;
+}
+
+export interface ScriptedServer {
+  baseURL: string;
+  /** Every body POSTed to /v1/chat/completions, in order. */
+  requests: ChatRequestBody[];
+  /** Authorization headers seen. */
+  auth: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Answers /v1/chat/completions with the next scripted reply (the last one repeats). `delayMs` holds each
+ * answer back (for abort tests). Anything else is a 404.
+ */
+export async function scriptedOpenAiServer(replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply), opts: { delayMs?: number } = {}): Promise<ScriptedServer> {
+  const requests: ChatRequestBody[] = [];
+  const auth: string[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+        return;
+      }
+      const body = JSON.parse(raw) as ChatRequestBody;
+      requests.push(body);
+      auth.push(String(req.headers.authorization ?? ""));
+      const n = requests.length - 1;
+      const reply = typeof replies === "function" ? replies(body, n) : replies[Math.min(n, replies.length - 1)]!;
+      const toolCalls = (reply.toolCalls ?? []).map((c, k) => ({
+        id: `call_${n}_${k}`,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+      }));
+      const payload = {
+        id: `chatcmpl-${n}`,
+        object: "chat.completion",
+        created: 1_700_000_000 + n,
+        model: body.model,
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            finish_reason: toolCalls.length ? "tool_calls" : "stop",
+          },
+        ],
+        usage: { prompt_tokens: 100 + n, completion_tokens: 10, total_tokens: 110 + n },
+      };
+      const send = () => {
+        if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(payload));
+      };
+      if (opts.delayMs) setTimeout(send, opts.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    auth,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
