@@ -21,7 +21,11 @@ export function blockedAncestor(dir: string, uid: number, gid: number): string |
   }
 }
 
-/** null when uid:gid can traverse to dir and read everything in it; else the first offending path. */
+/**
+ * null when uid:gid can traverse to dir and read everything in it; else the first offending path.
+ * A tree holding anything the sandbox uid owns (the scratch, when no skill is active) is bound as is
+ * and never copied: the sandbox could swap its own entries for symlinks while root copies them.
+ */
 export function unreadableEntry(dir: string, uid: number, gid: number): string | null {
   const blocked = blockedAncestor(dir, uid, gid);
   if (blocked) return blocked;
@@ -31,6 +35,7 @@ export function unreadableEntry(dir: string, uid: number, gid: number): string |
     const current = stack.pop()!;
     const st = fs.lstatSync(current);
     if (++seen > MAX_COPY_ENTRIES) return null; // too big to audit; the script will get EACCES at worst
+    if (st.uid === uid) return null;
     if (st.isSymbolicLink()) continue;
     if (st.isDirectory()) {
       if (!allowed(st, uid, gid, 0o5)) return current;
