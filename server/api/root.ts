@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 import { healthRouter } from "./routers/health/_router";
 import { userRouter } from "./routers/user/_router";
+import { skillRouter } from "./routers/skill/_router";
 import { layersRouter } from "./routers/layers/_router";
 import { policyRouter } from "./routers/policy/_router";
 import { auditRouter } from "./routers/audit/_router";
@@ -8,6 +9,7 @@ import { auditRouter } from "./routers/audit/_router";
 export const appRouter = createTRPCRouter({
   health: healthRouter,
   user: userRouter,
+  skill: skillRouter,
   layers: layersRouter,
   policy: policyRouter,
   audit: auditRouter,

@@ -19,6 +19,7 @@ export { importArchive, exportZip, MAX_IMPORT_BYTES, type ImportInput, type Impo
 export { liveCheck, linksOf, type LiveCheck, type LinkInfo } from "./live-check";
 export { listVersions, type VersionSummary } from "./history";
 export { SKILL_TEMPLATES } from "./templates";
+export { editorVocabulary, type EditorVocabulary } from "./vocabulary";
 export type { ListQuery, SkillList, SkillRow, ListStatus, ListSort } from "./list";
 
 /** The list page: every definition the actor can see, resolved with the current policy. */

@@ -10,7 +10,7 @@ import type { SkillActor } from "./location";
 export function skillsTestHome() {
   process.env.OMNIFORGE_WATCH = "0"; // indexes refresh explicitly in tests; no watcher threads left behind
   const t = tempDb();
-  const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+  const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir } as unknown as NodeJS.ProcessEnv);
   fs.mkdirSync(path.join(dh.projectRoot, ".omniforge", "skills"), { recursive: true });
   const audit = new MemoryAuditSink();
   const actor = (role: SkillActor["role"], id = `${role}-1`): SkillActor => ({ id, email: `${id}@x.io`, role });

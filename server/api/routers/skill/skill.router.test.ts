@@ -1,0 +1,92 @@
+import { TRPCError } from "@trpc/server";
+import { strToU8, zipSync } from "fflate";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionUser } from "../../../auth";
+import { closeAllIndexes } from "../../../services/catalog/catalog";
+import { skillsTestHome } from "../../../services/skills/test-support";
+import { createCaller } from "../../root";
+
+let h: ReturnType<typeof skillsTestHome>;
+beforeEach(() => {
+  h = skillsTestHome();
+});
+afterEach(async () => {
+  await closeAllIndexes();
+  h.cleanup();
+});
+
+const as = (role: SessionUser["role"], id = `${role}-1`): SessionUser => ({ id, email: `${id}@x.io`, name: "", role });
+const caller = (user: SessionUser | null) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+
+describe("skill router", () => {
+  it("needs a session", async () => {
+    await expect(caller(null).skill.list({})).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("an author creates, edits and saves; a second stale save gets the conflict with both texts and a diff", async () => {
+    const author = caller(as("author"));
+    const { ref } = await author.skill.create({ layer: "project", name: "router-skill", description: "Router test. Use it.", template: "basic" });
+    const file = await author.skill.readFile({ ref, path: "SKILL.md" });
+    const first = await author.skill.save({ ref, path: "SKILL.md", text: file.text + "one\n", baseDigest: file.digest, message: "first" });
+    expect(first.status).toBe("saved");
+    const second = await author.skill.save({ ref, path: "SKILL.md", text: file.text + "two\n", baseDigest: file.digest });
+    expect(second).toMatchObject({ status: "conflict", path: "SKILL.md" });
+    if (second.status !== "conflict") throw new Error("unreachable");
+    expect(second.theirs).toContain("one");
+    expect(second.yours).toContain("two");
+    expect(second.diff).toMatch(/^-one$/m);
+    const versions = await author.skill.versions({ ref });
+    expect(versions.map((v) => [v.action, v.message])).toEqual([
+      ["save", "first"],
+      ["create", "created from template basic"],
+    ]);
+    const v = await caller(as("viewer")).skill.version({ id: versions[1]!.id });
+    expect(v.content).toBe(file.text);
+    const list = await author.skill.list({ q: "router" });
+    expect(list.rows[0]).toMatchObject({ name: "router-skill", status: "active", lastChange: { by: "author-1@x.io", source: "console" } });
+  });
+
+  it("a viewer's direct save call is refused with FORBIDDEN and logged; nothing changes", async () => {
+    const author = caller(as("author"));
+    const { ref } = await author.skill.create({ layer: "project", name: "guarded", description: "Guarded. Use it.", template: "basic" });
+    const viewer = caller(as("viewer"));
+    const file = await viewer.skill.readFile({ ref, path: "SKILL.md" });
+    const err = await viewer.skill.save({ ref, path: "SKILL.md", text: "pwned", baseDigest: file.digest }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TRPCError);
+    expect((err as TRPCError).code).toBe("FORBIDDEN");
+    expect(h.audit.events.at(-1)).toMatchObject({ type: "access_denied", details: { procedure: "skill.save", role: "viewer" } });
+    expect((await viewer.skill.readFile({ ref, path: "SKILL.md" })).text).toBe(file.text);
+    expect((await viewer.skill.info({ ref })).canWrite).toBe(false);
+    expect((await viewer.skill.targets()).layers).toEqual([]);
+    await expect(viewer.skill.delete({ ref })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("bad paths are BAD_REQUEST, unknown skills NOT_FOUND, never a 500", async () => {
+    const author = caller(as("author"));
+    const { ref } = await author.skill.create({ layer: "project", name: "paths", description: "Paths. Use it.", template: "basic" });
+    await expect(author.skill.readFile({ ref, path: "../../../etc/passwd" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(author.skill.createFile({ ref, path: "/abs.md", kind: "file" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(author.skill.readFile({ ref: { layer: "project", skill: "nope" }, path: "SKILL.md" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("imports a zip sent as base64 (dry run first) and exports it back", async () => {
+    const author = caller(as("author"));
+    const zip = zipSync({ "zipped/SKILL.md": strToU8("---\nname: zipped\ndescription: From a zip. Use it.\n---\nBody\n") });
+    const base64 = Buffer.from(zip).toString("base64");
+    const dry = await author.skill.import({ layer: "personal", fileName: "zipped.zip", base64, dryRun: true });
+    expect(dry).toMatchObject({ imported: false, valid: true, folder: "zipped" });
+    const done = await author.skill.import({ layer: "personal", fileName: "zipped.zip", base64 });
+    expect(done.imported).toBe(true);
+    const out = await author.skill.export({ ref: done.ref });
+    expect(out.fileName).toBe("zipped.zip");
+    expect(Buffer.from(out.base64, "base64").subarray(0, 2).toString()).toBe("PK");
+    const slip = Buffer.from(zipSync({ "x/SKILL.md": strToU8("---\nname: x\ndescription: y\n---\n"), "x/../../y": strToU8("z") })).toString("base64");
+    await expect(author.skill.import({ layer: "project", fileName: "x.zip", base64: slip })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("vocabulary lists the validator's fields and tool names", async () => {
+    const voc = await caller(as("viewer")).skill.vocabulary();
+    expect(voc.fields.map((f) => f.name)).toEqual(expect.arrayContaining(["name", "description", "allowed-tools", "context"]));
+    expect(voc.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "read_file"]));
+  });
+});
