@@ -4,7 +4,8 @@ import path from "node:path";
 import { gzipSync, strToU8, zipSync, type Zippable } from "fflate";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, extractArchive, inspectArchive, safeEntryPath } from "./archive";
-import { installSkill, InstallError } from "./install";
+import { importSkill, installSkill, InstallError } from "./install";
+import { writableRoot } from "./layers";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
 import { frontmatter, listTree, tempLayers, type TempLayers, writeSkill } from "./test-helpers";
@@ -222,5 +223,29 @@ describe("install", () => {
     fs.symlinkSync("/etc/hostname", path.join(src, "host"));
     expect(codeOf(() => installSkill(src, t.config))).toBe("install.copy");
     expect(pluginsTree()).toEqual([]);
+  });
+});
+
+describe("import (the console's upload) into any layer", () => {
+  it("uploaded zip bytes go to <layer root>/<name>, atomically, with diagnostics checked in place", () => {
+    const bytes = zipSync({ "up/SKILL.md": skillMd("uploaded"), "up/references/a.md": strToU8("a\n") });
+    const r = importSkill({ bytes, fileName: "up.zip" }, t.config, "project");
+    const target = path.join(writableRoot(t.config, "project"), "uploaded");
+    expect(r).toMatchObject({ name: "uploaded", layer: "project", dir: target, format: "zip", files: 2, replaced: false });
+    expect(r.diagnostics.filter((d) => d.code.includes("name"))).toEqual([]);
+    expect(listTree(writableRoot(t.config, "project"))).toEqual(["uploaded", "uploaded/SKILL.md", "uploaded/references", "uploaded/references/a.md"]);
+    expect(codeOf(() => importSkill({ bytes, fileName: "up.zip" }, t.config, "project"))).toBe("install.exists");
+    expect(importSkill({ bytes, fileName: "up.zip" }, t.config, "project", { force: true }).replaced).toBe(true);
+    expect(listTree(writableRoot(t.config, "project")).filter((p) => p.startsWith("."))).toEqual([]);
+  });
+
+  it("a refused upload leaves the layer untouched, and the plugin layer gets a manifest", () => {
+    const bad = zipSync({ "SKILL.md": skillMd("x"), "../../escape": strToU8("x") });
+    expect(codeOf(() => importSkill({ bytes: bad, fileName: "bad.zip" }, t.config, "enterprise"))).toBe("archive.path");
+    expect(listTree(path.join(t.home, "enterprise"))).toEqual([]);
+    const good = zipSync({ "SKILL.md": skillMd("plug") });
+    const r = importSkill({ bytes: good, fileName: "plug.zip" }, t.config, "plugin", { plugin: "vendor" });
+    expect(r).toMatchObject({ layer: "plugin", plugin: "vendor", name: "plug" });
+    expect(JSON.parse(fs.readFileSync(path.join(t.home, "plugins", "vendor", "plugin.json"), "utf8")).source).toBe("upload:plug.zip");
   });
 });

@@ -8,6 +8,6 @@ export { resolve, resolveAll, parseSkillRef, precedenceSort, type DefinitionSour
 export { approvalKey, blockReason, disabledReason, scopeReason, approvalReason } from "./policy";
 export * from "./archive";
 export { readSkillFolder, writeSkillFolder, SkillCopyError, type SkillFile } from "./skill-files";
-export { installSkill, readInstallSource, InstallError, type InstallOptions, type InstallResult } from "./install";
+export { installSkill, importSkill, readInstallSource, InstallError, type InstallOptions, type InstallResult, type ImportResult, type SkillSource } from "./install";
 export { deploySkill, DeployError, type DeployOptions, type DeployReport, type WinnerSummary } from "./deploy";
 export type { WatchOptions } from "./watch";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { checkSkillDir } from "../skill";
 import type { Diagnostic } from "../skill/types";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, extractArchive, type ArchiveFormat, type ArchiveLimits } from "./archive";
-import { isSafeSegment, type LayerConfig, type PluginManifest, pluginsDir } from "./layers";
+import { isSafeSegment, type LayerConfig, type LayerName, type PluginManifest, pluginsDir, writableRoot } from "./layers";
 import { commitStaging, makeStaging, readSkillFolder, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
 
 export class InstallError extends Error {
@@ -44,11 +44,32 @@ export interface InstallResult {
   skipped: string[];
 }
 
+/** A folder or archive path, or an uploaded archive's bytes (the console's import). */
+export type SkillSource = string | { bytes: Uint8Array; fileName: string };
+
+const sourceLabel = (source: SkillSource) => (typeof source === "string" ? source : source.fileName);
+
+function fromArchive(bytes: Uint8Array, label: string, limits: ArchiveLimits) {
+  const format = detectArchiveFormat(bytes, label);
+  if (!format) throw new InstallError(`${label} is not a folder, a .zip, a .tar.gz or a .tar`, "install.format");
+  const x = extractArchive(bytes, format, limits);
+  const files = x.files.map((f) => ({ path: f.path, data: x.contents.get(f.path)!, executable: f.executable }));
+  return { files, format, skipped: x.skipped };
+}
+
 /** Reads the source into memory, checked against the limits, without writing anything. */
 export function readInstallSource(
-  source: string,
+  source: SkillSource,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): { files: SkillFile[]; format: ArchiveFormat | "folder"; skipped: string[] } {
+  if (typeof source !== "string") {
+    try {
+      return fromArchive(source.bytes, source.fileName, limits);
+    } catch (e) {
+      if (e instanceof ArchiveError) throw new InstallError(`refused ${source.fileName}: ${e.message}`, e.code);
+      throw e;
+    }
+  }
   let st: fs.Stats;
   try {
     st = fs.statSync(source);
@@ -65,12 +86,7 @@ export function readInstallSource(
     if (st.size > limits.maxArchiveBytes) {
       throw new ArchiveError("archive.too-large", `the archive is ${st.size} bytes; the limit is ${limits.maxArchiveBytes} bytes`);
     }
-    const bytes = new Uint8Array(fs.readFileSync(source));
-    const format = detectArchiveFormat(bytes, source);
-    if (!format) throw new InstallError(`${source} is not a folder, a .zip, a .tar.gz or a .tar`, "install.format");
-    const x = extractArchive(bytes, format, limits);
-    const files = x.files.map((f) => ({ path: f.path, data: x.contents.get(f.path)!, executable: f.executable }));
-    return { files, format, skipped: x.skipped };
+    return fromArchive(new Uint8Array(fs.readFileSync(source)), source, limits);
   } catch (e) {
     if (e instanceof ArchiveError) throw new InstallError(`refused ${source}: ${e.message}`, e.code);
     if (e instanceof SkillCopyError) throw new InstallError(`refused ${source}: ${e.message}`, "install.copy");
@@ -78,23 +94,81 @@ export function readInstallSource(
   }
 }
 
-export function installSkill(source: string, config: LayerConfig, opts: InstallOptions = {}): InstallResult {
+/** Writes the files into a fresh staging folder under `parent` and checks the SKILL.md. Refuses what does not load. */
+function stageSkill(files: SkillFile[], parent: string, label: string): { staging: string; name: string } {
+  const staging = makeStaging(path.join(parent, "import"));
+  try {
+    writeFilesInto(staging, files);
+    const check = checkSkillDir(staging, { rules: "omniforge" });
+    if (!check.loadable || !check.properties) {
+      const err = check.diagnostics.find((d) => d.severity === "error");
+      throw new InstallError(`refused ${label}: SKILL.md does not load: ${err?.message ?? "unreadable"}`, "install.invalid");
+    }
+    const name = check.properties.name;
+    if (!isSafeSegment(name)) throw new InstallError(`refused ${label}: the skill name "${name}" cannot be a folder name`, "install.invalid");
+    return { staging, name };
+  } catch (e) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (e instanceof SkillCopyError) throw new InstallError(`refused ${label}: ${e.message}`, "install.copy");
+    throw e;
+  }
+}
+
+export interface ImportResult {
+  name: string;
+  layer: LayerName;
+  plugin?: string;
+  dir: string;
+  format: ArchiveFormat | "folder";
+  files: number;
+  totalBytes: number;
+  replaced: boolean;
+  diagnostics: Diagnostic[];
+  skipped: string[];
+}
+
+/**
+ * Imports a skill (folder, archive path or uploaded bytes) into any layer: <layer root>/<name>, written
+ * atomically. The plugin layer goes through installSkill (plugin folder + manifest).
+ */
+export function importSkill(source: SkillSource, config: LayerConfig, layer: LayerName, opts: InstallOptions = {}): ImportResult {
+  if (layer === "plugin") {
+    const r = installSkill(source, config, opts);
+    return { name: r.name, layer, plugin: r.plugin, dir: r.dir, format: r.format, files: r.files, totalBytes: r.totalBytes, replaced: r.replaced, diagnostics: r.diagnostics, skipped: r.skipped };
+  }
+  const label = sourceLabel(source);
+  const read = readInstallSource(source, opts.limits);
+  const root = writableRoot(config, layer);
+  const { staging, name } = stageSkill(read.files, root, label);
+  const target = path.join(root, name);
+  if (fs.existsSync(target) && !opts.force) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw new InstallError(`${target} already exists; use force to replace it`, "install.exists");
+  }
+  const { replaced } = commitStaging(staging, target, opts.force === true);
+  return {
+    name,
+    layer,
+    dir: target,
+    format: read.format,
+    files: read.files.length,
+    totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
+    replaced,
+    diagnostics: checkSkillDir(target, { rules: "omniforge" }).diagnostics,
+    skipped: read.skipped,
+  };
+}
+
+export function installSkill(source: SkillSource, config: LayerConfig, opts: InstallOptions = {}): InstallResult {
   if (opts.plugin !== undefined && !isSafeSegment(opts.plugin)) {
     throw new InstallError(`invalid plugin name "${opts.plugin}": use letters, digits, dot, dash or underscore`, "install.plugin-name");
   }
+  const label = sourceLabel(source);
   const read = readInstallSource(source, opts.limits);
+  // The skill is staged inside the plugin's staging folder, so one rename puts plugin.json and skill in place.
   const staging = makeStaging(path.join(pluginsDir(config), "install"));
   try {
-    const incoming = path.join(staging, "incoming");
-    fs.mkdirSync(incoming);
-    writeFilesInto(incoming, read.files);
-    const check = checkSkillDir(incoming, { rules: "omniforge" });
-    if (!check.loadable || !check.properties) {
-      const err = check.diagnostics.find((d) => d.severity === "error");
-      throw new InstallError(`refused ${source}: SKILL.md does not load: ${err?.message ?? "unreadable"}`, "install.invalid");
-    }
-    const name = check.properties.name;
-    if (!isSafeSegment(name)) throw new InstallError(`refused ${source}: the skill name "${name}" cannot be a folder name`, "install.invalid");
+    const { staging: incoming, name } = stageSkill(read.files, staging, label);
     const plugin = opts.plugin ?? name;
     const pluginDir = path.join(pluginsDir(config), plugin);
     if (fs.existsSync(pluginDir) && !opts.force) {
@@ -105,26 +179,27 @@ export function installSkill(source: string, config: LayerConfig, opts: InstallO
     const manifest: PluginManifest = {
       name: plugin,
       installedAt: (opts.now?.() ?? new Date()).toISOString(),
-      source: path.resolve(source),
+      source: typeof source === "string" ? path.resolve(source) : `upload:${source.fileName}`,
     };
     fs.writeFileSync(path.join(staging, "plugin.json"), JSON.stringify(manifest, null, 2) + "\n");
     const { replaced } = commitStaging(staging, pluginDir, opts.force === true);
+    const dir = path.join(pluginDir, "skills", name);
     return {
       name,
       plugin,
-      dir: path.join(pluginDir, "skills", name),
+      dir,
       pluginDir,
       source: manifest.source,
       format: read.format,
       files: read.files.length,
       totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
       replaced,
-      diagnostics: check.diagnostics,
+      // Checked again in place: in staging the folder name differs from the skill name.
+      diagnostics: checkSkillDir(dir, { rules: "omniforge" }).diagnostics,
       skipped: read.skipped,
     };
   } catch (e) {
     fs.rmSync(staging, { recursive: true, force: true });
-    if (e instanceof SkillCopyError) throw new InstallError(`refused ${source}: ${e.message}`, "install.copy");
     throw e;
   }
 }
