@@ -77,28 +77,40 @@ export function buildListing(skills: ListingSkill[], opts: ListingOptions): List
   const desc = new Map(sorted.map((s) => [s.name, s.description.replace(/\s+/g, " ").trim()]));
   const shortenedNames = new Set<string>();
   const omitted = new Set<string>();
-  const text = () => {
-    const items = sorted.filter((s) => !omitted.has(s.name)).map((s) => ({ skill: s, description: desc.get(s.name)! }));
-    const shortenedListed = [...shortenedNames].filter((n) => !omitted.has(n)).length;
-    return render(opts.mode, items, note(shortenedListed, omitted.size, budget));
+  // Lengths are kept arithmetically so a registry of thousands of skills is not re-rendered per change.
+  const sepLen = opts.mode === "tool" ? 2 : 1;
+  const lineLen = new Map(sorted.map((s) => [s.name, line(opts.mode, s, desc.get(s.name)!).length]));
+  let linesTotal = [...lineLen.values()].reduce((a, b) => a + b, 0);
+  let shortenedCount = 0; // shortened and still listed
+  const shortenedListed = () => shortenedCount;
+  const length = () => {
+    const listedCount = sorted.length - omitted.size;
+    const body = linesTotal + Math.max(0, listedCount - 1) * sepLen + (listedCount ? 1 : 0);
+    const foot = note(shortenedListed(), omitted.size, budget);
+    return "<available_skills>\n".length + body + (foot ? foot.length + 1 : 0) + "</available_skills>".length;
   };
 
-  let current = text();
   for (const max of [SHORT_CHARS, MIN_CHARS]) {
     for (const s of cutOrder) {
-      if (current.length <= budget) break;
+      if (length() <= budget) break;
       const d = desc.get(s.name)!;
       if (d.length <= max) continue;
       desc.set(s.name, shorten(d, max));
+      if (!shortenedNames.has(s.name)) shortenedCount++;
       shortenedNames.add(s.name);
-      current = text();
+      const len = line(opts.mode, s, desc.get(s.name)!).length;
+      linesTotal += len - lineLen.get(s.name)!;
+      lineLen.set(s.name, len);
     }
   }
   for (const s of cutOrder) {
-    if (current.length <= budget) break;
+    if (length() <= budget) break;
     omitted.add(s.name);
-    current = text();
+    if (shortenedNames.has(s.name)) shortenedCount--;
+    linesTotal -= lineLen.get(s.name)!;
   }
+  const items = sorted.filter((s) => !omitted.has(s.name)).map((s) => ({ skill: s, description: desc.get(s.name)! }));
+  const current = render(opts.mode, items, note(shortenedListed(), omitted.size, budget));
   const listed = sorted.filter((s) => !omitted.has(s.name));
   return {
     text: current,
@@ -107,7 +119,7 @@ export function buildListing(skills: ListingSkill[], opts: ListingOptions): List
     budgetChars: budget,
     total: sorted.length,
     listed: listed.length,
-    shortened: [...shortenedNames].filter((n) => !omitted.has(n)).length,
+    shortened: shortenedListed(),
     omitted: omitted.size,
     omittedNames: sorted.filter((s) => omitted.has(s.name)).map((s) => s.name),
     skills: listed,

@@ -42,7 +42,7 @@ export function bashCommands(body: string): string[] {
       let line = raw.trim().replace(/^\$\s+/, "");
       if (!pending && (!line || line.startsWith("#"))) continue;
       if (line.endsWith("\\")) {
-        pending += line.slice(0, -1) + " ";
+        pending += line.slice(0, -1).trimEnd() + " ";
         continue;
       }
       line = (pending + line).trim();
