@@ -32,10 +32,12 @@ export interface SkillRef {
   /** Personal layer: whose (defaults to the acting user). */
   ownerId?: string;
   /** Project layer: which of PROJECT_SKILL_DIRS holds it (default ".omniforge/skills"). */
-  base?: string;
+  base?: ProjectBase;
 }
 
-export const DEFAULT_PROJECT_BASE = ".omniforge/skills";
+export type ProjectBase = (typeof PROJECT_SKILL_DIRS)[number];
+
+export const DEFAULT_PROJECT_BASE: ProjectBase = ".omniforge/skills";
 
 /** Checks the ref's parts and fills defaults (the personal owner is the actor when absent). */
 export function normaliseRef(ref: SkillRef, actor: SkillActor): Required<Pick<SkillRef, "layer" | "skill">> & SkillRef {
@@ -55,7 +57,7 @@ export function normaliseRef(ref: SkillRef, actor: SkillActor): Required<Pick<Sk
   }
   if (ref.layer === "project") {
     const base = ref.base ?? DEFAULT_PROJECT_BASE;
-    if (!(PROJECT_SKILL_DIRS as readonly string[]).includes(base)) throw badRequest(`"${base}" is not a project skill folder.`);
+    if (!(PROJECT_SKILL_DIRS as readonly string[]).includes(base)) throw badRequest(`"${String(base)}" is not a project skill folder.`);
     out.base = base;
   }
   return out as SkillRef & { layer: LayerName; skill: string };
