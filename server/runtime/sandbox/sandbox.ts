@@ -57,6 +57,7 @@ export interface SandboxOptions {
 export const DEFAULT_SANDBOX_UID = 65533;
 export const DEFAULT_SANDBOX_GID = 65533;
 const MAX_ARGS = 1000;
+let runCounter = 0;
 const MAX_TEXT = 1024 * 1024;
 
 interface State {
@@ -88,7 +89,6 @@ export class Sandbox implements ScriptRunner {
   private readonly runtimeDir: string;
   private readonly scratchRoot?: string;
   private state?: Promise<State>;
-  private counter = 0;
   private readonly cleanups = new Set<Promise<unknown>>();
   private closed = false;
 
@@ -220,7 +220,7 @@ export class Sandbox implements ScriptRunner {
   }
 
   private async execute(plan: Plan, sandboxed: boolean, layout: CgroupLayout | undefined): Promise<ScriptResult> {
-    const id = ++this.counter;
+    const id = ++runCounter; // per process, not per instance: two runners must never share a cgroup name
     const limits = effectiveLimits(this.limits, plan.limits, layout !== undefined);
     this.prepareScratch(plan.scratchDir);
 
