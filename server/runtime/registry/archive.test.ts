@@ -97,6 +97,21 @@ describe("zip safety (each refused, nothing written)", () => {
     expectRefusedInstall("none.zip", zipSync({ "README.md": strToU8("hi") }), "archive.no-skill");
   });
 
+  it("a header that under-declares a file's size (the data would be cut) fails the CRC check", () => {
+    const content = strToU8("x".repeat(5000));
+    const zip = zipSync({ "SKILL.md": skillMd("lie"), "big.txt": content });
+    // Patch the uncompressed size of big.txt in the central directory (and local header) to 100 bytes.
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    let patched = 0;
+    for (let o = 0; o + 4 < zip.length; o++) {
+      const sig = view.getUint32(o, true);
+      if (sig === 0x02014b50 && view.getUint32(o + 24, true) === 5000) (view.setUint32(o + 24, 100, true), patched++);
+      if (sig === 0x04034b50 && view.getUint32(o + 22, true) === 5000) (view.setUint32(o + 22, 100, true), patched++);
+    }
+    expect(patched).toBe(2);
+    expect(codeOf(() => extractArchive(zip, "zip"))).toBe("archive.corrupt");
+  });
+
   it("a damaged file that is not an archive", () => {
     const file = path.join(t.base, "junk.zip");
     fs.writeFileSync(file, "this is not a zip");

@@ -2,6 +2,7 @@
 // inside the target (no "..", absolute paths, drive letters or backslashes), no links of any kind, no
 // devices, size and count limits, a compression-ratio guard against bombs, exactly one skill root.
 // inspectArchive lists; extractArchive returns the files in memory so any caller can write them to any layer.
+import zlib from "node:zlib";
 import { Gunzip, unzipSync } from "fflate";
 import { readTar, TarFormatError } from "./tar";
 
@@ -74,6 +75,8 @@ export interface ExtractedArchive extends ArchiveInspection {
 
 interface RawEntry {
   name: string;
+  /** CRC-32 from the zip central directory (zip only). */
+  crc?: number;
   type: "file" | "dir" | "symlink" | "hardlink" | "other";
   size: number;
   compressedSize?: number;
@@ -131,6 +134,7 @@ function zipEntries(bytes: Uint8Array, limits: ArchiveLimits): RawEntry[] {
     const madeBy = u16(bytes, o + 4);
     const flags = u16(bytes, o + 8);
     const method = u16(bytes, o + 10);
+    const crc = u32(bytes, o + 16);
     const csize = u32(bytes, o + 20);
     const usize = u32(bytes, o + 24);
     const nlen = u16(bytes, o + 28);
@@ -151,7 +155,7 @@ function zipEntries(bytes: Uint8Array, limits: ArchiveLimits): RawEntry[] {
     if (type === "file" && method !== 0 && method !== 8) {
       throw new ArchiveError("archive.format", `entry "${name}" uses compression method ${method}; only stored and deflate are supported`);
     }
-    out.push({ name, type, size: usize, compressedSize: csize, mode: unixMode & 0o777, index: i });
+    out.push({ name, type, size: usize, compressedSize: csize, crc, mode: unixMode & 0o777, index: i });
   }
   return out;
 }
@@ -353,11 +357,21 @@ export function extractArchive(bytes: Uint8Array, format: ArchiveFormat, limits:
       if (rel !== undefined) contents.set(rel, data);
     }
   }
+  const crcByPath = new Map<string, number>();
+  for (const r of zipRaw) {
+    const rel = picked.get(r.index);
+    if (rel !== undefined && r.crc !== undefined) crcByPath.set(rel, r.crc);
+  }
   for (const f of inspection.files) {
     const data = contents.get(f.path);
-    // fflate sizes its output from the header; a lying header shows up here as a length mismatch.
+    // fflate sizes its output from the header (never more), so a lying header shows up as a short file or,
+    // when the data is longer than declared, as a CRC mismatch of the truncated output.
     if (!data || data.length !== f.size) {
       throw new ArchiveError("archive.corrupt", `"${f.path}" does not decompress to its declared size (${f.size} bytes)`);
+    }
+    const crc = crcByPath.get(f.path);
+    if (crc !== undefined && zlib.crc32(data) >>> 0 !== crc) {
+      throw new ArchiveError("archive.corrupt", `"${f.path}" fails its CRC-32 check: the archive is damaged or was tampered with`);
     }
   }
   return { ...inspection, contents };
