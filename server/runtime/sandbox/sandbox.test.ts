@@ -322,6 +322,17 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
     expect(fs.statSync(priv).mode & 0o777).toBe(0o700); // the original keeps its permissions
   });
 
+  it("two runners in one process run side by side (no shared cgroup names)", async () => {
+    const other = createSandbox();
+    try {
+      await other.status();
+      const results = await Promise.all([1, 2, 3].flatMap(() => [cmd("echo a"), other.run({ skillDir: skill, scratchDir: scratch, command: "echo b" })]));
+      expect(results.map((r) => r.refused ?? r.stdout)).toEqual(["a\n", "b\n", "a\n", "b\n", "a\n", "b\n"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("queues runs above the concurrency limit and honours cancellation", async () => {
     const one = createSandbox({ maxConcurrent: 1 });
     try {
