@@ -8,7 +8,7 @@ describe("environment validation at start", () => {
   it("fails with one line naming the bad variable", () => {
     const r = spawnSync(path.join(repo, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
       cwd: repo,
-      env: { PATH: process.env.PATH, OMNIFORGE_ADMIN_EMAIL: "not-an-email" },
+      env: { PATH: process.env.PATH, OMNIFORGE_ADMIN_EMAIL: "not-an-email" } as unknown as NodeJS.ProcessEnv,
       encoding: "utf8",
       timeout: 30_000,
     });

@@ -24,7 +24,7 @@ let failed = 0;
 let skipped = 0;
 const failures: string[] = [];
 
-function run(label: string, cmd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): boolean {
+function run(label: string, cmd: string, args: string[], extraEnv: Record<string, string> = {}): boolean {
   console.log(`\n=== ${label}: ${path.basename(cmd)} ${args.join(" ")}`);
   const t0 = Date.now();
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } });

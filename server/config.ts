@@ -15,7 +15,7 @@ export function repoRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.cwd());
 }
 
-export function resolveDataHome(env: NodeJS.ProcessEnv = process.env): DataHome {
+export function resolveDataHome(env: Record<string, string | undefined> = process.env): DataHome {
   const home = path.resolve(repoRoot(), env.OMNIFORGE_HOME ?? ".omniforge-data");
   const projectRoot = env.OMNIFORGE_PROJECT_ROOT
     ? path.resolve(repoRoot(), env.OMNIFORGE_PROJECT_ROOT)
