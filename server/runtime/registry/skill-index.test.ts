@@ -167,6 +167,16 @@ describe("watcher", () => {
   });
 });
 
+describe("watcher by polling (network file systems, or after the OS watch limit is hit)", () => {
+  it("picks up an edit", async () => {
+    writeSkill(projectRoot(), "polled");
+    index = SkillIndex.build(t.config);
+    await index.watch({ usePolling: true, debounceMs: 50 });
+    fs.writeFileSync(path.join(projectRoot(), "polled", "SKILL.md"), "---\nname: polled\ndescription: Seen by polling.\n---\n");
+    expect(await waitFor(() => index!.definitions("polled")[0]?.description === "Seen by polling.", 8000)).toBe(true);
+  });
+});
+
 describe("body loading safety", () => {
   it("a SKILL.md swapped for a symlink leaving the folder after indexing is refused, not read", () => {
     const dir = writeSkill(projectRoot(), "swap");

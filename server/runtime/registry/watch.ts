@@ -12,7 +12,9 @@ export interface WatchOptions {
   maxWaitMs?: number;
   /** How often missing layer folders are looked for (default 1000 ms). */
   rootPollMs?: number;
-  /** Told about watcher errors (e.g. the OS watch limit); the index keeps working without the watcher. */
+  /** Poll instead of OS notifications (network file systems). Also used automatically when the OS watch limit is hit. */
+  usePolling?: boolean;
+  /** Told about watcher errors (e.g. the OS watch limit, after which the watcher switches to polling). */
   onError?: (error: Error) => void;
 }
 
@@ -33,20 +35,47 @@ export class RegistryWatcher {
     private readonly opts: WatchOptions = {},
   ) {}
 
+  private polling = false;
+
   async start(): Promise<void> {
+    this.polling = this.opts.usePolling === true;
+    await this.open();
+    this.poll = setInterval(() => this.addNewTargets(), this.opts.rootPollMs ?? 1000);
+    this.poll.unref();
+  }
+
+  private async open(): Promise<void> {
     const existing = this.targets().filter(isDir);
-    this.fsw = watch(existing, {
+    this.watched = new Set(existing);
+    const fsw = watch(existing, {
       ignoreInitial: true,
       persistent: false,
       depth: SCAN_MAX_DEPTH + 2,
       ignored: (p: string) => IGNORED.test(p),
+      usePolling: this.polling,
+      interval: 1000,
+      binaryInterval: 1000,
     });
-    for (const t of existing) this.watched.add(t);
-    this.fsw.on("all", (_event, p) => this.queue(p));
-    this.fsw.on("error", (e) => this.opts.onError?.(e instanceof Error ? e : new Error(String(e))));
-    await new Promise<void>((resolve) => this.fsw!.once("ready", () => resolve()));
-    this.poll = setInterval(() => this.addNewTargets(), this.opts.rootPollMs ?? 1000);
-    this.poll.unref();
+    this.fsw = fsw;
+    fsw.on("all", (_event, p) => this.queue(p));
+    fsw.on("error", (e) => this.failed(e instanceof Error ? e : new Error(String(e))));
+    await new Promise<void>((resolve) => fsw.once("ready", () => resolve()));
+  }
+
+  /** Out of inotify watches (ENOSPC) or file handles (EMFILE): keep following the disk by polling. */
+  private failed(error: Error): void {
+    this.opts.onError?.(error);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (this.polling || this.closed || (code !== "ENOSPC" && code !== "EMFILE")) return;
+    this.polling = true;
+    const old = this.fsw;
+    this.fsw = null;
+    void (async () => {
+      await old?.close();
+      if (this.closed) return;
+      await this.open();
+      for (const t of this.watched) this.queue(t); // catch up on what changed while switching
+    })();
   }
 
   async close(): Promise<void> {
