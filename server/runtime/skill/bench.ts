@@ -42,10 +42,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const coldMs = performance.now() - t;
     const coldCpu = process.cpuUsage(cpu);
     const warm: number[] = [];
+    const warmCpu: number[] = [];
     for (let round = 0; round < 3; round++) {
       t = performance.now();
+      const c = process.cpuUsage();
       for (const dir of dirs) checkSkillDir(dir, { rules: "omniforge" });
       warm.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      warmCpu.push((used.user + used.system) / 1000);
     }
     return {
       skills: dirs.length,
@@ -55,6 +59,7 @@ export async function run(): Promise<Record<string, unknown>> {
       // CPU time of the same pass: less sensitive to other processes on a shared machine than wall time.
       coldLoadCpuMs: +((coldCpu.user + coldCpu.system) / 1000).toFixed(1),
       warmLoadMedianMs: +median(warm).toFixed(1),
+      warmLoadCpuMedianMs: +median(warmCpu).toFixed(1),
       perSkillWarmUs: +((median(warm) / dirs.length) * 1000).toFixed(1),
     };
   } finally {

@@ -62,6 +62,12 @@ describe("file references", () => {
     ]);
   });
 
+  it("reads a path that ends the file, without a final newline", () => {
+    expect(refs(check("Run scripts/run.py", "spec", ["scripts/run.py"]))).toEqual([]);
+    expect(refs(check("Run scripts/run.py", "spec", ["scripts/run.p"]))).toEqual([["body.missing-reference", 5, 5, "warning"]]);
+    expect(refs(check("[a](references/a.md", "spec", ["references/a.md"]))).toEqual([]);
+  });
+
   it("decodes %20 and strips trailing punctuation", () => {
     expect(refs(check("See [a](references/my%20file.md) and references/x.md.\n", "spec", ["references/my file.md", "references/x.md"]))).toEqual([]);
   });

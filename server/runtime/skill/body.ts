@@ -11,8 +11,15 @@ export const ADVISORY_BODY_CHARS = 20_000;
 const MAX_REFERENCE_DIAGNOSTICS = 50;
 
 const MAY_REFERENCE = /\]\(|(?:scripts|references|assets)[\\/]|file:/i;
-const LINK = /!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
-const BARE_RESOURCE = /(?:^|[\s`'"=])((?:\.\.?\/)?(?:scripts|references|assets)\/[^\s`'"()[\]<>|]+)/gm;
+const RESOURCE_DIRS = ["scripts/", "references/", "assets/"];
+/** Characters after which a resource path starts: whitespace, quotes, backtick, "=" (flags like --file=). */
+const BARE_PREFIX = new Set([0x20, 0x09, 0x0a, 0x60, 0x27, 0x22, 0x3d]);
+/** First character after a bare path (sticky search from the path start). */
+const BARE_END = /[\s`'"()[\]<>|]|$/g;
+/** First character after a link target. */
+const TARGET_END = /[\s)]|$/g;
+const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
+const FILE_URL_GATE = /file:\/\//i;
 const FILE_URL = /(?:^|[\s`'"<])(file:\/\/[^\s`'")>]+)/gim;
 const FENCE = /^ {0,3}(?:```|~~~)/gm;
 /** Globs and template placeholders describe a kind of file, not one that must exist. */
@@ -68,8 +75,10 @@ function checkReferences(
   // Whole-body regex passes, not a per-line loop: most lines mention no file, and the registry checks
   // thousands of bodies. Fenced code blocks are tracked by offset.
   const fences: number[] = [];
-  FENCE.lastIndex = 0;
-  for (let m = FENCE.exec(body); m; m = FENCE.exec(body)) fences.push(m.index);
+  if (body.includes("```") || body.includes("~~~")) {
+    FENCE.lastIndex = 0;
+    for (let m = FENCE.exec(body); m; m = FENCE.exec(body)) fences.push(m.index);
+  }
   const inFence = (offset: number) => {
     let n = 0;
     for (const f of fences) {
@@ -80,21 +89,49 @@ function checkReferences(
   };
   const found: Array<{ written: string; at: number }> = [];
   const linkSpans: Array<[number, number]> = [];
-  LINK.lastIndex = 0;
-  for (let m = LINK.exec(body); m; m = LINK.exec(body)) {
-    if (fences.length && inFence(m.index)) continue; // [x](y) in code is code, not a link
-    let target = m[1]!;
-    const at = m.index + m[0].indexOf(target, m[0].indexOf("]("));
-    if (target.startsWith("<")) target = target.slice(1, -1);
-    linkSpans.push([m.index, m.index + m[0].length]);
+  // Links: find "](" and read the target forward; a "[" earlier on the same line makes it a link.
+  for (let i = body.indexOf("]("); i >= 0; i = body.indexOf("](", i + 2)) {
+    const lineStart = body.lastIndexOf("\n", i) + 1;
+    const open = body.lastIndexOf("[", i);
+    if (open < lineStart || (fences.length && inFence(i))) continue; // [x](y) in code is code, not a link
+    let at = i + 2;
+    while (body.charCodeAt(at) === 0x20) at++;
+    let end: number;
+    let target: string;
+    if (body.charCodeAt(at) === 0x3c /* < */) {
+      end = body.indexOf(">", at);
+      const nl = body.indexOf("\n", at);
+      if (end < 0 || (nl >= 0 && nl < end)) continue;
+      target = body.slice(at + 1, end);
+      at++;
+    } else {
+      TARGET_END.lastIndex = at;
+      end = TARGET_END.exec(body)?.index ?? body.length;
+      target = body.slice(at, end);
+    }
+    if (!target) continue;
+    linkSpans.push([open, end]);
     found.push({ written: target, at });
   }
   const inLink = (at: number) => linkSpans.some(([a, b]) => at >= a && at < b);
-  for (const re of [BARE_RESOURCE, FILE_URL]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(body); m; m = re.exec(body)) {
+  // Bare resource paths (scripts/x.py, ./references/a.md, scripts/../../x) in prose and code.
+  for (const dir of RESOURCE_DIRS) {
+    for (let i = body.indexOf(dir); i >= 0; i = body.indexOf(dir, i + dir.length)) {
+      let start = i;
+      if (body.startsWith("../", i - 3)) start = i - 3;
+      else if (body.startsWith("./", i - 2)) start = i - 2;
+      if (start > 0 && !BARE_PREFIX.has(body.charCodeAt(start - 1))) continue;
+      BARE_END.lastIndex = i;
+      const end = BARE_END.exec(body)?.index ?? body.length;
+      if (end === i + dir.length) continue; // "assets/<name>": a placeholder, not a path
+      if (!inLink(start)) found.push({ written: body.slice(start, end).replace(TRAILING_PUNCTUATION, ""), at: start });
+    }
+  }
+  if (FILE_URL_GATE.test(body)) {
+    FILE_URL.lastIndex = 0;
+    for (let m = FILE_URL.exec(body); m; m = FILE_URL.exec(body)) {
       const at = m.index + m[0].length - m[1]!.length;
-      if (!inLink(at)) found.push({ written: m[1]!.replace(/[.,;:!?]+$/, ""), at });
+      if (!inLink(at)) found.push({ written: m[1]!.replace(TRAILING_PUNCTUATION, ""), at });
     }
   }
   if (found.length === 0) return;

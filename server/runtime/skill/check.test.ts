@@ -106,6 +106,20 @@ describe("checkSkillDir", () => {
     expect(checkSkillDir(dir).valid).toBe(true);
   });
 
+  it("counts a referenced file only when it exists inside the folder (symlinks resolved)", () => {
+    const outside = path.join(tmp, "secret.md");
+    fs.writeFileSync(outside, "x");
+    const dir = skillDir("my-skill", "---\nname: my-skill\ndescription: d\n---\n[a](references/a.md) [s](references/secret.md) [l](references/inner.md) [d](docs/deep/x.md)\n");
+    fs.mkdirSync(path.join(dir, "references"));
+    fs.mkdirSync(path.join(dir, "docs/deep"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "references/a.md"), "a");
+    fs.writeFileSync(path.join(dir, "docs/deep/x.md"), "x");
+    fs.symlinkSync(outside, path.join(dir, "references/secret.md"));
+    fs.symlinkSync("a.md", path.join(dir, "references/inner.md"));
+    const missing = checkSkillDir(dir).diagnostics.filter((d) => d.code === "body.missing-reference");
+    expect(missing.map((d) => d.message)).toEqual(['"references/secret.md" is referenced but does not exist in the skill folder.']);
+  });
+
   it("accepts lowercase skill.md: spec error, omniforge warning, loadable in both", () => {
     const dir = skillDir("my-skill", MINIMAL, "skill.md");
     const spec = checkSkillDir(dir);

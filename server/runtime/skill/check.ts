@@ -118,7 +118,7 @@ export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): Skil
   const rules = opts.rules ?? "spec";
   const abs = path.resolve(dir);
   let realDir: string | null = null;
-  const realDirOf = () => (realDir ??= fs.realpathSync(abs));
+  const realDirOf = () => (realDir ??= fs.realpathSync.native(abs));
   let fileName: string | null = null;
   let st: fs.Stats | undefined;
   for (const candidate of ["SKILL.md", "skill.md"]) {
@@ -150,7 +150,7 @@ export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): Skil
   let size = st.size;
   if (st.isSymbolicLink()) {
     try {
-      target = fs.realpathSync(file);
+      target = fs.realpathSync.native(file);
       const tst = fs.statSync(target);
       if (!tst.isFile()) return emptyCheck(abs, file, diag("error", "file.not-a-file", `${fileName} links to something that is not a regular file.`));
       size = tst.size;
@@ -174,16 +174,43 @@ export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): Skil
     return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
   }
   if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
-  return checkBytes(bytes, null, abs, file, fileName, rules, (rel) => existsInside(abs, realDirOf, rel));
+  return checkBytes(bytes, null, abs, file, fileName, rules, folderLookup(abs, realDirOf));
 }
 
-/** A folder-relative path exists and, through any symlinks, stays inside the skill folder. */
-function existsInside(abs: string, realDirOf: () => string, rel: string): boolean {
-  const full = path.join(abs, rel);
-  if (!fs.existsSync(full)) return false;
-  try {
-    return isInside(realDirOf(), fs.realpathSync(full));
-  } catch {
-    return false;
-  }
+/**
+ * fileExists for a folder on disk: one readdir per directory a reference goes through (cached for this check),
+ * instead of a stat per reference. Entries that are symlinks count only when they resolve inside the folder.
+ */
+function folderLookup(abs: string, realDirOf: () => string): (rel: string) => boolean {
+  const listings = new Map<string, Map<string, fs.Dirent> | null>();
+  const list = (relDir: string) => {
+    let entries = listings.get(relDir);
+    if (entries === undefined) {
+      try {
+        entries = new Map(fs.readdirSync(path.join(abs, relDir), { withFileTypes: true }).map((e) => [e.name, e]));
+      } catch {
+        entries = null;
+      }
+      listings.set(relDir, entries);
+    }
+    return entries;
+  };
+  return (rel) => {
+    const parts = rel.split("/");
+    let dir = "";
+    for (let i = 0; i < parts.length; i++) {
+      const entry = list(dir)?.get(parts[i]!);
+      if (!entry) return false;
+      dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
+      if (entry.isSymbolicLink()) {
+        try {
+          if (!isInside(realDirOf(), fs.realpathSync.native(path.join(abs, dir)))) return false;
+        } catch {
+          return false;
+        }
+        if (i === parts.length - 1) return true;
+      } else if (i < parts.length - 1 && !entry.isDirectory()) return false;
+    }
+    return true;
+  };
 }
