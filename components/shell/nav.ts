@@ -10,7 +10,9 @@ export interface NavItem {
 
 export const NAV_ITEMS: NavItem[] = [
   { href: "/", label: "Overview", minRole: "viewer" },
+  { href: "/layers", label: "Layers", minRole: "viewer" },
   { href: "/audit", label: "Audit", minRole: "author" },
+  { href: "/policies", label: "Policies", minRole: "admin" },
   { href: "/users", label: "Users", minRole: "admin" },
 ];
 

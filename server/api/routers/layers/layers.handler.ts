@@ -10,6 +10,7 @@ import {
   scopeValues,
 } from "../../../services/governance";
 import { effectivePolicy } from "../../../services/policy/store";
+import { resolveAll } from "../../../runtime/registry";
 import { indexFor } from "../../../services/catalog/catalog";
 import { actorOf, type TRPCContext } from "../../trpc";
 import type { SessionUser } from "../../../auth";
@@ -64,4 +65,11 @@ export const deployHandler = ({ ctx, input }: { ctx: Ctx; input: TDeployInput })
       sink: ctx.audit,
       actor: actorOf(ctx.user),
     });
+  });
+
+/** What an agent in this context would be offered: one winner per name (what the playground's listing shows). */
+export const effectiveHandler = ({ ctx, input }: { ctx: Ctx; input: TWhatIf }) =>
+  guarded(async () => {
+    const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, input);
+    return resolveAll(index, rctx).skills.map((s) => ({ name: s.name, layer: s.layer, plugin: s.plugin ?? null, description: s.description }));
   });

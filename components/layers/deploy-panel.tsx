@@ -1,0 +1,129 @@
+"use client";
+// "Deploy to layer…": choose a definition and a target layer, see first which agents' resolution would change
+// (the server computes it with the registry's resolve), then confirm.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import type { ChainLink } from "~/server/services/governance/matrix";
+import { StatusBadge } from "./status-badge";
+import type { CandidateStatus } from "~/server/runtime/registry/types";
+
+type Target = "enterprise" | "personal" | "project";
+
+export function DeployPanel({ name, chain, targets }: { name: string; chain: ChainLink[]; targets: Target[] }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const loadable = chain.filter((c) => c.status !== "invalid");
+  const [fromId, setFromId] = useState(loadable.find((c) => c.status === "winner")?.id ?? loadable[0]?.id ?? "");
+  const [target, setTarget] = useState<Target>(targets[0] ?? "project");
+  const [replace, setReplace] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const preview = useQuery({ ...trpc.layers.deployPreview.queryOptions({ name, fromId, target }), enabled: open && !!fromId, retry: false });
+  const deploy = useMutation(
+    trpc.layers.deploy.mutationOptions({
+      onSuccess: (r) => {
+        setDone(r.message);
+        void qc.invalidateQueries({ queryKey: trpc.layers.pathKey() });
+      },
+    }),
+  );
+  if (!targets.length) return null;
+  if (!open) {
+    return (
+      <button className="btn" onClick={() => setOpen(true)} data-testid="deploy-open">
+        Deploy to layer…
+      </button>
+    );
+  }
+  const p = preview.data;
+  return (
+    <section className="card space-y-3" aria-label="Deploy" data-testid="deploy-panel">
+      <div className="flex items-center justify-between">
+        <h3 className="font-semibold">Deploy “{name}” to a layer</h3>
+        <button className="btn" onClick={() => setOpen(false)}>
+          Close
+        </button>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          Copy this definition
+          <select className="input" value={fromId} onChange={(e) => setFromId(e.target.value)} aria-label="Source definition">
+            {loadable.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.layer}
+                {c.plugin ? ` (${c.plugin})` : ""} — {c.where}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          into the layer
+          <select className="input" value={target} onChange={(e) => setTarget(e.target.value as Target)} aria-label="Target layer">
+            {targets.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {preview.isLoading && <p className="muted text-sm">Working out what would change…</p>}
+      {preview.error && <p className="error-text">{preview.error.message}</p>}
+      {p && (
+        <div className="space-y-2" data-testid="deploy-preview">
+          <p className="text-sm">
+            Writes <code className="font-mono text-xs">{p.to.where}</code>
+            {p.to.exists ? " (a copy already exists there and would be replaced)" : ""}.{" "}
+            <strong>
+              {p.changedContexts === 0
+                ? "No agent's resolution changes."
+                : `${p.changedContexts} of ${p.rows.length} contexts get a different definition.`}
+            </strong>
+          </p>
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Context</th>
+                <th>Agents get now</th>
+                <th>After the deploy</th>
+                <th>The copy</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.rows.map((r) => (
+                <tr key={r.label} className={r.changes ? "bg-amber-50/60 dark:bg-amber-950/20" : ""}>
+                  <td>
+                    {r.label}
+                    {r.changes && <span className="badge ml-1 bg-amber-100 text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">changes</span>}
+                  </td>
+                  <td>{r.before ? `${r.before.layer}${r.before.plugin ? ` (${r.before.plugin})` : ""}` : "nothing"}</td>
+                  <td>{r.after ? `${r.after.layer}${r.after.isCopy ? " (the copy)" : ""}` : "nothing"}</td>
+                  <td title={r.copyReason}>{r.copyStatus === "absent" ? "—" : <StatusBadge status={r.copyStatus as CandidateStatus} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {p.to.exists && (
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace the existing {target} copy
+            </label>
+          )}
+          {deploy.error && <p className="error-text">{deploy.error.message}</p>}
+          {done && (
+            <p className="text-sm text-emerald-800 dark:text-emerald-200" data-testid="deploy-done">
+              Deployed. {done}
+            </p>
+          )}
+          <button
+            className="btn btn-primary"
+            disabled={deploy.isPending || (p.to.exists && !replace)}
+            onClick={() => deploy.mutate({ name, fromId, target, replace, expectDigest: p.from.digest })}
+          >
+            Deploy to {target}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,172 @@
+"use client";
+// The override visualizer: what-if controls, the matrix (search, "overridden only"), and for the selected name
+// the chain of candidates, a diff between any two definitions, and "Deploy to layer…".
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useDeferredValue, useMemo, useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import { DeployPanel } from "./deploy-panel";
+import { DiffView } from "./diff-view";
+import { MatrixGrid } from "./matrix-grid";
+import { ResolutionChain } from "./resolution-chain";
+import { STATUS_STYLE } from "./status";
+import { StatusBadge } from "./status-badge";
+
+interface WhatIf {
+  userId?: string;
+  environment?: string;
+  agent?: string;
+  tenant?: string;
+}
+
+export function LayersView() {
+  const trpc = useTRPC();
+  const options = useQuery(trpc.layers.options.queryOptions());
+  const [whatIf, setWhatIf] = useState<WhatIf>({});
+  const matrix = useQuery({ ...trpc.layers.matrix.queryOptions(whatIf), placeholderData: keepPreviousData });
+  const [search, setSearch] = useState("");
+  const [overriddenOnly, setOverriddenOnly] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+  const q = useDeferredValue(search.trim().toLowerCase());
+
+  const rows = useMemo(() => {
+    const all = matrix.data?.rows ?? [];
+    return all.filter((r) => (!overriddenOnly || r.overridden) && (!q || r.name.toLowerCase().includes(q)));
+  }, [matrix.data, overriddenOnly, q]);
+
+  function applyWhatIf(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const val = (k: string) => String(f.get(k) ?? "").trim() || undefined;
+    setWhatIf({ userId: val("userId"), environment: val("environment"), agent: val("agent"), tenant: val("tenant") });
+  }
+
+  const scope = options.data?.scope;
+  const c = matrix.data?.counts;
+  const isWhatIf = !!(whatIf.environment || whatIf.agent || whatIf.tenant || (whatIf.userId && whatIf.userId !== options.data?.me));
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-xl font-semibold">Layers</h1>
+        {c && (
+          <p className="muted text-sm" data-testid="layers-counts">
+            {c.names} names · {c.definitions} definitions · {c.overridden} overridden · {c.active} active
+          </p>
+        )}
+      </div>
+
+      <form onSubmit={applyWhatIf} className="card grid items-end gap-3 sm:grid-cols-5" aria-label="What-if">
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          User (personal layer)
+          <select className="input" name="userId" defaultValue="" aria-label="User">
+            <option value="">me</option>
+            {options.data?.users
+              .filter((u) => u.id !== options.data?.me)
+              .map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.email}
+                </option>
+              ))}
+          </select>
+        </label>
+        {(
+          [
+            ["environment", "Environment", scope?.environments],
+            ["agent", "Agent type", scope?.agents],
+            ["tenant", "Tenant", scope?.tenants],
+          ] as const
+        ).map(([key, label, values]) => (
+          <label key={key} className="flex flex-col gap-1 text-xs font-medium">
+            {label}
+            <input className="input" name={key} list={`whatif-${key}`} placeholder="any" aria-label={label} autoComplete="off" />
+            <datalist id={`whatif-${key}`}>
+              {values?.map((v) => (
+                <option key={v} value={v} />
+              ))}
+            </datalist>
+          </label>
+        ))}
+        <div className="flex gap-2">
+          <button className="btn btn-primary" type="submit">
+            Apply what-if
+          </button>
+          <button
+            className="btn"
+            type="reset"
+            onClick={() => {
+              setWhatIf({});
+            }}
+          >
+            Reset
+          </button>
+        </div>
+      </form>
+      {isWhatIf && (
+        <p className="text-sm" data-testid="whatif-banner">
+          Showing what an agent gets for{" "}
+          <strong>
+            {[
+              whatIf.userId && whatIf.userId !== options.data?.me ? `user ${options.data?.users.find((u) => u.id === whatIf.userId)?.email ?? whatIf.userId}` : null,
+              whatIf.environment && `environment ${whatIf.environment}`,
+              whatIf.agent && `agent ${whatIf.agent}`,
+              whatIf.tenant && `tenant ${whatIf.tenant}`,
+            ]
+              .filter(Boolean)
+              .join(", ")}
+          </strong>
+          .
+        </p>
+      )}
+
+      <div className="flex flex-wrap items-center gap-3">
+        <input
+          className="input max-w-xs"
+          type="search"
+          placeholder="Search by name"
+          aria-label="Search skills by name"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          data-testid="layers-search"
+        />
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={overriddenOnly} onChange={(e) => setOverriddenOnly(e.target.checked)} />
+          Overridden only
+        </label>
+        <span className="muted text-xs">{rows.length} shown</span>
+        <span className="flex flex-wrap gap-1" aria-label="Legend">
+          {(Object.keys(STATUS_STYLE) as (keyof typeof STATUS_STYLE)[]).map((s) => (
+            <StatusBadge key={s} status={s} />
+          ))}
+        </span>
+      </div>
+
+      {matrix.error && <p className="error-text">{matrix.error.message}</p>}
+      {matrix.isLoading ? <p className="muted">Loading the layers…</p> : <MatrixGrid rows={rows} selected={selected} onSelect={setSelected} />}
+
+      {selected && <Detail name={selected} whatIf={whatIf} targets={options.data?.deployTargets ?? []} />}
+    </div>
+  );
+}
+
+function Detail({ name, whatIf, targets }: { name: string; whatIf: WhatIf; targets: ("enterprise" | "personal" | "project")[] }) {
+  const trpc = useTRPC();
+  const ex = useQuery({ ...trpc.layers.explain.queryOptions({ name, ...whatIf }), retry: false });
+  if (ex.error) return <p className="error-text">{ex.error.message}</p>;
+  if (!ex.data) return <p className="muted">Loading “{name}”…</p>;
+  return (
+    <section className="space-y-4" aria-label={`Resolution of ${name}`} data-testid="layer-detail">
+      <div className="grid gap-4 lg:grid-cols-2">
+        <div className="card">
+          <h2 className="mb-2 text-lg font-semibold">{name}</h2>
+          <ResolutionChain explanation={ex.data} />
+        </div>
+        <div className="space-y-3">
+          <DeployPanel key={name} name={name} chain={ex.data.chain} targets={targets} />
+        </div>
+      </div>
+      <div className="card">
+        <h3 className="mb-2 font-semibold">Compare definitions</h3>
+        <DiffView key={name + ex.data.chain.map((c) => c.id).join()} chain={ex.data.chain} userId={whatIf.userId} />
+      </div>
+    </section>
+  );
+}

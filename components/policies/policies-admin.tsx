@@ -1,0 +1,216 @@
+"use client";
+// Policies and approvals (admin). Every change is one small server-side operation, recorded as policy_changed
+// with before and after; the server refuses non-admins whatever this page shows.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import type { PolicyChange } from "~/server/services/governance/policy-change";
+import { ApprovalsQueue } from "./approvals-queue";
+
+const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
+
+export function PoliciesAdmin() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const q = useQuery(trpc.policy.get.queryOptions());
+  const [error, setError] = useState<string | null>(null);
+  const change = useMutation(
+    trpc.policy.change.mutationOptions({
+      onSuccess: () => {
+        setError(null);
+        // Policy changes what every view resolves: refresh policy, approvals and the layers matrix.
+        void qc.invalidateQueries({ queryKey: trpc.policy.pathKey() });
+        void qc.invalidateQueries({ queryKey: trpc.layers.pathKey() });
+      },
+      onError: (e) => setError(e.data?.zodError ? Object.values(e.data.zodError.fieldErrors).flat().join(" ") || e.message : e.message),
+    }),
+  );
+  const apply = (c: PolicyChange) => change.mutate(c);
+  if (q.error) return <p className="error-text">{q.error.message}</p>;
+  if (!q.data) return <p className="muted">Loading policies…</p>;
+  const p = q.data.policy;
+
+  const onForm = (e: React.FormEvent<HTMLFormElement>, make: (f: FormData) => PolicyChange) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    apply(make(new FormData(form)));
+    form.reset();
+  };
+  const splitList = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Policies</h1>
+      {error && (
+        <p className="error-text" data-testid="policy-error">
+          {error}
+        </p>
+      )}
+
+      <section className="card space-y-2" aria-label="Approvals required">
+        <h2 className="font-semibold">Approval required</h2>
+        <p className="muted text-sm">A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.</p>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={!!p.requireApprovalForScripts}
+            onChange={(e) => apply({ op: "setRequireApproval", scripts: e.target.checked })}
+            aria-label="Require approval for skills with scripts"
+          />
+          Require approval for skills with scripts
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={!!p.requireApprovalForProject}
+            onChange={(e) => apply({ op: "setRequireApproval", project: e.target.checked })}
+            aria-label="Require approval for project skills"
+          />
+          Require approval for project skills
+        </label>
+      </section>
+
+      <ApprovalsQueue />
+
+      <section className="card space-y-2" aria-label="Blocked names">
+        <h2 className="font-semibold">Blocked everywhere</h2>
+        <p className="muted text-sm">A blocked name is never active, in any layer, for any agent.</p>
+        <form className="flex gap-2" onSubmit={(e) => onForm(e, (f) => ({ op: "block", name: String(f.get("name") ?? "") }))}>
+          <input className="input max-w-xs" name="name" placeholder="skill-name" aria-label="Skill name to block" required />
+          <button className="btn btn-danger" type="submit">
+            Block
+          </button>
+        </form>
+        <ul className="flex flex-wrap gap-2" data-testid="blocked-names">
+          {p.blockedNames.length === 0 && <li className="muted text-sm">No name is blocked.</li>}
+          {p.blockedNames.map((n) => (
+            <li key={n} className="badge gap-2 bg-rose-100 text-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+              ⛔ {n}
+              <button className="underline" onClick={() => apply({ op: "unblock", name: n })} aria-label={`Unblock ${n}`}>
+                unblock
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="card space-y-2" aria-label="Disabled definitions">
+        <h2 className="font-semibold">Disabled in one layer</h2>
+        <p className="muted text-sm">Switch off one layer’s definition of a name; the next layer’s definition takes its place.</p>
+        <form
+          className="grid gap-2 sm:grid-cols-4"
+          onSubmit={(e) =>
+            onForm(e, (f) => ({
+              op: "disable",
+              name: String(f.get("name") ?? ""),
+              layer: String(f.get("layer")) as (typeof LAYERS)[number],
+              plugin: String(f.get("plugin") ?? "").trim() || undefined,
+            }))
+          }
+        >
+          <input className="input" name="name" placeholder="skill-name" aria-label="Skill name to disable" required />
+          <select className="input" name="layer" aria-label="Layer" defaultValue="project">
+            {LAYERS.map((l) => (
+              <option key={l}>{l}</option>
+            ))}
+          </select>
+          <input className="input" name="plugin" placeholder="plugin (plugin layer only)" aria-label="Plugin" />
+          <button className="btn" type="submit">
+            Disable
+          </button>
+        </form>
+        <ul className="space-y-1 text-sm" data-testid="disabled-definitions">
+          {p.disabled.length === 0 && <li className="muted">Nothing is disabled.</li>}
+          {p.disabled.map((d) => (
+            <li key={`${d.name}-${d.layer}-${d.plugin ?? ""}`} className="flex items-center gap-2">
+              <span className="badge bg-amber-100 text-amber-900 dark:bg-amber-950/60 dark:text-amber-200">⊘ disabled</span>
+              <span className="font-medium">{d.name}</span> in the {d.layer} layer{d.plugin ? ` (plugin ${d.plugin})` : ""}
+              <button className="btn py-0.5" onClick={() => apply({ op: "enable", name: d.name, layer: d.layer, plugin: d.plugin })}>
+                Enable
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="card space-y-2" aria-label="Allowlist">
+        <h2 className="font-semibold">Allowlist mode</h2>
+        <p className="muted text-sm">
+          {p.allowlist ? (
+            <>
+              <strong>On:</strong> only the {p.allowlist.length} listed names may be active.
+            </>
+          ) : (
+            <>
+              <strong>Off:</strong> every name may be active unless blocked.
+            </>
+          )}
+        </p>
+        <form
+          className="space-y-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            apply({ op: "setAllowlist", names: splitList(String(new FormData(e.currentTarget).get("names") ?? "")) });
+          }}
+        >
+          <textarea
+            className="input font-mono"
+            name="names"
+            rows={3}
+            key={(p.allowlist ?? []).join(",")}
+            defaultValue={(p.allowlist ?? []).join("\n")}
+            placeholder="one name per line"
+            aria-label="Allowlisted names"
+          />
+          <div className="flex gap-2">
+            <button className="btn btn-primary" type="submit">
+              {p.allowlist ? "Save allowlist" : "Turn on with these names"}
+            </button>
+            {p.allowlist && (
+              <button className="btn" type="button" onClick={() => apply({ op: "setAllowlist", names: null })}>
+                Turn allowlist mode off
+              </button>
+            )}
+          </div>
+        </form>
+      </section>
+
+      <section className="card space-y-2" aria-label="Forbidden names">
+        <h2 className="font-semibold">Names that may not be used</h2>
+        <p className="muted text-sm">
+          A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Seed 003 proposes keeping vendor words out of
+          skill names.
+        </p>
+        <form
+          className="space-y-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            apply({ op: "setForbiddenPatterns", patterns: splitList(String(new FormData(e.currentTarget).get("patterns") ?? "")) });
+          }}
+        >
+          <textarea
+            className="input font-mono"
+            name="patterns"
+            rows={3}
+            key={(p.forbiddenNamePatterns ?? []).join(",")}
+            defaultValue={(p.forbiddenNamePatterns ?? []).join("\n")}
+            placeholder="one word or /pattern/ per line"
+            aria-label="Forbidden name patterns"
+          />
+          <div className="flex gap-2">
+            <button className="btn btn-primary" type="submit">
+              Save patterns
+            </button>
+            <button
+              className="btn"
+              type="button"
+              onClick={() => apply({ op: "setForbiddenPatterns", patterns: [...new Set([...(p.forbiddenNamePatterns ?? []), ...q.data.vendorWordPatterns])] })}
+            >
+              Add vendor words ({q.data.vendorWordPatterns.join(", ")})
+            </button>
+          </div>
+        </form>
+      </section>
+    </div>
+  );
+}
