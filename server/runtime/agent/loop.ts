@@ -35,6 +35,8 @@ type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, "r
 interface ForkFrame {
   depth: number;
   skill: LoadedSkill;
+  /** The parent's stream: a sub-agent's events are part of the run that forked it. */
+  forward(event: AgentEvent): void;
 }
 
 const VIA: Record<string, ActivationVia> = { skill: "skill_tool", read_file: "read_skill_md", "skills.load": "skills.load" };
@@ -69,11 +71,20 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const emit = (e: EventBody) => {
     const full = { ...e, runId, t: Math.round(performance.now() - t0), depth, ...(fork ? { forkSkill: fork.skill.name } : {}) } as AgentEvent;
     events.push(full);
+    if (fork) fork.forward(full);
+    else deliver(full);
+  };
+  const deliver = (e: AgentEvent) => {
     try {
-      opts.onEvent?.(full);
+      opts.onEvent?.(e);
     } catch {
       // a listener that throws must not break the run
     }
+  };
+  const forward = (e: AgentEvent) => {
+    events.push(e);
+    if (fork) fork.forward(e);
+    else deliver(e);
   };
   const mode = opts.mode;
   const provider = opts.provider;
@@ -102,7 +113,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
     runFork: async (skill, task) => {
-      const sub = await run({ ...opts, request: task, history: [], stack: undefined }, { depth: depth + 1, skill });
+      const sub = await run({ ...opts, request: task, history: [], stack: undefined }, { depth: depth + 1, skill, forward });
       if (sub.reason === "answered") return sub.answer;
       return `(The sub-agent stopped without an answer: ${sub.reason}${sub.error ? `, ${sub.error}` : ""}.)`;
     },
