@@ -96,13 +96,16 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
     winner = w.entry;
     w.status = "winner";
     const rivals = eligible.filter((c) => c !== w && c.entry.layer === winner!.layer);
+    const tiedWithWinner = rivals.some((r) => r.entry.priority === winner!.priority);
     w.reason =
       `wins: ${where(winner)} comes first (${ORDER_TEXT})` +
-      (rivals.length
-        ? winner.layer === "plugin" && rivals.some((r) => r.entry.priority === winner!.priority)
-          ? `; among plugins with equal priority ${winner.priority} the latest install wins`
-          : `; highest priority (${winner.priority}) in its layer`
-        : "");
+      (!rivals.length
+        ? ""
+        : !tiedWithWinner
+          ? `; highest priority (${winner.priority}) in its layer`
+          : winner.layer === "plugin"
+            ? `; among plugins with equal priority ${winner.priority} the latest install wins`
+            : `; first folder among definitions with equal priority ${winner.priority}`);
     for (const c of eligible.slice(1)) c.reason = shadowReason(c.entry, winner);
     const tied = rivals.filter((r) => r.entry.priority === winner!.priority);
     if (tied.length) {
