@@ -1,0 +1,94 @@
+// `omniforge agent run` as a person runs it: the real bin (tsx), a temp home and project, the offline provider.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, openDb } from "../../../db/client";
+import { makeAgentWorld, type AgentWorld } from "../../runtime/agent/test-support";
+import type { AgentEvent } from "../../runtime/agent/types";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+let w: AgentWorld;
+
+function omniforge(args: string[], env: Record<string, string> = {}) {
+  // cwd is the repo: the console database's migrations are found relative to it, as when the console runs.
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "agent", "run", ...args, "--home", w.home, "--project", w.project], {
+    cwd: repo,
+    encoding: "utf8",
+    env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_PROVIDER: "", ...env },
+    timeout: 90_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(() => {
+  w = makeAgentWorld();
+  w.skill("hello-world", {
+    description: "Greets the world from a script. Use when asked to say hello.",
+    frontmatter: "allowed-tools: Bash(python3:*)",
+    body: "# Hello\n\n```bash\npython3 scripts/hello.py world\n```\n",
+    files: { "scripts/hello.py": "import sys\nprint('HELLO-FROM-SCRIPT', sys.argv[1])\n" },
+  });
+});
+afterAll(() => w.cleanup());
+
+describe("omniforge agent run", () => {
+  it("--json prints one event per line, from run_started to run_finished", () => {
+    const r = omniforge(["say hello to the world", "--json", "--mode", "orchestrated"]);
+    expect(r.err).not.toMatch(/Error/);
+    expect(r.code).toBe(0);
+    const events = r.out.trim().split("\n").map((l) => JSON.parse(l) as AgentEvent);
+    expect(events[0]).toMatchObject({ type: "run_started", mode: "orchestrated", provider: "offline" });
+    expect(events.at(-1)).toMatchObject({ type: "run_finished", reason: "answered" });
+    expect(events.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "hello-world", via: "skills.load" });
+    const script = events.find((e) => e.type === "script_run") as Extract<AgentEvent, { type: "script_run" }>;
+    expect(script.exitCode).toBe(0);
+    expect(script.stdout).toContain("HELLO-FROM-SCRIPT world");
+    const msg = events.find((e) => e.type === "message") as Extract<AgentEvent, { type: "message" }>;
+    expect(msg.text).toContain("rule-based stand-in");
+  });
+
+  it("prints the steps readably and says where the audit went", () => {
+    const r = omniforge(["say hello to the world", "--mode", "prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("▶ run: mode prompt, provider offline");
+    expect(r.out).toMatch(/◆ selected 'hello-world': 'hello-world' scored \d+/);
+    expect(r.out).toMatch(/\+ activated 'hello-world' \(project, [0-9a-f]{12}\) via read_skill_md/);
+    expect(r.out).toContain("HELLO-FROM-SCRIPT world");
+    expect(r.out).toContain("- deactivated 'hello-world' (run_finished)");
+    expect(r.out).toMatch(/■ answered after \d model call\(s\)/);
+    expect(r.out).toContain("events kept in memory (no console.db");
+  });
+
+  it("writes the audit to <home>/console.db when the console's database is there", () => {
+    const dbFile = path.join(w.home, "console.db");
+    openDb(dbFile);
+    closeDb(dbFile);
+    try {
+      const r = omniforge(["say hello to the world", "--user", "carol"]);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`audit: written to ${dbFile}`);
+      const db = new Database(dbFile, { readonly: true });
+      const rows = db.prepare("select type, actor_id, skill, tool, model, mode, outcome from audit_events order by id").all() as Record<string, string>[];
+      db.close();
+      const types = rows.map((x) => x.type);
+      expect(types).toEqual(expect.arrayContaining(["agent_run_started", "skill_activated", "script_executed", "skill_deactivated", "agent_run_finished"]));
+      expect(rows.find((x) => x.type === "skill_activated")).toMatchObject({ actor_id: "carol", skill: "hello-world", model: "offline-rules-1", mode: "tool" });
+    } finally {
+      fs.rmSync(dbFile, { force: true });
+      fs.rmSync(dbFile + "-wal", { force: true });
+      fs.rmSync(dbFile + "-shm", { force: true });
+    }
+  });
+
+  it("refuses bad input with a usage message and exit 2", () => {
+    expect(omniforge([]).code).toBe(2);
+    const bad = omniforge(["hi", "--mode", "telepathy"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('unknown mode "telepathy"');
+    const noKey = omniforge(["hi", "--provider", "anthropic"], { ANTHROPIC_API_KEY: "" });
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toContain("needs ANTHROPIC_API_KEY");
+  });
+});
