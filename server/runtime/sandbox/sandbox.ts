@@ -156,9 +156,10 @@ export class Sandbox implements ScriptRunner {
     const queuedAt = performance.now();
     const release = await this.queue.acquire(request.signal);
     if (!release) return { ...refusal(new SandboxRefusal("Cancelled before it started"), sandboxed, plan.display), cancelled: true };
+    const queuedMs = Math.round(performance.now() - queuedAt);
     try {
       const result = await this.execute(plan, sandboxed, (await this.ready()).layout);
-      return { ...result, queuedMs: Math.round(performance.now() - queuedAt - result.durationMs) };
+      return { ...result, queuedMs };
     } catch (err) {
       return refusal(err, sandboxed, plan.display);
     } finally {
