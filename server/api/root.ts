@@ -5,6 +5,7 @@ import { skillRouter } from "./routers/skill/_router";
 import { layersRouter } from "./routers/layers/_router";
 import { policyRouter } from "./routers/policy/_router";
 import { auditRouter } from "./routers/audit/_router";
+import { playgroundRouter } from "./routers/playground/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   layers: layersRouter,
   policy: policyRouter,
   audit: auditRouter,
+  playground: playgroundRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,79 @@
+// The playground service: sessions (kept per user, with a private scratch folder), turns (one at a time per
+// session, streamed, stoppable, persisted with their events) and what the start form and side panel need.
+import { buildListing, listingBudgetFor, DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
+import { resolveAll } from "../../runtime/registry";
+import { indexFor } from "../catalog/catalog";
+import { scopeValues } from "../governance/context";
+import { availableProviders, providerFor } from "./providers";
+import { sharedRunner } from "./sandbox";
+import { sessionSkills } from "./scope";
+import { deleteSession, ownSession, readableSession, type Actor } from "./sessions";
+import { settled, stopTurn, type TurnDeps } from "./turns";
+import type { Db } from "../../../db/client";
+import type { DataHome } from "../../config";
+
+export * from "./types";
+export { availableProviders, checkProviderChoice, providerFor, type ProviderChoice } from "./providers";
+export { closePlaygroundSandboxes, sharedRunner, wrapRunner, scriptLimit, type SharedRunner } from "./sandbox";
+export {
+  createSession,
+  listSessions,
+  readableSession,
+  ownSession,
+  renameSession,
+  listMessages,
+  scratchDirOf,
+  type Actor,
+  type SessionSettings,
+  type PlaygroundSession,
+  type PlaygroundMessage,
+} from "./sessions";
+export { sessionSkills } from "./scope";
+export { startTurn, followTurn, stopTurn, runningTurn, settled, failureText, type TurnDeps, type TurnInput } from "./turns";
+
+/** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
+export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionId: string): Promise<void> {
+  ownSession(db, actor, sessionId);
+  // The turn stops first, so no script still writes into the scratch folder that is about to go.
+  if (stopTurn(db, actor, sessionId)) await settled(sessionId);
+  deleteSession(db, dh, actor, sessionId);
+}
+
+/** What the "new session" form offers this user. */
+export async function playgroundOptions(dh: DataHome, actor: Actor, env: Record<string, string | undefined> = process.env) {
+  const index = await indexFor(actor.id, dh);
+  const skills = resolveAll(index, {}).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  let sandbox: { mode: string; detail: string };
+  try {
+    const st = await sharedRunner(dh.scratchRoot, env).sandbox.status();
+    sandbox = { mode: st.mode, detail: st.detail };
+  } catch (e) {
+    sandbox = { mode: "unavailable", detail: (e as Error).message };
+  }
+  return {
+    providers: availableProviders(env),
+    modes: [...DISCLOSURE_MODES],
+    scope: scopeValues(index.entries()),
+    skills,
+    sandbox,
+    canStart: actor.role !== "viewer",
+  };
+}
+
+/** The listing the session's agent would see now (before a turn, or in another mode): the same builder the loop uses. */
+export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "env">, actor: Actor, sessionId: string, mode?: DisclosureMode) {
+  const s = readableSession(deps.db, actor, sessionId);
+  const entries = await sessionSkills(deps.db, deps.dataHome, s);
+  let contextTokens = 200_000;
+  try {
+    contextTokens = providerFor(s.provider, s.model, deps.env ?? process.env).contextTokens;
+  } catch {
+    // not configured any more: the turn will say so; the preview uses the default window
+  }
+  const listing = buildListing(
+    entries.map((e) => ({ name: e.name, description: e.description, location: e.file })),
+    { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens) },
+  );
+  const { skills: _skills, ...info } = listing;
+  return info;
+}

@@ -1,0 +1,51 @@
+// Which model providers a playground session may choose: offline always (no key), the real ones only when
+// their environment variables are set. Read at call time, so a provider appears as soon as it is configured.
+import { createProvider, OFFLINE_MODEL, type ModelProvider, type ProviderName } from "../../runtime/agent";
+import { PlaygroundError } from "./types";
+
+export interface ProviderChoice {
+  name: ProviderName;
+  label: string;
+  /** The model used when the session does not name one. */
+  defaultModel: string;
+  /** Whether a person may type another model name (offline has exactly one). */
+  modelEditable: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+const set = (v: string | undefined) => !!v && v.trim().length > 0;
+
+export function availableProviders(env: Env = process.env): ProviderChoice[] {
+  const out: ProviderChoice[] = [{ name: "offline", label: "Offline (rule-based, no key)", defaultModel: OFFLINE_MODEL, modelEditable: false }];
+  if (set(env.OPENAI_BASE_URL) || set(env.OPENAI_API_KEY)) {
+    out.push({ name: "openai", label: "OpenAI-compatible", defaultModel: env.OMNIFORGE_MODEL?.trim() || "gpt-4o-mini", modelEditable: true });
+  }
+  if (set(env.ANTHROPIC_API_KEY)) {
+    out.push({ name: "anthropic", label: "Anthropic", defaultModel: env.OMNIFORGE_MODEL?.trim() || "claude-sonnet-4-5", modelEditable: true });
+  }
+  return out;
+}
+
+export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/;
+
+/** Checks a session's provider and model against what is configured now; returns the model to store. */
+export function checkProviderChoice(provider: string, model: string | undefined, env: Env = process.env): string {
+  const choice = availableProviders(env).find((p) => p.name === provider);
+  if (!choice) {
+    throw new PlaygroundError(
+      provider === "openai" || provider === "anthropic"
+        ? `The ${provider} provider is not configured on this server (${provider === "openai" ? "OPENAI_BASE_URL or OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} is not set)`
+        : `Unknown provider "${provider}"`,
+      "BAD_REQUEST",
+    );
+  }
+  if (!choice.modelEditable || !model?.trim()) return choice.defaultModel;
+  if (!MODEL_NAME.test(model.trim())) throw new PlaygroundError(`"${model}" is not a model name`, "BAD_REQUEST");
+  return model.trim();
+}
+
+/** The provider for one turn, with the session's model. Errors (a key removed since) end the turn, not the session. */
+export function providerFor(provider: string, model: string, env: Env = process.env): ModelProvider {
+  return createProvider(provider, provider === "offline" ? env : { ...env, OMNIFORGE_MODEL: model });
+}

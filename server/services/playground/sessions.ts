@@ -1,0 +1,195 @@
+// Playground sessions: kept per user in the database, each with a private scratch folder
+// (<scratchRoot>/<sessionId>) that goes away with the session. Owners do everything with their sessions;
+// administrators may open (read) anyone's, e.g. from a violation in the audit dashboard.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { playgroundMessages, playgroundSessions } from "../../../db/schema";
+import type { DataHome } from "../../config";
+import { DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
+import { checkProviderChoice } from "./providers";
+import { PlaygroundError, type RequestRecord, type TurnRecord } from "./types";
+
+export interface Actor {
+  id: string;
+  role: "viewer" | "author" | "admin";
+}
+
+export interface SessionSettings {
+  title?: string;
+  provider?: string;
+  model?: string;
+  mode?: DisclosureMode;
+  environment?: string;
+  agent?: string;
+  tenant?: string;
+  /** A subset of skill names; absent or empty means every skill the resolution gives. */
+  skills?: string[];
+}
+
+export interface PlaygroundSession {
+  id: string;
+  userId: string;
+  title: string;
+  provider: string;
+  model: string;
+  mode: DisclosureMode;
+  environment: string | null;
+  agent: string | null;
+  tenant: string | null;
+  skills: string[] | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PlaygroundMessage {
+  id: number;
+  turn: number;
+  role: "user" | "assistant";
+  content: string;
+  request?: RequestRecord;
+  record?: TurnRecord;
+  createdAt: number;
+}
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MAX_TITLE = 120;
+
+function toSession(row: typeof playgroundSessions.$inferSelect): PlaygroundSession {
+  let skills: string[] | null = null;
+  try {
+    const parsed = row.skills ? (JSON.parse(row.skills) as unknown) : null;
+    if (Array.isArray(parsed)) skills = parsed.filter((s): s is string => typeof s === "string");
+  } catch {
+    skills = null;
+  }
+  return {
+    ...row,
+    mode: (DISCLOSURE_MODES as readonly string[]).includes(row.mode) ? (row.mode as DisclosureMode) : "tool",
+    skills,
+  };
+}
+
+const blank = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
+
+function cleanTitle(title: string): string {
+  const t = title.replace(/\s+/g, " ").trim();
+  if (!t) throw new PlaygroundError("A session title cannot be empty", "BAD_REQUEST");
+  return t.slice(0, MAX_TITLE);
+}
+
+/** <scratchRoot>/<sessionId>, only for a well-formed id (so no id can name a path outside the root). */
+export function scratchDirOf(dh: DataHome, sessionId: string): string {
+  if (!SESSION_ID.test(sessionId)) throw new PlaygroundError(`"${sessionId}" is not a session id`, "BAD_REQUEST");
+  return path.join(dh.scratchRoot, sessionId);
+}
+
+export function createSession(db: Db, dh: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = process.env): PlaygroundSession {
+  const provider = settings.provider ?? "offline";
+  const model = checkProviderChoice(provider, settings.model, env);
+  const mode = settings.mode ?? "tool";
+  if (!(DISCLOSURE_MODES as readonly string[]).includes(mode)) throw new PlaygroundError(`Unknown disclosure mode "${mode}"`, "BAD_REQUEST");
+  const skills = settings.skills?.map((s) => s.trim()).filter(Boolean) ?? [];
+  const id = randomUUID();
+  const now = Date.now();
+  const row = {
+    id,
+    userId: actor.id,
+    title: settings.title?.trim() ? cleanTitle(settings.title) : `Session ${new Date(now).toISOString().slice(0, 16).replace("T", " ")}`,
+    provider,
+    model,
+    mode,
+    environment: blank(settings.environment),
+    agent: blank(settings.agent),
+    tenant: blank(settings.tenant),
+    skills: skills.length ? JSON.stringify([...new Set(skills)]) : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The scratch folder exists before the first script: private (0700), taken over by the sandbox user on first run.
+  fs.mkdirSync(dh.scratchRoot, { recursive: true, mode: 0o755 });
+  fs.mkdirSync(scratchDirOf(dh, id), { mode: 0o700 });
+  db.insert(playgroundSessions).values(row).run();
+  return toSession(row);
+}
+
+/** The user's own sessions, most recently used first. */
+export function listSessions(db: Db, userId: string): PlaygroundSession[] {
+  return db.select().from(playgroundSessions).where(eq(playgroundSessions.userId, userId)).orderBy(desc(playgroundSessions.updatedAt)).all().map(toSession);
+}
+
+/** A session the actor may read: their own, or any for an administrator. Not found otherwise (no existence leak). */
+export function readableSession(db: Db, actor: Actor, sessionId: string): PlaygroundSession {
+  const row = db.select().from(playgroundSessions).where(eq(playgroundSessions.id, sessionId)).get();
+  if (!row || (row.userId !== actor.id && actor.role !== "admin")) throw new PlaygroundError(`No playground session ${sessionId}`, "NOT_FOUND");
+  return toSession(row);
+}
+
+/** A session the actor may change (send, rename, delete): only their own. */
+export function ownSession(db: Db, actor: Actor, sessionId: string): PlaygroundSession {
+  const s = readableSession(db, actor, sessionId);
+  if (s.userId !== actor.id) throw new PlaygroundError("Only the owner of a playground session can change it or chat in it; administrators can read it", "FORBIDDEN");
+  return s;
+}
+
+export function renameSession(db: Db, actor: Actor, sessionId: string, title: string): PlaygroundSession {
+  ownSession(db, actor, sessionId);
+  const t = cleanTitle(title);
+  db.update(playgroundSessions).set({ title: t, updatedAt: Date.now() }).where(eq(playgroundSessions.id, sessionId)).run();
+  return readableSession(db, actor, sessionId);
+}
+
+export function touchSession(db: Db, sessionId: string): void {
+  db.update(playgroundSessions).set({ updatedAt: Date.now() }).where(eq(playgroundSessions.id, sessionId)).run();
+}
+
+/** Deletes the session, its messages (cascade) and its scratch folder. The caller stops a running turn first. */
+export function deleteSession(db: Db, dh: DataHome, actor: Actor, sessionId: string): void {
+  ownSession(db, actor, sessionId);
+  db.delete(playgroundSessions).where(and(eq(playgroundSessions.id, sessionId), eq(playgroundSessions.userId, actor.id))).run();
+  removeScratch(dh, sessionId);
+}
+
+export function removeScratch(dh: DataHome, sessionId: string): void {
+  const dir = scratchDirOf(dh, sessionId);
+  // rmSync does not follow a symlink named `dir`; it removes the link itself.
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export function listMessages(db: Db, sessionId: string): PlaygroundMessage[] {
+  return db
+    .select()
+    .from(playgroundMessages)
+    .where(eq(playgroundMessages.sessionId, sessionId))
+    .orderBy(asc(playgroundMessages.id))
+    .all()
+    .map((r) => {
+      const role = r.role === "user" ? "user" : "assistant";
+      let parsed: unknown = null;
+      try {
+        parsed = r.events ? JSON.parse(r.events) : null;
+      } catch {
+        parsed = null;
+      }
+      return {
+        id: r.id,
+        turn: r.turn,
+        role,
+        content: r.content,
+        ...(parsed && role === "user" ? { request: parsed as RequestRecord } : {}),
+        ...(parsed && role === "assistant" ? { record: parsed as TurnRecord } : {}),
+        createdAt: r.createdAt,
+      };
+    });
+}
+
+export function nextTurn(db: Db, sessionId: string): number {
+  const last = db.select({ turn: playgroundMessages.turn }).from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(desc(playgroundMessages.turn)).limit(1).get();
+  return (last?.turn ?? 0) + 1;
+}
+
+export function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): void {
+  db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() }).run();
+}

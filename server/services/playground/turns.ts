@@ -1,0 +1,224 @@
+// Turns: one at a time per session, run in the background (the loop and scripts are async, so sessions of
+// many users do not block each other), streamed to any number of followers, stoppable, and persisted with
+// their events when they end, however they end. The registry of running turns is per server process.
+import type { Db } from "../../../db/client";
+import type { DataHome } from "../../config";
+import { runAgent, type AgentEvent, type ChatMessage, type DisclosureMode, type RunFinishReason } from "../../runtime/agent";
+import type { AuditSink } from "../../runtime/audit/events";
+import { providerFor } from "./providers";
+import { sessionSkills } from "./scope";
+import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
+import { appendMessage, listMessages, nextTurn, ownSession, readableSession, scratchDirOf, touchSession, type Actor, type PlaygroundSession } from "./sessions";
+import { PlaygroundError, type PlaygroundNote, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
+
+export interface TurnDeps {
+  db: Db;
+  dataHome: DataHome;
+  audit: AuditSink;
+  /** The script runner; the process-wide sandbox for the data home's scratch root by default. */
+  runner?: SharedRunner;
+  env?: Record<string, string | undefined>;
+  stepLimit?: number;
+}
+
+export interface TurnInput {
+  request?: string;
+  /** Another disclosure mode for this turn only (the session keeps its own). */
+  mode?: DisclosureMode;
+  /** Replays the request of this earlier turn, with the conversation as it was before it. */
+  replayOf?: number;
+}
+
+interface RunningTurn {
+  sessionId: string;
+  userId: string;
+  turn: number;
+  mode: DisclosureMode;
+  startedAt: number;
+  controller: AbortController;
+  items: StreamItem[];
+  done: boolean;
+  wake: Set<() => void>;
+  finished: Promise<void>;
+}
+
+const MAX_REQUEST = 20_000;
+const MAX_PERSISTED_TEXT = 20_000;
+
+const g = globalThis as unknown as { __omniforgePlaygroundTurns?: Map<string, RunningTurn> };
+const running = () => (g.__omniforgePlaygroundTurns ??= new Map());
+
+export function runningTurn(sessionId: string): { turn: number; mode: DisclosureMode; startedAt: number } | null {
+  const r = running().get(sessionId);
+  return r ? { turn: r.turn, mode: r.mode, startedAt: r.startedAt } : null;
+}
+
+/** Conversation before `beforeTurn` (all of it when undefined), as the model saw it: requests and answers. */
+function historyOf(db: Db, sessionId: string, beforeTurn?: number): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of listMessages(db, sessionId)) {
+    if (beforeTurn !== undefined && m.turn >= beforeTurn) continue;
+    if (m.role === "user") out.push({ role: "user", content: m.content });
+    else if (m.record?.reason === "answered" && m.content) out.push({ role: "assistant", content: m.content });
+  }
+  return out;
+}
+
+const clip = (s: string) => (s.length > MAX_PERSISTED_TEXT ? `${s.slice(0, MAX_PERSISTED_TEXT)}\n… (${s.length - MAX_PERSISTED_TEXT} more characters not kept)` : s);
+
+/** What is kept of a turn's events: no streaming deltas (the message event has the text), long outputs clipped. */
+function persistable(events: StreamEvent[]): StreamEvent[] {
+  const out: StreamEvent[] = [];
+  for (const e of events) {
+    if (e.type === "text_delta") continue;
+    if (e.type === "script_run") out.push({ ...e, stdout: clip(e.stdout), stderr: clip(e.stderr) });
+    else if (e.type === "tool_result") out.push({ ...e, output: clip(e.output) });
+    else out.push(e);
+  }
+  return out;
+}
+
+/**
+ * Starts a turn and returns at once with its number; follow it with followTurn. Refused with CONFLICT while
+ * another turn of the session runs.
+ */
+export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string, input: TurnInput): Promise<{ turn: number; mode: DisclosureMode }> {
+  const session = ownSession(deps.db, actor, sessionId);
+  const turns = running();
+  if (turns.has(sessionId)) {
+    throw new PlaygroundError("A turn is already running in this session: wait for it to finish or stop it first", "CONFLICT");
+  }
+  let request = input.request?.trim() ?? "";
+  let beforeTurn: number | undefined;
+  if (input.replayOf !== undefined) {
+    const original = listMessages(deps.db, sessionId).find((m) => m.turn === input.replayOf && m.role === "user");
+    if (!original) throw new PlaygroundError(`Turn ${input.replayOf} has no request to replay`, "NOT_FOUND");
+    request = original.content;
+    beforeTurn = input.replayOf;
+  }
+  if (!request) throw new PlaygroundError("Write a request first", "BAD_REQUEST");
+  if (request.length > MAX_REQUEST) throw new PlaygroundError(`A request is limited to ${MAX_REQUEST} characters`, "BAD_REQUEST");
+  const mode = input.mode ?? session.mode;
+
+  // Reserve the session before anything awaits, so two sends at once cannot both start.
+  const history = historyOf(deps.db, sessionId, beforeTurn);
+  const turn = nextTurn(deps.db, sessionId);
+  appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
+  touchSession(deps.db, sessionId);
+  const t0 = performance.now();
+  const state: RunningTurn = {
+    sessionId,
+    userId: actor.id,
+    turn,
+    mode,
+    startedAt: Date.now(),
+    controller: new AbortController(),
+    items: [],
+    done: false,
+    wake: new Set(),
+    finished: Promise.resolve(),
+  };
+  turns.set(sessionId, state);
+  const push = (event: StreamEvent) => {
+    state.items.push({ seq: state.items.length, turn, event });
+    for (const w of state.wake) w();
+  };
+  const note = (n: PlaygroundNote) => push({ ...n, t: Math.round(performance.now() - t0) });
+
+  state.finished = (async () => {
+    const env = deps.env ?? process.env;
+    let record: TurnRecord = { mode, provider: session.provider, model: session.model, reason: "error", events: [] };
+    let answer = "";
+    try {
+      const provider = providerFor(session.provider, session.model, env);
+      const shared = deps.runner ?? sharedRunner(deps.dataHome.scratchRoot, env);
+      const status = await shared.sandbox.status();
+      note({ type: "sandbox", mode: status.mode, detail: status.detail });
+      const result = await runAgent({
+        request,
+        history,
+        mode,
+        provider,
+        skills: await sessionSkills(deps.db, deps.dataHome, session),
+        runner: turnRunner(shared, note),
+        audit: deps.audit,
+        scratchDir: scratchDirOf(deps.dataHome, sessionId),
+        sessionId,
+        userId: session.userId,
+        ...(deps.stepLimit ? { stepLimit: deps.stepLimit } : {}),
+        signal: state.controller.signal,
+        onEvent: (e: AgentEvent) => push(e),
+      });
+      answer = result.answer;
+      record = { ...record, provider: provider.name, model: provider.model, reason: result.reason, ...(result.error ? { error: result.error } : {}) };
+    } catch (e) {
+      // Anything before or around the loop (provider not configured, index unreadable) ends this turn only.
+      const message = e instanceof Error ? e.message : String(e);
+      push({ type: "error", message, runId: "", t: Math.round(performance.now() - t0), depth: 0 } as AgentEvent);
+      record = { ...record, reason: state.controller.signal.aborted ? "aborted" : "error", error: message };
+    }
+    record.events = persistable(state.items.map((i) => i.event));
+    if (input.replayOf !== undefined) record.replayOf = input.replayOf;
+    try {
+      appendMessage(deps.db, sessionId, turn, "assistant", answer || failureText(record.reason, record.error), record);
+      touchSession(deps.db, sessionId);
+    } catch {
+      // The session was deleted while the turn ran: nothing left to keep it in.
+    }
+  })().finally(() => {
+    state.done = true;
+    turns.delete(sessionId);
+    for (const w of state.wake) w();
+  });
+  return { turn, mode };
+}
+
+export function failureText(reason: RunFinishReason, error?: string): string {
+  if (reason === "aborted") return "(Stopped before an answer.)";
+  if (reason === "step_limit") return `(No answer: ${error ?? "the step limit was reached"}.)`;
+  return `(The turn failed: ${error ?? "unknown error"}.)`;
+}
+
+/**
+ * The running turn's items from `from` on, live, until it ends. Ends at once when no turn runs (the client
+ * then reads the persisted history). Only a person who may read the session may follow it.
+ */
+export async function* followTurn(db: Db, actor: Actor, sessionId: string, from = 0, signal?: AbortSignal): AsyncGenerator<StreamItem> {
+  readableSession(db, actor, sessionId);
+  const state = running().get(sessionId);
+  if (!state) return;
+  let next = Math.max(0, from);
+  while (!signal?.aborted) {
+    while (next < state.items.length) yield state.items[next++]!;
+    if (state.done) return;
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        state.wake.delete(wake);
+        signal?.removeEventListener("abort", wake);
+        resolve();
+      };
+      state.wake.add(wake);
+      signal?.addEventListener("abort", wake, { once: true });
+    });
+  }
+}
+
+/** Stops the session's running turn (owner or administrator). False when nothing was running. */
+export function stopTurn(db: Db, actor: Actor, sessionId: string): boolean {
+  const s = readableSession(db, actor, sessionId);
+  if (s.userId !== actor.id && actor.role !== "admin") throw new PlaygroundError("Only the owner can stop this turn", "FORBIDDEN");
+  const state = running().get(sessionId);
+  if (!state) return false;
+  state.controller.abort(new Error("stopped by the user"));
+  return true;
+}
+
+/** Resolves when the session has no running turn (after stopping it), or after `timeoutMs`. */
+export async function settled(sessionId: string, timeoutMs = 15_000): Promise<boolean> {
+  const state = running().get(sessionId);
+  if (!state) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const ok = await Promise.race([state.finished.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)))]);
+  clearTimeout(timer);
+  return ok;
+}

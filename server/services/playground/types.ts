@@ -1,0 +1,46 @@
+// The playground's own vocabulary on top of the agent's events: notes the playground adds to a turn's stream
+// (sandbox status, a script waiting for a free slot), the persisted turn record, and the service's errors.
+import type { AgentEvent, DisclosureMode, RunFinishReason } from "../../runtime/agent";
+
+export type PlaygroundNote =
+  | { type: "sandbox"; mode: string; detail: string }
+  | { type: "script_queued"; running: number; limit: number; waiting: number }
+  | { type: "script_waited"; waitedMs: number };
+
+export type StreamEvent = AgentEvent | (PlaygroundNote & { t: number });
+
+/** One item of a turn's live stream. `seq` is the position in the turn (followers resume from it). */
+export interface StreamItem {
+  seq: number;
+  turn: number;
+  event: StreamEvent;
+}
+
+/** What the assistant row's `events` column holds. */
+export interface TurnRecord {
+  mode: DisclosureMode;
+  provider: string;
+  model: string;
+  reason: RunFinishReason;
+  error?: string;
+  /** The turn whose request this turn replayed (in another mode). */
+  replayOf?: number;
+  events: StreamEvent[];
+}
+
+/** What the user row's `events` column holds. */
+export interface RequestRecord {
+  mode: DisclosureMode;
+  replayOf?: number;
+}
+
+export type PlaygroundErrorCode = "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT";
+
+export class PlaygroundError extends Error {
+  constructor(
+    message: string,
+    readonly code: PlaygroundErrorCode,
+  ) {
+    super(message);
+  }
+}
