@@ -79,14 +79,8 @@ function checkReferences(
     FENCE.lastIndex = 0;
     for (let m = FENCE.exec(body); m; m = FENCE.exec(body)) fences.push(m.index);
   }
-  const inFence = (offset: number) => {
-    let n = 0;
-    for (const f of fences) {
-      if (f > offset) break;
-      n++;
-    }
-    return n % 2 === 1;
-  };
+  // Inside a fence when an odd number of fence lines start before the offset (binary search).
+  const inFence = (offset: number) => countBefore(fences, offset) % 2 === 1;
   const found: Array<{ written: string; at: number }> = [];
   const linkSpans: Array<[number, number]> = [];
   // Links: find "](" and read the target forward; a "[" earlier on the same line makes it a link.
@@ -113,7 +107,12 @@ function checkReferences(
     linkSpans.push([open, end]);
     found.push({ written: target, at });
   }
-  const inLink = (at: number) => linkSpans.some(([a, b]) => at >= a && at < b);
+  // Spans are in order and do not overlap: the only candidate is the last one starting at or before `at`.
+  const linkStarts = linkSpans.map((span) => span[0]);
+  const inLink = (at: number) => {
+    const i = countBefore(linkStarts, at) - 1;
+    return i >= 0 && at < linkSpans[i]![1];
+  };
   // Bare resource paths (scripts/x.py, ./references/a.md, scripts/../../x) in prose and code.
   for (const dir of RESOURCE_DIRS) {
     for (let i = body.indexOf(dir); i >= 0; i = body.indexOf(dir, i + dir.length)) {
@@ -176,6 +175,18 @@ function checkReferences(
       );
     }
   }
+}
+
+/** How many of the sorted offsets are <= offset. */
+function countBefore(sorted: number[], offset: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Drops #fragment and ?query and decodes %-escapes, as a Markdown renderer would before opening the file. */

@@ -178,39 +178,42 @@ export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): Skil
 }
 
 /**
- * fileExists for a folder on disk: one readdir per directory a reference goes through (cached for this check),
- * instead of a stat per reference. Entries that are symlinks count only when they resolve inside the folder.
+ * fileExists for a folder on disk: one lstat per reference plus one per distinct parent folder (cached), never an
+ * exception on the common missing-file path. Symlinks, at any level, count only when they resolve inside.
  */
 function folderLookup(abs: string, realDirOf: () => string): (rel: string) => boolean {
-  const listings = new Map<string, Map<string, fs.Dirent> | null>();
-  const list = (relDir: string) => {
-    let entries = listings.get(relDir);
-    if (entries === undefined) {
-      try {
-        entries = new Map(fs.readdirSync(path.join(abs, relDir), { withFileTypes: true }).map((e) => [e.name, e]));
-      } catch {
-        entries = null;
-      }
-      listings.set(relDir, entries);
+  const dirs = new Map<string, boolean>();
+  const insideReal = (rel: string) => {
+    try {
+      return isInside(realDirOf(), fs.realpathSync.native(path.join(abs, rel)));
+    } catch {
+      return false;
     }
-    return entries;
+  };
+  const entry = (rel: string): "file" | "dir" | null => {
+    const st = fs.lstatSync(path.join(abs, rel), { throwIfNoEntry: false });
+    if (!st) return null;
+    if (st.isSymbolicLink()) {
+      if (!insideReal(rel)) return null;
+      return fs.statSync(path.join(abs, rel), { throwIfNoEntry: false })?.isDirectory() ? "dir" : "file";
+    }
+    return st.isDirectory() ? "dir" : "file";
+  };
+  const dirOk = (rel: string): boolean => {
+    let ok = dirs.get(rel);
+    if (ok === undefined) {
+      const slash = rel.lastIndexOf("/");
+      ok = (slash < 0 || dirOk(rel.slice(0, slash))) && entry(rel) === "dir";
+      dirs.set(rel, ok);
+    }
+    return ok;
   };
   return (rel) => {
-    const parts = rel.split("/");
-    let dir = "";
-    for (let i = 0; i < parts.length; i++) {
-      const entry = list(dir)?.get(parts[i]!);
-      if (!entry) return false;
-      dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
-      if (entry.isSymbolicLink()) {
-        try {
-          if (!isInside(realDirOf(), fs.realpathSync.native(path.join(abs, dir)))) return false;
-        } catch {
-          return false;
-        }
-        if (i === parts.length - 1) return true;
-      } else if (i < parts.length - 1 && !entry.isDirectory()) return false;
+    try {
+      const slash = rel.lastIndexOf("/");
+      return (slash < 0 || dirOk(rel.slice(0, slash))) && entry(rel) !== null;
+    } catch {
+      return false; // ENOTDIR, EACCES...: not a file the skill can use
     }
-    return true;
   };
 }

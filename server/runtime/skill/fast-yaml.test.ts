@@ -56,6 +56,8 @@ describe("parseSimpleFrontmatter", () => {
         (x: string) => `description: d\nmetadata:\n  key: ${x}\n  other: o`,
         (x: string) => `tags:\n  - ${x}\n  - b`,
         (x: string) => `# comment\nname: n   # c\n\nlist:\n  - ${x}`,
+        (x: string) => `description: starts here\n  ${x}\n  and ends here\nname: n`,
+        (x: string) => `description: ${x}\n    continued once\n\nname: n`,
       ]) {
         if (expectAgreement(layout(v))) accepted++;
       }
@@ -66,7 +68,9 @@ describe("parseSimpleFrontmatter", () => {
   it("falls back on structures outside the subset", () => {
     for (const text of [
       "name: a\nname: b", // duplicate: yaml reports it
-      "name: a\n  continued", // multi-line plain scalar
+      "name: a\n\n  continued", // a blank line inside a plain scalar folds to a newline
+      "name: 'a'\n  continued", // multi-line quoted scalar
+      "name: a\n  # comment\n  continued",
       "metadata:\n  a:\n    b: c", // deeper nesting
       "metadata:\n  a: b\n   c: d", // uneven indentation
       "list:\n- a", // sequence at the key's indentation

@@ -1,7 +1,8 @@
 // A hand parser for the plain frontmatter nearly every SKILL.md uses: `key: value` lines, one level of
-// nested `key: value` or `- item` lines, single-line quoted or plain scalars, comments. It is ~20x faster
+// nested `key: value` or `- item` lines, quoted scalars on one line, plain scalars (also wrapped over
+// indented lines), comments. It is ~20x faster
 // than the general YAML parser (the registry loads 10,000 skills). Anything outside that subset (flow
-// collections, block scalars, anchors, escapes, multi-line scalars, quoted keys, tabs, duplicates...)
+// collections, block scalars, anchors, escapes, multi-line quoted scalars, quoted keys, tabs, duplicates...)
 // returns null and the yaml package parses the text instead, so results never differ for accepted input.
 
 export interface Span {
@@ -86,6 +87,9 @@ export function parseSimpleFrontmatter(text: string): FastResult | null {
   const lines = text.split("\n");
   let offset = 0;
   let open: { key: string; pos: FieldPos; indent: number; kind: "map" | "seq" | null; items: unknown } | null = null;
+  // A top-level plain scalar may continue on more-indented lines (formatters wrap long descriptions so);
+  // YAML folds each line break into one space.
+  let plain: { key: string; pos: FieldPos } | null = null;
 
   const closeOpen = (): boolean => {
     if (!open) return true;
@@ -99,8 +103,19 @@ export function parseSimpleFrontmatter(text: string): FastResult | null {
     const lineStart = offset;
     offset += line.length + 1;
     const trimmed = line.trimStart();
-    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    if (trimmed === "" || trimmed.startsWith("#")) {
+      plain = null; // a blank line would fold to "\n" and a comment ends the scalar: leave those to yaml
+      continue;
+    }
     const indent = line.length - trimmed.length;
+    if (indent > 0 && plain) {
+      const content = trimmed.trimEnd();
+      if (INDICATOR_START.test(content) || content.includes(": ") || content.endsWith(":") || content.includes(" #")) return null;
+      raw[plain.key] = `${raw[plain.key] as string} ${content}`;
+      plain.pos.value!.end = lineStart + indent + content.length;
+      continue;
+    }
+    plain = null;
     if (indent > 0) {
       // Only a nested block under a `key:` line with an empty value is in the subset.
       if (!open) return null;
@@ -147,7 +162,11 @@ export function parseSimpleFrontmatter(text: string): FastResult | null {
       continue;
     }
     raw[key] = v.value;
-    fields.set(key, { key: keySpan, value: { start: v.start, end: v.end } });
+    const pos: FieldPos = { key: keySpan, value: { start: v.start, end: v.end } };
+    fields.set(key, pos);
+    const quoted = line.charCodeAt(v.start - lineStart) === 0x22 || line.charCodeAt(v.start - lineStart) === 0x27;
+    // After a comment the scalar is over; a continuation line there is a YAML error, so yaml must say so.
+    if (!quoted && !line.includes(" #", v.start - lineStart)) plain = { key, pos };
   }
   closeOpen();
   for (const [key, pos] of fields) {
