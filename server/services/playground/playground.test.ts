@@ -1,0 +1,251 @@
+import fs from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support";
+import {
+  createSession,
+  followTurn,
+  listMessages,
+  listSessions,
+  ownSession,
+  readableSession,
+  removeSession,
+  renameSession,
+  runningTurn,
+  scratchDirOf,
+  settled,
+  startTurn,
+  stopTurn,
+  type Actor,
+  type StreamItem,
+  type TurnDeps,
+} from "./index";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+
+let w: PlaygroundWorld;
+let server: ScriptedServer | undefined;
+const alice: Actor = { id: "alice", role: "author" };
+const bob: Actor = { id: "bob", role: "author" };
+const admin: Actor = { id: "root-admin", role: "admin" };
+
+beforeEach(() => {
+  w = playgroundWorld();
+  w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
+  w.skill("env-inspector", NOSY_SKILL.frontmatter, NOSY_SKILL.body);
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await w.cleanup();
+});
+
+const deps = (env: Record<string, string | undefined> = {}): TurnDeps => ({ db: w.db, dataHome: w.dh, audit: w.audit, env });
+
+async function collect(actor: Actor, sessionId: string): Promise<StreamItem[]> {
+  const out: StreamItem[] = [];
+  for await (const item of followTurn(w.db, actor, sessionId)) out.push(item);
+  await settled(sessionId);
+  return out;
+}
+
+const err = async (p: Promise<unknown> | (() => unknown)) => {
+  try {
+    await (typeof p === "function" ? p() : p);
+  } catch (e) {
+    return e as { code: string; message: string };
+  }
+  throw new Error("expected an error");
+};
+
+describe("sessions", () => {
+  it("are kept per user with a private scratch folder; admins may read, only owners change", async () => {
+    const s = createSession(w.db, w.dh, alice, { title: "Try release notes", mode: "prompt", environment: " prod " });
+    expect(s).toMatchObject({ userId: "alice", provider: "offline", model: "offline-rules-1", mode: "prompt", environment: "prod" });
+    const scratch = scratchDirOf(w.dh, s.id);
+    expect(fs.statSync(scratch).mode & 0o777).toBe(0o700);
+    createSession(w.db, w.dh, bob, {});
+    expect(listSessions(w.db, "alice").map((x) => x.title)).toEqual(["Try release notes"]);
+    expect((await err(() => readableSession(w.db, bob, s.id))).code).toBe("NOT_FOUND");
+    expect(readableSession(w.db, admin, s.id).id).toBe(s.id);
+    expect((await err(() => ownSession(w.db, admin, s.id))).code).toBe("FORBIDDEN");
+    expect((await err(() => renameSession(w.db, bob, s.id, "mine now"))).code).toBe("NOT_FOUND");
+    expect(renameSession(w.db, alice, s.id, "  Renamed \n session ").title).toBe("Renamed session");
+    expect((await err(() => renameSession(w.db, alice, s.id, "   "))).code).toBe("BAD_REQUEST");
+  });
+
+  it("refuse a provider that is not configured, and take a model name only for real providers", async () => {
+    expect((await err(() => createSession(w.db, w.dh, alice, { provider: "openai" }, {}))).message).toMatch(/OPENAI_BASE_URL/);
+    const s = createSession(w.db, w.dh, alice, { provider: "openai", model: "qwen2.5:7b" }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(s.model).toBe("qwen2.5:7b");
+    expect((await err(() => createSession(w.db, w.dh, alice, { provider: "openai", model: "a b" }, { OPENAI_API_KEY: "k" }))).code).toBe("BAD_REQUEST");
+    expect(createSession(w.db, w.dh, alice, { provider: "offline", model: "gpt-5" }).model).toBe("offline-rules-1");
+  });
+
+  it("deleting removes the messages and the scratch folder, even with files a script wrote", async () => {
+    const s = createSession(w.db, w.dh, alice, {});
+    await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
+    await collect(alice, s.id);
+    fs.writeFileSync(`${scratchDirOf(w.dh, s.id)}/notes.txt`, "draft");
+    expect(listMessages(w.db, s.id)).toHaveLength(2);
+    expect((await err(removeSession(w.db, w.dh, bob, s.id))).code).toBe("NOT_FOUND");
+    await removeSession(w.db, w.dh, alice, s.id);
+    expect(fs.existsSync(scratchDirOf(w.dh, s.id))).toBe(false);
+    expect(listMessages(w.db, s.id)).toHaveLength(0);
+    expect(listSessions(w.db, "alice")).toHaveLength(0);
+  });
+});
+
+describe("turns (offline provider, real sandbox)", () => {
+  it("stream the listing, the activation, the script run, and persist the turn's events", async () => {
+    const s = createSession(w.db, w.dh, alice, {});
+    const { turn } = await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
+    expect(turn).toBe(1);
+    const events = (await collect(alice, s.id)).map((i) => i.event);
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("sandbox");
+    const started = events.find((e) => e.type === "run_started");
+    expect(started && "listing" in started && started.listing.text).toContain('"release-notes": Draft release notes');
+    expect(events.find((e) => e.type === "skill_selected")).toMatchObject({ skill: "release-notes" });
+    expect(events.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "release-notes", via: "skill_tool" });
+    const script = events.find((e) => e.type === "script_run");
+    expect(script).toMatchObject({ exitCode: 0, sandboxed: true });
+    expect(script && "stdout" in script && script.stdout).toContain("feat: playground sessions");
+    expect(types.at(-1)).toBe("run_finished");
+
+    const msgs = listMessages(w.db, s.id);
+    expect(msgs.map((m) => [m.turn, m.role])).toEqual([[1, "user"], [1, "assistant"]]);
+    expect(msgs[1]!.content).toContain("feat: playground sessions");
+    expect(msgs[1]!.record).toMatchObject({ mode: "tool", provider: "offline", reason: "answered" });
+    const kept = msgs[1]!.record!.events.map((e) => e.type);
+    expect(kept).toContain("script_run");
+    expect(kept).not.toContain("text_delta");
+    // The agent's audit events carry the playground session id (the audit dashboard links back with it).
+    expect(w.audit.events.some((e) => e.type === "skill_activated" && e.sessionId === s.id)).toBe(true);
+  });
+
+  it("show a call outside allowed-tools as refused, with the rule", async () => {
+    const s = createSession(w.db, w.dh, alice, {});
+    await startTurn(deps(), alice, s.id, { request: "inspect the environment" });
+    const events = (await collect(alice, s.id)).map((i) => i.event);
+    const refused = events.find((e) => e.type === "tool_result" && e.refused);
+    expect(refused).toMatchObject({ tool: "bash", ok: false, refused: { skill: "env-inspector", rule: "allowed-tools", allowed: ["Read"] } });
+    expect(events.some((e) => e.type === "script_run")).toBe(false);
+  });
+
+  it("a skill subset narrows the listing; replay in another mode runs the same request with the same history", async () => {
+    const s = createSession(w.db, w.dh, alice, { skills: ["env-inspector"] });
+    await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
+    const first = (await collect(alice, s.id)).map((i) => i.event);
+    const listing = first.find((e) => e.type === "run_started");
+    expect(listing && "listing" in listing && listing.listing.text).not.toContain("release-notes");
+    await startTurn(deps(), alice, s.id, { replayOf: 1, mode: "orchestrated" });
+    const again = (await collect(alice, s.id)).map((i) => i.event);
+    expect(again.find((e) => e.type === "run_started")).toMatchObject({ mode: "orchestrated", request: "draft the release notes" });
+    const msgs = listMessages(w.db, s.id);
+    expect(msgs[2]).toMatchObject({ turn: 2, role: "user", content: "draft the release notes", request: { mode: "orchestrated", replayOf: 1 } });
+    expect(msgs[3]!.record).toMatchObject({ mode: "orchestrated", replayOf: 1 });
+    expect(ownSession(w.db, alice, s.id).mode).toBe("tool"); // the session keeps its own mode
+  });
+});
+
+describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () => {
+  it("one turn at a time: a second send while running is refused; stop ends it and the session stays usable", async () => {
+    server = await scriptedOpenAiServer([{ content: "slow answer" }], { delayMs: 1500 });
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
+    const s = createSession(w.db, w.dh, alice, { provider: "openai", model: "scripted-1" }, env);
+    await startTurn(deps(env), alice, s.id, { request: "hello" });
+    expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
+    const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
+    expect(second.code).toBe("CONFLICT");
+    expect(second.message).toMatch(/already running/);
+    expect((await err(() => stopTurn(w.db, bob, s.id))).code).toBe("NOT_FOUND");
+    const t0 = Date.now();
+    expect(stopTurn(w.db, alice, s.id)).toBe(true);
+    await settled(s.id);
+    expect(Date.now() - t0).toBeLessThan(1400);
+    const msgs = listMessages(w.db, s.id);
+    expect(msgs[1]).toMatchObject({ role: "assistant", content: "(Stopped before an answer.)", record: { reason: "aborted" } });
+    // usable again: the next turn answers
+    await startTurn(deps(env), alice, s.id, { request: "hello again" });
+    await collect(alice, s.id);
+    expect(listMessages(w.db, s.id)[3]).toMatchObject({ turn: 2, content: "slow answer", record: { reason: "answered", model: "scripted-1" } });
+    expect(server.requests.at(-1)!.model).toBe("scripted-1");
+  });
+
+  it("tool calls then an answer: the scripted model's calls go through the executor", async () => {
+    server = await scriptedOpenAiServer([
+      { toolCalls: [{ name: "skill", arguments: { name: "release-notes" } }] },
+      { toolCalls: [{ name: "run_script", arguments: { script: "scripts/collect.py" } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: "cat /etc/passwd" } }] },
+      { content: "Release notes drafted." },
+    ]);
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
+    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
+    await startTurn(deps(env), alice, s.id, { request: "draft the release notes" });
+    const events = (await collect(alice, s.id)).map((i) => i.event);
+    expect(events.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "release-notes" });
+    expect(events.find((e) => e.type === "script_run")).toMatchObject({ exitCode: 0 });
+    expect(events.find((e) => e.type === "tool_result" && e.tool === "bash")).toMatchObject({ ok: false, refused: { rule: "allowed-tools" } });
+    expect(events.filter((e) => e.type === "model_call")).toHaveLength(4);
+    expect(listMessages(w.db, s.id)[1]).toMatchObject({ content: "Release notes drafted.", record: { reason: "answered" } });
+  });
+
+  it("a provider that is down or a step limit fails the turn with a message; the next turn works", async () => {
+    const down = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "k" };
+    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, down);
+    await startTurn(deps(down), alice, s.id, { request: "hello" });
+    await collect(alice, s.id);
+    const failed = listMessages(w.db, s.id)[1]!;
+    expect(failed.record).toMatchObject({ reason: "error" });
+    expect(failed.content).toMatch(/^\(The turn failed: /);
+
+    server = await scriptedOpenAiServer([{ toolCalls: [{ name: "list_files", arguments: { path: "." } }] }]);
+    const loop = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
+    await startTurn({ ...deps(loop), stepLimit: 2 }, alice, s.id, { request: "loop forever" });
+    await collect(alice, s.id);
+    const limited = listMessages(w.db, s.id)[3]!;
+    expect(limited.record).toMatchObject({ reason: "step_limit" });
+    expect(limited.content).toMatch(/step limit/);
+    // history handed to the model skips failed turns' non-answers
+    expect(server.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hello", "loop forever"]);
+  });
+
+  it("sessions of different users run at once without waiting for each other", async () => {
+    server = await scriptedOpenAiServer([{ content: "done" }], { delayMs: 800 });
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
+    const a = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
+    const b = createSession(w.db, w.dh, bob, { provider: "openai" }, env);
+    const t0 = Date.now();
+    await startTurn(deps(env), alice, a.id, { request: "one" });
+    await startTurn(deps(env), bob, b.id, { request: "two" });
+    await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(listMessages(w.db, a.id)[1]!.content).toBe("done");
+    expect(listMessages(w.db, b.id)[1]!.content).toBe("done");
+  });
+});
+
+describe("script limit", () => {
+  it("a script over the limit of scripts running at once is queued, and the turn says so", async () => {
+    const { createSandbox } = await import("../../runtime/sandbox/index");
+    const { wrapRunner } = await import("./sandbox");
+    w.skill("slow-report", "description: Build the slow report. Use when asked for the slow report.\nallowed-tools: Bash(python3 scripts/*)", "# Slow\n\n```bash\npython3 scripts/slow.py\n```\n", {
+      "scripts/slow.py": "import time\ntime.sleep(0.8)\nprint('report ready')\n",
+    });
+    const sandbox = createSandbox({ scratchRoot: w.dh.scratchRoot, maxConcurrent: 1 });
+    try {
+      const runner = wrapRunner(sandbox, 1);
+      const a = createSession(w.db, w.dh, alice, {});
+      const b = createSession(w.db, w.dh, bob, {});
+      await startTurn({ ...deps(), runner }, alice, a.id, { request: "build the slow report" });
+      await startTurn({ ...deps(), runner }, bob, b.id, { request: "build the slow report" });
+      const [ea, eb] = await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
+      const all = [...ea, ...eb].map((i) => i.event);
+      expect(all.filter((e) => e.type === "script_run" && "stdout" in e && e.stdout.includes("report ready"))).toHaveLength(2);
+      expect(all.find((e) => e.type === "script_queued")).toMatchObject({ limit: 1, running: 1, waiting: 1 });
+      const waited = all.find((e) => e.type === "script_waited");
+      expect(waited && "waitedMs" in waited && waited.waitedMs).toBeGreaterThan(300);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
