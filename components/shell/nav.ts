@@ -10,6 +10,7 @@ export interface NavItem {
 
 export const NAV_ITEMS: NavItem[] = [
   { href: "/", label: "Overview", minRole: "viewer" },
+  { href: "/skills", label: "Skills", minRole: "viewer" },
   { href: "/layers", label: "Layers", minRole: "viewer" },
   { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/policies", label: "Policies", minRole: "admin" },

@@ -1,0 +1,31 @@
+import { EditorShell } from "~/components/editor/editor-shell";
+import type { SkillRef } from "~/components/editor/types";
+import { requireUser } from "~/components/shell/require-user";
+
+export const dynamic = "force-dynamic";
+
+const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
+const BASES = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills"] as const;
+
+// /skills/<layer>/<folder...>?plugin=&base=&file= : the editor of one skill definition. Rights are checked by the
+// server on every call; an unknown layer is just a clear message.
+export default async function SkillEditorPage(props: {
+  params: Promise<{ layer: string; skill: string[] }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await requireUser();
+  const { layer, skill } = await props.params;
+  const sp = await props.searchParams;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  if (!(LAYERS as readonly string[]).includes(layer)) {
+    return <p className="error-text">Unknown layer “{layer}”.</p>;
+  }
+  const base = one(sp.base);
+  const ref: SkillRef = {
+    layer: layer as SkillRef["layer"],
+    skill: skill.map((s) => decodeURIComponent(s)).join("/"),
+    ...(one(sp.plugin) ? { plugin: one(sp.plugin) } : {}),
+    ...(base && (BASES as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
+  };
+  return <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />;
+}

@@ -1,0 +1,15 @@
+import { Suspense } from "react";
+import { hasRole } from "~/components/shell/nav";
+import { requireUser } from "~/components/shell/require-user";
+import { SkillsList } from "~/components/skills/skills-list";
+
+export const dynamic = "force-dynamic";
+
+export default async function SkillsPage() {
+  const user = await requireUser();
+  return (
+    <Suspense>
+      <SkillsList canCreate={hasRole(user.role, "author")} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,9 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "~/server/api/root";
+
+type Out = inferRouterOutputs<AppRouter>["skill"];
+export type LiveCheckResult = Out["check"];
+export type SkillInfo = Out["info"];
+export type VersionRow = Out["versions"][number];
+export type SaveOutcome = Out["save"];
+export type { SkillRef } from "~/server/services/skills/location";

@@ -1,0 +1,114 @@
+"use client";
+// New skill from a template: the name is checked as you type (spec rules, and not already taken in that layer),
+// in a layer the user may write to.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import { editorHref, LAYER_LABEL } from "./links";
+import { useDebounced } from "./use-debounced";
+
+type Layer = "enterprise" | "personal" | "project" | "plugin";
+
+export function CreateSkill({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const router = useRouter();
+  const targets = useQuery(trpc.skill.targets.queryOptions());
+  const [layer, setLayer] = useState<Layer | "">("");
+  const [plugin, setPlugin] = useState("");
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [template, setTemplate] = useState("basic");
+  const debounced = useDebounced(name, 150);
+  useEffect(() => {
+    if (!layer && targets.data?.layers.length) setLayer(targets.data.layers.includes("project") ? "project" : targets.data.layers[0]!);
+  }, [targets.data, layer]);
+  const nameCheck = useQuery(
+    trpc.skill.nameCheck.queryOptions({ layer: (layer || "project") as Layer, plugin: plugin || undefined, name: debounced }, { enabled: !!layer && debounced.length > 0, staleTime: 0 }),
+  );
+  const create = useMutation(
+    trpc.skill.create.mutationOptions({
+      onSuccess: (r) => {
+        void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
+        router.push(editorHref(r.ref));
+      },
+    }),
+  );
+  const fresh = debounced === name;
+  const ok = fresh && nameCheck.data?.ok === true;
+
+  return (
+    <form
+      className="card grid gap-3 sm:grid-cols-2"
+      aria-label="New skill"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (layer) create.mutate({ layer, plugin: plugin || undefined, name, description, template });
+      }}
+    >
+      <label className="text-sm">
+        <span className="muted text-xs">Name</span>
+        <input className="input font-mono" aria-label="Skill name" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-skill" autoFocus maxLength={80} />
+        <span className="mt-1 block text-xs" data-testid="name-check">
+          {!name ? (
+            <span className="muted">Lowercase letters, digits and single hyphens; at most 64 characters.</span>
+          ) : !fresh || nameCheck.isFetching ? (
+            <span className="muted">Checking…</span>
+          ) : nameCheck.data?.ok ? (
+            <span className="text-emerald-700 dark:text-emerald-300">✓ {name} is available in the {layer} layer.</span>
+          ) : (
+            <span className="text-red-700 dark:text-red-300">{nameCheck.data?.problems.join(" ") ?? nameCheck.error?.message}</span>
+          )}
+        </span>
+      </label>
+      <label className="text-sm">
+        <span className="muted text-xs">Layer</span>
+        <select className="input" aria-label="Target layer" value={layer} onChange={(e) => setLayer(e.target.value as Layer)}>
+          {targets.data?.layers.map((l) => (
+            <option key={l} value={l}>
+              {LAYER_LABEL[l]}
+            </option>
+          ))}
+        </select>
+        {layer === "plugin" && (
+          <select className="input mt-1" aria-label="Plugin" value={plugin} onChange={(e) => setPlugin(e.target.value)}>
+            <option value="">Choose a plugin</option>
+            {targets.data?.plugins.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        )}
+      </label>
+      <label className="text-sm sm:col-span-2">
+        <span className="muted text-xs">Description: what it does and when to use it</span>
+        <input className="input" aria-label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1024} placeholder="Fills PDF forms. Use when the user asks to complete a PDF." />
+      </label>
+      <label className="text-sm">
+        <span className="muted text-xs">Template</span>
+        <select className="input" aria-label="Template" value={template} onChange={(e) => setTemplate(e.target.value)}>
+          {targets.data?.templates.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="flex items-end justify-end gap-2">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={!ok || create.isPending || (layer === "plugin" && !plugin)}>
+          Create skill
+        </button>
+      </div>
+      {create.error && (
+        <p className="error-text sm:col-span-2" data-testid="create-error">
+          {create.error.message}
+        </p>
+      )}
+    </form>
+  );
+}

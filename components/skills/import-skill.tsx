@@ -1,0 +1,140 @@
+"use client";
+// Import a skill folder from a .zip: the archive is checked and validated first (dry run, nothing written), the
+// diagnostics are shown, then the person confirms. A refused archive leaves nothing behind.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import { editorHref, LAYER_LABEL } from "./links";
+
+type Layer = "enterprise" | "personal" | "project" | "plugin";
+const MAX_BYTES = 20 * 1024 * 1024;
+
+function toBase64(buf: ArrayBuffer): string {
+  const bytes = new Uint8Array(buf);
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+export function ImportSkill({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const targets = useQuery(trpc.skill.targets.queryOptions());
+  const [layer, setLayer] = useState<Layer>("project");
+  const [plugin, setPlugin] = useState("");
+  const [file, setFile] = useState<{ name: string; base64: string } | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const check = useMutation(trpc.skill.import.mutationOptions());
+  const run = useMutation(
+    trpc.skill.import.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() }),
+    }),
+  );
+  const report = run.data ?? check.data;
+  const error = localError ?? run.error?.message ?? check.error?.message;
+
+  async function pick(f: File | undefined) {
+    setLocalError(null);
+    check.reset();
+    run.reset();
+    if (!f) return;
+    if (f.size > MAX_BYTES) return setLocalError(`${f.name} is larger than 20 MiB.`);
+    const next = { name: f.name, base64: toBase64(await f.arrayBuffer()) };
+    setFile(next);
+    check.mutate({ layer, plugin: plugin || undefined, fileName: next.name, base64: next.base64, dryRun: true });
+  }
+
+  return (
+    <div className="card space-y-3" aria-label="Import skill" role="region">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm">
+          <span className="muted text-xs">Into layer</span>
+          <select
+            className="input"
+            aria-label="Import layer"
+            value={layer}
+            onChange={(e) => {
+              setLayer(e.target.value as Layer);
+              if (file) check.mutate({ layer: e.target.value as Layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, dryRun: true });
+            }}
+          >
+            {targets.data?.layers.map((l) => (
+              <option key={l} value={l}>
+                {LAYER_LABEL[l]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {layer === "plugin" && (
+          <select className="input w-48" aria-label="Import plugin" value={plugin} onChange={(e) => setPlugin(e.target.value)}>
+            <option value="">Choose a plugin</option>
+            {targets.data?.plugins.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        )}
+        <label className="text-sm">
+          <span className="muted text-xs">Skill folder as .zip</span>
+          <input className="input" type="file" accept=".zip,application/zip" aria-label="Skill archive" onChange={(e) => void pick(e.target.files?.[0])} />
+        </label>
+        <button className="btn ml-auto" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {error && (
+        <p className="error-text" data-testid="import-error">
+          {error}
+        </p>
+      )}
+      {check.isPending && <p className="muted text-sm">Checking the archive…</p>}
+      {report && (
+        <div className="space-y-2 text-sm" data-testid="import-report">
+          <p>
+            <strong>{report.name ?? report.folder}</strong> → {LAYER_LABEL[report.ref.layer]} layer, folder <code>{report.folder}</code>, {report.files.length} file
+            {report.files.length === 1 ? "" : "s"}.{" "}
+            {report.loadable ? (report.valid ? "Valid." : "Loads, with problems listed below.") : "It cannot be loaded: fix the errors before importing."}
+            {report.exists && !report.imported && <span className="text-red-700 dark:text-red-300"> A skill with this folder name already exists in that layer.</span>}
+          </p>
+          {report.diagnostics.length > 0 && (
+            <ul className="rounded border border-zinc-200 p-2 text-xs dark:border-zinc-800" data-testid="import-diagnostics">
+              {report.diagnostics.map((d, i) => (
+                <li key={i}>
+                  <span className={d.severity === "error" ? "text-red-700 dark:text-red-300" : "text-amber-700 dark:text-amber-300"}>{d.severity}</span> <code>{d.code}</code> {d.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          <details>
+            <summary className="cursor-pointer text-xs">Files</summary>
+            <ul className="font-mono text-xs">
+              {report.files.map((f) => (
+                <li key={f.path}>
+                  {f.path} <span className="muted">({f.size} bytes{f.binary ? ", binary" : ""})</span>
+                </li>
+              ))}
+            </ul>
+          </details>
+          {report.imported ? (
+            <p className="text-emerald-700 dark:text-emerald-300" data-testid="import-done">
+              Imported{report.valid ? "" : " with warnings"}.{" "}
+              <Link className="underline" href={editorHref(report.ref)}>
+                Open {report.folder}
+              </Link>
+            </p>
+          ) : (
+            <button
+              className="btn btn-primary"
+              disabled={!file || !report.loadable || report.exists || run.isPending}
+              onClick={() => file && run.mutate({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64 })}
+            >
+              {report.valid ? "Import" : "Import with warnings"}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

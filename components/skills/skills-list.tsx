@@ -1,0 +1,196 @@
+"use client";
+// The skills list: every definition the user can see across the layers, searched on the server as you type
+// (debounced), filtered by layer and status, sorted, and paged (50 rows a page, fast with thousands of skills).
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { useTRPC } from "~/components/providers/trpc";
+import { CreateSkill } from "./create-skill";
+import { ImportSkill } from "./import-skill";
+import { editorHref, LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "./links";
+import { useDebounced } from "./use-debounced";
+
+const PAGE = 50;
+const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
+const STATUSES = ["active", "shadowed", "invalid", "disabled", "blocked", "out-of-scope", "pending-approval"] as const;
+type Sort = "name" | "layer" | "status" | "changed";
+
+function ago(ms: number): string {
+  const s = Math.max(0, (Date.now() - ms) / 1000);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(ms).toLocaleDateString();
+}
+
+export function SkillsList({ canCreate }: { canCreate: boolean }) {
+  const trpc = useTRPC();
+  const params = useSearchParams();
+  const [q, setQ] = useState("");
+  const [layer, setLayer] = useState<(typeof LAYERS)[number] | "">("");
+  const [status, setStatus] = useState<(typeof STATUSES)[number] | "">("");
+  const [sort, setSort] = useState<Sort>("name");
+  const [dir, setDir] = useState<"asc" | "desc">("asc");
+  const [page, setPage] = useState(0);
+  const [panel, setPanel] = useState<"create" | "import" | null>(null);
+  const query = useDebounced(q, 200);
+  const list = useQuery(
+    trpc.skill.list.queryOptions(
+      { q: query || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, sort, dir, offset: page * PAGE, limit: PAGE },
+      { placeholderData: keepPreviousData, staleTime: 2000 },
+    ),
+  );
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const deleted = params.get("deleted");
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="text-xl font-semibold">Skills</h1>
+        <span className="muted text-sm" data-testid="skills-total">
+          {list.data ? `${total} skill${total === 1 ? "" : "s"}` : ""}
+        </span>
+        <div className="ml-auto flex gap-2">
+          <Link className="btn" href="/skills/deleted">
+            Deleted skills
+          </Link>
+          {canCreate && (
+            <>
+              <button className="btn" onClick={() => setPanel(panel === "import" ? null : "import")}>
+                Import .zip
+              </button>
+              <button className="btn btn-primary" onClick={() => setPanel(panel === "create" ? null : "create")}>
+                New skill
+              </button>
+            </>
+          )}
+        </div>
+      </div>
+      {deleted && (
+        <p className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-200">
+          Deleted {deleted}. It can be restored from <Link className="underline" href="/skills/deleted">deleted skills</Link>.
+        </p>
+      )}
+      {panel === "create" && <CreateSkill onClose={() => setPanel(null)} />}
+      {panel === "import" && <ImportSkill onClose={() => setPanel(null)} />}
+      <div className="card flex flex-wrap items-end gap-3">
+        <label className="min-w-64 flex-1 text-sm">
+          <span className="muted text-xs">Search name, description, tags and body</span>
+          <input
+            className="input"
+            type="search"
+            aria-label="Search skills"
+            placeholder="e.g. pdf"
+            value={q}
+            onChange={(e) => {
+              setQ(e.target.value);
+              setPage(0);
+            }}
+          />
+        </label>
+        <label className="text-sm">
+          <span className="muted text-xs">Layer</span>
+          <select className="input" aria-label="Layer filter" value={layer} onChange={(e) => (setLayer(e.target.value as typeof layer), setPage(0))}>
+            <option value="">All layers</option>
+            {LAYERS.map((l) => (
+              <option key={l} value={l}>
+                {LAYER_LABEL[l]} {list.data?.counts.layers[l] !== undefined ? `(${list.data.counts.layers[l]})` : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="muted text-xs">Status</span>
+          <select className="input" aria-label="Status filter" value={status} onChange={(e) => (setStatus(e.target.value as typeof status), setPage(0))}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABEL[s]} {list.data?.counts.statuses[s] !== undefined ? `(${list.data.counts.statuses[s]})` : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="muted text-xs">Sort</span>
+          <select className="input" aria-label="Sort" value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
+            <option value="name">Name</option>
+            <option value="layer">Layer</option>
+            <option value="status">Status</option>
+            <option value="changed">Last change</option>
+          </select>
+        </label>
+        <button className="btn" aria-label="Sort direction" onClick={() => setDir(dir === "asc" ? "desc" : "asc")}>
+          {dir === "asc" ? "↑ asc" : "↓ desc"}
+        </button>
+      </div>
+      {list.error && <p className="error-text">{list.error.message}</p>}
+      <div className="card overflow-x-auto p-0">
+        <table className="table" data-testid="skills-table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Layer</th>
+              <th>Status</th>
+              <th>Tags</th>
+              <th>Description</th>
+              <th>Last change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.rows.map((r) => (
+              <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
+                <td className="font-medium">
+                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref)}>
+                    {r.name}
+                  </Link>
+                  {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
+                </td>
+                <td>
+                  <span className="badge bg-indigo-50 text-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-200">
+                    {LAYER_LABEL[r.layer]}
+                    {r.plugin ? ` · ${r.plugin}` : ""}
+                  </span>
+                </td>
+                <td>
+                  <span className={`badge ${STATUS_STYLE[r.status] ?? ""}`} title={r.statusReason}>
+                    {STATUS_LABEL[r.status] ?? r.status}
+                  </span>
+                  {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
+                </td>
+                <td className="text-xs">{r.tags.join(", ")}</td>
+                <td className="max-w-md text-xs">
+                  <span className="line-clamp-2">{r.description}</span>
+                </td>
+                <td className="text-xs whitespace-nowrap">
+                  {ago(r.lastChange.at)}
+                  <div className="muted">{r.lastChange.source === "disk" ? "on disk" : r.lastChange.by}</div>
+                </td>
+              </tr>
+            ))}
+            {list.data && list.data.rows.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted py-6 text-center">
+                  No skill matches.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="flex items-center gap-2 text-sm">
+        <button className="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>
+          Previous
+        </button>
+        <span className="muted">
+          Page {page + 1} of {pages}
+        </span>
+        <button className="btn" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
+          Next
+        </button>
+        {list.isFetching && <span className="muted text-xs">searching…</span>}
+      </div>
+    </div>
+  );
+}
