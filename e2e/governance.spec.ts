@@ -1,0 +1,167 @@
+// Governance as an administrator and an author use it: block a skill, approve a skill with a script, ask
+// "what if" for another environment, deploy with a preview. Skills are written into the e2e data home's layer
+// folders on disk, as a git pull or another editor would; the console's watcher picks them up.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_HOME } from "../playwright.config";
+import { createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+
+const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
+const ENTERPRISE_SKILLS = path.join(E2E_HOME, "enterprise", "skills");
+const stamp = Date.now().toString(36);
+
+function writeSkill(root: string, name: string, opts: { extra?: string; body?: string; scripts?: Record<string, string> } = {}) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [file, content] of Object.entries(opts.scripts ?? {})) {
+    fs.mkdirSync(path.join(dir, "scripts"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "scripts", file), content, { mode: 0o755 });
+  }
+  fs.writeFileSync(
+    path.join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: ${name} for the governance journey. Use when testing governance.\n${opts.extra ?? ""}---\n${opts.body ?? `# ${name}\n\nFollow these steps.\n`}`,
+  );
+}
+
+/** What an agent of this user would be offered: the listing the playground shows (tRPC, same resolution). */
+async function agentListing(page: Page, whatIf: Record<string, string> = {}): Promise<string[]> {
+  const res = await page.request.get(`/api/trpc/layers.effective?input=${encodeURIComponent(JSON.stringify({ json: whatIf }))}`);
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { result: { data: { json: { name: string }[] } } };
+  return body.result.data.json.map((s) => s.name);
+}
+
+async function openRow(page: Page, name: string) {
+  await page.goto("/layers");
+  await page.getByLabel("Search skills by name").fill(name);
+  await expect(page.getByTestId(`layer-row-${name}`)).toBeVisible();
+}
+
+/** Reloads the layers view until the cell shows the status (the watcher needs a moment after a disk write). */
+async function expectCell(page: Page, name: string, layer: string, text: string) {
+  await expect(async () => {
+    await openRow(page, name);
+    await expect(page.getByTestId(`cell-${name}-${layer}`)).toContainText(text, { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+test("an admin blocks a project skill: the layers view and the agent listing no longer offer it", async ({ page }) => {
+  await signInAsAdmin(page);
+  await expectCell(page, "git-helper", "project", "winner");
+  expect(await agentListing(page)).toContain("git-helper");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Policies" }).click();
+  await page.getByLabel("Skill name to block").fill("git-helper");
+  await page.getByRole("button", { name: "Block", exact: true }).click();
+  await expect(page.getByTestId("blocked-names")).toContainText("git-helper");
+
+  await openRow(page, "git-helper");
+  await expect(page.getByTestId("cell-git-helper-project")).toContainText("blocked");
+  await expect(page.getByTestId("winner-git-helper")).toHaveText("nothing active");
+  await page.getByTestId("layer-row-git-helper").click();
+  await expect(page.getByTestId("resolution-chain")).toContainText('the name "git-helper" is on the block list');
+  expect(await agentListing(page)).not.toContain("git-helper");
+
+  // Unblocking gives it back.
+  await page.goto("/policies");
+  await page.getByRole("button", { name: "Unblock git-helper" }).click();
+  await expect(page.getByTestId("blocked-names")).not.toContainText("git-helper");
+  expect(await agentListing(page)).toContain("git-helper");
+});
+
+test("an author's new skill with a script waits for approval and becomes active once an admin approves it", async ({ browser }) => {
+  const name = `lint-report-${stamp}`;
+  const adminCtx = await browser.newContext();
+  const admin = await adminCtx.newPage();
+  await signInAsAdmin(admin);
+  await admin.goto("/policies");
+  const toggle = admin.getByLabel("Require approval for skills with scripts");
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+
+  const authorEmail = uniqueEmail("author");
+  await createUserViaUi(admin, authorEmail, "author", "author-pass-123");
+  const authorCtx = await browser.newContext();
+  const author = await authorCtx.newPage();
+  await signIn(author, authorEmail, "author-pass-123");
+
+  // The author adds a skill with a script to the project.
+  writeSkill(PROJECT_SKILLS, name, { scripts: { "lint.sh": "#!/bin/sh\necho lint ok\n" } });
+  await expectCell(author, name, "project", "pending approval");
+  await expect(author.getByTestId(`winner-${name}`)).toHaveText("nothing active");
+  expect(await agentListing(author)).not.toContain(name);
+
+  // The admin sees it waiting and approves it with a comment.
+  await admin.goto("/policies");
+  const row = admin.getByTestId(`approval-row-${name}`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("has scripts");
+  await row.getByLabel(`Comment on ${name}`).fill("script reviewed: read-only lint");
+  await row.getByRole("button", { name: "Approve" }).click();
+  await expect(row).toHaveCount(0);
+
+  await expectCell(author, name, "project", "winner");
+  expect(await agentListing(author)).toContain(name);
+
+  // An edit after the approval needs a new one.
+  fs.appendFileSync(path.join(PROJECT_SKILLS, name, "SKILL.md"), "\nAlso run the formatter.\n");
+  await expectCell(author, name, "project", "pending approval");
+  expect(await agentListing(author)).not.toContain(name);
+
+  await admin.goto("/policies");
+  await admin.getByLabel("Require approval for skills with scripts").click();
+  await expect(admin.getByLabel("Require approval for skills with scripts")).not.toBeChecked();
+  await adminCtx.close();
+  await authorCtx.close();
+});
+
+test("a what-if for another environment shows a different winner, with the chain and a diff", async ({ page }) => {
+  const name = `data-handling-${stamp}`;
+  writeSkill(ENTERPRISE_SKILLS, name, { extra: "priority: 0\nscope:\n  environments: [production]\n", body: "# Compliance\n\nCRITICAL: follow the data rules.\n" });
+  writeSkill(PROJECT_SKILLS, name, { extra: "priority: 1000\nscope:\n  environments: [staging]\n", body: "# Team variant\n\nStaging shortcuts.\n" });
+  await signInAsAdmin(page);
+  await expectCell(page, name, "project", "shadowed");
+  await expect(page.getByTestId(`layer-row-${name}`)).toContainText("2 definitions");
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+
+  const whatIf = page.getByRole("form", { name: "What-if" });
+  await whatIf.getByLabel("Environment").fill("staging");
+  await whatIf.getByRole("button", { name: "Apply what-if" }).click();
+  await expect(page.getByTestId("whatif-banner")).toContainText("environment staging");
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("project");
+  await expect(page.getByTestId(`cell-${name}-enterprise`)).toContainText("out of scope");
+
+  await whatIf.getByLabel("Environment").fill("production");
+  await whatIf.getByRole("button", { name: "Apply what-if" }).click();
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`cell-${name}-project`)).toContainText("out of scope");
+
+  // The chain explains it, highest first, and the two SKILL.md files can be compared.
+  await page.getByTestId(`layer-row-${name}`).click();
+  const chain = page.getByTestId("resolution-chain");
+  await expect(chain.locator("li").first()).toContainText("Enterprise");
+  await expect(page.getByTestId("chain-item-project")).toContainText('limited to environments [staging], this context\'s environment is "production"');
+  await expect(page.getByTestId("layer-diff").locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("layer-diff")).toContainText("Staging shortcuts.");
+});
+
+test("an admin deploys a project skill to the enterprise layer after seeing which contexts change", async ({ page }) => {
+  const name = `release-check-${stamp}`;
+  writeSkill(PROJECT_SKILLS, name);
+  await signInAsAdmin(page);
+  await expectCell(page, name, "project", "winner");
+  await page.getByTestId(`layer-row-${name}`).click();
+  await page.getByTestId("deploy-open").click();
+  const panel = page.getByTestId("deploy-panel");
+  await panel.getByLabel("Target layer").selectOption("enterprise");
+  const preview = panel.getByTestId("deploy-preview");
+  await expect(preview).toContainText("contexts get a different definition");
+  await expect(preview.locator("tr", { hasText: "default" })).toContainText("changes");
+  expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name))).toBe(false);
+  await panel.getByRole("button", { name: "Deploy to enterprise" }).click();
+  await expect(panel.getByTestId("deploy-done")).toContainText("changes from the project definition");
+  expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name, "SKILL.md"))).toBe(true);
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
+});
