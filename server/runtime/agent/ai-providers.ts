@@ -43,7 +43,9 @@ export class AiSdkProvider implements ModelProvider {
     for (const t of req.tools) {
       const w = wireName(t.name);
       byWire.set(w, t.name);
-      tools[w] = tool({ description: t.description, inputSchema: jsonSchema(t.parameters as Parameters<typeof jsonSchema>[0]) });
+      // "$schema" (added by zod) is dropped: some OpenAI-compatible servers reject unknown top-level keys.
+      const { $schema: _drop, ...parameters } = t.parameters;
+      tools[w] = tool({ description: t.description, inputSchema: jsonSchema(parameters as Parameters<typeof jsonSchema>[0]) });
     }
     const result = await generateText({
       model: this.languageModel,

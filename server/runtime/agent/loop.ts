@@ -13,7 +13,7 @@ import { hookNote, runHook, type HookRun } from "./hooks";
 import { buildListing, listingBudgetFor, type ListingSkill } from "./listing";
 import { forkTools, toolsForMode, type ModeHost } from "./mode-tools";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
-import { effectiveSkills, type LoadedSkill } from "./skill-source";
+import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
 import type {
   ActivationVia,
   AgentEvent,
@@ -159,7 +159,21 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       ...(r.refused ? { refused: r.refused } : {}),
     });
 
-  const loadedOf = (s: ActiveSkill): LoadedSkill | undefined => (fork && s.name === fork.skill.name ? fork.skill : host.loaded.get(s.name));
+  // Skills active before this run (a session's pinned skills) are loaded on first need, for injection and hooks.
+  const loadedOf = (s: ActiveSkill): LoadedSkill | undefined => {
+    if (fork && s.name === fork.skill.name) return fork.skill;
+    const have = host.loaded.get(s.name);
+    if (have) return have;
+    const entry = byName.get(s.name);
+    if (!entry) return undefined;
+    try {
+      const l = loadSkill(entry);
+      host.loaded.set(l.name, l);
+      return l;
+    } catch {
+      return undefined;
+    }
+  };
 
   const onActivated = async (s: ActiveSkill, via: ActivationVia): Promise<string[]> => {
     if (!activatedNames.includes(s.name)) activatedNames.push(s.name);

@@ -219,3 +219,72 @@ describe("offline provider's reading of a body", () => {
     ]);
   });
 });
+
+describe("offline provider with context: fork and a session's pinned skills", () => {
+  let w2: AgentWorld;
+  beforeAll(() => {
+    w2 = makeAgentWorld();
+    w2.skill("summarize-secrets", {
+      description: "Summarize secrets in isolation.",
+      frontmatter: "context: fork\nallowed-tools: Bash(echo:*)",
+      body: "# Summarize\n\n```bash\necho FORKED-RUN\n```\n",
+    });
+    w2.skill("house-style", { description: "House writing style.", body: "# Style\n\nSTYLE-BODY: be brief.\n" });
+  });
+  afterAll(() => w2?.cleanup());
+
+  it("runs a fork skill in a sub-agent (its own activation, restrictions and script run) and returns only its answer", async () => {
+    const audit = new MemoryAuditSink();
+    const result = await runAgent({
+      request: "summarize the secrets",
+      history: [{ role: "user", content: "PARENT-ONLY-CONTEXT" }],
+      mode: "tool",
+      provider: new OfflineProvider(),
+      skills: { index: w2.index() },
+      runner,
+      audit,
+      scratchDir: w2.scratch,
+      sessionId: "s",
+      userId: "u",
+    });
+    expect(result.reason).toBe("answered");
+    const top = result.events.filter((e) => e.depth === 0);
+    const sub = result.events.filter((e) => e.depth === 1);
+    expect(top.some((e) => e.type === "skill_activated")).toBe(false);
+    expect(sub.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "summarize-secrets", via: "fork", allowedTools: ["Bash(echo:*)"] });
+    const script = sub.find((e) => e.type === "script_run") as Extract<AgentEvent, { type: "script_run" }>;
+    expect(script.stdout.trim()).toBe("FORKED-RUN");
+    const subMessage = sub.find((e) => e.type === "message") as Extract<AgentEvent, { type: "message" }>;
+    expect(subMessage.text).toContain("in its own context (context: fork), without the parent conversation");
+    expect(subMessage.text).not.toContain("PARENT-ONLY-CONTEXT");
+    expect(result.answer).toContain("FORKED-RUN");
+    expect(audit.events.filter((e) => e.type === "skill_activated")).toEqual([expect.objectContaining({ skill: "summarize-secrets", mode: "tool" })]);
+  });
+
+  it("keeps skills a session pinned before the run, injects their bodies, and releases only what the run activated", async () => {
+    const { SkillStack } = await import("../tools/stack");
+    const stack = new SkillStack();
+    const entry = w2.index().entries().find((e) => e.name === "house-style")!;
+    stack.push({ name: "house-style", layer: entry.layer, digest: entry.digest, baseDir: entry.dir, activatedBy: "user" });
+    const seen: string[] = [];
+    const provider = new OfflineProvider();
+    const spy = { name: provider.name, model: provider.model, contextTokens: provider.contextTokens, complete: (req: Parameters<OfflineProvider["complete"]>[0]) => (seen.push(req.system), provider.complete(req)) };
+    const result = await runAgent({
+      request: "what is the capital of Peru",
+      mode: "orchestrated",
+      provider: spy,
+      skills: { index: w2.index() },
+      runner,
+      audit: new MemoryAuditSink(),
+      scratchDir: w2.scratch,
+      sessionId: "s",
+      userId: "u",
+      stack,
+    });
+    expect(result.reason).toBe("answered");
+    expect(seen[0]).toContain('<skill name="house-style"');
+    expect(seen[0]).toContain("STYLE-BODY: be brief.");
+    expect(stack.list().map((s) => s.name)).toEqual(["house-style"]);
+    expect(result.events.some((e) => e.type === "skill_deactivated")).toBe(false);
+  });
+});

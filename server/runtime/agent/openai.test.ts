@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
-import { openAiCompatibleProvider } from "./ai-providers";
+import { anthropicProvider, openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, realRunner, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
+import { makeAgentWorld, realRunner, scriptedAnthropicServer, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
 import type { AgentEvent, AgentRunOptions, DisclosureMode } from "./types";
 
 let world: AgentWorld;
@@ -285,5 +285,57 @@ describe("the loop's limits", () => {
       ["with-hooks", "pre", "ok"],
       ["with-hooks", "post", "ok"],
     ]);
+  });
+});
+
+describe("Anthropic provider against a scripted Messages API server", () => {
+  it("sends the system prompt, the tools with JSON schema and the tool results; tool_use blocks come back as calls", async () => {
+    const s = await scriptedAnthropicServer([
+      { toolCalls: [{ name: "skills_load", arguments: { names: ["git-notes"] } }] },
+      { content: "notes written" },
+    ]);
+    try {
+      const provider = anthropicProvider({ ANTHROPIC_API_KEY: "ak-test", ANTHROPIC_BASE_URL: s.baseURL, OMNIFORGE_MODEL: "claude-scripted" });
+      const result = await runAgent({
+        request: "write git notes",
+        mode: "orchestrated",
+        provider,
+        skills: { index: world.index() },
+        runner,
+        audit: new MemoryAuditSink(),
+        scratchDir: world.scratch,
+        sessionId: "s",
+        userId: "u",
+      });
+      expect(result.reason).toBe("answered");
+      expect(result.answer).toBe("notes written");
+      expect(s.keys[0]).toBe("ak-test");
+      expect(s.requests[0]!.model).toBe("claude-scripted");
+      expect(JSON.stringify(s.requests[0]!.system)).toContain("You MUST call skills.load");
+      expect(s.requests[0]!.tools!.map((t) => t.name)).toContain("skills_load");
+      expect(s.requests[0]!.tools!.find((t) => t.name === "skills_load")!.input_schema).toMatchObject({ type: "object", properties: { names: { type: "array" } } });
+      expect(JSON.stringify(s.requests[1]!.system)).toContain("BODY-MARKER-GIT");
+      const last = s.requests[1]!.messages.at(-1)!;
+      expect(JSON.stringify(last)).toContain("tool_result");
+      expect(JSON.stringify(last)).toContain("sha256:");
+      expect(ofType(result.events, "model_call")[0]!.cost.reported).toEqual({ inputTokens: 200, outputTokens: 20 });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("provider failures", () => {
+  it("an unreachable endpoint ends the run with reason error and an error event, audited", async () => {
+    // A server that was there and is gone: connection refused on 127.0.0.1.
+    const gone = await scriptedOpenAiServer([{ content: "never" }]);
+    await gone.close();
+    const broken = openAiCompatibleProvider({ OPENAI_BASE_URL: gone.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" });
+    const audit = new MemoryAuditSink();
+    const result = await runAgent({ request: "x", mode: "tool", provider: broken, skills: { index: world.index() }, runner, audit, scratchDir: world.scratch, sessionId: "s", userId: "u" });
+    expect(result.reason).toBe("error");
+    expect(ofType(result.events, "error")[0]!.message).toBeTruthy();
+    expect(ofType(result.events, "run_finished")[0]!.reason).toBe("error");
+    expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
   });
 });

@@ -149,3 +149,61 @@ export async function scriptedOpenAiServer(replies: ScriptedReply[] | ((body: Ch
       }),
   };
 }
+
+// ---- scripted Anthropic Messages API server -------------------------------------------------------------
+
+export interface AnthropicRequestBody {
+  model: string;
+  system?: string | { type: string; text: string }[];
+  messages: { role: string; content: string | { type: string; [k: string]: unknown }[] }[];
+  tools?: { name: string; description?: string; input_schema?: unknown }[];
+}
+
+/** Answers POST .../messages with the next scripted reply, in the Messages API shape (tool_use blocks). */
+export async function scriptedAnthropicServer(replies: ScriptedReply[]): Promise<{ baseURL: string; requests: AnthropicRequestBody[]; keys: string[]; close(): Promise<void> }> {
+  const requests: AnthropicRequestBody[] = [];
+  const keys: string[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      if (req.method !== "POST" || !req.url?.endsWith("/messages")) {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "no route" } }));
+        return;
+      }
+      const body = JSON.parse(raw) as AnthropicRequestBody;
+      requests.push(body);
+      keys.push(String(req.headers["x-api-key"] ?? ""));
+      const n = requests.length - 1;
+      const reply = replies[Math.min(n, replies.length - 1)]!;
+      const content = [
+        ...(reply.content ? [{ type: "text", text: reply.content }] : []),
+        ...(reply.toolCalls ?? []).map((c, k) => ({ type: "tool_use", id: `toolu_${n}_${k}`, name: c.name, input: c.arguments })),
+      ];
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          id: `msg_${n}`,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content,
+          stop_reason: reply.toolCalls?.length ? "tool_use" : "end_turn",
+          stop_sequence: null,
+          usage: { input_tokens: 200 + n, output_tokens: 20 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    keys,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
