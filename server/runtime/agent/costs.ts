@@ -16,6 +16,13 @@ export function stageOfResult(tool: string, data: unknown): MessageStage {
   return "other";
 }
 
+/** The same, for tool results of earlier turns (history), where only the text is left. */
+export function stageOfHistory(tool: string, content: string): MessageStage {
+  if (content.includes("(context: fork)")) return "stage3";
+  if ((tool === "skill" || tool === "read_file") && /^\[?Skill '[^']+' (re-)?activated/.test(content)) return "stage2";
+  return stageOfResult(tool, {});
+}
+
 const usage = (chars: number, tokens: number): StageUsage => ({ chars, tokens });
 
 export class CostMeter {

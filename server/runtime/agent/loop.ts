@@ -8,7 +8,7 @@ import { Executor } from "../tools/executor";
 import { activateSkill, endRun } from "../tools/lifecycle";
 import { SkillStack } from "../tools/stack";
 import type { ActiveSkill, ToolContext } from "../tools/types";
-import { CostMeter, stageOfResult } from "./costs";
+import { CostMeter, stageOfHistory, stageOfResult } from "./costs";
 import { hookNote, runHook, type HookRun } from "./hooks";
 import { buildListing, listingBudgetFor, type ListingSkill } from "./listing";
 import { forkTools, toolsForMode, type ModeHost } from "./mode-tools";
@@ -194,6 +194,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   };
 
   const messages: ChatMessage[] = [...(fork ? [] : opts.history ?? []), { role: "user", content: opts.request }];
+  for (const m of messages) if (m.role === "tool" && !m.isError) meter.tag(m, stageOfHistory(m.tool, m.content));
 
   emit({
     type: "run_started",

@@ -288,3 +288,27 @@ describe("offline provider with context: fork and a session's pinned skills", ()
     expect(result.events.some((e) => e.type === "skill_deactivated")).toBe(false);
   });
 });
+
+describe("stage costs carry over a conversation", () => {
+  it("an earlier turn's activation and outputs count as stage 2 and 3 in the next run's calls", async () => {
+    const first = await run("tool");
+    const firstCosts = first.result.costs;
+    const audit = new MemoryAuditSink();
+    const second = await runAgent({
+      request: "what is the capital of Peru",
+      history: first.result.messages,
+      mode: "tool",
+      provider: new OfflineProvider(),
+      skills: { index: world.index() },
+      runner,
+      audit,
+      scratchDir: world.scratch,
+      sessionId: "sess-offline",
+      userId: "alice",
+    });
+    const c = second.costs[0]!;
+    expect(c.stage2.chars).toBe(firstCosts.at(-1)!.stage2.chars);
+    expect(c.stage3.chars).toBe(firstCosts.at(-1)!.stage3.chars);
+    expect(c.stage3.chars).toBeGreaterThan(0);
+  });
+});
