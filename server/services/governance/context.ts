@@ -9,6 +9,9 @@ import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
 
+/** The two folders paths are shown relative to (a DataHome, or a CLI's layer config). */
+export type Places = Pick<DataHome, "home" | "projectRoot">;
+
 export interface Viewer {
   id: string;
   role: "viewer" | "author" | "admin";
@@ -66,7 +69,7 @@ export function scopeValues(entries: Iterable<SkillEntry>): { environments: stri
 }
 
 /** The console user whose personal layer holds this entry (null for the shared layers and the CLI's own). */
-export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dh: DataHome): string | null {
+export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dh: Places): string | null {
   if (entry.layer !== "personal") return null;
   const rel = path.relative(path.join(dh.home, "users"), entry.root);
   const parts = rel.split(path.sep);
@@ -74,7 +77,7 @@ export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dh: DataHome)
 }
 
 /** A path a person can read without the machine's absolute prefix. */
-export function displayPath(dir: string, dh: DataHome): string {
+export function displayPath(dir: string, dh: Places): string {
   const inProject = path.relative(dh.projectRoot, dir);
   if (!inProject.startsWith("..") && !path.isAbsolute(inProject)) return `<project>/${inProject}`;
   const inHome = path.relative(dh.home, dir);

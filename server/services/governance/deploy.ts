@@ -3,7 +3,6 @@
 // before and after, computed by the registry's resolve() over the index with the copy laid on top (nothing is
 // written). Then the registry's deploySkill does the atomic copy, and skill_deployed is recorded.
 import path from "node:path";
-import type { DataHome } from "../../config";
 import type { AuditActor, AuditSink } from "../../runtime/audit/events";
 import {
   deploySkill,
@@ -17,7 +16,7 @@ import {
   type SkillIndex,
 } from "../../runtime/registry";
 import { refreshAll } from "../catalog/catalog";
-import { displayPath, scopeValues, type Viewer } from "./context";
+import { displayPath, scopeValues, type Places, type Viewer } from "./context";
 import { GovernanceError } from "./errors";
 
 export type DeployTarget = Exclude<LayerName, "plugin">;
@@ -95,7 +94,7 @@ const labelOf = (c: PreviewRow["context"]) =>
 
 export function previewDeploy(
   index: SkillIndex,
-  dh: DataHome,
+  dh: Places,
   input: { name: string; fromId?: string; target: DeployTarget },
   policy: ResolveContext["policy"],
 ): DeployPreview {
@@ -153,7 +152,7 @@ export interface DeployResult {
  */
 export function executeDeploy(
   index: SkillIndex,
-  dh: DataHome,
+  dh: Places,
   input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string },
   policy: ResolveContext["policy"],
   audit: { sink: AuditSink; actor: AuditActor },

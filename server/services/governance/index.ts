@@ -15,3 +15,4 @@ export {
   type PreviewRow,
   type DeployResult,
 } from "./deploy";
+export { cliDeploy, formatPreview, type CliDeployOptions, type CliDeployOutcome } from "./cli-deploy";

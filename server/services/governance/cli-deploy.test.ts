@@ -1,0 +1,46 @@
+// The CLI's deploy honours the console's policy and writes its audit event into the console's chain.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeLayerConfig } from "../../runtime/registry";
+import { listEvents } from "../audit";
+import { cliDeploy, formatPreview } from "./cli-deploy";
+import { changePolicy } from "./policy-change";
+import { govHome, type GovHome } from "./test-home";
+
+let h: GovHome;
+beforeEach(() => {
+  h = govHome();
+});
+afterEach(() => h.cleanup());
+
+const config = () => makeLayerConfig({ home: h.dh.home, projectRoot: h.dh.projectRoot });
+
+describe("cliDeploy", () => {
+  it("previews with the console policy: a blocked name changes nothing, and says why", () => {
+    h.skill("project", "git-helper");
+    changePolicy(h.db, { op: "block", name: "git-helper" }, { sink: h.audit, actor: { id: "admin-id" } });
+    expect(() => cliDeploy(config(), "git-helper", "enterprise", { dryRun: true })).toThrow(/no active definition to copy/);
+    const out = cliDeploy(config(), "git-helper", "enterprise", { dryRun: true, fromLayer: "project" });
+    expect(out.policyFrom).toBe(h.dh.dbFile);
+    expect(out.preview.rows[0]).toMatchObject({ before: null, after: null, changes: false, copyStatus: "blocked" });
+    expect(formatPreview(out.preview)).toMatch(/no agent's resolution changes:\n {4}default .*: nothing -> nothing {2}\[copy: blocked by policy/);
+    expect(fs.existsSync(path.join(h.root("enterprise"), "git-helper"))).toBe(false);
+  });
+
+  it("deploys and records skill_deployed in the console's audit chain", () => {
+    h.skill("project", "data-handling", { extra: "scope:\n  environments: [production]" });
+    const out = cliDeploy(config(), "data-handling", "enterprise", { fromLayer: "project" });
+    expect(out.result?.message).toMatch(/changes from the project definition/);
+    expect(out.auditTo).toBe(h.dh.dbFile);
+    expect(formatPreview(out.preview)).toContain("* environment=production: project -> enterprise (the copy)");
+    const events = listEvents(h.db, { type: "skill_deployed" }, { kind: "all" }).events;
+    expect(events.map((e) => [e.skill, e.layer, e.actorId])).toEqual([["data-handling", "enterprise", "cli"]]);
+  });
+
+  it("without a console.db no policy applies", () => {
+    fs.rmSync(h.dh.dbFile);
+    h.skill("project", "x");
+    expect(cliDeploy(config(), "x", "enterprise", { dryRun: true }).policyFrom).toBeNull();
+  });
+});

@@ -1,0 +1,71 @@
+// `omniforge skill deploy` with the console's governance: when <home>/console.db exists, the preview and the
+// deploy resolve with the console's stored policy and approvals, and skill_deployed goes into the console's
+// audit chain; without it, the registry alone decides (no policy) and events stay in memory.
+import fs from "node:fs";
+import path from "node:path";
+import { openDb } from "../../../db/client";
+import { MemoryAuditSink, type AuditActor, type AuditSink } from "../../runtime/audit/events";
+import { parseSkillRef, SkillIndex, type LayerConfig, type LayerName, type RegistryPolicy } from "../../runtime/registry";
+import { auditSinkFor, flushAudit } from "../audit";
+import { policyFromHome } from "../policy/home-policy";
+import { executeDeploy, previewDeploy, type DeployPreview, type DeployResult, type DeployTarget } from "./deploy";
+import { GovernanceError } from "./errors";
+
+export interface CliDeployOptions {
+  /** Copy the definition of this layer instead of the active one. */
+  fromLayer?: LayerName;
+  force?: boolean;
+  /** Only compute the preview. */
+  dryRun?: boolean;
+  actor?: AuditActor;
+}
+
+export interface CliDeployOutcome {
+  /** Where the policy came from: the console.db path, or null (no policy applied). */
+  policyFrom: string | null;
+  preview: DeployPreview;
+  result?: DeployResult;
+  /** Where skill_deployed was recorded ("memory" without a console.db). */
+  auditTo: string;
+  events: MemoryAuditSink["events"];
+}
+
+export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget, opts: CliDeployOptions = {}): CliDeployOutcome {
+  const dbFile = path.join(config.home, "console.db");
+  const policy: RegistryPolicy | undefined = policyFromHome(config.home, { userId: config.userId }) ?? undefined;
+  const index = SkillIndex.build(config);
+  const { name, plugin } = parseSkillRef(ref);
+  let fromId: string | undefined;
+  if (opts.fromLayer || plugin !== undefined) {
+    const layer = plugin !== undefined ? "plugin" : opts.fromLayer!;
+    const def = index.definitions(name).find((e) => e.layer === layer && (plugin === undefined || e.plugin === plugin));
+    if (!def) throw new GovernanceError(`no ${layer}${plugin ? ` (plugin "${plugin}")` : ""} definition of "${name}"`, "NOT_FOUND");
+    fromId = def.id;
+  }
+  const places = { home: config.home, projectRoot: config.projectRoot };
+  const preview = previewDeploy(index, places, { name, fromId, target }, policy);
+  const memory = new MemoryAuditSink();
+  if (opts.dryRun) return { policyFrom: policy ? dbFile : null, preview, auditTo: "memory", events: memory.events };
+  let sink: AuditSink = memory;
+  let auditTo = "memory";
+  let db: ReturnType<typeof openDb> | undefined;
+  if (fs.existsSync(dbFile)) {
+    db = openDb(dbFile);
+    sink = auditSinkFor(db, { stdout: false });
+    auditTo = dbFile;
+  }
+  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force }, policy, { sink, actor: opts.actor ?? { id: "cli" } });
+  if (db) flushAudit(db);
+  return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
+}
+
+/** The preview as lines a person reads in a terminal: one per context, marked when the winner changes. */
+export function formatPreview(p: DeployPreview): string {
+  const who = (w: DeployPreview["rows"][number]["before"]) => (w ? `${w.layer}${w.plugin ? ` (${w.plugin})` : ""}${w.isCopy ? " (the copy)" : ""}` : "nothing");
+  const lines = [
+    `deploy "${p.name}": ${p.from.layer}${p.from.plugin ? ` (${p.from.plugin})` : ""} ${p.from.where} -> ${p.to.where}${p.to.exists ? " (replaces the existing copy)" : ""}`,
+    p.changedContexts === 0 ? "no agent's resolution changes:" : `${p.changedContexts} of ${p.rows.length} contexts change:`,
+    ...p.rows.map((r) => `  ${r.changes ? "*" : " "} ${r.label}: ${who(r.before)} -> ${who(r.after)}${r.copyStatus !== "winner" && r.copyReason ? `  [copy: ${r.copyReason}]` : ""}`),
+  ];
+  return lines.join("\n") + "\n";
+}
