@@ -26,23 +26,14 @@ export function skillDirsUnder(root: string, dir: string = root): string[] {
 /** The skill file's mtime and size; "skill.md" counts too (it loads, with a warning from the skill checker). */
 export function statSkillFile(dir: string): { mtimeMs: number; size: number } | null {
   for (const name of ["SKILL.md", "skill.md"]) {
-    try {
-      const st = fs.statSync(path.join(dir, name));
-      return { mtimeMs: st.mtimeMs, size: st.size };
-    } catch {
-      // try the other spelling
-    }
+    const st = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (st) return { mtimeMs: st.mtimeMs, size: st.size };
   }
   return null;
 }
 
 function exists(p: string): boolean {
-  try {
-    fs.statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
+  return fs.statSync(p, { throwIfNoEntry: false }) !== undefined;
 }
 
 /**

@@ -50,11 +50,9 @@ function listScripts(scriptsDir: string): { rel: string; abs: string; size: numb
 /** null when the skill has no scripts/ folder. `previous` lets an unchanged folder skip the hashing. */
 export function scriptsState(skillDir: string, previous?: ScriptsState): ScriptsState | null {
   const scriptsDir = path.join(skillDir, "scripts");
-  try {
-    if (!fs.statSync(scriptsDir).isDirectory()) return null;
-  } catch {
-    return null;
-  }
+  // No exception for the common "no scripts/" case: building the error object costs more than the stat.
+  const st = fs.statSync(scriptsDir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) return null;
   const files = listScripts(scriptsDir);
   const stamp = files.map((f) => `${f.rel}\0${f.size}\0${f.mtimeMs}`).join("\n");
   if (previous && previous.stamp === stamp) return previous;

@@ -172,8 +172,10 @@ describe("watcher by polling (network file systems, or after the OS watch limit 
     writeSkill(projectRoot(), "polled");
     index = SkillIndex.build(t.config);
     await index.watch({ usePolling: true, debounceMs: 50 });
+    // Polling compares against a first stat taken asynchronously after "ready"; let one interval pass.
+    await new Promise((r) => setTimeout(r, 1500));
     fs.writeFileSync(path.join(projectRoot(), "polled", "SKILL.md"), "---\nname: polled\ndescription: Seen by polling.\n---\n");
-    expect(await waitFor(() => index!.definitions("polled")[0]?.description === "Seen by polling.", 8000)).toBe(true);
+    expect(await waitFor(() => index!.definitions("polled")[0]?.description === "Seen by polling.", 10_000)).toBe(true);
   });
 });
 
