@@ -1,0 +1,60 @@
+"use client";
+// The side panel: the available skills exactly as the agent saw them (the listing of the turn in focus, or a
+// preview before the first turn), the active skills, the context meter and the mode comparison.
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "~/components/providers/trpc";
+import type { StreamEvent } from "~/server/services/playground/types";
+import { ContextMeter, Legend, ModeComparison, type ComparedRun } from "./meter";
+import { activatedIn, activeStack, costsOf, listingOf } from "./steps-model";
+
+export interface FocusTurn {
+  turn: number;
+  request: string;
+  events: StreamEvent[];
+  live: boolean;
+}
+
+export function SidePanel({ sessionId, mode, focus, compared }: { sessionId: string; mode: string; focus: FocusTurn | null; compared: ComparedRun[] }) {
+  const trpc = useTRPC();
+  const seen = focus ? listingOf(focus.events) : null;
+  const preview = useQuery({ ...trpc.playground.listing.queryOptions({ sessionId }), enabled: !seen });
+  const listing = seen ?? (preview.data ? { ...preview.data, mode } : null);
+  const stack = focus ? (focus.live ? activeStack(focus.events) : activatedIn(focus.events)) : [];
+  return (
+    <aside className="space-y-4 text-sm" aria-label="Turn details">
+      <section className="card space-y-1">
+        <h2 className="font-semibold">Available skills</h2>
+        <p className="muted text-xs">
+          {seen ? `Exactly as the agent saw them in turn ${focus!.turn}` : "Preview: what the agent will see"} ({listing?.mode ?? mode} mode
+          {listing ? `, ${listing.listed}/${listing.total} listed, ${listing.chars} chars, ${listing.tokens} tokens, budget ${listing.budgetChars}` : ""})
+        </p>
+        <pre className="max-h-72 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950" data-testid="side-listing">
+          {listing ? listing.text : "…"}
+        </pre>
+      </section>
+      <section className="card space-y-1">
+        <h2 className="font-semibold">Active skills</h2>
+        <p className="muted text-xs">
+          {focus?.live ? "The stack now (top first)" : focus ? `Activated in turn ${focus.turn} (deactivated when it ended)` : "No turn yet"}
+        </p>
+        <ol className="space-y-1" data-testid="active-skills">
+          {[...stack].reverse().map((s) => (
+            <li key={s} className="badge bg-indigo-100 text-indigo-900 dark:bg-indigo-900/50 dark:text-indigo-100">
+              {s}
+            </li>
+          ))}
+          {!stack.length && <li className="muted text-xs">none</li>}
+        </ol>
+      </section>
+      <section className="card space-y-2">
+        <h2 className="font-semibold">Context meter{focus ? ` (turn ${focus.turn})` : ""}</h2>
+        <Legend />
+        <ContextMeter costs={focus ? costsOf(focus.events) : []} />
+      </section>
+      <section className="card space-y-2">
+        <h2 className="font-semibold">Same request, other modes</h2>
+        <ModeComparison runs={compared} />
+      </section>
+    </aside>
+  );
+}

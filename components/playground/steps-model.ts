@@ -1,0 +1,136 @@
+// Turns a turn's event stream (live or persisted) into what the chat shows: steps in order, each tool call
+// with its result and the scripts it ran, the final answer, the active stack, the listing and the costs.
+import type { AgentEvent, ListingInfo, StageCost } from "~/server/runtime/agent/types";
+import type { PlaygroundNote, StreamEvent } from "~/server/services/playground/types";
+
+type Ev<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+
+export type Step =
+  | { kind: "sandbox"; mode: string; detail: string }
+  | { kind: "run"; event: Ev<"run_started"> }
+  | { kind: "selected"; event: Ev<"skill_selected"> }
+  | { kind: "activated"; event: Ev<"skill_activated"> }
+  | { kind: "deactivated"; event: Ev<"skill_deactivated"> }
+  | { kind: "tool"; call: Ev<"tool_call">; result?: Ev<"tool_result">; scripts: Ev<"script_run">[]; notes: PlaygroundNote[] }
+  | { kind: "script"; event: Ev<"script_run"> }
+  | { kind: "note"; note: PlaygroundNote }
+  | { kind: "model"; event: Ev<"model_call"> }
+  | { kind: "error"; message: string }
+  | { kind: "finished"; event: Ev<"run_finished"> };
+
+const isNote = (e: StreamEvent): e is PlaygroundNote & { t: number } => e.type === "sandbox" || e.type === "script_queued" || e.type === "script_waited";
+
+export function toSteps(events: StreamEvent[]): Step[] {
+  const steps: Step[] = [];
+  const tools = new Map<string, Extract<Step, { kind: "tool" }>>();
+  let open: Extract<Step, { kind: "tool" }> | undefined;
+  for (const e of events) {
+    if (isNote(e)) {
+      if (e.type === "sandbox") steps.push({ kind: "sandbox", mode: e.mode, detail: e.detail });
+      else if (open && !open.result) open.notes.push(e);
+      else steps.push({ kind: "note", note: e });
+      continue;
+    }
+    switch (e.type) {
+      case "run_started":
+        steps.push({ kind: "run", event: e });
+        break;
+      case "skill_selected":
+        steps.push({ kind: "selected", event: e });
+        break;
+      case "skill_activated":
+        steps.push({ kind: "activated", event: e });
+        break;
+      case "skill_deactivated":
+        steps.push({ kind: "deactivated", event: e });
+        break;
+      case "tool_call": {
+        const step = { kind: "tool" as const, call: e, scripts: [], notes: [] };
+        tools.set(`${e.depth}:${e.callId}`, step);
+        open = step;
+        steps.push(step);
+        break;
+      }
+      case "tool_result": {
+        const step = tools.get(`${e.depth}:${e.callId}`);
+        if (step) step.result = e;
+        break;
+      }
+      case "script_run": {
+        const step = e.callId ? tools.get(`${e.depth}:${e.callId}`) : undefined;
+        if (step) step.scripts.push(e);
+        else steps.push({ kind: "script", event: e });
+        break;
+      }
+      case "model_call":
+        steps.push({ kind: "model", event: e });
+        break;
+      case "error":
+        steps.push({ kind: "error", message: e.message });
+        break;
+      case "run_finished":
+        if (e.depth === 0) steps.push({ kind: "finished", event: e });
+        break;
+      default:
+        break;
+    }
+  }
+  return steps;
+}
+
+/** The answer so far: the final message when there is one, else the streamed text. */
+export function answerOf(events: StreamEvent[]): string {
+  const msg = [...events].reverse().find((e): e is Ev<"message"> => e.type === "message" && e.depth === 0);
+  if (msg) return msg.text;
+  return events.map((e) => (e.type === "text_delta" && e.depth === 0 ? e.text : "")).join("");
+}
+
+/** Skills active right now (bottom first), replaying activations and deactivations of the main agent. */
+export function activeStack(events: StreamEvent[]): string[] {
+  const stack: string[] = [];
+  for (const e of events) {
+    if (e.type === "skill_activated" && e.depth === 0 && !stack.includes(e.skill)) stack.push(e.skill);
+    if (e.type === "skill_deactivated" && e.depth === 0) {
+      const i = stack.lastIndexOf(e.skill);
+      if (i >= 0) stack.splice(i, 1);
+    }
+  }
+  return stack;
+}
+
+/** Skills the turn activated, in order. */
+export function activatedIn(events: StreamEvent[]): string[] {
+  const out: string[] = [];
+  for (const e of events) if (e.type === "skill_activated" && !out.includes(e.skill)) out.push(e.skill);
+  return out;
+}
+
+export function listingOf(events: StreamEvent[]): (ListingInfo & { mode: string }) | null {
+  const e = events.find((x): x is Ev<"run_started"> => x.type === "run_started" && x.depth === 0);
+  return e ? { ...e.listing, mode: e.mode } : null;
+}
+
+/** Per model call of the main agent, in order. */
+export function costsOf(events: StreamEvent[]): StageCost[] {
+  return events.filter((e): e is Ev<"model_call"> => e.type === "model_call" && e.depth === 0).map((e) => e.cost);
+}
+
+export interface CostTotals {
+  stage1: { chars: number; tokens: number };
+  stage2: { chars: number; tokens: number };
+  stage3: { chars: number; tokens: number };
+  other: { chars: number; tokens: number };
+  calls: number;
+}
+
+export function totals(costs: StageCost[]): CostTotals {
+  const zero = () => ({ chars: 0, tokens: 0 });
+  const t: CostTotals = { stage1: zero(), stage2: zero(), stage3: zero(), other: zero(), calls: costs.length };
+  for (const c of costs) {
+    for (const k of ["stage1", "stage2", "stage3", "other"] as const) {
+      t[k].chars += c[k].chars;
+      t[k].tokens += c[k].tokens;
+    }
+  }
+  return t;
+}
