@@ -1,0 +1,37 @@
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isInside, isSafeSegment, LAYER_ORDER, layerConfigFromEnv, makeLayerConfig, writableRoot } from "./layers";
+
+describe("layer configuration", () => {
+  it("the order is enterprise > personal > project > plugin", () => {
+    expect(LAYER_ORDER).toEqual(["enterprise", "personal", "project", "plugin"]);
+  });
+
+  it("CLI defaults: flags, then OMNIFORGE_HOME / OMNIFORGE_PROJECT_ROOT, then ~/.omniforge and the cwd", () => {
+    const cwd = "/work/somewhere";
+    expect(layerConfigFromEnv({}, {}, cwd)).toEqual({ home: path.join(os.homedir(), ".omniforge"), projectRoot: cwd, userId: undefined });
+    expect(layerConfigFromEnv({}, { OMNIFORGE_HOME: "h", OMNIFORGE_PROJECT_ROOT: "/p" }, cwd)).toMatchObject({ home: "/work/somewhere/h", projectRoot: "/p" });
+    expect(layerConfigFromEnv({ home: "/x", project: "y", user: "bob" }, { OMNIFORGE_HOME: "h" }, cwd)).toEqual({
+      home: "/x",
+      projectRoot: "/work/somewhere/y",
+      userId: "bob",
+    });
+  });
+
+  it("refuses user ids and plugin names that would escape their folder", () => {
+    for (const bad of ["..", "../x", "a/b", "", ".hidden", "a\\b"]) expect(isSafeSegment(bad), bad).toBe(false);
+    expect(() => makeLayerConfig({ home: "/h", projectRoot: "/p", userId: "../root" })).toThrow(/invalid user id/);
+    const config = makeLayerConfig({ home: "/h", projectRoot: "/p" });
+    expect(() => writableRoot(config, "plugin", "../x")).toThrow(/plugin name/);
+    expect(writableRoot(config, "plugin", "acme")).toBe("/h/plugins/acme/skills");
+    expect(writableRoot(config, "project")).toBe("/p/.omniforge/skills");
+  });
+
+  it("isInside is a path check, not a prefix check", () => {
+    expect(isInside("/a/b", "/a/b/c")).toBe(true);
+    expect(isInside("/a/b", "/a/b")).toBe(true);
+    expect(isInside("/a/b", "/a/bc")).toBe(false);
+    expect(isInside("/a/b", "/a")).toBe(false);
+  });
+});
