@@ -205,7 +205,7 @@ export interface ModelResponse {
 export interface ModelProvider {
   name: string;
   model: string;
-  /** Context window in tokens (the default listing budget is 1% of it, in characters... see listing.ts). */
+  /** Context window in tokens; the default listing budget is 1% of it in characters (4 chars/token, listing.ts). */
   contextTokens: number;
   complete(request: ModelRequest): Promise<ModelResponse>;
 }
