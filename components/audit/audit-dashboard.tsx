@@ -14,7 +14,7 @@ import { ViolationsTable } from "./violations-table";
 
 const OUTCOMES = ["allowed", "refused", "failed", "ok"];
 
-export function AuditDashboard({ isAdmin }: { isAdmin: boolean }) {
+export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; openedAt: number }) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
@@ -22,7 +22,8 @@ export function AuditDashboard({ isAdmin }: { isAdmin: boolean }) {
   const search = sp.toString();
   const url = useMemo(() => readUrlFilter(new URLSearchParams(search)), [search]);
   const view = sp.get("view") === "violations" ? "violations" : "events";
-  const [now, setNow] = useState(() => Date.now());
+  // The server passes the moment the page was rendered, so server and client HTML agree (hydration).
+  const [now, setNow] = useState(openedAt);
   // A new URL is a new view: re-anchor the range at the moment it was opened.
   const [anchoredFor, setAnchoredFor] = useState(search);
   if (anchoredFor !== search) {
@@ -143,7 +144,7 @@ export function AuditDashboard({ isAdmin }: { isAdmin: boolean }) {
 
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title={`Events over time by type (per ${s?.series.bucket ?? "day"})`} testId="chart-timeseries">
-          {s && <TimeSeriesChart points={s.series.points} bucket={s.series.bucket} />}
+          {s && <TimeSeriesChart points={s.series.points} bucket={s.series.bucket} from={filter.from} to={filter.to} />}
         </ChartCard>
         <ChartCard title="Top skills by activation" testId="chart-top-skills">
           {s && <BarList rows={s.topSkills.map((r) => ({ label: r.skill, n: r.n }))} empty="No skill activations in this range." />}

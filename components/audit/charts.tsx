@@ -22,7 +22,18 @@ export function ChartCard({ title, children, testId }: { title: string; children
 }
 
 /** Events over time, stacked by type. Buckets without events are drawn empty so gaps in time are visible. */
-export function TimeSeriesChart({ points, bucket }: { points: { t: number; type: string; n: number }[]; bucket: "hour" | "day" }) {
+export function TimeSeriesChart({
+  points,
+  bucket,
+  from,
+  to,
+}: {
+  points: { t: number; type: string; n: number }[];
+  bucket: "hour" | "day";
+  /** The filter's range: the axis spans it (when known) so a bar sits where it happened. */
+  from?: number;
+  to?: number;
+}) {
   if (points.length === 0) return <Empty text="No events in this range." />;
   const step = bucket === "hour" ? 3_600_000 : 86_400_000;
   const totals = new Map<string, number>();
@@ -31,8 +42,9 @@ export function TimeSeriesChart({ points, bucket }: { points: { t: number; type:
   const order = [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
   const named = order.slice(0, PALETTE.length - 1);
   const label = (type: string) => (named.includes(type) ? type : "other");
-  const first = Math.min(...points.map((p) => p.t));
-  const last = Math.max(...points.map((p) => p.t));
+  const floor = (t: number) => Math.floor(t / step) * step;
+  const first = Math.min(from !== undefined ? floor(from) : Infinity, ...points.map((p) => p.t));
+  const last = Math.max(to !== undefined ? floor(to - 1) : -Infinity, ...points.map((p) => p.t));
   const count = Math.min(400, Math.round((last - first) / step) + 1);
   const start = last - (count - 1) * step;
   const stacks: Map<string, number>[] = Array.from({ length: count }, () => new Map());

@@ -12,7 +12,7 @@ export default async function AuditPage() {
   if (!hasRole(user.role, "author")) return <Forbidden need="author" have={user.role} />;
   return (
     <Suspense>
-      <AuditDashboard isAdmin={user.role === "admin"} />
+      <AuditDashboard isAdmin={user.role === "admin"} openedAt={Date.now()} />
     </Suspense>
   );
 }

@@ -93,7 +93,6 @@ describe("audit queries", () => {
       { skill: "xlsx", n: 1 },
     ]);
     expect(refusalsBySkillAndTool(t.db, {}, all)).toEqual([
-      { skill: null, tool: null, n: 1 },
       { skill: "pdf", tool: null, n: 1 },
       { skill: "pdf", tool: "bash", n: 1 },
       { skill: "xlsx", tool: "bash", n: 1 },

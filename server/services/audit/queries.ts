@@ -128,7 +128,7 @@ export function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditS
   ) as { skill: string; n: number }[];
 }
 
-/** Refused events (tool restriction, blocked reads, refused scripts) grouped by skill and tool. */
+/** Refused tool calls, blocked reads and refused scripts, grouped by skill and tool. */
 export function refusalsBySkillAndTool(
   db: Db,
   filter: AuditFilter,
@@ -136,7 +136,8 @@ export function refusalsBySkillAndTool(
   limit = 20,
 ): { skill: string | null; tool: string | null; n: number }[] {
   flushAudit(db);
-  const w = whereOf({ ...filter, outcome: "refused" }, scope);
+  // Refusals of a skill's tools and scripts; refused logins and role checks have neither and are left out.
+  const w = whereOf({ ...filter, outcome: "refused" }, scope, ["(skill IS NOT NULL OR tool IS NOT NULL)"]);
   return stmt(
     db,
     `SELECT skill, tool, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY skill, tool ORDER BY n DESC, skill, tool LIMIT ?`,

@@ -1,0 +1,113 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createUserViaUi, DEMO_ADMIN, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+
+/** The signed-in user's id, from the same API the console uses (superjson envelope). */
+async function myId(request: APIRequestContext): Promise<string> {
+  const res = await request.get("/api/trpc/user.me");
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { result: { data: { json: { id: string } } } }).result.data.json.id;
+}
+
+async function tableIds(page: Page): Promise<number[]> {
+  return (await page.getByTestId("audit-row").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-event-id")))));
+}
+
+test("an admin sees login events with the right filters, opens one, exports the same rows and verifies the chain", async ({ page }) => {
+  // A failed attempt first, then the real sign-in: both are audit events.
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO_ADMIN);
+  await page.getByLabel("Password").fill("certainly-wrong");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("login-error")).toBeVisible();
+  await signInAsAdmin(page);
+  const adminId = await myId(page.request);
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
+  await expect(page).toHaveURL(/\/audit/);
+
+  // Filter through the form; the URL keeps the filter.
+  const filters = page.getByRole("form", { name: "Audit filters" });
+  await filters.getByLabel("Event type").selectOption("login");
+  await filters.getByLabel("User id").fill(adminId);
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`type=login&user=${adminId}`));
+  await expect(page.getByTestId("audit-row").first()).toBeVisible();
+  const types = await page.getByTestId("audit-row-type").allTextContents();
+  expect(new Set(types)).toEqual(new Set(["login"]));
+  await expect(page.getByTestId("audit-row").first()).toContainText(DEMO_ADMIN);
+
+  // The shared URL opens the same view.
+  await page.goto(page.url());
+  await expect(page.getByRole("form", { name: "Audit filters" }).getByLabel("Event type")).toHaveValue("login");
+  await expect(page.getByTestId("audit-row").first()).toBeVisible();
+  const ids = await tableIds(page);
+  expect(ids.length).toBeGreaterThan(0);
+  expect(ids.length).toBeLessThan(50); // one page: the export must hold exactly these rows
+
+  // Details on click.
+  await page.getByTestId("audit-row").first().click();
+  const details = JSON.parse((await page.getByTestId("audit-details").textContent()) ?? "{}");
+  expect(details).toMatchObject({ id: ids[0], type: "login", actorId: adminId, outcome: "ok" });
+  expect(details.hash).toMatch(/^[0-9a-f]{64}$/);
+
+  // Export: JSONL and CSV hold the same rows as the table, in the same order.
+  const jsonl = await page.request.get((await page.getByTestId("export-jsonl").getAttribute("href"))!);
+  expect(jsonl.status()).toBe(200);
+  expect(jsonl.headers()["content-type"]).toContain("application/x-ndjson");
+  const rows = (await jsonl.text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(rows.map((r) => r.id)).toEqual(ids);
+  expect(rows.every((r) => r.type === "login" && r.actorId === adminId)).toBe(true);
+  const csv = await page.request.get((await page.getByTestId("export-csv").getAttribute("href"))!);
+  const lines = (await csv.text()).trim().split("\r\n");
+  expect(lines[0]!.startsWith("id,at,type,")).toBe(true);
+  expect(lines.slice(1).map((l) => Number(l.split(",")[0]))).toEqual(ids);
+
+  // The refused attempt is there under its own filter.
+  await page.goto("/audit?type=login_failed&outcome=refused");
+  await expect(page.getByTestId("audit-row").first()).toContainText("login_failed");
+
+  // Charts render; verification reports an intact chain.
+  await expect(page.getByTestId("chart-timeseries").locator("svg")).toBeVisible();
+  await page.getByTestId("verify-button").click();
+  await expect(page.getByTestId("verify-result")).toContainText(/intact, \d+ events/);
+});
+
+test("a viewer cannot open the dashboard; an author sees only their own events", async ({ browser }) => {
+  const adminCtx = await browser.newContext();
+  const admin = await adminCtx.newPage();
+  await signInAsAdmin(admin);
+  const viewerEmail = uniqueEmail("audit-viewer");
+  const authorEmail = uniqueEmail("audit-author");
+  await createUserViaUi(admin, viewerEmail, "viewer", "viewer-pass-123");
+  await createUserViaUi(admin, authorEmail, "author", "author-pass-123");
+
+  const viewerCtx = await browser.newContext();
+  const viewer = await viewerCtx.newPage();
+  await signIn(viewer, viewerEmail, "viewer-pass-123");
+  await expect(viewer.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" })).toHaveCount(0);
+  await viewer.goto("/audit");
+  await expect(viewer.getByTestId("forbidden")).toBeVisible();
+  await expect(viewer.getByTestId("audit-table")).toHaveCount(0);
+  // The data is refused too, not only the page.
+  expect((await viewer.request.get("/api/trpc/audit.list?input=" + encodeURIComponent(JSON.stringify({ json: {} })))).status()).toBe(403);
+  expect((await viewer.request.get("/api/audit/export?format=jsonl")).status()).toBe(403);
+
+  const authorCtx = await browser.newContext();
+  const author = await authorCtx.newPage();
+  await signIn(author, authorEmail, "author-pass-123");
+  const authorId = await myId(author.request);
+  await author.goto("/audit");
+  await expect(author.getByTestId("audit-row").first()).toBeVisible();
+  const res = await author.request.get("/api/audit/export?format=jsonl");
+  const rows = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(rows.length).toBeGreaterThan(0);
+  expect(new Set(rows.map((r) => r.actorId))).toEqual(new Set([authorId]));
+  await expect(author.getByTestId("verify-button")).toHaveCount(0);
+
+  // The admin sees the viewer's refused attempts.
+  await admin.goto("/audit?type=access_denied&outcome=refused");
+  await expect(admin.getByTestId("audit-row").filter({ hasText: viewerEmail }).first()).toBeVisible();
+  await adminCtx.close();
+  await viewerCtx.close();
+  await authorCtx.close();
+});
