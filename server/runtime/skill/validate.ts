@@ -26,7 +26,10 @@ export interface FrontmatterContext {
 }
 
 /** Code points, as the spec (and Python's len) counts them. */
+const SURROGATE = /[\ud800-\udfff]/;
+
 export function codePointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // the common case, without a loop over every character
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -147,28 +150,27 @@ function checkName(
     return;
   }
   const v = raw.name;
-  const range = valueRange("name");
   if (typeof v !== "string") {
-    out.push(diag("error", "name.type", `name must be a string, not ${typeName(v)}.`, range));
+    out.push(diag("error", "name.type", `name must be a string, not ${typeName(v)}.`, valueRange("name")));
     return;
   }
   if (v.trim() === "") {
-    out.push(diag("error", "name.empty", "name is empty: set it to the skill folder's name (lowercase letters, digits, hyphens).", range));
+    out.push(diag("error", "name.empty", "name is empty: set it to the skill folder's name (lowercase letters, digits, hyphens).", valueRange("name")));
     return;
   }
   const name = v.trim().normalize("NFKC");
   const length = codePointLength(name);
   if (length > MAX_NAME_LENGTH) {
-    out.push(diag("error", "name.too-long", `name has ${length} characters; the limit is ${MAX_NAME_LENGTH}.`, range));
+    out.push(diag("error", "name.too-long", `name has ${length} characters; the limit is ${MAX_NAME_LENGTH}.`, valueRange("name")));
   }
   if (name !== name.toLowerCase()) {
-    out.push(diag("error", "name.case", `name "${name}" must be lowercase: use "${name.toLowerCase()}".`, range));
+    out.push(diag("error", "name.case", `name "${name}" must be lowercase: use "${name.toLowerCase()}".`, valueRange("name")));
   }
   if (name.startsWith("-") || name.endsWith("-")) {
-    out.push(diag("error", "name.hyphen-edge", `name "${name}" cannot start or end with a hyphen.`, range));
+    out.push(diag("error", "name.hyphen-edge", `name "${name}" cannot start or end with a hyphen.`, valueRange("name")));
   }
   if (name.includes("--")) {
-    out.push(diag("error", "name.hyphen-consecutive", `name "${name}" cannot contain consecutive hyphens (--).`, range));
+    out.push(diag("error", "name.hyphen-consecutive", `name "${name}" cannot contain consecutive hyphens (--).`, valueRange("name")));
   }
   if (!NAME_CHARS.test(name)) {
     const fixed = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
@@ -177,12 +179,12 @@ function checkName(
         "error",
         "name.pattern",
         `name "${name}" may only contain letters, digits and hyphens${fixed ? `: try "${fixed}"` : ""}.`,
-        range,
+        valueRange("name"),
       ),
     );
   }
   if (name !== v.trim()) {
-    out.push(diag("info", "name.normalized", `name is compared in its NFKC-normalised form "${name}".`, range));
+    out.push(diag("info", "name.normalized", `name is compared in its NFKC-normalised form "${name}".`, valueRange("name")));
   }
   if (ctx.dirName) {
     const dir = ctx.dirName.normalize("NFKC");
@@ -193,7 +195,7 @@ function checkName(
           "name.directory-mismatch",
           `name "${name}" does not match its folder "${ctx.dirName}": rename the folder or set name: ${dir}.` +
             (ctx.rules === "spec" ? "" : " The skill still loads under its name."),
-          range,
+          valueRange("name"),
         ),
       );
     }
@@ -212,11 +214,10 @@ function checkDescription(
     return;
   }
   const v = raw.description;
-  const range = valueRange("description");
-  if (typeof v !== "string") out.push(diag("error", "description.type", `description must be a string, not ${typeName(v)}.`, range));
-  else if (v.trim() === "") out.push(diag("error", "description.empty", "description is empty: say what the skill does and when to use it.", range));
+  if (typeof v !== "string") out.push(diag("error", "description.type", `description must be a string, not ${typeName(v)}.`, valueRange("description")));
+  else if (v.trim() === "") out.push(diag("error", "description.empty", "description is empty: say what the skill does and when to use it.", valueRange("description")));
   else {
-    const length = codePointLength(v);
+    const length = v.length > MAX_DESCRIPTION_LENGTH ? codePointLength(v) : v.length; // code points <= UTF-16 units
     if (length > MAX_DESCRIPTION_LENGTH) {
       out.push(
         diag(
@@ -224,7 +225,7 @@ function checkDescription(
           "description.too-long",
           `description has ${length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}. Move detail into the body.` +
             (rules === "spec" ? "" : " It still loads, but listings may shorten it."),
-          range,
+          valueRange("description"),
         ),
       );
     }
