@@ -312,3 +312,40 @@ describe("stage costs carry over a conversation", () => {
     expect(c.stage3.chars).toBeGreaterThan(0);
   });
 });
+
+describe("abort during a script run", () => {
+  it("stops the running script and ends the run as aborted", async () => {
+    const w3 = makeAgentWorld();
+    try {
+      w3.skill("slow-report", {
+        description: "Builds a slow report.",
+        body: "# Slow\n\n```bash\npython3 scripts/slow.py\n```\n",
+        files: { "scripts/slow.py": "import time\ntime.sleep(20)\nprint('SHOULD-NOT-FINISH')\n" },
+      });
+      const ac = new AbortController();
+      const started = performance.now();
+      const result = await runAgent({
+        request: "build the slow report",
+        mode: "tool",
+        provider: new OfflineProvider(),
+        skills: { index: w3.index() },
+        runner,
+        audit: new MemoryAuditSink(),
+        scratchDir: w3.scratch,
+        sessionId: "s",
+        userId: "u",
+        signal: ac.signal,
+        onEvent: (e) => {
+          if (e.type === "tool_call" && e.tool === "run_script") setTimeout(() => ac.abort(), 400);
+        },
+      });
+      expect(result.reason).toBe("aborted");
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const script = result.events.find((e) => e.type === "script_run") as Extract<AgentEvent, { type: "script_run" }> | undefined;
+      expect(script?.stdout ?? "").not.toContain("SHOULD-NOT-FINISH");
+      expect(result.events.filter((e) => e.type === "skill_deactivated")).toEqual([expect.objectContaining({ skill: "slow-report", reason: "run_finished" })]);
+    } finally {
+      w3.cleanup();
+    }
+  });
+});

@@ -339,3 +339,17 @@ describe("provider failures", () => {
     expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
   });
 });
+
+describe("context: fork in orchestrated mode", () => {
+  it("skills.load of a fork skill runs the sub-agent and does not load the skill", async () => {
+    const s = await server((body, n) => {
+      if (systemOf(body).startsWith("You are a sub-agent")) return { content: "SUB-ORCH-ANSWER" };
+      return n === 0 ? { toolCalls: [{ name: "skills_load", arguments: { names: ["secret-keeper"] } }] } : { content: "ok" };
+    });
+    const { result } = await run(s, "orchestrated");
+    expect(result.reason).toBe("answered");
+    expect(toolMessages(s.requests[2]!)[0]).toContain("SUB-ORCH-ANSWER");
+    expect(systemOf(s.requests[2]!)).not.toContain("</active_skills>");
+    expect(ofType(result.events, "skill_activated").map((e) => [e.skill, e.depth])).toEqual([["secret-keeper", 1]]);
+  });
+});
