@@ -46,6 +46,10 @@ export default defineConfig({
       OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "1000",
       OMNIFORGE_AUDIT_STDOUT: "0",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The playground e2e answers these from a scripted OpenAI-compatible server its spec starts on this port.
+      OPENAI_BASE_URL: "http://127.0.0.1:3199/v1",
+      OPENAI_API_KEY: "e2e-scripted-key",
+      OMNIFORGE_MODEL: "scripted-e2e",
     },
   },
 });

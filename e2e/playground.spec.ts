@@ -1,0 +1,185 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_HOME } from "../playwright.config";
+import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
+
+// A scripted OpenAI-compatible model on the port playwright.config.ts gives the console (OPENAI_BASE_URL):
+// per turn it activates release-notes, runs its script, tries a command outside allowed-tools, then answers.
+const MODEL_PORT = 3199;
+const SCRIPTED_ANSWER = "Scripted model: the release notes are drafted from the collected changes.";
+interface Msg {
+  role: string;
+  content?: unknown;
+}
+const received: { model: string; tools: string[] }[] = [];
+let modelServer: http.Server;
+
+function scriptedReply(messages: Msg[]): { content: string | null; call?: { name: string; arguments: Record<string, unknown> } } {
+  let lastUser = 0;
+  messages.forEach((m, k) => {
+    if (m.role === "user") lastUser = k;
+  });
+  const results = messages.slice(lastUser + 1).filter((m) => m.role === "tool").length;
+  if (results === 0) return { content: null, call: { name: "skill", arguments: { name: "release-notes" } } };
+  if (results === 1) return { content: null, call: { name: "run_script", arguments: { script: "scripts/collect_changes.py" } } };
+  if (results === 2) return { content: null, call: { name: "bash", arguments: { command: "cat /etc/hostname" } } };
+  return { content: SCRIPTED_ANSWER };
+}
+
+test.beforeAll(async () => {
+  modelServer = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no route" } }));
+        return;
+      }
+      const body = JSON.parse(raw) as { model: string; messages: Msg[]; tools?: { function: { name: string } }[] };
+      received.push({ model: body.model, tools: (body.tools ?? []).map((t) => t.function.name) });
+      const n = received.length;
+      const reply = scriptedReply(body.messages);
+      const toolCalls = reply.call ? [{ id: `call_${n}`, type: "function", function: { name: reply.call.name, arguments: JSON.stringify(reply.call.arguments) } }] : undefined;
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          id: `chatcmpl-${n}`,
+          object: "chat.completion",
+          created: 1_700_000_000 + n,
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content: reply.content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
+          usage: { prompt_tokens: 200 + n, completion_tokens: 12, total_tokens: 212 + n },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => modelServer.listen(MODEL_PORT, "127.0.0.1", resolve));
+
+  // A project skill whose instructions make the offline provider run a command its allowed-tools forbid.
+  const dir = path.join(E2E_HOME, "demo-project", ".omniforge", "skills", "env-inspector");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "SKILL.md"),
+    "---\nname: env-inspector\ndescription: Inspect the environment variables of the machine. Use when asked to inspect the environment.\nallowed-tools: Read\n---\n# Inspect\n\n```bash\nenv\n```\n",
+  );
+});
+
+test.afterAll(async () => {
+  modelServer.closeAllConnections();
+  await new Promise<void>((resolve) => modelServer.close(() => resolve()));
+});
+
+async function startSession(page: Page, title: string, provider?: string) {
+  await page.goto("/playground");
+  const form = page.getByRole("form", { name: "New session" });
+  await form.getByLabel("Title").fill(title);
+  if (provider) await form.getByLabel("Provider").selectOption({ label: provider });
+  await form.getByRole("button", { name: "Start session" }).click();
+  await expect(page.getByTestId("session-title")).toHaveText(title);
+  await expect(page).toHaveURL(/\/playground\?session=[0-9a-f-]{36}/);
+}
+
+async function send(page: Page, text: string) {
+  await page.getByLabel("Message").fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+test("offline provider: a demo skill activates, its script runs, a disallowed call is refused, history survives a reload", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Playground" }).click();
+  await expect(page).toHaveURL(/\/playground/);
+  await startSession(page, "Offline release notes");
+  await expect(page.getByTestId("session-settings")).toContainText("offline/offline-rules-1 · tool mode");
+  // Before the first turn the side panel previews the listing the agent will see.
+  await expect(page.getByTestId("side-listing")).toContainText('"release-notes": Draft release notes');
+
+  await send(page, "draft the release notes");
+  const turn = page.getByTestId("turn").last();
+  await expect(turn.getByTestId("answer")).toContainText("Offline provider", { timeout: 30_000 });
+  await expect(turn.getByTestId("step-selected")).toContainText("release-notes");
+  await expect(turn.getByTestId("step-activation")).toContainText("Activating 'release-notes' skill...");
+  const listing = turn.getByTestId("step-listing");
+  await listing.locator("summary").click();
+  await expect(listing.getByTestId("listing-text")).toContainText('"release-notes": Draft release notes from the list of merged changes');
+  const script = turn.getByTestId("step-script");
+  await expect(script).toContainText("collect_changes.py");
+  await expect(script).toContainText("exit 0");
+  await expect(script.getByTestId("script-stdout")).toContainText("feature: Skills can be imported from a .zip archive");
+  await expect(page.getByTestId("step-sandbox").first()).toBeVisible();
+  // Side panel: the exact listing of the turn, what it activated, and the meter per model call.
+  await expect(page.getByTestId("side-listing")).toContainText("<available_skills>");
+  await expect(page.getByTestId("active-skills")).toContainText("release-notes");
+  await expect(page.getByTestId("meter-call")).toHaveCount(3);
+
+  // Replay the same request in prompt mode: the comparison shows both.
+  await turn.getByLabel("Replay mode for turn 1").selectOption("prompt");
+  await turn.getByRole("button", { name: "Replay in mode…" }).click();
+  await expect(page.getByTestId("turn")).toHaveCount(2);
+  await expect(page.getByTestId("turn").nth(1).getByTestId("answer")).toContainText("by reading its SKILL.md", { timeout: 30_000 });
+  await expect(page.getByTestId("mode-comparison")).toBeVisible();
+  await expect(page.getByTestId("compare-tool")).toBeVisible();
+  await expect(page.getByTestId("compare-prompt")).toBeVisible();
+
+  // A call outside the skill's allowed-tools shows as refused, with the rule.
+  await send(page, "inspect the environment");
+  const third = page.getByTestId("turn").nth(2);
+  await expect(third.getByTestId("answer")).toBeVisible({ timeout: 30_000 });
+  await expect(third.getByTestId("step-activation")).toContainText("Activating 'env-inspector' skill...");
+  const refused = third.getByTestId("step-refused");
+  await expect(refused).toContainText("Refused: bash");
+  await expect(refused).toContainText("allowed-tools: Read");
+
+  // Reloaded, the session shows its history with every step.
+  await page.reload();
+  await expect(page.getByTestId("turn")).toHaveCount(3);
+  await expect(page.getByTestId("turn").first().getByTestId("script-stdout")).toContainText("feature:");
+  await expect(page.getByTestId("turn").nth(2).getByTestId("step-refused")).toBeVisible();
+  const sessionId = new URL(page.url()).searchParams.get("session")!;
+  await expect(page.getByTestId("audit-link")).toHaveAttribute("href", `/audit?session=${sessionId}`);
+
+  // Rename and delete.
+  const item = page.getByTestId("session-item").filter({ hasText: "Offline release notes" });
+  await item.getByRole("button", { name: "Rename" }).click();
+  await item.getByLabel("Session title").fill("Renamed offline session");
+  await item.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("session-title")).toHaveText("Renamed offline session");
+  page.once("dialog", (d) => void d.accept());
+  await page.getByTestId("session-item").filter({ hasText: "Renamed offline session" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("session-item").filter({ hasText: "Renamed offline session" })).toHaveCount(0);
+  expect(fs.existsSync(path.join(E2E_HOME, "scratch", sessionId))).toBe(false);
+});
+
+test("scripted OpenAI-compatible server: the model's tool calls activate the skill, run its script and get refused outside allowed-tools", async ({ page }) => {
+  await signInAsAdmin(page);
+  await startSession(page, "Scripted model", "OpenAI-compatible");
+  await expect(page.getByTestId("session-settings")).toContainText("openai/scripted-e2e");
+  const before = received.length;
+  await send(page, "draft the release notes");
+  const turn = page.getByTestId("turn").last();
+  await expect(turn.getByTestId("answer")).toContainText(SCRIPTED_ANSWER, { timeout: 30_000 });
+  await expect(turn.getByTestId("step-activation")).toContainText("Activating 'release-notes' skill...");
+  await expect(turn.getByTestId("step-script").getByTestId("script-stdout")).toContainText("fix: Saving a skill no longer drops a trailing newline");
+  await expect(turn.getByTestId("step-refused")).toContainText("Refused: bash");
+  await expect(turn.getByTestId("step-refused")).toContainText("allowed-tools: Read, Bash(python3 scripts/*), Bash(bash scripts/*)");
+  await expect(page.getByTestId("meter-call")).toHaveCount(4);
+  expect(received.length - before).toBe(4);
+  expect(received.at(-1)!.model).toBe("scripted-e2e");
+  expect(received.at(-1)!.tools).toContain("skill");
+});
+
+test("a viewer can read the playground but cannot start a session, in the page or by a direct call", async ({ page }) => {
+  await signInAsAdmin(page);
+  const email = uniqueEmail("pg-viewer");
+  await createUserViaUi(page, email, "viewer", "viewer-password-1");
+  await signOut(page);
+  await signIn(page, email, "viewer-password-1");
+  await page.goto("/playground");
+  await expect(page.getByTestId("viewer-notice")).toContainText("cannot start sessions");
+  await expect(page.getByRole("form", { name: "New session" })).toHaveCount(0);
+  const res = await page.request.post("/api/trpc/playground.create", { data: { json: { title: "sneaky" } } });
+  expect(res.status()).toBe(403);
+  expect(await res.text()).toContain("FORBIDDEN");
+  const list = await page.request.get("/api/trpc/playground.list");
+  expect(list.ok()).toBe(true);
+});
