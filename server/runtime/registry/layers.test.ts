@@ -3,6 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isInside, isSafeSegment, LAYER_ORDER, layerConfigFromEnv, makeLayerConfig, writableRoot } from "./layers";
 
+const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+
 describe("layer configuration", () => {
   it("the order is enterprise > personal > project > plugin", () => {
     expect(LAYER_ORDER).toEqual(["enterprise", "personal", "project", "plugin"]);
@@ -10,9 +12,9 @@ describe("layer configuration", () => {
 
   it("CLI defaults: flags, then OMNIFORGE_HOME / OMNIFORGE_PROJECT_ROOT, then ~/.omniforge and the cwd", () => {
     const cwd = "/work/somewhere";
-    expect(layerConfigFromEnv({}, {}, cwd)).toEqual({ home: path.join(os.homedir(), ".omniforge"), projectRoot: cwd, userId: undefined });
-    expect(layerConfigFromEnv({}, { OMNIFORGE_HOME: "h", OMNIFORGE_PROJECT_ROOT: "/p" }, cwd)).toMatchObject({ home: "/work/somewhere/h", projectRoot: "/p" });
-    expect(layerConfigFromEnv({ home: "/x", project: "y", user: "bob" }, { OMNIFORGE_HOME: "h" }, cwd)).toEqual({
+    expect(layerConfigFromEnv({}, env({}), cwd)).toEqual({ home: path.join(os.homedir(), ".omniforge"), projectRoot: cwd, userId: undefined });
+    expect(layerConfigFromEnv({}, env({ OMNIFORGE_HOME: "h", OMNIFORGE_PROJECT_ROOT: "/p" }), cwd)).toMatchObject({ home: "/work/somewhere/h", projectRoot: "/p" });
+    expect(layerConfigFromEnv({ home: "/x", project: "y", user: "bob" }, env({ OMNIFORGE_HOME: "h" }), cwd)).toEqual({
       home: "/x",
       projectRoot: "/work/somewhere/y",
       userId: "bob",
