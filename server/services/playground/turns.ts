@@ -183,9 +183,12 @@ export function failureText(reason: RunFinishReason, error?: string): string {
  * The running turn's items from `from` on, live, until it ends. Ends at once when no turn runs (the client
  * then reads the persisted history). Only a person who may read the session may follow it.
  */
-export async function* followTurn(db: Db, actor: Actor, sessionId: string, from = 0, signal?: AbortSignal): AsyncGenerator<StreamItem> {
-  readableSession(db, actor, sessionId);
-  const state = running().get(sessionId);
+export function followTurn(db: Db, actor: Actor, sessionId: string, from = 0, signal?: AbortSignal): AsyncGenerator<StreamItem> {
+  readableSession(db, actor, sessionId); // checked now, not on the first item, so a refusal is the caller's error
+  return stream(running().get(sessionId), from, signal);
+}
+
+async function* stream(state: RunningTurn | undefined, from: number, signal?: AbortSignal): AsyncGenerator<StreamItem> {
   if (!state) return;
   let next = Math.max(0, from);
   while (!signal?.aborted) {

@@ -74,8 +74,6 @@ export const stopHandler = ({ ctx, input }: { ctx: Ctx; input: { sessionId: stri
 export const listingHandler = ({ ctx, input }: { ctx: Ctx; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated" } }) =>
   guarded(() => listingPreview(deps(ctx), ctx.user, input.sessionId, input.mode));
 
-/** The running turn's events, live. Access is checked before the first item (followTurn reads the session). */
-export async function* followHandler({ ctx, input, signal }: { ctx: Ctx; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) {
-  const items = await guarded(() => followTurn(ctx.db, ctx.user, input.sessionId, input.from, signal));
-  yield* items;
-}
+/** The running turn's events, live. Access is checked before the stream starts (a refusal is an error, not an empty stream). */
+export const followHandler = ({ ctx, input, signal }: { ctx: Ctx; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>
+  guarded(() => followTurn(ctx.db, ctx.user, input.sessionId, input.from, signal));

@@ -63,3 +63,11 @@ describe("playground router", () => {
     expect(await a.playground.list()).toEqual([]);
   });
 });
+
+describe("playground follow", () => {
+  it("refuses to stream another user's session with NOT_FOUND before any item", async () => {
+    const s = await caller(as("author", "alice")).playground.create({});
+    const e = await caller(as("author", "bob")).playground.follow({ sessionId: s.id, from: 0 }).catch((x: unknown) => x);
+    expect(code(e)).toBe("NOT_FOUND");
+  });
+});
