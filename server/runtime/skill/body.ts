@@ -84,8 +84,9 @@ function checkReferences(
   const found: Array<{ written: string; at: number }> = [];
   const linkSpans: Array<[number, number]> = [];
   // Links: find "](" and read the target forward; a "[" earlier on the same line makes it a link.
+  let lineStart = 0; // start of the line holding i; i only grows, so this moves forward (no rescans of long lines)
   for (let i = body.indexOf("]("); i >= 0; i = body.indexOf("](", i + 2)) {
-    const lineStart = body.lastIndexOf("\n", i) + 1;
+    for (let nl = body.indexOf("\n", lineStart); nl >= 0 && nl < i; nl = body.indexOf("\n", lineStart)) lineStart = nl + 1;
     const open = body.lastIndexOf("[", i);
     if (open < lineStart || (fences.length && inFence(i))) continue; // [x](y) in code is code, not a link
     let at = i + 2;
@@ -140,7 +141,7 @@ function checkReferences(
   const resolvedByText = new Map<string, RelativePath | null>();
   let reported = 0;
   let line = bodyStartLine;
-  let lineStart = 0;
+  lineStart = 0;
   // Positions only for references that get a diagnostic; `found` is sorted, so the line count only moves forward.
   const rangeAt = (at: number, length: number) => {
     for (let nl = body.indexOf("\n", lineStart); nl >= 0 && nl < at; nl = body.indexOf("\n", lineStart)) {

@@ -159,6 +159,21 @@ describe("checkSkillDir", () => {
     expect(c.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
   });
 
+  it("refuses deep nesting and oversized frontmatter before the YAML parser spends time on them", () => {
+    const started = performance.now();
+    expect(codes(checkSkillSource(`---\nname: x\na: ${"[".repeat(10_000)}\n---\n`, { dir: "/s/x" }))).toEqual(["yaml.too-deep"]);
+    expect(codes(checkSkillSource(`---\nname: x\ndescription: "${"y".repeat(70_000)}\\n"\n---\n`, { dir: "/s/x" }))).toEqual(["frontmatter.too-large"]);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("scans a body of 20,000 links on one line in linear time", () => {
+    const body = Array.from({ length: 20_000 }, (_, i) => `[a](references/f${i}.md)`).join(" ");
+    const started = performance.now();
+    const c = checkSkillSource(`---\nname: x\ndescription: y\n---\n${body}`, { dir: "/s/x", fileExists: () => false });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(c.diagnostics.filter((d) => d.code === "body.missing-reference")).toHaveLength(50); // capped
+  });
+
   it("never throws on arbitrary bytes", () => {
     let seed = 42;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;

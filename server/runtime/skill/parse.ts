@@ -10,6 +10,9 @@ export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 /** Alias expansions allowed while converting YAML to values; a "billion laughs" file trips it at once. */
 const MAX_ALIAS_COUNT = 50;
 const MAX_YAML_DIAGNOSTICS = 20;
+/** Real frontmatter is a few KiB (description <= 1024 characters); 64 KiB leaves room for any honest file. */
+const MAX_FRONTMATTER_CHARS = 64 * 1024;
+const MAX_FLOW_NESTING = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const CLOSING_LINE = /^---[ \t]*$/gm;
@@ -132,6 +135,17 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
     result.fields = fast.fields;
     return result;
   }
+  // Guards before the general parser, whose cost grows with size and nesting (a crafted file could take seconds).
+  if (fmText.length > MAX_FRONTMATTER_CHARS) {
+    diagnostics.push(
+      diag("error", "frontmatter.too-large", `The frontmatter is ${fmText.length} characters; the limit is ${MAX_FRONTMATTER_CHARS}. Move long text into the body.`, OPENING_RANGE),
+    );
+    return result;
+  }
+  if (nestingDepth(fmText) > MAX_FLOW_NESTING) {
+    diagnostics.push(diag("error", "yaml.too-deep", `The frontmatter nests [ ] or { } more than ${MAX_FLOW_NESTING} levels deep; flatten it.`, OPENING_RANGE));
+    return result;
+  }
 
   let doc;
   try {
@@ -230,6 +244,18 @@ function missingFrontmatter(text: string, firstLine: string): Diagnostic {
     message = "The opening --- must be on line 1: remove the blank lines before it.";
   } else if (/^-{3,}/.test(firstLine)) message = "The first line must be exactly --- (nothing else on it).";
   return diag("error", "frontmatter.missing", message, { line: 1, column: 1, endLine: 1, endColumn: Math.max(2, firstLine.length + 1) });
+}
+
+/** Deepest [ ] / { } nesting, ignoring quotes: a cheap upper bound that is exact for honest files. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = text.search(/[[{]/); i >= 0 && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return max;
 }
 
 function countNewlines(text: string, end: number): number {
