@@ -35,6 +35,8 @@ export class AiSdkProvider implements ModelProvider {
     readonly model: string,
     private readonly languageModel: LanguageModel,
     readonly contextTokens: number,
+    /** Cap of one answer; Anthropic requires one, and an explicit value avoids guessing per model. */
+    private readonly maxOutputTokens = 4096,
   ) {}
 
   async complete(req: ModelRequest): Promise<ModelResponse> {
@@ -53,6 +55,7 @@ export class AiSdkProvider implements ModelProvider {
       messages: toModelMessages(req.messages),
       ...(req.tools.length ? { tools, toolChoice: "auto" as const } : {}),
       maxRetries: 1,
+      maxOutputTokens: this.maxOutputTokens,
       ...(req.signal ? { abortSignal: req.signal } : {}),
     });
     const toolCalls: ModelToolCall[] = result.toolCalls.map((c, k) => ({
@@ -78,7 +81,8 @@ function positiveInt(v: string | undefined, fallback: number): number {
 
 /**
  * OpenAI-compatible: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY (local servers accept
- * any value), OMNIFORGE_MODEL (default gpt-4o-mini), OMNIFORGE_CONTEXT_TOKENS (default 128000).
+ * any value), OMNIFORGE_MODEL (default gpt-4o-mini), OMNIFORGE_CONTEXT_TOKENS (default 128000),
+ * OMNIFORGE_MAX_OUTPUT_TOKENS (default 4096).
  */
 export function openAiCompatibleProvider(env: Record<string, string | undefined>): AiSdkProvider {
   const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
@@ -87,7 +91,7 @@ export function openAiCompatibleProvider(env: Record<string, string | undefined>
   const model = env.OMNIFORGE_MODEL?.trim() || "gpt-4o-mini";
   const openai = createOpenAI({ ...(baseURL ? { baseURL } : {}), apiKey, name: "openai-compatible" });
   // .chat(): the chat completions API, which every OpenAI-compatible server implements (not the responses API).
-  return new AiSdkProvider("openai", model, openai.chat(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 128_000));
+  return new AiSdkProvider("openai", model, openai.chat(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 128_000), positiveInt(env.OMNIFORGE_MAX_OUTPUT_TOKENS, 4096));
 }
 
 /** Anthropic: ANTHROPIC_API_KEY, OMNIFORGE_MODEL (default claude-sonnet-4-5), ANTHROPIC_BASE_URL optional. */
@@ -97,5 +101,5 @@ export function anthropicProvider(env: Record<string, string | undefined>): AiSd
   const model = env.OMNIFORGE_MODEL?.trim() || "claude-sonnet-4-5";
   const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
   const anthropic = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
-  return new AiSdkProvider("anthropic", model, anthropic(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 200_000));
+  return new AiSdkProvider("anthropic", model, anthropic(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 200_000), positiveInt(env.OMNIFORGE_MAX_OUTPUT_TOKENS, 4096));
 }
