@@ -1,0 +1,268 @@
+// The skill editor as an author uses it: create from a template, live diagnostics while typing, save, versions and
+// their diff, restore; two people editing the same file; import a real skill folder as a .zip, export and re-import;
+// a viewer reads but cannot save. Every browser request must stay on this machine (Monaco from the local package).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { unzipSync, zipSync, type Zippable } from "fflate";
+import { createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+
+const stamp = Date.now().toString(36);
+const SHARED = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(import.meta.dirname, "..", "..", "shared");
+const REAL_SKILL = path.join(SHARED, "fixtures", "real-skills", "anthropics__skills", "skill-creator");
+
+/** Fails the test if any request of the context leaves localhost. */
+function watchRequests(ctx: BrowserContext): string[] {
+  const external: string[] = [];
+  ctx.on("request", (r) => {
+    const u = new URL(r.url());
+    if (["data:", "blob:", "about:"].includes(u.protocol)) return;
+    if (!["127.0.0.1", "localhost", "[::1]"].includes(u.hostname)) external.push(r.url());
+  });
+  return external;
+}
+
+async function newUser(browser: import("@playwright/test").Browser, role: "author" | "viewer" | "admin"): Promise<{ ctx: BrowserContext; page: Page; email: string; external: string[] }> {
+  const adminCtx = await browser.newContext();
+  const admin = await adminCtx.newPage();
+  await signInAsAdmin(admin);
+  const email = uniqueEmail(role);
+  await createUserViaUi(admin, email, role, `${role}-pass-123`);
+  await adminCtx.close();
+  const ctx = await browser.newContext({ acceptDownloads: true });
+  const external = watchRequests(ctx);
+  const page = await ctx.newPage();
+  await signIn(page, email, `${role}-pass-123`);
+  return { ctx, page, email, external };
+}
+
+const monaco = (page: Page) => page.getByTestId("monaco-host").locator(".monaco-editor").first();
+
+/** Replaces the whole text of the open file, as a person selecting all and typing. */
+async function replaceText(page: Page, text: string) {
+  await monaco(page).locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(text);
+  await page.keyboard.press("Escape");
+}
+
+async function appendText(page: Page, text: string) {
+  await monaco(page).locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.insertText(text);
+  await page.keyboard.press("Escape");
+}
+
+async function createSkill(page: Page, name: string) {
+  await page.goto("/skills");
+  await page.getByRole("button", { name: "New skill" }).click();
+  const form = page.getByRole("form", { name: "New skill" });
+  await form.getByLabel("Skill name").fill("Bad--Name");
+  await expect(page.getByTestId("name-check")).toContainText("lowercase");
+  await form.getByLabel("Skill name").fill(name);
+  await expect(page.getByTestId("name-check")).toContainText("available");
+  await form.getByLabel("Description").fill(`Notes for ${name}. Use when testing the editor.`);
+  await form.getByRole("button", { name: "Create skill" }).click();
+  await expect(page).toHaveURL(new RegExp(`/skills/project/${name}`));
+  await expect(monaco(page)).toBeVisible({ timeout: 30_000 });
+  await expect(monaco(page)).toContainText(`name: ${name}`);
+}
+
+const validText = (name: string, extra = "") => `---\nname: ${name}\ndescription: Notes for ${name}. Use when testing the editor.\n---\n\n# ${name}\n\nFirst body line.\n${extra}`;
+
+test("an author creates a skill, sees live diagnostics, saves twice, compares versions and restores the first", async ({ browser }) => {
+  const { ctx, page, external } = await newUser(browser, "author");
+  const name = `notes-${stamp}`;
+  await createSkill(page, name);
+
+  // Invalid frontmatter: the validator's code and message show up as a marker while typing.
+  await replaceText(page, `---\nname: Not_Valid\ndescription: Notes for ${name}. Use when testing the editor.\n---\n\n# body\n`);
+  await expect(page.getByTestId("diagnostics")).toContainText("name.", { timeout: 10_000 });
+  await expect(page.getByTestId("diagnostics")).toContainText(/[1-9]\d* errors/);
+  await expect(monaco(page).locator(".squiggly-error").first()).toBeAttached();
+
+  // Fixed: no errors; preview and agent view follow the unsaved text.
+  await replaceText(page, validText(name));
+  await expect(page.getByTestId("diagnostics")).toContainText("0 errors");
+  await expect(page.getByTestId("preview")).toContainText("First body line.");
+  await page.getByRole("tab", { name: "Agent view" }).click();
+  await expect(page.getByTestId("listing")).toContainText(`<name>\n${name}\n</name>`);
+  await expect(page.getByTestId("costs")).toContainText("2 · body on activation");
+
+  // Unsaved changes: leaving through a console link asks first.
+  page.once("dialog", (d) => void d.dismiss());
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Skills" }).click();
+  await expect(page).toHaveURL(new RegExp(`/skills/project/${name}`));
+
+  // Save with Ctrl/Cmd+S, then edit and save with the button.
+  await monaco(page).locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+s");
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+  await appendText(page, "\nSecondEditLine\n");
+  await page.getByLabel("Change note").fill("second edit");
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+
+  // History: create + two saves; diff of the two saves.
+  await page.getByRole("tab", { name: /History/ }).click();
+  const history = page.getByTestId("history");
+  await expect(history.getByTestId("version-3")).toContainText("second edit");
+  await expect(history.getByTestId("version-1")).toContainText("create");
+  await history.getByTestId("version-2").getByRole("checkbox").check();
+  await history.getByTestId("version-3").getByRole("checkbox").check();
+  await history.getByRole("button", { name: "Compare selected" }).click();
+  const compare = page.getByTestId("compare-view");
+  await expect(compare.locator(".monaco-diff-editor")).toBeVisible();
+  await expect(compare).toContainText("SecondEditLine");
+  await compare.getByRole("button", { name: "Close comparison" }).click();
+
+  // Restore the first version: the template text is back, as a fourth version.
+  await history.getByTestId("version-1").getByRole("button", { name: "Restore" }).click();
+  await history.getByTestId("version-1").getByRole("button", { name: "Confirm restore" }).click();
+  await expect(page.getByTestId("editor-notice")).toContainText("Restored SKILL.md");
+  await expect(monaco(page)).toContainText("When to use");
+  await expect(history.getByTestId("version-4")).toContainText("restore");
+
+  // The list shows it, with who changed it last.
+  await page.goto("/skills");
+  await page.getByLabel("Search skills").fill(name);
+  await expect(page.getByTestId(`skill-row-project-${name}`)).toContainText("active");
+  await expect(page.getByTestId(`skill-row-project-${name}`)).toContainText("@example.test");
+  expect(external, "requests that left localhost").toEqual([]);
+  await ctx.close();
+});
+
+test("two people edit the same skill: the second save gets the conflict view with both texts", async ({ browser }) => {
+  const a = await newUser(browser, "author");
+  const b = await newUser(browser, "author");
+  const name = `shared-${stamp}`;
+  await createSkill(a.page, name);
+  await b.page.goto(`/skills/project/${name}`);
+  await expect(monaco(b.page)).toContainText(`name: ${name}`);
+
+  await appendText(a.page, "\nAlphaWasHere\n");
+  await a.page.getByRole("button", { name: /^Save/ }).click();
+  await expect(a.page.getByTestId("editor-notice")).toContainText("Saved");
+
+  await appendText(b.page, "\nBetaWasHere\n");
+  await b.page.getByRole("button", { name: /^Save/ }).click();
+  const conflict = b.page.getByTestId("conflict-view");
+  await expect(conflict).toBeVisible();
+  await expect(conflict).toContainText("changed on disk");
+  await expect(conflict.locator(".monaco-diff-editor")).toBeVisible();
+  await b.page.getByText("Unified diff").click();
+  await expect(b.page.getByTestId("conflict-diff")).toContainText("-AlphaWasHere");
+  await expect(b.page.getByTestId("conflict-diff")).toContainText("+BetaWasHere");
+
+  // Nothing was overwritten until B decides.
+  await a.page.reload();
+  await expect(monaco(a.page)).toContainText("AlphaWasHere");
+  await expect(monaco(a.page)).not.toContainText("BetaWasHere");
+  await b.page.getByRole("button", { name: "Save mine over theirs" }).click();
+  await expect(b.page.getByTestId("editor-notice")).toContainText("Saved");
+  expect([...a.external, ...b.external]).toEqual([]);
+  await a.ctx.close();
+  await b.ctx.close();
+});
+
+function zipOfFolder(dir: string, top: string): Buffer {
+  const tree: Zippable = {};
+  const walk = (abs: string, rel: string) => {
+    for (const d of fs.readdirSync(abs, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(path.join(abs, d.name), r);
+      else if (d.isFile()) tree[`${top}/${r}`] = new Uint8Array(fs.readFileSync(path.join(abs, d.name)));
+    }
+  };
+  walk(dir, "");
+  return Buffer.from(zipSync(tree));
+}
+
+function filesOfZip(zip: Buffer): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(unzipSync(new Uint8Array(zip)))) if (!k.endsWith("/")) out[k] = Buffer.from(v).toString("base64");
+  return out;
+}
+
+test("import a real skill folder as a .zip, see it listed, export it and re-import it unchanged", async ({ browser }) => {
+  let source = REAL_SKILL;
+  let folder = "skill-creator";
+  if (!fs.existsSync(path.join(REAL_SKILL, "SKILL.md"))) {
+    console.warn(`[editor.spec] ${REAL_SKILL} is absent: importing a skill folder written by the test instead`);
+    folder = `written-${stamp}`;
+    source = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-e2e-skill-"));
+    fs.mkdirSync(path.join(source, "references"));
+    fs.writeFileSync(path.join(source, "SKILL.md"), `---\nname: ${folder}\ndescription: Written by the e2e test. Use it to test import.\n---\n\nSee [ref](references/ref.md).\n`);
+    fs.writeFileSync(path.join(source, "references", "ref.md"), "# Ref\n");
+  }
+  const zip = zipOfFolder(source, folder);
+  const { ctx, page, external } = await newUser(browser, "author");
+  await page.goto("/skills");
+  await page.getByRole("button", { name: "Import .zip" }).click();
+  const region = page.getByRole("region", { name: "Import skill" });
+  await region.getByLabel("Import layer").selectOption("project");
+  await region.getByLabel("Skill archive").setInputFiles({ name: `${folder}.zip`, mimeType: "application/zip", buffer: zip });
+  await expect(page.getByTestId("import-report")).toContainText(folder);
+  await region.getByRole("button", { name: /^Import/ }).click();
+  await expect(page.getByTestId("import-done")).toBeVisible();
+  await page.getByLabel("Search skills").fill(folder);
+  await expect(page.getByTestId(`skill-row-project-${folder}`)).toContainText("active");
+
+  // Export: a zip with one top folder named like the skill and the same files.
+  await page.getByTestId(`skill-row-project-${folder}`).getByRole("link").first().click();
+  await expect(monaco(page)).toContainText(`name: ${folder}`, { timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export .zip" }).click()]);
+  expect(download.suggestedFilename()).toBe(`${folder}.zip`);
+  const exported = fs.readFileSync(await download.path());
+  expect(filesOfZip(exported)).toEqual(filesOfZip(zip));
+
+  // Re-import the export into the personal layer: same files again.
+  await page.goto("/skills");
+  await page.getByRole("button", { name: "Import .zip" }).click();
+  await region.getByLabel("Import layer").selectOption("personal");
+  await region.getByLabel("Skill archive").setInputFiles({ name: `${folder}.zip`, mimeType: "application/zip", buffer: exported });
+  await region.getByRole("button", { name: /^Import/ }).click();
+  await expect(page.getByTestId("import-done")).toBeVisible();
+  await page.goto(`/skills/personal/${folder}`);
+  await expect(monaco(page)).toContainText(`name: ${folder}`, { timeout: 30_000 });
+  const [again] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export .zip" }).click()]);
+  expect(filesOfZip(fs.readFileSync(await again.path()))).toEqual(filesOfZip(zip));
+
+  // A zip-slip archive is refused and nothing is written.
+  await page.goto("/skills");
+  await page.getByRole("button", { name: "Import .zip" }).click();
+  const evil = Buffer.from(zipSync({ "evil/SKILL.md": new TextEncoder().encode("---\nname: evil\ndescription: x\n---\n"), "evil/../../pwned.txt": new Uint8Array([1]) }));
+  await region.getByLabel("Skill archive").setInputFiles({ name: "evil.zip", mimeType: "application/zip", buffer: evil });
+  await expect(page.getByTestId("import-error")).toContainText("zip-slip");
+  expect(external).toEqual([]);
+  await ctx.close();
+});
+
+test("a viewer reads a skill but sees no save button, and a direct save call is refused", async ({ browser }) => {
+  const author = await newUser(browser, "author");
+  const name = `readonly-${stamp}`;
+  await createSkill(author.page, name);
+  await author.ctx.close();
+
+  const { ctx, page, external } = await newUser(browser, "viewer");
+  await page.goto("/skills");
+  await expect(page.getByRole("button", { name: "New skill" })).toHaveCount(0);
+  await page.goto(`/skills/project/${name}`);
+  await expect(monaco(page)).toContainText(`name: ${name}`, { timeout: 30_000 });
+  await expect(page.getByRole("button", { name: /^Save/ })).toHaveCount(0);
+  await expect(page.getByText("read only")).toBeVisible();
+
+  const file = await page.request.get(`/api/trpc/skill.readFile?input=${encodeURIComponent(JSON.stringify({ json: { ref: { layer: "project", skill: name }, path: "SKILL.md" } }))}`);
+  expect(file.status()).toBe(200);
+  const digest = ((await file.json()) as { result: { data: { json: { digest: string } } } }).result.data.json.digest;
+  const res = await page.request.post("/api/trpc/skill.save", {
+    data: { json: { ref: { layer: "project", skill: name }, path: "SKILL.md", text: "pwned", baseDigest: digest } },
+  });
+  expect(res.status()).toBe(403);
+  await page.reload();
+  await expect(monaco(page)).toContainText(`name: ${name}`, { timeout: 30_000 });
+  expect(external).toEqual([]);
+  await ctx.close();
+});
