@@ -7,6 +7,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { DeployPanel } from "./deploy-panel";
 import { DiffView } from "./diff-view";
 import { MatrixGrid } from "./matrix-grid";
+import { BlockNameButton } from "./policy-actions";
 import { ResolutionChain } from "./resolution-chain";
 import { STATUS_STYLE } from "./status";
 import { StatusBadge } from "./status-badge";
@@ -142,12 +143,12 @@ export function LayersView() {
       {matrix.error && <p className="error-text">{matrix.error.message}</p>}
       {matrix.isLoading ? <p className="muted">Loading the layers…</p> : <MatrixGrid rows={rows} selected={selected} onSelect={setSelected} />}
 
-      {selected && <Detail name={selected} whatIf={whatIf} targets={options.data?.deployTargets ?? []} />}
+      {selected && <Detail name={selected} whatIf={whatIf} targets={options.data?.deployTargets ?? []} isAdmin={!!options.data?.isAdmin} />}
     </div>
   );
 }
 
-function Detail({ name, whatIf, targets }: { name: string; whatIf: WhatIf; targets: ("enterprise" | "personal" | "project")[] }) {
+function Detail({ name, whatIf, targets, isAdmin }: { name: string; whatIf: WhatIf; targets: ("enterprise" | "personal" | "project")[]; isAdmin: boolean }) {
   const trpc = useTRPC();
   const ex = useQuery({ ...trpc.layers.explain.queryOptions({ name, ...whatIf }), retry: false });
   if (ex.error) return <p className="error-text">{ex.error.message}</p>;
@@ -156,8 +157,11 @@ function Detail({ name, whatIf, targets }: { name: string; whatIf: WhatIf; targe
     <section className="space-y-4" aria-label={`Resolution of ${name}`} data-testid="layer-detail">
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="card">
-          <h2 className="mb-2 text-lg font-semibold">{name}</h2>
-          <ResolutionChain explanation={ex.data} />
+          <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+            <h2 className="text-lg font-semibold">{name}</h2>
+            {isAdmin && <BlockNameButton name={name} blocked={ex.data.onBlockList} />}
+          </div>
+          <ResolutionChain explanation={ex.data} isAdmin={isAdmin} />
         </div>
         <div className="space-y-3">
           <DeployPanel key={name} name={name} chain={ex.data.chain} targets={targets} />

@@ -27,7 +27,7 @@ export function MatrixGrid({ rows, selected, onSelect }: { rows: MatrixRow[]; se
         ))}
         <span role="columnheader">Agents get</span>
       </div>
-      <div ref={parentRef} className="h-[60vh] overflow-auto" data-testid="layers-scroll">
+      <div ref={parentRef} className="max-h-[60vh] min-h-24 overflow-auto" data-testid="layers-scroll">
         {rows.length === 0 && <p className="muted p-4 text-sm">No skill matches.</p>}
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((v) => {

@@ -2,10 +2,11 @@
 // The candidates of one name drawn as a vertical chain, highest precedence at the top: each link says where the
 // definition lives and why it won or lost (the registry's own sentence).
 import type { Explanation } from "~/server/services/governance/matrix";
+import { LinkActions } from "./policy-actions";
 import { LAYER_LABEL } from "./status";
 import { StatusBadge } from "./status-badge";
 
-export function ResolutionChain({ explanation }: { explanation: Explanation }) {
+export function ResolutionChain({ explanation, isAdmin = false }: { explanation: Explanation; isAdmin?: boolean }) {
   return (
     <div>
       <p className="text-sm" data-testid="resolution-summary">
@@ -57,6 +58,7 @@ export function ResolutionChain({ explanation }: { explanation: Explanation }) {
                   {c.errors ? ` · ${c.errors} error${c.errors > 1 ? "s" : ""}` : ""}
                   {c.warnings ? ` · ${c.warnings} warning${c.warnings > 1 ? "s" : ""}` : ""}
                 </p>
+                {isAdmin && <LinkActions name={explanation.name} link={c} />}
               </div>
             </li>
           );

@@ -85,7 +85,7 @@ export function PoliciesAdmin() {
           {p.blockedNames.length === 0 && <li className="muted text-sm">No name is blocked.</li>}
           {p.blockedNames.map((n) => (
             <li key={n} className="badge gap-2 bg-rose-100 text-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
-              ⛔ {n}
+              ⊗ {n}
               <button className="underline" onClick={() => apply({ op: "unblock", name: n })} aria-label={`Unblock ${n}`}>
                 unblock
               </button>
@@ -150,7 +150,10 @@ export function PoliciesAdmin() {
           className="space-y-2"
           onSubmit={(e) => {
             e.preventDefault();
-            apply({ op: "setAllowlist", names: splitList(String(new FormData(e.currentTarget).get("names") ?? "")) });
+            const names = splitList(String(new FormData(e.currentTarget).get("names") ?? ""));
+            // An empty allowlist switches every skill off: ask before doing that.
+            if (!names.length && !window.confirm("An empty allowlist means no skill may be active anywhere. Continue?")) return;
+            apply({ op: "setAllowlist", names });
           }}
         >
           <textarea

@@ -90,6 +90,8 @@ export interface Explanation {
   /** Highest precedence first (the registry's order). */
   chain: ChainLink[];
   layerOrder: readonly LayerName[];
+  /** The name itself is on the policy's block list (so the view can offer "unblock"). */
+  onBlockList: boolean;
 }
 
 export function explain(index: DefinitionSource, name: string, ctx: ResolveContext, dh: DataHome): Explanation {
@@ -101,6 +103,7 @@ export function explain(index: DefinitionSource, name: string, ctx: ResolveConte
     warnings: r.warnings,
     winnerId: r.winner?.id ?? null,
     layerOrder: LAYER_ORDER,
+    onBlockList: !!ctx.policy?.blockedNames.includes(r.name),
     chain: r.candidates.map((c) => ({
       id: c.entry.id,
       layer: c.entry.layer,

@@ -27,7 +27,7 @@ export async function optionsHandler({ ctx }: { ctx: Ctx }) {
       ? listUsers(ctx.db).map((u) => ({ id: u.id, email: u.email }))
       : [{ id: ctx.user.id, email: ctx.user.email }];
   const deployTargets = ctx.user.role === "admin" ? ["enterprise", "personal", "project"] : ctx.user.role === "author" ? ["personal", "project"] : [];
-  return { users, me: ctx.user.id, scope: scopeValues(index.entries()), deployTargets: deployTargets as ("enterprise" | "personal" | "project")[] };
+  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), deployTargets: deployTargets as ("enterprise" | "personal" | "project")[] };
 }
 
 export const matrixHandler = ({ ctx, input }: { ctx: Ctx; input: TWhatIf }) =>
