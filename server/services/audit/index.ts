@@ -3,7 +3,7 @@
 export { auditSinkFor, flushAudit, stdoutEnabled } from "./sink";
 export { AuditWriter, stdoutLine, type AuditWriterOptions, type WrittenEvent } from "./writer";
 export { verifyChain, verifyChainAsync, verifyArchiveFile, verifyArchives, type VerifyResult } from "./verify";
-export { archiveBefore, type ArchiveResult } from "./retention";
+export { archiveBefore, retentionDaysFromEnv, startRetention, type ArchiveResult } from "./retention";
 export { auditFilterSchema, type AuditFilter, type AuditScope } from "./filter";
 export {
   listEvents,

@@ -91,20 +91,34 @@ export function timeSeries(
 ): { bucket: Bucket; points: { t: number; type: string; n: number }[] } {
   flushAudit(db);
   const ms = BUCKET_MS[bucket];
-  // One query per event type: each reads only the (type, at) index for its range, instead of visiting every
-  // row in the range to learn its type (measured: ~20x faster at 1,000,000 rows).
+  const w0 = whereOf(filter, scope);
+  const span = stmt(db, `SELECT MIN(at) AS lo, MAX(at) AS hi FROM audit_events ${w0.sql}`).get(...w0.params) as {
+    lo: number | null;
+    hi: number | null;
+  };
+  if (span.lo === null || span.hi === null) return { bucket, points: [] };
+  // At most MAX_BUCKETS buckets, the newest ones (the chart draws no more).
+  const lastStart = Math.floor(span.hi / ms) * ms;
+  const firstStart = Math.max(Math.floor(span.lo / ms) * ms, lastStart - (MAX_BUCKETS - 1) * ms);
+  // One COUNT per (type, bucket): each is a range count on the (type, at) index, with no row visited and no
+  // sort. A single GROUP BY over (bucket, type) has to visit every row for its type and sort the buckets in
+  // a temporary b-tree (measured ~10x slower at 1,000,000 rows).
   const types = filter.type ? [filter.type] : eventTypes(db);
   const points: { t: number; type: string; n: number }[] = [];
-  for (const type of types) {
-    const w = whereOf({ ...filter, type }, scope);
-    const rows = stmt(db, `SELECT (at / ${ms}) * ${ms} AS t, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY t`).all(
-      ...w.params,
-    ) as { t: number; n: number }[];
-    for (const r of rows) points.push({ t: r.t, type, n: r.n });
+  for (let t = firstStart; t <= lastStart; t += ms) {
+    const from = Math.max(t, filter.from ?? -Infinity);
+    const to = Math.min(t + ms, filter.to ?? Infinity);
+    for (const type of types) {
+      const w = whereOf({ ...filter, type, from, to }, scope);
+      const n = (stmt(db, `SELECT COUNT(*) AS n FROM audit_events ${w.sql}`).get(...w.params) as { n: number }).n;
+      if (n > 0) points.push({ t, type, n });
+    }
   }
   points.sort((a, b) => a.t - b.t || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
   return { bucket, points };
 }
+
+export const MAX_BUCKETS = 400;
 
 /** The distinct event types present, by skipping through the (type, at) index (one seek per type). */
 export function eventTypes(db: Db): string[] {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { archiveBefore } from "./retention";
+import { archiveBefore, retentionDaysFromEnv, startRetention } from "./retention";
 import { tempDb, type TempDb } from "./testing";
 import { verifyArchiveFile, verifyArchives, verifyChain } from "./verify";
 import { AuditWriter } from "./writer";
@@ -80,5 +80,19 @@ describe("archiveBefore", () => {
     await archiveBefore(t.db, base + 4 * day, path.join(t.dir, "archive"));
     t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 13`).run();
     expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 14, reason: "missing row" });
+  });
+
+  it("reads the retention setting and applies it on a schedule", async () => {
+    expect(retentionDaysFromEnv({})).toBeNull();
+    expect(retentionDaysFromEnv({ OMNIFORGE_AUDIT_RETENTION_DAYS: "30" })).toBe(30);
+    expect(() => retentionDaysFromEnv({ OMNIFORGE_AUDIT_RETENTION_DAYS: "a month" })).toThrow(/whole number of days/);
+    const dir = path.join(t.dir, "scheduled");
+    // "Now" is day 10 of the fixture: keeping 3 days archives days 0..6 (21 events).
+    const stop = startRetention(t.db, { days: 3, dir, now: () => base + 10 * day });
+    const archives = () => (t.db.$client.prepare(`SELECT COUNT(*) AS n FROM audit_archives`).get() as { n: number }).n;
+    await expect.poll(archives).toBe(1);
+    expect(fs.readdirSync(dir)).toEqual(["audit-0000000001-0000000021.jsonl"]);
+    stop();
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 9, archivedCount: 21 });
   });
 });

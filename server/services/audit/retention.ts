@@ -87,3 +87,39 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
   }
   return { archived: true, file, firstId: first.id, lastId, count, headHash };
 }
+
+/** OMNIFORGE_AUDIT_RETENTION_DAYS: keep this many days of events in the table; unset or 0 keeps everything. */
+export function retentionDaysFromEnv(env: Record<string, string | undefined> = process.env): number | null {
+  const raw = env.OMNIFORGE_AUDIT_RETENTION_DAYS?.trim();
+  if (!raw || raw === "0") return null;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 36_500) {
+    throw new Error(`OMNIFORGE_AUDIT_RETENTION_DAYS must be a whole number of days (1-36500), not "${raw}".`);
+  }
+  return days;
+}
+
+/**
+ * Applies the retention setting now and then once a day (the timer does not keep the process alive).
+ * Returns a function that stops it. Failures are reported on stderr and retried at the next run.
+ */
+export function startRetention(db: Db, opts: { days: number; dir: string; everyMs?: number; now?: () => number }): () => void {
+  const now = opts.now ?? Date.now;
+  let running = false;
+  const runOnce = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const r = await archiveBefore(db, now() - opts.days * 86_400_000, opts.dir);
+      if (r.archived) process.stderr.write(`audit: archived ${r.count} events (ids ${r.firstId}-${r.lastId}) to ${r.file}\n`);
+    } catch (err) {
+      process.stderr.write(`audit: retention failed: ${(err as Error).message}\n`);
+    } finally {
+      running = false;
+    }
+  };
+  void runOnce();
+  const timer = setInterval(() => void runOnce(), opts.everyMs ?? 86_400_000);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
