@@ -19,7 +19,7 @@ const USAGE = `usage: omniforge agent run "<request>" [--mode tool|prompt|orches
                            [--json] [--home DIR] [--project DIR] [--user ID] [--environment NAME]
                            [--agent NAME] [--tenant NAME] [--steps N]
   --mode      disclosure mode (default: tool)
-  --provider  offline (default; rule-based, no key), openai (OPENAI_BASE_URL, OPENAI_API_KEY, OMNIFORGE_MODEL),
+  --provider  offline (default, or $OMNIFORGE_PROVIDER; rule-based, no key), openai (OPENAI_BASE_URL, OPENAI_API_KEY, OMNIFORGE_MODEL),
               anthropic (ANTHROPIC_API_KEY)
   --json      one JSON object per event, one per line
   Scripts run in the sandbox; OMNIFORGE_SANDBOX=unsafe (set by an administrator) runs them without isolation.
