@@ -71,6 +71,13 @@ describe("omniforge skill validate", () => {
     expect(lines[1]).toMatchObject({ name: null, valid: false });
   });
 
+  it("a collection folder without --recursive is invalid, with a hint to recurse", () => {
+    const r = omniforge("skill", "validate", "skills");
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/skills: invalid\n  skills:1:1 error file\.missing Missing required file SKILL\.md/);
+    expect(r.err).toContain("add --recursive");
+  });
+
   it("exit 2 on usage errors: unknown flag, no path, missing path, bad --rules", () => {
     for (const args of [["--bogus", "skills/good"], [], ["nope"], ["--rules", "strict", "skills/good"]]) {
       const r = omniforge("skill", "validate", ...args);

@@ -105,6 +105,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     for (const d of check.diagnostics) io.out(`  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`);
   }
   for (const dir of empty) io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}\n`);
+  if (!values.recursive && !values.json) {
+    for (const check of checks) {
+      if (check.file === null && findSkillDirs(check.dir, { maxDepth: 3 }).length > 0) {
+        io.err(`omniforge skill validate: ${display(check.dir, io)} holds skill folders; add --recursive to validate them\n`);
+      }
+    }
+  }
   const valid = checks.filter((c) => c.valid).length;
   if (!values.json) {
     io.out(`\n${checks.length} skill${checks.length === 1 ? "" : "s"} checked (rules: ${rules}): ${valid} valid, ${checks.length - valid} invalid\n`);
