@@ -89,6 +89,13 @@ describe("deploy", () => {
     expect(fs.existsSync(path.join(h.root("enterprise"), "x"))).toBe(false);
   });
 
+  it("a name that is not a plain folder name is refused before any path is built", async () => {
+    h.skill("project", "sneaky", { name: "../../escape" });
+    const index = await indexFor(h.admin.id, h.dh);
+    expect(index.definitions("../../escape")).toHaveLength(1);
+    expect(() => previewDeploy(index, h.dh, { name: "../../escape", target: "enterprise" }, effectivePolicy(h.db))).toThrow(/must not contain/);
+  });
+
   it("rights: admins deploy anywhere, authors to project and personal, viewers nowhere", () => {
     expect(() => checkDeployRight(h.admin, "enterprise")).not.toThrow();
     expect(() => checkDeployRight(h.author, "project")).not.toThrow();

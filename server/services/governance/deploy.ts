@@ -7,6 +7,7 @@ import type { AuditActor, AuditSink } from "../../runtime/audit/events";
 import {
   deploySkill,
   DeployError,
+  isSafeSegment,
   resolve,
   writableRoot,
   type DefinitionSource,
@@ -98,6 +99,8 @@ export function previewDeploy(
   input: { name: string; fromId?: string; target: DeployTarget },
   policy: ResolveContext["policy"],
 ): DeployPreview {
+  // The name becomes a folder name in the target layer: never a path (a frontmatter name could be "../x").
+  if (!isSafeSegment(input.name)) throw new GovernanceError(`"${input.name}" cannot be deployed: a skill name used as a folder name must not contain "/" or ".."`, "BAD_REQUEST");
   const source = chooseSource(index, input.name, input.fromId, { policy });
   const targetDir = path.join(writableRoot(index.config, input.target), input.name);
   if (source.dir === targetDir) throw new GovernanceError(`this definition already is the ${input.target} copy`, "BAD_REQUEST");
