@@ -120,6 +120,15 @@ describe("checkSkillDir", () => {
     expect(missing.map((d) => d.message)).toEqual(['"references/secret.md" is referenced but does not exist in the skill folder.']);
   });
 
+  it("checkFiles: false skips the lookups; only missing-file warnings change, never validity", () => {
+    const dir = skillDir("my-skill", "---\nname: my-skill\ndescription: d\n---\nRun scripts/gone.py, see [x](../out.md)\n");
+    const full = checkSkillDir(dir, { rules: "omniforge" });
+    const quick = checkSkillDir(dir, { rules: "omniforge", checkFiles: false });
+    expect(codes(full)).toEqual(["body.missing-reference", "body.path-escape"]);
+    expect(codes(quick)).toEqual(["body.path-escape"]);
+    expect([quick.valid, quick.loadable]).toEqual([full.valid, full.loadable]);
+  });
+
   it("accepts lowercase skill.md: spec error, omniforge warning, loadable in both", () => {
     const dir = skillDir("my-skill", MINIMAL, "skill.md");
     const spec = checkSkillDir(dir);

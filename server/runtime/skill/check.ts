@@ -114,7 +114,17 @@ const isInside = (root: string, p: string) => p === root || p.startsWith(root.en
  * a missing file, a directory named SKILL.md, a symlink leaving the folder or an oversized file are diagnostics.
  * The common case costs one lstat and one read; realpath only runs for symlinks and referenced files.
  */
-export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): SkillCheck {
+export interface CheckDirOptions {
+  rules?: RuleSet;
+  /**
+   * Look up the files the body and hooks reference (default true). Only warnings depend on it
+   * (body.missing-reference, hooks.missing-script), never `valid` or `loadable`, so a bulk index load can
+   * pass false to save a few file-system lookups per skill.
+   */
+  checkFiles?: boolean;
+}
+
+export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillCheck {
   const rules = opts.rules ?? "spec";
   const abs = path.resolve(dir);
   let realDir: string | null = null;
@@ -174,7 +184,7 @@ export function checkSkillDir(dir: string, opts: { rules?: RuleSet } = {}): Skil
     return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
   }
   if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
-  return checkBytes(bytes, null, abs, file, fileName, rules, folderLookup(abs, realDirOf));
+  return checkBytes(bytes, null, abs, file, fileName, rules, opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf));
 }
 
 /**
