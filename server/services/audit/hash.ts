@@ -43,5 +43,10 @@ export function canonical(row: ChainedFields): string {
 }
 
 export function chainHash(prevHash: string, row: ChainedFields): string {
-  return createHash("sha256").update(prevHash).update("\n").update(canonical(row)).digest("hex");
+  return hashCanonical(prevHash, canonical(row));
+}
+
+/** The hash over an already serialised row (verification serialises raw column arrays directly). */
+export function hashCanonical(prevHash: string, canonicalRow: string): string {
+  return createHash("sha256").update(prevHash).update("\n").update(canonicalRow).digest("hex");
 }

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import type { Db } from "../../../db/client";
-import { chainHash, GENESIS_HASH, type ChainedFields } from "./hash";
+import { chainHash, GENESIS_HASH, hashCanonical, type ChainedFields } from "./hash";
 import { flushAudit } from "./sink";
 
 export type BreakReason = "edited" | "missing row" | "inserted row" | "hash mismatch";
@@ -46,7 +46,11 @@ class ChainChecker {
   }
 
   /** Returns a failure, or null when the row continues the chain. */
-  check(row: StoredRow, next: () => { prevHash: string } | undefined): Exclude<VerifyResult, { ok: true }> | null {
+  check(
+    row: Pick<StoredRow, "id" | "prevHash" | "hash">,
+    next: () => { prevHash: string } | undefined,
+    recomputed: string = chainHash(row.prevHash, row as StoredRow),
+  ): Exclude<VerifyResult, { ok: true }> | null {
     const fail = (brokenAt: number, reason: BreakReason, expected: string, found: string, message: string) => ({
       ok: false as const,
       count: this.count,
@@ -56,7 +60,6 @@ class ChainChecker {
       found,
       message,
     });
-    const recomputed = chainHash(row.prevHash, row);
     if (row.prevHash === this.lastHash) {
       if (recomputed !== row.hash) {
         return fail(row.id, "edited", recomputed, row.hash, `Row ${row.id} was changed after it was written: its content no longer matches its hash.`);
@@ -104,16 +107,21 @@ function* walk(db: Db): Generator<void, VerifyResult> {
   if (stale) {
     return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).` };
   }
+  // Raw column arrays: ROW_COLUMNS lists the chained fields first, in canonical() order, then prev_hash and
+  // hash, so the first 15 values serialise exactly as canonical() would (without building objects).
+  page.raw(true);
   let cursor = start.id;
   for (;;) {
-    const rows = page.all(cursor) as StoredRow[];
+    const rows = page.all(cursor) as unknown[][];
     if (rows.length === 0) break;
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const failure = checker.check(row, () => (i + 1 < rows.length ? rows[i + 1] : (after.get(row.id) as { prevHash: string } | undefined)));
+      const r = rows[i]!;
+      const row = { id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string };
+      const next = () => (i + 1 < rows.length ? { prevHash: rows[i + 1]![15] as string } : (after.get(row.id) as { prevHash: string } | undefined));
+      const failure = checker.check(row, next, hashCanonical(row.prevHash, JSON.stringify(r.slice(0, 15))));
       if (failure) return failure;
     }
-    cursor = rows[rows.length - 1]!.id;
+    cursor = rows[rows.length - 1]![0] as number;
     yield;
   }
   return { ok: true, count: checker.count, head: checker.head, archivedCount: start.archivedCount, startId: start.id + 1 };

@@ -55,14 +55,19 @@ describe("AuditWriter", () => {
     w.close();
   });
 
-  it("writes at once when a batch is full, and keeps the event time of record()", () => {
+  it("writes a full batch when the task yields, bounds a synchronous burst, and keeps record()'s time", async () => {
     const w = new AuditWriter(t.db, { stdout: false, maxBatch: 5, flushMs: 60_000 });
     const at = new Date("2026-01-02T03:04:05Z");
     for (let i = 0; i < 7; i++) w.record({ type: "tool_call", at });
-    expect(rows(t.db)).toHaveLength(5);
-    expect(w.pending()).toBe(2);
-    w.flush();
+    expect(rows(t.db)).toHaveLength(0);
+    await new Promise((r) => setImmediate(r));
     expect(rows(t.db)).toHaveLength(7);
+    for (let i = 0; i < 100; i++) w.record({ type: "tool_call", at });
+    expect(rows(t.db)).toHaveLength(107); // 20 batches: written without waiting
+    for (let i = 0; i < 3; i++) w.record({ type: "tool_call", at });
+    expect(w.pending()).toBe(3);
+    w.flush();
+    expect(rows(t.db)).toHaveLength(110);
     expect(t.db.$client.prepare(`SELECT DISTINCT at FROM audit_events`).all()).toEqual([{ at: at.getTime() }]);
     w.close();
   });

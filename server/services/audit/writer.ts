@@ -2,7 +2,7 @@
 // delete of audit rows exists in the code (retention.ts is the one sanctioned removal, of archived rows).
 //
 // Batching: record() scrubs and timestamps the event at once, queues it, and a short timer (50 ms) or a
-// full batch (500 events) writes the queue in ONE transaction, so a burst of tool calls from many
+// full batch (1,000 events, written when the current task yields) writes the queue in ONE transaction, so a burst of tool calls from many
 // playground sessions costs one commit per batch instead of one per event. flush() writes now; reads that
 // must see everything (verification, the dashboard, tests) call it first. Pending events are also written
 // on process exit.
@@ -33,7 +33,7 @@ export interface AuditWriterOptions {
   out?: (chunk: string) => void;
   /** How long a queued event may wait before the batch is written. */
   flushMs?: number;
-  /** A batch this large is written at once. */
+  /** A batch this large is written as soon as the current task yields (at 20x, at once). */
   maxBatch?: number;
 }
 
@@ -93,6 +93,7 @@ export class AuditWriter implements AuditSink {
   private readonly archivedHeadStmt;
   private queue: PendingFields[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private immediate: ReturnType<typeof setImmediate> | null = null;
   private head: { id: number; hash: string } | null = null;
   private seenVersion = -1;
   private failures = 0;
@@ -111,7 +112,7 @@ export class AuditWriter implements AuditSink {
     this.headStmt = c.prepare(`SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1`);
     this.archivedHeadStmt = c.prepare(`SELECT last_id AS id, head_hash AS hash FROM audit_archives ORDER BY last_id DESC LIMIT 1`);
     this.flushMs = opts.flushMs ?? 50;
-    this.maxBatch = opts.maxBatch ?? 500;
+    this.maxBatch = opts.maxBatch ?? 1000;
     live.add(this);
     hookExit();
   }
@@ -135,6 +136,10 @@ export class AuditWriter implements AuditSink {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
+    }
+    if (this.immediate) {
+      clearImmediate(this.immediate);
+      this.immediate = null;
     }
     if (this.queue.length === 0) return [];
     const batch = this.queue;
@@ -227,12 +232,29 @@ export class AuditWriter implements AuditSink {
 
   private enqueue(fields: PendingFields): void {
     this.queue.push(fields);
-    if (this.queue.length >= this.maxBatch) this.flushQuietly();
+    // A full batch is written as soon as the current task yields (a burst from async work becomes a few
+    // large transactions, which is what makes writes cheap); a synchronous loop that never yields is
+    // written at 20 batches, so memory stays bounded either way.
+    if (this.queue.length >= this.maxBatch * 20) this.flushQuietly();
+    else if (this.queue.length >= this.maxBatch) this.scheduleNow();
     else this.schedule(this.flushMs);
   }
 
+  private scheduleNow(): void {
+    if (this.immediate) return;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.immediate = setImmediate(() => {
+      this.immediate = null;
+      this.flushQuietly();
+    });
+    this.immediate.unref?.();
+  }
+
   private schedule(ms: number): void {
-    if (this.timer) return;
+    if (this.timer || this.immediate) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flushQuietly();
