@@ -32,6 +32,18 @@ async function agentListing(page: Page, whatIf: Record<string, string> = {}): Pr
   return body.result.data.json.map((s) => s.name);
 }
 
+/** The playground's own listing for a session (what its agent is shown), created through tRPC as the page does. */
+async function playgroundSession(page: Page): Promise<string> {
+  const res = await page.request.post("/api/trpc/playground.create", { data: { json: { title: "governance check" } } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { result: { data: { json: { id: string } } } }).result.data.json.id;
+}
+async function playgroundListing(page: Page, sessionId: string): Promise<string> {
+  const res = await page.request.get(`/api/trpc/playground.listing?input=${encodeURIComponent(JSON.stringify({ json: { sessionId } }))}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { result: { data: { json: { text: string } } } }).result.data.json.text;
+}
+
 async function openRow(page: Page, name: string) {
   await page.goto("/layers");
   await page.getByLabel("Search skills by name").fill(name);
@@ -50,6 +62,8 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
   await signInAsAdmin(page);
   await expectCell(page, "git-helper", "project", "winner");
   expect(await agentListing(page)).toContain("git-helper");
+  const session = await playgroundSession(page);
+  expect(await playgroundListing(page, session)).toContain("git-helper");
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Policies" }).click();
   await page.getByLabel("Skill name to block").fill("git-helper");
@@ -62,6 +76,8 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
   await page.getByTestId("layer-row-git-helper").click();
   await expect(page.getByTestId("resolution-chain")).toContainText('the name "git-helper" is on the block list');
   expect(await agentListing(page)).not.toContain("git-helper");
+  expect(await playgroundListing(page, session)).not.toContain("git-helper");
+  expect(await playgroundListing(page, session)).toContain("release-notes");
 
   // Unblocking gives it back.
   await page.goto("/policies");
