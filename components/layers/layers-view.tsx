@@ -2,7 +2,7 @@
 // The override visualizer: what-if controls, the matrix (search, "overridden only"), and for the selected name
 // the chain of candidates, a diff between any two definitions, and "Deploy to layer…".
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useDeferredValue, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DeployPanel } from "./deploy-panel";
 import { DiffView } from "./diff-view";
@@ -11,6 +11,7 @@ import { BlockNameButton } from "./policy-actions";
 import { ResolutionChain } from "./resolution-chain";
 import { STATUS_STYLE } from "./status";
 import { StatusBadge } from "./status-badge";
+import { writeLayersUrl, type LayersUrlState } from "./url-state";
 
 interface WhatIf {
   userId?: string;
@@ -19,26 +20,39 @@ interface WhatIf {
   tenant?: string;
 }
 
-export function LayersView() {
+export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
   const trpc = useTRPC();
   const options = useQuery(trpc.layers.options.queryOptions());
-  const [whatIf, setWhatIf] = useState<WhatIf>({});
+  const [whatIf, setWhatIf] = useState<WhatIf>({
+    userId: initial.userId,
+    environment: initial.environment,
+    agent: initial.agent,
+    tenant: initial.tenant,
+  });
   const matrix = useQuery({ ...trpc.layers.matrix.queryOptions(whatIf), placeholderData: keepPreviousData });
-  const [search, setSearch] = useState("");
-  const [overriddenOnly, setOverriddenOnly] = useState(false);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [search, setSearch] = useState(initial.q ?? "");
+  const [overriddenOnly, setOverriddenOnly] = useState(!!initial.overridden);
+  const [selected, setSelected] = useState<string | null>(initial.name ?? null);
   const q = useDeferredValue(search.trim().toLowerCase());
+
+  // Keep the view in the URL (replace, not push: typing a search should not fill the history).
+  useEffect(() => {
+    const url = writeLayersUrl({ ...whatIf, q: search, overridden: overriddenOnly, name: selected ?? undefined });
+    if (url !== window.location.search) window.history.replaceState(null, "", `${window.location.pathname}${url}`);
+  }, [whatIf, search, overriddenOnly, selected]);
 
   const rows = useMemo(() => {
     const all = matrix.data?.rows ?? [];
     return all.filter((r) => (!overriddenOnly || r.overridden) && (!q || r.name.toLowerCase().includes(q)));
   }, [matrix.data, overriddenOnly, q]);
 
+  // The form edits a draft; "Apply what-if" makes it the context the matrix resolves with.
+  const [draft, setDraft] = useState<WhatIf>(whatIf);
+  const setField = (k: keyof WhatIf) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setDraft((d) => ({ ...d, [k]: e.target.value }));
   function applyWhatIf(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const val = (k: string) => String(f.get(k) ?? "").trim() || undefined;
-    setWhatIf({ userId: val("userId"), environment: val("environment"), agent: val("agent"), tenant: val("tenant") });
+    const val = (v: string | undefined) => v?.trim() || undefined;
+    setWhatIf({ userId: val(draft.userId), environment: val(draft.environment), agent: val(draft.agent), tenant: val(draft.tenant) });
   }
 
   const scope = options.data?.scope;
@@ -58,7 +72,7 @@ export function LayersView() {
       <form onSubmit={applyWhatIf} className="card grid items-end gap-3 sm:grid-cols-5" aria-label="What-if">
         <label className="flex flex-col gap-1 text-xs font-medium">
           User (personal layer)
-          <select className="input" name="userId" defaultValue="" aria-label="User">
+          <select className="input" name="userId" value={draft.userId ?? ""} onChange={setField("userId")} aria-label="User">
             <option value="">me</option>
             {options.data?.users
               .filter((u) => u.id !== options.data?.me)
@@ -78,7 +92,16 @@ export function LayersView() {
         ).map(([key, label, values]) => (
           <label key={key} className="flex flex-col gap-1 text-xs font-medium">
             {label}
-            <input className="input" name={key} list={`whatif-${key}`} placeholder="any" aria-label={label} autoComplete="off" />
+            <input
+              className="input"
+              name={key}
+              list={`whatif-${key}`}
+              placeholder="any"
+              aria-label={label}
+              autoComplete="off"
+              value={draft[key] ?? ""}
+              onChange={setField(key)}
+            />
             <datalist id={`whatif-${key}`}>
               {values?.map((v) => (
                 <option key={v} value={v} />
@@ -92,8 +115,9 @@ export function LayersView() {
           </button>
           <button
             className="btn"
-            type="reset"
+            type="button"
             onClick={() => {
+              setDraft({});
               setWhatIf({});
             }}
           >

@@ -2,6 +2,7 @@
 // Policies and approvals (admin). Every change is one small server-side operation, recorded as policy_changed
 // with before and after; the server refuses non-admins whatever this page shows.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import type { PolicyChange } from "~/server/services/governance/policy-change";
@@ -40,7 +41,23 @@ export function PoliciesAdmin() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">Policies</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-xl font-semibold">Policies</h1>
+        <p className="text-sm">
+          History in the audit log:{" "}
+          <Link className="text-indigo-700 underline dark:text-indigo-300" href="/audit?type=policy_changed&range=all">
+            policy changes
+          </Link>{" "}
+          ·{" "}
+          <Link className="text-indigo-700 underline dark:text-indigo-300" href="/audit?type=approval_decided&range=all">
+            approval decisions
+          </Link>{" "}
+          ·{" "}
+          <Link className="text-indigo-700 underline dark:text-indigo-300" href="/layers?overridden=1">
+            overridden skills
+          </Link>
+        </p>
+      </div>
       {error && (
         <p className="error-text" data-testid="policy-error">
           {error}
