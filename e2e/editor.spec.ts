@@ -199,36 +199,41 @@ test("import a real skill folder as a .zip, see it listed, export it and re-impo
   }
   const zip = zipOfFolder(source, folder);
   const { ctx, page, external } = await newUser(browser, "author");
+  // First import into this new author's personal layer (fresh on every run, so reruns never collide).
   await page.goto("/skills");
   await page.getByRole("button", { name: "Import .zip" }).click();
   const region = page.getByRole("region", { name: "Import skill" });
-  await region.getByLabel("Import layer").selectOption("project");
+  await region.getByLabel("Import layer").selectOption("personal");
   await region.getByLabel("Skill archive").setInputFiles({ name: `${folder}.zip`, mimeType: "application/zip", buffer: zip });
   await expect(page.getByTestId("import-report")).toContainText(folder);
   await region.getByRole("button", { name: /^Import/ }).click();
   await expect(page.getByTestId("import-done")).toBeVisible();
   await page.getByLabel("Search skills").fill(folder);
-  await expect(page.getByTestId(`skill-row-project-${folder}`)).toContainText("active");
+  await expect(page.getByTestId(`skill-row-personal-${folder}`)).toContainText("active");
 
   // Export: a zip with one top folder named like the skill and the same files.
-  await page.getByTestId(`skill-row-project-${folder}`).getByRole("link").first().click();
+  await page.getByTestId(`skill-row-personal-${folder}`).getByRole("link").first().click();
   await expect(monaco(page)).toContainText(`name: ${folder}`, { timeout: 30_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export .zip" }).click()]);
   expect(download.suggestedFilename()).toBe(`${folder}.zip`);
   const exported = fs.readFileSync(await download.path());
   expect(filesOfZip(exported)).toEqual(filesOfZip(zip));
 
-  // Re-import the export into the personal layer: same files again.
+  // Re-import the export into the project layer (under a folder name of this run): same files again.
+  const copy = `${folder}-${stamp}`;
   await page.goto("/skills");
   await page.getByRole("button", { name: "Import .zip" }).click();
-  await region.getByLabel("Import layer").selectOption("personal");
+  await region.getByLabel("Import layer").selectOption("project");
+  await region.getByLabel("Import folder name").fill(copy);
   await region.getByLabel("Skill archive").setInputFiles({ name: `${folder}.zip`, mimeType: "application/zip", buffer: exported });
+  await expect(page.getByTestId("import-report")).toContainText(copy);
   await region.getByRole("button", { name: /^Import/ }).click();
   await expect(page.getByTestId("import-done")).toBeVisible();
-  await page.goto(`/skills/personal/${folder}`);
+  await page.goto(`/skills/project/${copy}`);
   await expect(monaco(page)).toContainText(`name: ${folder}`, { timeout: 30_000 });
   const [again] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export .zip" }).click()]);
-  expect(filesOfZip(fs.readFileSync(await again.path()))).toEqual(filesOfZip(zip));
+  const strip = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([k, v]) => [k.slice(k.indexOf("/") + 1), v]));
+  expect(strip(filesOfZip(fs.readFileSync(await again.path())))).toEqual(strip(filesOfZip(zip)));
 
   // A zip-slip archive is refused and nothing is written.
   await page.goto("/skills");

@@ -3,9 +3,10 @@
 // diagnostics are shown, then the person confirms. A refused archive leaves nothing behind.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { editorHref, LAYER_LABEL } from "./links";
+import { useDebounced } from "./use-debounced";
 
 type Layer = "enterprise" | "personal" | "project" | "plugin";
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -25,6 +26,8 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
   const [plugin, setPlugin] = useState("");
   const [file, setFile] = useState<{ name: string; base64: string } | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
+  const [folder, setFolder] = useState("");
+  const folderDebounced = useDebounced(folder.trim(), 300);
   const check = useMutation(trpc.skill.import.mutationOptions());
   const run = useMutation(
     trpc.skill.import.mutationOptions({
@@ -40,10 +43,17 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
     run.reset();
     if (!f) return;
     if (f.size > MAX_BYTES) return setLocalError(`${f.name} is larger than 20 MiB.`);
-    const next = { name: f.name, base64: toBase64(await f.arrayBuffer()) };
-    setFile(next);
-    check.mutate({ layer, plugin: plugin || undefined, fileName: next.name, base64: next.base64, dryRun: true });
+    setFile({ name: f.name, base64: toBase64(await f.arrayBuffer()) });
   }
+
+  // Dry run whenever the archive, the target or the folder name changes: checked and validated, nothing written.
+  const { mutate: dryRun } = check;
+  const { reset: resetRun } = run;
+  useEffect(() => {
+    if (!file) return;
+    resetRun();
+    dryRun({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, dryRun: true, folder: folderDebounced || undefined });
+  }, [file, layer, plugin, folderDebounced, dryRun, resetRun]);
 
   return (
     <div className="card space-y-3" aria-label="Import skill" role="region">
@@ -54,10 +64,7 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
             className="input"
             aria-label="Import layer"
             value={layer}
-            onChange={(e) => {
-              setLayer(e.target.value as Layer);
-              if (file) check.mutate({ layer: e.target.value as Layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, dryRun: true });
-            }}
+            onChange={(e) => setLayer(e.target.value as Layer)}
           >
             {targets.data?.layers.map((l) => (
               <option key={l} value={l}>
@@ -80,6 +87,10 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
           <span className="muted text-xs">Skill folder as .zip</span>
           <input className="input" type="file" accept=".zip,application/zip" aria-label="Skill archive" onChange={(e) => void pick(e.target.files?.[0])} />
         </label>
+        <label className="text-sm">
+          <span className="muted text-xs">Folder name (optional)</span>
+          <input className="input w-48 font-mono" aria-label="Import folder name" placeholder="from the archive" value={folder} onChange={(e) => setFolder(e.target.value)} />
+        </label>
         <button className="btn ml-auto" onClick={onClose}>
           Close
         </button>
@@ -96,7 +107,9 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
             <strong>{report.name ?? report.folder}</strong> → {LAYER_LABEL[report.ref.layer]} layer, folder <code>{report.folder}</code>, {report.files.length} file
             {report.files.length === 1 ? "" : "s"}.{" "}
             {report.loadable ? (report.valid ? "Valid." : "Loads, with problems listed below.") : "It cannot be loaded: fix the errors before importing."}
-            {report.exists && !report.imported && <span className="text-red-700 dark:text-red-300"> A skill with this folder name already exists in that layer.</span>}
+            {report.exists && !report.imported && (
+              <span className="text-red-700 dark:text-red-300"> A skill folder named {report.folder} already exists in that layer: choose another folder name.</span>
+            )}
           </p>
           {report.diagnostics.length > 0 && (
             <ul className="rounded border border-zinc-200 p-2 text-xs dark:border-zinc-800" data-testid="import-diagnostics">
@@ -128,7 +141,7 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
             <button
               className="btn btn-primary"
               disabled={!file || !report.loadable || report.exists || run.isPending}
-              onClick={() => file && run.mutate({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64 })}
+              onClick={() => file && run.mutate({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, folder: folderDebounced || undefined })}
             >
               {report.valid ? "Import" : "Import with warnings"}
             </button>
