@@ -141,8 +141,10 @@ test("offline provider: a demo skill activates, its script runs, a disallowed ca
   // Rename and delete.
   const item = page.getByTestId("session-item").filter({ hasText: "Offline release notes" });
   await item.getByRole("button", { name: "Rename" }).click();
-  await item.getByLabel("Session title").fill("Renamed offline session");
-  await item.getByRole("button", { name: "Save" }).click();
+  // While editing, the title is an input's value (no longer the item's text).
+  const editor = page.getByTestId("session-item").filter({ has: page.getByLabel("Session title") });
+  await editor.getByLabel("Session title").fill("Renamed offline session");
+  await editor.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("session-title")).toHaveText("Renamed offline session");
   page.once("dialog", (d) => void d.accept());
   await page.getByTestId("session-item").filter({ hasText: "Renamed offline session" }).getByRole("button", { name: "Delete" }).click();
