@@ -161,7 +161,8 @@ export async function run(): Promise<Record<string, unknown>> {
       "list: type=login (rare)": () => listEvents(db, { type: "login" }, all),
       "list: skill=skill-42, last 7 days": () => listEvents(db, { ...week, skill: "skill-42" }, all),
       "list: user=user-7": () => listEvents(db, { user: "user-7" }, all),
-      "list: session=s-12345": () => listEvents(db, { session: "s-12345" }, all),
+      "list: session=s-1234": () => listEvents(db, { session: "s-1234" }, all),
+      "list: layer=plugin, model=claude-sonnet (unindexed columns)": () => listEvents(db, { layer: "plugin", model: "claude-sonnet" }, all),
       "list: outcome=refused, last 7 days": () => listEvents(db, { ...week, outcome: "refused" }, all),
       "list: author scope (own events), type=tool_call": () => listEvents(db, { type: "tool_call" }, own),
       "list: page 20 (cursor)": () => {

@@ -2,7 +2,10 @@
 import type { Db } from "../../../db/client";
 import { AuditWriter, type AuditWriterOptions } from "./writer";
 
-const cache = new WeakMap<Db, AuditWriter>();
+// On globalThis: Next may evaluate this module once per route bundle; all copies must share one writer per
+// connection, or two queues would each batch events for the same chain.
+const g = globalThis as unknown as { __omniforgeAuditWriters?: WeakMap<Db, AuditWriter> };
+const cache = (g.__omniforgeAuditWriters ??= new WeakMap<Db, AuditWriter>());
 
 /** OMNIFORGE_AUDIT_STDOUT=0 turns the JSON lines on standard output off (tests do). */
 export function stdoutEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -102,6 +102,20 @@ describe("AuditWriter", () => {
     expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 10 });
   });
 
+  it("keeps one chain when two writers share a connection (a module loaded twice by Next)", () => {
+    const a = new AuditWriter(t.db, { stdout: false });
+    const b = new AuditWriter(t.db, { stdout: false });
+    for (let i = 0; i < 4; i++) {
+      a.record({ type: "tool_call", details: { from: "a", i } });
+      a.flush();
+      b.record({ type: "tool_call", details: { from: "b", i } });
+      b.flush();
+    }
+    a.close();
+    b.close();
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 8 });
+  });
+
   it("prints one JSON line per event on stdout, without secrets", () => {
     const lines: string[] = [];
     const w = new AuditWriter(t.db, { stdout: true, out: (s) => lines.push(s) });

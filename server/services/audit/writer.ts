@@ -7,10 +7,11 @@
 // must see everything (verification, the dashboard, tests) call it first. Pending events are also written
 // on process exit.
 //
-// Chain head and several processes: the console and the CLI share the database file. Each batch runs in
-// BEGIN IMMEDIATE (the write lock is taken before the head is read, so no other process can append in
-// between). The head is cached in memory and only re-read when `PRAGMA data_version` says another
-// connection committed since our last write (a cheap check inside the same transaction).
+// Chain head and several writers: the console and the CLI share the database file, and a Next server may
+// load this module more than once (one copy per route bundle, or after a dev reload). Each batch runs in
+// BEGIN IMMEDIATE, so the write lock is held before the head is read, and the head is re-read inside that
+// transaction: one rowid lookup per batch (microseconds), cheaper than being wrong. A head cached across
+// batches was tried and dropped: `PRAGMA data_version` does not see a second writer on the same connection.
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import type { Db } from "../../../db/client";
 import { chainHash, GENESIS_HASH, type ChainedFields } from "./hash";
@@ -94,8 +95,6 @@ export class AuditWriter implements AuditSink {
   private queue: PendingFields[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private immediate: ReturnType<typeof setImmediate> | null = null;
-  private head: { id: number; hash: string } | null = null;
-  private seenVersion = -1;
   private failures = 0;
   private readonly flushMs: number;
   private readonly maxBatch: number;
@@ -202,15 +201,7 @@ export class AuditWriter implements AuditSink {
       }
       return out;
     });
-    let written: WrittenEvent[];
-    try {
-      written = run.immediate(batch);
-    } catch (err) {
-      this.head = null; // rolled back: the cached head may be ahead of the file
-      throw err;
-    }
-    const last = written[written.length - 1]!;
-    this.head = { id: last.id, hash: last.hash };
+    const written = run.immediate(batch);
     if (this.opts.stdout) {
       const text = written.map(stdoutLine).join("");
       if (this.opts.out) this.opts.out(text);
@@ -220,9 +211,6 @@ export class AuditWriter implements AuditSink {
   }
 
   private currentHead(): { id: number; hash: string } {
-    const version = this.db.$client.pragma("data_version", { simple: true }) as number;
-    if (this.head && version === this.seenVersion) return this.head;
-    this.seenVersion = version;
     const row = this.headStmt.get() as { id: number; hash: string } | undefined;
     const archived = this.archivedHeadStmt.get() as { id: number; hash: string } | undefined;
     // After retention removed every row, the chain continues from the archived head.
