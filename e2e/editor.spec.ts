@@ -55,7 +55,7 @@ async function appendText(page: Page, text: string) {
   await page.keyboard.press("Escape");
 }
 
-async function createSkill(page: Page, name: string) {
+async function createSkill(page: Page, name: string, template = "Instructions only") {
   await page.goto("/skills");
   await page.getByRole("button", { name: "New skill" }).click();
   const form = page.getByRole("form", { name: "New skill" });
@@ -64,6 +64,7 @@ async function createSkill(page: Page, name: string) {
   await form.getByLabel("Skill name").fill(name);
   await expect(page.getByTestId("name-check")).toContainText("available");
   await form.getByLabel("Description").fill(`Notes for ${name}. Use when testing the editor.`);
+  await form.getByLabel("Template").selectOption({ label: template });
   await form.getByRole("button", { name: "Create skill" }).click();
   await expect(page).toHaveURL(new RegExp(`/skills/project/${name}`));
   await expect(monaco(page)).toBeVisible({ timeout: 30_000 });
@@ -268,6 +269,69 @@ test("a viewer reads a skill but sees no save button, and a direct save call is 
   expect(res.status()).toBe(403);
   await page.reload();
   await expect(monaco(page)).toContainText(`name: ${name}`, { timeout: 30_000 });
+  expect(external).toEqual([]);
+  await ctx.close();
+});
+
+test("files, preview links, completion, unsaved drafts, and delete then restore of a whole skill", async ({ browser }) => {
+  const { ctx, page, external } = await newUser(browser, "author");
+  const name = `files-${stamp}`;
+  await createSkill(page, name, "Instructions and a reference file");
+
+  // A link to a reference in the preview opens that file in the editor.
+  await page.getByTestId("preview").getByRole("button", { name: "the reference" }).click();
+  await expect(monaco(page)).toContainText(`${name} reference`);
+
+  // Add, rename and delete a file in the tree; a path leaving the skill is refused with a message.
+  const tree = page.getByTestId("file-tree");
+  await tree.getByLabel("New file or folder path").fill("references/extra.md");
+  await tree.getByRole("button", { name: "+ File" }).click();
+  await expect(page.getByTestId("file-references/extra.md")).toBeVisible();
+  await page.getByTestId("file-references/extra.md").click();
+  await tree.getByLabel("Rename to").fill("references/renamed.md");
+  await tree.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByTestId("file-references/renamed.md")).toBeVisible();
+  await expect(page.getByTestId("file-references/extra.md")).toHaveCount(0);
+  await page.getByTestId("file-references/renamed.md").click();
+  await tree.getByRole("button", { name: "Delete" }).click();
+  await tree.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByTestId("file-references/renamed.md")).toHaveCount(0);
+  await tree.getByLabel("New file or folder path").fill("../escape.md");
+  await tree.getByRole("button", { name: "+ File" }).click();
+  await expect(page.getByTestId("editor-error")).toContainText("leaves the skill folder");
+
+  // Completion offers frontmatter fields.
+  await page.getByTestId("file-SKILL.md").click();
+  await expect(monaco(page)).toContainText(`name: ${name}`);
+  await monaco(page).locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+Home");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("cont");
+  await expect(page.locator(".suggest-widget")).toContainText("context");
+  await page.keyboard.press("Escape");
+
+  // An unsaved edit survives leaving the page and coming back.
+  await replaceText(page, validText(name, "DraftLine\n"));
+  await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("omniforge-draft:")).length)).toBeGreaterThan(0);
+  await page.goto("/skills");
+  await page.goto(`/skills/project/${name}`);
+  await expect(page.getByTestId("editor-notice")).toContainText("Restored your unsaved draft of SKILL.md");
+  await expect(monaco(page)).toContainText("DraftLine");
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+
+  // Delete the whole skill (with confirmation), then restore it from the deleted skills.
+  await page.getByRole("button", { name: "Delete…" }).click();
+  await page.getByTestId("confirm-delete").getByRole("button", { name: "Delete skill" }).click();
+  await expect(page).toHaveURL(/\/skills\?deleted=/);
+  await page.getByLabel("Search skills").fill(name);
+  await expect(page.getByTestId(`skill-row-project-${name}`)).toHaveCount(0);
+  await page.goto("/skills/deleted");
+  await page.getByTestId(`deleted-${name}`).getByRole("button", { name: "Restore" }).click();
+  await page.getByTestId("restored").getByRole("link").click();
+  await expect(monaco(page)).toContainText("DraftLine", { timeout: 30_000 });
+  await expect(page.getByTestId("file-references/REFERENCE.md")).toBeVisible();
   expect(external).toEqual([]);
   await ctx.close();
 });

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
 import { editorHref, LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "~/components/skills/links";
 import { downloadBase64 } from "./download";
+import { clearDraft, draftKey, readDraft, writeDraft } from "./drafts";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
 import { monaco } from "./monaco-setup";
@@ -113,15 +114,37 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           setNotice(`${p} is a binary file (${f.size} bytes); it is listed but not opened in the editor.`);
           return false;
         }
-        setBuffers((prev) => ({ ...prev, [p]: { text: f.text!, saved: f.text!, digest: f.digest, language: f.language } }));
+        const draft = readDraft(draftKey(key, p));
+        if (draft && draft.text !== f.text) {
+          // Keep the digest the draft was edited from: if the file changed since, saving shows the conflict view.
+          setBuffers((prev) => ({ ...prev, [p]: { text: draft.text, saved: f.text!, digest: draft.digest, language: f.language } }));
+          setNotice(
+            `Restored your unsaved draft of ${p} from ${new Date(draft.at).toLocaleString()}.` +
+              (draft.digest !== f.digest ? " The file changed on disk since: saving will show both versions." : ""),
+          );
+        } else {
+          if (draft) clearDraft(draftKey(key, p));
+          setBuffers((prev) => ({ ...prev, [p]: { text: f.text!, saved: f.text!, digest: f.digest, language: f.language } }));
+        }
         return true;
       } catch (e) {
         setError(errMessage(e));
         return false;
       }
     },
-    [client, skillRef],
+    [client, skillRef, key],
   );
+
+  // Dirty buffers are mirrored to localStorage (debounced); clean ones drop their draft.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      for (const [p, b] of Object.entries(buffers)) {
+        if (b.text !== b.saved) writeDraft(draftKey(key, p), { text: b.text, digest: b.digest });
+        else clearDraft(draftKey(key, p));
+      }
+    }, 400);
+    return () => clearTimeout(t);
+  }, [buffers, key]);
 
   const openFile = useCallback(
     async (p: string) => {
@@ -261,6 +284,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   async function onDeletePath(p: string) {
     const r = await run(() => client.skill.deletePath.mutate({ ref: skillRef, path: p }));
     if (!r) return;
+    for (const k of Object.keys(buffers)) if (k === p || k.startsWith(p + "/")) clearDraft(draftKey(key, k));
     setBuffers((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => k !== p && !k.startsWith(p + "/"))));
     if (openPath === p || openPath.startsWith(p + "/")) setOpenPath("SKILL.md");
     setNotice(`Deleted ${p} (kept in the history).`);
@@ -313,6 +337,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   async function onDeleteSkill() {
     const r = await run(() => client.skill.delete.mutate({ ref: skillRef }));
     if (!r) return;
+    for (const k of Object.keys(buffers)) clearDraft(draftKey(key, k));
     setBuffers({});
     buffersRef.current = {};
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
