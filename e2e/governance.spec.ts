@@ -160,6 +160,14 @@ test("a what-if for another environment shows a different winner, with the chain
   await expect(page.getByTestId("chain-item-project")).toContainText('limited to environments [staging], this context\'s environment is "production"');
   await expect(page.getByTestId("layer-diff").locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("layer-diff")).toContainText("Staging shortcuts.");
+
+  // The view is in the URL: a reload (or a shared link) shows the same what-if and the same skill.
+  await expect(page).toHaveURL(/environment=production/);
+  await expect(page).toHaveURL(new RegExp(`name=${name}`));
+  await page.reload();
+  await expect(page.getByTestId("whatif-banner")).toContainText("environment production");
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId("chain-item-project")).toContainText("out of scope");
 });
 
 test("an admin deploys a project skill to the enterprise layer after seeing which contexts change", async ({ page }) => {
