@@ -2,6 +2,7 @@
 // The override visualizer: what-if controls, the matrix (search, "overridden only"), and for the selected name
 // the chain of candidates, a diff between any two definitions, and "Deploy to layer…".
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DeployPanel } from "./deploy-panel";
@@ -55,6 +56,10 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
     setWhatIf({ userId: val(draft.userId), environment: val(draft.environment), agent: val(draft.agent), tenant: val(draft.tenant) });
   }
 
+  const waiting = useMemo(
+    () => (matrix.data?.rows ?? []).reduce((n, r) => n + Object.values(r.cells).flat().filter((c) => c.status === "pending-approval").length, 0),
+    [matrix.data],
+  );
   const scope = options.data?.scope;
   const c = matrix.data?.counts;
   const isWhatIf = !!(whatIf.environment || whatIf.agent || whatIf.tenant || (whatIf.userId && whatIf.userId !== options.data?.me));
@@ -65,6 +70,18 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
         {c && (
           <p className="muted text-sm" data-testid="layers-counts">
             {c.names} names · {c.definitions} definitions · {c.overridden} overridden · {c.active} active
+            {waiting > 0 && (
+              <>
+                {" · "}
+                {options.data?.isAdmin ? (
+                  <Link className="text-violet-700 underline dark:text-violet-300" href="/policies">
+                    {waiting} waiting for approval
+                  </Link>
+                ) : (
+                  <span className="text-violet-700 dark:text-violet-300">{waiting} waiting for approval</span>
+                )}
+              </>
+            )}
           </p>
         )}
       </div>
