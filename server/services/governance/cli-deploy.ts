@@ -65,7 +65,12 @@ export function formatPreview(p: DeployPreview): string {
   const lines = [
     `deploy "${p.name}": ${p.from.layer}${p.from.plugin ? ` (${p.from.plugin})` : ""} ${p.from.where} -> ${p.to.where}${p.to.exists ? " (replaces the existing copy)" : ""}`,
     p.changedContexts === 0 ? "no agent's resolution changes:" : `${p.changedContexts} of ${p.rows.length} contexts change:`,
-    ...p.rows.map((r) => `  ${r.changes ? "*" : " "} ${r.label}: ${who(r.before)} -> ${who(r.after)}${r.copyStatus !== "winner" && r.copyReason ? `  [copy: ${r.copyReason}]` : ""}`),
+    ...p.rows.map((r) => {
+      // Same layer before and after but a different file: the versions tell them apart.
+      const v = (w: typeof r.before) => (r.changes && r.before && r.after && r.before.layer === r.after.layer && w ? ` ${w.digest.slice(0, 8)}` : "");
+      const copy = r.copyStatus !== "winner" && r.copyReason ? `  [copy: ${r.copyReason}]` : "";
+      return `  ${r.changes ? "*" : " "} ${r.label}: ${who(r.before)}${v(r.before)} -> ${who(r.after)}${v(r.after)}${copy}`;
+    }),
   ];
   return lines.join("\n") + "\n";
 }
