@@ -58,6 +58,17 @@ export function ResolutionChain({ explanation, isAdmin = false }: { explanation:
                   {c.errors ? ` · ${c.errors} error${c.errors > 1 ? "s" : ""}` : ""}
                   {c.warnings ? ` · ${c.warnings} warning${c.warnings > 1 ? "s" : ""}` : ""}
                 </p>
+                {c.approval?.status === "rejected" && (
+                  <p className="mt-1 text-xs text-rose-800 dark:text-rose-200" data-testid="approval-note">
+                    This version was rejected by {c.approval.decidedBy ?? "an admin"}
+                    {c.approval.comment ? `: “${c.approval.comment}”` : "."} Edit the skill to ask again.
+                  </p>
+                )}
+                {c.approval?.status === "pending" && (
+                  <p className="muted mt-1 text-xs" data-testid="approval-note">
+                    In the admins’ approval queue.
+                  </p>
+                )}
                 {isAdmin && <LinkActions name={explanation.name} link={c} />}
               </div>
             </li>

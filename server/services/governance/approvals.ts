@@ -124,6 +124,30 @@ export function syncApprovals(db: Db, dh: DataHome, definitions: Iterable<SkillE
   return out.sort((a, b) => (a.status === b.status ? a.skill.localeCompare(b.skill) : a.status === "pending" ? -1 : 1));
 }
 
+export interface ApprovalNote {
+  status: Approval["status"];
+  comment: string;
+  decidedBy: string | null;
+}
+
+/**
+ * The latest decision on exactly this version of each definition (rejected with a comment, or still pending),
+ * so the person who wrote a waiting skill can read why it is not active. Read-only: creates no rows.
+ */
+export function approvalNotes(db: Db, dh: DataHome, entries: SkillEntry[]): Record<string, ApprovalNote> {
+  const out: Record<string, ApprovalNote> = {};
+  for (const e of entries) {
+    const row = db
+      .select()
+      .from(approvals)
+      .where(sameDefinition(e.layer, ownerOf(e, dh), e.plugin ?? null, e.name, approvalDigestOf(e)))
+      .orderBy(desc(approvals.id))
+      .get();
+    if (row) out[e.id] = { status: row.status, comment: row.comment, decidedBy: row.decidedBy };
+  }
+  return out;
+}
+
 /** Recent decisions, newest first (for the admin's history). */
 export function recentDecisions(db: Db, limit = 50): Approval[] {
   return db

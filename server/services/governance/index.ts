@@ -3,7 +3,7 @@ export { GovernanceError, type GovernanceErrorCode } from "./errors";
 export { applyPolicyChange, changePolicy, VENDOR_WORD_PATTERNS, type PolicyChange } from "./policy-change";
 export { resolutionFor, scopeValues, ownerOf, displayPath, whatIfUser, type Viewer, type WhatIf, type ResolutionSetup } from "./context";
 export { buildMatrix, explain, readDefinition, type LayerMatrix, type MatrixRow, type MatrixCell, type Explanation, type ChainLink } from "./matrix";
-export { syncApprovals, decideApproval, recentDecisions, type ApprovalItem } from "./approvals";
+export { syncApprovals, decideApproval, recentDecisions, approvalNotes, approvalDigestOf, type ApprovalItem, type ApprovalNote } from "./approvals";
 export { allDefinitions } from "./definitions";
 export {
   checkDeployRight,

@@ -80,6 +80,8 @@ export interface ChainLink {
   scope?: SkillScope;
   errors: number;
   warnings: number;
+  /** For a definition waiting for approval: the decision on this exact version so far, if any. */
+  approval?: { status: "pending" | "approved" | "rejected"; comment: string; decidedBy: string | null };
 }
 
 export interface Explanation {

@@ -1,5 +1,6 @@
 import { listUsers } from "../../../services/users/users";
 import {
+  approvalNotes,
   buildMatrix,
   checkDeployRight,
   executeDeploy,
@@ -40,7 +41,11 @@ export const explainHandler = ({ ctx, input }: { ctx: Ctx; input: TExplainInput 
   guarded(async () => {
     const { name, ...w } = input;
     const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, w);
-    return explain(index, name, rctx, ctx.dataHome);
+    const ex = explain(index, name, rctx, ctx.dataHome);
+    // A waiting definition shows the decision on its version so far (e.g. rejected, with the admin's comment).
+    const waiting = index.definitions(name).filter((e) => ex.chain.some((c) => c.id === e.id && c.status === "pending-approval"));
+    const notes = approvalNotes(ctx.db, ctx.dataHome, waiting);
+    return { ...ex, chain: ex.chain.map((c) => (notes[c.id] ? { ...c, approval: notes[c.id] } : c)) };
   });
 
 export const definitionHandler = ({ ctx, input }: { ctx: Ctx; input: TDefinitionInput }) =>

@@ -43,6 +43,24 @@ describe("policy router", () => {
   });
 });
 
+describe("approvals through the routers", () => {
+  it("the author reads the admin's rejection comment on the waiting version in the chain", async () => {
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", project: true });
+    h.skill("project", "risky");
+    const author = caller(as("author"));
+    expect((await author.layers.explain({ name: "risky" })).chain[0]).toMatchObject({ status: "pending-approval" });
+    const { items } = await admin.policy.approvals();
+    expect((await author.layers.explain({ name: "risky" })).chain[0]!.approval).toMatchObject({ status: "pending" });
+    await admin.policy.decide({ id: items[0]!.id, decision: "rejected", comment: "uses a production token" });
+    expect((await author.layers.explain({ name: "risky" })).chain[0]).toMatchObject({
+      status: "pending-approval",
+      approval: { status: "rejected", comment: "uses a production token", decidedBy: "admin@x.io" },
+    });
+    expect(h.audit.events.filter((e) => e.type === "approval_decided")).toHaveLength(1);
+  });
+});
+
 describe("layers router", () => {
   it("what-if for another user is admin-only; deploy to enterprise is admin-only", async () => {
     h.skill("project", "tool");
