@@ -76,51 +76,59 @@ export function syncApprovals(db: Db, dh: DataHome, definitions: Iterable<SkillE
   };
   const out: ApprovalItem[] = [];
   const seen = new Set<string>();
-  for (const e of definitions) {
-    if (!e.loadable || seen.has(e.id)) continue;
-    seen.add(e.id);
-    const owner = ownerOf(e, dh);
-    const policy = policyFor(owner);
-    if (blockReason(e.name, policy) || disabledReason(e, policy)) continue;
-    const reason = approvalReason(e, policy);
-    if (!reason) continue;
-    const plugin = e.plugin ?? null;
-    const digest = approvalDigestOf(e);
-    let row = db.select().from(approvals).where(sameDefinition(e.layer, owner, plugin, e.name, digest)).orderBy(desc(approvals.id)).get();
-    if (!row) {
-      row = db
-        .insert(approvals)
-        .values({
-          layer: e.layer,
-          ownerId: owner,
-          plugin,
-          skill: e.name,
-          digest,
-          status: "pending",
-          requestedBy: authorOf(db, e, owner),
-          requestedAt: Date.now(),
-        })
-        .returning()
-        .get();
+  // Every approval row once, keyed by definition and version (the latest row wins), instead of a query per skill.
+  const keyOf = (layer: string, owner: string | null, plugin: string | null, skill: string, digest: string) =>
+    [layer, owner ?? "", plugin ?? "", skill, digest].join("\u0000");
+  const existing = new Map<string, Approval>();
+  for (const a of db.select().from(approvals).orderBy(approvals.id).all()) existing.set(keyOf(a.layer, a.ownerId, a.plugin, a.skill, a.digest), a);
+  // One transaction: the first listing after "require approval" is switched on may create a row per skill.
+  db.transaction(() => {
+    for (const e of definitions) {
+      if (!e.loadable || seen.has(e.id)) continue;
+      seen.add(e.id);
+      const owner = ownerOf(e, dh);
+      const policy = policyFor(owner);
+      if (blockReason(e.name, policy) || disabledReason(e, policy)) continue;
+      const reason = approvalReason(e, policy);
+      if (!reason) continue;
+      const plugin = e.plugin ?? null;
+      const digest = approvalDigestOf(e);
+      let row = existing.get(keyOf(e.layer, owner, plugin, e.name, digest));
+      if (!row) {
+        row = db
+          .insert(approvals)
+          .values({
+            layer: e.layer,
+            ownerId: owner,
+            plugin,
+            skill: e.name,
+            digest,
+            status: "pending",
+            requestedBy: authorOf(db, e, owner),
+            requestedAt: Date.now(),
+          })
+          .returning()
+          .get();
+      }
+      out.push({
+        id: row.id,
+        skill: e.name,
+        layer: e.layer,
+        ownerId: owner,
+        plugin,
+        digest,
+        status: row.status,
+        reason,
+        where: displayPath(e.dir, dh),
+        hasScripts: e.hasScripts,
+        requestedBy: row.requestedBy,
+        requestedAt: row.requestedAt,
+        decidedBy: row.decidedBy,
+        decidedAt: row.decidedAt,
+        comment: row.comment,
+      });
     }
-    out.push({
-      id: row.id,
-      skill: e.name,
-      layer: e.layer,
-      ownerId: owner,
-      plugin,
-      digest,
-      status: row.status,
-      reason,
-      where: displayPath(e.dir, dh),
-      hasScripts: e.hasScripts,
-      requestedBy: row.requestedBy,
-      requestedAt: row.requestedAt,
-      decidedBy: row.decidedBy,
-      decidedAt: row.decidedAt,
-      comment: row.comment,
-    });
-  }
+  });
   return out.sort((a, b) => (a.status === b.status ? a.skill.localeCompare(b.skill) : a.status === "pending" ? -1 : 1));
 }
 
