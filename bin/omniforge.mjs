@@ -4,5 +4,12 @@
 import { register } from "tsx/esm/api";
 
 register();
+// `omniforge skill list | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
 const { main } = await import("../server/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));
