@@ -71,7 +71,11 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
     if (spec) {
       let why = "";
       if (extension) why = " It is an OmniForge extension field: accepted with --rules omniforge.";
-      else if (vendor) why = ` It is a ${vendor.origin} field: move it under metadata to stay portable.`;
+      else if (vendor)
+        why =
+          vendor.origin === "various"
+            ? " Several tools write this field: move it under metadata to stay portable."
+            : ` It is a ${vendor.origin} field: move it under metadata to stay portable.`;
       out.push(diag("error", "field.unknown", `Unknown field "${key}": the spec allows only ${SPEC_LIST}.${why}${hint}`, keyRange(key)));
     } else if (vendor) {
       out.push(
