@@ -113,3 +113,32 @@ test("a viewer cannot open the dashboard; an author sees only their own events",
   await viewerCtx.close();
   await authorCtx.close();
 });
+
+test("a skill activated in the playground shows up under the session and skill filters", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/playground");
+  const form = page.getByRole("form", { name: "New session" });
+  await form.getByLabel("Title").fill("Audit trail check");
+  await form.getByRole("button", { name: "Start session" }).click();
+  await expect(page).toHaveURL(/\/playground\?session=[0-9a-f-]{36}/);
+  const sessionId = new URL(page.url()).searchParams.get("session")!;
+  await page.getByLabel("Message").fill("draft the release notes");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByTestId("turn").last().getByTestId("step-activation")).toContainText("release-notes", { timeout: 30_000 });
+
+  await page.goto(`/audit?session=${sessionId}&type=skill_activated`);
+  const row = page.getByTestId("audit-row").first();
+  await expect(row).toContainText("release-notes");
+  await expect(page.getByTestId("audit-row-type")).toHaveText(["skill_activated"]);
+  // The same session, all types: the activation and the tool calls that followed, nothing from elsewhere.
+  await page.goto(`/audit?session=${sessionId}`);
+  await expect(page.getByTestId("audit-row").first()).toBeVisible();
+  const types = await page.getByTestId("audit-row-type").allTextContents();
+  expect(types).toContain("skill_activated");
+  const jsonl = await page.request.get((await page.getByTestId("export-jsonl").getAttribute("href"))!);
+  const rows = (await jsonl.text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(rows.length).toBe(types.length);
+  expect(new Set(rows.map((r) => r.sessionId))).toEqual(new Set([sessionId]));
+  await page.goto(`/audit?skill=release-notes&type=skill_activated&session=${sessionId}`);
+  await expect(page.getByTestId("chart-top-skills")).toContainText("release-notes");
+});
