@@ -300,13 +300,10 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await tree.getByRole("button", { name: "+ File" }).click();
   await expect(page.getByTestId("editor-error")).toContainText("leaves the skill folder");
 
-  // Completion offers frontmatter fields.
+  // Completion offers frontmatter fields while typing a new key.
   await page.getByTestId("file-SKILL.md").click();
   await expect(monaco(page)).toContainText(`name: ${name}`);
-  await monaco(page).locator(".view-lines").click();
-  await page.keyboard.press("ControlOrMeta+Home");
-  await page.keyboard.press("End");
-  await page.keyboard.press("Enter");
+  await replaceText(page, `---\nname: ${name}\n`);
   await page.keyboard.type("cont");
   await expect(page.locator(".suggest-widget")).toContainText("context");
   await page.keyboard.press("Escape");
