@@ -22,6 +22,7 @@ function scriptedReply(messages: Msg[]): { content: string | null; call?: { name
     if (m.role === "user") lastUser = k;
   });
   const results = messages.slice(lastUser + 1).filter((m) => m.role === "tool").length;
+  if (JSON.stringify(messages[lastUser]?.content ?? "").includes("take your time")) return { content: "Finally done." };
   if (results === 0) return { content: null, call: { name: "skill", arguments: { name: "release-notes" } } };
   if (results === 1) return { content: null, call: { name: "run_script", arguments: { script: "scripts/collect_changes.py" } } };
   if (results === 2) return { content: null, call: { name: "bash", arguments: { command: "cat /etc/hostname" } } };
@@ -41,17 +42,24 @@ test.beforeAll(async () => {
       received.push({ model: body.model, tools: (body.tools ?? []).map((t) => t.function.name) });
       const n = received.length;
       const reply = scriptedReply(body.messages);
+      // "take your time" is answered only after a long pause, so the person has a running turn to stop.
+      const slow = reply.content === "Finally done.";
       const toolCalls = reply.call ? [{ id: `call_${n}`, type: "function", function: { name: reply.call.name, arguments: JSON.stringify(reply.call.arguments) } }] : undefined;
-      res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({
-          id: `chatcmpl-${n}`,
-          object: "chat.completion",
-          created: 1_700_000_000 + n,
-          model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: reply.content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
-          usage: { prompt_tokens: 200 + n, completion_tokens: 12, total_tokens: 212 + n },
-        }),
-      );
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            id: `chatcmpl-${n}`,
+            object: "chat.completion",
+            created: 1_700_000_000 + n,
+            model: body.model,
+            choices: [{ index: 0, message: { role: "assistant", content: reply.content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
+            usage: { prompt_tokens: 200 + n, completion_tokens: 12, total_tokens: 212 + n },
+          }),
+        );
+      };
+      if (slow) setTimeout(answer, 20_000);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => modelServer.listen(MODEL_PORT, "127.0.0.1", resolve));
@@ -168,6 +176,29 @@ test("scripted OpenAI-compatible server: the model's tool calls activate the ski
   expect(received.length - before).toBe(4);
   expect(received.at(-1)!.model).toBe("scripted-e2e");
   expect(received.at(-1)!.tools).toContain("skill");
+});
+
+test("a running turn streams its steps live and can be stopped; the session stays usable", async ({ page }) => {
+  await signInAsAdmin(page);
+  await startSession(page, "Long turn", "OpenAI-compatible");
+  await send(page, "please take your time");
+  const turn = page.getByTestId("turn").last();
+  // Live: the run has started (listing step streamed) while the model is still thinking.
+  await expect(turn.getByTestId("step-listing")).toBeVisible();
+  await expect(turn.getByTestId("answer")).toContainText("Working…");
+  await expect(page.getByTestId("session-item").filter({ hasText: "Long turn" })).toContainText("running");
+  // A second send while it runs is refused by the server.
+  const sessionId = new URL(page.url()).searchParams.get("session")!;
+  const again = await page.request.post("/api/trpc/playground.send", { data: { json: { sessionId, request: "again" } } });
+  expect(again.status()).toBe(409);
+  expect(await again.text()).toContain("already running");
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(turn.getByTestId("answer-failed")).toContainText("Stopped before an answer", { timeout: 10_000 });
+  await expect(turn.getByTestId("step-finished")).toContainText("aborted");
+  // Usable again.
+  await send(page, "draft the release notes");
+  await expect(page.getByTestId("turn").last().getByTestId("answer")).toContainText(SCRIPTED_ANSWER, { timeout: 30_000 });
+  if (process.env.PG_SCREENSHOT) await page.screenshot({ path: process.env.PG_SCREENSHOT, fullPage: true });
 });
 
 test("a viewer can read the playground but cannot start a session, in the page or by a direct call", async ({ page }) => {
