@@ -17,8 +17,11 @@ export interface FocusTurn {
 export function SidePanel({ sessionId, mode, focus, compared }: { sessionId: string; mode: string; focus: FocusTurn | null; compared: ComparedRun[] }) {
   const trpc = useTRPC();
   const seen = focus ? listingOf(focus.events) : null;
-  const preview = useQuery({ ...trpc.playground.listing.queryOptions({ sessionId }), enabled: !seen });
+  const preview = useQuery(trpc.playground.listing.queryOptions({ sessionId, ...(seen ? { mode: seen.mode as "tool" | "prompt" | "orchestrated" } : {}) }));
   const listing = seen ?? (preview.data ? { ...preview.data, mode } : null);
+  const everything = preview.data?.everything;
+  const costs = focus ? costsOf(focus.events) : [];
+  const worst = costs.length ? Math.max(...costs.map((c) => c.stage1.tokens + c.stage2.tokens + c.stage3.tokens)) : null;
   const stack = focus ? (focus.live ? activeStack(focus.events) : activatedIn(focus.events)) : [];
   return (
     <aside className="space-y-4 text-sm" aria-label="Turn details">
@@ -49,7 +52,13 @@ export function SidePanel({ sessionId, mode, focus, compared }: { sessionId: str
       <section className="card space-y-2">
         <h2 className="font-semibold">Context meter{focus ? ` (turn ${focus.turn})` : ""}</h2>
         <Legend />
-        <ContextMeter costs={focus ? costsOf(focus.events) : []} />
+        <ContextMeter costs={costs} />
+        {everything && (
+          <p className="muted text-xs" data-testid="disclosure-saving">
+            Without progressive disclosure every SKILL.md ({everything.counted} of {everything.skills}) would be in every call: {everything.chars} chars, ~{everything.tokens} tokens.
+            {worst !== null ? ` Here the skill stages took at most ${worst} tokens in one call.` : ` The listing alone is ${listing?.tokens ?? 0} tokens.`}
+          </p>
+        )}
       </section>
       <section className="card space-y-2">
         <h2 className="font-semibold">Same request, other modes</h2>

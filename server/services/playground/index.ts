@@ -1,5 +1,7 @@
 // The playground service: sessions (kept per user, with a private scratch folder), turns (one at a time per
 // session, streamed, stoppable, persisted with their events) and what the start form and side panel need.
+import fs from "node:fs";
+import { estimateTokens } from "../../runtime/skill/tokens";
 import { buildListing, listingBudgetFor, DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
 import { resolveAll } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
@@ -75,5 +77,31 @@ export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "e
     { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens) },
   );
   const { skills: _skills, ...info } = listing;
-  return info;
+  return { ...info, everything: everythingCost(entries.map((e) => e.file)) };
+}
+
+const BASELINE_MAX_SKILLS = 500;
+const BASELINE_MAX_FILE = 256 * 1024;
+
+/**
+ * The baseline progressive disclosure saves: every available SKILL.md in full in every model call. Read from
+ * disk (plain files only, size-capped), for at most BASELINE_MAX_SKILLS skills; `counted` says how many.
+ */
+export function everythingCost(files: string[]): { skills: number; counted: number; chars: number; tokens: number } {
+  let chars = 0;
+  let tokens = 0;
+  let counted = 0;
+  for (const file of files.slice(0, BASELINE_MAX_SKILLS)) {
+    try {
+      const st = fs.lstatSync(file);
+      if (!st.isFile() || st.size > BASELINE_MAX_FILE) continue;
+      const text = fs.readFileSync(file, "utf8");
+      chars += text.length;
+      tokens += estimateTokens(text);
+      counted++;
+    } catch {
+      // unreadable now: left out of the baseline
+    }
+  }
+  return { skills: files.length, counted, chars, tokens };
 }

@@ -45,6 +45,9 @@ describe("playground router", () => {
     const s = await a.playground.create({});
     const preview = await a.playground.listing({ sessionId: s.id });
     expect(preview.text).toContain('"release-notes"');
+    // The baseline the listing saves: both SKILL.md files in full, more than the listing's two lines.
+    expect(preview.everything).toMatchObject({ skills: 2, counted: 2 });
+    expect(preview.everything.tokens).toBeGreaterThan(preview.tokens);
     expect((await a.playground.listing({ sessionId: s.id, mode: "prompt" })).text).toContain("<location>");
     await a.playground.send({ sessionId: s.id, request: "draft the release notes" });
     const conflict = await a.playground.send({ sessionId: s.id, request: "again" }).catch((e: unknown) => e);
