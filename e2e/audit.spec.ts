@@ -1,4 +1,7 @@
+import path from "node:path";
+import Database from "better-sqlite3";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { E2E_HOME } from "../playwright.config";
 import { createUserViaUi, DEMO_ADMIN, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 /** The signed-in user's id, from the same API the console uses (superjson envelope). */
@@ -29,7 +32,7 @@ test("an admin sees login events with the right filters, opens one, exports the 
   // Filter through the form; the URL keeps the filter.
   const filters = page.getByRole("form", { name: "Audit filters" });
   await filters.getByLabel("Event type").selectOption("login");
-  await filters.getByLabel("User id").fill(adminId);
+  await filters.getByLabel("User", { exact: true }).fill(adminId);
   await filters.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(new RegExp(`type=login&user=${adminId}`));
   await expect(page.getByTestId("audit-row").first()).toBeVisible();
@@ -70,6 +73,21 @@ test("an admin sees login events with the right filters, opens one, exports the 
 
   // Charts render; verification reports an intact chain.
   await expect(page.getByTestId("chart-timeseries").locator("svg")).toBeVisible();
+  await page.getByTestId("verify-button").click();
+  await expect(page.getByTestId("verify-result")).toContainText(/intact, \d+ events/);
+
+  // Someone edits a row behind the console's back: verification names it; putting it back heals the chain.
+  const db = new Database(path.join(E2E_HOME, "console.db"));
+  db.pragma("busy_timeout = 5000");
+  try {
+    db.prepare(`UPDATE audit_events SET outcome = 'refused' WHERE id = ?`).run(ids[0]);
+    await page.getByTestId("verify-button").click();
+    await expect(page.getByTestId("verify-result")).toContainText(`broken at row ${ids[0]}: edited`);
+    await expect(page.getByTestId("verify-broken-row")).toContainText('"outcome": "refused"');
+  } finally {
+    db.prepare(`UPDATE audit_events SET outcome = 'ok' WHERE id = ?`).run(ids[0]);
+    db.close();
+  }
   await page.getByTestId("verify-button").click();
   await expect(page.getByTestId("verify-result")).toContainText(/intact, \d+ events/);
 });

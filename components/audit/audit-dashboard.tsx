@@ -121,8 +121,8 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
         </label>
         {(["skill", "layer", "user", "session", "model", "tool"] as const).map((k) => (
           <label key={k} className="text-xs">
-            {k === "user" ? "User id" : k[0]!.toUpperCase() + k.slice(1)}
-            <input className="input" name={k} defaultValue={url[k] ?? ""} aria-label={k === "user" ? "User id" : k[0]!.toUpperCase() + k.slice(1)} />
+            {k === "user" ? "User (email or id)" : k[0]!.toUpperCase() + k.slice(1)}
+            <input className="input" name={k} defaultValue={url[k] ?? ""} aria-label={k === "user" ? "User" : k[0]!.toUpperCase() + k.slice(1)} />
           </label>
         ))}
         <div className="col-span-2 flex items-end gap-2 sm:col-span-4 lg:col-span-6">

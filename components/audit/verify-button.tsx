@@ -1,12 +1,14 @@
 "use client";
 // Checks the whole hash chain on the server and says either "intact, N events" or where it first breaks.
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 
 export function VerifyButton() {
   const trpc = useTRPC();
   const verify = useMutation(trpc.audit.verify.mutationOptions());
   const r = verify.data;
+  // The first broken row, as it is stored now (absent when the break is a row that was removed).
+  const broken = useQuery({ ...trpc.audit.get.queryOptions({ id: r && !r.ok && r.brokenAt > 0 ? r.brokenAt : 1 }), enabled: !!r && !r.ok && r.brokenAt > 0, retry: false });
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <button className="btn" onClick={() => verify.mutate()} disabled={verify.isPending} data-testid="verify-button">
@@ -19,9 +21,19 @@ export function VerifyButton() {
         </span>
       )}
       {r && !r.ok && (
-        <span className="error-text" data-testid="verify-result" title={`expected ${r.expected}\nfound ${r.found}`}>
+        <div className="error-text w-full" data-testid="verify-result">
           broken at row {r.brokenAt}: {r.reason}. {r.message}
-        </span>
+          <div className="mt-1 font-mono text-xs break-all">
+            expected {r.expected}
+            <br />
+            found {r.found || "(nothing)"}
+          </div>
+          {broken.data && (
+            <pre className="mt-2 max-h-64 overflow-auto text-xs whitespace-pre-wrap" data-testid="verify-broken-row">
+              {JSON.stringify({ ...broken.data, at: new Date(broken.data.at).toISOString() }, null, 2)}
+            </pre>
+          )}
+        </div>
       )}
     </div>
   );

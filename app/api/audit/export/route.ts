@@ -4,6 +4,7 @@ import { getSessionUser, requestIp } from "~/server/auth";
 import { auditSinkFor } from "~/server/services/audit/sink";
 import { exportStream } from "~/server/services/audit/export";
 import { auditFilterSchema } from "~/server/services/audit/filter";
+import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
 import { FILTER_KEYS } from "~/components/audit/url-filter";
 
@@ -39,7 +40,7 @@ export async function GET(req: Request) {
   }
   const scope = user.role === "admin" ? ({ kind: "all" } as const) : ({ kind: "own", actorId: user.id } as const);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return new Response(exportStream(db, parsed.data, scope, format), {
+  return new Response(exportStream(db, resolveUserFilter(db, parsed.data), scope, format), {
     headers: {
       "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
       "content-disposition": `attachment; filename="audit-${stamp}.${format}"`,

@@ -2,25 +2,26 @@ import { TRPCError } from "@trpc/server";
 import type { TRPCContext } from "../../trpc";
 import type { SessionUser } from "../../../auth";
 import { getEvent, listEvents, violations } from "../../../services/audit/queries";
+import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 import type { TGetInput, TListInput } from "./list.schema";
 
 export type Ctx = TRPCContext & { user: SessionUser };
 
-function split(input: TListInput) {
+function split(ctx: Ctx, input: TListInput) {
   const { cursor, limit, ...filter } = input;
-  return { filter, page: { cursor, limit } };
+  return { filter: resolveUserFilter(ctx.db, filter), page: { cursor, limit } };
 }
 
 /** One page of events, newest first. */
 export function listHandler({ ctx, input }: { ctx: Ctx; input: TListInput }) {
-  const { filter, page } = split(input);
+  const { filter, page } = split(ctx, input);
   return listEvents(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** Refused tool calls and blocked script reads, newest first, each with its session. */
 export function violationsHandler({ ctx, input }: { ctx: Ctx; input: TListInput }) {
-  const { filter, page } = split(input);
+  const { filter, page } = split(ctx, input);
   return violations(ctx.db, filter, scopeFor(ctx.user), page);
 }
 

@@ -8,11 +8,13 @@ import {
   timeSeries,
   topSkillsByActivation,
 } from "../../../services/audit/queries";
+import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the four charts. */
-export function summaryHandler({ ctx, input }: { ctx: Ctx; input: TAuditFilterInput }) {
+export function summaryHandler({ ctx, input: raw }: { ctx: Ctx; input: TAuditFilterInput }) {
   const scope = scopeFor(ctx.user);
+  const input = resolveUserFilter(ctx.db, raw);
   return {
     count: countEvents(ctx.db, input, scope),
     series: timeSeries(ctx.db, input, scope, autoBucket(input)),
