@@ -98,6 +98,31 @@ describe("create, save, conflict, restore", () => {
   });
 });
 
+describe("changes made outside the console", () => {
+  it("the text on disk becomes a version before the console overwrites it, so it can be restored", () => {
+    const a = h.ctx(h.actor("author"));
+    const dir = path.join(h.dh.projectRoot, ".omniforge/skills/seeded");
+    writeSkillOnDisk(dir, { "SKILL.md": "---\nname: seeded\ndescription: Seeded on disk. Use it.\n---\nOriginal\n" });
+    const ref = { layer: "project" as const, skill: "seeded" };
+    const loaded = readSkillFile(a, ref, "SKILL.md");
+    const saved = saveFile(a, { ref, path: "SKILL.md", text: loaded.text!.replace("Original", "Console"), baseDigest: loaded.digest });
+    let versions = listVersions(h.db, ref);
+    expect(versions.map((v) => [v.authorEmail, v.message])).toEqual([
+      ["author-1@x.io", ""],
+      ["on disk", "on disk before the first console edit"],
+    ]);
+    // A git pull changes it; the next console save keeps that text as a version too.
+    fs.writeFileSync(path.join(dir, "SKILL.md"), loaded.text!.replace("Original", "FromGit"));
+    const now = readSkillFile(a, ref, "SKILL.md");
+    expect(now.digest).not.toBe(saved.digest);
+    saveFile(a, { ref, path: "SKILL.md", text: now.text! + "more\n", baseDigest: now.digest });
+    versions = listVersions(h.db, ref);
+    expect(versions[1]).toMatchObject({ authorEmail: "on disk", message: "changed on disk outside the console" });
+    restoreVersion(a, versions.at(-1)!.id, readSkillFile(a, ref, "SKILL.md").digest);
+    expect(readSkillFile(a, ref, "SKILL.md").text).toContain("Original");
+  });
+});
+
 describe("files of a skill", () => {
   it("adds, renames and deletes files and folders; binary files are listed with their size, never decoded", () => {
     const a = h.ctx(h.actor("author"));

@@ -8,7 +8,7 @@ import { createTwoFilesPatch } from "diff";
 import { auditSkill, afterWrite, type SkillsContext } from "./context";
 import { badRequest, notFound, SkillConflictError } from "./errors";
 import { currentDigest, decodeText, listTree, readFileAt, sha256, writeFileAtomic, type FileContent, type TreeNode } from "./files";
-import { getVersion, recordVersion, type Snapshot } from "./history";
+import { getVersion, latestVersionOfPath, recordVersion, type Snapshot } from "./history";
 import { assertRead, assertWrite, confine, normaliseRef, refFromHistory, skillDirOf, type SkillRef } from "./location";
 
 /** The existing skill folder of a ref the actor may read. */
@@ -72,6 +72,7 @@ export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | 
   if (fs.existsSync(abs) && !fs.statSync(abs).isFile()) throw badRequest(`${rel} is a folder, not a file.`);
   const now = currentDigest(abs);
   if (now !== input.baseDigest) throw conflict(rel, abs, input.text, now);
+  keepOnDiskVersion(ctx, ref, rel, abs, now);
   writeFileAtomic(abs, input.text);
   const digest = sha256(Buffer.from(input.text, "utf8"));
   const versionId = recordVersion(ctx.db, ref, ctx.actor, {
@@ -84,6 +85,25 @@ export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | 
   auditSkill(ctx, action === "restore" ? "skill_restored" : "skill_saved", ref, { digest, details: { path: rel, versionId, action } });
   afterWrite([abs]);
   return { path: rel, digest, versionId };
+}
+
+/**
+ * Before the console overwrites a file, the text on disk becomes a version if the history does not have it
+ * (a seeded skill, a git pull, another editor): so "restore" can always go back to what was there before.
+ */
+function keepOnDiskVersion(ctx: SkillsContext, ref: SkillRef, rel: string, abs: string, digest: string | null): void {
+  if (digest === null) return;
+  const last = latestVersionOfPath(ctx.db, ref, rel);
+  if (last?.digest === digest) return;
+  const text = decodeText(fs.readFileSync(abs));
+  if (text === null) return;
+  recordVersion(ctx.db, ref, { id: "disk", email: "on disk", role: "viewer" }, {
+    path: rel,
+    action: "save",
+    content: text,
+    digest,
+    message: last ? "changed on disk outside the console" : "on disk before the first console edit",
+  });
 }
 
 /** A new empty (or given) text file; refused when the path exists. */

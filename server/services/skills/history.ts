@@ -79,6 +79,17 @@ export function listVersions(db: Db, ref: SkillRef, limit = 500): VersionSummary
     .map(summary);
 }
 
+/** The newest version row of one file of a skill (any action), or undefined. */
+export function latestVersionOfPath(db: Db, ref: SkillRef, path: string): SkillVersion | undefined {
+  return db
+    .select()
+    .from(skillVersions)
+    .where(and(keyWhere(ref), eq(skillVersions.path, path)))
+    .orderBy(desc(skillVersions.id))
+    .limit(1)
+    .get();
+}
+
 export function getVersion(db: Db, id: number): SkillVersion | undefined {
   return db.select().from(skillVersions).where(eq(skillVersions.id, id)).get();
 }

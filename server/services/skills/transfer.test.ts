@@ -95,6 +95,37 @@ describe("import", () => {
   });
 });
 
+const REAL_ROOT = path.join(SHARED, "fixtures", "real-skills");
+const realSkills = fs.existsSync(REAL_ROOT)
+  ? fs
+      .readdirSync(REAL_ROOT)
+      .filter((c) => fs.statSync(path.join(REAL_ROOT, c)).isDirectory())
+      .flatMap((c) => fs.readdirSync(path.join(REAL_ROOT, c)).map((s) => path.join(REAL_ROOT, c, s)))
+      .filter((d) => fs.existsSync(path.join(d, "SKILL.md")))
+  : [];
+if (!realSkills.length) console.warn(`[skipped] import of every real skill: ${REAL_ROOT} is absent`);
+
+describe.skipIf(!realSkills.length)("every real skill folder of the fixtures", () => {
+  it("imports unchanged, loads, and exports to the same files", () => {
+    const a = h.ctx(h.actor("author"));
+    const loaded: string[] = [];
+    for (const dir of realSkills) {
+      const folder = path.basename(dir);
+      const collection = path.basename(path.dirname(dir));
+      const r = importArchive(a, { layer: "project", fileName: `${folder}.zip`, data: zipFolder(dir, folder), folder: `${collection}--${folder}`.replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 120) });
+      expect(r.imported, dir).toBe(true);
+      expect(r.loadable, dir).toBe(true);
+      const norm = (files: ReturnType<typeof readSkillFolder>) => files.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable]);
+      expect(norm(readSkillFolder(skillDirOf(h.dh, r.ref))), dir).toEqual(norm(readSkillFolder(dir)));
+      const out = exportZip(a, r.ref);
+      const again = importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
+      expect(norm(readSkillFolder(skillDirOf(h.dh, again.ref))), dir).toEqual(norm(readSkillFolder(dir)));
+      loaded.push(`${collection}/${folder}`);
+    }
+    console.log(`[real skills] ${loaded.length} imported, loaded and round-tripped: ${loaded.join(", ")}`);
+  });
+});
+
 describe("export", () => {
   it("exports a .zip with a top folder named like the skill; re-importing gives the same files", () => {
     const a = h.ctx(h.actor("author"));
