@@ -54,7 +54,7 @@ export function ResolutionChain({ explanation, isAdmin = false }: { explanation:
                   {c.reason}
                 </p>
                 <p className="muted mt-0.5 font-mono text-xs break-all">
-                  {c.where} · {c.digest.slice(0, 12)}
+                  {c.where} · SKILL.md {c.digest.slice(0, 12)}
                   {c.errors ? ` · ${c.errors} error${c.errors > 1 ? "s" : ""}` : ""}
                   {c.warnings ? ` · ${c.warnings} warning${c.warnings > 1 ? "s" : ""}` : ""}
                 </p>
