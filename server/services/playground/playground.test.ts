@@ -249,3 +249,19 @@ describe("script limit", () => {
     }
   });
 });
+
+describe("what a session's agent sees", () => {
+  it("follows the session's scope (as the layers view) and the policy in force now", async () => {
+    const { listingPreview } = await import("./index");
+    const { writeStoredPolicy } = await import("../policy/store");
+    w.skill("prod-runbook", "description: Steps for production incidents. Use during an incident.\nscope:\n  environments: [prod]", "# Runbook\n");
+    const staging = createSession(w.db, w.dh, alice, { environment: "staging" });
+    const prod = createSession(w.db, w.dh, alice, { environment: "prod" });
+    expect((await listingPreview(deps(), alice, staging.id)).text).not.toContain("prod-runbook");
+    expect((await listingPreview(deps(), alice, prod.id)).text).toContain("prod-runbook");
+    writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
+    const after = await listingPreview(deps(), alice, prod.id);
+    expect(after.text).not.toContain("release-notes");
+    expect(after.text).toContain("env-inspector");
+  });
+});
