@@ -99,6 +99,9 @@ describe("exportEvents", () => {
     expect(csvField("line\nbreak")).toBe('"line\nbreak"');
     expect(csvField(null)).toBe("");
     expect(csvField(12)).toBe("12");
+    expect(csvField("=HYPERLINK(\"http://x\")")).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvField("-1+1")).toBe("'-1+1");
   });
 
   it("streams as a web ReadableStream", async () => {

@@ -1,7 +1,7 @@
 // Export of the filtered events as CSV or JSONL, newest first (the table's order), read a page at a time
 // and yielded as text chunks: a million-row export never holds more than one page in memory.
-// Values are exported exactly as stored (no spreadsheet-formula rewriting), so an export can be compared
-// with the table or re-verified.
+// JSONL values are exactly as stored, so an export can be compared with the table or re-verified; CSV
+// neutralises spreadsheet formulas (see csvField).
 import type { Db } from "../../../db/client";
 import type { AuditFilter, AuditScope } from "./filter";
 import { listEvents, type AuditEventView } from "./queries";
@@ -28,10 +28,16 @@ export const EXPORT_COLUMNS = [
   "hash",
 ] as const;
 
-/** RFC 4180: a field with a comma, quote, CR or LF (or edge spaces) is quoted, quotes doubled. */
+/**
+ * RFC 4180: a field with a comma, quote, CR or LF (or edge spaces) is quoted, quotes doubled. A text value
+ * that a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets a leading apostrophe: skill
+ * names and details come from authors, and an admin opening the export must not execute them. JSONL stays
+ * byte-exact.
+ */
 export function csvField(v: unknown): string {
   if (v === null || v === undefined) return "";
-  const s = typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+  let s = typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
