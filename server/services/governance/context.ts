@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
-import type { ResolveContext, SkillEntry, SkillIndex } from "../../runtime/registry";
+import { isSafeSegment, type ResolveContext, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
@@ -35,6 +35,7 @@ const blankToUndefined = (s: string | undefined) => (s && s.trim() ? s.trim() : 
 
 export function whatIfUser(viewer: Viewer, requested: string | undefined): string {
   const userId = requested || viewer.id;
+  if (!isSafeSegment(userId)) throw new GovernanceError(`"${userId.slice(0, 64)}" is not a user id`, "BAD_REQUEST");
   if (userId !== viewer.id && viewer.role !== "admin") {
     throw new GovernanceError("only administrators can look at another user's skills; you can choose yourself", "FORBIDDEN");
   }

@@ -66,6 +66,7 @@ describe("layers router", () => {
     h.skill("project", "tool");
     await expect(caller(as("author")).layers.matrix({ userId: "admin-id" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(caller(as("admin")).layers.matrix({ userId: "author-id" })).resolves.toMatchObject({ context: { userId: "author-id" } });
+    await expect(caller(as("admin")).layers.matrix({ userId: "../etc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller(as("author")).layers.deployPreview({ name: "tool", target: "enterprise" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(caller(as("viewer")).layers.deployPreview({ name: "tool", target: "personal" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const p = await caller(as("author")).layers.deployPreview({ name: "tool", target: "personal" });
