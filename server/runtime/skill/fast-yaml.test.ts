@@ -65,6 +65,48 @@ describe("parseSimpleFrontmatter", () => {
     expect(accepted).toBeGreaterThan(40);
   });
 
+  it("reads one-line flow lists of plain words itself, with yaml's values and spans", () => {
+    for (const text of [
+      "name: n\ntags: [bench, group-1]\npriority: 2",
+      "tags: [ a b ,c ]  # comment\nname: n",
+      "tags: []\nname: n",
+      "tags: [ ]",
+      "allowed-tools: [Read, Write, Bash(git)]",
+      "tags: [a b  c, 1.0, true, x/y.z, é, 日本]",
+    ]) {
+      expect(expectAgreement(text), text).toBe(true);
+      const fast = parseSimpleFrontmatter(text)!;
+      const ref = reference(text)!;
+      for (const pair of ref.map.items) {
+        const value = pair.value as { range: number[] };
+        const pos = fast.fields.get(String((pair.key as { value: unknown }).value))!;
+        expect([pos.value!.start, pos.value!.end], text).toEqual(value.range.slice(0, 2));
+      }
+    }
+  });
+
+  it("leaves every other flow list to yaml", () => {
+    for (const text of [
+      "tags: [a, , b]", // empty item: a yaml error
+      "tags: [a, b,]", // trailing comma
+      "tags: [a]x",
+      "tags: [a]]",
+      "tags: [a]\n  b", // a continuation line after a flow list is yaml's to judge
+      "tags: [a,\n  b]", // multi-line
+      "tags: ['a', \"b\"]",
+      "tags: [a: b]",
+      "tags: [a #b]",
+      "tags: [[a], b]",
+      "tags: [{a: b}]",
+      "tags: [-a]",
+      "tags: [*x]",
+      "metadata:\n  k: [a]", // nested flow list
+      "tags:\n  - [a]",
+    ]) {
+      expect(parseSimpleFrontmatter(text), text).toBeNull();
+    }
+  });
+
   it("falls back on structures outside the subset", () => {
     for (const text of [
       "name: a\nname: b", // duplicate: yaml reports it

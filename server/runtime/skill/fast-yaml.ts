@@ -4,6 +4,8 @@
 // than the general YAML parser (the registry loads 10,000 skills). Anything outside that subset (flow
 // collections, block scalars, anchors, escapes, multi-line quoted scalars, quoted keys, tabs, duplicates...)
 // returns null and the yaml package parses the text instead, so results never differ for accepted input.
+// One flow form is in the subset: a top-level one-line list of plain words (`tags: [a, b]`), which generated
+// and real skills use for tags and allowed-tools; without it each such file paid for the full YAML parser.
 
 export interface Span {
   start: number;
@@ -28,6 +30,28 @@ const NESTED_KEY = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(?=[ ]|$)/;
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]/;
 // First characters that make a scalar something other than a plain or simple quoted string.
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>%@`]/;
+
+/** A plain flow-sequence item: starts with a letter/digit/_, then letters, digits, spaces and `_./+@()-` only. */
+const FLOW_ITEM = /^[\p{L}\p{N}_][\p{L}\p{N}_ ./+@()-]*$/u;
+
+/** `[a, b c]` on one line at the start of `text` (after spaces); null when anything else is in it. */
+function flowList(text: string, base: number): { value: string[]; start: number; end: number } | null {
+  let i = 0;
+  while (text.charCodeAt(i) === 0x20) i++;
+  if (text.charCodeAt(i) !== 0x5b /* [ */) return null;
+  const close = text.indexOf("]", i);
+  if (close < 0 || !isTrailer(text.slice(close + 1))) return null;
+  const inner = text.slice(i + 1, close);
+  const value: string[] = [];
+  if (inner.trim() !== "") {
+    for (const part of inner.split(",")) {
+      const item = part.trim(); // only spaces: tabs and other whitespace never reach here (UNSAFE)
+      if (!FLOW_ITEM.test(item)) return null; // empty items, trailing commas, quotes, ':' '#' and nesting go to yaml
+      value.push(item);
+    }
+  }
+  return { value, start: base + i, end: base + close + 1 };
+}
 
 interface Scalar {
   value: string;
@@ -153,7 +177,14 @@ export function parseSimpleFrontmatter(text: string): FastResult | null {
     const key = m[1]!;
     if (key === "__proto__" || fields.has(key)) return null;
     const keySpan = { start: lineStart, end: lineStart + key.length };
-    const v = scalar(line.slice(key.length + 1), lineStart + key.length + 1);
+    const valueText = line.slice(key.length + 1);
+    const list = flowList(valueText, lineStart + key.length + 1);
+    if (list) {
+      raw[key] = list.value;
+      fields.set(key, { key: keySpan, value: { start: list.start, end: list.end } });
+      continue; // not a plain scalar: a more-indented line after it is not a continuation (yaml decides)
+    }
+    const v = scalar(valueText, lineStart + key.length + 1);
     if (!v) return null;
     if (v.value === "" && v.start === v.end) {
       const pos: FieldPos = { key: keySpan, value: null };
