@@ -8,6 +8,7 @@ import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./
 // A scripted OpenAI-compatible model on the port playwright.config.ts gives the console (OPENAI_BASE_URL):
 // per turn it activates release-notes, runs its script, tries a command outside allowed-tools, then answers.
 const MODEL_PORT = 3199;
+const REASON = "The request is about a release, so I use the release-notes skill.";
 const SCRIPTED_ANSWER = "Scripted model: the release notes are drafted from the collected changes.";
 interface Msg {
   role: string;
@@ -23,7 +24,7 @@ function scriptedReply(messages: Msg[]): { content: string | null; call?: { name
   });
   const results = messages.slice(lastUser + 1).filter((m) => m.role === "tool").length;
   if (JSON.stringify(messages[lastUser]?.content ?? "").includes("take your time")) return { content: "Finally done." };
-  if (results === 0) return { content: null, call: { name: "skill", arguments: { name: "release-notes" } } };
+  if (results === 0) return { content: REASON, call: { name: "skill", arguments: { name: "release-notes" } } };
   if (results === 1) return { content: null, call: { name: "run_script", arguments: { script: "scripts/collect_changes.py" } } };
   if (results === 2) return { content: null, call: { name: "bash", arguments: { command: "cat /etc/hostname" } } };
   return { content: SCRIPTED_ANSWER };
@@ -168,6 +169,7 @@ test("scripted OpenAI-compatible server: the model's tool calls activate the ski
   await send(page, "draft the release notes");
   const turn = page.getByTestId("turn").last();
   await expect(turn.getByTestId("answer")).toContainText(SCRIPTED_ANSWER, { timeout: 30_000 });
+  await expect(turn.getByTestId("step-thought")).toContainText(REASON);
   await expect(turn.getByTestId("step-activation")).toContainText("Activating 'release-notes' skill...");
   await expect(turn.getByTestId("step-script").getByTestId("script-stdout")).toContainText("fix: Saving a skill no longer drops a trailing newline");
   await expect(turn.getByTestId("step-refused")).toContainText("Refused: bash");

@@ -35,6 +35,19 @@ describe("steps model", () => {
     expect(refused.result?.refused?.rule).toBe("allowed-tools");
   });
 
+  it("shows what a model wrote next to its tool calls as a step, not the final answer", () => {
+    const steps = toSteps([
+      { ...base, type: "text_delta", text: "The request is about a release, " },
+      { ...base, type: "text_delta", text: "so I activate release-notes." },
+      { ...base, type: "model_call", step: 1, cost: cost(1, 10, 0, 0), durationMs: 1, toolCalls: 1 },
+      { ...base, type: "text_delta", text: "Here are the notes." },
+      { ...base, type: "model_call", step: 2, cost: cost(2, 10, 0, 0), durationMs: 1, toolCalls: 0 },
+    ]);
+    expect(steps.map((s) => s.kind)).toEqual(["thought", "model", "model"]);
+    expect(steps[0]).toEqual({ kind: "thought", text: "The request is about a release, so I activate release-notes." });
+    expect(answerOf([{ ...base, type: "text_delta", text: "thinking" }, { ...base, type: "model_call", step: 1, cost: cost(1, 1, 0, 0), durationMs: 1, toolCalls: 1 }, { ...base, type: "text_delta", text: "answer" }])).toBe("answer");
+  });
+
   it("streams the answer from deltas until the message arrives; replays the stack", () => {
     expect(answerOf(events)).toBe("Done now");
     expect(answerOf([...events, { ...base, type: "message", text: "Final" }])).toBe("Final");

@@ -15,6 +15,8 @@ export type Step =
   | { kind: "script"; event: Ev<"script_run"> }
   | { kind: "note"; note: PlaygroundNote }
   | { kind: "model"; event: Ev<"model_call"> }
+  /** What the model wrote next to its tool calls (a real model's reasons); the final answer is not a step. */
+  | { kind: "thought"; text: string }
   | { kind: "error"; message: string }
   | { kind: "finished"; event: Ev<"run_finished"> };
 
@@ -24,6 +26,7 @@ export function toSteps(events: StreamEvent[]): Step[] {
   const steps: Step[] = [];
   const tools = new Map<string, Extract<Step, { kind: "tool" }>>();
   let open: Extract<Step, { kind: "tool" }> | undefined;
+  const said = new Map<number, string>(); // text streamed during the model call in progress, per depth
   for (const e of events) {
     if (isNote(e)) {
       if (e.type === "sandbox") steps.push({ kind: "sandbox", mode: e.mode, detail: e.detail });
@@ -62,9 +65,16 @@ export function toSteps(events: StreamEvent[]): Step[] {
         else steps.push({ kind: "script", event: e });
         break;
       }
-      case "model_call":
+      case "text_delta":
+        said.set(e.depth, (said.get(e.depth) ?? "") + e.text);
+        break;
+      case "model_call": {
+        const text = said.get(e.depth)?.trim();
+        said.delete(e.depth);
+        if (text && e.toolCalls > 0) steps.push({ kind: "thought", text });
         steps.push({ kind: "model", event: e });
         break;
+      }
       case "error":
         steps.push({ kind: "error", message: e.message });
         break;
@@ -82,7 +92,13 @@ export function toSteps(events: StreamEvent[]): Step[] {
 export function answerOf(events: StreamEvent[]): string {
   const msg = [...events].reverse().find((e): e is Ev<"message"> => e.type === "message" && e.depth === 0);
   if (msg) return msg.text;
-  return events.map((e) => (e.type === "text_delta" && e.depth === 0 ? e.text : "")).join("");
+  // Text of the model call in progress only: what earlier calls wrote next to tool calls is a step, not the answer.
+  let text = "";
+  for (const e of events) {
+    if (e.type === "model_call" && e.depth === 0) text = "";
+    else if (e.type === "text_delta" && e.depth === 0) text += e.text;
+  }
+  return text;
 }
 
 /** Skills active right now (bottom first), replaying activations and deactivations of the main agent. */

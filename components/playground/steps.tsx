@@ -153,6 +153,12 @@ export function StepView({ step }: { step: Step }) {
         </p>
       );
     }
+    case "thought":
+      return (
+        <p className={`${plain} whitespace-pre-wrap italic`} data-testid="step-thought">
+          Model: {step.text}
+        </p>
+      );
     case "error":
       return (
         <p className={bad} data-testid="step-error">

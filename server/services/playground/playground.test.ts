@@ -117,7 +117,7 @@ describe("turns (offline provider, real sandbox)", () => {
     expect(msgs[1]!.record).toMatchObject({ mode: "tool", provider: "offline", reason: "answered" });
     const kept = msgs[1]!.record!.events.map((e) => e.type);
     expect(kept).toContain("script_run");
-    expect(kept).not.toContain("text_delta");
+    expect(kept.filter((t) => t === "text_delta")).toHaveLength(1);
     // The agent's audit events carry the playground session id (the audit dashboard links back with it).
     expect(w.audit.events.some((e) => e.type === "skill_activated" && e.sessionId === s.id)).toBe(true);
   });

@@ -66,11 +66,19 @@ function historyOf(db: Db, sessionId: string, beforeTurn?: number): ChatMessage[
 
 const clip = (s: string) => (s.length > MAX_PERSISTED_TEXT ? `${s.slice(0, MAX_PERSISTED_TEXT)}\n… (${s.length - MAX_PERSISTED_TEXT} more characters not kept)` : s);
 
-/** What is kept of a turn's events: no streaming deltas (the message event has the text), long outputs clipped. */
-function persistable(events: StreamEvent[]): StreamEvent[] {
+/**
+ * What is kept of a turn's events: consecutive streaming deltas merged into one (the text a model wrote next to
+ * its tool calls is its "why"), long outputs clipped.
+ */
+export function persistable(events: StreamEvent[]): StreamEvent[] {
   const out: StreamEvent[] = [];
   for (const e of events) {
-    if (e.type === "text_delta") continue;
+    if (e.type === "text_delta") {
+      const last = out.at(-1);
+      if (last?.type === "text_delta" && last.depth === e.depth) out[out.length - 1] = { ...last, text: clip(last.text + e.text) };
+      else out.push({ ...e, text: clip(e.text) });
+      continue;
+    }
     if (e.type === "script_run") out.push({ ...e, stdout: clip(e.stdout), stderr: clip(e.stderr) });
     else if (e.type === "tool_result") out.push({ ...e, output: clip(e.output) });
     else out.push(e);
