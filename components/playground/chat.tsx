@@ -62,6 +62,12 @@ export function Chat({ sessionId }: { sessionId: string }) {
   const [draft, setDraft] = useState("");
   const [focusTurn, setFocusTurn] = useState<number | null>(null);
   const sub = useRef<{ unsubscribe: () => void } | null>(null);
+  const bottom = useRef<HTMLDivElement | null>(null);
+  const liveCount = live?.events.length ?? 0;
+  // Keep the newest step in view while a turn streams.
+  useEffect(() => {
+    if (liveCount) bottom.current?.scrollIntoView({ block: "nearest" });
+  }, [liveCount]);
 
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: trpc.playground.get.queryKey({ sessionId }) });
@@ -197,6 +203,7 @@ export function Chat({ sessionId }: { sessionId: string }) {
             </article>
           );
         })}
+        <div ref={bottom} />
         {canWrite && (
           <form
             className="flex items-end gap-2"
