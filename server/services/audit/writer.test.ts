@@ -1,3 +1,6 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
@@ -159,5 +162,35 @@ describe("AuditWriter", () => {
     w.flush();
     expect(rows(t.db)[0]!.details).toBe(JSON.stringify({ me: "[circular]" }));
     w.close();
+  });
+
+  it("writes queued events when the process exits, and prints them as JSON lines", () => {
+    const script = path.join(t.dir, "exit.ts");
+    const repo = process.cwd();
+    fs.writeFileSync(
+      script,
+      `import { openDb } from ${JSON.stringify(path.join(repo, "db/client.ts"))};
+       import { auditSinkFor } from ${JSON.stringify(path.join(repo, "server/services/audit/index.ts"))};
+       const sink = auditSinkFor(openDb(${JSON.stringify(t.file)}), { flushMs: 60_000 });
+       sink.record({ type: "login", actor: { id: "child" }, details: { token: "t0ps3cret", ip: "1.2.3.4" } });
+       sink.record({ type: "tool_call", actor: { id: "child" } });
+       process.exit(0); // no flush(): the exit hook must write them
+      `,
+    );
+    const r = spawnSync(process.execPath, ["--import", "tsx", script], {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...process.env, OMNIFORGE_AUDIT_STDOUT: "1" },
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.log, l.type, l.actorId])).toEqual([
+      ["omniforge.audit", "login", "child"],
+      ["omniforge.audit", "tool_call", "child"],
+    ]);
+    expect(r.stdout).not.toContain("t0ps3cret");
+    expect(rows(t.db).map((x) => x.type)).toEqual(["login", "tool_call"]);
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 2 });
   });
 });
