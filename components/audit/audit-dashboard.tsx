@@ -3,7 +3,7 @@
 // per view so the count, the charts, the table and the export all describe the same rows.
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
@@ -30,6 +30,14 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
     setAnchoredFor(search);
     setNow(Date.now());
   }
+  // Live: a relative range slides forward every 10 s, so new events appear without reloading.
+  const [live, setLive] = useState(false);
+  const relative = !url.from && !url.to;
+  useEffect(() => {
+    if (!live || !relative) return;
+    const timer = setInterval(() => setNow(Date.now()), 10_000);
+    return () => clearInterval(timer);
+  }, [live, relative]);
   const filter = useMemo(() => toQueryFilter(url, now), [url, now]);
   const key = JSON.stringify(filter);
   const summary = useQuery(trpc.audit.summary.queryOptions(filter));
@@ -135,6 +143,10 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           <button className="btn" type="button" onClick={() => setNow(Date.now())} title="Re-run with the range ending now">
             Refresh
           </button>
+          <label className="flex items-center gap-1 text-sm" title={relative ? "" : "Live follows relative ranges only"}>
+            <input type="checkbox" checked={live && relative} disabled={!relative} onChange={(e) => setLive(e.target.checked)} />
+            Live (every 10 s)
+          </label>
           <span className="muted ml-auto text-sm" data-testid="audit-count">
             {s ? `${s.count.toLocaleString("en-US")} event${s.count === 1 ? "" : "s"}` : summary.isLoading ? "Counting…" : ""}
           </span>
