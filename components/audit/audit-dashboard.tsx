@@ -1,7 +1,7 @@
 "use client";
 // The audit dashboard at /audit. Filters live in the URL (shareable); the time range is fixed to one "now"
 // per view so the count, the charts, the table and the export all describe the same rows.
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
@@ -40,7 +40,7 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
   }, [live, relative]);
   const filter = useMemo(() => toQueryFilter(url, now), [url, now]);
   const key = JSON.stringify(filter);
-  const summary = useQuery(trpc.audit.summary.queryOptions(filter));
+  const summary = useQuery({ ...trpc.audit.summary.queryOptions(filter), placeholderData: keepPreviousData });
 
   const go = (next: UrlFilter, nextView: string = view) => {
     const qs = writeUrlFilter(next, { view: nextView === "events" ? undefined : nextView });
