@@ -15,4 +15,5 @@ export {
   scriptRunsByExitStatus,
   violations,
 } from "./queries";
-export { exportEvents, exportStream } from "./export";
+export { exportEvents, exportStream, type ExportFormat } from "./export";
+export { resolveUserFilter } from "./resolve";
