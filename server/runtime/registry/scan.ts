@@ -2,8 +2,8 @@
 // becomes an entry with status "invalid" and its diagnostics, never an exception that stops discovery.
 import fs from "node:fs";
 import path from "node:path";
-import { checkSkillDir, findSkillDirs } from "../skill";
-import type { Diagnostic } from "../skill/types";
+import { checkSkillDir, checkSkillDirWithStat, findSkillDirs } from "../skill";
+import type { Diagnostic, SkillCheck } from "../skill/types";
 import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import type { SkillEntry } from "./types";
@@ -51,15 +51,27 @@ const detachDiagnostic = (d: Diagnostic): Diagnostic => ({ ...d, code: detach(d.
  * (warm rebuild); only the cheap facts (scripts/ stamp and digest, plugin install time) are refreshed.
  */
 export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): SkillEntry | null {
-  const st = statSkillFile(dir);
-  if (!st) return null;
-  const prevScripts = previous?.scripts;
-  const scripts = scriptsState(dir, prevScripts ?? undefined);
-  if (previous && previous.mtimeMs === st.mtimeMs && previous.size === st.size && previous.root === root.dir) {
-    if ((scripts ?? undefined) === prevScripts && previous.installedAt === root.installedAt) return previous;
-    return withScripts({ ...previous, installedAt: root.installedAt }, scripts);
+  let st: { mtimeMs: number; size: number } | null;
+  let check: SkillCheck;
+  let scripts: ScriptsState | null;
+  if (previous) {
+    st = statSkillFile(dir);
+    if (!st) return null;
+    const prevScripts = previous.scripts;
+    scripts = scriptsState(dir, prevScripts ?? undefined);
+    if (previous.mtimeMs === st.mtimeMs && previous.size === st.size && previous.root === root.dir) {
+      if ((scripts ?? undefined) === prevScripts && previous.installedAt === root.installedAt) return previous;
+      return withScripts({ ...previous, installedAt: root.installedAt }, scripts);
+    }
+    check = checkSkillDir(dir, { rules: "omniforge" });
+  } else {
+    // Cold: the check's own fstat of the SKILL.md it read stands in for statSkillFile (one stat less per skill).
+    const read = checkSkillDirWithStat(dir, { rules: "omniforge" });
+    st = read.stat ?? statSkillFile(dir);
+    if (!st) return null;
+    check = read.check;
+    scripts = scriptsState(dir);
   }
-  const check = checkSkillDir(dir, { rules: "omniforge" });
   const props = check.properties;
   const hasError = check.diagnostics.some((d) => d.severity === "error");
   const entry: SkillEntry = {

@@ -112,7 +112,7 @@ const isInside = (root: string, p: string) => p === root || p.startsWith(root.en
 /**
  * Reads and checks the SKILL.md (or, failing that, skill.md) of a skill folder. Never throws: a missing folder,
  * a missing file, a directory named SKILL.md, a symlink leaving the folder or an oversized file are diagnostics.
- * The common case costs one lstat and one read; realpath only runs for symlinks and referenced files.
+ * The common case costs one open, fstat, read and close; realpath only runs for symlinks and referenced files.
  */
 export interface CheckDirOptions {
   rules?: RuleSet;
@@ -125,10 +125,70 @@ export interface CheckDirOptions {
 }
 
 export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillCheck {
+  return checkSkillDirWithStat(dir, opts).check;
+}
+
+/** Size and mtime of the SKILL.md that was read (fstat of the open file), for an index's change detection. */
+export interface SkillFileStat {
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * checkSkillDir plus the stat of the file it read, so an index needs no second stat. `stat` is null whenever the
+ * common case (a regular SKILL.md, not a link) did not apply; the caller then stats the way it always did.
+ */
+export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): { check: SkillCheck; stat: SkillFileStat | null } {
   const rules = opts.rules ?? "spec";
   const abs = path.resolve(dir);
   let realDir: string | null = null;
   const realDirOf = () => (realDir ??= fs.realpathSync.native(abs));
+  const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf));
+  const direct = readRegularFile(path.join(abs, "SKILL.md"));
+  if (direct) {
+    const check = checkBytes(direct.bytes, null, abs, path.join(abs, "SKILL.md"), "SKILL.md", rules, lookup());
+    return { check, stat: direct.stat };
+  }
+  return { check: checkSkillDirSlow(abs, rules, realDirOf, lookup), stat: null };
+}
+
+/** Reused read buffer: the bytes are hashed and decoded at once and never kept, so one buffer serves every file. */
+let readBuffer = Buffer.allocUnsafeSlow(64 * 1024);
+const DIRECT_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
+/**
+ * The common case in one open, fstat, read and close: `file` is a regular file (not a link: O_NOFOLLOW), not
+ * empty and within the size limit. Anything else (missing, link, folder, FIFO, too large, read error) is null
+ * and the careful path below runs, with its diagnostics.
+ */
+function readRegularFile(file: string): { bytes: Uint8Array; stat: SkillFileStat } | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, DIRECT_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size === 0 || st.size > MAX_SKILL_FILE_BYTES) return null;
+    if (readBuffer.length < st.size) readBuffer = Buffer.allocUnsafeSlow(Math.min(MAX_SKILL_FILE_BYTES, 2 ** Math.ceil(Math.log2(st.size))));
+    // Like readFileSync: up to the size fstat reported, stopping early at end of file.
+    let pos = 0;
+    for (let n = -1; n !== 0 && pos < st.size; pos += n) n = fs.readSync(fd, readBuffer, pos, st.size - pos, pos);
+    return { bytes: readBuffer.subarray(0, pos), stat: { mtimeMs: st.mtimeMs, size: st.size } };
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function checkSkillDirSlow(
+  abs: string,
+  rules: RuleSet,
+  realDirOf: () => string,
+  lookup: () => ((rel: string) => boolean) | undefined,
+): SkillCheck {
   let fileName: string | null = null;
   let st: fs.Stats | undefined;
   for (const candidate of ["SKILL.md", "skill.md"]) {
@@ -184,7 +244,7 @@ export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillChe
     return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
   }
   if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
-  return checkBytes(bytes, null, abs, file, fileName, rules, opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf));
+  return checkBytes(bytes, null, abs, file, fileName, rules, lookup());
 }
 
 /**

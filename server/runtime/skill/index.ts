@@ -1,6 +1,6 @@
 // Public surface of the skill module. Everything outside server/runtime/skill imports from here.
 export type { Diagnostic, RuleSet, Severity, SkillCheck, SkillProperties, SkillScope } from "./types";
-export { checkSkillSource, checkSkillDir, type CheckSourceOptions, type CheckDirOptions } from "./check";
+export { checkSkillSource, checkSkillDir, checkSkillDirWithStat, type CheckSourceOptions, type CheckDirOptions, type SkillFileStat } from "./check";
 export { findSkillDirs, type FindSkillDirsOptions } from "./discover";
 export { parseAllowedTools } from "./allowed-tools";
 export { toPrompt, readProperties, formatPropertiesJson, escapeHtml } from "./prompt";
