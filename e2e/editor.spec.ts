@@ -307,10 +307,12 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await page.keyboard.type("cont");
   await expect(page.locator(".suggest-widget")).toContainText("context");
   await page.keyboard.press("Escape");
+  // Hover help explains a field.
+  await monaco(page).locator(".view-line", { hasText: `name: ${name}` }).hover({ position: { x: 8, y: 5 } });
+  await expect(page.locator(".monaco-hover").first()).toContainText("1-64 characters");
 
   // An unsaved edit survives leaving the page and coming back.
   await replaceText(page, validText(name, "DraftLine\n"));
-  await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("omniforge-draft:")).length)).toBeGreaterThan(0);
   await page.goto("/skills");
   await page.goto(`/skills/project/${name}`);
   await expect(page.getByTestId("editor-notice")).toContainText("Restored your unsaved draft of SKILL.md");

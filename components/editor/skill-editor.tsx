@@ -96,6 +96,25 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   const key = [skillRef.layer, skillRef.plugin ?? skillRef.base ?? "-", skillRef.skill].join("/");
   const uriFor = useCallback((p: string) => `file:///${key}/${p}`, [key]);
 
+  // Monaco owns the text while typing (uncontrolled editor, one model per file). Text set by the program (a load,
+  // a restore, a conflict decision) is pushed into the file's model here, as one undoable edit.
+  const pendingSync = useRef(new Set<string>());
+  const disposeModel = useCallback((p: string) => monaco.editor.getModel(monaco.Uri.parse(uriFor(p)))?.dispose(), [uriFor]);
+  useEffect(() => {
+    for (const p of [...pendingSync.current]) {
+      const b = buffers[p];
+      const model = monaco.editor.getModel(monaco.Uri.parse(uriFor(p)));
+      if (b && model && model.getValue() !== b.text) {
+        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: b.text }], () => null);
+      }
+      pendingSync.current.delete(p);
+    }
+  }, [buffers, uriFor]);
+  // Leaving the editor drops this skill's models, so a later visit starts from the files, not from old models.
+  const buffersForCleanup = useRef<string[]>([]);
+  buffersForCleanup.current = Object.keys(buffers);
+  useEffect(() => () => buffersForCleanup.current.forEach((p) => monaco.editor.getModel(monaco.Uri.parse(uriFor(p)))?.dispose()), [uriFor]);
+
   const dirty = useMemo(() => new Set(Object.entries(buffers).filter(([, b]) => b.text !== b.saved).map(([p]) => p)), [buffers]);
   useUnsavedGuard(dirty.size > 0);
 
@@ -117,6 +136,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
         const draft = readDraft(draftKey(key, p));
         if (draft && draft.text !== f.text) {
           // Keep the digest the draft was edited from: if the file changed since, saving shows the conflict view.
+          pendingSync.current.add(p);
           setBuffers((prev) => ({ ...prev, [p]: { text: draft.text, saved: f.text!, digest: draft.digest, language: f.language } }));
           setNotice(
             `Restored your unsaved draft of ${p} from ${new Date(draft.at).toLocaleString()}.` +
@@ -124,6 +144,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           );
         } else {
           if (draft) clearDraft(draftKey(key, p));
+          pendingSync.current.add(p);
           setBuffers((prev) => ({ ...prev, [p]: { text: f.text!, saved: f.text!, digest: f.digest, language: f.language } }));
         }
         return true;
@@ -135,16 +156,25 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     [client, skillRef, key],
   );
 
-  // Dirty buffers are mirrored to localStorage (debounced); clean ones drop their draft.
+  // Dirty buffers are mirrored to localStorage (debounced, and at once when the page goes away or the editor
+  // unmounts); clean ones drop their draft.
+  const flushDrafts = useCallback(() => {
+    for (const [p, b] of Object.entries(buffersRef.current)) {
+      if (b.text !== b.saved) writeDraft(draftKey(key, p), { text: b.text, digest: b.digest });
+      else clearDraft(draftKey(key, p));
+    }
+  }, [key]);
   useEffect(() => {
-    const t = setTimeout(() => {
-      for (const [p, b] of Object.entries(buffers)) {
-        if (b.text !== b.saved) writeDraft(draftKey(key, p), { text: b.text, digest: b.digest });
-        else clearDraft(draftKey(key, p));
-      }
-    }, 400);
+    const t = setTimeout(flushDrafts, 400);
     return () => clearTimeout(t);
-  }, [buffers, key]);
+  }, [buffers, flushDrafts]);
+  useEffect(() => {
+    window.addEventListener("pagehide", flushDrafts);
+    return () => {
+      window.removeEventListener("pagehide", flushDrafts);
+      flushDrafts();
+    };
+  }, [flushDrafts]);
 
   const openFile = useCallback(
     async (p: string) => {
@@ -272,6 +302,9 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     if ([...dirty].some((d) => d === from || d.startsWith(from + "/"))) return setError(`Save ${from} before renaming it.`);
     const r = await run(() => client.skill.rename.mutate({ ref: skillRef, from, to }));
     if (!r) return;
+    const moved = Object.keys(buffers).filter((p) => p === from || p.startsWith(from + "/"));
+    // After the editor has switched to the new path, the old models go (a new file of the old name starts clean).
+    setTimeout(() => moved.forEach(disposeModel), 200);
     setBuffers((prev) => {
       const next: Record<string, Buf> = {};
       for (const [p, b] of Object.entries(prev)) next[p === from ? r.path : p.startsWith(from + "/") ? r.path + p.slice(from.length) : p] = b;
@@ -285,6 +318,8 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     const r = await run(() => client.skill.deletePath.mutate({ ref: skillRef, path: p }));
     if (!r) return;
     for (const k of Object.keys(buffers)) if (k === p || k.startsWith(p + "/")) clearDraft(draftKey(key, k));
+    const gone = Object.keys(buffers).filter((k) => k === p || k.startsWith(p + "/"));
+    setTimeout(() => gone.forEach(disposeModel), 200);
     setBuffers((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => k !== p && !k.startsWith(p + "/"))));
     if (openPath === p || openPath.startsWith(p + "/")) setOpenPath("SKILL.md");
     setNotice(`Deleted ${p} (kept in the history).`);
@@ -348,6 +383,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   function keepMine() {
     if (!conflict) return;
     const text = conflictEditorRef.current?.getModifiedEditor().getValue() ?? conflict.yours;
+    pendingSync.current.add(conflict.path);
     setBuffers((prev) => ({ ...prev, [conflict.path]: { ...(prev[conflict.path] ?? { language: "markdown", saved: "" }), text, digest: conflict.theirsDigest } }));
     const p = conflict.path;
     setConflict(null);
@@ -356,6 +392,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
 
   function takeTheirs() {
     if (!conflict) return;
+    pendingSync.current.add(conflict.path);
     setBuffers((prev) => ({ ...prev, [conflict.path]: { ...(prev[conflict.path] ?? { language: "markdown" }), text: conflict.theirs, saved: conflict.theirs, digest: conflict.theirsDigest } }));
     setConflict(null);
     setNotice(`Loaded the version on disk of ${conflict.path}; your edit was discarded.`);
@@ -520,7 +557,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
                   height="100%"
                   path={uriFor(openPath)}
                   language={buf.language}
-                  value={buf.text}
+                  defaultValue={buf.text}
                   theme={theme}
                   onMount={onMount}
                   onChange={(v) => {
