@@ -76,8 +76,11 @@ describe("archiveBefore", () => {
     expect(fs.readdirSync(path.join(t.dir, "a"))).toEqual([]);
   });
 
-  it("finds rows deleted around the cut by someone else", async () => {
+  it("finds rows deleted around the cut, or slipped back into the archived range, by someone else", async () => {
     await archiveBefore(t.db, base + 4 * day, path.join(t.dir, "archive"));
+    t.db.$client.prepare(`INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (5, 0, 'login', 'x', 'y')`).run();
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
+    t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 5`).run();
     t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 13`).run();
     expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 14, reason: "missing row" });
   });
