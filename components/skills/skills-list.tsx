@@ -30,6 +30,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
   const [q, setQ] = useState("");
   const [layer, setLayer] = useState<(typeof LAYERS)[number] | "">("");
   const [status, setStatus] = useState<(typeof STATUSES)[number] | "">("");
+  const [tag, setTag] = useState("");
   const [sort, setSort] = useState<Sort>("name");
   const [dir, setDir] = useState<"asc" | "desc">("asc");
   const [page, setPage] = useState(0);
@@ -37,7 +38,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
   const query = useDebounced(q, 200);
   const list = useQuery(
     trpc.skill.list.queryOptions(
-      { q: query || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, sort, dir, offset: page * PAGE, limit: PAGE },
+      { q: query || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, tag: tag || undefined, sort, dir, offset: page * PAGE, limit: PAGE },
       { placeholderData: keepPreviousData, staleTime: 2000 },
     ),
   );
@@ -113,6 +114,17 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
           </select>
         </label>
         <label className="text-sm">
+          <span className="muted text-xs">Tag</span>
+          <select className="input" aria-label="Tag filter" value={tag} onChange={(e) => (setTag(e.target.value), setPage(0))}>
+            <option value="">Any tag</option>
+            {[...new Set([...(list.data?.tags ?? []), ...(tag ? [tag] : [])])].sort().map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
           <span className="muted text-xs">Sort</span>
           <select className="input" aria-label="Sort" value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
             <option value="name">Name</option>
@@ -159,7 +171,13 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
                   </span>
                   {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
                 </td>
-                <td className="text-xs">{r.tags.join(", ")}</td>
+                <td className="text-xs">
+                  {r.tags.map((t) => (
+                    <button key={t} type="button" className="badge mr-1 bg-zinc-100 hover:bg-zinc-200 dark:bg-zinc-800" onClick={() => (setTag(t), setPage(0))} title={`Only skills tagged ${t}`}>
+                      {t}
+                    </button>
+                  ))}
+                </td>
                 <td className="max-w-md text-xs">
                   <span className="line-clamp-2">{r.description}</span>
                 </td>
