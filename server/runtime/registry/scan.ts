@@ -11,12 +11,30 @@ import type { SkillEntry } from "./types";
 /** Deep enough for nested skill collections (e.g. a skill with sub-skills two levels down), bounded for safety. */
 export const SCAN_MAX_DEPTH = 6;
 
+/**
+ * Folder listings of the latest walks (skill folders and folders inside them), so the entryFor calls that follow a
+ * walk (a rebuild's loop) look files up without a stat each. A skill folder's listing is used once, by the
+ * cold entryFor of that folder, and all of them are dropped when the current synchronous job ends: a listing
+ * never outlives the walk-then-check it was taken for, and a folder not listed goes to the file system.
+ */
+let walkListings: Map<string, fs.Dirent[]> | null = null;
+
+function listingsForWalk(): Map<string, fs.Dirent[]> {
+  if (!walkListings) {
+    walkListings = new Map();
+    queueMicrotask(() => {
+      walkListings = null;
+    });
+  }
+  return walkListings;
+}
+
 /** Skill folders under a root, without hidden folders (staging/trash folders of installs and deploys). */
 export function skillDirsUnder(root: string, dir: string = root): string[] {
   if (!exists(dir)) return [];
   let found: string[];
   try {
-    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH });
+    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk() });
   } catch {
     return [];
   }
@@ -54,7 +72,10 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
   let st: { mtimeMs: number; size: number } | null;
   let check: SkillCheck;
   let scripts: ScriptsState | null;
+  // The walk just before listed this folder: its listing serves this one check, whichever path runs.
+  const listings = walkListings?.has(dir) ? walkListings : undefined;
   if (previous) {
+    listings?.delete(dir);
     st = statSkillFile(dir);
     if (!st) return null;
     const prevScripts = previous.scripts;
@@ -66,11 +87,14 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
     check = checkSkillDir(dir, { rules: "omniforge" });
   } else {
     // Cold: the check's own fstat of the SKILL.md it read stands in for statSkillFile (one stat less per skill).
-    const read = checkSkillDirWithStat(dir, { rules: "omniforge" });
+    const read = checkSkillDirWithStat(dir, { rules: "omniforge", listings });
+    const own = listings?.get(dir);
+    listings?.delete(dir);
     st = read.stat ?? statSkillFile(dir);
     if (!st) return null;
     check = read.check;
-    scripts = scriptsState(dir);
+    // No entry that could be scripts/ in the listing: scriptsState's stat would find nothing either.
+    scripts = own && !own.some((d) => d.name.toLowerCase() === "scripts") ? null : scriptsState(dir);
   }
   const props = check.properties;
   const hasError = check.diagnostics.some((d) => d.severity === "error");

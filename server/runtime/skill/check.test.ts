@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkSkillDir, checkSkillSource } from "./index";
+import { checkSkillDir, checkSkillDirWithStat, checkSkillSource, findSkillDirs } from "./index";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-skill-check-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -118,6 +118,55 @@ describe("checkSkillDir", () => {
     fs.symlinkSync("a.md", path.join(dir, "references/inner.md"));
     const missing = checkSkillDir(dir).diagnostics.filter((d) => d.code === "body.missing-reference");
     expect(missing.map((d) => d.message)).toEqual(['"references/secret.md" is referenced but does not exist in the skill folder.']);
+  });
+
+  it("gives the same diagnostics from a walk's folder listings as from the file system", () => {
+    const outside = path.join(tmp, "secret2.md");
+    fs.writeFileSync(outside, "x");
+    const body =
+      "[a](references/a.md) [s](references/secret.md) [l](references/inner.md) [d](docs/deep/x.md) [m](references/none.md)\n" +
+      "Run scripts/run.sh and scripts/gone.sh; see assets/ and [f](docs/deep) and [n](nodir/x.md) and [c](References/A.md)\n";
+    const dir = skillDir("my-skill", `---\nname: my-skill\ndescription: d\n---\n${body}`);
+    fs.mkdirSync(path.join(dir, "references"));
+    fs.mkdirSync(path.join(dir, "docs/deep"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "scripts"));
+    fs.writeFileSync(path.join(dir, "references/a.md"), "a");
+    fs.writeFileSync(path.join(dir, "docs/deep/x.md"), "x");
+    fs.writeFileSync(path.join(dir, "scripts/run.sh"), "true\n");
+    fs.symlinkSync(outside, path.join(dir, "references/secret.md"));
+    fs.symlinkSync("a.md", path.join(dir, "references/inner.md"));
+    const listings = new Map<string, fs.Dirent[]>();
+    expect(findSkillDirs(path.dirname(dir), { listings })).toEqual([dir]);
+    expect([...listings.keys()].sort()).toEqual([dir, ...["docs", "docs/deep", "references", "scripts"].map((d) => path.join(dir, d))]);
+    for (const rules of ["spec", "omniforge"] as const) {
+      const fromDisk = checkSkillDir(dir, { rules });
+      expect(checkSkillDir(dir, { rules, listings })).toEqual(fromDisk);
+      expect(codes(fromDisk).filter((c) => c === "body.missing-reference")).toHaveLength(5); // secret, none, gone, nodir, References/A
+    }
+  });
+
+  it("answers lookups in a listed folder from the listing (a snapshot of the walk, no stat per reference)", () => {
+    const dir = skillDir("my-skill", "---\nname: my-skill\ndescription: d\n---\nSee [a](references/a.md).\n");
+    fs.mkdirSync(path.join(dir, "references"));
+    fs.writeFileSync(path.join(dir, "references/a.md"), "a");
+    const listings = new Map<string, fs.Dirent[]>();
+    findSkillDirs(dir, { listings });
+    fs.rmSync(path.join(dir, "references/a.md"));
+    expect(codes(checkSkillDir(dir, { listings }))).toEqual([]);
+    expect(codes(checkSkillDir(dir))).toEqual(["body.missing-reference"]);
+  });
+
+  it("checkSkillDirWithStat returns the size and mtime of the file it read, and null when the careful path ran", () => {
+    const dir = skillDir("my-skill", MINIMAL);
+    const st = fs.statSync(path.join(dir, "SKILL.md"));
+    const read = checkSkillDirWithStat(dir);
+    expect(read.stat).toEqual({ mtimeMs: st.mtimeMs, size: st.size });
+    expect(read.check).toEqual(checkSkillDir(dir));
+    const linked = skillDir("my-skill", undefined);
+    fs.writeFileSync(path.join(linked, "real.md"), MINIMAL);
+    fs.symlinkSync("real.md", path.join(linked, "SKILL.md"));
+    expect(checkSkillDirWithStat(linked).stat).toBeNull();
+    expect(checkSkillDirWithStat(linked).check.valid).toBe(true);
   });
 
   it("checkFiles: false skips the lookups; only missing-file warnings change, never validity", () => {

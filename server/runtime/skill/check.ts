@@ -122,6 +122,12 @@ export interface CheckDirOptions {
    * pass false to save a few file-system lookups per skill.
    */
   checkFiles?: boolean;
+  /**
+   * Folder listings taken moments ago (findSkillDirs' `listings`), keyed by absolute path. File lookups in a
+   * listed folder answer from it: a plain file or folder there is found, a name absent from it is missing.
+   * Links, other entry types and unlisted folders still go to the file system.
+   */
+  listings?: ReadonlyMap<string, readonly fs.Dirent[]>;
 }
 
 export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillCheck {
@@ -143,7 +149,7 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
   const abs = path.resolve(dir);
   let realDir: string | null = null;
   const realDirOf = () => (realDir ??= fs.realpathSync.native(abs));
-  const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf));
+  const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf, opts.listings));
   const direct = readRegularFile(path.join(abs, "SKILL.md"));
   if (direct) {
     const check = checkBytes(direct.bytes, null, abs, path.join(abs, "SKILL.md"), "SKILL.md", rules, lookup());
@@ -251,8 +257,22 @@ function checkSkillDirSlow(
  * fileExists for a folder on disk: one lstat per reference plus one per distinct parent folder (cached), never an
  * exception on the common missing-file path. Symlinks, at any level, count only when they resolve inside.
  */
-function folderLookup(abs: string, realDirOf: () => string): (rel: string) => boolean {
+function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyMap<string, readonly fs.Dirent[]>): (rel: string) => boolean {
   const dirs = new Map<string, boolean>();
+  // From a listing: "file"/"dir" for a plain entry, null when absent, undefined when the file system must say.
+  const listed = (rel: string): "file" | "dir" | null | undefined => {
+    const slash = rel.lastIndexOf("/");
+    const list = listings!.get(slash < 0 ? abs : path.join(abs, rel.slice(0, slash)));
+    if (!list) return undefined;
+    const name = rel.slice(slash + 1);
+    for (const d of list) {
+      if (d.name !== name) continue;
+      return d.isFile() ? "file" : d.isDirectory() ? "dir" : undefined; // links resolve below
+    }
+    // Absent by exact name. A case-insensitive or normalising file system could still open it: let it decide.
+    const folded = name.normalize("NFC").toLowerCase();
+    return list.some((d) => d.name.normalize("NFC").toLowerCase() === folded) ? undefined : null;
+  };
   const insideReal = (rel: string) => {
     try {
       return isInside(realDirOf(), fs.realpathSync.native(path.join(abs, rel)));
@@ -261,6 +281,10 @@ function folderLookup(abs: string, realDirOf: () => string): (rel: string) => bo
     }
   };
   const entry = (rel: string): "file" | "dir" | null => {
+    if (listings) {
+      const known = listed(rel);
+      if (known !== undefined) return known;
+    }
     const st = fs.lstatSync(path.join(abs, rel), { throwIfNoEntry: false });
     if (!st) return null;
     if (st.isSymbolicLink()) {

@@ -13,6 +13,11 @@ const SKILL_FILES = new Set(["SKILL.md", "skill.md"]);
 export interface FindSkillDirsOptions {
   /** Folder levels below root to look at (root is depth 0). Default 12. */
   maxDepth?: number;
+  /**
+   * Filled with the entries of every folder read that is a skill folder or inside one, so checking the skills
+   * right after the walk can answer file lookups without a stat each (checkSkillDir's `listings`).
+   */
+  listings?: Map<string, fs.Dirent[]>;
 }
 
 /** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders are not followed. */
@@ -25,7 +30,8 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
     return [];
   }
   const found: string[] = [];
-  const walk = (dir: string, depth: number) => {
+  const listings = opts.listings;
+  const walk = (dir: string, depth: number, inSkill: boolean) => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -39,8 +45,9 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
       else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(path.join(dir, entry.name));
     }
     if (isSkill) found.push(dir);
-    for (const sub of subdirs) walk(sub, depth + 1);
+    if (listings && (isSkill || inSkill)) listings.set(dir, entries);
+    for (const sub of subdirs) walk(sub, depth + 1, isSkill || inSkill);
   };
-  walk(abs, 0);
+  walk(abs, 0, false);
   return found.sort();
 }
