@@ -5,6 +5,15 @@ import { requireUser } from "~/components/shell/require-user";
 export const dynamic = "force-dynamic";
 
 const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
+// A malformed %-escape stays as written; the server then refuses the folder name with a clear message.
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
 const BASES = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills"] as const;
 
 // /skills/<layer>/<folder...>?plugin=&base=&file= : the editor of one skill definition. Rights are checked by the
@@ -23,7 +32,7 @@ export default async function SkillEditorPage(props: {
   const base = one(sp.base);
   const ref: SkillRef = {
     layer: layer as SkillRef["layer"],
-    skill: skill.map((s) => decodeURIComponent(s)).join("/"),
+    skill: skill.map(safeDecode).join("/"),
     ...(one(sp.plugin) ? { plugin: one(sp.plugin) } : {}),
     ...(base && (BASES as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
   };
