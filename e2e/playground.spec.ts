@@ -16,6 +16,7 @@ interface Msg {
 }
 const received: { model: string; tools: string[] }[] = [];
 let modelServer: http.Server;
+const ENV_SKILL_DIR = path.join(E2E_HOME, "demo-project", ".omniforge", "skills", "env-inspector");
 
 function scriptedReply(messages: Msg[]): { content: string | null; call?: { name: string; arguments: Record<string, unknown> } } {
   let lastUser = 0;
@@ -42,6 +43,11 @@ test.beforeAll(async () => {
       const body = JSON.parse(raw) as { model: string; messages: Msg[]; tools?: { function: { name: string } }[] };
       received.push({ model: body.model, tools: (body.tools ?? []).map((t) => t.function.name) });
       const n = received.length;
+      if (JSON.stringify(body.messages.at(-1)?.content ?? "").includes("fail on purpose")) {
+        // The provider is down for this request: a 500 (after the SDK's retry too).
+        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "scripted outage" } }));
+        return;
+      }
       const reply = scriptedReply(body.messages);
       // "take your time" is answered only after a long pause, so the person has a running turn to stop.
       const slow = reply.content === "Finally done.";
@@ -66,15 +72,16 @@ test.beforeAll(async () => {
   await new Promise<void>((resolve) => modelServer.listen(MODEL_PORT, "127.0.0.1", resolve));
 
   // A project skill whose instructions make the offline provider run a command its allowed-tools forbid.
-  const dir = path.join(E2E_HOME, "demo-project", ".omniforge", "skills", "env-inspector");
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(ENV_SKILL_DIR, { recursive: true });
   fs.writeFileSync(
-    path.join(dir, "SKILL.md"),
+    path.join(ENV_SKILL_DIR, "SKILL.md"),
     "---\nname: env-inspector\ndescription: Inspect the environment variables of the machine. Use when asked to inspect the environment.\nallowed-tools: Read\n---\n# Inspect\n\n```bash\nenv\n```\n",
   );
 });
 
 test.afterAll(async () => {
+  // Specs that run later in the same data home see the demo skills only.
+  fs.rmSync(ENV_SKILL_DIR, { recursive: true, force: true });
   modelServer.closeAllConnections();
   await new Promise<void>((resolve) => modelServer.close(() => resolve()));
 });
@@ -201,6 +208,17 @@ test("a running turn streams its steps live and can be stopped; the session stay
   await send(page, "draft the release notes");
   await expect(page.getByTestId("turn").last().getByTestId("answer")).toContainText(SCRIPTED_ANSWER, { timeout: 30_000 });
   if (process.env.PG_SCREENSHOT) await page.screenshot({ path: process.env.PG_SCREENSHOT, fullPage: true });
+});
+
+test("a turn whose provider fails says so, and the session stays usable", async ({ page }) => {
+  await signInAsAdmin(page);
+  await startSession(page, "Outage", "OpenAI-compatible");
+  await send(page, "fail on purpose");
+  const failed = page.getByTestId("turn").last();
+  await expect(failed.getByTestId("answer-failed")).toContainText("The turn failed", { timeout: 30_000 });
+  await expect(failed.getByTestId("step-error")).toContainText("scripted outage");
+  await send(page, "draft the release notes");
+  await expect(page.getByTestId("turn").last().getByTestId("answer")).toContainText(SCRIPTED_ANSWER, { timeout: 30_000 });
 });
 
 test("a viewer can read the playground but cannot start a session, in the page or by a direct call", async ({ page }) => {
