@@ -146,9 +146,16 @@ test("offline provider: a demo skill activates, its script runs, a disallowed ca
   await expect(refused).toContainText("Refused: bash");
   await expect(refused).toContainText("allowed-tools: Read");
 
+  // A plugin skill (data-pack) is found and activated the same way.
+  await send(page, "summarize data/sales.csv");
+  const fourth = page.getByTestId("turn").nth(3);
+  await expect(fourth.getByTestId("answer")).toBeVisible({ timeout: 30_000 });
+  await expect(fourth.getByTestId("step-activation")).toContainText("Activating 'csv-insights' skill...");
+  await expect(fourth.getByTestId("step-activation")).toContainText("layer: plugin");
+
   // Reloaded, the session shows its history with every step.
   await page.reload();
-  await expect(page.getByTestId("turn")).toHaveCount(3);
+  await expect(page.getByTestId("turn")).toHaveCount(4);
   await expect(page.getByTestId("turn").first().getByTestId("script-stdout")).toContainText("feature:");
   await expect(page.getByTestId("turn").nth(2).getByTestId("step-refused")).toBeVisible();
   const sessionId = new URL(page.url()).searchParams.get("session")!;
