@@ -38,8 +38,16 @@ export function skillDirsUnder(root: string, dir: string = root): string[] {
   } catch {
     return [];
   }
-  return found.filter((d) => !path.relative(root, d).split(path.sep).some((seg) => seg.startsWith(".")));
+  return found.filter((d) => !hasHiddenSegment(relativeTo(root, d)));
 }
+
+/** path.relative(root, d), as a slice when d is below root as written (what the walk returns). */
+function relativeTo(root: string, d: string): string {
+  if (d.length > root.length && d.startsWith(root) && d[root.length] === path.sep && !root.endsWith(path.sep)) return d.slice(root.length + 1);
+  return path.relative(root, d);
+}
+
+const hasHiddenSegment = (rel: string) => rel.startsWith(".") || rel.includes(path.sep + ".");
 
 /** The skill file's mtime and size; "skill.md" counts too (it loads, with a warning from the skill checker). */
 export function statSkillFile(dir: string): { mtimeMs: number; size: number } | null {

@@ -134,6 +134,12 @@ export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillChe
   return checkSkillDirWithStat(dir, opts).check;
 }
 
+/** path.resolve(dir), skipping its work for the usual input: an absolute POSIX path with nothing to normalise. */
+function resolved(dir: string): string {
+  const plain = path.sep === "/" && dir.charCodeAt(0) === 0x2f && dir.length > 1 && !dir.endsWith("/") && !dir.includes("//") && !dir.includes("/.");
+  return plain ? dir : path.resolve(dir);
+}
+
 /** Size and mtime of the SKILL.md that was read (fstat of the open file), for an index's change detection. */
 export interface SkillFileStat {
   mtimeMs: number;
@@ -146,13 +152,14 @@ export interface SkillFileStat {
  */
 export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): { check: SkillCheck; stat: SkillFileStat | null } {
   const rules = opts.rules ?? "spec";
-  const abs = path.resolve(dir);
+  const abs = resolved(dir);
   let realDir: string | null = null;
   const realDirOf = () => (realDir ??= fs.realpathSync.native(abs));
   const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf, opts.listings));
-  const direct = readRegularFile(path.join(abs, "SKILL.md"));
+  const file = path.join(abs, "SKILL.md");
+  const direct = readRegularFile(file);
   if (direct) {
-    const check = checkBytes(direct.bytes, null, abs, path.join(abs, "SKILL.md"), "SKILL.md", rules, lookup());
+    const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup());
     return { check, stat: direct.stat };
   }
   return { check: checkSkillDirSlow(abs, rules, realDirOf, lookup), stat: null };
@@ -262,7 +269,8 @@ function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyM
   // From a listing: "file"/"dir" for a plain entry, null when absent, undefined when the file system must say.
   const listed = (rel: string): "file" | "dir" | null | undefined => {
     const slash = rel.lastIndexOf("/");
-    const list = listings!.get(slash < 0 ? abs : path.join(abs, rel.slice(0, slash)));
+    // rel is normalised (resolveInsideSkill): no empty, "." or ".." segments, so joining is concatenation.
+    const list = listings!.get(slash < 0 ? abs : joinRel(abs, rel.slice(0, slash)));
     if (!list) return undefined;
     const name = rel.slice(slash + 1);
     for (const d of list) {
@@ -311,3 +319,6 @@ function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyM
     }
   };
 }
+
+const joinRel = (abs: string, rel: string) =>
+  (abs.endsWith(path.sep) ? abs : abs + path.sep) + (path.sep === "/" ? rel : rel.replaceAll("/", path.sep));
