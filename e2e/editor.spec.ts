@@ -275,6 +275,11 @@ test("a viewer reads a skill but sees no save button, and a direct save call is 
 
 test("files, preview links, completion, unsaved drafts, and delete then restore of a whole skill", async ({ browser }) => {
   const { ctx, page, external } = await newUser(browser, "author");
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") pageErrors.push(m.text());
+  });
   const name = `files-${stamp}`;
   await createSkill(page, name, "Instructions and a reference file");
 
@@ -296,6 +301,13 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await tree.getByRole("button", { name: "Delete" }).click();
   await tree.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByTestId("file-references/renamed.md")).toHaveCount(0);
+  // A JSON file opens with its own language service (a bundled worker, no CDN).
+  await tree.getByLabel("New file or folder path").fill("assets/config.json");
+  await tree.getByRole("button", { name: "+ File" }).click();
+  await expect(page.getByTestId("file-assets/config.json")).toBeVisible();
+  await monaco(page).locator(".view-lines").click();
+  await page.keyboard.insertText('{"retries": 3,}');
+  await expect(monaco(page).locator(".squiggly-error").first()).toBeAttached({ timeout: 15_000 });
   await tree.getByLabel("New file or folder path").fill("../escape.md");
   await tree.getByRole("button", { name: "+ File" }).click();
   await expect(page.getByTestId("editor-error")).toContainText("leaves the skill folder");
@@ -331,6 +343,9 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await page.getByTestId("restored").getByRole("link").click();
   await expect(monaco(page)).toContainText("DraftLine", { timeout: 30_000 });
   await expect(page.getByTestId("file-references/REFERENCE.md")).toBeVisible();
+  await expect(page.getByTestId("file-assets/config.json")).toBeVisible();
   expect(external).toEqual([]);
+  // Refused calls (the escape attempt) log a failed request; nothing else may error in the page.
+  expect(pageErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   await ctx.close();
 });

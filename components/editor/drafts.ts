@@ -42,3 +42,13 @@ export function clearDraft(key: string): void {
     // ignore
   }
 }
+
+/** Drops every draft of one skill (it was deleted). */
+export function clearSkillDrafts(skillKey: string): void {
+  try {
+    const prefix = `${PREFIX}${skillKey}:`;
+    for (const k of Object.keys(localStorage)) if (k.startsWith(prefix)) localStorage.removeItem(k);
+  } catch {
+    // ignore
+  }
+}

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
 import { editorHref, LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "~/components/skills/links";
 import { downloadBase64 } from "./download";
-import { clearDraft, draftKey, readDraft, writeDraft } from "./drafts";
+import { clearDraft, clearSkillDrafts, draftKey, readDraft, writeDraft } from "./drafts";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
 import { monaco } from "./monaco-setup";
@@ -372,7 +372,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   async function onDeleteSkill() {
     const r = await run(() => client.skill.delete.mutate({ ref: skillRef }));
     if (!r) return;
-    for (const k of Object.keys(buffers)) clearDraft(draftKey(key, k));
+    clearSkillDrafts(key);
     setBuffers({});
     buffersRef.current = {};
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
