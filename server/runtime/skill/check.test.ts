@@ -1,5 +1,6 @@
 // Hostile and unusual files: nothing a SKILL.md contains may crash the checker, and each problem comes back as a
 // diagnostic with a stable code and a position.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,7 +28,7 @@ describe("checkSkillDir", () => {
     expect(c.valid).toBe(true);
     expect(c.loadable).toBe(true);
     expect(c.file).toBe(path.join(dir, "SKILL.md"));
-    expect(c.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(c.digest).toBe(createHash("sha256").update(MINIMAL).digest("hex"));
     expect(c.properties).toEqual({ name: "my-skill", description: "Does a thing. Use when asked." });
     expect(c.body).toBe("# Body\n");
     expect(c.bodyStartLine).toBe(5);

@@ -1,6 +1,6 @@
 // One entry per source of a SKILL.md: text or bytes in memory (the editor's unsaved buffer) or a folder on disk.
 // The folder path reads the file once, with the size checked on the open descriptor before any byte is read.
-import { createHash } from "node:crypto";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, RuleSet, SkillCheck } from "./types";
@@ -20,6 +20,9 @@ export interface CheckSourceOptions {
 }
 
 const encoder = new TextEncoder();
+/** One-shot hashing (Node >= 20.12) skips the streaming Hash object; same digest. */
+const sha256Hex: (bytes: Uint8Array) => string =
+  typeof crypto.hash === "function" ? (bytes) => crypto.hash("sha256", bytes, "hex") : (bytes) => crypto.createHash("sha256").update(bytes).digest("hex");
 
 /** Pure: parses and validates a SKILL.md given as bytes or text. No I/O except the fileExists callback. */
 export function checkSkillSource(source: Uint8Array | string, opts: CheckSourceOptions): SkillCheck {
@@ -39,7 +42,7 @@ function checkBytes(
   fileExists?: (relPath: string) => boolean,
 ): SkillCheck {
   const diagnostics: Diagnostic[] = [];
-  const digest = createHash("sha256").update(bytes).digest("hex");
+  const digest = sha256Hex(bytes);
   const result: SkillCheck = {
     dir,
     file,

@@ -42,7 +42,7 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
     const subdirs: string[] = [];
     for (const entry of entries) {
       if (SKILL_FILES.has(entry.name) && (entry.isFile() || entry.isSymbolicLink())) isSkill = true;
-      else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(path.join(dir, entry.name));
+      else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(childOf(dir, entry.name));
     }
     if (isSkill) found.push(dir);
     if (listings && (isSkill || inSkill)) listings.set(dir, entries);
@@ -51,3 +51,6 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
   walk(abs, 0, false);
   return found.sort();
 }
+
+/** path.join for a normalised folder and a name readdir returned (never "", ".", ".." or containing a separator). */
+const childOf = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
