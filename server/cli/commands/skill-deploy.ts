@@ -1,16 +1,20 @@
 // `omniforge skill deploy <name> --scope enterprise|personal|project [--from LAYER] [--force]`: copies the
 // winning (or a chosen) definition into a layer, atomically, and says what changes for that name.
 import type { CliIO } from "../io";
-import { deploySkill, DeployError } from "../../runtime/registry/deploy";
+import { DeployError } from "../../runtime/registry/deploy";
+import { cliDeploy, formatPreview } from "../../services/governance/cli-deploy";
+import { GovernanceError } from "../../services/governance/errors";
+import type { DeployTarget } from "../../services/governance/deploy";
 import { isLayerName, type LayerName } from "../../runtime/registry/layers";
 import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 
 export const summary = "Copy a skill's definition into the enterprise, personal or project layer";
 
 const USAGE = `usage: omniforge skill deploy <name|name@plugin> --scope enterprise|personal|project
-                            [--from enterprise|personal|project|plugin] [--force] [--json]
+                            [--from enterprise|personal|project|plugin] [--force] [--dry-run] [--json]
                             [--home DIR] [--project DIR] [--user ID]
-  copies the active definition of <name> (or the one in --from) into the --scope layer
+  copies the active definition of <name> (or the one in --from) into the --scope layer, after printing
+  which agents' resolution changes; with <home>/console.db the console's policy and audit log apply
 `;
 
 const TARGETS = ["enterprise", "personal", "project"];
@@ -21,6 +25,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     scope: { type: "string" },
     from: { type: "string" },
     force: { type: "boolean" },
+    "dry-run": { type: "boolean" },
   });
   if (typeof parsed === "string") {
     io.err(`omniforge skill deploy: ${parsed}\n${USAGE}`);
@@ -46,20 +51,24 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return usage((e as Error).message);
   }
   try {
-    const r = deploySkill(config, positionals[0]!, values.scope as LayerName, {
+    const out = cliDeploy(config, positionals[0]!, values.scope as DeployTarget, {
+      fromLayer: values.from as LayerName | undefined,
       force: values.force,
-      from: values.from ? { layer: values.from as LayerName } : undefined,
+      dryRun: values["dry-run"],
     });
     if (values.json) {
-      io.out(JSON.stringify(r, null, 2) + "\n");
+      io.out(JSON.stringify({ preview: out.preview, result: out.result ?? null, policyFrom: out.policyFrom, auditTo: out.auditTo }, null, 2) + "\n");
       return 0;
     }
-    io.out(`deployed "${r.name}" from the ${r.from.layer} layer to the ${r.to.layer} layer: ${r.to.dir}${r.replaced ? " (replaced)" : ""}\n`);
-    io.out(`${r.message}\n`);
+    io.out(formatPreview(out.preview));
+    if (out.result) io.out(`${out.result.message}\n`);
+    else io.out("dry run: nothing was copied\n");
     return 0;
   } catch (e) {
     // DeployError messages are written for people; anything else is an unexpected file system failure.
-    io.err(`omniforge skill deploy: ${e instanceof DeployError ? "" : "failed: "}${(e as Error).message}\n`);
+    const known = e instanceof DeployError || e instanceof GovernanceError;
+    const hint = e instanceof GovernanceError && /already exists/.test(e.message) ? " (use --force to replace it)" : "";
+    io.err(`omniforge skill deploy: ${known ? "" : "failed: "}${(e as Error).message}${hint}\n`);
     return 1;
   }
 }

@@ -111,17 +111,21 @@ describe("omniforge skill deploy", () => {
   it("copies a definition into a layer and says what changes", () => {
     const r = omniforge("skill", "deploy", "notes", "--scope", "personal");
     expect(r.code).toBe(0);
-    expect(r.out).toContain(`deployed "notes" from the project layer to the personal layer`);
+    // The preview comes first: which contexts' winner changes.
+    expect(r.out).toContain(`deploy "notes": project <project>/.omniforge/skills/notes -> <home>/skills/notes`);
+    expect(r.out).toContain("1 of 1 contexts change");
     expect(r.out).toContain("notes: the active definition changes from the project definition");
     expect(fs.existsSync(path.join(t.home, "skills", "notes", "SKILL.md"))).toBe(true);
     // The winner is now the personal copy itself.
     const same = omniforge("skill", "deploy", "notes", "--scope", "personal");
     expect(same.code).toBe(1);
-    expect(same.err).toContain("is already at");
+    expect(same.err).toContain("already is the personal copy");
     const again = omniforge("skill", "deploy", "notes", "--scope", "personal", "--from", "project");
     expect(again.code).toBe(1);
     expect(again.err).toContain("use --force");
-    expect(omniforge("skill", "deploy", "notes", "--scope", "personal", "--from", "project", "--force").out).toContain("(replaced)");
+    expect(omniforge("skill", "deploy", "notes", "--scope", "personal", "--from", "project", "--force").out).toContain(
+      "(replaces the existing copy)",
+    );
   });
 
   it("--scope is required and checked (exit 2)", () => {
