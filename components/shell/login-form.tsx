@@ -25,7 +25,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="card space-y-4" aria-label="Sign in">
+    <form onSubmit={onSubmit} method="post" className="card space-y-4" aria-label="Sign in">
       <label className="block text-sm">
         <span className="mb-1 block font-medium">Email</span>
         <input className="input" name="email" type="email" autoComplete="username" required autoFocus />

@@ -25,11 +25,11 @@ export const auditEvents = sqliteTable(
   },
   (t) => [
     index("audit_at_idx").on(t.at),
-    index("audit_type_at_idx").on(t.type, t.at),
+    index("audit_type_at_idx").on(t.type, t.at, t.skill),
     index("audit_skill_at_idx").on(t.skill, t.at),
     index("audit_actor_at_idx").on(t.actorId, t.at),
     index("audit_session_idx").on(t.sessionId, t.at),
-    index("audit_outcome_at_idx").on(t.outcome, t.at),
+    index("audit_outcome_at_idx").on(t.outcome, t.at, t.skill, t.tool),
   ],
 );
 
