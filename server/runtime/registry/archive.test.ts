@@ -54,7 +54,7 @@ describe("zip safety (each refused, nothing written)", () => {
   });
 
   it("absolute path and backslash names", () => {
-    expectRefusedInstall("abs.zip", zipSync({ "SKILL.md": skillMd("abs"), "/tmp/evil": strToU8("x") }), "archive.path");
+    expectRefusedInstall("abs.zip", zipSync({ "SKILL.md": skillMd("abs"), "/abs/evil": strToU8("x") }), "archive.path");
     expectRefusedInstall("bs.zip", zipSync({ "SKILL.md": skillMd("bs"), "..\\evil": strToU8("x") }), "archive.path");
   });
 

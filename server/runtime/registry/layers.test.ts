@@ -11,12 +11,12 @@ describe("layer configuration", () => {
   });
 
   it("CLI defaults: flags, then OMNIFORGE_HOME / OMNIFORGE_PROJECT_ROOT, then ~/.omniforge and the cwd", () => {
-    const cwd = "/work/somewhere";
+    const cwd = "/srv/somewhere";
     expect(layerConfigFromEnv({}, env({}), cwd)).toEqual({ home: path.join(os.homedir(), ".omniforge"), projectRoot: cwd, userId: undefined });
-    expect(layerConfigFromEnv({}, env({ OMNIFORGE_HOME: "h", OMNIFORGE_PROJECT_ROOT: "/p" }), cwd)).toMatchObject({ home: "/work/somewhere/h", projectRoot: "/p" });
+    expect(layerConfigFromEnv({}, env({ OMNIFORGE_HOME: "h", OMNIFORGE_PROJECT_ROOT: "/p" }), cwd)).toMatchObject({ home: "/srv/somewhere/h", projectRoot: "/p" });
     expect(layerConfigFromEnv({ home: "/x", project: "y", user: "bob" }, env({ OMNIFORGE_HOME: "h" }), cwd)).toEqual({
       home: "/x",
-      projectRoot: "/work/somewhere/y",
+      projectRoot: "/srv/somewhere/y",
       userId: "bob",
     });
   });
