@@ -4,6 +4,7 @@
 // Files under a skill's scripts/ are refused for reading, whichever spelling reaches them.
 import fs from "node:fs";
 import path from "node:path";
+import { isInside } from "../registry/layers";
 import type { ToolContext } from "./types";
 
 /** A path the tools will not touch; the message says why, for the model and for a person. */
@@ -26,9 +27,8 @@ export class ScriptReadBlockedError extends Error {
   }
 }
 
-export function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-}
+// One containment check for the whole runtime, with one argument order: isInside(parent, child).
+export { isInside };
 
 function realOrNull(p: string): string | null {
   try {
@@ -113,7 +113,7 @@ export function displayPath(abs: string, ctx: ToolContext): string {
   const top = ctx.stack.top();
   if (top) {
     const base = path.resolve(top.baseDir);
-    if (isInside(abs, base)) return path.relative(base, abs).split(path.sep).join("/") || ".";
+    if (isInside(base, abs)) return path.relative(base, abs).split(path.sep).join("/") || ".";
   }
   return abs;
 }
@@ -132,7 +132,7 @@ export function resolveForRead(ctx: ToolContext, p: unknown, opts: { allowScript
   const abs = lexicalPath(ctx, p, opts.base);
   const roots = readRoots(ctx);
   if (roots.length === 0) throw new PathError("No folder is readable: no skill is active and the scratch folder does not exist");
-  const root = roots.find((r) => isInside(abs, r.dir) || isInside(abs, r.real));
+  const root = roots.find((r) => isInside(r.dir, abs) || isInside(r.real, abs));
   if (!root) {
     throw new PathError(`"${String(p)}" is outside the folders this session may read (the active skills' folders and the scratch folder)`);
   }
@@ -150,7 +150,7 @@ export function resolveForRead(ctx: ToolContext, p: unknown, opts: { allowScript
     } catch {}
     throw new PathError(isLink ? `"${String(p)}" is a symlink whose target does not exist` : `File not found: ${displayPath(abs, ctx)}`);
   }
-  const realRoot = roots.find((r) => isInside(real, r.real));
+  const realRoot = roots.find((r) => isInside(r.real, real));
   if (!realRoot) throw new PathError(`"${String(p)}" leaves the allowed folders through a symlink`);
   if (!opts.allowScripts) {
     const owner = scriptOwner(real, ctx);
@@ -179,7 +179,7 @@ export function resolveForWrite(ctx: ToolContext, p: unknown): { target: string;
   fs.mkdirSync(scratch, { recursive: true });
   const scratchReal = fs.realpathSync(scratch);
   const abs = path.isAbsolute(spelled) ? path.resolve(spelled) : path.resolve(scratch, spelled);
-  const inScratch = isInside(abs, scratch) ? scratch : isInside(abs, scratchReal) ? scratchReal : null;
+  const inScratch = isInside(scratch, abs) ? scratch : isInside(scratchReal, abs) ? scratchReal : null;
   if (!inScratch || abs === inScratch) {
     throw new PathError(`write_file writes only inside the session scratch folder; "${String(p)}" is not a file there`);
   }

@@ -20,7 +20,7 @@ const input = z.object({
 function linkNote(full: string, ctx: ToolContext): string {
   try {
     const real = fs.realpathSync(full);
-    return readRoots(ctx).some((r) => isInside(real, r.real)) ? "" : " (points outside the allowed folders)";
+    return readRoots(ctx).some((r) => isInside(r.real, real)) ? "" : " (points outside the allowed folders)";
   } catch {
     return " (broken link)";
   }

@@ -29,7 +29,7 @@ export const skillsReadTool: ToolDefinition<z.infer<typeof readInput>> = {
     const skill = selectSkill(ctx, i.skill);
     const r = resolveForRead(ctx, i.path, { base: skill.baseDir });
     // skills.read reads that skill's own files only, not the scratch or another skill.
-    if (r.root.kind !== "skill" || r.root.skill !== skill.name || !isInside(r.abs, path.resolve(skill.baseDir))) {
+    if (r.root.kind !== "skill" || r.root.skill !== skill.name || !isInside(path.resolve(skill.baseDir), r.abs)) {
       throw new PathError(`"${i.path}" is not a file of skill '${skill.name}'`);
     }
     const rel = path.relative(path.resolve(skill.baseDir), r.abs).split(path.sep).join("/");

@@ -49,7 +49,7 @@ export function skillRelativeScript(skill: ActiveSkill, script: string): string 
       real = fs.realpathSync(base);
     } catch {}
     const abs = path.resolve(p);
-    const root = isInside(abs, base) ? base : real && isInside(abs, real) ? real : null;
+    const root = isInside(base, abs) ? base : real && isInside(real, abs) ? real : null;
     if (!root) throw new PathError(`"${script}" is outside the folder of skill '${skill.name}'`);
     p = path.relative(root, abs).split(path.sep).join("/");
   }
@@ -95,7 +95,7 @@ export async function runSkillScript(ctx: ToolContext, i: Input, tool: string): 
   } catch {
     throw new PathError(`Script not found: ${rel} in skill '${skill.name}'`);
   }
-  if (!isInside(real, realBase) || real === realBase) throw new PathError(`"${rel}" leaves the folder of skill '${skill.name}' through a symlink`);
+  if (!isInside(realBase, real) || real === realBase) throw new PathError(`"${rel}" leaves the folder of skill '${skill.name}' through a symlink`);
   if (!fs.statSync(real).isFile()) throw new PathError(`${rel} is not a file`);
   if (!ctx.runner) return { ok: false, output: NO_RUNNER, error: NO_RUNNER };
   const result = await ctx.runner.run({

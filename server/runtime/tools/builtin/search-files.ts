@@ -66,7 +66,7 @@ export const searchFilesTool: ToolDefinition<z.infer<typeof input>> = {
           } catch {
             continue;
           }
-          if (!roots.some((r) => isInside(real, r.real)) || !fs.statSync(real).isFile()) continue; // links out are not followed
+          if (!roots.some((r) => isInside(r.real, real)) || !fs.statSync(real).isFile()) continue; // links out are not followed
           searchFile(real, displayPath(full, ctx), full);
         }
       }
