@@ -43,6 +43,11 @@ export type AuditPage = z.input<typeof pageSchema>;
 /** Who may be seen: admins everything, authors only events they caused. Set by the server, never by the client. */
 export type AuditScope = { kind: "all" } | { kind: "own"; actorId: string };
 
+/** Who sees what: administrators every event, everyone else only the events they caused. */
+export function auditScopeFor(user: { id: string; role: string }): AuditScope {
+  return user.role === "admin" ? { kind: "all" } : { kind: "own", actorId: user.id };
+}
+
 export interface Where {
   sql: string;
   params: unknown[];

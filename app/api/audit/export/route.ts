@@ -3,7 +3,7 @@
 import { getSessionUser, requestIp } from "~/server/auth";
 import { auditSinkFor } from "~/server/services/audit/sink";
 import { exportStream } from "~/server/services/audit/export";
-import { auditFilterSchema } from "~/server/services/audit/filter";
+import { auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
 import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
 import { FILTER_KEYS } from "~/components/audit/url-filter";
@@ -38,7 +38,7 @@ export async function GET(req: Request) {
   if (!parsed.success) {
     return text(400, `Bad filter: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
-  const scope = user.role === "admin" ? ({ kind: "all" } as const) : ({ kind: "own", actorId: user.id } as const);
+  const scope = auditScopeFor(user);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   return new Response(exportStream(db, resolveUserFilter(db, parsed.data), scope, format), {
     headers: {
