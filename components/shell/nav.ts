@@ -1,6 +1,6 @@
 // The console's areas. An area appears here when its page exists; each says the least role that may open it
 // (the server checks the same role again on every request).
-import type { Role } from "~/db/schema";
+import { hasRole, type Role } from "~/db/schema/users";
 
 export interface NavItem {
   href: string;
@@ -18,6 +18,5 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/users", label: "Users", minRole: "admin" },
 ];
 
-const RANK: Record<Role, number> = { viewer: 0, author: 1, admin: 2 };
-export const hasRole = (role: Role, min: Role) => RANK[role] >= RANK[min];
+export { hasRole };
 export const navFor = (role: Role) => NAV_ITEMS.filter((i) => hasRole(role, i.minRole));

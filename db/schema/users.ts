@@ -4,6 +4,9 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 export const ROLES = ["viewer", "author", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Roles are ordered: an admin may do everything an author may, an author everything a viewer may. */
+export const hasRole = (role: Role, min: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(min);
+
 export const users = sqliteTable(
   "users",
   {

@@ -4,7 +4,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { z, ZodError } from "zod";
 import type { Db } from "../../db/client";
-import type { Role } from "../../db/schema";
+import { hasRole, type Role } from "../../db/schema/users";
 import type { SessionUser } from "../auth";
 import type { AuditSink } from "../runtime/audit/events";
 import type { DataHome } from "../config";
@@ -46,11 +46,10 @@ export const authedProcedure = t.procedure.use(({ ctx, next, path }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-const RANK: Record<Role, number> = { viewer: 0, author: 1, admin: 2 };
 
 function requireRole(min: Role) {
   return authedProcedure.use(({ ctx, next, path }) => {
-    if (RANK[ctx.user.role] < RANK[min]) {
+    if (!hasRole(ctx.user.role, min)) {
       ctx.audit.record({
         type: "access_denied",
         actor: { id: ctx.user.id, email: ctx.user.email },
