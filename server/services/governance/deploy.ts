@@ -52,6 +52,11 @@ export interface DeployPreview {
 }
 
 /** Admins deploy anywhere; authors to the project layer and their own personal layer; viewers nowhere. */
+/** The layers a person may deploy into: admins every one, authors project and their own personal layer. */
+export function deployTargetsFor(viewer: Viewer): DeployTarget[] {
+  return viewer.role === "admin" ? ["enterprise", "personal", "project"] : viewer.role === "author" ? ["personal", "project"] : [];
+}
+
 export function checkDeployRight(viewer: Viewer, target: LayerName): asserts target is DeployTarget {
   if (target === "plugin") throw new GovernanceError("plugins are installed with `omniforge skill install`, not deployed", "BAD_REQUEST");
   if (viewer.role === "viewer") throw new GovernanceError("viewers cannot deploy skills; ask an author or an administrator", "FORBIDDEN");

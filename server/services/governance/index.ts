@@ -7,6 +7,7 @@ export { syncApprovals, decideApproval, recentDecisions, approvalNotes, approval
 export { allDefinitions } from "./definitions";
 export {
   checkDeployRight,
+  deployTargetsFor,
   previewDeploy,
   executeDeploy,
   previewContexts,

@@ -3,6 +3,7 @@ import {
   approvalNotes,
   buildMatrix,
   checkDeployRight,
+  deployTargetsFor,
   executeDeploy,
   explain,
   previewDeploy,
@@ -27,8 +28,7 @@ export async function optionsHandler({ ctx }: { ctx: Ctx }) {
     ctx.user.role === "admin"
       ? listUsers(ctx.db).map((u) => ({ id: u.id, email: u.email }))
       : [{ id: ctx.user.id, email: ctx.user.email }];
-  const deployTargets = ctx.user.role === "admin" ? ["enterprise", "personal", "project"] : ctx.user.role === "author" ? ["personal", "project"] : [];
-  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), deployTargets: deployTargets as ("enterprise" | "personal" | "project")[] };
+  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), deployTargets: deployTargetsFor(ctx.user) };
 }
 
 export const matrixHandler = ({ ctx, input }: { ctx: Ctx; input: TWhatIf }) =>
