@@ -5,6 +5,7 @@ import { estimateTokens } from "../../runtime/skill/tokens";
 import { buildListing, listingBudgetFor, DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
 import { resolveAll } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
+import { effectivePolicy } from "../policy/store";
 import { scopeValues } from "../governance/context";
 import { availableProviders, providerFor } from "./providers";
 import { sharedRunner } from "./sandbox";
@@ -42,9 +43,10 @@ export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionI
 }
 
 /** What the "new session" form offers this user. */
-export async function playgroundOptions(dh: DataHome, actor: Actor, env: Record<string, string | undefined> = process.env) {
+export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = process.env) {
   const index = await indexFor(actor.id, dh);
-  const skills = resolveAll(index, {}).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  // The same policy the turns resolve with, so the form never offers a blocked skill.
+  const skills = resolveAll(index, { policy: effectivePolicy(db, { userId: actor.id }) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
   let sandbox: { mode: string; detail: string };
   try {
     const st = await sharedRunner(dh.scratchRoot, env).sandbox.status();

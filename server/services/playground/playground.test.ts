@@ -264,4 +264,13 @@ describe("what a session's agent sees", () => {
     expect(after.text).not.toContain("release-notes");
     expect(after.text).toContain("env-inspector");
   });
+
+  it("the new-session form offers no blocked skill", async () => {
+    const { playgroundOptions } = await import("./index");
+    const { writeStoredPolicy } = await import("../policy/store");
+    const names = async () => (await playgroundOptions(w.db, w.dh, alice)).skills.map((s) => s.name);
+    expect(await names()).toContain("release-notes");
+    writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
+    expect(await names()).not.toContain("release-notes");
+  });
 });

@@ -34,7 +34,7 @@ export async function guarded<T>(fn: () => T | Promise<T>): Promise<T> {
 
 const deps = (ctx: Ctx): TurnDeps => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit });
 
-export const optionsHandler = ({ ctx }: { ctx: Ctx }) => guarded(() => playgroundOptions(ctx.dataHome, ctx.user));
+export const optionsHandler = ({ ctx }: { ctx: Ctx }) => guarded(() => playgroundOptions(ctx.db, ctx.dataHome, ctx.user));
 
 export const listHandler = ({ ctx }: { ctx: Ctx }) =>
   guarded(() => listSessions(ctx.db, ctx.user.id).map((s) => ({ ...s, running: runningTurn(s.id) !== null })));
