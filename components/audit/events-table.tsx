@@ -1,4 +1,5 @@
 "use client";
+import { CursorPager } from "./cursor-pager";
 // The events table: a page of rows (keyset cursor, so page 1,000 costs what page 1 costs), newer/older
 // buttons, and the full event (details, hashes) on click.
 import { useQuery } from "@tanstack/react-query";
@@ -81,14 +82,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
         <span className="muted">
           {q.isFetching ? "Loading…" : `Page ${cursors.length}, ${events.length} row${events.length === 1 ? "" : "s"}`}
         </span>
-        <div className="flex gap-2">
-          <button className="btn" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer
-          </button>
-          <button className="btn" disabled={!q.data?.nextCursor} onClick={() => setCursors([...cursors, q.data!.nextCursor!])}>
-            Older
-          </button>
-        </div>
+        <CursorPager cursors={cursors} nextCursor={q.data?.nextCursor} onChange={setCursors} />
       </div>
     </div>
   );

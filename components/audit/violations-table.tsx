@@ -1,4 +1,5 @@
 "use client";
+import { CursorPager } from "./cursor-pager";
 // Every refused tool call and blocked script read, with a link to the playground session it came from.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -65,13 +66,8 @@ export function ViolationsTable({ filter }: { filter: QueryFilter }) {
           )}
         </tbody>
       </table>
-      <div className="flex justify-end gap-2 p-2">
-        <button className="btn" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button className="btn" disabled={!q.data?.nextCursor} onClick={() => setCursors([...cursors, q.data!.nextCursor!])}>
-          Older
-        </button>
+      <div className="flex justify-end p-2">
+        <CursorPager cursors={cursors} nextCursor={q.data?.nextCursor} onChange={setCursors} />
       </div>
     </div>
   );
