@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const ROLES = ["viewer", "author", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES } from "../../server/domain/vocabulary";
 
-/** Roles are ordered: an admin may do everything an author may, an author everything a viewer may. */
-export const hasRole = (role: Role, min: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(min);
+export { ROLES, hasRole, type Role } from "../../server/domain/vocabulary";
 
 export const users = sqliteTable(
   "users",

@@ -8,6 +8,7 @@ import { hasRole, type Role } from "../../db/schema/users";
 import type { SessionUser } from "../auth";
 import type { AuditSink } from "../runtime/audit/events";
 import type { DataHome } from "../config";
+import { ServiceError, type ServiceErrorCode } from "../domain/errors";
 
 export interface TRPCContext {
   db: Db;
@@ -29,6 +30,7 @@ const t = initTRPC.context<TRPCContext>().create({
       data: {
         ...shape.data,
         zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
+        details: error.cause instanceof ServiceError ? (error.cause.details ?? null) : null,
       },
     };
   },
@@ -37,9 +39,37 @@ const t = initTRPC.context<TRPCContext>().create({
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure;
+const TRPC_CODE: Record<ServiceErrorCode, TRPCError["code"]> = {
+  BAD_REQUEST: "BAD_REQUEST",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  PRECONDITION_FAILED: "PRECONDITION_FAILED",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
+};
 
-export const authedProcedure = t.procedure.use(({ ctx, next, path }) => {
+/** The one way a ServiceError becomes an HTTP answer; a refused right is also audited as access_denied. */
+const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
+  const result = await next();
+  if (result.ok || !(result.error.cause instanceof ServiceError)) return result;
+  const e = result.error.cause;
+  if (e.code === "FORBIDDEN") {
+    ctx.audit.record({
+      type: "access_denied",
+      actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
+      outcome: "refused",
+      details: { procedure: path, reason: e.message, ip: ctx.ip },
+    });
+  }
+  throw new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e });
+});
+
+export const publicProcedure = t.procedure.use(serviceErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next, path }) => {
   if (!ctx.user) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: `Sign in to use ${path}.` });
   }

@@ -7,8 +7,8 @@ import type { ScriptRunner } from "../sandbox/types";
 import type { SkillStack } from "../tools/stack";
 
 /** How skills are disclosed to the model (DESIGN.md "Three disclosure modes"). */
-export type DisclosureMode = "tool" | "prompt" | "orchestrated";
-export const DISCLOSURE_MODES: readonly DisclosureMode[] = ["tool", "prompt", "orchestrated"];
+export { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+import type { DisclosureMode } from "../../domain/vocabulary";
 
 export type ProviderName = "offline" | "openai" | "anthropic";
 export const PROVIDER_NAMES: readonly ProviderName[] = ["offline", "openai", "anthropic"];

@@ -1,32 +1,8 @@
 // The audit vocabulary shared by the runtime, the services and the console.
 // The runtime only ever talks to an AuditSink; where events end up (SQLite, stdout) is the host's choice.
 
-export const AUDIT_EVENT_TYPES = [
-  "skill_activated",
-  "skill_deactivated",
-  "tool_call",
-  "tool_restriction_violated",
-  "script_executed",
-  "script_read_blocked",
-  "hook_executed",
-  "skill_saved",
-  "skill_deleted",
-  "skill_restored",
-  "skill_deployed",
-  "skill_imported",
-  "skill_installed",
-  "policy_changed",
-  "approval_decided",
-  "user_created",
-  "user_updated",
-  "login",
-  "login_failed",
-  "access_denied",
-  "agent_run_started",
-  "agent_run_finished",
-] as const;
-
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+export { AUDIT_EVENT_TYPES, type AuditEventType } from "../../domain/audit-events";
+import type { AuditEventType } from "../../domain/audit-events";
 
 export type AuditOutcome = "allowed" | "refused" | "failed" | "ok";
 

@@ -4,16 +4,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export type LayerName = "enterprise" | "personal" | "project" | "plugin";
+import { LAYERS, type LayerName } from "../../domain/vocabulary";
+
+export { isLayerName, type LayerName } from "../../domain/vocabulary";
 
 /** Highest precedence first. The index of a layer in this list is its rank (0 wins). */
-export const LAYER_ORDER: readonly LayerName[] = ["enterprise", "personal", "project", "plugin"];
+export const LAYER_ORDER: readonly LayerName[] = LAYERS;
 
 export const layerRank = (layer: LayerName): number => LAYER_ORDER.indexOf(layer);
-
-export function isLayerName(value: string): value is LayerName {
-  return (LAYER_ORDER as readonly string[]).includes(value);
-}
 
 /** The project layer reads vendor folders too, so skills written for other agents work as they are. */
 export const PROJECT_SKILL_DIRS = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills"] as const;

@@ -1,0 +1,3 @@
+export * from "./vocabulary";
+export * from "./errors";
+export * from "./audit-events";

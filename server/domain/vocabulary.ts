@@ -1,0 +1,49 @@
+// The product's words, defined once: roles, layers, skill states, disclosure modes and the format's limits.
+// Runtime, services, routers, components and the CLI import them from here; nothing retypes them.
+// Pure data: no import of node, next, react or the database, so every part (and the browser) can use it.
+
+export const ROLES = ["viewer", "author", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABEL: Record<Role, string> = { viewer: "Viewer", author: "Author", admin: "Administrator" };
+/** Roles are ordered: an admin may do everything an author may, an author everything a viewer may. */
+export const hasRole = (role: Role, min: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(min);
+
+/** Highest precedence first (enterprise > personal > project > plugin, DESIGN.md). */
+export const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
+export type LayerName = (typeof LAYERS)[number];
+export const LAYER_LABEL: Record<LayerName, string> = { enterprise: "Enterprise", personal: "Personal", project: "Project", plugin: "Plugin" };
+export const isLayerName = (value: string): value is LayerName => (LAYERS as readonly string[]).includes(value);
+
+/**
+ * What a skill definition is after resolution, as the screen says it. Exactly one definition of a name is
+ * "active" in a given context; the others say why not.
+ */
+export const SKILL_STATES = ["active", "shadowed", "blocked", "pending-approval", "disabled", "out-of-scope", "invalid"] as const;
+export type SkillState = (typeof SKILL_STATES)[number];
+export const SKILL_STATE_LABEL: Record<SkillState, string> = {
+  active: "active",
+  shadowed: "shadowed",
+  blocked: "blocked",
+  "pending-approval": "awaiting approval",
+  disabled: "disabled",
+  "out-of-scope": "out of scope",
+  invalid: "invalid",
+};
+
+/** How skills reach the model: the skill tool (Claude Code), the system prompt (Codex), or skills.* calls (seed 004). */
+export const DISCLOSURE_MODES = ["tool", "prompt", "orchestrated"] as const;
+export type DisclosureMode = (typeof DISCLOSURE_MODES)[number];
+export const DISCLOSURE_MODE_LABEL: Record<DisclosureMode, string> = {
+  tool: "Skill tool",
+  prompt: "System prompt",
+  orchestrated: "Orchestrated",
+};
+
+/** The agentskills.io format's limits (spec 002). */
+export const FORMAT_LIMITS = {
+  nameChars: 64,
+  descriptionChars: 1024,
+  compatibilityChars: 500,
+  /** A SKILL.md body longer than this should move detail into references/. */
+  bodyLines: 500,
+} as const;
