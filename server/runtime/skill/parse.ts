@@ -15,11 +15,10 @@ const MAX_FRONTMATTER_CHARS = 64 * 1024;
 const MAX_FLOW_NESTING = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const CLOSING_LINE = /^---[ \t]*$/gm;
 const OPENING_LINE = /^---[ \t]*$/;
 
 export interface ParsedSkill {
-  /** Decoded text without BOM, CRLF turned into LF; null when the bytes are not UTF-8. */
+  /** Decoded text without BOM, CRLF and bare CR turned into LF; null when the bytes are not UTF-8. */
   text: string | null;
   /** The frontmatter as plain values (all scalars are strings, as in the reference parser), or null. */
   raw: Record<string, unknown> | null;
@@ -71,7 +70,8 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
       ),
     );
   }
-  if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n");
+  // skills-ref reads the file in Python's text mode, where CRLF and a bare CR both end a line: so do we.
+  if (text.indexOf("\r") >= 0) text = text.replace(/\r\n?/g, "\n");
   result.text = text;
 
   if (text.trim() === "") {
@@ -87,9 +87,11 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
     return result;
   }
   const fmStart = firstBreak < 0 ? text.length : firstBreak + 1;
-  CLOSING_LINE.lastIndex = fmStart;
-  const close = firstBreak < 0 ? null : CLOSING_LINE.exec(text);
-  if (!close) {
+  // The spec only says the frontmatter is "delimited by ---"; skills-ref ends it at the first "---" after the
+  // opening one, wherever it stands (a "--- " or "----" line, an indented "---", even inside a value), so we do
+  // too, and say so when that is not a line of its own.
+  const closeAt = firstBreak < 0 ? -1 : text.indexOf("---", fmStart);
+  if (closeAt < 0) {
     diagnostics.push(
       diag(
         "error",
@@ -100,11 +102,28 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
     );
     return result;
   }
-  const fmText = text.slice(fmStart, close.index);
-  const closeLine = countNewlines(text, close.index) + 1;
-  const afterClose = text.indexOf("\n", close.index);
-  result.body = afterClose < 0 ? "" : text.slice(afterClose + 1);
-  result.bodyStartLine = closeLine + 1;
+  const fmText = text.slice(fmStart, closeAt);
+  const closeLine = countNewlines(text, closeAt) + 1;
+  const closeLineStart = text.lastIndexOf("\n", closeAt - 1) + 1;
+  const closeLineEnd = text.indexOf("\n", closeAt);
+  const restOfLine = text.slice(closeAt + 3, closeLineEnd < 0 ? text.length : closeLineEnd);
+  if (closeLineStart === closeAt && restOfLine.trim() === "") {
+    result.body = closeLineEnd < 0 ? "" : text.slice(closeLineEnd + 1);
+    result.bodyStartLine = closeLine + 1;
+  } else {
+    result.body = text.slice(closeAt + 3);
+    result.bodyStartLine = closeLine;
+    const column = closeAt - closeLineStart + 1;
+    diagnostics.push(
+      diag(
+        "warning",
+        "frontmatter.inline-close",
+        `The frontmatter ends at the --- on line ${closeLine}, column ${column}: spec tools end it at the first --- after the opening line, ` +
+          "and read the rest as the body. Put the closing --- on a line of its own and keep --- out of the field values.",
+        { line: closeLine, column, endLine: closeLine, endColumn: column + 3 },
+      ),
+    );
+  }
 
   // Offsets -> line/column only when a diagnostic needs one (most skills need none).
   let lineStarts: number[] | null = null;

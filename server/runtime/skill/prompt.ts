@@ -21,10 +21,13 @@ export function readProperties(check: SkillCheck): Record<string, unknown> {
     name: (raw.name as string).trim(),
     description: (raw.description as string).trim(),
   };
-  if (typeof raw.license === "string") out.license = raw.license;
-  if (typeof raw.compatibility === "string") out.compatibility = raw.compatibility;
+  // An optional field given empty is absent, as skills-ref reads it.
+  if (typeof raw.license === "string" && raw.license !== "") out.license = raw.license;
+  if (typeof raw.compatibility === "string" && raw.compatibility !== "") out.compatibility = raw.compatibility;
   const tools = raw["allowed-tools"];
-  if (typeof tools === "string") out["allowed-tools"] = tools;
+  if (typeof tools === "string") {
+    if (tools !== "") out["allowed-tools"] = tools;
+  }
   else if (Array.isArray(tools) && tools.every((t) => typeof t === "string")) out["allowed-tools"] = tools.join(" ");
   const meta = raw.metadata;
   if (meta && typeof meta === "object" && !Array.isArray(meta) && Object.keys(meta).length > 0) {
@@ -41,7 +44,8 @@ export function formatPropertiesJson(props: Record<string, unknown>): string {
 
 /**
  * The <available_skills> block. Skills that cannot be loaded are left out (callers report them). The name is
- * the loaded (NFKC) name, the one an agent uses to activate the skill.
+ * printed as written in the file (surrounding whitespace stripped, not NFKC-normalised), as skills-ref prints
+ * it; matching and activation use the normalised `properties.name`.
  */
 export function toPrompt(skills: SkillCheck[]): string {
   const lines = ["<available_skills>"];
@@ -50,7 +54,7 @@ export function toPrompt(skills: SkillCheck[]): string {
     lines.push(
       "<skill>",
       "<name>",
-      escapeHtml(skill.properties.name),
+      escapeHtml(typeof skill.raw?.name === "string" ? skill.raw.name.trim() : skill.properties.name),
       "</name>",
       "<description>",
       escapeHtml(skill.properties.description),

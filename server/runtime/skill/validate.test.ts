@@ -82,9 +82,10 @@ describe("description, compatibility, license, metadata", () => {
     expect(missing.loadable).toBe(false);
   });
 
-  it("compatibility: 1-500 characters, a string", () => {
+  it("compatibility: 1-500 characters, a string; given empty it is absent (skills-ref's reading)", () => {
     expect(codesOf(check(`${BASE}\ncompatibility: ${"c".repeat(501)}`))).toEqual(["compatibility.too-long"]);
-    expect(codesOf(check(`${BASE}\ncompatibility: ''`))).toEqual(["compatibility.empty"]);
+    expect(codesOf(check(`${BASE}\ncompatibility: ''`))).toEqual([]);
+    expect(check(`${BASE}\ncompatibility: ''`).properties?.compatibility).toBeUndefined();
     expect(codesOf(check(`${BASE}\ncompatibility:\n  - linux`))).toEqual(["compatibility.type"]);
     expect(check(`${BASE}\ncompatibility: ${"c".repeat(500)}`).valid).toBe(true);
   });
@@ -124,10 +125,10 @@ describe("allowed-tools", () => {
     expect(omni.properties?.allowedTools).toEqual(["Read", "Bash(git:*)"]);
   });
 
-  it("an empty string is valid and pre-approves nothing", () => {
+  it("an empty string is valid and counts as absent (no restriction, as an empty list)", () => {
     const c = check(`${BASE}\nallowed-tools: ''`);
     expect(c.valid).toBe(true);
-    expect(c.properties?.allowedTools).toEqual([]);
+    expect(c.properties?.allowedTools).toBeUndefined();
   });
 
   it("an unreadable value fails closed: an error, and no tool approved", () => {

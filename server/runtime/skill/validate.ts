@@ -44,6 +44,11 @@ export function codePointLength(s: string): number {
   return n;
 }
 
+/** An optional field given as the empty string: treated as not given at all (the reference's reading). */
+export function isEmptyOptional(key: string, value: unknown): boolean {
+  return value === "" && key !== "name" && key !== "description";
+}
+
 const typeName = (v: unknown) => (Array.isArray(v) ? "a list" : v === null ? "empty" : typeof v === "object" ? "a mapping" : `a ${typeof v}`);
 
 export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext): void {
@@ -58,7 +63,9 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
     const pos = fields.get(key);
     return parsed.rangeOf(pos?.value ?? pos?.key);
   };
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(raw, key);
+  // An optional field written with an empty value (`license:` or `compatibility: ""`) counts as absent, as in
+  // skills-ref; the required name and description are never optional, and an unknown key stays unknown.
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(raw, key) && !isEmptyOptional(key, raw[key]);
 
   // Unknown fields first, sorted, one diagnostic each so the editor can underline each key.
   const keys = Object.keys(raw).sort();
@@ -92,7 +99,6 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
   if (has("compatibility")) {
     const v = raw.compatibility;
     if (typeof v !== "string") out.push(diag("error", "compatibility.type", `compatibility must be a string, not ${typeName(v)}.`, valueRange("compatibility")));
-    else if (v.length === 0) out.push(diag("error", "compatibility.empty", "compatibility is empty: remove it or describe the requirements (1-500 characters).", valueRange("compatibility")));
     else if (codePointLength(v) > MAX_COMPATIBILITY_LENGTH) {
       out.push(
         diag("error", "compatibility.too-long", `compatibility has ${codePointLength(v)} characters; the limit is ${MAX_COMPATIBILITY_LENGTH}. Shorten it.`, valueRange("compatibility")),
@@ -161,6 +167,14 @@ function checkName(
   if (v.trim() === "") {
     out.push(diag("error", "name.empty", "name is empty: set it to the skill folder's name (lowercase letters, digits, hyphens).", valueRange("name")));
     return;
+  }
+  // The spec allows only letters, digits and hyphens; skills-ref strips surrounding whitespace first, the spec
+  // does not, so " pdf " (quoted, or a block scalar's trailing newline) is not a valid name.
+  if (v !== v.trim()) {
+    const what = /^\s/.test(v) && /\s$/.test(v) ? "before and after it" : /^\s/.test(v) ? "before it" : "after it";
+    out.push(
+      diag("error", "name.whitespace", `name ${JSON.stringify(v)} has whitespace ${what}: write it as ${JSON.stringify(v.trim())}.`, valueRange("name")),
+    );
   }
   const name = v.trim().normalize("NFKC");
   const length = codePointLength(name);
@@ -348,6 +362,7 @@ export function extractProperties(raw: Record<string, unknown> | null): SkillPro
   const { name, description } = raw;
   if (typeof name !== "string" || !name.trim() || typeof description !== "string" || !description.trim()) return null;
   const p: SkillProperties = { name: name.trim().normalize("NFKC"), description: description.trim() };
+  if (Object.values(raw).includes("")) raw = Object.fromEntries(Object.entries(raw).filter(([k, v]) => !isEmptyOptional(k, v)));
   if (typeof raw.license === "string") p.license = raw.license;
   if (typeof raw.compatibility === "string") p.compatibility = raw.compatibility;
   const meta = raw.metadata;
