@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The `omniforge` command. The CLI is TypeScript in server/cli; tsx runs it without a separate build step,
-// so the bin is never stale relative to the runtime it shares with the console.
-import { register } from "tsx/esm/api";
+// The `omniforge` command. It runs the CLI compiled by esbuild (dist/cli, made at `npm install` and `npm run
+// build`), so no TypeScript compiler runs per call. Before that it checks the bundle against the sources
+// it was made from and rebuilds it when any changed, so the bin is never stale (scripts/cli-bundle.mjs).
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { cliEntry } from "../scripts/cli-bundle.mjs";
 
-register();
 // `omniforge skill list | head` closes the pipe early: that is the reader's choice, not an error.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (e) => {
@@ -11,5 +13,23 @@ for (const stream of [process.stdout, process.stderr]) {
     throw e;
   });
 }
-const { main } = await import("../server/cli/main.ts");
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+let main;
+try {
+  const t0 = performance.now();
+  const { entry, rebuilt } = await cliEntry(repo);
+  if (rebuilt && process.stderr.isTTY) process.stderr.write(`omniforge: sources changed, CLI rebuilt (${Math.round(performance.now() - t0)} ms)\n`);
+  ({ main } = await import(pathToFileURL(entry).href));
+} catch (e) {
+  if (e?.code !== "ERR_MODULE_NOT_FOUND" && e?.code !== "EACCES" && e?.code !== "EROFS" && e?.code !== "EPERM") {
+    // A source error: esbuild's message says where. Running an old bundle instead would hide it.
+    process.stderr.write(`omniforge: cannot build the CLI from server/cli: ${e?.message ?? e}\n`);
+    process.exit(1);
+  }
+  // No esbuild installed, or a read-only checkout: compile on the fly instead (slower, never stale).
+  const { register } = await import("tsx/esm/api");
+  register();
+  ({ main } = await import(pathToFileURL(path.join(repo, "server/cli/main.ts")).href));
+}
 process.exitCode = await main(process.argv.slice(2));

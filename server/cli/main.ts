@@ -5,26 +5,23 @@ import { defaultIO } from "./io";
 
 type CommandModule = { run(args: string[], io: CliIO): Promise<number>; summary: string };
 
-// Command name -> module file in ./commands. Loaded on demand so `omniforge skill validate` never pays for
-// the agent runtime's imports.
-const COMMANDS: Record<string, string> = {
-  "skill validate": "skill-validate",
-  "skill read-properties": "skill-read-properties",
-  "skill to-prompt": "skill-to-prompt",
-  "skill list": "skill-list",
-  "skill install": "skill-install",
-  "skill deploy": "skill-deploy",
-  "sandbox check": "sandbox-check",
-  "agent run": "agent-run",
+// Command name -> its module, loaded on demand so `omniforge skill validate` never pays for the agent runtime's
+// imports. Registering a command is one line here; the bundle (scripts/cli-bundle.mjs) splits each into a chunk.
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  "skill validate": () => import("./commands/skill-validate"),
+  "skill read-properties": () => import("./commands/skill-read-properties"),
+  "skill to-prompt": () => import("./commands/skill-to-prompt"),
+  "skill list": () => import("./commands/skill-list"),
+  "skill install": () => import("./commands/skill-install"),
+  "skill deploy": () => import("./commands/skill-deploy"),
+  "sandbox check": () => import("./commands/sandbox-check"),
+  "agent run": () => import("./commands/agent-run"),
 };
-
-const load = (file: string) =>
-  import(new URL(`./commands/${file}.ts`, import.meta.url).href) as Promise<CommandModule>;
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
   const key = argv.slice(0, 2).join(" ");
-  const file = COMMANDS[key];
-  if (!file) {
+  const load = COMMANDS[key];
+  if (!load) {
     const wantsHelp = argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h";
     io.err(wantsHelp ? "" : `omniforge: unknown command "${argv.join(" ")}"\n`);
     io.err("usage: omniforge <group> <command> [options]\n\ncommands:\n");
@@ -33,9 +30,9 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
   }
   let mod: CommandModule;
   try {
-    mod = await load(file);
-  } catch {
-    io.err(`omniforge: "${key}" is not available in this build\n`);
+    mod = await load();
+  } catch (e) {
+    io.err(`omniforge: "${key}" could not be loaded: ${(e as Error).message}\n`);
     return 2;
   }
   return mod.run(argv.slice(2), io);

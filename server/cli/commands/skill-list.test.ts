@@ -53,6 +53,31 @@ describe("omniforge skill list", () => {
     expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.winner!.layer).toBe("enterprise");
   });
 
+  it("--jsonl prints the same objects one per line; --json and --jsonl together are a usage error", () => {
+    const array = JSON.parse(omniforge("skill", "list", "--json").out) as unknown[];
+    const r = omniforge("skill", "list", "--jsonl");
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split("\n");
+    expect(lines).toHaveLength(array.length);
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(array);
+    const both = omniforge("skill", "list", "--json", "--jsonl");
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("give --json or --jsonl, not both");
+  });
+
+  it("a listing checks the frontmatter; the body's checks are validate's", () => {
+    const dir = writeSkill(path.join(t.project, ".omniforge", "skills"), "escaper", { body: "Read [the keys](../../../etc/passwd).\n" });
+    const row = (JSON.parse(omniforge("skill", "list", "--json").out) as { name: string; valid: boolean; diagnostics: { code: string }[] }[]).find(
+      (x) => x.name === "escaper",
+    )!;
+    expect(row.valid).toBe(true);
+    expect(row.diagnostics.map((d) => d.code)).not.toContain("body.path-escape");
+    const v = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "validate", "--rules", "omniforge", dir], { encoding: "utf8" });
+    expect(v.status).toBe(1);
+    expect(v.stdout).toContain("body.path-escape");
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it("--policy and --env show blocked and out-of-scope definitions", () => {
     writeSkill(path.join(t.home, "skills"), "prod-only", { extra: "scope:\n  environments: [prod]" });
     const policy = path.join(t.base, "policy.json");

@@ -1,6 +1,8 @@
 // `omniforge skill list`: every skill definition in every layer, with its status (winner, shadowed, invalid,
 // blocked...), what shadows it, and its diagnostics count. `--json` prints one JSON array (one object per
-// definition, in precedence order), for scripts and CI.
+// definition, in precedence order), `--jsonl` the same objects one per line; both are written as they are made,
+// never as one big string. A listing checks what it shows, the frontmatter: body checks (links, length) are
+// `skill validate`'s, and scripts/ is hashed only when the policy needs approval digests.
 import fs from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { CliIO } from "../io";
@@ -11,11 +13,13 @@ import type { RegistryPolicy, ResolveContext } from "../../runtime/registry/type
 
 export const summary = "List every skill definition across the layers, with the winner of each name and why";
 
-const USAGE = `usage: omniforge skill list [--json] [--home DIR] [--project DIR] [--user ID]
+const USAGE = `usage: omniforge skill list [--json | --jsonl] [--home DIR] [--project DIR] [--user ID]
                           [--env NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json]
   --home     OMNIFORGE_HOME (default: $OMNIFORGE_HOME, else ~/.omniforge)
   --project  project root (default: $OMNIFORGE_PROJECT_ROOT, else the current folder)
-  --json     one JSON array, one object per definition
+  --json     one JSON array, one object per definition, in precedence order
+  --jsonl    the same objects as JSON Lines (one per line), for large catalogs and streaming readers
+Diagnostics are the frontmatter's (what a listing shows); omniforge skill validate also checks the body.
 `;
 
 /** Flags every registry command takes. */
@@ -48,6 +52,22 @@ function readPolicy(file: string): RegistryPolicy {
   return { ...raw, blockedNames: raw.blockedNames ?? [], disabled: raw.disabled ?? [] };
 }
 
+/** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */
+function chunkedWriter(io: CliIO): (text: string | null) => void {
+  let parts: string[] = [];
+  let size = 0;
+  return (text) => {
+    if (text !== null) {
+      parts.push(text);
+      size += text.length;
+      if (size < 65536) return;
+    }
+    if (parts.length) io.out(parts.join(""));
+    parts = [];
+    size = 0;
+  };
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
@@ -60,6 +80,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     agent: { type: "string" },
     tenant: { type: "string" },
     policy: { type: "string" },
+    jsonl: { type: "boolean" },
   });
   if (typeof parsed === "string") {
     io.err(`omniforge skill list: ${parsed}\n${USAGE}`);
@@ -74,6 +95,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`omniforge skill list: unexpected argument "${positionals[0]}"\n${USAGE}`);
     return 2;
   }
+  if (values.json && values.jsonl) {
+    io.err(`omniforge skill list: give --json or --jsonl, not both\n${USAGE}`);
+    return 2;
+  }
   let config: LayerConfig;
   const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
   try {
@@ -83,39 +108,51 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`omniforge skill list: ${(e as Error).message}\n`);
     return 2;
   }
-  const index = SkillIndex.build(config);
+  const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
+  const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
   const { byName } = resolveAll(index, ctx);
-  const rows = Object.values(byName).flatMap((r) =>
-    r.candidates.map((c) => {
-      const w = r.winner;
-      const e = c.entry;
-      const errors = e.diagnostics.filter((d) => d.severity === "error").length;
-      return {
-        name: e.name,
-        layer: e.layer,
-        ...(e.plugin ? { plugin: e.plugin } : {}),
-        status: c.status,
-        reason: c.reason,
-        winner: w ? { layer: w.layer, ...(w.plugin ? { plugin: w.plugin } : {}), dir: w.dir } : null,
-        description: e.description,
-        dir: e.dir,
-        file: e.file,
-        digest: e.digest,
-        priority: e.priority,
-        tags: e.tags,
-        hasScripts: e.hasScripts,
-        loadable: e.loadable,
-        valid: e.valid,
-        diagnosticsCount: e.diagnostics.length,
-        errorCount: errors,
-        diagnostics: e.diagnostics,
-      };
-    }),
-  );
-  if (values.json) {
-    io.out(JSON.stringify(rows, null, 2) + "\n");
+  const rowOf = (c: (typeof byName)[string]["candidates"][number], w: (typeof byName)[string]["winner"]) => {
+    const e = c.entry;
+    let errors = 0;
+    for (const d of e.diagnostics) if (d.severity === "error") errors++;
+    return {
+      name: e.name,
+      layer: e.layer,
+      ...(e.plugin ? { plugin: e.plugin } : {}),
+      status: c.status,
+      reason: c.reason,
+      winner: w ? { layer: w.layer, ...(w.plugin ? { plugin: w.plugin } : {}), dir: w.dir } : null,
+      description: e.description,
+      dir: e.dir,
+      file: e.file,
+      digest: e.digest,
+      priority: e.priority,
+      tags: e.tags,
+      hasScripts: e.hasScripts,
+      loadable: e.loadable,
+      valid: e.valid,
+      diagnosticsCount: e.diagnostics.length,
+      errorCount: errors,
+      diagnostics: e.diagnostics,
+    };
+  };
+  if (values.json || values.jsonl) {
+    // Written in pieces of about 64 KiB: a 10,000-skill catalog never becomes one 10 MB string.
+    const out = chunkedWriter(io);
+    let first = true;
+    if (values.json) out("[");
+    for (const r of Object.values(byName)) {
+      for (const c of r.candidates) {
+        const line = JSON.stringify(rowOf(c, r.winner));
+        out(values.jsonl ? line + "\n" : (first ? "\n" : ",\n") + line);
+        first = false;
+      }
+    }
+    if (values.json) out(first ? "]\n" : "\n]\n");
+    out(null);
     return 0;
   }
+  const rows = Object.values(byName).flatMap((r) => r.candidates.map((c) => rowOf(c, r.winner)));
   if (!rows.length) {
     io.out(`no skills found (home ${config.home}, project ${config.projectRoot})\n`);
     return 0;

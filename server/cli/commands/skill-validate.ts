@@ -74,6 +74,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const dirs: string[] = [];
   const empty: string[] = [];
+  // The walk's folder listings answer the body's file lookups right after it (no stat per reference).
+  const listings = new Map<string, fs.Dirent[]>();
   for (const arg of positionals) {
     const target = skillDirOf(arg, io);
     if ("error" in target) {
@@ -81,12 +83,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 2;
     }
     if (values.recursive && !path.basename(path.resolve(io.cwd, arg)).toLowerCase().endsWith(".md")) {
-      const found = findSkillDirs(target.dir);
+      const found = findSkillDirs(target.dir, { listings });
       if (found.length === 0) empty.push(target.dir);
       dirs.push(...found);
     } else dirs.push(target.dir);
   }
-  const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet }));
+  const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet, listings }));
 
   for (const check of checks) {
     if (values.json) {

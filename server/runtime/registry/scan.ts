@@ -73,13 +73,26 @@ export function detach(s: string): string {
 const detachDiagnostic = (d: Diagnostic): Diagnostic => ({ ...d, code: detach(d.code), message: detach(d.message) });
 
 /**
+ * How much an entry holds. The console's index checks everything (the editor and the skill pages show body
+ * diagnostics, approvals need the scripts digest); a one-shot listing (`omniforge skill list`) shows what the
+ * frontmatter says, so it skips the body checks and file lookups, and hashes scripts/ only when the policy asks
+ * for approvals (without it, `approvalDigest` is "" and nothing compares it).
+ */
+export interface EntryOptions {
+  checks?: "full" | "frontmatter";
+  scriptDigests?: boolean;
+}
+
+/**
  * The entry for one skill folder. `previous` is reused when its SKILL.md mtime and size are unchanged
  * (warm rebuild); only the cheap facts (scripts/ stamp and digest, plugin install time) are refreshed.
  */
-export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): SkillEntry | null {
+export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, opts: EntryOptions = {}): SkillEntry | null {
+  const frontmatterOnly = opts.checks === "frontmatter";
+  const checkOpts = frontmatterOnly ? ({ checkBody: false, checkFiles: false } as const) : {};
   let st: { mtimeMs: number; size: number } | null;
   let check: SkillCheck;
-  let scripts: ScriptsState | null;
+  let scripts: ScriptsState | typeof UNHASHED | null;
   // The walk just before listed this folder: its listing serves this one check, whichever path runs.
   const listings = walkListings?.has(dir) ? walkListings : undefined;
   if (previous) {
@@ -92,17 +105,22 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
       if ((scripts ?? undefined) === prevScripts && previous.installedAt === root.installedAt) return previous;
       return withScripts({ ...previous, installedAt: root.installedAt }, scripts);
     }
-    check = checkSkillDir(dir, { rules: "omniforge" });
+    check = checkSkillDir(dir, { rules: "omniforge", ...checkOpts });
   } else {
     // Cold: the check's own fstat of the SKILL.md it read stands in for statSkillFile (one stat less per skill).
-    const read = checkSkillDirWithStat(dir, { rules: "omniforge", listings });
+    const read = checkSkillDirWithStat(dir, { rules: "omniforge", listings, ...checkOpts });
     const own = listings?.get(dir);
     listings?.delete(dir);
     st = read.stat ?? statSkillFile(dir);
     if (!st) return null;
     check = read.check;
     // No entry that could be scripts/ in the listing: scriptsState's stat would find nothing either.
-    scripts = own && !own.some((d) => d.name.toLowerCase() === "scripts") ? null : scriptsState(dir);
+    if (own && !own.some((d) => d.name.toLowerCase() === "scripts")) scripts = null;
+    else if (opts.scriptDigests === false) {
+      // Whether the folder is there (the listing says, or one stat does), without hashing a file in it.
+      const there = own ? own.some((d) => d.name === "scripts" && d.isDirectory()) : !!fs.statSync(path.join(dir, "scripts"), { throwIfNoEntry: false })?.isDirectory();
+      scripts = there ? UNHASHED : null;
+    } else scripts = scriptsState(dir);
   }
   const props = check.properties;
   const hasError = check.diagnostics.some((d) => d.severity === "error");
@@ -140,8 +158,17 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry): S
   return withScripts(entry, scripts);
 }
 
-function withScripts(entry: SkillEntry, scripts: ScriptsState | null): SkillEntry {
+/** A scripts/ folder that is there but was not hashed (a listing without approvals). */
+const UNHASHED = "unhashed" as const;
+
+function withScripts(entry: SkillEntry, scripts: ScriptsState | typeof UNHASHED | null): SkillEntry {
   entry.hasScripts = scripts !== null;
+  if (scripts === UNHASHED) {
+    // Nothing compares it without approvals; "" never equals a recorded approval.
+    entry.approvalDigest = "";
+    delete entry.scripts;
+    return entry;
+  }
   entry.approvalDigest = approvalDigestOf(entry.digest, scripts);
   if (scripts) entry.scripts = scripts;
   else delete entry.scripts;

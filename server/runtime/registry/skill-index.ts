@@ -5,9 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
 import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
-import { entryFor, skillDirsUnder } from "./scan";
+import { entryFor, type EntryOptions, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
-import { RegistryWatcher, type WatchOptions } from "./watch";
+import type { RegistryWatcher, WatchOptions } from "./watch";
 
 export interface IndexChange {
   added: SkillEntry[];
@@ -35,16 +35,18 @@ export class SkillIndex {
   private listeners = new Set<ChangeListener>();
   private watcher: RegistryWatcher | null = null;
   readonly bodies: BodyCache;
+  private readonly entryOptions: EntryOptions;
 
   constructor(
     readonly config: LayerConfig,
-    opts: { bodyCache?: BodyCache } = {},
+    opts: { bodyCache?: BodyCache; entries?: EntryOptions } = {},
   ) {
     this.bodies = opts.bodyCache ?? defaultBodyCache;
+    this.entryOptions = opts.entries ?? {};
   }
 
-  /** A new index, built cold. */
-  static build(config: LayerConfig, opts: { bodyCache?: BodyCache } = {}): SkillIndex {
+  /** A new index, built cold. `entries` narrows what each entry holds (a one-shot listing: see EntryOptions). */
+  static build(config: LayerConfig, opts: { bodyCache?: BodyCache; entries?: EntryOptions } = {}): SkillIndex {
     const index = new SkillIndex(config, opts);
     index.rebuild({ cold: true });
     return index;
@@ -61,7 +63,7 @@ export class SkillIndex {
       for (const dir of skillDirsUnder(root.dir)) {
         if (next.has(dir)) continue;
         const prev = previous.get(dir);
-        const entry = entryFor(root, dir, prev);
+        const entry = entryFor(root, dir, prev, this.entryOptions);
         if (!entry) continue;
         if (prev && entry.digest === prev.digest && entry.mtimeMs === prev.mtimeMs) reused++;
         else parsed++;
@@ -163,6 +165,9 @@ export class SkillIndex {
   /** Starts following the layer folders. Resolves once the watcher is ready. Roots created later are picked up. */
   async watch(opts: WatchOptions = {}): Promise<void> {
     if (this.watcher) return;
+    // Loaded here, not at import: a one-shot listing (the CLI) never watches and never pays for chokidar.
+    const { RegistryWatcher } = await import("./watch");
+    if (this.watcher) return;
     this.watcher = new RegistryWatcher(
       () => this.watchTargets(),
       (paths) => this.refresh(paths),
@@ -255,7 +260,7 @@ export class SkillIndex {
 
   private upsert(root: LayerRoot, dir: string, change: IndexChange): void {
     const prev = this.byId.get(dir);
-    const entry = entryFor(root, dir, prev);
+    const entry = entryFor(root, dir, prev, this.entryOptions);
     if (!entry) {
       if (prev) this.remove(prev, change);
       return;

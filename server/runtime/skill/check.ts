@@ -1,5 +1,6 @@
 // One entry per source of a SKILL.md: text or bytes in memory (the editor's unsaved buffer) or a folder on disk.
 // The folder path reads the file once, with the size checked on the open descriptor before any byte is read.
+import { isUtf8 } from "node:buffer";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -40,6 +41,7 @@ function checkBytes(
   fileName: string,
   rules: RuleSet,
   fileExists?: (relPath: string) => boolean,
+  body = true,
 ): SkillCheck {
   const diagnostics: Diagnostic[] = [];
   const digest = sha256Hex(bytes);
@@ -68,22 +70,49 @@ function checkBytes(
     diagnostics.push(tooLarge(bytes.length));
     return result;
   }
-  const decoded = text ?? decode(bytes, diagnostics);
+  // Without body checks only the frontmatter is decoded: the bytes are still checked to be UTF-8 (a file that is
+  // not does not load, whoever lists it), but the body never becomes a string.
+  const decoded = text ?? (body ? decode(bytes, diagnostics) : isUtf8(bytes) ? decodeFrontmatter(bytes) : decode(bytes, diagnostics));
   if (decoded !== null) {
     const parsed = parseSkillText(decoded, rules, diagnostics);
     const dirName = path.basename(dir) || null;
     if (parsed.raw) {
       validateFrontmatter(parsed, { rules, dirName, fileExists });
-      if (parsed.body !== null) checkBody(parsed.body, parsed.bodyStartLine, rules, diagnostics, fileExists);
+      if (body && parsed.body !== null) checkBody(parsed.body, parsed.bodyStartLine, rules, diagnostics, fileExists);
     }
     result.raw = parsed.raw;
-    result.body = parsed.raw ? parsed.body : null;
+    result.body = parsed.raw && body ? parsed.body : null;
     result.bodyStartLine = parsed.bodyStartLine;
     result.properties = extractProperties(parsed.raw);
   }
   result.loadable = result.properties !== null;
   result.valid = !hasErrors(diagnostics);
   return result;
+}
+
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * The text of valid UTF-8 bytes up to the end of the line holding the frontmatter's closing "---" (the first
+ * "---" after line 1, as parseSkillText finds it), or all of it when there is none. Cut after an ASCII byte, so
+ * never inside a character.
+ */
+function decodeFrontmatter(bytes: Uint8Array): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lf = buf.indexOf(0x0a);
+  const cr = buf.indexOf(0x0d);
+  const firstBreak = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  let end = bytes.length;
+  if (firstBreak >= 0) {
+    const close = buf.indexOf("---", firstBreak + 1, "latin1");
+    if (close >= 0) {
+      const nl = buf.indexOf(0x0a, close + 3);
+      const r = buf.indexOf(0x0d, close + 3);
+      const lineEnd = nl < 0 ? r : r < 0 ? nl : Math.min(nl, r);
+      if (lineEnd >= 0) end = lineEnd;
+    }
+  }
+  return utf8.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
 }
 
 function tooLarge(size: number): Diagnostic {
@@ -126,6 +155,11 @@ export interface CheckDirOptions {
    */
   checkFiles?: boolean;
   /**
+   * Check the body (length, links, referenced files) as well as the frontmatter (default true). A listing shows
+   * what the frontmatter says; `false` leaves the body checks to `skill validate` and the editor.
+   */
+  checkBody?: boolean;
+  /**
    * Folder listings taken moments ago (findSkillDirs' `listings`), keyed by absolute path. File lookups in a
    * listed folder answer from it: a plain file or folder there is found, a name absent from it is missing.
    * Links, other entry types and unlisted folders still go to the file system.
@@ -162,10 +196,10 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
   const file = path.join(abs, "SKILL.md");
   const direct = readRegularFile(file);
   if (direct) {
-    const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup());
+    const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup(), opts.checkBody !== false);
     return { check, stat: direct.stat };
   }
-  return { check: checkSkillDirSlow(abs, rules, realDirOf, lookup), stat: null };
+  return { check: checkSkillDirSlow(abs, rules, realDirOf, lookup, opts.checkBody !== false), stat: null };
 }
 
 /** Reused read buffer: the bytes are hashed and decoded at once and never kept, so one buffer serves every file. */
@@ -204,6 +238,7 @@ function checkSkillDirSlow(
   rules: RuleSet,
   realDirOf: () => string,
   lookup: () => ((rel: string) => boolean) | undefined,
+  body: boolean,
 ): SkillCheck {
   let fileName: string | null = null;
   let st: fs.Stats | undefined;
@@ -260,7 +295,7 @@ function checkSkillDirSlow(
     return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
   }
   if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
-  return checkBytes(bytes, null, abs, file, fileName, rules, lookup());
+  return checkBytes(bytes, null, abs, file, fileName, rules, lookup(), body);
 }
 
 /**

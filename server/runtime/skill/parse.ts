@@ -1,6 +1,7 @@
 // Bytes -> text -> frontmatter mapping + Markdown body, with exact positions for every problem found on the way.
 // Nothing in a file may throw out of here: each failure becomes a diagnostic and a null result.
-import { parseDocument, isMap, isScalar, type YAMLMap } from "yaml";
+import { createRequire } from "node:module";
+import type { YAMLMap } from "yaml";
 import type { Diagnostic, RuleSet } from "./types";
 import { diag, FILE_RANGE, type Range } from "./diagnostics";
 import { parseSimpleFrontmatter, type FieldPos, type Span } from "./fast-yaml";
@@ -15,6 +16,12 @@ const MAX_FRONTMATTER_CHARS = 64 * 1024;
 const MAX_FLOW_NESTING = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+// The general YAML parser takes ~40 ms to load and most frontmatter never needs it (fast-yaml.ts parses the
+// plain subset), so it is loaded on the first file that does: `omniforge skill list` over a plain catalog never
+// pays for it.
+let yamlModule: typeof import("yaml") | null = null;
+const yaml = (): typeof import("yaml") => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 const OPENING_LINE = /^---[ \t]*$/;
 
 export interface ParsedSkill {
@@ -168,7 +175,7 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
 
   let doc;
   try {
-    doc = parseDocument(fmText, { schema: "failsafe", prettyErrors: false, uniqueKeys: true });
+    doc = yaml().parseDocument(fmText, { schema: "failsafe", prettyErrors: false, uniqueKeys: true });
   } catch (e) {
     diagnostics.push(diag("error", "yaml.syntax", `Invalid YAML in frontmatter: ${(e as Error).message}`, OPENING_RANGE));
     return result;
@@ -198,6 +205,7 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
   }
 
   const contents = doc.contents;
+  const { isMap } = yaml();
   if (!isMap(contents)) {
     const what = contents == null ? "empty" : "not a mapping of fields";
     diagnostics.push(
@@ -243,6 +251,7 @@ const spanOf = (node: unknown): Span | null => {
 
 /** Key/value positions from the yaml package's nodes, in the same shape the fast path produces. */
 function positionsOf(map: YAMLMap, depth = 0): Map<string, FieldPos> {
+  const { isMap, isScalar } = yaml();
   const out = new Map<string, FieldPos>();
   for (const pair of map.items) {
     if (!isScalar(pair.key)) continue;

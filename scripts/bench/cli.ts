@@ -1,0 +1,113 @@
+// CLI benchmark: whole processes, as users and CI run `omniforge` (node bin/omniforge.mjs, bundle check
+// included), interleaved round by round with the baselines they are compared to, medians reported:
+// - `omniforge --help` beside a bare `node -e 0` (target: within 1.5x);
+// - `omniforge skill list --json` over 10,000 synthetic skills (target: < 600 ms) beside a bare Node process that
+//   walks the same folders and reads every SKILL.md (the file-system floor);
+// - `omniforge skill validate --recursive` over the 40 real skills copied into 600 folders (target: < 200 ms);
+// - skills-ref validating the same folders in one Python process, when SKILLS_REF_DIR points at a checkout.
+// Also the cost of the bundle freshness check alone. OMNIFORGE_BENCH_QUICK=1: 3 rounds instead of 7.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { findSkillDirs } from "../../server/runtime/skill";
+import { layerRoots } from "../../server/runtime/registry/layers";
+import { generateLayerTree } from "./lib/trees";
+import { compareWithReference, median, timeSkillsRef } from "./lib/skills-ref";
+import { cliEntry, freshEntry } from "../cli-bundle.mjs";
+
+export const name = "cli";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+const sharedDir = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repo, "../shared");
+const bin = path.join(repo, "bin", "omniforge.mjs");
+
+// The floor: a bare Node process that walks the roots and reads every SKILL.md (open, fstat, read, close; no
+// parsing, no output). The leanest way to read the files, so the ratio to it is not flattered.
+const FLOOR = [
+  'const fs=require("fs"),p=require("path"),b=Buffer.allocUnsafe(1<<20);let n=0;',
+  "const w=d=>{let es;try{es=fs.readdirSync(d,{withFileTypes:true})}catch{return}",
+  'for(const e of es){const f=p.join(d,e.name);if(e.isDirectory())w(f);else if(e.name==="SKILL.md"){const fd=fs.openSync(f,"r");fs.fstatSync(fd);fs.readSync(fd,b,0,b.length,0);fs.closeSync(fd);n++}}};',
+  "for(const r of process.argv.slice(1))w(r);if(!n)process.exit(3)",
+].join("");
+
+interface Timed {
+  msRuns: number[];
+  msMedian: number;
+}
+
+function timeOnce(cmd: string, args: string[], cwd: string): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024, env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" } });
+  const ms = performance.now() - t0;
+  // validate exits 1 when a skill is invalid (the real collection has some); anything else is a broken run.
+  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`${path.basename(cmd)} ${args.join(" ")}: exit ${r.status ?? r.signal} ${String(r.stderr).slice(0, 300)}`);
+  return ms;
+}
+
+const summarize = (runs: number[]): Timed => ({ msRuns: runs.map(Math.round), msMedian: Math.round(median(runs)) });
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+export async function run(): Promise<Record<string, unknown>> {
+  const rounds = process.env.OMNIFORGE_BENCH_QUICK ? 3 : 7;
+  await cliEntry(repo); // a stale bundle is rebuilt here, not inside the first timed run
+  const checks: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    if (!freshEntry(repo)) throw new Error("the CLI bundle went stale during the benchmark");
+    checks.push(performance.now() - t0);
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(repo, "dist", "cli", "manifest.json"), "utf8")) as { inputs: unknown[] };
+
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "of-bench-cli-"));
+  try {
+    const t0 = performance.now();
+    const config = generateLayerTree(path.join(base, "synthetic"), 10_000);
+    const roots = layerRoots(config).map((r) => r.dir);
+    process.stderr.write(`bench cli: generated 10,000 skills in ${Math.round(performance.now() - t0)} ms\n`);
+    const realSrc = path.join(sharedDir, "fixtures", "real-skills");
+    const real = path.join(base, "real");
+    const haveReal = fs.existsSync(realSrc);
+    if (haveReal) for (let k = 1; k <= 15; k++) fs.cpSync(realSrc, path.join(real, `copy-${k}`), { recursive: true });
+    else process.stderr.write(`bench cli: SKIPPED validate: ${realSrc} is absent (set OMNIFORGE_SHARED_DIR)\n`);
+    const realFolders = haveReal ? findSkillDirs(real) : [];
+
+    const node0: number[] = [];
+    const help: number[] = [];
+    const list: number[] = [];
+    const floor: number[] = [];
+    const validate: number[] = [];
+    const validateFloor: number[] = [];
+    const node = process.execPath;
+    for (let r = 0; r < rounds; r++) {
+      node0.push(timeOnce(node, ["-e", "0"], base));
+      help.push(timeOnce(node, [bin, "--help"], base));
+      list.push(timeOnce(node, [bin, "skill", "list", "--json", "--home", config.home, "--project", config.projectRoot], base));
+      floor.push(timeOnce(node, ["-e", FLOOR, ...roots], base));
+      if (haveReal) {
+        validate.push(timeOnce(node, [bin, "skill", "validate", "--recursive", real], base));
+        validateFloor.push(timeOnce(node, ["-e", FLOOR, real], base));
+      }
+    }
+    const out: Record<string, unknown> = {
+      targets: { helpRatioToNode: 1.5, list10000Ms: 600, validate600RealMs: 200 },
+      rounds,
+      bundleCheck: { inputs: manifest.inputs.length, usMedian: Math.round(median(checks) * 1000), what: "stat of every recorded source (in process)" },
+      nodeBare: summarize(node0),
+      help: { ...summarize(help), ratioToNode: ratio(median(help), median(node0)) },
+      list10000: { ...summarize(list), fsFloor: summarize(floor), ratioToFsFloor: ratio(median(list), median(floor)) },
+    };
+    if (haveReal) {
+      out.validateReal = { folders: realFolders.length, ...summarize(validate), fsFloor: summarize(validateFloor), ratioToFsFloor: ratio(median(validate), median(validateFloor)) };
+    }
+    const refDir = process.env.SKILLS_REF_DIR;
+    if (refDir) {
+      const synthetic = roots.flatMap((root) => findSkillDirs(root, { maxDepth: 6 }));
+      Object.assign(out.list10000 as object, compareWithReference(Math.round(median(list)), timeSkillsRef(refDir, synthetic, Math.min(rounds, 3))));
+      if (haveReal) Object.assign(out.validateReal as object, compareWithReference(Math.round(median(validate)), timeSkillsRef(refDir, realFolders, rounds)));
+    } else out.skillsRef = "not measured: set SKILLS_REF_DIR to a checkout of skills-ref (Python, with strictyaml installed)";
+    return out;
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,96 @@
+// The compiled CLI is never stale: the real bin and bundler, run as `node bin/omniforge.mjs` in a throw-away
+// project whose server/cli sources change between calls.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "..");
+let dir: string;
+
+function write(rel: string, text: string) {
+  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  fs.writeFileSync(path.join(dir, rel), text);
+}
+
+function omniforge(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(dir, "bin", "omniforge.mjs"), ...args], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, "dist", "cli", "manifest.json"), "utf8")) as { builtAt: string; entry: string; inputs: [string, number, number, string][] };
+
+/** An mtime distinct from any recorded so far, whatever the file system's timestamp granularity. */
+function bumpMtime(rel: string, seconds: number) {
+  const t = new Date(Date.now() - 3600_000 + seconds * 1000);
+  fs.utimesSync(path.join(dir, rel), t, t);
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "of-cli-bundle-"));
+  fs.mkdirSync(path.join(dir, "bin"));
+  fs.copyFileSync(path.join(repo, "bin", "omniforge.mjs"), path.join(dir, "bin", "omniforge.mjs"));
+  fs.mkdirSync(path.join(dir, "scripts"));
+  fs.copyFileSync(path.join(repo, "scripts", "cli-bundle.mjs"), path.join(dir, "scripts", "cli-bundle.mjs"));
+  fs.symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
+  write("package.json", JSON.stringify({ name: "bundle-probe", private: true, type: "module" }));
+  write("package-lock.json", JSON.stringify({ lockfileVersion: 3 }));
+  write("tsconfig.json", "{}");
+  write("server/cli/main.ts", 'import { greeting } from "./greeting";\nexport async function main(argv: string[]): Promise<number> {\n  process.stdout.write(`${greeting} ${argv.join(" ")}\\n`);\n  return 0;\n}\n');
+  write("server/cli/greeting.ts", 'export const greeting: string = "v1";\n');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("the bundled CLI", () => {
+  it("is built on the first call and reused while nothing changed", () => {
+    expect(omniforge("a").out).toBe("v1 a\n");
+    const first = manifest();
+    expect(first.inputs.map((i) => i[0]).sort()).toEqual(["package-lock.json", "package.json", "scripts/cli-bundle.mjs", "server/cli/greeting.ts", "server/cli/main.ts", "tsconfig.json"]);
+    expect(fs.existsSync(path.join(dir, "dist", "cli", first.entry))).toBe(true);
+    expect(omniforge("b").out).toBe("v1 b\n");
+    expect(manifest().builtAt).toBe(first.builtAt);
+  });
+
+  it("never runs a stale bundle: a changed source is rebuilt before the command runs", () => {
+    const before = manifest().builtAt;
+    write("server/cli/greeting.ts", 'export const greeting: string = "v2, edited";\n');
+    bumpMtime("server/cli/greeting.ts", 2);
+    expect(omniforge("c").out).toBe("v2, edited c\n");
+    expect(manifest().builtAt).not.toBe(before);
+  });
+
+  it("a change of the same size with a new mtime is caught by the content hash", () => {
+    write("server/cli/greeting.ts", 'export const greeting: string = "v3, edited";\n'); // same length as v2's line
+    bumpMtime("server/cli/greeting.ts", 4);
+    expect(omniforge("d").out).toBe("v3, edited d\n");
+  });
+
+  it("a touched file with the same content only updates the recorded stat (no rebuild)", () => {
+    const before = manifest();
+    bumpMtime("server/cli/main.ts", 6);
+    expect(omniforge("e").out).toBe("v3, edited e\n");
+    const after = manifest();
+    expect(after.builtAt).toBe(before.builtAt);
+    const main = after.inputs.find((i) => i[0] === "server/cli/main.ts")!;
+    expect(main[1]).toBe(fs.statSync(path.join(dir, "server/cli/main.ts")).mtimeMs);
+  });
+
+  it("a lockfile change (new dependency versions) rebuilds", () => {
+    const before = manifest().builtAt;
+    write("package-lock.json", JSON.stringify({ lockfileVersion: 3, packages: { "": { name: "bundle-probe" } } }));
+    bumpMtime("package-lock.json", 8);
+    expect(omniforge("f").out).toBe("v3, edited f\n");
+    expect(manifest().builtAt).not.toBe(before);
+  });
+
+  it("a source error stops with esbuild's message instead of running the old bundle", () => {
+    write("server/cli/greeting.ts", 'export const greeting: string = "v4\n');
+    bumpMtime("server/cli/greeting.ts", 10);
+    const r = omniforge("g");
+    expect(r.code).toBe(1);
+    expect(r.out).toBe("");
+    expect(r.err).toContain("cannot build the CLI");
+    expect(r.err).toContain("greeting.ts");
+  });
+});
