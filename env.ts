@@ -15,6 +15,8 @@ export const env = createEnv({
     OMNIFORGE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
     OMNIFORGE_SANDBOX: z.enum(["unsafe"]).optional(),
     OMNIFORGE_AUDIT_STDOUT: flag.default(true),
+    // Days of audit events kept in the database; older ones are archived to JSONL files. 0 keeps everything.
+    OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(0).max(36_500).default(0),
     OMNIFORGE_MODEL: z.string().min(1).optional(),
     OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),

@@ -45,6 +45,8 @@ export default defineConfig({
       NEXTAUTH_URL: baseURL,
       OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "1000",
       OMNIFORGE_AUDIT_STDOUT: "0",
+      // Retention switched on (nothing is that old): the audit page shows the setting.
+      OMNIFORGE_AUDIT_RETENTION_DAYS: "3650",
       NEXT_TELEMETRY_DISABLED: "1",
       // The playground e2e answers these from a scripted OpenAI-compatible server its spec starts on this port.
       OPENAI_BASE_URL: "http://127.0.0.1:3199/v1",

@@ -28,6 +28,9 @@ test("an admin sees login events with the right filters, opens one, exports the 
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
   await expect(page).toHaveURL(/\/audit/);
+  // The e2e server runs with OMNIFORGE_AUDIT_RETENTION_DAYS=3650: the page says so, and where archives go.
+  await expect(page.getByTestId("audit-retention")).toContainText("events older than 3650 days are archived daily to JSONL files in ");
+  await expect(page.getByTestId("audit-retention")).toContainText("audit-archive");
 
   // Filter through the form; the URL keeps the filter.
   const filters = page.getByRole("form", { name: "Audit filters" });

@@ -11,6 +11,7 @@ import { EventsTable } from "./events-table";
 import { queryFilterToSearch, RANGES, readUrlFilter, toQueryFilter, writeUrlFilter, type UrlFilter } from "./url-filter";
 import { VerifyButton } from "./verify-button";
 import { ViolationsTable } from "./violations-table";
+import { RetentionLine } from "./retention-line";
 
 const OUTCOMES = ["allowed", "refused", "failed", "ok"];
 
@@ -74,6 +75,7 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           <p className="muted text-sm">
             {isAdmin ? "Every event, from everyone." : "Your own events (authors see what they did; admins see everything)."}
           </p>
+          <RetentionLine />
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {isAdmin && <VerifyButton />}

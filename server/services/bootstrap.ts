@@ -6,6 +6,7 @@ import { env } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { ensureDataHome, readOrCreateSecret, resolveDataHome, type DataHome } from "../config";
+import { ensureRetentionJob } from "./audit/retention-job";
 import { seedDemoSkills } from "./demo/seed";
 import { generatePassword } from "./users/password";
 import { createUser, findUserByEmail } from "./users/users";
@@ -39,6 +40,7 @@ export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
     ensureDataHome(dh);
     const db = getDb();
     const adminId = await ensureFirstAdmin(db, dh);
+    ensureRetentionJob(db, dh);
     if (env.OMNIFORGE_DEMO) {
       const r = seedDemoSkills(dh, adminId);
       if (r.seeded) console.log(`[omniforge] demo data: ${r.count} skills written under ${dh.home}`);

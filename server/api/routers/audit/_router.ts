@@ -3,6 +3,7 @@
 import { adminProcedure, authorProcedure, createTRPCRouter } from "../../trpc";
 import { getHandler, listHandler, violationsHandler } from "./list.handler";
 import { ZAuditFilterInput, ZGetInput, ZListInput } from "./list.schema";
+import { retentionHandler } from "./retention.handler";
 import { summaryHandler } from "./summary.handler";
 import { verifyHandler } from "./verify.handler";
 
@@ -12,4 +13,5 @@ export const auditRouter = createTRPCRouter({
   summary: authorProcedure.input(ZAuditFilterInput).query(summaryHandler),
   violations: authorProcedure.input(ZListInput).query(violationsHandler),
   verify: adminProcedure.mutation(verifyHandler),
+  retention: authorProcedure.query(retentionHandler),
 });

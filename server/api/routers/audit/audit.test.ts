@@ -74,6 +74,13 @@ describe("audit router", () => {
     expect(await caller("admin").verify()).toMatchObject({ ok: false, brokenAt: 2, reason: "edited" });
   });
 
+  it("says how long events are kept; only admins see where archives go", async () => {
+    const admin = await caller("admin").retention();
+    expect(admin).toMatchObject({ days: null, archiveDir: resolveDataHome().archiveDir, lastArchive: null });
+    expect(await caller("author").retention()).toEqual({ days: null, archiveDir: null, lastArchive: null });
+    await expect(caller("viewer").retention()).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
   it("rejects a malformed filter with a validation error", async () => {
     await expect(caller("admin").list({ from: "not a date" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });

@@ -1,0 +1,22 @@
+"use client";
+// One line under the audit title: how long events stay in the database and where older ones are archived
+// (OMNIFORGE_AUDIT_RETENTION_DAYS).
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "~/components/providers/trpc";
+
+export function RetentionLine() {
+  const trpc = useTRPC();
+  const { data } = useQuery(trpc.audit.retention.queryOptions());
+  if (!data) return null;
+  const last = data.lastArchive
+    ? ` Last archive: ${data.lastArchive.count.toLocaleString("en-US")} events (ids ${data.lastArchive.firstId}-${data.lastArchive.lastId}) on ${new Date(data.lastArchive.at).toISOString().slice(0, 16).replace("T", " ")} UTC${data.lastArchive.file ? `, ${data.lastArchive.file}` : ""}.`
+    : "";
+  return (
+    <p className="muted text-xs" data-testid="audit-retention">
+      {data.days === null
+        ? "Retention: every event is kept (set OMNIFORGE_AUDIT_RETENTION_DAYS to archive older events)."
+        : `Retention: events older than ${data.days} day${data.days === 1 ? "" : "s"} are archived daily to JSONL files${data.archiveDir ? ` in ${data.archiveDir}` : ""}, then removed from the database; the chain stays verifiable across the cut.`}
+      {last}
+    </p>
+  );
+}

@@ -1,0 +1,49 @@
+// Switching retention on: with OMNIFORGE_AUDIT_RETENTION_DAYS set, the console archives events older than that
+// many days to JSONL files in the data home's audit-archive folder (retention.ts does the archiving), at start
+// and then daily. Unset or 0 keeps every event in the database. One job per process, however often the
+// bootstrap runs.
+import { desc } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { auditArchives } from "../../../db/schema";
+import { env } from "../../../env";
+import type { DataHome } from "../../config";
+import { startRetention } from "./retention";
+
+export interface RetentionStatus {
+  /** Days of events kept in the database; null keeps everything. */
+  days: number | null;
+  /** Where archives are written. */
+  archiveDir: string;
+  lastArchive: { count: number; firstId: number; lastId: number; at: number; file: string } | null;
+}
+
+const g = globalThis as unknown as { __omniforgeRetention?: { stop: () => void; days: number } };
+
+export function retentionDays(days: number = env.OMNIFORGE_AUDIT_RETENTION_DAYS): number | null {
+  return days > 0 ? days : null;
+}
+
+/** Starts the daily archiving when a retention is set; returns the days it keeps (null: keeping everything). */
+export function ensureRetentionJob(db: Db, dh: DataHome, days: number | null = retentionDays()): number | null {
+  if (days === null) return null;
+  if (g.__omniforgeRetention?.days === days) return days;
+  g.__omniforgeRetention?.stop();
+  g.__omniforgeRetention = { stop: startRetention(db, { days, dir: dh.archiveDir }), days };
+  console.log(`[omniforge] audit retention: events older than ${days} day${days === 1 ? "" : "s"} are archived to ${dh.archiveDir}`);
+  return days;
+}
+
+export function stopRetentionJob(): void {
+  g.__omniforgeRetention?.stop();
+  g.__omniforgeRetention = undefined;
+}
+
+/** What the audit page says about retention. */
+export function retentionStatus(db: Db, dh: DataHome, days: number | null = retentionDays()): RetentionStatus {
+  const last = db.select().from(auditArchives).orderBy(desc(auditArchives.lastId)).limit(1).get();
+  return {
+    days,
+    archiveDir: dh.archiveDir,
+    lastArchive: last ? { count: last.count, firstId: last.firstId, lastId: last.lastId, at: last.archivedAt, file: last.file } : null,
+  };
+}
