@@ -1,10 +1,40 @@
-// Builds the wrapper argv of SANDBOX.md §5.2: [cgroup join sh] → setpriv → bwrap → prlimit → interpreter.
+// Builds the wrapper argv of SANDBOX.md §5.2: [cgroup join sh] → [private bind] → setpriv → bwrap → prlimit →
+// interpreter.
 import type { ScriptLimits } from "./types";
 
 export interface ToolPaths {
   bwrap: string;
   setpriv: string;
   prlimit: string;
+}
+
+/** util-linux tools for the private bind of a scratch folder the sandbox user cannot reach by its path. */
+export interface BindTools {
+  unshare: string;
+  mount: string;
+}
+
+/**
+ * Root, before the uid drop: a mount namespace of this run's own (nothing shows on the host, and it ends with
+ * the run), where the scratch folder is bound onto an empty folder the sandbox user can reach. bwrap then
+ * binds that folder, so the data home holding the scratch can stay private (0700): the sandbox user never
+ * walks its path. Every step execs, so the server's child is still the outer bwrap (§4.7).
+ */
+export function privateBindArgs(tools: BindTools, source: string, mountPoint: string): string[] {
+  return [
+    tools.unshare,
+    "--mount",
+    "--propagation",
+    "private",
+    "--",
+    "/bin/sh",
+    "-c",
+    'mount="$1"; src="$2"; dst="$3"; shift 3; "$mount" --bind "$src" "$dst" || exit 125; exec "$@"',
+    "omniforge-bind",
+    tools.mount,
+    source,
+    mountPoint,
+  ];
 }
 
 /** Inside the sandbox the script always sees this identity (the synthetic /etc/passwd names it). */

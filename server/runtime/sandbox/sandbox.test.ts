@@ -322,6 +322,41 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
     expect(fs.statSync(priv).mode & 0o777).toBe(0o700); // the original keeps its permissions
   });
 
+  it.skipIf(!isRoot)("binds a scratch folder inside a private (0700) home for the run only; the home stays private", async () => {
+    const home = fs.mkdtempSync(path.join(root, "home-")); // 0700, as ~/.omniforge
+    const inner = path.join(home, "scratch", "session-1");
+    fs.mkdirSync(inner, { recursive: true, mode: 0o700 });
+    expect((await sandbox.status()).checks.find((c) => c.name === "private-bind")).toMatchObject({ ok: true });
+    const r = await sandbox.run({ skillDir: skill, scratchDir: inner, command: "echo kept > out.txt; id -u; pwd" });
+    expect(r).toMatchObject({ exitCode: 0, stdout: "1000\n/scratch\n", sandboxed: true });
+    expect(fs.readFileSync(path.join(inner, "out.txt"), "utf8")).toBe("kept\n");
+    expect(fs.statSync(inner).uid).toBe(UID);
+    expect(fs.statSync(home).mode & 0o777).toBe(0o700);
+    // The bind lived in the run's own mount namespace: nothing on the host, and its mount point is gone.
+    expect(fs.readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(inner);
+    const again = await sandbox.run({ skillDir: skill, scratchDir: inner, command: "cat out.txt" });
+    expect(again).toMatchObject({ exitCode: 0, stdout: "kept\n" });
+  });
+
+  it.skipIf(!isRoot)("without private binds, a scratch folder in a private home is refused with what to do", async () => {
+    const home = fs.mkdtempSync(path.join(root, "home-"));
+    const inner = path.join(home, "scratch", "s");
+    fs.mkdirSync(path.join(home, "scratch"), { mode: 0o755 }); // as ensureDataHome leaves it: only the home is private
+    fs.mkdirSync(inner, { mode: 0o700 });
+    const noBind = createSandbox({ mountPath: path.join(root, "no-such-mount") });
+    try {
+      const status = await noBind.status();
+      expect(status.checks.find((c) => c.name === "private-bind")).toMatchObject({ ok: false });
+      expect(status.mode).toBe((await sandbox.status()).mode); // other runs are unaffected
+      const r = await noBind.run({ skillDir: skill, scratchDir: inner, command: "true" });
+      expect(r.refused).toContain(`The sandbox user cannot reach the scratch folder: ${home} is private`);
+      expect(r.refused).toContain(`chmod o+x ${home}`);
+      expect((await noBind.run({ skillDir: skill, scratchDir: scratch, command: "echo reachable" })).stdout).toBe("reachable\n");
+    } finally {
+      await noBind.close();
+    }
+  });
+
   it("two runners in one process run side by side (no shared cgroup names)", async () => {
     const other = createSandbox();
     try {

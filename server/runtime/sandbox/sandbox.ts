@@ -1,11 +1,14 @@
 // The ScriptRunner: validates a request, waits for a slot, prepares scratch and cgroups, and runs
 // the SANDBOX.md §5.2 chain. Mode and self-test are computed once and cached.
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
+  type BindTools,
   bwrapArgs,
+  privateBindArgs,
   prlimitArgs,
   SANDBOX_ENV_PATH,
   envProblem,
@@ -36,6 +39,9 @@ export interface SandboxOptions {
   bwrapPath?: string;
   setprivPath?: string;
   prlimitPath?: string;
+  /** util-linux unshare and mount, for scratch folders inside a private data home (root servers only). */
+  unsharePath?: string;
+  mountPath?: string;
   /** The dedicated host identity scripts run as (root servers only). In no passwd entry, not in /etc/subuid. */
   uid?: number;
   gid?: number;
@@ -79,6 +85,7 @@ interface Plan {
 
 export class Sandbox implements ScriptRunner {
   private readonly tools: ToolPaths;
+  private readonly bindTools: BindTools;
   private readonly uid: number;
   private readonly gid: number;
   private readonly limits: ScriptLimits;
@@ -98,7 +105,8 @@ export class Sandbox implements ScriptRunner {
       setpriv: options.setprivPath ?? "/usr/bin/setpriv",
       prlimit: options.prlimitPath ?? "/usr/bin/prlimit",
     };
-    for (const [name, p] of Object.entries(this.tools)) {
+    this.bindTools = { unshare: options.unsharePath ?? "/usr/bin/unshare", mount: options.mountPath ?? "/usr/bin/mount" };
+    for (const [name, p] of Object.entries({ ...this.tools, ...this.bindTools })) {
       if (!path.isAbsolute(p)) throw new Error(`sandbox: ${name}Path must be absolute, got "${p}"`);
     }
     this.uid = checkId(options.uid ?? DEFAULT_SANDBOX_UID, "uid");
@@ -223,7 +231,27 @@ export class Sandbox implements ScriptRunner {
   private async execute(plan: Plan, sandboxed: boolean, layout: CgroupLayout | undefined): Promise<ScriptResult> {
     const id = ++runCounter; // per process, not per instance: two runners must never share a cgroup name
     const limits = effectiveLimits(this.limits, plan.limits, layout !== undefined);
-    this.prepareScratch(plan.scratchDir);
+    const scratchBlocked = this.prepareScratch(plan.scratchDir);
+    // A scratch folder in a private data home (0700, as ~/.omniforge is): root binds it, in a mount namespace
+    // of this run, onto an empty folder the sandbox user can reach; the home's modes stay as they are.
+    let scratchBind = plan.scratchDir;
+    let mountPoint: string | undefined;
+    if (scratchBlocked) {
+      if (!sandboxed) {
+        throw new SandboxRefusal(`The scratch folder ${plan.scratchDir} is inside ${scratchBlocked}, which the script's user cannot enter (unsafe mode has no bind mounts)`);
+      }
+      const bind = (await this.ready()).status.checks.find((c) => c.name === "private-bind");
+      if (!bind?.ok) {
+        throw new SandboxRefusal(
+          `The sandbox user cannot reach the scratch folder: ${scratchBlocked} is private and this host cannot bind it privately (${bind?.detail ?? "not checked"}); ` +
+            `make it searchable (chmod o+x ${scratchBlocked}) or keep the data home where mount namespaces work`,
+        );
+      }
+      mountPoint = path.join(this.runtimeDir, "mnt", `run-${process.pid}-${id}`);
+      fs.mkdirSync(path.dirname(mountPoint), { recursive: true, mode: 0o755 });
+      fs.mkdirSync(mountPoint, { mode: 0o755 });
+      scratchBind = mountPoint;
+    }
 
     let skillBind = plan.skillDir;
     let copy: string | undefined;
@@ -240,11 +268,15 @@ export class Sandbox implements ScriptRunner {
     let cg: RunCgroup | undefined;
     if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits);
     try {
-      const prefix = [...(cg ? joinPrefix(cg) : []), ...(this.root ? setprivArgs(this.tools.setpriv, this.uid, this.gid) : [])];
+      const prefix = [
+        ...(cg ? joinPrefix(cg) : []),
+        ...(mountPoint ? privateBindArgs(this.bindTools, plan.scratchDir, mountPoint) : []),
+        ...(this.root ? setprivArgs(this.tools.setpriv, this.uid, this.gid) : []),
+      ];
       const argv = sandboxed
         ? [
             ...prefix,
-            ...bwrapArgs(this.tools.bwrap, { runtimeDir: this.runtimeDir, skillDir: skillBind, scratchDir: plan.scratchDir, env: plan.env }),
+            ...bwrapArgs(this.tools.bwrap, { runtimeDir: this.runtimeDir, skillDir: skillBind, scratchDir: scratchBind, env: plan.env }),
             ...prlimitArgs(this.tools.prlimit, limits),
             ...plan.inner,
           ]
@@ -272,6 +304,9 @@ export class Sandbox implements ScriptRunner {
         killGroup: !sandboxed,
       });
       if (raw.spawnError) throw new SandboxRefusal(raw.spawnError);
+      if (mountPoint && raw.exitCode === 125 && raw.stdout === "" && /mount/i.test(raw.stderr)) {
+        throw new SandboxRefusal(`The scratch folder could not be bound for the sandbox user: ${raw.stderr.trim().split("\n").slice(-1)[0]}`);
+      }
       const limitsHit: string[] = [];
       if (raw.timedOut) limitsHit.push("wall");
       if (raw.truncated) limitsHit.push("output");
@@ -298,6 +333,9 @@ export class Sandbox implements ScriptRunner {
     } finally {
       if (cg) this.track(removeRunCgroup(cg));
       if (copy) fs.rmSync(copy, { recursive: true, force: true });
+      // The bind lived in the run's own mount namespace: on the host this is an empty folder.
+      // rmdir, never a recursive delete: should a bind ever show on the host, this fails instead of emptying scratch.
+      if (mountPoint) fs.rmdirSync(mountPoint);
     }
   }
 
@@ -309,9 +347,10 @@ export class Sandbox implements ScriptRunner {
   /**
    * Scratch belongs to the sandbox uid, 0700, and is never a symlink (the sandbox could have planted
    * one). An existing folder is taken over only when it is empty or already the sandbox's, so a wrong
-   * path from a caller can never chown a real folder.
+   * path from a caller can never chown a real folder. Returns the first folder above it the sandbox user
+   * cannot enter (a private data home), or null.
    */
-  private prepareScratch(dir: string): void {
+  private prepareScratch(dir: string): string | null {
     if (path.resolve(dir) === "/" || path.resolve(dir) !== dir.replace(/\/+$/, "")) {
       throw new SandboxRefusal(`The scratch folder must be a normalized absolute path other than /, got "${dir}"`);
     }
@@ -334,8 +373,7 @@ export class Sandbox implements ScriptRunner {
     }
     if (this.root && !mine) fs.chownSync(dir, this.uid, this.gid);
     fs.chmodSync(dir, 0o700);
-    const blocked = this.root ? blockedAncestor(dir, this.uid, this.gid) : null;
-    if (blocked) throw new SandboxRefusal(`The sandbox user cannot reach the scratch folder: ${blocked} is not searchable (chmod o+x ${blocked})`);
+    return this.root ? blockedAncestor(dir, this.uid, this.gid) : null;
   }
 
   private async selfTest(): Promise<State> {
@@ -382,6 +420,11 @@ export class Sandbox implements ScriptRunner {
       add("runtime", false, `cannot prepare ${this.runtimeDir}: ${(err as Error).message}`, true);
     }
 
+    if (this.root) {
+      const probe = this.probePrivateBind();
+      add("private-bind", probe.ok, probe.detail, false);
+    }
+
     let layout: CgroupLayout | undefined;
     if (this.root) {
       const found = detectCgroups();
@@ -418,6 +461,27 @@ export class Sandbox implements ScriptRunner {
     const status: SandboxStatus = { mode: decided.mode, detail: decided.detail, checks };
     if (decided.mode === "unsafe" || decided.mode === "sandboxed-no-cgroup") console.warn(`[sandbox] ${decided.detail}`);
     return { status, layout: decided.mode === "unavailable" ? undefined : layout };
+  }
+
+  /** Whether root can bind a folder in a mount namespace of its own (needed for scratch in a private home). */
+  private probePrivateBind(): { ok: boolean; detail: string } {
+    const dir = path.join(this.runtimeDir, `bind-probe-${process.pid}`);
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(path.join(dir, "src"), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(path.join(dir, "dst"), { mode: 0o755 });
+      fs.writeFileSync(path.join(dir, "src", "marker"), "");
+      const dst = path.join(dir, "dst");
+      const argv = [...privateBindArgs(this.bindTools, path.join(dir, "src"), dst), "/bin/sh", "-c", 'test -e "$1/marker"', "probe", dst];
+      const r = spawnSync(argv[0]!, argv.slice(1), { env: { PATH: SANDBOX_ENV_PATH } as Record<string, string> as NodeJS.ProcessEnv, encoding: "utf8", timeout: 10_000 });
+      const leaked = fs.existsSync(path.join(dst, "marker"));
+      if (r.status === 0 && !leaked) return { ok: true, detail: "scratch folders in a private data home are bound for each run" };
+      return { ok: false, detail: leaked ? "the bind showed on the host" : (r.error?.message ?? (r.stderr.trim() || `exit ${r.status}`)) };
+    } catch (err) {
+      return { ok: false, detail: (err as Error).message };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /** The full chain with a fake secret in the server's env, which must not reach the sandbox. */

@@ -122,6 +122,27 @@ describe("turns (offline provider, real sandbox)", () => {
     expect(w.audit.events.some((e) => e.type === "skill_activated" && e.sessionId === s.id)).toBe(true);
   });
 
+  it("run a skill's script when the data home is private (0700), without opening the home to anyone", async () => {
+    // Not only the CLI's temp scratch: the console's own session scratch lives inside the data home.
+    w.skill("disk-report", "description: Write the disk report. Use when asked for the disk report.\nallowed-tools: Bash(python3 scripts/*)", "# Disk report\n\n```bash\npython3 scripts/report.py\n```\n", {
+      "scripts/report.py": "import os\nopen('report.txt', 'w').write('written by ' + str(os.getuid()))\nprint('report saved in', os.getcwd())\n",
+    });
+    expect(fs.statSync(w.dh.home).mode & 0o777).toBe(0o700);
+    const s = createSession(w.db, w.dh, alice, {});
+    await startTurn(deps(), alice, s.id, { request: "write the disk report" });
+    const events = (await collect(alice, s.id)).map((i) => i.event);
+    const sandboxNote = events.find((e) => e.type === "sandbox");
+    const script = events.find((e) => e.type === "script_run");
+    expect(script, JSON.stringify(events.filter((e) => e.type === "script_run" || e.type === "error"))).toMatchObject({ exitCode: 0, sandboxed: true });
+    expect(script && "stdout" in script && script.stdout).toContain("report saved in /scratch");
+    // The file the script wrote is in the session's scratch, inside the private home, for the service to read.
+    expect(fs.readFileSync(`${scratchDirOf(w.dh, s.id)}/report.txt`, "utf8")).toBe("written by 1000");
+    // The home kept its mode, and the run's bind did not outlive it on the host.
+    expect(fs.statSync(w.dh.home).mode & 0o777).toBe(0o700);
+    expect(fs.readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(scratchDirOf(w.dh, s.id));
+    expect(sandboxNote).toMatchObject({ mode: expect.stringMatching(/^sandboxed/) });
+  });
+
   it("show a call outside allowed-tools as refused, with the rule", async () => {
     const s = createSession(w.db, w.dh, alice, {});
     await startTurn(deps(), alice, s.id, { request: "inspect the environment" });

@@ -18,10 +18,16 @@ export interface PlaygroundWorld {
   cleanup(): Promise<void>;
 }
 
+function expectPrivate(dir: string): void {
+  const mode = fs.statSync(dir).mode & 0o777;
+  if (mode !== 0o700) throw new Error(`test data home ${dir} should be private (0700), is ${mode.toString(8)}`);
+}
+
 export function playgroundWorld(): PlaygroundWorld {
   process.env.OMNIFORGE_WATCH = "0";
   const t = tempDb();
-  fs.chmodSync(t.dir, 0o755); // the sandbox user must reach the scratch folders below it
+  // Private, as a real data home is (mkdtemp is 0700): the sandbox must not need to traverse it.
+  expectPrivate(t.dir);
   const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
   ensureDataHome(dh);
   return {
