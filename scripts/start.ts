@@ -1,9 +1,10 @@
 // `npm start` / `npm run dev` / `npm run build`: validates the environment, prepares the data home and its
-// secrets, builds when there is no production build yet, then runs Next. One clear line on a bad setting.
+// secrets, (re)builds when there is no production build or the sources changed since it was made (a `git pull`),
+// then runs Next. One clear line on a bad setting; Next's build log only when it has something to say.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
+import { recordBuild, snapshotInputs, staleBuild } from "./build-stamp";
 import { ensureSystemPackages } from "./system-deps";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -22,16 +23,28 @@ const next = path.join(repo, "node_modules", ".bin", "next");
 const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
 function build(): void {
-  console.log("[omniforge] building the console (next build)...");
-  const r = spawnSync(next, ["build"], { stdio: "inherit", env: { ...baseEnv, NODE_ENV: "production" } });
+  const inputs = snapshotInputs(repo);
+  console.log("[omniforge] building the console (next build, a minute or two)...");
+  const t0 = Date.now();
+  const r = spawnSync(next, ["build"], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env: { ...baseEnv, NODE_ENV: "production" } });
+  const log = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   if (r.status !== 0) {
-    console.error("omniforge: next build failed (see above)");
+    process.stdout.write(log);
+    console.error(`omniforge: next build failed (see above)${r.error ? `: ${r.error.message}` : ""}`);
     process.exit(r.status ?? 1);
   }
+  // A clean build says nothing worth reading; warnings are shown, not swallowed.
+  if (/warning/i.test(log)) process.stdout.write(log);
+  recordBuild(repo, inputs);
+  console.log(`[omniforge] console built in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
 if (mode === "build") {
   build();
+  // The CLI ships compiled too (dist/cli); bin/omniforge.mjs would rebuild it on first use otherwise.
+  const { buildCliBundle } = await import("./cli-bundle.mjs");
+  await buildCliBundle(repo);
+  console.log("[omniforge] CLI bundled into dist/cli");
   process.exit(0);
 }
 
@@ -46,7 +59,13 @@ if (created) console.log(`[omniforge] generated NEXTAUTH_SECRET in ${path.join(d
 // Scripts run under bubblewrap; without it the console works but refuses to run skill scripts.
 ensureSystemPackages(["bubblewrap"], { required: false });
 
-if (mode === "start" && !fs.existsSync(path.join(repo, ".next", "BUILD_ID"))) build();
+if (mode === "start") {
+  const why = staleBuild(repo);
+  if (why) {
+    console.log(`[omniforge] ${why}: rebuilding`);
+    build();
+  }
+}
 
 const env: NodeJS.ProcessEnv = {
   ...baseEnv,

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { recordBuild, snapshotInputs } from "./build-stamp";
 import { ensureSystemPackages } from "./system-deps";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -76,7 +77,10 @@ if (want("unit")) {
 }
 
 if (want("e2e")) {
+  const inputs = snapshotInputs(repo);
   const built = run("build", bin("next"), ["build"], { NODE_ENV: "production" });
+  // The e2e server starts through scripts/start.ts, which rebuilds a build without this record.
+  if (built) recordBuild(repo, inputs);
   if (!built) {
     failed++;
     failures.push("build");

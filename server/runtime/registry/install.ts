@@ -170,8 +170,8 @@ export function installSkill(source: SkillSource, config: LayerConfig, opts: Ins
   try {
     const { staging: incoming, name } = stageSkill(read.files, staging, label);
     const plugin = opts.plugin ?? name;
-    const pluginDir = path.join(pluginsDir(config), plugin);
-    if (fs.existsSync(pluginDir) && !opts.force) {
+    const pluginDir = path.join(/*turbopackIgnore: true*/ pluginsDir(config), plugin);
+    if (fs.existsSync(/*turbopackIgnore: true*/ pluginDir) && !opts.force) {
       throw new InstallError(`the plugin "${plugin}" is already installed at ${pluginDir}; use --force to replace it`, "install.exists");
     }
     fs.mkdirSync(path.join(staging, "skills"));

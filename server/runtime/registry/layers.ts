@@ -109,7 +109,7 @@ export function layerRoots(config: LayerConfig): LayerRoot[] {
   const roots: LayerRoot[] = [
     { layer: "enterprise", dir: path.join(config.home, "enterprise", "skills") },
     { layer: "personal", dir: personalRoot(config) },
-    ...PROJECT_SKILL_DIRS.map((rel) => ({ layer: "project" as const, dir: path.join(config.projectRoot, rel) })),
+    ...PROJECT_SKILL_DIRS.map((rel) => ({ layer: "project" as const, dir: path.join(/*turbopackIgnore: true*/ config.projectRoot, rel) })),
   ];
   for (const p of listPlugins(config)) {
     roots.push({ layer: "plugin", dir: path.join(p.dir, "skills"), plugin: p.name, installedAt: p.installedAt });

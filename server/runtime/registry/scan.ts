@@ -52,7 +52,8 @@ const hasHiddenSegment = (rel: string) => rel.startsWith(".") || rel.includes(pa
 /** The skill file's mtime and size; "skill.md" counts too (it loads, with a warning from the skill checker). */
 export function statSkillFile(dir: string): { mtimeMs: number; size: number } | null {
   for (const name of ["SKILL.md", "skill.md"]) {
-    const st = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+    const file = path.join(/*turbopackIgnore: true*/ dir, name);
+    const st = fs.statSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
     if (st) return { mtimeMs: st.mtimeMs, size: st.size };
   }
   return null;

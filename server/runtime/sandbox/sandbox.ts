@@ -118,10 +118,10 @@ export class Sandbox implements ScriptRunner {
       throw new Error(`sandbox: runtimeDir must be absolute, got "${options.runtimeDir}"`);
     }
     if (options.scratchRoot !== undefined) {
-      if (!path.isAbsolute(options.scratchRoot) || path.resolve(options.scratchRoot) === "/") {
+      if (!path.isAbsolute(options.scratchRoot) || path.resolve(/*turbopackIgnore: true*/ options.scratchRoot) === "/") {
         throw new Error(`sandbox: scratchRoot must be an absolute folder other than /, got "${options.scratchRoot}"`);
       }
-      this.scratchRoot = path.resolve(options.scratchRoot);
+      this.scratchRoot = path.resolve(/*turbopackIgnore: true*/ options.scratchRoot);
     }
     this.ownRuntimeDir = !options.runtimeDir;
     this.runtimeDir = options.runtimeDir
@@ -409,7 +409,7 @@ export class Sandbox implements ScriptRunner {
       fs.mkdirSync(this.runtimeDir, { recursive: true, mode: 0o755 });
       fs.chmodSync(this.runtimeDir, 0o755);
       for (const [name, text] of [["passwd", SYNTHETIC_PASSWD], ["group", SYNTHETIC_GROUP]] as const) {
-        const file = path.join(this.runtimeDir, name);
+        const file = path.join(/*turbopackIgnore: true*/ this.runtimeDir, name);
         fs.rmSync(file, { force: true }); // never write through a link left in place of the file
         fs.writeFileSync(file, text, { mode: 0o644, flag: "wx" });
       }

@@ -27,10 +27,10 @@ const sha256Hex: (bytes: Uint8Array) => string =
 
 /** Pure: parses and validates a SKILL.md given as bytes or text. No I/O except the fileExists callback. */
 export function checkSkillSource(source: Uint8Array | string, opts: CheckSourceOptions): SkillCheck {
-  const dir = path.resolve(opts.dir);
+  const dir = path.resolve(/*turbopackIgnore: true*/ opts.dir);
   const fileName = opts.fileName ?? "SKILL.md";
   const bytes = typeof source === "string" ? encoder.encode(source) : source;
-  return checkBytes(bytes, typeof source === "string" ? source : null, dir, path.join(dir, fileName), fileName, opts.rules ?? "spec", opts.fileExists);
+  return checkBytes(bytes, typeof source === "string" ? source : null, dir, path.join(/*turbopackIgnore: true*/ dir, fileName), fileName, opts.rules ?? "spec", opts.fileExists);
 }
 
 function checkBytes(
@@ -244,7 +244,8 @@ function checkSkillDirSlow(
   let st: fs.Stats | undefined;
   for (const candidate of ["SKILL.md", "skill.md"]) {
     try {
-      st = fs.lstatSync(path.join(abs, candidate), { throwIfNoEntry: false });
+      const candidatePath = path.join(/*turbopackIgnore: true*/ abs, candidate);
+      st = fs.lstatSync(/*turbopackIgnore: true*/ candidatePath, { throwIfNoEntry: false });
     } catch {
       st = undefined; // ENOTDIR and friends: the folder itself is the problem, reported below
     }
@@ -266,13 +267,13 @@ function checkSkillDirSlow(
       diag("error", "file.missing", isDir ? `Missing required file SKILL.md in ${abs}.` : `${abs} is not a folder; a skill is a folder containing SKILL.md.`),
     );
   }
-  const file = path.join(abs, fileName);
+  const file = path.join(/*turbopackIgnore: true*/ abs, fileName);
   let target = file;
   let size = st.size;
   if (st.isSymbolicLink()) {
     try {
       target = fs.realpathSync.native(file);
-      const tst = fs.statSync(target);
+      const tst = fs.statSync(/*turbopackIgnore: true*/ target);
       if (!tst.isFile()) return emptyCheck(abs, file, diag("error", "file.not-a-file", `${fileName} links to something that is not a regular file.`));
       size = tst.size;
       if (!isInside(realDirOf(), target)) {
@@ -290,7 +291,7 @@ function checkSkillDirSlow(
   try {
     // O_NOFOLLOW: target is already resolved; O_NONBLOCK: a file swapped for a FIFO cannot hang the loader.
     const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
-    bytes = fs.readFileSync(target, { flag: flags as unknown as string }); // numeric flags are accepted at runtime
+    bytes = fs.readFileSync(/*turbopackIgnore: true*/ target, { flag: flags as unknown as string }); // numeric flags are accepted at runtime
   } catch (e) {
     return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
   }
