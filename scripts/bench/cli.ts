@@ -79,14 +79,26 @@ export async function run(): Promise<Record<string, unknown>> {
     const validate: number[] = [];
     const validateFloor: number[] = [];
     const node = process.execPath;
+    const listArgs = [bin, "skill", "list", "--json", "--home", config.home, "--project", config.projectRoot];
+    const validateArgs = [bin, "skill", "validate", "--recursive", real];
+    // One untimed pass warms the page cache for both trees; then each pair alternates which runs first, so neither
+    // side always gets the cache the other just filled.
+    timeOnce(node, ["-e", FLOOR, ...roots, ...(haveReal ? [real] : [])], base);
     for (let r = 0; r < rounds; r++) {
-      node0.push(timeOnce(node, ["-e", "0"], base));
-      help.push(timeOnce(node, [bin, "--help"], base));
-      list.push(timeOnce(node, [bin, "skill", "list", "--json", "--home", config.home, "--project", config.projectRoot], base));
-      floor.push(timeOnce(node, ["-e", FLOOR, ...roots], base));
+      const pair = (a: () => void, b: () => void) => (r % 2 === 0 ? (a(), b()) : (b(), a()));
+      pair(
+        () => node0.push(timeOnce(node, ["-e", "0"], base)),
+        () => help.push(timeOnce(node, [bin, "--help"], base)),
+      );
+      pair(
+        () => list.push(timeOnce(node, listArgs, base)),
+        () => floor.push(timeOnce(node, ["-e", FLOOR, ...roots], base)),
+      );
       if (haveReal) {
-        validate.push(timeOnce(node, [bin, "skill", "validate", "--recursive", real], base));
-        validateFloor.push(timeOnce(node, ["-e", FLOOR, real], base));
+        pair(
+          () => validate.push(timeOnce(node, validateArgs, base)),
+          () => validateFloor.push(timeOnce(node, ["-e", FLOOR, real], base)),
+        );
       }
     }
     const out: Record<string, unknown> = {
