@@ -1,0 +1,280 @@
+// The one ranking of skills for a request (DESIGN.md "One ranking"). minisearch holds the inverted index and
+// scores each field with BM25; on top of it this file adds what measurement showed to help on real requests:
+// stemmed terms, synonyms at a lower weight, earlier turns at a lower weight, a bonus for request word pairs
+// that appear as a pair in the skill's name, description or headings, a bonus when the request names the skill,
+// and a confidence (the share of the request's rare words the skill's own summary fields carry) that decides
+// when to abstain. Every hit says in words which request words matched where.
+import MiniSearch from "minisearch";
+import { FIELDS, type SearchDoc, type SearchField } from "./document";
+import { expand } from "./synonyms";
+import { terms, termsWithWords } from "./text";
+
+/** The knobs of the ranking, tuned on the request set's tune split (README: "Tuning"). */
+export const TUNING = {
+  /** Field weights: BM25 scores per field are multiplied by these. */
+  boost: { name: 3, description: 2, headings: 1.5, tags: 2, body: 0.5 } as Record<SearchField, number>,
+  /** Weight of a synonym relative to the word the person typed. */
+  synonym: 0.4,
+  /** Weight of words from earlier turns of the conversation. */
+  recent: 0.35,
+  /** Bonus per request word pair found as a pair in the summary fields, times the pair's mean IDF. */
+  phrase: 1.5,
+  /** Bonus when every word of the skill's name is in the request ("use the webmcpify skill"). */
+  name: 6,
+  /** Weight of prefix matches (request "webmcp" finds "webmcpify"); only for words of 5+ letters. */
+  prefix: 0.3,
+  /** Credit toward confidence of a word found only in the body (summary fields count 1). */
+  bodyCredit: 0.5,
+  /** How much confidence scales the score: score * (floor + confidence). */
+  floor: 0.5,
+  /** Below this confidence the best match is not good enough: the search abstains. */
+  minConfidence: 0.2,
+};
+
+const MS_FIELD: Record<SearchField, keyof SearchDoc> = { name: "nameText", description: "description", headings: "headings", tags: "tags", body: "body" };
+const FIELD_OF = new Map(FIELDS.map((f) => [MS_FIELD[f] as string, f]));
+const STRONG: SearchField[] = ["name", "description", "headings", "tags"];
+
+interface Stored {
+  id: string;
+  name: string;
+  description: string;
+  /** Stems of the skill name. */
+  nameTerms: string[];
+  /** Distinct stems of the summary fields (name, description, headings, tags). */
+  strong: Set<string>;
+  /** Adjacent stem pairs of the summary fields ("tail latenc"). */
+  pairs: Set<string>;
+  /** What the document was built from (to skip unchanged re-adds). */
+  stamp: string;
+}
+
+export interface SearchOptions {
+  /** Most hits returned (default 10). */
+  limit?: number;
+  /** Only these ids may be returned (the skills the caller may use after resolution). */
+  only?: ReadonlySet<string>;
+  /** Earlier user turns, most recent last; their words count at RECENT_WEIGHT. */
+  recent?: string[];
+}
+
+export interface MatchedWord {
+  /** The word as the person typed it (or the synonym's source word). */
+  word: string;
+  /** The skill's term it matched (differs from the word's stem for synonyms and prefixes). */
+  term: string;
+  fields: SearchField[];
+  via?: "synonym" | "earlier turn" | "prefix";
+}
+
+export interface SearchHit {
+  id: string;
+  name: string;
+  description: string;
+  score: number;
+  /** 0..1: the share of the request's rare words found in the skill's name, description, headings or tags. */
+  confidence: number;
+  matched: MatchedWord[];
+  /** Request word pairs found as pairs in the summary fields. */
+  phrases: string[];
+  why: string;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** No skill serves the request well enough (the hits are still given, weakest evidence). */
+  abstain: boolean;
+  /** Why it abstained, in words. */
+  reason?: string;
+  /** Skills searched. */
+  searched: number;
+}
+
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+export class SkillSearch {
+  private ms: MiniSearch<SearchDoc>;
+  private docs = new Map<string, Stored>();
+  /** Documents per summary-field stem, for the IDF behind confidence and phrase bonuses. */
+  private df = new Map<string, number>();
+
+  constructor() {
+    this.ms = new MiniSearch<SearchDoc>({
+      idField: "id",
+      fields: FIELDS.map((f) => MS_FIELD[f]),
+      tokenize: (text) => terms(text),
+      processTerm: (t) => t,
+      searchOptions: { tokenize: (q) => q.split(" ").filter(Boolean), processTerm: (t) => t },
+    });
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  has(id: string): boolean {
+    return this.docs.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.docs.keys()];
+  }
+
+  /** Adds or replaces a skill. `stamp` (e.g. the SKILL.md digest) lets an unchanged re-add cost nothing. */
+  upsert(doc: SearchDoc, stamp = ""): void {
+    const prev = this.docs.get(doc.id);
+    if (prev && stamp && prev.stamp === stamp) return;
+    if (prev) this.remove(doc.id);
+    const seqs = [doc.nameText, doc.description, doc.headings, doc.tags].flatMap((t) => t.split("\n")).map(terms);
+    const strong = new Set(seqs.flat());
+    const pairs = new Set<string>();
+    for (const s of seqs) for (let i = 0; i + 1 < s.length; i++) pairs.add(`${s[i]} ${s[i + 1]}`);
+    for (const t of strong) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.docs.set(doc.id, { id: doc.id, name: doc.name, description: doc.description, nameTerms: terms(doc.name.replace(/[-_.]+/g, " ")), strong, pairs, stamp });
+    this.ms.add(doc);
+  }
+
+  remove(id: string): void {
+    const prev = this.docs.get(id);
+    if (!prev) return;
+    for (const t of prev.strong) {
+      const n = (this.df.get(t) ?? 1) - 1;
+      if (n > 0) this.df.set(t, n);
+      else this.df.delete(t);
+    }
+    this.docs.delete(id);
+    this.ms.discard(id);
+  }
+
+  /** IDF of a stem over the summary fields: how much finding it there says. */
+  private idf(term: string): number {
+    const n = this.docs.size || 1;
+    const df = this.df.get(term) ?? 0;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  search(request: string, opts: SearchOptions = {}): SearchResult {
+    const limit = Math.max(1, Math.floor(opts.limit ?? 10));
+    const only = opts.only;
+    const searched = only ? [...only].filter((id) => this.docs.has(id)).length : this.docs.size;
+    const own = termsWithWords(request);
+    // The request's own terms (first spelling wins for explanations), then synonyms, then earlier turns.
+    const weight = new Map<string, number>();
+    const wordOf = new Map<string, { word: string; via?: MatchedWord["via"] }>();
+    for (const { term, word } of own) {
+      if (!weight.has(term)) {
+        weight.set(term, 1);
+        wordOf.set(term, { word });
+      }
+    }
+    const ownTerms = own.map((o) => o.term);
+    for (const x of expand(ownTerms)) {
+      if (weight.has(x.term)) continue;
+      weight.set(x.term, TUNING.synonym);
+      const from = own.find((o) => o.term === x.from || x.from.endsWith(` ${o.term}`));
+      wordOf.set(x.term, { word: from?.word ?? x.from, via: "synonym" });
+    }
+    for (const turn of (opts.recent ?? []).slice(-3)) {
+      for (const { term, word } of termsWithWords(turn)) {
+        if (weight.has(term)) continue;
+        weight.set(term, TUNING.recent);
+        wordOf.set(term, { word, via: "earlier turn" });
+      }
+    }
+    if (!weight.size || !searched) return { hits: [], abstain: true, reason: weight.size ? "there are no skills to search" : "the request has no searchable words", searched };
+
+    const raw = this.ms.search([...weight.keys()].join(" "), {
+      boost: Object.fromEntries(FIELDS.map((f) => [MS_FIELD[f], TUNING.boost[f]])),
+      boostTerm: (t) => weight.get(t) ?? 1,
+      prefix: (t) => t.length >= 5 && weight.get(t) === 1,
+      weights: { prefix: TUNING.prefix, fuzzy: 0 },
+      ...(only ? { filter: (r) => only.has(r.id as string) } : {}),
+    });
+
+    const uniqueOwn = [...new Set(ownTerms)];
+    // Document frequency of the request's words over every field, from the matches themselves.
+    const dfAll = new Map<string, number>();
+    for (const r of raw) for (const t of Object.keys(r.match)) if (weight.get(t) === 1) dfAll.set(t, (dfAll.get(t) ?? 0) + 1);
+    const n = Math.max(searched, 1);
+    const idfAll = (t: string) => Math.log(1 + (n - (dfAll.get(t) ?? 0) + 0.5) / ((dfAll.get(t) ?? 0) + 0.5));
+    const ownIdf = uniqueOwn.reduce((a, t) => a + idfAll(t), 0) || 1;
+    const ownPairs = [...new Set(ownTerms.slice(1).map((t, i) => `${ownTerms[i]} ${t}`))].filter((p) => p.split(" ")[0] !== p.split(" ")[1]);
+    const scored = raw.map((r) => {
+      const doc = this.docs.get(r.id as string)!;
+      const match = r.match as Record<string, string[]>;
+      const matched = this.matchedWords(match, weight, wordOf);
+      let evidence = 0;
+      for (const t of uniqueOwn) {
+        if (doc.strong.has(t)) evidence += idfAll(t);
+        else if (match[t]) evidence += TUNING.bodyCredit * idfAll(t);
+      }
+      const confidence = Math.min(1, evidence / ownIdf);
+      const phrases = ownPairs.filter((p) => doc.pairs.has(p));
+      const phraseBonus = phrases.reduce((a, p) => {
+        const [x, y] = p.split(" ");
+        return a + (TUNING.phrase * (this.idf(x!) + this.idf(y!))) / 2;
+      }, 0);
+      const namesSkill = doc.nameTerms.length > 0 && doc.nameTerms.every((t) => uniqueOwn.includes(t));
+      const quality = (r.queryTerms as string[]).length || 1;
+      const base = r.score / quality;
+      const score = (base + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
+      return { doc, score, confidence, matched, phrases, namesSkill };
+    });
+    scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
+
+    const hits: SearchHit[] = scored.slice(0, limit).map((s) => ({
+      id: s.doc.id,
+      name: s.doc.name,
+      description: s.doc.description,
+      score: round(s.score),
+      confidence: round(s.confidence),
+      matched: s.matched,
+      phrases: s.phrases.map((p) => p.split(" ").map((t) => wordOf.get(t)?.word ?? t).join(" ")),
+      why: explain(s.matched, s.phrases.map((p) => p.split(" ").map((t) => wordOf.get(t)?.word ?? t).join(" ")), s.namesSkill, s.confidence),
+    }));
+    const best = scored[0];
+    let reason: string | undefined;
+    if (!best) reason = "no skill's text contains any word of the request";
+    else if (best.confidence < TUNING.minConfidence) {
+      reason = `the best match, '${best.doc.name}', carries only ${Math.round(best.confidence * 100)}% of the request's distinctive words (at least ${Math.round(TUNING.minConfidence * 100)}% needed)`;
+    }
+    return { hits, abstain: reason !== undefined, ...(reason ? { reason } : {}), searched };
+  }
+
+  private matchedWords(match: Record<string, string[]>, weight: Map<string, number>, wordOf: Map<string, { word: string; via?: MatchedWord["via"] }>): MatchedWord[] {
+    const out: MatchedWord[] = [];
+    for (const [term, msFields] of Object.entries(match)) {
+      const fields = [...new Set(msFields.map((f) => FIELD_OF.get(f)!))].sort((a, b) => FIELDS.indexOf(a) - FIELDS.indexOf(b));
+      const direct = wordOf.get(term);
+      if (direct) {
+        out.push({ word: direct.word, term, fields, ...(direct.via ? { via: direct.via } : {}) });
+        continue;
+      }
+      // A prefix match: the longest request term the document term starts with.
+      let src = "";
+      for (const t of weight.keys()) if (term.startsWith(t) && t.length > src.length) src = t;
+      out.push({ word: wordOf.get(src)?.word ?? src, term, fields, via: "prefix" });
+    }
+    return out;
+  }
+}
+
+const FIELD_WORD: Record<SearchField, string> = { name: "name", description: "description", headings: "headings", tags: "tags", body: "body" };
+
+/** "name has 'latency'; description has 'p99', 'tail'; body has 'qdrant'; the pair 'tail latency' appears in its summary." */
+export function explain(matched: MatchedWord[], phrases: string[], namesSkill: boolean, confidence: number): string {
+  if (!matched.length) return "no word of the request appears in this skill";
+  const byField = new Map<SearchField, string[]>();
+  for (const m of matched) {
+    const label = m.via === "synonym" ? `'${m.word}' (as '${m.term}')` : m.via === "prefix" ? `'${m.word}' (in '${m.term}')` : m.via === "earlier turn" ? `'${m.word}' (from an earlier turn)` : `'${m.word}'`;
+    // Each word is reported once, under the strongest field it matched.
+    const field = m.fields[0]!;
+    const list = byField.get(field) ?? [];
+    if (!list.includes(label)) list.push(label);
+    byField.set(field, list);
+  }
+  const parts = FIELDS.filter((f) => byField.has(f)).map((f) => `${FIELD_WORD[f]} matches ${byField.get(f)!.join(", ")}`);
+  if (phrases.length) parts.push(`phrase ${phrases.map((p) => `'${p}'`).join(", ")}`);
+  if (namesSkill) parts.push("the request names the skill");
+  return `${parts.join("; ")} (confidence ${Math.round(confidence * 100)}%)`;
+}

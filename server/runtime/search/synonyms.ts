@@ -1,0 +1,130 @@
+// Words people type for things skills name differently: "spreadsheet" for xlsx, "slides" for pptx, "bug" for
+// debugging. Each request word also searches its equivalents, at a lower weight than the word itself, so a
+// skill that uses the person's own word still ranks first. Groups are general vocabulary, not skill names.
+import { terms } from "./text";
+
+/** Each group: words that stand for one another when a person asks for something. */
+const GROUPS: string[][] = [
+  ["spreadsheet", "xlsx", "excel", "csv", "sheet", "workbook"],
+  ["slides", "slide", "deck", "presentation", "pptx", "powerpoint", "keynote"],
+  ["docx", "word document", "word doc", "ms word"],
+  ["pdf", "acrobat"],
+  ["image", "picture", "photo", "pic", "img", "png", "jpeg", "jpg", "graphic"],
+  ["diagram", "flowchart", "chart", "graph", "visualization", "visualisation", "plot"],
+  ["gif", "animated", "animation"],
+  ["video", "movie", "clip", "footage", "mp4"],
+  ["audio", "sound", "recording", "podcast", "voice"],
+  ["bug", "debug", "crash", "error", "exception", "fail", "broken", "defect", "regression", "traceback", "flaky", "intermittent", "wrong", "unexpected"],
+  ["test", "tests", "testing", "spec", "unittest"],
+  ["deploy", "deployment", "ship", "publish", "release", "host", "hosting", "go live"],
+  ["repository", "repo", "codebase", "project"],
+  ["pull request", "pr", "merge request", "mr"],
+  ["branch", "checkout"],
+  ["commit", "changeset"],
+  ["database", "db", "sql", "rdbms"],
+  ["postgres", "postgresql", "psql", "pg"],
+  ["kubernetes", "k8s", "kubectl"],
+  ["javascript", "js", "node", "nodejs"],
+  ["typescript", "ts"],
+  ["python", "py"],
+  ["performance", "slow", "speed", "fast", "latency", "perf", "optimize", "optimise", "sluggish"],
+  ["security", "secure", "vulnerability", "exploit", "malicious", "unsafe", "injection", "cve"],
+  ["accessibility", "a11y", "screen reader", "wcag"],
+  ["ui", "interface", "frontend", "front end"],
+  ["ux", "usability", "user experience"],
+  ["forecast", "predict", "prediction", "projection", "extrapolate"],
+  ["summarize", "summarise", "summary", "tldr", "recap"],
+  ["translate", "translation", "localize", "localise", "i18n"],
+  ["email", "mail", "inbox", "gmail", "outlook"],
+  ["calendar", "schedule", "meeting", "appointment"],
+  ["documentation", "docs", "readme", "wiki", "handbook"],
+  ["notes", "note", "minutes", "journal"],
+  ["onboard", "onboarding", "tour", "walkthrough", "orient"],
+  ["architecture", "structure", "layout", "overview"],
+  ["design", "mockup", "wireframe", "layout"],
+  ["poster", "flyer", "banner", "print"],
+  ["art", "artwork", "artistic", "drawing", "illustration"],
+  ["generate", "create", "make", "build", "produce"],
+  ["edit", "modify", "change", "update", "tweak"],
+  ["review", "audit", "inspect", "check", "assess"],
+  ["refactor", "restructure", "clean up", "cleanup"],
+  ["llm", "language model", "gpt", "claude", "chatbot"],
+  ["agent", "assistant", "bot"],
+  ["api", "endpoint", "rest", "sdk"],
+  ["cost", "price", "pricing", "billing"],
+  ["scale", "scaling", "grow", "growth", "capacity"],
+  ["memory", "ram", "oom"],
+  ["cluster", "node", "shard", "replica"],
+  ["website", "site", "web app", "webpage", "web page"],
+  ["map", "gis", "geospatial", "spatial"],
+  ["satellite", "remote sensing", "imagery"],
+  ["protein", "antibody", "enzyme", "peptide"],
+  ["gene", "genomic", "genome", "dna"],
+  ["weather", "climate", "meteorological"],
+  ["stock", "finance", "financial", "market"],
+  ["idea", "brainstorm", "ideation", "explore"],
+  ["plan", "roadmap", "spec"],
+  ["slack", "chat", "channel"],
+  ["notion", "confluence"],
+  ["component", "widget"],
+  ["style", "css", "styling", "tailwind"],
+  ["ci", "pipeline", "github actions", "checks", "build"],
+  ["container", "docker", "dockerfile"],
+  ["migrate", "migration", "upgrade", "port"],
+  ["log", "logs", "logging"],
+  ["vector", "embedding", "embeddings"],
+];
+
+export interface Expansion {
+  /** The request term that brought it in. */
+  from: string;
+  term: string;
+}
+
+/** stem -> equivalent stems. A multi-word equivalent stands for its last word's stem when it is a single term. */
+let table: Map<string, Set<string>> | null = null;
+
+function stemsOf(phrase: string): string[] {
+  return terms(phrase);
+}
+
+function build(): Map<string, Set<string>> {
+  const t = new Map<string, Set<string>>();
+  for (const group of GROUPS) {
+    // Only single-word members expand (a phrase like "word document" is recognised as a bigram elsewhere).
+    const single = group.map(stemsOf).filter((s) => s.length === 1).map((s) => s[0]!);
+    const phrases = group.map(stemsOf).filter((s) => s.length > 1);
+    for (const a of single) {
+      const set = t.get(a) ?? new Set<string>();
+      for (const b of single) if (b !== a) set.add(b);
+      t.set(a, set);
+    }
+    // A phrase member ("pull request") expands to the single members when both its words are in the request.
+    for (const p of phrases) {
+      const key = p.join(" ");
+      const set = t.get(key) ?? new Set<string>();
+      for (const b of single) set.add(b);
+      t.set(key, set);
+    }
+  }
+  return t;
+}
+
+/**
+ * Equivalents of the request's terms (and of its adjacent term pairs, for phrases such as "pull request"),
+ * without the terms the request already has.
+ */
+export function expand(requestTerms: string[]): Expansion[] {
+  table ??= build();
+  const have = new Set(requestTerms);
+  const out = new Map<string, Expansion>();
+  const add = (from: string, set: Set<string> | undefined) => {
+    for (const term of set ?? []) if (!have.has(term) && !out.has(term)) out.set(term, { from, term });
+  };
+  for (let i = 0; i < requestTerms.length; i++) {
+    const t = requestTerms[i]!;
+    if (i + 1 < requestTerms.length) add(`${t} ${requestTerms[i + 1]}`, table.get(`${t} ${requestTerms[i + 1]}`));
+    add(t, table.get(t));
+  }
+  return [...out.values()];
+}
