@@ -25,6 +25,8 @@ export const TUNING = {
   prefix: 0.3,
   /** Credit toward confidence of a word found only in the body (summary fields count 1). */
   bodyCredit: 0.5,
+  /** Credit toward confidence of a word found only through a synonym in the summary fields. */
+  synonymCredit: 0.5,
   /** How much confidence scales the score: score * (floor + confidence). */
   floor: 0.5,
   /** Below this confidence the best match is not good enough: the search abstains. */
@@ -59,8 +61,10 @@ export interface SearchOptions {
 }
 
 export interface MatchedWord {
-  /** The word as the person typed it (or the synonym's source word). */
+  /** The word as the person typed it (for a synonym: the typed word it stands for). */
   word: string;
+  /** For a synonym: the equivalent word that matched ("slides" matched as "pptx"). */
+  as?: string;
   /** The skill's term it matched (differs from the word's stem for synonyms and prefixes). */
   term: string;
   fields: SearchField[];
@@ -106,6 +110,15 @@ export class SkillSearch {
       processTerm: (t) => t,
       searchOptions: { tokenize: (q) => q.split(" ").filter(Boolean), processTerm: (t) => t },
     });
+  }
+
+  /** A search over names and descriptions only, keyed by name (no registry at hand: a given list of skills). */
+  static fromText(items: Iterable<{ name: string; description: string; tags?: string[] }>): SkillSearch {
+    const search = new SkillSearch();
+    for (const s of items) {
+      search.upsert({ id: s.name, name: s.name, description: s.description, nameText: s.name.replace(/[-_.:]+/g, " "), headings: "", tags: (s.tags ?? []).join(" "), body: "" });
+    }
+    return search;
   }
 
   get size(): number {
@@ -160,7 +173,7 @@ export class SkillSearch {
     const own = termsWithWords(request);
     // The request's own terms (first spelling wins for explanations), then synonyms, then earlier turns.
     const weight = new Map<string, number>();
-    const wordOf = new Map<string, { word: string; via?: MatchedWord["via"] }>();
+    const wordOf = new Map<string, { word: string; as?: string; via?: MatchedWord["via"] }>();
     for (const { term, word } of own) {
       if (!weight.has(term)) {
         weight.set(term, 1);
@@ -168,11 +181,14 @@ export class SkillSearch {
       }
     }
     const ownTerms = own.map((o) => o.term);
+    // Each request term's equivalents (a phrase's equivalents count for both its words).
+    const equivalents = new Map<string, string[]>();
     for (const x of expand(ownTerms)) {
+      for (const t of x.from.split(" ")) equivalents.set(t, [...(equivalents.get(t) ?? []), x.term]);
       if (weight.has(x.term)) continue;
       weight.set(x.term, TUNING.synonym);
       const from = own.find((o) => o.term === x.from || x.from.endsWith(` ${o.term}`));
-      wordOf.set(x.term, { word: from?.word ?? x.from, via: "synonym" });
+      wordOf.set(x.term, { word: from?.word ?? x.from, as: x.word, via: "synonym" });
     }
     for (const turn of (opts.recent ?? []).slice(-3)) {
       for (const { term, word } of termsWithWords(turn)) {
@@ -206,6 +222,7 @@ export class SkillSearch {
       let evidence = 0;
       for (const t of uniqueOwn) {
         if (doc.strong.has(t)) evidence += idfAll(t);
+        else if ((equivalents.get(t) ?? []).some((x) => doc.strong.has(x))) evidence += TUNING.synonymCredit * idfAll(t);
         else if (match[t]) evidence += TUNING.bodyCredit * idfAll(t);
       }
       const confidence = Math.min(1, evidence / ownIdf);
@@ -241,13 +258,13 @@ export class SkillSearch {
     return { hits, abstain: reason !== undefined, ...(reason ? { reason } : {}), searched };
   }
 
-  private matchedWords(match: Record<string, string[]>, weight: Map<string, number>, wordOf: Map<string, { word: string; via?: MatchedWord["via"] }>): MatchedWord[] {
+  private matchedWords(match: Record<string, string[]>, weight: Map<string, number>, wordOf: Map<string, { word: string; as?: string; via?: MatchedWord["via"] }>): MatchedWord[] {
     const out: MatchedWord[] = [];
     for (const [term, msFields] of Object.entries(match)) {
       const fields = [...new Set(msFields.map((f) => FIELD_OF.get(f)!))].sort((a, b) => FIELDS.indexOf(a) - FIELDS.indexOf(b));
       const direct = wordOf.get(term);
       if (direct) {
-        out.push({ word: direct.word, term, fields, ...(direct.via ? { via: direct.via } : {}) });
+        out.push({ word: direct.word, term, fields, ...(direct.as ? { as: direct.as } : {}), ...(direct.via ? { via: direct.via } : {}) });
         continue;
       }
       // A prefix match: the longest request term the document term starts with.
@@ -259,21 +276,30 @@ export class SkillSearch {
   }
 }
 
-const FIELD_WORD: Record<SearchField, string> = { name: "name", description: "description", headings: "headings", tags: "tags", body: "body" };
+const FIELD_PHRASE: Record<SearchField, string> = { name: "name matches", description: "description matches", headings: "headings match", tags: "tags match", body: "body matches" };
 
-/** "name has 'latency'; description has 'p99', 'tail'; body has 'qdrant'; the pair 'tail latency' appears in its summary." */
+/** "name matches 'latency'; description matches 'p99', 'tail'; body matches 'qdrant'; phrase 'tail latency' (confidence 69%)". */
 export function explain(matched: MatchedWord[], phrases: string[], namesSkill: boolean, confidence: number): string {
   if (!matched.length) return "no word of the request appears in this skill";
-  const byField = new Map<SearchField, string[]>();
+  // Each word once, under the strongest field it matched; a word matched directly is not repeated as a synonym.
+  const best = new Map<string, { field: SearchField; direct: boolean; as: string[]; note?: string }>();
   for (const m of matched) {
-    const label = m.via === "synonym" ? `'${m.word}' (as '${m.term}')` : m.via === "prefix" ? `'${m.word}' (in '${m.term}')` : m.via === "earlier turn" ? `'${m.word}' (from an earlier turn)` : `'${m.word}'`;
-    // Each word is reported once, under the strongest field it matched.
     const field = m.fields[0]!;
-    const list = byField.get(field) ?? [];
-    if (!list.includes(label)) list.push(label);
-    byField.set(field, list);
+    const key = m.word;
+    const cur = best.get(key);
+    const direct = m.via === undefined || m.via === "prefix";
+    if (!cur || (direct && !cur.direct) || (direct === cur.direct && FIELDS.indexOf(field) < FIELDS.indexOf(cur.field))) {
+      best.set(key, { field, direct, as: cur && !direct ? cur.as : [], ...(m.via === "prefix" ? { note: `in '${m.term}'` } : m.via === "earlier turn" ? { note: "from an earlier turn" } : {}) });
+    }
+    const b = best.get(key)!;
+    if (m.via === "synonym" && !b.direct && m.as && !b.as.includes(m.as) && b.as.length < 3) b.as.push(m.as);
   }
-  const parts = FIELDS.filter((f) => byField.has(f)).map((f) => `${FIELD_WORD[f]} matches ${byField.get(f)!.join(", ")}`);
+  const byField = new Map<SearchField, string[]>();
+  for (const [word, b] of best) {
+    const label = `'${word}'${b.as.length ? ` (as ${b.as.map((a) => `'${a}'`).join(", ")})` : b.note ? ` (${b.note})` : ""}`;
+    byField.set(b.field, [...(byField.get(b.field) ?? []), label]);
+  }
+  const parts = FIELDS.filter((f) => byField.has(f)).map((f) => `${FIELD_PHRASE[f]} ${byField.get(f)!.join(", ")}`);
   if (phrases.length) parts.push(`phrase ${phrases.map((p) => `'${p}'`).join(", ")}`);
   if (namesSkill) parts.push("the request names the skill");
   return `${parts.join("; ")} (confidence ${Math.round(confidence * 100)}%)`;

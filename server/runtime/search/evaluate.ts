@@ -35,8 +35,11 @@ export interface Metrics {
   requests: number;
   /** Requests some skill serves. */
   single: number;
+  /** The expected skill ranked first (whether or not the search abstained). */
   top1: number;
   top3: number;
+  /** The expected skill ranked first and the search did not abstain (what the offline provider activates). */
+  answered: number;
   /** Share of served requests whose skill the listing carries with its description (when measured). */
   listed?: number;
   /** Requests no skill serves. */
@@ -52,14 +55,12 @@ export interface Metrics {
 
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 10_000) / 10_000 : 1);
 
-/**
- * top1/top3 count a served request as found only when the ranker did not abstain and the expected folder is
- * at rank 1 (within the top 3), so abstaining on a served request costs accuracy.
- */
+/** top1/top3 judge the ranking; `answered` also counts abstaining on a served request as a miss. */
 export function measure(cases: RequestCase[], root: string, rank: (request: string) => RankAnswer): Metrics {
   let single = 0;
   let top1 = 0;
   let top3 = 0;
+  let answered = 0;
   let listed = 0;
   let listedKnown = false;
   let none = 0;
@@ -83,14 +84,11 @@ export function measure(cases: RequestCase[], root: string, rank: (request: stri
       listedKnown = true;
       if (a.withDescription.includes(want)) listed++;
     }
-    if (a.abstain) {
-      wrongAbstain++;
-      misses.push({ id: c.id, request: c.request, expect: c.expect, got: rel(a.dirs[0]), abstain: true });
-      continue;
-    }
     const at = a.dirs.indexOf(want);
+    if (a.abstain) wrongAbstain++;
     if (at === 0) top1++;
-    else misses.push({ id: c.id, request: c.request, expect: c.expect, got: rel(a.dirs[0]), abstain: false });
+    if (at === 0 && !a.abstain) answered++;
+    else misses.push({ id: c.id, request: c.request, expect: c.expect, got: rel(a.dirs[0]), abstain: a.abstain });
     if (at >= 0 && at < 3) top3++;
   }
   return {
@@ -98,6 +96,7 @@ export function measure(cases: RequestCase[], root: string, rank: (request: stri
     single,
     top1: ratio(top1, single),
     top3: ratio(top3, single),
+    answered: ratio(answered, single),
     ...(listedKnown ? { listed: ratio(listed, single) } : {}),
     none,
     abstainPrecision: ratio(abstainedRight, abstained),

@@ -79,10 +79,14 @@ export interface Expansion {
   /** The request term that brought it in. */
   from: string;
   term: string;
+  /** The equivalent as a word (for explanations). */
+  word: string;
 }
 
-/** stem -> equivalent stems. A multi-word equivalent stands for its last word's stem when it is a single term. */
+/** stem (or "stem stem" of a phrase) -> equivalent stems. */
 let table: Map<string, Set<string>> | null = null;
+/** stem -> the group word it came from. */
+const wordOfStem = new Map<string, string>();
 
 function stemsOf(phrase: string): string[] {
   return terms(phrase);
@@ -93,6 +97,10 @@ function build(): Map<string, Set<string>> {
   for (const group of GROUPS) {
     // Only single-word members expand (a phrase like "word document" is recognised as a bigram elsewhere).
     const single = group.map(stemsOf).filter((s) => s.length === 1).map((s) => s[0]!);
+    group.forEach((w) => {
+      const st = stemsOf(w);
+      if (st.length === 1 && !wordOfStem.has(st[0]!)) wordOfStem.set(st[0]!, w);
+    });
     const phrases = group.map(stemsOf).filter((s) => s.length > 1);
     for (const a of single) {
       const set = t.get(a) ?? new Set<string>();
@@ -119,7 +127,7 @@ export function expand(requestTerms: string[]): Expansion[] {
   const have = new Set(requestTerms);
   const out = new Map<string, Expansion>();
   const add = (from: string, set: Set<string> | undefined) => {
-    for (const term of set ?? []) if (!have.has(term) && !out.has(term)) out.set(term, { from, term });
+    for (const term of set ?? []) if (!have.has(term) && !out.has(term)) out.set(term, { from, term, word: wordOfStem.get(term) ?? term });
   };
   for (let i = 0; i < requestTerms.length; i++) {
     const t = requestTerms[i]!;

@@ -108,7 +108,7 @@ export function words(text: string): string[] {
   t = t.replace(/(?:^|\s)(c\+\+|c#|f#|\.net|e-mail)(?=$|[\s,.;:!?)])/gi, (m, w: string) => m.slice(0, m.length - w.length) + " " + SPELLINGS[w.toLowerCase()]! + " ");
   for (const raw of t.split(/[^A-Za-z0-9]+/)) {
     if (!raw) continue;
-    const parts = raw.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9]{2,})/);
+    const parts = raw.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
     if (parts.length > 1) {
       for (const p of parts) out.push(p.toLowerCase());
       out.push(raw.toLowerCase());
