@@ -12,6 +12,7 @@ const COMMANDS: Record<string, string> = {
   "skill read-properties": "skill-read-properties",
   "skill to-prompt": "skill-to-prompt",
   "skill list": "skill-list",
+  "skill search": "skill-search",
   "skill install": "skill-install",
   "skill deploy": "skill-deploy",
   "sandbox check": "sandbox-check",

@@ -6,4 +6,5 @@ export { baseSystemPrompt, forkSystemPrompt, activeSkillsBlock, skillToolDescrip
 export { createProvider, isProviderName } from "./providers";
 export { OfflineProvider, OFFLINE_MODEL, OFFLINE_NOTICE, planActions, bashCommands, bodyLinks } from "./offline";
 export { AiSdkProvider, openAiCompatibleProvider, anthropicProvider, ProviderConfigError, wireName } from "./ai-providers";
+export { router, RANKED_KEEP, type Router, type Routed, type RouteOptions } from "./routing";
 export { effectiveSkills, loadSkill, searchOf, SkillLoadError, type LoadedSkill } from "./skill-source";

@@ -37,12 +37,21 @@ const DESCRIBED_SHARE = 0.8;
 /** The search tool each mode offers (named in the closing line). */
 export const SEARCH_TOOL: Record<DisclosureMode, string> = { tool: "skill_search", prompt: "skill_search", orchestrated: "skills.search" };
 
+/** The description on one line (most already are: the regex runs only when needed). */
+function flat(text: string): string {
+  return /\s\s|[\t\n\r]/.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
+}
+
 function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
-  const space = cut.lastIndexOf(" ");
-  return (space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, "") + "…";
+  const flat_ = flat(text);
+  if (flat_.length <= max) return flat_;
+  return cut(flat_, max);
+}
+
+function cut(flat: string, max: number): string {
+  const head = flat.slice(0, max - 1);
+  const space = head.lastIndexOf(" ");
+  return (space > max / 2 ? head.slice(0, space) : head).replace(/[\s,.;:]+$/, "") + "…";
 }
 
 function escapeXml(s: string): string {
@@ -91,6 +100,12 @@ export interface ListingOptions {
 
 export type Listing = ListingInfo & { skills: ListingSkill[] };
 
+/** `tokens` is counted on first read: loading the tokenizer costs more than a batch of listings (CLI, bench). */
+function withTokens(l: Omit<Listing, "tokens">): Listing {
+  let n: number | undefined;
+  return Object.defineProperty(l, "tokens", { enumerable: true, configurable: true, get: () => (n ??= estimateTokens(l.text)) }) as Listing;
+}
+
 /** The ranking of the listed skills for a request, from their names and descriptions only (no index at hand). */
 export function rankByText(skills: ListingSkill[], request: string, recent?: string[]): string[] {
   return SkillSearch.fromText(skills)
@@ -111,7 +126,13 @@ export function buildListing(skills: ListingSkill[], opts: ListingOptions): List
 /** Today's listing: every skill in name order, descriptions shortened (least relevant first) no further than SHORT_CHARS. */
 function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: DisclosureMode, budget: number): Listing | null {
   const sepLen = mode === "tool" ? 2 : 1;
-  const desc = new Map(sorted.map((s) => [s.name, s.description.replace(/\s+/g, " ").trim()]));
+  // A lower bound first (every description at its shortest, no markup): a big catalog is rejected in O(n) arithmetic.
+  let least = OPEN + CLOSE;
+  for (const s of sorted) {
+    least += s.name.length + (s.description.length < SHORT_CHARS ? flat(s.description).length : SHORT_CHARS) + sepLen + 3;
+    if (least > budget) return null;
+  }
+  const desc = new Map(sorted.map((s) => [s.name, flat(s.description)]));
   const lineLen = new Map(sorted.map((s) => [s.name, line(mode, s, desc.get(s.name)!).length]));
   let linesTotal = [...lineLen.values()].reduce((a, b) => a + b, 0);
   const shortened = new Set<string>();
@@ -136,10 +157,9 @@ function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Di
   if (length() > budget) return null;
   const text = render(mode, sorted.map((s) => line(mode, s, desc.get(s.name)!)), note(shortened.size, budget));
   const names = sorted.map((s) => s.name);
-  return {
+  return withTokens({
     text,
     chars: text.length,
-    tokens: estimateTokens(text),
     budgetChars: budget,
     total: sorted.length,
     listed: sorted.length,
@@ -154,7 +174,7 @@ function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Di
       ? `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters once ${shortened.size} description${shortened.size === 1 ? " was" : "s were"} shortened (least relevant to the request first).`
       : `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters with their full descriptions.`,
     skills: sorted,
-  };
+  });
 }
 
 /** The request-ranked listing: described skills best first, then names, then the closing line; always within budget. */
@@ -181,7 +201,7 @@ function ranked(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Discl
   for (; i < order.length; i++) {
     const s = order[i]!;
     if (!rankOf.has(s.name)) break;
-    const full = s.description.replace(/\s+/g, " ").trim();
+    const full = flat(s.description);
     const max = RANK_CHARS[i] ?? DESC_CHARS;
     let d = shorten(full, max);
     let l = line(mode, s, d);
@@ -215,10 +235,9 @@ function ranked(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Discl
     `${described.length} best-ranked with descriptions${shortenedNames.length ? ` (${shortenedNames.length} shortened)` : ""}, ` +
     `${nameOnly.length} more by name only, ${omittedNames.length} left out (found with ${SEARCH_TOOL[mode]}).`;
   const listed = order.filter((s) => listedSet.has(s.name));
-  return {
+  return withTokens({
     text,
     chars: text.length,
-    tokens: estimateTokens(text),
     budgetChars: budget,
     total: sorted.length,
     listed: listed.length,
@@ -231,5 +250,5 @@ function ranked(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Discl
     shortenedNames,
     why,
     skills: listed,
-  };
+  });
 }

@@ -10,10 +10,12 @@ import { SkillStack } from "../tools/stack";
 import type { ActiveSkill, ToolContext } from "../tools/types";
 import { CostMeter, stageOfHistory, stageOfResult } from "./costs";
 import { hookNote, runHook, type HookRun } from "./hooks";
-import { buildListing, listingBudgetFor, type ListingSkill } from "./listing";
+import { listingBudgetFor, type ListingSkill } from "./listing";
+import { router } from "./routing";
+import type { SkillEntry } from "../registry/types";
 import { forkTools, toolsForMode, type ModeHost } from "./mode-tools";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
-import { effectiveSkills, loadSkill, searchOf, type LoadedSkill } from "./skill-source";
+import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
 import type {
   ActivationVia,
   AgentEvent,
@@ -64,8 +66,7 @@ export function recentRequests(history: ChatMessage[] | undefined, n = 2): strin
   return (history ?? []).filter((m) => m.role === "user").slice(-n).map((m) => (m as { content: string }).content);
 }
 
-/** How many ranked skills the loop keeps (the listing cannot describe or name more at any sane budget). */
-const RANKED_KEEP = 400;
+
 
 /** The listing as events carry it (without the skill objects). */
 export function listingInfo(l: ListingInfo): ListingInfo {
@@ -112,20 +113,11 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   // Stage 1: the effective skills and their listing (a fork sub-agent gets none: its skill is its instructions).
   const entries = effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const byId = new Map(entries.map((e) => [e.id, e]));
-  const search = searchOf(opts.skills, entries);
-  const recent = recentRequests(opts.history);
-  const ranked = fork ? null : search(opts.request, { limit: RANKED_KEEP, recent });
-  const listing = fork
-    ? emptyListing()
-    : buildListing(
-        entries.map((e) => ({ name: e.name, description: e.description, location: e.file })),
-        {
-          mode,
-          budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens),
-          ranking: ranked!.hits.map((h) => byId.get(h.id)?.name ?? h.name),
-        },
-      );
+  const { route, search } = router(opts.skills, entries);
+  const routed = fork ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
+  const ranked = routed?.ranked ?? null;
+  const byId = routed?.byId ?? new Map<string, SkillEntry>();
+  const listing = routed?.listing ?? emptyListing();
   const rankingHint = ranked
     ? {
         hits: ranked.hits.slice(0, 20).map((h) => ({ name: h.name, description: h.description, location: byId.get(h.id)?.file ?? "", score: h.score, confidence: h.confidence, why: h.why })),

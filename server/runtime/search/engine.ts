@@ -71,6 +71,7 @@ export interface MatchedWord {
   via?: "synonym" | "earlier turn" | "prefix";
 }
 
+/** `matched` and `why` are getters (computed on first read): copy them explicitly when serializing. */
 export interface SearchHit {
   id: string;
   name: string;
@@ -95,6 +96,28 @@ export interface SearchResult {
 }
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+class Hit implements SearchHit {
+  private m?: MatchedWord[];
+  private w?: string;
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly description: string,
+    readonly score: number,
+    readonly confidence: number,
+    readonly phrases: string[],
+    private readonly namesSkill: boolean,
+    private readonly match: Record<string, string[]>,
+    private readonly explainer: (m: Record<string, string[]>) => MatchedWord[],
+  ) {}
+  get matched(): MatchedWord[] {
+    return (this.m ??= this.explainer(this.match));
+  }
+  get why(): string {
+    return (this.w ??= explain(this.matched, this.phrases, this.namesSkill, this.confidence));
+  }
+}
 
 export class SkillSearch {
   private ms: MiniSearch<SearchDoc>;
@@ -202,53 +225,61 @@ export class SkillSearch {
     const raw = this.ms.search([...weight.keys()].join(" "), {
       boost: Object.fromEntries(FIELDS.map((f) => [MS_FIELD[f], TUNING.boost[f]])),
       boostTerm: (t) => weight.get(t) ?? 1,
-      prefix: (t) => t.length >= 5 && weight.get(t) === 1,
+      prefix: (t) => TUNING.prefix > 0 && t.length >= 5 && weight.get(t) === 1,
       weights: { prefix: TUNING.prefix, fuzzy: 0 },
       ...(only ? { filter: (r) => only.has(r.id as string) } : {}),
     });
 
     const uniqueOwn = [...new Set(ownTerms)];
+    const ownSet = new Set(uniqueOwn);
     // Document frequency of the request's words over every field, from the matches themselves.
     const dfAll = new Map<string, number>();
-    for (const r of raw) for (const t of Object.keys(r.match)) if (weight.get(t) === 1) dfAll.set(t, (dfAll.get(t) ?? 0) + 1);
+    for (const r of raw) for (const t in r.match) if (ownSet.has(t)) dfAll.set(t, (dfAll.get(t) ?? 0) + 1);
     const n = Math.max(searched, 1);
-    const idfAll = (t: string) => Math.log(1 + (n - (dfAll.get(t) ?? 0) + 0.5) / ((dfAll.get(t) ?? 0) + 0.5));
-    const ownIdf = uniqueOwn.reduce((a, t) => a + idfAll(t), 0) || 1;
-    const ownPairs = [...new Set(ownTerms.slice(1).map((t, i) => `${ownTerms[i]} ${t}`))].filter((p) => p.split(" ")[0] !== p.split(" ")[1]);
+    // Per request word: its IDF, its equivalents (computed once per request, used for every document).
+    const wanted = uniqueOwn.map((t) => {
+      const df = dfAll.get(t) ?? 0;
+      return { t, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), eq: equivalents.get(t) ?? [] };
+    });
+    const ownIdf = wanted.reduce((a, o) => a + o.idf, 0) || 1;
+    const ownPairs = [...new Set(ownTerms.slice(1).map((t, i) => `${ownTerms[i]} ${t}`))]
+      .filter((p) => p.split(" ")[0] !== p.split(" ")[1])
+      .map((p) => {
+        const [x, y] = p.split(" ");
+        return { p, bonus: (TUNING.phrase * (this.idf(x!) + this.idf(y!))) / 2 };
+      });
+    const synonymCredit = TUNING.synonymCredit;
+    const bodyCredit = TUNING.bodyCredit;
     const scored = raw.map((r) => {
       const doc = this.docs.get(r.id as string)!;
       const match = r.match as Record<string, string[]>;
-      const matched = this.matchedWords(match, weight, wordOf);
       let evidence = 0;
-      for (const t of uniqueOwn) {
-        if (doc.strong.has(t)) evidence += idfAll(t);
-        else if ((equivalents.get(t) ?? []).some((x) => doc.strong.has(x))) evidence += TUNING.synonymCredit * idfAll(t);
-        else if (match[t]) evidence += TUNING.bodyCredit * idfAll(t);
+      for (const o of wanted) {
+        if (doc.strong.has(o.t)) evidence += o.idf;
+        else if (o.eq.length && o.eq.some((x) => doc.strong.has(x))) evidence += synonymCredit * o.idf;
+        else if (match[o.t]) evidence += bodyCredit * o.idf;
       }
       const confidence = Math.min(1, evidence / ownIdf);
-      const phrases = ownPairs.filter((p) => doc.pairs.has(p));
-      const phraseBonus = phrases.reduce((a, p) => {
-        const [x, y] = p.split(" ");
-        return a + (TUNING.phrase * (this.idf(x!) + this.idf(y!))) / 2;
-      }, 0);
-      const namesSkill = doc.nameTerms.length > 0 && doc.nameTerms.every((t) => uniqueOwn.includes(t));
+      let phraseBonus = 0;
+      let phrases: string[] = [];
+      for (const pp of ownPairs) {
+        if (!doc.pairs.has(pp.p)) continue;
+        phraseBonus += pp.bonus;
+        phrases = [...phrases, pp.p];
+      }
+      let namesSkill = doc.nameTerms.length > 0;
+      for (const t of doc.nameTerms) if (!ownSet.has(t)) namesSkill = false;
       const quality = (r.queryTerms as string[]).length || 1;
-      const base = r.score / quality;
-      const score = (base + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
-      return { doc, score, confidence, matched, phrases, namesSkill };
+      const score = (r.score / quality + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
+      return { doc, score, confidence, match, phrases, namesSkill };
     });
     scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
 
-    const hits: SearchHit[] = scored.slice(0, limit).map((s) => ({
-      id: s.doc.id,
-      name: s.doc.name,
-      description: s.doc.description,
-      score: round(s.score),
-      confidence: round(s.confidence),
-      matched: s.matched,
-      phrases: s.phrases.map((p) => p.split(" ").map((t) => wordOf.get(t)?.word ?? t).join(" ")),
-      why: explain(s.matched, s.phrases.map((p) => p.split(" ").map((t) => wordOf.get(t)?.word ?? t).join(" ")), s.namesSkill, s.confidence),
-    }));
+    // Explanations are built when read (getters): a listing ranks hundreds of hits and shows the words of a few.
+    const explainer = (m: Record<string, string[]>) => this.matchedWords(m, weight, wordOf);
+    const hits: SearchHit[] = scored.slice(0, limit).map(
+      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => wordOf.get(t)?.word ?? t).join(" ")), s.namesSkill, s.match, explainer),
+    );
     const best = scored[0];
     let reason: string | undefined;
     if (!best) reason = "no skill's text contains any word of the request";

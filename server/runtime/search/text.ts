@@ -104,15 +104,20 @@ export function isStopWord(word: string): boolean {
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  let t = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-  t = t.replace(/(?:^|\s)(c\+\+|c#|f#|\.net|e-mail)(?=$|[\s,.;:!?)])/gi, (m, w: string) => m.slice(0, m.length - w.length) + " " + SPELLINGS[w.toLowerCase()]! + " ");
+  // eslint-disable-next-line no-control-regex
+  let t = /[^\x00-\x7f]/.test(text) ? text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : text;
+  if (/[+#]|\.net|e-mail/i.test(t)) {
+    t = t.replace(/(?:^|\s)(c\+\+|c#|f#|\.net|e-mail)(?=$|[\s,.;:!?)])/gi, (m, w: string) => m.slice(0, m.length - w.length) + " " + SPELLINGS[w.toLowerCase()]! + " ");
+  }
   for (const raw of t.split(/[^A-Za-z0-9]+/)) {
     if (!raw) continue;
-    const parts = raw.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
-    if (parts.length > 1) {
+    const lower = raw.toLowerCase();
+    // Only mixed-case words are split (a fast test first: most words are all lower case).
+    if (lower !== raw && /[a-z][A-Z]|[A-Z][A-Z][a-z]/.test(raw)) {
+      const parts = raw.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
       for (const p of parts) out.push(p.toLowerCase());
-      out.push(raw.toLowerCase());
-    } else out.push(raw.toLowerCase());
+    }
+    out.push(lower);
   }
   return out;
 }
