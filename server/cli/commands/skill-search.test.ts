@@ -46,7 +46,7 @@ describe("omniforge skill search", () => {
     expect(o.results.length).toBeLessThanOrEqual(2);
     expect(Object.keys(o.results[0])).toEqual(["name", "layer", "plugin", "dir", "score", "why"]);
     expect(o.results[0]).toMatchObject({ name: "xlsx-report", layer: "project", plugin: null, dir: path.join(catalog, "acme/xlsx-report") });
-    expect(o.results[0].why).toMatch(/'spreadsheet' \(as 'excel'/);
+    expect(o.results[0].why).toMatch(/^name matches 'spreadsheet' \(as 'xlsx'/);
     expect(Object.keys(o.listing)).toEqual(["chars", "withDescription", "nameOnly", "omitted"]);
     expect(o.listing.chars).toBeLessThanOrEqual(1500);
     expect(o.listing.withDescription[0]).toBe(path.join(catalog, "acme/xlsx-report"));
