@@ -34,7 +34,7 @@ afterAll(() => t.cleanup());
 
 describe("omniforge skill search", () => {
   it("--json prints exactly one line per request with results, abstain and the listing the agent would get", () => {
-    const r = omniforge("put this data in a spreadsheet with a pivot table", "--skills", catalog, "--json", "--limit", "2", "--budget", "1500");
+    const r = omniforge("put this data in a spreadsheet with a pivot table", "--skills", catalog, "--json", "--limit", "2", "--budget", "900");
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -48,7 +48,7 @@ describe("omniforge skill search", () => {
     expect(o.results[0]).toMatchObject({ name: "xlsx-report", layer: "project", plugin: null, dir: path.join(catalog, "acme/xlsx-report") });
     expect(o.results[0].why).toMatch(/^name matches 'spreadsheet' \(as 'xlsx'/);
     expect(Object.keys(o.listing)).toEqual(["chars", "withDescription", "nameOnly", "omitted"]);
-    expect(o.listing.chars).toBeLessThanOrEqual(1500);
+    expect(o.listing.chars).toBeLessThanOrEqual(900);
     expect(o.listing.withDescription[0]).toBe(path.join(catalog, "acme/xlsx-report"));
     expect(o.listing.withDescription.length + o.listing.nameOnly.length + o.listing.omitted).toBe(85);
     expect(o.listing.omitted).toBeGreaterThan(0);
