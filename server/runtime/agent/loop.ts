@@ -113,7 +113,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   // Stage 1: the effective skills and their listing (a fork sub-agent gets none: its skill is its instructions).
   const entries = effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const { route, search } = router(opts.skills, entries);
+  const { route, search } = router(opts.skills, entries, opts.searchIndex);
   const routed = fork ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
   const ranked = routed?.ranked ?? null;
   const byId = routed?.byId ?? new Map<string, SkillEntry>();

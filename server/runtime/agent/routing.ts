@@ -2,6 +2,7 @@
 // under a budget. The loop, the CLI's `skill search` and the playground's preview all call this, so what they
 // show is what the agent sees.
 import type { SkillEntry } from "../registry/types";
+import type { SkillIndex } from "../registry/skill-index";
 import type { SearchResult } from "../search/engine";
 import { buildListing, type Listing } from "./listing";
 import { searchOf } from "./skill-source";
@@ -32,8 +33,8 @@ export interface Router {
 }
 
 /** A router over these entries (the search is built or followed once; each call ranks and lists one request). */
-export function router(source: AgentSkillSource, entries: SkillEntry[]): Router {
-  const search = searchOf(source, entries);
+export function router(source: AgentSkillSource, entries: SkillEntry[], index?: SkillIndex): Router {
+  const search = searchOf(source, entries, index);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const listable = entries.map((e) => ({ name: e.name, description: e.description, location: e.file }));
   const route = (request: string, opts: RouteOptions): Routed => {

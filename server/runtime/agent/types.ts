@@ -243,6 +243,11 @@ export interface AgentRunOptions {
   mode: DisclosureMode;
   provider: ModelProvider;
   skills: AgentSkillSource;
+  /**
+   * The registry index a list of `skills` came from: the one ranking then follows it instead of reading every
+   * body for this run (a playground session's chosen subset of a big catalog).
+   */
+  searchIndex?: SkillIndex;
   /** Runs scripts and hooks; absent means script tools answer that scripts cannot run here. */
   runner?: ScriptRunner;
   audit: AuditSink;
