@@ -29,7 +29,7 @@ const SPELLINGS: Record<string, string> = {
 };
 
 /** Irregular forms Porter leaves apart. Keys and values are raw (lower-case) words. */
-const LEMMAS: Record<string, string> = {
+const LEMMA_LIST: Record<string, string> = {
   analysis: "analyze",
   analyses: "analyze",
   analyse: "analyze",
@@ -80,6 +80,8 @@ const LEMMAS: Record<string, string> = {
   neighbour: "neighbor",
   neighbours: "neighbor",
 };
+// A Map, not an object: a word like "constructor" must not find Object.prototype's members.
+const LEMMAS = new Map(Object.entries(LEMMA_LIST));
 
 const stemCache = new Map<string, string>();
 
@@ -87,7 +89,7 @@ const stemCache = new Map<string, string>();
 export function stemWord(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = stemmer(LEMMAS[word] ?? word);
+    s = stemmer(LEMMAS.get(word) ?? word);
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }
@@ -109,8 +111,9 @@ export function words(text: string): string[] {
   if (/[+#]|\.net|e-mail/i.test(t)) {
     t = t.replace(/(?:^|\s)(c\+\+|c#|f#|\.net|e-mail)(?=$|[\s,.;:!?)])/gi, (m, w: string) => m.slice(0, m.length - w.length) + " " + SPELLINGS[w.toLowerCase()]! + " ");
   }
-  for (const raw of t.split(/[^A-Za-z0-9]+/)) {
-    if (!raw) continue;
+  const re = /[A-Za-z0-9]+/g;
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    const raw = m[0];
     const lower = raw.toLowerCase();
     // Only mixed-case words are split (a fast test first: most words are all lower case).
     if (lower !== raw && /[a-z][A-Z]|[A-Z][A-Z][a-z]/.test(raw)) {
