@@ -183,7 +183,7 @@ export class OfflineProvider implements ModelProvider {
         }
         const runnerUp = ranking.hits[1];
         const reason =
-          `'${best.name}' ranked first of ${ranking.searched} skills (score ${best.score}): ${best.why}` +
+          `'${best.name}' ranked first of ${ranking.searched} skill${ranking.searched === 1 ? "" : "s"} (score ${best.score}): ${best.why}` +
           (runnerUp ? `; next best '${runnerUp.name}' (score ${runnerUp.score}): ${runnerUp.why}` : "") +
           `. Activating it ${HOW[hints.mode]}.`;
         return {
