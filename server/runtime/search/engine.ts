@@ -207,11 +207,12 @@ export class SkillSearch {
     }
     const ownTerms = own.map((o) => o.term);
     // Each request term's equivalents (a phrase's equivalents count for both its words).
-    const equivalents = new Map<string, string[]>();
+    const equivalents = new Map<string, { term: string; credit: number }[]>();
     for (const x of expand(ownTerms)) {
-      for (const t of x.from.split(" ")) equivalents.set(t, [...(equivalents.get(t) ?? []), x.term]);
+      const credit = Math.min(0.9, TUNING.synonymCredit * x.strength);
+      for (const t of x.from.split(" ")) equivalents.set(t, [...(equivalents.get(t) ?? []), { term: x.term, credit }]);
       if (weight.has(x.term)) continue;
-      weight.set(x.term, TUNING.synonym);
+      weight.set(x.term, Math.min(0.9, TUNING.synonym * x.strength));
       const from = own.find((o) => o.term === x.from || x.from.endsWith(` ${o.term}`));
       wordOf.set(x.term, { word: from?.word ?? x.from, as: x.word, via: "synonym" });
     }
@@ -250,7 +251,6 @@ export class SkillSearch {
         const [x, y] = p.split(" ");
         return { p, bonus: (TUNING.phrase * (this.idf(x!) + this.idf(y!))) / 2 };
       });
-    const synonymCredit = TUNING.synonymCredit;
     const bodyCredit = TUNING.bodyCredit;
     const scored = raw.map((r) => {
       const doc = this.docs.get(r.id as string)!;
@@ -258,8 +258,12 @@ export class SkillSearch {
       let evidence = 0;
       for (const o of wanted) {
         if (doc.strong.has(o.t)) evidence += o.idf;
-        else if (o.eq.length && o.eq.some((x) => doc.strong.has(x))) evidence += synonymCredit * o.idf;
-        else if (match[o.t]) evidence += bodyCredit * o.idf;
+        else {
+          // The best credit among equivalents found in the summary fields (a near-identity synonym counts more).
+          let credit = match[o.t] ? bodyCredit : 0;
+          for (const x of o.eq) if (x.credit > credit && doc.strong.has(x.term)) credit = x.credit;
+          evidence += credit * o.idf;
+        }
       }
       const confidence = Math.min(1, evidence / ownIdf);
       let phraseBonus = 0;

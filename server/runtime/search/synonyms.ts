@@ -3,58 +3,68 @@
 // skill that uses the person's own word still ranks first. Groups are general vocabulary, not skill names.
 import { terms } from "./text";
 
-/** Each group: words that stand for one another when a person asks for something. */
+/**
+ * Each group: words that stand for one another when a person asks for something. A group starting with "=" is
+ * near-identity (a format and its names: slides ~ pptx), weighed double; "~" is loose (generic verbs), weighed
+ * at 60%; the rest at the normal synonym weight.
+ */
 const GROUPS: string[][] = [
-  ["spreadsheet", "xlsx", "excel", "csv", "sheet", "workbook"],
-  ["slides", "slide", "deck", "presentation", "pptx", "powerpoint", "keynote"],
-  ["docx", "word document", "word doc", "ms word"],
+  ["=", "spreadsheet", "xlsx", "excel", "csv", "sheet", "workbook"],
+  ["=", "slides", "slide", "deck", "presentation", "pptx", "powerpoint", "keynote"],
+  ["=", "docx", "word document", "word doc", "ms word"],
   ["pdf", "acrobat"],
-  ["image", "picture", "photo", "pic", "img", "png", "jpeg", "jpg", "graphic"],
+  ["=", "image", "picture", "photo", "pic", "img", "png", "jpeg", "jpg", "graphic"],
   ["diagram", "flowchart", "chart", "graph", "visualization", "visualisation", "plot"],
-  ["gif", "animated", "animation"],
+  ["=", "gif", "animated", "animation"],
   ["video", "movie", "clip", "footage", "mp4"],
   ["audio", "sound", "recording", "podcast", "voice"],
   ["bug", "debug", "crash", "error", "exception", "fail", "broken", "defect", "regression", "traceback", "flaky", "intermittent", "wrong", "unexpected"],
   ["test", "tests", "testing", "spec", "unittest"],
   ["deploy", "deployment", "ship", "publish", "release", "host", "hosting", "go live"],
-  ["repository", "repo", "codebase", "project"],
-  ["pull request", "pr", "merge request", "mr"],
+  ["=", "repository", "repo", "codebase", "project"],
+  ["=", "pull request", "pr", "merge request", "mr"],
   ["branch", "checkout"],
   ["commit", "changeset"],
-  ["database", "db", "sql", "rdbms"],
-  ["postgres", "postgresql", "psql", "pg"],
-  ["kubernetes", "k8s", "kubectl"],
-  ["javascript", "js", "node", "nodejs"],
-  ["typescript", "ts"],
-  ["python", "py"],
-  ["performance", "slow", "speed", "fast", "latency", "perf", "optimize", "optimise", "sluggish"],
+  ["=", "database", "db", "sql", "rdbms"],
+  ["=", "postgres", "postgresql", "psql", "pg"],
+  ["=", "kubernetes", "k8s", "kubectl"],
+  ["=", "javascript", "js", "node", "nodejs"],
+  ["=", "typescript", "ts"],
+  ["=", "python", "py"],
+  ["~", "performance", "slow", "speed", "fast", "latency", "perf", "optimize", "optimise", "sluggish"],
   ["security", "secure", "vulnerability", "exploit", "malicious", "unsafe", "injection", "cve"],
-  ["accessibility", "a11y", "screen reader", "wcag"],
+  ["=", "accessibility", "a11y", "screen reader", "wcag"],
   ["ui", "interface", "frontend", "front end"],
   ["ux", "usability", "user experience"],
-  ["forecast", "predict", "prediction", "projection", "extrapolate"],
-  ["summarize", "summarise", "summary", "tldr", "recap"],
-  ["translate", "translation", "localize", "localise", "i18n"],
-  ["email", "mail", "inbox", "gmail", "outlook"],
-  ["calendar", "schedule", "meeting", "appointment"],
-  ["documentation", "docs", "readme", "wiki", "handbook"],
-  ["notes", "note", "minutes", "journal"],
+  ["=", "forecast", "predict", "prediction", "projection", "extrapolate"],
+  ["=", "summarize", "summarise", "summary", "tldr", "recap"],
+  ["=", "translate", "translation", "localize", "localise", "i18n"],
+  ["=", "email", "mail", "inbox", "gmail", "outlook"],
+  ["~", "calendar", "schedule", "meeting", "appointment"],
+  ["~", "documentation", "docs", "readme", "wiki", "handbook"],
+  ["~", "notes", "note", "minutes", "journal"],
   ["onboard", "onboarding", "tour", "walkthrough", "orient"],
-  ["architecture", "structure", "layout", "overview"],
-  ["design", "mockup", "wireframe", "layout"],
-  ["poster", "flyer", "banner", "print"],
-  ["art", "artwork", "artistic", "drawing", "illustration"],
-  ["generate", "create", "make", "build", "produce"],
-  ["edit", "modify", "change", "update", "tweak"],
-  ["review", "audit", "inspect", "check", "assess"],
+  ["~", "architecture", "structure", "layout", "overview"],
+  ["~", "design", "mockup", "wireframe", "layout"],
+  ["~", "poster", "flyer", "banner", "print"],
+  ["~", "art", "artwork", "artistic", "drawing", "illustration"],
+  ["~", "generate", "create", "make", "build", "produce"],
+  ["~", "edit", "modify", "change", "update", "tweak"],
+  ["~", "review", "audit", "inspect", "check", "assess"],
   ["refactor", "restructure", "clean up", "cleanup"],
   ["llm", "language model", "gpt", "claude", "chatbot"],
-  ["agent", "assistant", "bot"],
-  ["api", "endpoint", "rest", "sdk"],
+  ["~", "agent", "assistant", "bot"],
+  ["~", "api", "endpoint", "rest", "sdk"],
   ["cost", "price", "pricing", "billing"],
-  ["scale", "scaling", "grow", "growth", "capacity"],
+  ["=", "invoice", "bill", "billing", "receipt"],
+  ["=", "merge", "combine", "join", "concatenate", "concat"],
+  ["split", "separate", "divide"],
+  ["=", "resume", "cv", "curriculum vitae"],
+  ["contract", "agreement", "nda"],
+  ["transcript", "transcription", "recording"],
+  ["~", "scale", "scaling", "grow", "growth", "capacity"],
   ["memory", "ram", "oom"],
-  ["cluster", "node", "shard", "replica"],
+  ["~", "cluster", "node", "shard", "replica"],
   ["website", "site", "web app", "webpage", "web page"],
   ["map", "gis", "geospatial", "spatial"],
   ["satellite", "remote sensing", "imagery"],
@@ -62,16 +72,16 @@ const GROUPS: string[][] = [
   ["gene", "genomic", "genome", "dna"],
   ["weather", "climate", "meteorological"],
   ["stock", "finance", "financial", "market"],
-  ["idea", "brainstorm", "ideation", "explore"],
-  ["plan", "roadmap", "spec"],
-  ["slack", "chat", "channel"],
+  ["~", "idea", "brainstorm", "ideation", "explore"],
+  ["~", "plan", "roadmap", "spec"],
+  ["~", "slack", "chat", "channel"],
   ["notion", "confluence"],
-  ["component", "widget"],
-  ["style", "css", "styling", "tailwind"],
-  ["ci", "pipeline", "github actions", "checks", "build"],
-  ["container", "docker", "dockerfile"],
-  ["migrate", "migration", "upgrade", "port"],
-  ["log", "logs", "logging"],
+  ["~", "component", "widget"],
+  ["~", "style", "css", "styling", "tailwind"],
+  ["~", "ci", "pipeline", "github actions", "checks", "build"],
+  ["~", "container", "docker", "dockerfile"],
+  ["~", "migrate", "migration", "upgrade", "port"],
+  ["~", "log", "logs", "logging"],
   ["vector", "embedding", "embeddings"],
 ];
 
@@ -79,12 +89,14 @@ export interface Expansion {
   /** The request term that brought it in. */
   from: string;
   term: string;
+  /** Relative weight: 2 near-identity, 1 normal, 0.6 loose. */
+  strength: number;
   /** The equivalent as a word (for explanations). */
   word: string;
 }
 
-/** stem (or "stem stem" of a phrase) -> equivalent stems. */
-let table: Map<string, Set<string>> | null = null;
+/** stem (or "stem stem" of a phrase) -> equivalent stems, with the strength of the strongest group that joins them. */
+let table: Map<string, Map<string, number>> | null = null;
 /** stem -> the group word it came from. */
 const wordOfStem = new Map<string, string>();
 
@@ -92,9 +104,12 @@ function stemsOf(phrase: string): string[] {
   return terms(phrase);
 }
 
-function build(): Map<string, Set<string>> {
-  const t = new Map<string, Set<string>>();
-  for (const group of GROUPS) {
+function build(): Map<string, Map<string, number>> {
+  const t = new Map<string, Map<string, number>>();
+  for (const raw of GROUPS) {
+    const strength = raw[0] === "=" ? 2 : raw[0] === "~" ? 0.6 : 1;
+    const group = raw[0] === "=" || raw[0] === "~" ? raw.slice(1) : raw;
+    const join = (set: Map<string, number>, b: string) => set.set(b, Math.max(set.get(b) ?? 0, strength));
     // Only single-word members expand (a phrase like "word document" is recognised as a bigram elsewhere).
     const single = group.map(stemsOf).filter((s) => s.length === 1).map((s) => s[0]!);
     group.forEach((w) => {
@@ -103,15 +118,15 @@ function build(): Map<string, Set<string>> {
     });
     const phrases = group.map(stemsOf).filter((s) => s.length > 1);
     for (const a of single) {
-      const set = t.get(a) ?? new Set<string>();
-      for (const b of single) if (b !== a) set.add(b);
+      const set = t.get(a) ?? new Map<string, number>();
+      for (const b of single) if (b !== a) join(set, b);
       t.set(a, set);
     }
     // A phrase member ("pull request") expands to the single members when both its words are in the request.
     for (const p of phrases) {
       const key = p.join(" ");
-      const set = t.get(key) ?? new Set<string>();
-      for (const b of single) set.add(b);
+      const set = t.get(key) ?? new Map<string, number>();
+      for (const b of single) join(set, b);
       t.set(key, set);
     }
   }
@@ -126,8 +141,8 @@ export function expand(requestTerms: string[]): Expansion[] {
   table ??= build();
   const have = new Set(requestTerms);
   const out = new Map<string, Expansion>();
-  const add = (from: string, set: Set<string> | undefined) => {
-    for (const term of set ?? []) if (!have.has(term) && !out.has(term)) out.set(term, { from, term, word: wordOfStem.get(term) ?? term });
+  const add = (from: string, set: Map<string, number> | undefined) => {
+    for (const [term, strength] of set ?? []) if (!have.has(term) && !out.has(term)) out.set(term, { from, term, strength, word: wordOfStem.get(term) ?? term });
   };
   for (let i = 0; i < requestTerms.length; i++) {
     const t = requestTerms[i]!;

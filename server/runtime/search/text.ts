@@ -83,13 +83,44 @@ const LEMMA_LIST: Record<string, string> = {
 // A Map, not an object: a word like "constructor" must not find Object.prototype's members.
 const LEMMAS = new Map(Object.entries(LEMMA_LIST));
 
+/**
+ * Words Porter reduces onto a different word's stem (sliding/slides -> slide, news -> new, general/generate ->
+ * gener, experiment/experience -> experi, organize/organ): these keep a stem of their own.
+ */
+const OWN_STEM = new Map(
+  Object.entries({
+    sliding: "sliding",
+    news: "news",
+    general: "general",
+    generally: "general",
+    generic: "generic",
+    community: "community",
+    communities: "community",
+    animal: "animal",
+    animals: "animal",
+    experiment: "experiment",
+    experiments: "experiment",
+    experimental: "experiment",
+    experimentation: "experiment",
+    organize: "organize",
+    organized: "organize",
+    organizing: "organize",
+    organization: "organize",
+    organizations: "organize",
+    university: "university",
+    universities: "university",
+    universe: "universe",
+  }),
+);
+
 const stemCache = new Map<string, string>();
 
 /** The search form of one lower-case word (stem, after lemma overrides). Cached: a catalog repeats words a lot. */
 export function stemWord(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = stemmer(LEMMAS.get(word) ?? word);
+    const w = LEMMAS.get(word) ?? word;
+    s = OWN_STEM.get(w) ?? stemmer(w);
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }
