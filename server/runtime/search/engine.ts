@@ -124,6 +124,8 @@ export class SkillSearch {
   private docs = new Map<string, Stored>();
   /** Documents per summary-field stem, for the IDF behind confidence and phrase bonuses. */
   private df = new Map<string, number>();
+  /** The summary fields' terms of the document being added (computed once for pairs and the index). */
+  private tokenized: Map<string, string[]> | null = null;
 
   constructor() {
     this.ms = new MiniSearch<SearchDoc>({
@@ -131,7 +133,7 @@ export class SkillSearch {
       fields: FIELDS.map((f) => MS_FIELD[f]),
       // The body counts each term once: term frequency adds little in a low-weight field (measured), and a body's
       // repeated words were most of the indexing time.
-      tokenize: (text, field) => (field === "body" ? [...new Set(terms(text))] : terms(text)),
+      tokenize: (text, field) => this.tokenized?.get(field!) ?? (field === "body" ? [...new Set(terms(text))] : terms(text)),
       processTerm: (t) => t,
       searchOptions: { tokenize: (q) => q.split(" ").filter(Boolean), processTerm: (t) => t },
     });
@@ -163,13 +165,22 @@ export class SkillSearch {
     const prev = this.docs.get(doc.id);
     if (prev && stamp && prev.stamp === stamp) return;
     if (prev) this.remove(doc.id);
-    const seqs = [doc.nameText, doc.description, doc.headings, doc.tags].flatMap((t) => t.split("\n")).map(terms);
-    const strong = new Set(seqs.flat());
+    const tokenized = new Map<string, string[]>();
     const pairs = new Set<string>();
-    for (const s of seqs) for (let i = 0; i + 1 < s.length; i++) pairs.add(`${s[i]} ${s[i + 1]}`);
+    for (const f of STRONG) {
+      const lines = String(doc[MS_FIELD[f]]).split("\n").map(terms);
+      for (const s of lines) for (let i = 0; i + 1 < s.length; i++) pairs.add(`${s[i]} ${s[i + 1]}`);
+      tokenized.set(MS_FIELD[f], lines.flat());
+    }
+    const strong = new Set([...tokenized.values()].flat());
     for (const t of strong) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     this.docs.set(doc.id, { id: doc.id, name: doc.name, description: doc.description, nameTerms: terms(doc.name.replace(/[-_.]+/g, " ")), strong, pairs, stamp });
-    this.ms.add(doc);
+    this.tokenized = tokenized;
+    try {
+      this.ms.add(doc);
+    } finally {
+      this.tokenized = null;
+    }
   }
 
   remove(id: string): void {
