@@ -30,10 +30,10 @@ export interface ListingSkill {
 /** The whole catalog is listed when every description fits at this length or longer. */
 export const SHORT_CHARS = 120;
 /** Request-ranked listing: description length by rank (best first), then DESC_CHARS for the rest. */
-const RANK_CHARS = [400, 400, 400, 250, 250, 250, 250, 250, 250, 250];
-const DESC_CHARS = 160;
+const RANK_CHARS = [300, 300, 300, 200, 200, 200, 200, 200, 200, 200];
+const DESC_CHARS = 140;
 /** Share of the budget descriptions may take in a request-ranked listing; the rest goes to names. */
-const DESCRIBED_SHARE = 0.8;
+const DESCRIBED_SHARE = 0.85;
 /** The search tool each mode offers (named in the closing line). */
 export const SEARCH_TOOL: Record<DisclosureMode, string> = { tool: "skill_search", prompt: "skill_search", orchestrated: "skills.search" };
 
