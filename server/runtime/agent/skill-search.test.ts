@@ -73,3 +73,27 @@ describe.each(["tool", "prompt", "orchestrated"] as const)("skill search, %s mod
     expect(names).not.toContain("invoice-prod");
   });
 });
+
+describe("the listing follows the conversation", () => {
+  it("ranks for the user's earlier requests too, below the current one", async () => {
+    const provider = searcher("anything");
+    const result = await runAgent({
+      request: "now do the same again please",
+      history: [
+        { role: "user", content: "tidy the chores of team 7" },
+        { role: "assistant", content: "done" },
+      ],
+      mode: "tool",
+      provider,
+      skills: { index: world.index() },
+      audit: new MemoryAuditSink(),
+      scratchDir: world.scratch,
+      sessionId: "s",
+      userId: "u",
+      listingBudgetChars: 1500,
+    });
+    const started = result.events[0] as Extract<AgentEvent, { type: "run_started" }>;
+    expect(started.listing.strategy).toBe("ranked");
+    expect(started.listing.described[0]).toBe("filler-07");
+  });
+});
