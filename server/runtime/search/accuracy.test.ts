@@ -83,5 +83,11 @@ describe.skipIf(!present)("the one ranking on the request set over the real skil
     const none = search.search("what's the capital of australia");
     expect(none.abstain).toBe(true);
     expect(none.reason).toBeTruthy();
+    // A request of common words only is no evidence for any skill, even when they are all in one description.
+    for (const vague of ["please help me", "make something", "use it"]) {
+      const r = search.search(vague);
+      expect(r.abstain, vague).toBe(true);
+    }
+    expect(search.search("make something").reason).toMatch(/shares only common words with the request/);
   });
 });

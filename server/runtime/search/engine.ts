@@ -31,6 +31,12 @@ export const TUNING = {
   floor: 0.5,
   /** Below this confidence the best match is not good enough: the search abstains. */
   minConfidence: 0.2,
+  /**
+   * Below this evidence the best match shares only common words with the request ("help", "make something"):
+   * the summed IDF of the request words it carries, over the IDF of a word no skill has (so catalogs of any size
+   * compare).
+   */
+  minEvidence: 0.45,
 };
 
 const MS_FIELD: Record<SearchField, keyof SearchDoc> = { name: "nameText", description: "description", headings: "headings", tags: "tags", body: "body" };
@@ -94,6 +100,10 @@ export interface SearchResult {
   /** Skills searched. */
   searched: number;
 }
+
+/** Words of a request (and characters read) that take part in a search. */
+export const MAX_TERMS = 64;
+const MAX_REQUEST_CHARS = 4000;
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -206,7 +216,8 @@ export class SkillSearch {
     const limit = Math.max(1, Math.floor(opts.limit ?? 10));
     const only = opts.only;
     const searched = only ? [...only].filter((id) => this.docs.has(id)).length : this.docs.size;
-    const own = termsWithWords(request);
+    // A request is read up to MAX_TERMS words (a pasted document must not make one search cost seconds).
+    const own = termsWithWords(request.length > MAX_REQUEST_CHARS ? request.slice(0, MAX_REQUEST_CHARS) : request).slice(0, MAX_TERMS);
     // The request's own terms (first spelling wins for explanations), then synonyms, then earlier turns.
     const weight = new Map<string, number>();
     const wordOf = new Map<string, { word: string; as?: string; via?: MatchedWord["via"] }>();
@@ -228,7 +239,7 @@ export class SkillSearch {
       wordOf.set(x.term, { word: from?.word ?? x.from, as: x.word, via: "synonym" });
     }
     for (const turn of (opts.recent ?? []).slice(-3)) {
-      for (const { term, word } of termsWithWords(turn)) {
+      for (const { term, word } of termsWithWords(turn.slice(0, MAX_REQUEST_CHARS)).slice(0, MAX_TERMS / 2)) {
         if (weight.has(term)) continue;
         weight.set(term, TUNING.recent);
         wordOf.set(term, { word, via: "earlier turn" });
@@ -288,7 +299,7 @@ export class SkillSearch {
       for (const t of doc.nameTerms) if (!ownSet.has(t)) namesSkill = false;
       const quality = (r.queryTerms as string[]).length || 1;
       const score = (r.score / quality + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
-      return { doc, score, confidence, match, phrases, namesSkill };
+      return { doc, score, confidence, evidence, match, phrases, namesSkill };
     });
     scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
 
@@ -302,6 +313,8 @@ export class SkillSearch {
     if (!best) reason = "no skill's text contains any word of the request";
     else if (best.confidence < TUNING.minConfidence) {
       reason = `the best match, '${best.doc.name}', carries only ${Math.round(best.confidence * 100)}% of the request's distinctive words (at least ${Math.round(TUNING.minConfidence * 100)}% needed)`;
+    } else if (best.evidence / Math.log(1 + (Math.max(searched, 1) + 0.5) / 0.5) < TUNING.minEvidence) {
+      reason = `the best match, '${best.doc.name}', shares only common words with the request`;
     }
     return { hits, abstain: reason !== undefined, ...(reason ? { reason } : {}), searched };
   }
