@@ -10,6 +10,7 @@ import type { ComparedRun } from "./meter";
 import { SidePanel, type FocusTurn } from "./side-panel";
 import { answerOf, costsOf, toSteps, totals } from "./steps-model";
 import { StepList } from "./steps";
+import { useDebounced } from "~/components/skills/use-debounced";
 import { MODES, type Message, type Mode } from "./types";
 
 interface TurnView {
@@ -60,6 +61,9 @@ export function Chat({ sessionId }: { sessionId: string }) {
   const [live, setLive] = useState<{ turn: number; request: string; mode: string; events: StreamEvent[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
+  // While previewing, the side panel shows the listing for the request being typed (debounced).
+  const [previewing, setPreviewing] = useState(false);
+  const previewRequest = useDebounced(draft.trim(), 300);
   const [focusTurn, setFocusTurn] = useState<number | null>(null);
   const sub = useRef<{ unsubscribe: () => void } | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
@@ -216,6 +220,7 @@ export function Chat({ sessionId }: { sessionId: string }) {
                 {
                   onSuccess: (r) => {
                     setDraft("");
+                    setPreviewing(false);
                     onStarted(request)(r);
                   },
                 },
@@ -235,6 +240,9 @@ export function Chat({ sessionId }: { sessionId: string }) {
                 }
               }}
             />
+            <button type="button" className="btn" onClick={() => setPreviewing(!previewing)} disabled={!draft.trim() && !previewing} aria-pressed={previewing} title="Show in the side panel the skill listing the agent would get for this request">
+              {previewing ? "Hide preview" : "Preview listing"}
+            </button>
             {busy ? (
               <button type="button" className="btn btn-danger" onClick={() => stop.mutate({ sessionId })} disabled={!live && !running}>
                 Stop
@@ -247,7 +255,14 @@ export function Chat({ sessionId }: { sessionId: string }) {
           </form>
         )}
       </section>
-      <SidePanel sessionId={sessionId} mode={session.mode} focus={focus} compared={compared} />
+      <SidePanel
+        sessionId={sessionId}
+        mode={session.mode}
+        focus={focus}
+        compared={compared}
+        previewRequest={previewing && previewRequest ? previewRequest : null}
+        onEndPreview={() => setPreviewing(false)}
+      />
     </div>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
 // The side panel: the available skills exactly as the agent saw them (the listing of the turn in focus, or a
 // preview before the first turn), the active skills, the context meter and the mode comparison.
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 import type { StreamEvent } from "~/server/services/playground/types";
+import { ListingDetails } from "./listing-details";
 import { ContextMeter, Legend, ModeComparison, type ComparedRun } from "./meter";
 import { activatedIn, activeStack, costsOf, listingOf } from "./steps-model";
 
@@ -14,11 +15,31 @@ export interface FocusTurn {
   live: boolean;
 }
 
-export function SidePanel({ sessionId, mode, focus, compared }: { sessionId: string; mode: string; focus: FocusTurn | null; compared: ComparedRun[] }) {
+export function SidePanel({
+  sessionId,
+  mode,
+  focus,
+  compared,
+  previewRequest = null,
+  onEndPreview,
+}: {
+  sessionId: string;
+  mode: string;
+  focus: FocusTurn | null;
+  compared: ComparedRun[];
+  /** A request typed but not sent: the panel shows the listing the agent would get for it. */
+  previewRequest?: string | null;
+  onEndPreview?: () => void;
+}) {
   const trpc = useTRPC();
-  const seen = focus ? listingOf(focus.events) : null;
-  const preview = useQuery(trpc.playground.listing.queryOptions({ sessionId, ...(seen ? { mode: seen.mode as "tool" | "prompt" | "orchestrated" } : {}) }));
+  const previewing = previewRequest !== null;
+  const seen = focus && !previewing ? listingOf(focus.events) : null;
+  const preview = useQuery({
+    ...trpc.playground.listing.queryOptions({ sessionId, ...(seen ? { mode: seen.mode as "tool" | "prompt" | "orchestrated" } : {}), ...(previewing ? { request: previewRequest } : {}) }),
+    placeholderData: keepPreviousData,
+  });
   const listing = seen ?? (preview.data ? { ...preview.data, mode } : null);
+  const matches = previewing ? (preview.data?.matches ?? []) : [];
   const everything = preview.data?.everything;
   const costs = focus ? costsOf(focus.events) : [];
   const worst = costs.length ? Math.max(...costs.map((c) => c.stage1.tokens + c.stage2.tokens + c.stage3.tokens)) : null;
@@ -28,9 +49,29 @@ export function SidePanel({ sessionId, mode, focus, compared }: { sessionId: str
       <section className="card space-y-1">
         <h2 className="font-semibold">Available skills</h2>
         <p className="muted text-xs">
-          {seen ? `Exactly as the agent saw them in turn ${focus!.turn}` : "Preview: what the agent will see"} ({listing?.mode ?? mode} mode
+          {seen ? `Exactly as the agent saw them in turn ${focus!.turn}` : previewing ? "Preview for the request you are typing" : "Preview: what the agent will see"} ({listing?.mode ?? mode} mode
           {listing ? `, ${listing.listed}/${listing.total} listed, ${listing.chars} chars, ${listing.tokens} tokens, budget ${listing.budgetChars}` : ""})
         </p>
+        {previewing && (
+          <div className="space-y-1 rounded border border-indigo-200 p-2 dark:border-indigo-900" data-testid="listing-preview">
+            <div className="flex items-center gap-2">
+              <span className="text-xs font-medium">Best matches for “{previewRequest}”</span>
+              <button type="button" className="btn ml-auto px-2 py-0 text-xs" onClick={onEndPreview}>
+                {focus ? `Back to turn ${focus.turn}` : "Close preview"}
+              </button>
+            </div>
+            {preview.data?.abstain && <p className="text-xs text-amber-700 dark:text-amber-300">No skill clearly serves it: {preview.data.abstainReason}</p>}
+            <ol className="space-y-0.5 text-xs" data-testid="preview-matches">
+              {matches.map((m) => (
+                <li key={m.name} title={m.why}>
+                  <span className="font-mono">{m.name}</span> <span className="muted">score {m.score}</span>
+                </li>
+              ))}
+              {!matches.length && <li className="muted">no skill has any word of it</li>}
+            </ol>
+          </div>
+        )}
+        {listing && <ListingDetails listing={listing} />}
         <pre className="max-h-72 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950" data-testid="side-listing">
           {listing ? listing.text : "…"}
         </pre>

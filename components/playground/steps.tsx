@@ -61,7 +61,9 @@ export function StepView({ step }: { step: Step }) {
             Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
             {l.shortened ? `, ${l.shortened} shortened` : ""}
             {l.omitted ? `, ${l.omitted} left out` : ""}
+            {l.strategy === "ranked" ? " (ranked for the request)" : ""}
           </summary>
+          {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
           <pre className={pre} data-testid="listing-text">{l.text || "(no skills available)"}</pre>
         </details>
       );

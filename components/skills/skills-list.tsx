@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { CreateSkill } from "./create-skill";
 import { ImportSkill } from "./import-skill";
+import { SkillFinder } from "./skill-finder";
 import { editorHref, LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "./links";
 import { useDebounced } from "./use-debounced";
 
@@ -76,6 +77,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
       )}
       {panel === "create" && <CreateSkill onClose={() => setPanel(null)} />}
       {panel === "import" && <ImportSkill onClose={() => setPanel(null)} />}
+      <SkillFinder />
       <div className="card flex flex-wrap items-end gap-3">
         <label className="min-w-64 flex-1 text-sm">
           <span className="muted text-xs">Search name, description, tags and body</span>

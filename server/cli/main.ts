@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill read-properties": () => import("./commands/skill-read-properties"),
   "skill to-prompt": () => import("./commands/skill-to-prompt"),
   "skill list": () => import("./commands/skill-list"),
+  "skill search": () => import("./commands/skill-search"),
   "skill install": () => import("./commands/skill-install"),
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),

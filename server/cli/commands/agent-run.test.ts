@@ -53,7 +53,7 @@ describe("omniforge agent run", () => {
     const r = omniforge(["say hello to the world", "--mode", "prompt"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("▶ run: mode prompt, provider offline");
-    expect(r.out).toMatch(/◆ selected 'hello-world': 'hello-world' scored \d+/);
+    expect(r.out).toMatch(/◆ selected 'hello-world': 'hello-world' ranked first of 1 skill \(score [0-9.]+\): name matches 'hello', 'world'/);
     expect(r.out).toMatch(/\+ activated 'hello-world' \(project, [0-9a-f]{12}\) via read_skill_md/);
     expect(r.out).toContain("HELLO-FROM-SCRIPT world");
     expect(r.out).toContain("- deactivated 'hello-world' (run_finished)");

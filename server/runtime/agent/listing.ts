@@ -1,8 +1,11 @@
-// Stage 1: the `<available_skills>` listing, held to a character budget. Over budget, descriptions are
-// shortened (least relevant to the request first) before any skill is dropped, and the listing itself
-// says how many were shortened or left out: the model is never silently missing skills.
+// Stage 1: the `<available_skills>` listing, held to a character budget (DESIGN.md "Listing under budget").
+// When every skill fits (descriptions shortened at most to SHORT_CHARS, least relevant first), the listing is
+// the whole catalog in name order, as it always was. When it does not, the listing is request-ranked: the skills
+// the one ranking puts first for this request get descriptions, then further skills by name while the budget
+// lasts, and one closing line says how many are not listed and that the search tool finds them. Never silent:
+// the result says which skills were listed with a description, by name only, shortened and left out, and why.
 import { estimateTokens } from "../skill/tokens";
-import { relevance } from "./relevance";
+import { SkillSearch } from "../search/engine";
 import type { DisclosureMode, ListingInfo } from "./types";
 
 /** Characters per token assumed for the default budget (English text in common tokenizers is ~4). */
@@ -24,104 +27,228 @@ export interface ListingSkill {
   location: string;
 }
 
-/** Descriptions are shortened in two rounds: to SHORT_CHARS, then to MIN_CHARS; only then are skills left out. */
-const SHORT_CHARS = 120;
-const MIN_CHARS = 40;
+/** The whole catalog is listed when every description fits at this length or longer. */
+export const SHORT_CHARS = 120;
+/** Request-ranked listing: description length by rank (best first), then DESC_CHARS for the rest. */
+const RANK_CHARS = [300, 300, 300, 200, 200, 200, 200, 200, 200, 200];
+const DESC_CHARS = 140;
+/** Share of the budget descriptions may take in a request-ranked listing; the rest goes to names. */
+const DESCRIBED_SHARE = 0.85;
+/** The search tool each mode offers (named in the closing line). */
+export const SEARCH_TOOL: Record<DisclosureMode, string> = { tool: "skill_search", prompt: "skill_search", orchestrated: "skills.search" };
+
+/** The description on one line (most already are: the regex runs only when needed). */
+function flat(text: string): string {
+  return /\s\s|[\t\n\r]/.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
+}
 
 function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
-  const space = cut.lastIndexOf(" ");
-  return (space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, "") + "…";
+  const flat_ = flat(text);
+  if (flat_.length <= max) return flat_;
+  return cut(flat_, max);
+}
+
+function cut(flat: string, max: number): string {
+  const head = flat.slice(0, max - 1);
+  const space = head.lastIndexOf(" ");
+  return (space > max / 2 ? head.slice(0, space) : head).replace(/[\s,.;:]+$/, "") + "…";
 }
 
 function escapeXml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-function line(mode: DisclosureMode, s: ListingSkill, description: string): string {
-  if (mode === "tool") return `"${s.name}": ${description}`;
+/** One skill's line; `description` null lists the name only. */
+function line(mode: DisclosureMode, s: ListingSkill, description: string | null): string {
+  if (mode === "tool") return description === null ? `"${s.name}"` : `"${s.name}": ${description}`;
+  const desc = description === null ? "" : `\n<description>${escapeXml(description)}</description>`;
   const loc = mode === "prompt" ? `\n<location>${escapeXml(s.location)}</location>` : "";
-  return `<skill>\n<name>${escapeXml(s.name)}</name>\n<description>${escapeXml(description)}</description>${loc}\n</skill>`;
+  return `<skill>\n<name>${escapeXml(s.name)}</name>${desc}${loc}\n</skill>`;
 }
 
-function note(shortened: number, omitted: number, budget: number): string {
-  if (!shortened && !omitted) return "";
-  const parts: string[] = [];
-  if (shortened) parts.push(`${shortened} description${shortened === 1 ? " was" : "s were"} shortened`);
-  if (omitted) parts.push(`${omitted} skill${omitted === 1 ? " was" : "s were"} left out`);
-  return `(${parts.join(" and ")} to fit the listing budget of ${budget} characters${omitted ? "; a skill left out can still be used by its exact name" : ""}.)`;
+function note(shortened: number, budget: number): string {
+  return shortened ? `(${shortened} description${shortened === 1 ? " was" : "s were"} shortened to fit the listing budget of ${budget} characters.)` : "";
 }
 
-function render(mode: DisclosureMode, items: { skill: ListingSkill; description: string }[], footer: string): string {
+/** The closing line of a request-ranked listing. */
+export function omittedLine(mode: DisclosureMode, omitted: number, nameOnly: number, ranked = true): string {
+  const head = ranked ? `Skills ranked for this request${nameOnly ? `; the last ${nameOnly} listed by name only` : ""}` : "Skills listed by name only";
+  const rest = omitted
+    ? `${omitted} more skill${omitted === 1 ? " is" : "s are"} not listed: call ${SEARCH_TOOL[mode]} with what you need to find any skill`
+    : `call ${SEARCH_TOOL[mode]} with what you need to find a skill by what it does`;
+  return `(${head}. ${rest}.)`;
+}
+
+function render(mode: DisclosureMode, lines: string[], footer: string): string {
   const sep = mode === "tool" ? "\n\n" : "\n";
-  const body = items.map((i) => line(mode, i.skill, i.description)).join(sep);
+  const body = lines.join(sep);
   return `<available_skills>\n${body}${body ? "\n" : ""}${footer ? footer + "\n" : ""}</available_skills>`;
 }
+
+const OPEN = "<available_skills>\n".length;
+const CLOSE = "</available_skills>".length;
 
 export interface ListingOptions {
   mode: DisclosureMode;
   budgetChars: number;
-  /** When known, the least relevant descriptions are shortened and dropped first. */
+  /** The request (and recent turns are in `recent`): the skills are ranked with the one ranking when no `ranking` is given. */
   request?: string;
+  recent?: string[];
+  /** Skill names best first, as the caller ranked them (the names not in it rank after, in name order). */
+  ranking?: string[];
 }
 
-export function buildListing(skills: ListingSkill[], opts: ListingOptions): ListingInfo & { skills: ListingSkill[] } {
+export type Listing = ListingInfo & { skills: ListingSkill[] };
+
+/** `tokens` is counted on first read: loading the tokenizer costs more than a batch of listings (CLI, bench). */
+function withTokens(l: Omit<Listing, "tokens">): Listing {
+  let n: number | undefined;
+  return Object.defineProperty(l, "tokens", { enumerable: true, configurable: true, get: () => (n ??= estimateTokens(l.text)) }) as Listing;
+}
+
+/** The ranking of the listed skills for a request, from their names and descriptions only (no index at hand). */
+export function rankByText(skills: ListingSkill[], request: string, recent?: string[]): string[] {
+  return SkillSearch.fromText(skills)
+    .search(request, { limit: skills.length, ...(recent ? { recent } : {}) })
+    .hits.map((h) => h.name);
+}
+
+export function buildListing(skills: ListingSkill[], opts: ListingOptions): Listing {
   const budget = Math.max(0, Math.floor(opts.budgetChars));
   const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  // Cut order: least relevant first; ties (or no request) from the end of the alphabet, so the order is stable.
-  const score = new Map(sorted.map((s) => [s.name, opts.request ? relevance(opts.request, s).score : 0]));
-  const cutOrder = [...sorted].sort((a, b) => score.get(a.name)! - score.get(b.name)! || (a.name < b.name ? 1 : -1));
+  const ranking = opts.ranking ?? (opts.request?.trim() ? rankByText(sorted, opts.request, opts.recent) : []);
+  const known = new Set(sorted.map((s) => s.name));
+  const rankOf = new Map<string, number>();
+  for (const n of ranking) if (known.has(n) && !rankOf.has(n)) rankOf.set(n, rankOf.size);
+  return fitsWhole(sorted, rankOf, opts.mode, budget) ?? ranked(sorted, rankOf, opts.mode, budget);
+}
 
-  const desc = new Map(sorted.map((s) => [s.name, s.description.replace(/\s+/g, " ").trim()]));
-  const shortenedNames = new Set<string>();
-  const omitted = new Set<string>();
-  // Lengths are kept arithmetically so a registry of thousands of skills is not re-rendered per change.
-  const sepLen = opts.mode === "tool" ? 2 : 1;
-  const lineLen = new Map(sorted.map((s) => [s.name, line(opts.mode, s, desc.get(s.name)!).length]));
-  let linesTotal = [...lineLen.values()].reduce((a, b) => a + b, 0);
-  let shortenedCount = 0; // shortened and still listed
-  const shortenedListed = () => shortenedCount;
-  const length = () => {
-    const listedCount = sorted.length - omitted.size;
-    const body = linesTotal + Math.max(0, listedCount - 1) * sepLen + (listedCount ? 1 : 0);
-    const foot = note(shortenedListed(), omitted.size, budget);
-    return "<available_skills>\n".length + body + (foot ? foot.length + 1 : 0) + "</available_skills>".length;
-  };
-
-  for (const max of [SHORT_CHARS, MIN_CHARS]) {
-    for (const s of cutOrder) {
-      if (length() <= budget) break;
-      const d = desc.get(s.name)!;
-      if (d.length <= max) continue;
-      desc.set(s.name, shorten(d, max));
-      if (!shortenedNames.has(s.name)) shortenedCount++;
-      shortenedNames.add(s.name);
-      const len = line(opts.mode, s, desc.get(s.name)!).length;
-      linesTotal += len - lineLen.get(s.name)!;
-      lineLen.set(s.name, len);
-    }
+/** Today's listing: every skill in name order, descriptions shortened (least relevant first) no further than SHORT_CHARS. */
+function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: DisclosureMode, budget: number): Listing | null {
+  const sepLen = mode === "tool" ? 2 : 1;
+  // A lower bound first (every description at its shortest, no markup): a big catalog is rejected in O(n) arithmetic.
+  let least = OPEN + CLOSE;
+  for (const s of sorted) {
+    least += s.name.length + (s.description.length < SHORT_CHARS ? flat(s.description).length : SHORT_CHARS) + sepLen + 3;
+    if (least > budget) return null;
   }
+  const desc = new Map(sorted.map((s) => [s.name, flat(s.description)]));
+  const lineLen = new Map(sorted.map((s) => [s.name, line(mode, s, desc.get(s.name)!).length]));
+  let linesTotal = [...lineLen.values()].reduce((a, b) => a + b, 0);
+  const shortened = new Set<string>();
+  // Lengths are kept arithmetically so a registry of thousands of skills is not re-rendered per change.
+  const length = () => {
+    const body = linesTotal + Math.max(0, sorted.length - 1) * sepLen + (sorted.length ? 1 : 0);
+    const foot = note(shortened.size, budget);
+    return OPEN + body + (foot ? foot.length + 1 : 0) + CLOSE;
+  };
+  // Least relevant first: skills the ranking did not place, from the end of the alphabet; then the ranked from the worst.
+  const cutOrder = [...sorted].sort((a, b) => (rankOf.get(b.name) ?? Infinity) - (rankOf.get(a.name) ?? Infinity) || (a.name < b.name ? 1 : -1));
   for (const s of cutOrder) {
     if (length() <= budget) break;
-    omitted.add(s.name);
-    if (shortenedNames.has(s.name)) shortenedCount--;
-    linesTotal -= lineLen.get(s.name)!;
+    const d = desc.get(s.name)!;
+    if (d.length <= SHORT_CHARS) continue;
+    desc.set(s.name, shorten(d, SHORT_CHARS));
+    shortened.add(s.name);
+    const len = line(mode, s, desc.get(s.name)!).length;
+    linesTotal += len - lineLen.get(s.name)!;
+    lineLen.set(s.name, len);
   }
-  const items = sorted.filter((s) => !omitted.has(s.name)).map((s) => ({ skill: s, description: desc.get(s.name)! }));
-  const current = render(opts.mode, items, note(shortenedListed(), omitted.size, budget));
-  const listed = sorted.filter((s) => !omitted.has(s.name));
-  return {
-    text: current,
-    chars: current.length,
-    tokens: estimateTokens(current),
+  if (length() > budget) return null;
+  const text = render(mode, sorted.map((s) => line(mode, s, desc.get(s.name)!)), note(shortened.size, budget));
+  const names = sorted.map((s) => s.name);
+  return withTokens({
+    text,
+    chars: text.length,
+    budgetChars: budget,
+    total: sorted.length,
+    listed: sorted.length,
+    shortened: shortened.size,
+    omitted: 0,
+    omittedNames: [],
+    strategy: "all",
+    described: names,
+    nameOnly: [],
+    shortenedNames: names.filter((n) => shortened.has(n)),
+    why: shortened.size
+      ? `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters once ${shortened.size} description${shortened.size === 1 ? " was" : "s were"} shortened (least relevant to the request first).`
+      : `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters with their full descriptions.`,
+    skills: sorted,
+  });
+}
+
+/** The request-ranked listing: described skills best first, then names, then the closing line; always within budget. */
+function ranked(sorted: ListingSkill[], rankOf: Map<string, number>, mode: DisclosureMode, budget: number): Listing {
+  const order = [...sorted].sort((a, b) => (rankOf.get(a.name) ?? Infinity) - (rankOf.get(b.name) ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sepLen = mode === "tool" ? 2 : 1;
+  // The closing line is reserved at its longest (every count at the catalog's size), so adding a line never overflows it.
+  const reserve = omittedLine(mode, sorted.length, sorted.length, true).length + 1;
+  const room = budget - OPEN - CLOSE - reserve;
+  const lines: string[] = [];
+  const described: string[] = [];
+  const nameOnly: string[] = [];
+  const shortenedNames: string[] = [];
+  // `used` is the body's length: lines, separators and the newline after the last line.
+  let used = 0;
+  const cost = (l: string) => (lines.length ? sepLen : 1) + l.length;
+  const fits = (l: string, limit: number) => used + cost(l) <= limit;
+  const push = (l: string) => {
+    used += cost(l);
+    lines.push(l);
+  };
+  let i = 0;
+  // Descriptions for the ranked skills, best first, while the described share of the budget lasts.
+  for (; i < order.length; i++) {
+    const s = order[i]!;
+    if (!rankOf.has(s.name)) break;
+    const full = flat(s.description);
+    const max = RANK_CHARS[i] ?? DESC_CHARS;
+    let d = shorten(full, max);
+    let l = line(mode, s, d);
+    if (!fits(l, room * DESCRIBED_SHARE)) {
+      if (i > 0) break;
+      // The best match always keeps a description: as much of it as the whole room allows.
+      const over = used + cost(l) - room;
+      d = shorten(full, Math.max(20, d.length - over - 1));
+      l = line(mode, s, d);
+      if (!fits(l, room)) break;
+    }
+    push(l);
+    described.push(s.name);
+    if (d !== full) shortenedNames.push(s.name);
+  }
+  // Then names, in rank order, while the budget lasts.
+  for (; i < order.length; i++) {
+    const l = line(mode, order[i]!, null);
+    if (!fits(l, room)) break;
+    push(l);
+    nameOnly.push(order[i]!.name);
+  }
+  const listedSet = new Set([...described, ...nameOnly]);
+  const omittedNames = sorted.filter((s) => !listedSet.has(s.name)).map((s) => s.name);
+  const footer = omittedLine(mode, omittedNames.length, nameOnly.length, described.length > 0);
+  let text = render(mode, lines, footer);
+  // A budget too small for even the closing line (under ~200 characters) lists nothing.
+  if (text.length > budget) text = render(mode, [], "").length <= budget ? render(mode, [], "") : "";
+  const why =
+    `The ${sorted.length} skills do not fit the budget of ${budget} characters, so the listing is ranked for the request: ` +
+    `${described.length} best-ranked with descriptions${shortenedNames.length ? ` (${shortenedNames.length} shortened)` : ""}, ` +
+    `${nameOnly.length} more by name only, ${omittedNames.length} left out (found with ${SEARCH_TOOL[mode]}).`;
+  const listed = order.filter((s) => listedSet.has(s.name));
+  return withTokens({
+    text,
+    chars: text.length,
     budgetChars: budget,
     total: sorted.length,
     listed: listed.length,
-    shortened: shortenedListed(),
-    omitted: omitted.size,
-    omittedNames: sorted.filter((s) => omitted.has(s.name)).map((s) => s.name),
+    shortened: shortenedNames.length,
+    omitted: omittedNames.length,
+    omittedNames,
+    strategy: "ranked",
+    described,
+    nameOnly,
+    shortenedNames,
+    why,
     skills: listed,
-  };
+  });
 }

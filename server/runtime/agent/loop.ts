@@ -10,7 +10,9 @@ import { SkillStack } from "../tools/stack";
 import type { ActiveSkill, ToolContext } from "../tools/types";
 import { CostMeter, stageOfHistory, stageOfResult } from "./costs";
 import { hookNote, runHook, type HookRun } from "./hooks";
-import { buildListing, listingBudgetFor, type ListingSkill } from "./listing";
+import { listingBudgetFor, type ListingSkill } from "./listing";
+import { router } from "./routing";
+import type { SkillEntry } from "../registry/types";
 import { forkTools, toolsForMode, type ModeHost } from "./mode-tools";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
 import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
@@ -56,7 +58,20 @@ function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | u
 }
 
 function emptyListing(): ListingInfo & { skills: ListingSkill[] } {
-  return { text: "", chars: 0, tokens: 0, budgetChars: 0, total: 0, listed: 0, shortened: 0, omitted: 0, omittedNames: [], skills: [] };
+  return { text: "", chars: 0, tokens: 0, budgetChars: 0, total: 0, listed: 0, shortened: 0, omitted: 0, omittedNames: [], strategy: "all", described: [], nameOnly: [], shortenedNames: [], why: "A sub-agent gets no listing: its skill is its instructions.", skills: [] };
+}
+
+/** The user's earlier requests, most recent last (the listing ranks for them too, at a lower weight). */
+export function recentRequests(history: ChatMessage[] | undefined, n = 2): string[] {
+  return (history ?? []).filter((m) => m.role === "user").slice(-n).map((m) => (m as { content: string }).content);
+}
+
+
+
+/** The listing as events carry it (without the skill objects). */
+export function listingInfo(l: ListingInfo): ListingInfo {
+  const { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why } = l;
+  return { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why };
 }
 
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
@@ -98,17 +113,25 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   // Stage 1: the effective skills and their listing (a fork sub-agent gets none: its skill is its instructions).
   const entries = effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const listing = fork
-    ? emptyListing()
-    : buildListing(
-        entries.map((e) => ({ name: e.name, description: e.description, location: e.file })),
-        { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), request: opts.request },
-      );
+  const { route, search } = router(opts.skills, entries, opts.searchIndex);
+  const routed = fork ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
+  const ranked = routed?.ranked ?? null;
+  const byId = routed?.byId ?? new Map<string, SkillEntry>();
+  const listing = routed?.listing ?? emptyListing();
+  const rankingHint = ranked
+    ? {
+        hits: ranked.hits.slice(0, 20).map((h) => ({ name: h.name, description: h.description, location: byId.get(h.id)?.file ?? "", score: h.score, confidence: h.confidence, why: h.why })),
+        abstain: ranked.abstain,
+        ...(ranked.reason ? { reason: ranked.reason } : {}),
+        searched: ranked.searched,
+      }
+    : undefined;
 
   const scripts: ScriptResult[] = [];
   const stack = fork ? new SkillStack() : opts.stack ?? new SkillStack();
   const host: ModeHost = {
     skills: byName,
+    search,
     loaded: new Map(),
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
@@ -202,11 +225,11 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     provider: provider.name,
     model: provider.model,
     request: opts.request,
-    listing: { text: listing.text, chars: listing.chars, tokens: listing.tokens, budgetChars: listing.budgetChars, total: listing.total, listed: listing.listed, shortened: listing.shortened, omitted: listing.omitted, omittedNames: listing.omittedNames },
+    listing: listingInfo(listing),
     systemPromptChars: systemStatic.length,
     stepLimit,
   });
-  audit("agent_run_started", { request: maskSecrets(opts.request).slice(0, 300), listed: listing.listed, shortened: listing.shortened, omitted: listing.omitted });
+  audit("agent_run_started", { request: maskSecrets(opts.request).slice(0, 300), listed: listing.listed, shortened: listing.shortened, omitted: listing.omitted, listing: listing.strategy });
 
   let steps = 0;
   try {
@@ -239,6 +262,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
             mode,
             request: opts.request,
             skills: listing.skills,
+            ...(rankingHint ? { ranking: rankingHint } : {}),
             active: bodies,
             ...(fork ? { forkSkill: fork.skill.name } : {}),
           },

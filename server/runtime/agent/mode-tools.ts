@@ -9,6 +9,7 @@ import type { SkillEntry } from "../registry/types";
 import { activateSkill } from "../tools/lifecycle";
 import type { ActiveSkill, ToolContext, ToolDefinition } from "../tools/types";
 import { bashTool, builtinTools, createSkillTool, listFilesTool, orchestratedTools, readFileTool, runScriptTool, searchFilesTool, writeFileTool } from "../tools/builtin/index";
+import type { SearchOptions, SearchResult } from "../search/engine";
 import { skillToolDescription } from "./prompts";
 import { loadSkill, type LoadedSkill } from "./skill-source";
 import type { DisclosureMode } from "./types";
@@ -17,6 +18,8 @@ import type { DisclosureMode } from "./types";
 export interface ModeHost {
   /** Effective skills by name (every one, also those left out of the listing). */
   skills: Map<string, SkillEntry>;
+  /** The one ranking over exactly these skills (what the listing uses), for skill_search. */
+  search: (request: string, opts?: Omit<SearchOptions, "only">) => SearchResult;
   /** Bodies of skills activated in this run, by name (for <active_skills> and the offline provider). */
   loaded: Map<string, LoadedSkill>;
   /** Runs a `context: fork` skill in a sub-agent; resolves to its final answer. */
@@ -235,15 +238,49 @@ export function skillsUnloadTool(host: ModeHost): ToolDefinition<z.infer<typeof 
   };
 }
 
+// ---- search, every mode ------------------------------------------------------------------------------
+
+const searchInput = z.object({
+  query: z.string().min(1).max(2000).describe("What the skill should do, in your own words (e.g. 'fill a PDF form')"),
+  limit: z.number().int().min(1).max(20).optional().describe("Most results (default 5)"),
+});
+
+/**
+ * Finds skills by what they do, over the same skills the listing draws from: the run's effective skills after
+ * resolution (layers, policy, scope, approval), so a blocked or out-of-scope skill is never found.
+ */
+export function skillSearchTool(host: ModeHost, mode: DisclosureMode): ToolDefinition<z.infer<typeof searchInput>> {
+  const how = mode === "tool" ? "activate one with the skill tool" : mode === "prompt" ? "activate one by reading its location with read_file" : "load one with skills.load";
+  return {
+    name: mode === "orchestrated" ? "skills.search" : "skill_search",
+    description: `Search every available skill by what it does, including skills not in <available_skills>. Returns the best matches with name, description and SKILL.md location; then ${how}.`,
+    inputSchema: searchInput,
+    run(i) {
+      const r = host.search(i.query, { limit: i.limit ?? 5 });
+      const results = r.hits.map((h) => {
+        const e = host.skills.get(h.name);
+        return { name: h.name, description: h.description, location: e?.file ?? "" };
+      });
+      const note = !results.length
+        ? `No available skill matches "${i.query}".`
+        : r.abstain
+          ? `No skill clearly serves this (${r.reason}); the closest ${results.length === 1 ? "is" : "are"} below and may not fit.`
+          : `${results.length} best match${results.length === 1 ? "" : "es"} of ${r.searched} skills, best first.`;
+      const data = { query: i.query, abstain: r.abstain, note, results };
+      return { output: JSON.stringify(data, null, 2), data };
+    },
+  };
+}
+
 /** The tool set of a mode. */
 export function toolsForMode(mode: DisclosureMode, host: ModeHost, listingText: string): ToolDefinition[] {
   switch (mode) {
     case "tool":
-      return [agentSkillTool(host, listingText), ...builtinTools()];
+      return [agentSkillTool(host, listingText), skillSearchTool(host, mode), ...builtinTools()];
     case "prompt":
-      return [promptReadFileTool(host), listFilesTool, searchFilesTool, writeFileTool, runScriptTool, bashTool];
+      return [promptReadFileTool(host), skillSearchTool(host, mode), listFilesTool, searchFilesTool, writeFileTool, runScriptTool, bashTool];
     case "orchestrated":
-      return [skillsLoadTool(host), skillsUnloadTool(host), ...orchestratedTools(), writeFileTool, bashTool];
+      return [skillsLoadTool(host), skillsUnloadTool(host), skillSearchTool(host, mode), ...orchestratedTools(), writeFileTool, bashTool];
   }
 }
 

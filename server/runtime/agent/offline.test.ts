@@ -96,7 +96,8 @@ describe.each(["tool", "prompt", "orchestrated"] as const)("offline provider, %s
     // The pick is explained.
     const sel = result.events.find((e) => e.type === "skill_selected") as Extract<AgentEvent, { type: "skill_selected" }>;
     expect(sel.skill).toBe("pdf-forms");
-    expect(sel.reason).toMatch(/name matches "pdf", "form"/);
+    // The one ranking's explanation: the request's words, where they matched.
+    expect(sel.reason).toMatch(/^'pdf-forms' ranked first of 2 skills \(score [0-9.]+\): name matches 'pdf', 'form'; description matches 'fill'/);
     expect(sel.score).toBeGreaterThan(0);
 
     // Activated the way the mode does it, with its restrictions.
@@ -153,7 +154,7 @@ describe.each(["tool", "prompt", "orchestrated"] as const)("offline provider, %s
   it("answers plainly, activating nothing, when no skill matches", async () => {
     const { result, audit } = await run(mode, "what is the capital of Peru");
     expect(result.reason).toBe("answered");
-    expect(result.answer).toContain("No listed skill matches");
+    expect(result.answer).toContain("No available skill serves the request");
     expect(result.answer).toContain(OFFLINE_NOTICE);
     expect(result.events.some((e) => e.type === "skill_activated")).toBe(false);
     expect(audit.events.some((e) => e.type === "skill_activated")).toBe(false);

@@ -1,11 +1,13 @@
 // The offline provider: deterministic, rule-based, no key. It exists so every mode works on a fresh machine
 // and in tests, and it says so in every answer. Each call it looks at this turn's messages and does the next
-// thing: pick the most relevant skill (explaining the score), activate it the way the mode requires, read the
+// thing: pick the skill the one ranking puts first (explaining why, or abstaining when no skill serves the
+// request: server/runtime/search), activate it the way the mode requires, read the
 // references the body links to when the request names them, run the commands the body shows in bash blocks
 // (through the executor, so restrictions and the sandbox apply), then answer with what it did.
 import path from "node:path";
-import { explainRelevance, relevance, terms } from "./relevance";
-import type { ChatMessage, DisclosureMode, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
+import { SkillSearch } from "../search/engine";
+import { terms } from "../search/text";
+import type { ChatMessage, DisclosureMode, ModelHints, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
 
 export const OFFLINE_MODEL = "offline-rules-1";
 export const OFFLINE_NOTICE = "[Offline provider: a deterministic, rule-based stand-in, not a language model.]";
@@ -139,6 +141,14 @@ function activationCall(mode: DisclosureMode, skill: { name: string; location: s
   return { name: "skills.load", input: { names: [skill.name], mode: "replace" } };
 }
 
+/** The ranking the loop computed, or (called without one) the one ranking over the listed skills' names and descriptions. */
+function rankingOf(hints: ModelHints): NonNullable<ModelHints["ranking"]> {
+  if (hints.ranking) return hints.ranking;
+  const r = SkillSearch.fromText(hints.skills).search(hints.request, { limit: 5 });
+  const at = new Map(hints.skills.map((s) => [s.name, s.location]));
+  return { hits: r.hits.map((h) => ({ name: h.name, description: h.description, location: at.get(h.name) ?? "", score: h.score, confidence: h.confidence, why: h.why })), abstain: r.abstain, ...(r.reason ? { reason: r.reason } : {}), searched: r.searched };
+}
+
 const HOW: Record<DisclosureMode, string> = {
   tool: "with the skill tool",
   prompt: "by reading its SKILL.md with read_file",
@@ -164,23 +174,22 @@ export class OfflineProvider implements ModelProvider {
     if (!selected) {
       activation = done.find((d) => isActivation(hints.mode, d.call, locations) !== null);
       if (!activation) {
-        const ranked = hints.skills
-          .map((s) => ({ s, r: relevance(hints.request, s) }))
-          .sort((a, b) => b.r.score - a.r.score || (a.s.name < b.s.name ? -1 : 1));
-        const best = ranked[0];
-        if (!best || best.r.score === 0) {
-          const text = `${OFFLINE_NOTICE}\nNo listed skill matches the request "${clip(hints.request, 200)}" (${hints.skills.length} skills checked by the words of their names and descriptions), so I did not activate any. A language model provider (openai or anthropic) can answer requests that need no skill.`;
+        const ranking = rankingOf(hints);
+        const best = ranking.hits[0];
+        if (!best || ranking.abstain) {
+          const why = ranking.reason ?? "no skill's text contains any word of the request";
+          const text = `${OFFLINE_NOTICE}\nNo available skill serves the request "${clip(hints.request, 200)}" (${ranking.searched} skills ranked: ${why}), so I did not activate any. A language model provider (openai or anthropic) can answer requests that need no skill.`;
           return { text, toolCalls: [] };
         }
-        const runnerUp = ranked[1];
+        const runnerUp = ranking.hits[1];
         const reason =
-          explainRelevance(best.s.name, best.r) +
-          (runnerUp ? `; next best ${explainRelevance(runnerUp.s.name, runnerUp.r)}` : "") +
+          `'${best.name}' ranked first of ${ranking.searched} skill${ranking.searched === 1 ? "" : "s"} (score ${best.score}): ${best.why}` +
+          (runnerUp ? `; next best '${runnerUp.name}' (score ${runnerUp.score}): ${runnerUp.why}` : "") +
           `. Activating it ${HOW[hints.mode]}.`;
         return {
           text: "",
-          toolCalls: [{ id: callId(), ...activationCall(hints.mode, best.s) }],
-          selection: { skill: best.s.name, reason, score: best.r.score },
+          toolCalls: [{ id: callId(), ...activationCall(hints.mode, best) }],
+          selection: { skill: best.name, reason, score: best.score },
         };
       }
       const target = isActivation(hints.mode, activation.call, locations)!;

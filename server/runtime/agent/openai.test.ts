@@ -98,7 +98,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
     expect(skillTool.function.description).toContain("<available_skills>");
     expect(skillTool.function.description).toContain('"pdf-forms": Fill PDF forms and list their fields.');
     expect(skillTool.function.parameters).toMatchObject({ type: "object", properties: { name: { type: "string" } } });
-    expect(first.tools!.map((t) => t.function.name).sort()).toEqual(["bash", "list_files", "read_file", "run_script", "search_files", "skill", "write_file"]);
+    expect(first.tools!.map((t) => t.function.name).sort()).toEqual(["bash", "list_files", "read_file", "run_script", "search_files", "skill", "skill_search", "write_file"]);
     // The system prompt has the navigation rules, not the listing.
     expect(systemOf(first)).toContain("Path resolution");
     expect(systemOf(first)).toContain("Never read files under scripts/");
@@ -175,7 +175,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
     const { result } = await run(s, "orchestrated");
     expect(result.reason).toBe("answered");
     const names = s.requests[0]!.tools!.map((t) => t.function.name).sort();
-    expect(names).toEqual(["bash", "skills_load", "skills_read", "skills_run_script", "skills_unload", "write_file"]);
+    expect(names).toEqual(["bash", "skills_load", "skills_read", "skills_run_script", "skills_search", "skills_unload", "write_file"]);
     const sys = s.requests.map(systemOf);
     expect(sys[0]).toContain("You MUST call skills.load");
     expect(sys[0]).toContain("<available_skills>");

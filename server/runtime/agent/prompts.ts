@@ -26,13 +26,13 @@ function modeRules(mode: DisclosureMode): string {
   switch (mode) {
     case "tool":
       return `## Skills
-The skills you can use are listed in the description of the \`skill\` tool. When a skill matches the request, call the \`skill\` tool with its name as your first action; do not just mention the skill. The result gives you its base path and instructions. Call it with action "deactivate" to drop the most recent skill when it no longer fits.`;
+The skills you can use are listed in the description of the \`skill\` tool. When a skill matches the request, call the \`skill\` tool with its name as your first action; do not just mention the skill. The result gives you its base path and instructions. Call it with action "deactivate" to drop the most recent skill when it no longer fits. When no listed skill fits, \`skill_search\` finds skills by what they do, also those not listed.`;
     case "prompt":
       return `## Skills
-The skills you can use are listed below with the location of each SKILL.md. When a task matches a skill's description, read its SKILL.md first with read_file (pass the location exactly as listed), then follow its instructions. Reading the SKILL.md activates the skill, and its tool restrictions apply from then on.`;
+The skills you can use are listed below with the location of each SKILL.md. When a task matches a skill's description, read its SKILL.md first with read_file (pass the location exactly as listed), then follow its instructions. Reading the SKILL.md activates the skill, and its tool restrictions apply from then on. When no listed skill fits, skill_search finds skills by what they do (with their locations), also those not listed.`;
     case "orchestrated":
       return `## Skills
-You MUST call skills.load with a skill's name before using its instructions, resources or scripts. Loaded skills' instructions appear in <active_skills> below, most recently loaded last; if they conflict, the later one wins. Use skills.read for a skill's files (paths relative to its folder), skills.run_script to run its scripts, and skills.unload when a skill no longer fits (mode "replace" on skills.load switches skills).`;
+You MUST call skills.load with a skill's name before using its instructions, resources or scripts. Loaded skills' instructions appear in <active_skills> below, most recently loaded last; if they conflict, the later one wins. Use skills.read for a skill's files (paths relative to its folder), skills.run_script to run its scripts, and skills.unload when a skill no longer fits (mode "replace" on skills.load switches skills). When no listed skill fits, skills.search finds skills by what they do, also those not listed.`;
   }
 }
 
@@ -69,5 +69,5 @@ Invoke with {"name": "<skill name>"}; {"name": "<skill>", "action": "deactivate"
 ${listing}
 
 - Invoke this tool as your first action when a skill is relevant; never just announce a skill.
-- Only use skills listed in <available_skills> (or named in its note). Do not invoke a skill that is already active.`;
+- Only use skills listed in <available_skills> or found with skill_search. Do not invoke a skill that is already active.`;
 }

@@ -2,7 +2,10 @@
 // (stage 2: body, digest and the fields activation needs: allowed-tools, context, hooks).
 import { resolveAll } from "../registry/resolve";
 import type { SkillEntry } from "../registry/types";
+import type { SkillIndex } from "../registry/skill-index";
 import { checkSkillDir } from "../skill/check";
+import type { SearchOptions, SearchResult, SkillSearch } from "../search/engine";
+import { buildSearch, searchFor } from "../search/follow";
 import type { AgentSkillSource } from "./types";
 
 export interface LoadedSkill {
@@ -47,4 +50,14 @@ export function loadSkill(entry: SkillEntry): LoadedSkill {
     context: p.context ?? "inherit",
     ...(p.hooks && (p.hooks.pre || p.hooks.post) ? { hooks: p.hooks } : {}),
   };
+}
+
+/**
+ * The one ranking over a run's skills: the search that follows the registry index (or one built for a given
+ * list), limited to the effective entries, so a blocked, disabled or out-of-scope skill is never found.
+ */
+export function searchOf(source: AgentSkillSource, entries: SkillEntry[], index?: SkillIndex): (request: string, opts?: Omit<SearchOptions, "only">) => SearchResult {
+  const search: SkillSearch = !Array.isArray(source) ? searchFor(source.index) : index ? searchFor(index) : buildSearch(entries);
+  const only = new Set(entries.map((e) => e.id));
+  return (request, opts = {}) => search.search(request, { ...opts, only });
 }

@@ -53,9 +53,19 @@ export interface ListingInfo {
   listed: number;
   /** Listed with a shortened description. */
   shortened: number;
-  /** Left out entirely (only after every description was shortened). */
+  /** Left out entirely (the closing line says how many and that the search tool finds them). */
   omitted: number;
   omittedNames: string[];
+  /** "all": the whole catalog fits (name order); "ranked": the best-ranked for the request, then names. */
+  strategy: "all" | "ranked";
+  /** Names listed with a description (shortened or not), in listing order. */
+  described: string[];
+  /** Names listed without a description. */
+  nameOnly: string[];
+  /** Names listed with a shortened description. */
+  shortenedNames: string[];
+  /** One sentence: how the listing was fitted to the budget. */
+  why: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -178,6 +188,14 @@ export interface ModelHints {
   request: string;
   /** The skills in the listing. */
   skills: { name: string; description: string; location: string }[];
+  /** The one ranking of every available skill for the request (best first), when the loop computed it. */
+  ranking?: {
+    hits: { name: string; description: string; location: string; score: number; confidence: number; why: string }[];
+    /** No skill serves the request well enough. */
+    abstain: boolean;
+    reason?: string;
+    searched: number;
+  };
   /** Active skills (bottom first) with their bodies, as the loop knows them. */
   active: { name: string; baseDir: string; body: string }[];
   /** Set inside a fork sub-agent: the skill whose body is the instructions. */
@@ -225,6 +243,11 @@ export interface AgentRunOptions {
   mode: DisclosureMode;
   provider: ModelProvider;
   skills: AgentSkillSource;
+  /**
+   * The registry index a list of `skills` came from: the one ranking then follows it instead of reading every
+   * body for this run (a playground session's chosen subset of a big catalog).
+   */
+  searchIndex?: SkillIndex;
   /** Runs scripts and hooks; absent means script tools answer that scripts cannot run here. */
   runner?: ScriptRunner;
   audit: AuditSink;

@@ -22,6 +22,11 @@ export interface LayerConfig {
   projectRoot: string;
   /** Console user: personal skills live in <home>/users/<userId>/skills; absent for the CLI (<home>/skills). */
   userId?: string;
+  /**
+   * Plain folders of skill folders (a catalog checked out somewhere), read as part of the project layer after
+   * the project's own skill folders. The CLI's `--skills DIR`.
+   */
+  catalogDirs?: string[];
 }
 
 export interface LayerRoot {
@@ -46,11 +51,16 @@ export function isSafeSegment(name: string): boolean {
   return SAFE_SEGMENT.test(name) && !name.includes("..");
 }
 
-export function makeLayerConfig(opts: { home: string; projectRoot: string; userId?: string }): LayerConfig {
+export function makeLayerConfig(opts: { home: string; projectRoot: string; userId?: string; catalogDirs?: string[] }): LayerConfig {
   if (opts.userId !== undefined && !isSafeSegment(opts.userId)) {
     throw new Error(`invalid user id "${opts.userId}": use letters, digits, dot, dash or underscore`);
   }
-  return { home: path.resolve(opts.home), projectRoot: path.resolve(opts.projectRoot), userId: opts.userId };
+  return {
+    home: path.resolve(opts.home),
+    projectRoot: path.resolve(opts.projectRoot),
+    userId: opts.userId,
+    ...(opts.catalogDirs?.length ? { catalogDirs: opts.catalogDirs.map((d) => path.resolve(d)) } : {}),
+  };
 }
 
 /** CLI defaults: --home, else OMNIFORGE_HOME, else ~/.omniforge; --project, else OMNIFORGE_PROJECT_ROOT, else cwd. */
@@ -110,6 +120,7 @@ export function layerRoots(config: LayerConfig): LayerRoot[] {
     { layer: "enterprise", dir: path.join(config.home, "enterprise", "skills") },
     { layer: "personal", dir: personalRoot(config) },
     ...PROJECT_SKILL_DIRS.map((rel) => ({ layer: "project" as const, dir: path.join(/*turbopackIgnore: true*/ config.projectRoot, rel) })),
+    ...(config.catalogDirs ?? []).map((dir) => ({ layer: "project" as const, dir })),
   ];
   for (const p of listPlugins(config)) {
     roots.push({ layer: "plugin", dir: path.join(p.dir, "skills"), plugin: p.name, installedAt: p.installedAt });

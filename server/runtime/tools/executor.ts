@@ -9,8 +9,8 @@ import { ScriptReadBlockedError } from "./paths";
 import { matchesPattern, type CallForMatch } from "./patterns";
 import type { CallSubject, JsonSchemaObject, ToolCall, ToolContext, ToolDefinition, ToolInputSchema, ToolResult } from "./types";
 
-/** Tools that stay callable under any restriction, so an agent can always drop a skill that cannot do the task. */
-export const DEFAULT_ALWAYS_CALLABLE = ["skill", "skills.load", "skills.unload"] as const;
+/** Tools that stay callable under any restriction, so an agent can always drop a skill that cannot do the task (or find another). */
+export const DEFAULT_ALWAYS_CALLABLE = ["skill", "skills.load", "skills.unload", "skill_search", "skills.search"] as const;
 
 export interface ExecutorOptions {
   tools: ToolDefinition[];

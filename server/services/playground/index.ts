@@ -2,15 +2,15 @@
 // session, streamed, stoppable, persisted with their events) and what the start form and side panel need.
 import fs from "node:fs";
 import { estimateTokens } from "../../runtime/skill/tokens";
-import { buildListing, listingBudgetFor, DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
+import { listingBudgetFor, listingInfo, recentRequests, router, DISCLOSURE_MODES, type ChatMessage, type DisclosureMode } from "../../runtime/agent";
 import { resolveAll } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { scopeValues } from "../governance/context";
 import { availableProviders, providerFor } from "./providers";
 import { sharedRunner } from "./sandbox";
-import { sessionSkills } from "./scope";
-import { deleteSession, ownSession, readableSession, type Actor } from "./sessions";
+import { sessionSkillSet } from "./scope";
+import { deleteSession, listMessages, ownSession, readableSession, type Actor } from "./sessions";
 import { settled, stopTurn, type TurnDeps } from "./turns";
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
@@ -64,22 +64,30 @@ export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env:
   };
 }
 
-/** The listing the session's agent would see now (before a turn, or in another mode): the same builder the loop uses. */
-export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "env">, actor: Actor, sessionId: string, mode?: DisclosureMode) {
+/**
+ * The listing the session's agent would see now (before a turn, or in another mode), for a typed request when
+ * given: the same routing the loop uses (the one ranking over the session's skills, earlier requests of the
+ * session weighing less), with the best matches and why they rank.
+ */
+export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "env">, actor: Actor, sessionId: string, mode?: DisclosureMode, request = "") {
   const s = readableSession(deps.db, actor, sessionId);
-  const entries = await sessionSkills(deps.db, deps.dataHome, s);
+  const { entries, index } = await sessionSkillSet(deps.db, deps.dataHome, s);
   let contextTokens = 200_000;
   try {
     contextTokens = providerFor(s.provider, s.model, deps.env ?? process.env).contextTokens;
   } catch {
     // not configured any more: the turn will say so; the preview uses the default window
   }
-  const listing = buildListing(
-    entries.map((e) => ({ name: e.name, description: e.description, location: e.file })),
-    { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens) },
-  );
-  const { skills: _skills, ...info } = listing;
-  return { ...info, everything: everythingCost(entries.map((e) => e.file)) };
+  const history: ChatMessage[] = listMessages(deps.db, sessionId).filter((m) => m.role === "user").map((m) => ({ role: "user", content: m.content }));
+  const routed = router(entries, entries, index).route(request.trim(), { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens), recent: recentRequests(history) });
+  return {
+    ...listingInfo(routed.listing),
+    everything: everythingCost(entries.map((e) => e.file)),
+    request: request.trim(),
+    abstain: request.trim() ? routed.ranked.abstain : false,
+    abstainReason: routed.ranked.reason ?? null,
+    matches: request.trim() ? routed.ranked.hits.slice(0, 5).map((h) => ({ name: h.name, score: h.score, confidence: h.confidence, why: h.why })) : [],
+  };
 }
 
 const BASELINE_MAX_SKILLS = 500;

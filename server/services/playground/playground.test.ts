@@ -286,6 +286,21 @@ describe("what a session's agent sees", () => {
     expect(after.text).toContain("env-inspector");
   });
 
+  it("previews the listing for a typed request before it is sent: the same ranking, the best matches and why", async () => {
+    const { listingPreview } = await import("./index");
+    const s = createSession(w.db, w.dh, alice, {});
+    const p = await listingPreview(deps(), alice, s.id, undefined, "draft the release notes for this version");
+    expect(p.request).toBe("draft the release notes for this version");
+    expect(p.abstain).toBe(false);
+    expect(p.matches[0]).toMatchObject({ name: "release-notes" });
+    expect(p.matches[0]!.why).toMatch(/^name matches 'release', 'notes'/);
+    expect(p.strategy).toBe("all");
+    expect(p.why).toMatch(/fit the budget/);
+    const none = await listingPreview(deps(), alice, s.id, undefined, "what is the capital of Peru");
+    expect(none.abstain).toBe(true);
+    expect(none.abstainReason).toBeTruthy();
+  });
+
   it("the new-session form offers no blocked skill", async () => {
     const { playgroundOptions } = await import("./index");
     const { writeStoredPolicy } = await import("../policy/store");

@@ -4,18 +4,23 @@
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 import { effectiveSkills } from "../../runtime/agent";
-import type { SkillEntry } from "../../runtime/registry";
+import type { SkillEntry, SkillIndex } from "../../runtime/registry";
 import { resolutionFor } from "../governance/context";
 import type { PlaygroundSession } from "./sessions";
 
 export async function sessionSkills(db: Db, dh: DataHome, s: PlaygroundSession): Promise<SkillEntry[]> {
+  return (await sessionSkillSet(db, dh, s)).entries;
+}
+
+/** The session's skills and the registry index they come from (which the one ranking follows). */
+export async function sessionSkillSet(db: Db, dh: DataHome, s: PlaygroundSession): Promise<{ entries: SkillEntry[]; index: SkillIndex }> {
   const { index, ctx } = await resolutionFor(db, dh, { id: s.userId, role: "author" }, {
     environment: s.environment ?? undefined,
     agent: s.agent ?? undefined,
     tenant: s.tenant ?? undefined,
   });
   const entries = effectiveSkills({ index, context: ctx });
-  if (!s.skills?.length) return entries;
+  if (!s.skills?.length) return { entries, index };
   const wanted = new Set(s.skills);
-  return entries.filter((e) => wanted.has(e.name) || (e.plugin !== undefined && wanted.has(`${e.name}@${e.plugin}`)));
+  return { entries: entries.filter((e) => wanted.has(e.name) || (e.plugin !== undefined && wanted.has(`${e.name}@${e.plugin}`))), index };
 }

@@ -6,7 +6,7 @@ import type { DataHome } from "../../config";
 import { runAgent, type AgentEvent, type ChatMessage, type DisclosureMode, type RunFinishReason } from "../../runtime/agent";
 import type { AuditSink } from "../../runtime/audit/events";
 import { providerFor } from "./providers";
-import { sessionSkills } from "./scope";
+import { sessionSkillSet } from "./scope";
 import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, scratchDirOf, touchSession, type Actor, type PlaygroundSession } from "./sessions";
 import { PlaygroundError, type PlaygroundNote, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
@@ -142,12 +142,14 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
       const shared = deps.runner ?? sharedRunner(deps.dataHome.scratchRoot, env);
       const status = await shared.sandbox.status();
       note({ type: "sandbox", mode: status.mode, detail: status.detail });
+      const set = await sessionSkillSet(deps.db, deps.dataHome, session);
       const result = await runAgent({
         request,
         history,
         mode,
         provider,
-        skills: await sessionSkills(deps.db, deps.dataHome, session),
+        skills: set.entries,
+        searchIndex: set.index,
         runner: turnRunner(shared, note),
         audit: deps.audit,
         scratchDir: scratchDirOf(deps.dataHome, sessionId),

@@ -21,6 +21,7 @@ export { listVersions, type VersionSummary } from "./history";
 export { SKILL_TEMPLATES } from "./templates";
 export { editorVocabulary, type EditorVocabulary } from "./vocabulary";
 export type { ListQuery, SkillList, SkillRow, ListStatus, ListSort } from "./list";
+export { searchSkills } from "./search";
 
 /** The list page: every definition the actor can see, resolved with the current policy. */
 export async function listSkills(ctx: SkillsContext, query: ListQuery): Promise<SkillList> {

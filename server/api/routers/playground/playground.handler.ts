@@ -71,8 +71,8 @@ export const replayHandler = ({ ctx, input }: { ctx: Ctx; input: { sessionId: st
 export const stopHandler = ({ ctx, input }: { ctx: Ctx; input: { sessionId: string } }) =>
   guarded(() => ({ stopped: stopTurn(ctx.db, ctx.user, input.sessionId) }));
 
-export const listingHandler = ({ ctx, input }: { ctx: Ctx; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated" } }) =>
-  guarded(() => listingPreview(deps(ctx), ctx.user, input.sessionId, input.mode));
+export const listingHandler = ({ ctx, input }: { ctx: Ctx; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
+  guarded(() => listingPreview(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? ""));
 
 /** The running turn's events, live. Access is checked before the stream starts (a refusal is an error, not an empty stream). */
 export const followHandler = ({ ctx, input, signal }: { ctx: Ctx; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>

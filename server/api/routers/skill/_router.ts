@@ -5,6 +5,7 @@ import * as S from "./skill.schema";
 // Every procedure needs a session; what each role may change is decided by the skills service.
 export const skillRouter = createTRPCRouter({
   list: authedProcedure.input(S.ZListInput).query(h.list),
+  search: authedProcedure.input(S.ZSearchInput).query(h.search),
   info: authedProcedure.input(S.ZRefInput).query(h.info),
   readFile: authedProcedure.input(S.ZFileInput).query(h.readFile),
   check: authedProcedure.input(S.ZCheckInput).mutation(h.check),

@@ -33,6 +33,8 @@ async function run<T>(ctx: Ctx, what: string, fn: () => T | Promise<T>): Promise
 
 export const list = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => skills.listSkills(svc(ctx), input));
 
+export const search = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", () => skills.searchSkills(svc(ctx), input.q, input.limit));
+
 export const info = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", () => skills.skillInfo(svc(ctx), input.ref));
 
 export const readFile = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZFileInput> }) =>

@@ -27,6 +27,8 @@ export const ZListInput = z.object({
 });
 export type TListInput = z.infer<typeof ZListInput>;
 
+export const ZSearchInput = z.object({ q: z.string().trim().min(1).max(2000), limit: z.number().int().min(1).max(50).optional() });
+
 export const ZRefInput = z.object({ ref: ZSkillRef });
 export const ZFileInput = z.object({ ref: ZSkillRef, path: ZPath });
 export const ZSaveInput = z.object({ ref: ZSkillRef, path: ZPath, text: ZText, baseDigest: ZDigest, message: z.string().max(500).optional() });

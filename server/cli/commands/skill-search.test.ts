@@ -1,0 +1,98 @@
+// `omniforge skill search` as a person (or a measuring script) runs it: the real bin, real folders, a catalog
+// folder given with --skills, the same resolution as `skill list`.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-helpers";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+let t: TempLayers;
+let catalog: string;
+
+function omniforge(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "search", ...args, "--home", t.home, "--project", t.project], {
+    cwd: t.base,
+    encoding: "utf8",
+    env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" },
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(() => {
+  t = tempLayers();
+  catalog = path.join(t.base, "catalog");
+  writeSkill(catalog, "pdf-form-filler", { rel: "acme/pdf-form-filler", description: "Fill in PDF forms field by field and flatten the result." });
+  writeSkill(catalog, "xlsx-report", { rel: "acme/xlsx-report", description: "Build Excel workbooks with charts and pivot tables." });
+  writeSkill(catalog, "pptx-deck", { rel: "other/pptx-deck", description: "Create PowerPoint decks from an outline." });
+  writeSkill(catalog, "vault-signer", { rel: "other/vault-signer", description: "Sign PDF forms with keys from the vault." });
+  for (let i = 0; i < 80; i++) writeSkill(catalog, `chore-${i}`, { rel: `bulk/chore-${i}`, description: `Routine chore number ${i} for the operations team, done every week on schedule.` });
+  writeSkill(path.join(t.project, ".claude", "skills"), "notes", { description: "Write meeting notes into the wiki." });
+});
+afterAll(() => t.cleanup());
+
+describe("omniforge skill search", () => {
+  it("--json prints exactly one line per request with results, abstain and the listing the agent would get", () => {
+    const r = omniforge("put this data in a spreadsheet with a pivot table", "--skills", catalog, "--json", "--limit", "2", "--budget", "900");
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const o = JSON.parse(lines[0]!);
+    expect(Object.keys(o)).toEqual(["id", "request", "results", "abstain", "listing"]);
+    expect(o.request).toBe("put this data in a spreadsheet with a pivot table");
+    expect(o.abstain).toBe(false);
+    expect(o.results.length).toBeGreaterThanOrEqual(1);
+    expect(o.results.length).toBeLessThanOrEqual(2);
+    expect(Object.keys(o.results[0])).toEqual(["name", "layer", "plugin", "dir", "score", "why"]);
+    expect(o.results[0]).toMatchObject({ name: "xlsx-report", layer: "project", plugin: null, dir: path.join(catalog, "acme/xlsx-report") });
+    expect(o.results[0].why).toMatch(/^name matches 'spreadsheet' \(as 'xlsx'/);
+    expect(Object.keys(o.listing)).toEqual(["chars", "withDescription", "nameOnly", "omitted"]);
+    expect(o.listing.chars).toBeLessThanOrEqual(900);
+    expect(o.listing.withDescription[0]).toBe(path.join(catalog, "acme/xlsx-report"));
+    expect(o.listing.withDescription.length + o.listing.nameOnly.length + o.listing.omitted).toBe(85);
+    expect(o.listing.omitted).toBeGreaterThan(0);
+  });
+
+  it("answers a batch from --queries (JSON Lines) in order, abstaining where no skill serves the request", () => {
+    const q = path.join(t.base, "q.jsonl");
+    fs.writeFileSync(q, ['{"id":"a","request":"fill out this pdf form"}', "", '{"id":7,"request":"what is the capital of Peru"}', '{"id":"c","request":"write up the meeting notes"}'].join("\n"));
+    const r = omniforge("--queries", q, "--skills", catalog, "--json");
+    expect(r.code).toBe(0);
+    const rows = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.id)).toEqual(["a", "7", "c"]);
+    expect(rows[0].results[0].name).toBe("pdf-form-filler");
+    expect(rows[1].abstain).toBe(true);
+    expect(rows[2].results[0]).toMatchObject({ name: "notes", dir: path.join(t.project, ".claude/skills/notes") });
+  });
+
+  it("obeys the same policy and scope as skill list: a blocked skill is never found", () => {
+    const policy = path.join(t.base, "policy.json");
+    fs.writeFileSync(policy, JSON.stringify({ blockedNames: ["pdf-form-filler"] }));
+    const r = omniforge("fill out this pdf form", "--skills", catalog, "--json", "--policy", policy, "--limit", "10");
+    const o = JSON.parse(r.out);
+    expect(o.results.map((x: { name: string }) => x.name)).not.toContain("pdf-form-filler");
+    expect(o.results[0].name).toBe("vault-signer");
+    expect([...o.listing.withDescription, ...o.listing.nameOnly]).not.toContain(path.join(catalog, "acme/pdf-form-filler"));
+  });
+
+  it("prints a readable ranking with the why, and the listing summary", () => {
+    const r = omniforge("make slides for the board", "--skills", catalog);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^1\. pptx-deck {2}\(project, score [0-9.]+\) {2}\//);
+    expect(r.out).toMatch(/'slides' \(as /);
+    expect(r.out).toMatch(/listing \(\d+ of 8000 characters\)/);
+  });
+
+  it("refuses bad input with a clear message and exit 2", () => {
+    const q = path.join(t.base, "bad.jsonl");
+    fs.writeFileSync(q, '{"id":"a","request":"x"}\n{"id":"b"}\n');
+    const bad = omniforge("--queries", q, "--skills", catalog);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('line 2 has no "request" string');
+    expect(omniforge("x", "--limit", "0").err).toContain("--limit must be a positive whole number");
+    expect(omniforge("x", "--mode", "chat").err).toContain("--mode must be one of tool, prompt, orchestrated");
+    expect(omniforge("x", "--skills", path.join(t.base, "missing")).err).toContain("not a folder");
+    expect(omniforge().code).toBe(2);
+  });
+});

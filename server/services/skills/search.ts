@@ -1,0 +1,37 @@
+// The console's "which skill serves this request" box: the one ranking the agent uses (server/runtime/search),
+// over the skills this user's agents can use now (their layers, resolved with the policy in force, so a
+// blocked, disabled or unapproved skill is never found), with the explanation of each result.
+import { searchOf } from "../../runtime/agent/skill-source";
+import { resolveAll } from "../../runtime/registry";
+import { indexFor } from "../catalog/catalog";
+import { effectivePolicy } from "../policy/store";
+import type { SkillsContext } from "./context";
+import { refFromEntry } from "./location";
+
+export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
+  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }) };
+  const entries = resolveAll(index, context).skills.filter((e) => e.loadable);
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const r = searchOf({ index, context }, entries)(request, { limit });
+  return {
+    abstain: r.abstain,
+    reason: r.reason ?? null,
+    searched: r.searched,
+    hits: r.hits.map((h) => {
+      const e = byId.get(h.id)!;
+      const ref = refFromEntry(e, ctx.actor.id);
+      return {
+        key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ref.skill].join("/"),
+        ref,
+        name: e.name,
+        layer: e.layer,
+        plugin: e.plugin ?? null,
+        description: e.description,
+        score: h.score,
+        confidence: h.confidence,
+        why: h.why,
+      };
+    }),
+  };
+}
