@@ -1,6 +1,7 @@
 // The override matrix: one row per skill name, one column per layer, each cell the status of that layer's
 // definition(s) as the registry's resolution decided it. Nothing here orders or judges definitions itself.
 import fs from "node:fs";
+import { assertInsideLayer } from "../../runtime/registry/confine";
 import type { DataHome } from "../../config";
 import {
   LAYER_ORDER,
@@ -132,6 +133,7 @@ export function readDefinition(index: SkillIndex, id: string, dh: DataHome): { i
   if (!entry) throw new GovernanceError("that definition is not in this view any more; reload the layers", "NOT_FOUND");
   let content: string;
   try {
+    assertInsideLayer(entry.root, entry.file, "SKILL.md"); // a linked skill folder that leaves its layer is listed, never read
     const st = fs.lstatSync(entry.file);
     if (!st.isFile()) throw new Error("not a regular file");
     if (st.size > MAX_SKILL_MD) throw new Error(`larger than ${MAX_SKILL_MD} bytes`);
