@@ -1,10 +1,9 @@
-// Thin handlers over the skills service: build its context from the tRPC context, map its errors to tRPC codes,
-// and log refusals as access_denied audit events (the service is where rights are decided).
-import { TRPCError } from "@trpc/server";
+// Thin handlers over the skills service: build its context from the tRPC context and call it. Errors are
+// SkillServiceErrors (ServiceErrors): the serviceErrors middleware maps them and audits refusals as access_denied.
 import { z } from "zod";
 import type { SessionUser } from "../../../auth";
 import * as skills from "../../../services/skills";
-import { actorOf, type TRPCContext } from "../../trpc";
+import type { TRPCContext } from "../../trpc";
 import type * as S from "./skill.schema";
 
 type Ctx = TRPCContext & { user: SessionUser };
@@ -17,18 +16,9 @@ const svc = (ctx: Ctx): skills.SkillsContext => ({
   actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role },
 });
 
-async function run<T>(ctx: Ctx, what: string, fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof skills.SkillServiceError) {
-      if (e.code === "FORBIDDEN") {
-        ctx.audit.record({ type: "access_denied", actor: actorOf(ctx.user), outcome: "refused", details: { procedure: what, role: ctx.user.role, reason: e.message, ip: ctx.ip } });
-      }
-      throw new TRPCError({ code: e.code, message: e.message, cause: e });
-    }
-    throw e;
-  }
+/** Services throw SkillServiceError (a ServiceError): the serviceErrors middleware maps it and audits refusals. */
+async function run<T>(_ctx: Ctx, _what: string, fn: () => T | Promise<T>): Promise<T> {
+  return await fn();
 }
 
 export const list = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => skills.listSkills(svc(ctx), input));
