@@ -21,7 +21,7 @@ export class ConfinementError extends Error {
 }
 
 function lexists(p: string): boolean {
-  return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  return fs.lstatSync(/*turbopackIgnore: true*/ p, { throwIfNoEntry: false }) !== undefined;
 }
 
 /**
@@ -40,7 +40,7 @@ export function realPathOf(p: string): string {
   }
   let real: string;
   try {
-    real = fs.realpathSync(probe);
+    real = fs.realpathSync(/*turbopackIgnore: true*/ probe);
   } catch {
     throw new ConfinementError(`${probe} is a broken symbolic link; it is refused.`, "link.broken");
   }
@@ -50,7 +50,7 @@ export function realPathOf(p: string): string {
 /** The layer root's own real path (the root itself may be a link, e.g. ~/.claude/skills into a dotfiles folder). */
 export function realRoot(root: string): string {
   try {
-    return fs.realpathSync(root);
+    return fs.realpathSync(/*turbopackIgnore: true*/ root);
   } catch {
     return path.resolve(root); // not created yet: nothing to follow
   }

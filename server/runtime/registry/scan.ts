@@ -62,7 +62,7 @@ export function refusedLinkEntry(root: LayerRoot, link: string, why: Confinement
     layer: root.layer,
     root: root.dir,
     dir: link,
-    file: path.join(link, "SKILL.md"),
+    file: path.join(/*turbopackIgnore: true*/ link, "SKILL.md"),
     digest: "",
     tags: [],
     priority: 0,
@@ -72,7 +72,8 @@ export function refusedLinkEntry(root: LayerRoot, link: string, why: Confinement
     valid: false,
     status: "invalid",
     diagnostics: [{ severity: "error", code: why.code, message: why.message, line: 1, column: 1, endLine: 1, endColumn: 1 }],
-    mtimeMs: 0,
+    // The link's own time: when it was made is what "last change" means for it.
+    mtimeMs: fs.lstatSync(/*turbopackIgnore: true*/ link, { throwIfNoEntry: false })?.mtimeMs ?? 0,
     size: 0,
   };
   if (root.plugin) entry.plugin = root.plugin;
@@ -82,14 +83,14 @@ export function refusedLinkEntry(root: LayerRoot, link: string, why: Confinement
 /** A SKILL.md that is a link must stay inside its own skill folder (else it would show another file's text). */
 function skillFileEscape(dir: string, listing: fs.Dirent[] | undefined): ConfinementError | null {
   for (const name of ["SKILL.md", "skill.md"]) {
-    const file = path.join(dir, name);
+    const file = path.join(/*turbopackIgnore: true*/ dir, name);
     let isLink: boolean;
     if (listing) {
       const d = listing.find((e) => e.name === name);
       if (!d) continue;
       isLink = d.isSymbolicLink();
     } else {
-      const st = fs.lstatSync(file, { throwIfNoEntry: false });
+      const st = fs.lstatSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
       if (!st) continue;
       isLink = st.isSymbolicLink();
     }
@@ -165,7 +166,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
   if (linked) {
     listings?.delete(dir);
     const st = statSkillFile(dir) ?? { mtimeMs: 0, size: 0 };
-    return { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
+    return { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(/*turbopackIgnore: true*/ dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
   }
   if (previous) {
     listings?.delete(dir);
