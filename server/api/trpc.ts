@@ -18,6 +18,9 @@ export interface TRPCContext {
   ip: string;
 }
 
+/** The context of every authed procedure (and of the handlers they call): the user is there. */
+export type AuthedContext = TRPCContext & { user: SessionUser };
+
 export function createInnerTRPCContext(ctx: TRPCContext): TRPCContext {
   return ctx;
 }
