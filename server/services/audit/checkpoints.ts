@@ -113,6 +113,7 @@ export function checkpointsFromText(text: string, publicKey: KeyObject): ReadChe
   const out: ReadCheckpoint[] = [];
   let prevHash = CHECKPOINT_GENESIS;
   let prevSeq = 0;
+  let prevSound = true;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -122,6 +123,9 @@ export function checkpointsFromText(text: string, publicKey: KeyObject): ReadChe
       c = JSON.parse(raw) as Checkpoint;
     } catch {
       out.push({ v: 1, seq: 0, rowId: 0, hash: "", at: "", key: "", prev: "", sig: "", line: i + 1, problem: `line ${i + 1} is not a checkpoint (not JSON)` });
+      prevHash = lineHash(raw);
+      prevSeq += 1;
+      prevSound = false;
       continue;
     }
     let problem: string | null = null;
@@ -129,12 +133,12 @@ export function checkpointsFromText(text: string, publicKey: KeyObject): ReadChe
     if (!shaped) problem = `line ${i + 1} is not a checkpoint`;
     else if (c.key !== fingerprint) problem = `line ${i + 1} was signed by another key (${c.key}, not ${fingerprint})`;
     else if (!verify(null, signedPart(c), publicKey, Buffer.from(c.sig, "base64url"))) problem = `line ${i + 1} (checkpoint ${c.seq}, row ${c.rowId}) has an invalid signature: it was altered`;
-    else if (c.prev !== prevHash || c.seq !== prevSeq + 1) problem = `line ${i + 1} (checkpoint ${c.seq}) does not follow checkpoint ${prevSeq}: checkpoints were removed or reordered`;
+    // After a line already reported, the next one cannot link to it: report the altered line once, not every line after.
+    else if (prevSound && (c.prev !== prevHash || c.seq !== prevSeq + 1)) problem = `line ${i + 1} (checkpoint ${c.seq}) does not follow checkpoint ${prevSeq}: checkpoints were removed or reordered`;
     out.push({ ...(shaped ? c : { v: 1, seq: 0, rowId: 0, hash: "", at: "", key: "", prev: "", sig: "" }), line: i + 1, problem });
-    if (!problem) {
-      prevHash = lineHash(raw);
-      prevSeq = c.seq;
-    }
+    prevHash = lineHash(raw);
+    prevSeq = shaped ? c.seq : prevSeq + 1;
+    prevSound = !problem;
   }
   return out;
 }
