@@ -5,7 +5,7 @@
 // as it was when it was signed.
 import type { Db } from "../../../db/client";
 import { readCheckpointFile } from "./checkpoints";
-import { keyFingerprint, type AuditKeys } from "./keys";
+import { keyFingerprint, publicKeyPem, type AuditKeys } from "./keys";
 
 export interface CheckpointRef {
   seq: number;
@@ -86,4 +86,17 @@ export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
     report.message = `${report.total} signed checkpoint${report.total === 1 ? "" : "s"}, all matching. ${holds}${report.unanchored ? ` ${report.unanchored} newer row${report.unanchored === 1 ? " is" : "s are"} not checkpointed yet.` : ""}`;
   }
   return report;
+}
+
+/** What an admin needs to publish the checkpoints: the public key, its fingerprint, and how many lines there are. */
+export function checkpointKeyInfo(keys: AuditKeys): { key: string | null; publicKeyPem: string | null; count: number; newest: CheckpointRef | null } {
+  if (!keys.publicKey || !keys.checkpointsFile) return { key: null, publicKeyPem: null, count: 0, newest: null };
+  const entries = readCheckpointFile(keys.checkpointsFile, keys.publicKey);
+  const last = entries.at(-1);
+  return {
+    key: keyFingerprint(keys.publicKey),
+    publicKeyPem: publicKeyPem(keys.publicKey),
+    count: entries.length,
+    newest: last ? { seq: last.seq, rowId: last.rowId, at: last.at } : null,
+  };
 }
