@@ -1,5 +1,6 @@
 "use client";
-// Checks the whole hash chain on the server and says either "intact, N events" or where it first breaks.
+// Checks the whole keyed chain on the server and says either "intact, N events" or what broke and where,
+// then what the signed checkpoints say (which one still holds), with links to download them and their key.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 
@@ -20,9 +21,36 @@ export function VerifyButton() {
           intact, {r.count} events{r.archivedCount ? ` (after ${r.archivedCount} archived)` : ""} · {r.ms} ms
         </span>
       )}
+      {r && (
+        <div className="w-full text-xs text-zinc-600 dark:text-zinc-400" data-testid="verify-keying">
+          {r.keyedFrom === null
+            ? "No row is keyed yet."
+            : r.unkeyed
+              ? `Keyed (HMAC) from row ${r.keyedFrom}; ${r.unkeyed} older row${r.unkeyed === 1 ? " was" : "s were"} written before the key existed and ${r.unkeyed === 1 ? "is" : "are"} checked with a plain hash: ${r.unkeyed === 1 ? "it shows" : "they show"} accidental edits, not a careful rewrite.`
+              : `Keyed (HMAC) from row ${r.keyedFrom}.`}
+        </div>
+      )}
+      {r && (
+        <div className={`w-full text-xs ${r.checkpoints.problems.length || r.checkpoints.mismatch ? "error-text" : "text-zinc-600 dark:text-zinc-400"}`} data-testid="verify-checkpoints">
+          Checkpoints: {r.checkpoints.message}
+          {r.checkpoints.key && (
+            <>
+              {" "}
+              Signed by key {r.checkpoints.key}:{" "}
+              <a className="underline" href="/api/audit/checkpoints" download data-testid="download-checkpoints">
+                checkpoints.jsonl
+              </a>{" "}
+              ·{" "}
+              <a className="underline" href="/api/audit/checkpoints?format=pem" download data-testid="download-checkpoint-key">
+                public key
+              </a>
+            </>
+          )}
+        </div>
+      )}
       {r && !r.ok && (
         <div className="error-text w-full" data-testid="verify-result">
-          broken at row {r.brokenAt}: {r.reason}. {r.message}
+          {r.brokenAt > 0 ? `broken at row ${r.brokenAt}` : "broken"}: {r.reason}. {r.message}
           <div className="mt-1 font-mono text-xs break-all">
             expected {r.expected}
             <br />
