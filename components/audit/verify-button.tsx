@@ -26,7 +26,7 @@ export function VerifyButton() {
           {r.keyedFrom === null
             ? "No row is keyed yet."
             : r.unkeyed
-              ? `Keyed (HMAC) from row ${r.keyedFrom}; ${r.unkeyed} older row${r.unkeyed === 1 ? " was" : "s were"} written before the key existed and ${r.unkeyed === 1 ? "is" : "are"} checked with a plain hash: ${r.unkeyed === 1 ? "it shows" : "they show"} accidental edits, not a careful rewrite.`
+              ? `Keyed (HMAC) from row ${r.keyedFrom}; ${r.unkeyed} older row${r.unkeyed === 1 ? " was" : "s were"} written before the key existed: checked with a plain hash, and anchored by the first keyed row, which links to ${r.unkeyed === 1 ? "it" : "them"}.`
               : `Keyed (HMAC) from row ${r.keyedFrom}.`}
         </div>
       )}

@@ -210,6 +210,18 @@ describe("a database written before the chain was keyed", () => {
       writer.record({ type: "login" });
       writer.close();
       expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 7, keyedFrom: 6, unkeyed: 5 });
+      // Anyone can re-hash unkeyed rows, but the first keyed row still links to the original ones.
+      const get = (id: number) => old.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = ?`).get(id) as StoredRow;
+      const saved = [3, 4, 5].map(get);
+      old.db.$client.prepare(`UPDATE audit_events SET outcome = 'refused' WHERE id = 3`).run();
+      for (let id = 3, p = get(2).hash; id <= 5; id++) {
+        const h = chainHash(p, get(id));
+        old.db.$client.prepare(`UPDATE audit_events SET prev_hash = ?, hash = ? WHERE id = ?`).run(p, h, id);
+        p = h;
+      }
+      expect(verifyChain(old.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "replaced" });
+      for (const r of saved) old.db.$client.prepare(`UPDATE audit_events SET outcome = ?, prev_hash = ?, hash = ? WHERE id = ?`).run(r.outcome, r.prevHash, r.hash, r.id);
+      expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 7 });
       // From the switch-over on, an unkeyed row is a forgery, even one that links.
       const r7 = old.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = 7`).get() as StoredRow;
       old.db.$client.prepare(`UPDATE audit_events SET hash = ?, chain = 1 WHERE id = 7`).run(chainHash(r7.prevHash, r7));

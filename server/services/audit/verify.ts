@@ -1,7 +1,7 @@
 // Verification walks the chain in id order, a page at a time (memory stays bounded at any size), and
 // checks every row's keyed hash (chain-check.ts names the first problem: edited, replaced, deleted,
 // inserted, appended or rewritten without the key). Rows written before the chain was keyed are checked
-// with their plain sha256 and counted as `unkeyed`: they show accidental edits, not a careful rewrite.
+// with their plain sha256 and counted as `unkeyed` (the first keyed row, which links to them, anchors them).
 // Then the signed checkpoints are compared with the rows they name (checkpoint-check.ts): that shows a
 // rewrite done with a stolen HMAC key, and rows removed at the end, which no chain can show alone.
 import fs from "node:fs";
