@@ -200,8 +200,12 @@ export class ChainChecker {
       return fail("edited", s === e ? `Row ${s} was changed after it was written: its content no longer matches its hash.` : `${rowsText(s, e)} were changed after they were written: their content no longer matches their hashes.`);
     }
     if (nextOk && next.id === e + 1) {
-      return fail(
+      // Expected: the hash the intact next row links to, i.e. the original row's.
+      return this.fail(
+        s,
         "replaced",
+        next.prevHash,
+        r.endHash,
         s === e
           ? `Row ${s} was replaced: its hash was forged without the key, while row ${r.beforeId} and row ${next.id} still link around the original.`
           : `Rows ${s}–${e} were replaced (re-hashed without the key): row ${next.id} is intact and still links to the original row ${e}.`,

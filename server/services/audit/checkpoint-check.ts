@@ -79,7 +79,7 @@ export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
         ? m.rowId > headId
           ? `Rows after ${headId} were removed: ${when(m)} names row ${m.rowId}, which is gone. ${holds}`
           : `Row ${m.rowId}, named by ${when(m)}, was deleted. ${holds}`
-        : `${when(m)[0]!.toUpperCase()}${when(m).slice(1)} no longer matches: the rows up to ${m.rowId} were rewritten (re-hashed with the key, which only the checkpoint signature shows). ${holds}`;
+        : `${when(m)[0]!.toUpperCase()}${when(m).slice(1)} no longer matches: the chain up to row ${m.rowId} was rewritten and re-hashed with the key (only the signed checkpoint shows it). ${holds}`;
   } else if (report.total === 0) {
     report.message = "No checkpoints yet.";
   } else {

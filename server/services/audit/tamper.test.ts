@@ -94,7 +94,8 @@ describe("a keyed chain under attack", () => {
     const forged = { ...r30, outcome: "refused" };
     sql(`UPDATE audit_events SET outcome = 'refused', hash = ? WHERE id = 30`, chainMac(randomBytes(32), r30.prevHash, forged));
     const r = verifyChain(t.db);
-    expect(r).toMatchObject({ ok: false, brokenAt: 30, reason: "replaced" });
+    // Expected is the original hash: the one the intact row 31 still links to.
+    expect(r).toMatchObject({ ok: false, brokenAt: 30, reason: "replaced", expected: r30.hash, found: row(30).hash });
     expect(r.ok === false && r.message).toMatch(/^Row 30 was replaced/);
     // The checkpoints never named row 30: the newest still holds.
     expect(r.checkpoints.holds).toMatchObject({ rowId: 260 });
@@ -152,7 +153,7 @@ describe("a keyed chain under attack", () => {
     expect(r).toMatchObject({ ok: false, reason: "checkpoint mismatch", brokenAt: 110 });
     expect(r.checkpoints.mismatch).toMatchObject({ seq: 3, rowId: 110 });
     expect(r.checkpoints.holds).toMatchObject({ seq: 2, rowId: 60 });
-    expect(r.ok === false && r.message).toMatch(/^Checkpoint 3 \(row 110, .*\) no longer matches: the rows up to 110 were rewritten.*Checkpoint 2 \(row 60, .*\) still holds\./);
+    expect(r.ok === false && r.message).toMatch(/^Checkpoint 3 \(row 110, .*\) no longer matches: the chain up to row 110 was rewritten.*Checkpoint 2 \(row 60, .*\) still holds\./);
   });
 
   it("rows removed at the end (which no chain alone can show): the newest checkpoint names a row that is gone", () => {
