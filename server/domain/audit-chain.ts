@@ -14,5 +14,7 @@ export const AUDIT_HMAC_KEY_FILE = "audit-hmac-key";
 export const AUDIT_SIGNING_KEY_FILE = "audit-checkpoint-key.pem";
 /** The first row written with the key: rows from here on must be keyed (kept beside the key, out of the database's reach). */
 export const AUDIT_KEYED_FROM_FILE = "audit-keyed-from";
+/** The newest checkpoint's seq and line hash, kept beside the keys: a checkpoint file cut at the end, or deleted, shows. */
+export const AUDIT_CHECKPOINT_HEAD_FILE = "audit-checkpoint-head";
 /** The append-only checkpoint file, in the data home (beside console.db). */
 export const AUDIT_CHECKPOINTS_FILE = "checkpoints.jsonl";

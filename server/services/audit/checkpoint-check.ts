@@ -4,7 +4,7 @@
 // chain alone cannot show. "Holds" is the newest checkpoint whose row still matches: everything up to it is
 // as it was when it was signed.
 import type { Db } from "../../../db/client";
-import { readCheckpointFile } from "./checkpoints";
+import { readCheckpointFile, readCheckpointHead } from "./checkpoints";
 import { keyFingerprint, publicKeyPem, type AuditKeys } from "./keys";
 
 export interface CheckpointRef {
@@ -67,6 +67,13 @@ export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
     } else if (!report.mismatch || e.rowId < report.mismatch.rowId) {
       report.mismatch = { ...ref, expected: e.hash, found: found ?? null };
     }
+  }
+  // Lines cut from the end (or the whole file deleted) leave no trace in the file: the recorded head does.
+  const recorded = readCheckpointHead(keys.checkpointHeadFile);
+  const lastSeq = entries.reduce((m, e) => Math.max(m, e.seq), 0);
+  if (recorded && recorded.seq > lastSeq) {
+    const a = lastSeq + 1;
+    report.problems.push(`${a === recorded.seq ? `checkpoint ${a} is` : `checkpoints ${a}–${recorded.seq} are`} missing from the end of the file (${recorded.seq} were written)`);
   }
   report.unanchored = Math.max(0, headId - (report.holds?.rowId ?? 0));
   const holds = report.holds ? `${when(report.holds)[0]!.toUpperCase()}${when(report.holds).slice(1)} still holds.` : "No checkpoint still holds.";

@@ -41,6 +41,7 @@ export class CheckpointLog {
     readonly file: string,
     private readonly signingKey: KeyObject,
     publicKey: KeyObject,
+    private readonly headFile: string | null = null,
   ) {
     this.fingerprint = keyFingerprint(publicKey);
   }
@@ -74,6 +75,9 @@ export class CheckpointLog {
         fs.closeSync(fd);
       }
     }
+    // The file cut or deleted: go on from the recorded head, so the next line shows the gap.
+    const head = readCheckpointHead(this.headFile);
+    if (head && (!last || head.seq > last.seq)) last = head;
     this.cached = { size, last };
     return last;
   }
@@ -100,7 +104,23 @@ export class CheckpointLog {
     } finally {
       fs.closeSync(fd);
     }
+    if (this.headFile) {
+      const tmp = `${this.headFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ seq: c.seq, rowId, atMs, lineHash: lineHash(text) }) + "\n", { mode: 0o600 });
+      fs.renameSync(tmp, this.headFile);
+    }
     return c;
+  }
+}
+
+/** The newest checkpoint as the writer recorded it in secrets/ (null when none was recorded). */
+export function readCheckpointHead(file: string | null): { seq: number; rowId: number; atMs: number; lineHash: string } | null {
+  if (!file) return null;
+  try {
+    const h = JSON.parse(fs.readFileSync(file, "utf8")) as { seq: number; rowId: number; atMs: number; lineHash: string };
+    return Number.isInteger(h.seq) && typeof h.lineHash === "string" ? h : null;
+  } catch {
+    return null;
   }
 }
 

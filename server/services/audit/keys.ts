@@ -6,13 +6,15 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../../../db/client";
-import { AUDIT_CHECKPOINTS_FILE, AUDIT_HMAC_KEY_FILE, AUDIT_KEYED_FROM_FILE, AUDIT_SIGNING_KEY_FILE } from "../../domain/audit-chain";
+import { AUDIT_CHECKPOINT_HEAD_FILE, AUDIT_CHECKPOINTS_FILE, AUDIT_HMAC_KEY_FILE, AUDIT_KEYED_FROM_FILE, AUDIT_SIGNING_KEY_FILE } from "../../domain/audit-chain";
 
 export interface AuditKeys {
   /** The data home (null for an in-memory database: keys then live only in this process). */
   home: string | null;
   secretsDir: string | null;
   checkpointsFile: string | null;
+  /** Where the newest checkpoint is recorded, out of the data home's reach (secrets/). */
+  checkpointHeadFile: string | null;
   /** Null when no key exists yet (verification of a database that was never written by a keyed writer). */
   hmacKey: Buffer | null;
   signingKey: KeyObject | null;
@@ -70,6 +72,7 @@ function fromFiles(home: string): AuditKeys {
     home,
     secretsDir,
     checkpointsFile: path.join(home, AUDIT_CHECKPOINTS_FILE),
+    checkpointHeadFile: path.join(secretsDir, AUDIT_CHECKPOINT_HEAD_FILE),
     hmacKey: hmac ? Buffer.from(hmac, "base64url") : null,
     signingKey,
     publicKey: signingKey ? createPublicKey(signingKey) : null,
@@ -80,7 +83,7 @@ function fromFiles(home: string): AuditKeys {
 /** The keys as they are now, without creating any (verification). */
 export function loadAuditKeys(db: Db): AuditKeys {
   const home = dataHomeOf(db);
-  if (!home) return byMemoryDb.get(db) ?? { home: null, secretsDir: null, checkpointsFile: null, hmacKey: null, signingKey: null, publicKey: null, keyedFrom: null };
+  if (!home) return byMemoryDb.get(db) ?? { home: null, secretsDir: null, checkpointsFile: null, checkpointHeadFile: null, hmacKey: null, signingKey: null, publicKey: null, keyedFrom: null };
   return loadAuditKeysAt(home);
 }
 

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chainHash, chainMac, GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
 import { tempDb, type TempDb } from "./testing";
@@ -71,7 +71,7 @@ describe("a keyed chain under attack", () => {
   it("keys rows from the first write and keeps the keys out of the database, in secrets/ with mode 0600", () => {
     const keys = loadAuditKeys(t.db);
     expect(keys.keyedFrom).toBe(1);
-    for (const f of ["audit-hmac-key", "audit-checkpoint-key.pem", "audit-keyed-from"]) {
+    for (const f of ["audit-hmac-key", "audit-checkpoint-key.pem", "audit-keyed-from", "audit-checkpoint-head"]) {
       expect(fs.statSync(path.join(t.dir, "secrets", f)).mode & 0o777).toBe(0o600);
     }
     const key = fs.readFileSync(path.join(t.dir, "secrets", "audit-hmac-key"), "utf8").trim();
@@ -181,14 +181,32 @@ describe("a keyed chain under attack", () => {
     expect(r.ok === false && r.message).toMatch(/line 4 \(checkpoint 5\) does not follow checkpoint 3: checkpoints were removed or reordered/);
   });
 
+  it("checkpoint file cut at the end, or deleted: the head recorded in secrets/ says what is missing", () => {
+    const lines = fs.readFileSync(checkpointFile(), "utf8").trim().split("\n");
+    fs.writeFileSync(checkpointFile(), lines.slice(0, 4).join("\n") + "\n");
+    let r = verifyChain(t.db);
+    expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
+    expect(r.checkpoints.problems).toEqual(["checkpoints 5–6 are missing from the end of the file (6 were written)"]);
+
+    // Deleted, and the console goes on writing: the new file starts at checkpoint 7, linked to the lost 6.
+    fs.rmSync(checkpointFile());
+    w.close();
+    w = new AuditWriter(t.db, { stdout: false, checkpointEveryRows: 50 });
+    writeRows(10);
+    expect(checkpointRows().map((c) => c.seq)).toEqual([7]);
+    r = verifyChain(t.db);
+    expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
+    expect(r.checkpoints.problems).toEqual([expect.stringMatching(/^line 1 \(checkpoint 7\) does not follow checkpoint 0: checkpoints were removed/)]);
+  });
+
   it("a quiet head is checkpointed after the interval, and on close", async () => {
     w.close();
     expect(checkpointRows().at(-1)).toMatchObject({ rowId: 300 });
     w = new AuditWriter(t.db, { stdout: false, checkpointEveryRows: 1_000, checkpointEveryMs: 40 });
     writeRows(3);
     expect(checkpointRows().at(-1)).toMatchObject({ rowId: 300 });
-    await new Promise((r) => setTimeout(r, 120));
-    expect(checkpointRows().at(-1)).toMatchObject({ rowId: 303 });
+    // The timer fires after 40 ms; a loaded machine may take longer.
+    await vi.waitFor(() => expect(checkpointRows().at(-1)).toMatchObject({ rowId: 303 }), { timeout: 5_000, interval: 20 });
     expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 303, checkpoints: { unanchored: 0 } });
   });
 });

@@ -229,7 +229,7 @@ export class AuditWriter implements AuditSink {
     if (this.checkpoints) return this.checkpoints;
     const keys = (this.keys ??= ensureAuditKeys(this.db));
     if (!keys.checkpointsFile) return null; // an in-memory database: nothing outlives the process anyway
-    this.checkpoints = new CheckpointLog(keys.checkpointsFile, keys.signingKey, keys.publicKey);
+    this.checkpoints = new CheckpointLog(keys.checkpointsFile, keys.signingKey, keys.publicKey, keys.checkpointHeadFile);
     return this.checkpoints;
   }
 
