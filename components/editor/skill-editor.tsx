@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
+import { LINK_CODES, RefusedLink } from "./refused-link";
 import { editorHref, LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "~/components/skills/links";
 import { downloadBase64 } from "./download";
 import { clearDraft, clearSkillDrafts, draftKey, readDraft, writeDraft } from "./drafts";
@@ -399,6 +400,8 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   }
 
   if (info.error) {
+    const code = (info.error.data as { details?: { code?: string } | null } | undefined)?.details?.code;
+    if (code && LINK_CODES.has(code)) return <RefusedLink skillRef={skillRef} message={info.error.message} />;
     return (
       <div className="space-y-3">
         <p className="error-text" data-testid="editor-error">
