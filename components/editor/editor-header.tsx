@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "~/components/skills/links";
+import { SkillViewTabs } from "~/components/evals/view-tabs";
 import type { SkillInfo, SkillRef } from "./types";
 
 interface Props {
@@ -42,6 +43,7 @@ export function EditorHeader({ skillRef, info, canWrite, busy, canSave, openDirt
         </span>
       )}
       {!canWrite && info && <span className="badge bg-zinc-100 dark:bg-zinc-800">read only</span>}
+      <SkillViewTabs skillRef={skillRef} current="editor" />
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {canWrite && (
           <>

@@ -15,7 +15,7 @@ import { providerFor } from "../playground/providers";
 import { readSkillFile, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
-import { historyKey } from "../skills/location";
+import { historyKey, refFromHistory } from "../skills/location";
 import { casesOf, readTriggerSet } from "./sets";
 
 export interface StartRunInput {
@@ -224,7 +224,7 @@ export function overview(ctx: SkillsContext) {
 
 function toOverview(r: EvalRunRow, key: { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string }) {
   const s = r.summary ? (JSON.parse(r.summary) as EvalSummary) : null;
-  return { runId: r.id, skillName: r.skillName, layer: key.layer, plugin: key.plugin, folder: key.skill, f1: r.f1, passed: s?.passed ?? 0, total: s?.total ?? r.cases, provider: r.provider, finishedAt: r.finishedAt };
+  return { runId: r.id, skillName: r.skillName, ref: refFromHistory(key), layer: key.layer, f1: r.f1, passed: s?.passed ?? 0, total: s?.total ?? r.cases, provider: r.provider, finishedAt: r.finishedAt };
 }
 
 /** Waits for a run to finish (tests and the CLI-like callers); resolves at once when it is not running. */
