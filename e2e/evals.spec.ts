@@ -51,10 +51,12 @@ test("trigger tests: write a set, run it, improve the description, compare", asy
   await page.getByRole("tab", { name: "Editor" }).click();
   const monaco = page.getByTestId("monaco-host").locator(".monaco-editor").first();
   await monaco.locator(".view-lines").click();
-  await page.keyboard.press("ControlOrMeta+Home");
-  await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("End");
+  // Find the end of the description (the line wraps, so End would stop mid-line), then type after it.
+  await page.keyboard.press("ControlOrMeta+f");
+  await page.keyboard.type("a PDF form to fill.");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("ArrowRight");
   await page.keyboard.type(" Also merges scanned invoices into one document.");
   await page.keyboard.press("Escape");
   await page.keyboard.press("ControlOrMeta+s");
