@@ -10,6 +10,7 @@ import { downloadBase64 } from "~/components/editor/download";
 import { HistoryChart } from "./history-chart";
 import { RunResults } from "./run-results";
 import { SetTable, withKeys } from "./set-table";
+import { SuggestBox } from "./suggest-box";
 import type { EditableCase, SkillRef } from "./types";
 import { SkillViewTabs } from "./view-tabs";
 
@@ -162,6 +163,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
         </p>
       )}
       {notice && <p className="text-sm text-emerald-700 dark:text-emerald-300">{notice}</p>}
+      <SuggestBox skillRef={skillRef} provider={provider} mode={mode} canWrite={canWrite} onApplied={() => void info.refetch()} />
       {run.data && <RunResults run={run.data} previous={previous.data && previous.data.id !== run.data.id ? previous.data : null} />}
       {runs.data && runs.data.length > 0 && <HistoryChart runs={runs.data} selected={shownId} onSelect={setSelected} />}
     </div>

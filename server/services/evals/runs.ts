@@ -74,6 +74,22 @@ export function viewOf(row: EvalRunRow): EvalRunView {
   };
 }
 
+/**
+ * The user's catalog as the playground resolves it (their layers, the stored policy) and the definition in `dir`,
+ * which must be the active one of its name: an agent never sees a shadowed or blocked definition.
+ */
+export async function activeDefinition(ctx: SkillsContext, dir: string) {
+  const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dh, { id: ctx.actor.id, role: ctx.actor.role });
+  const entry = index.entries().find((e) => e.dir === dir);
+  if (!entry?.loadable) throw new SkillServiceError("BAD_REQUEST", "This skill does not load (see its diagnostics), so no agent could choose it: fix it first.");
+  const active = effectiveSkills({ index, context: rctx }).find((e) => e.name === entry.name);
+  if (!active || active.dir !== dir) {
+    const by = active ? `the ${active.layer} layer's definition wins` : "it is not active for you (blocked, disabled, out of scope or waiting for approval)";
+    throw new SkillServiceError("BAD_REQUEST", `An agent would never see this definition of ${entry.name}: ${by}. Test the active one instead.`);
+  }
+  return { index, rctx, entry };
+}
+
 /** Starts a run and returns its id at once; the queries run in the background. */
 export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = process.env): Promise<{ id: number }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them; ask an administrator for the author role.");
@@ -86,14 +102,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   } catch (e) {
     throw new SkillServiceError("BAD_REQUEST", (e as Error).message);
   }
-  const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dh, { id: ctx.actor.id, role: ctx.actor.role });
-  const entry = index.entries().find((e) => e.dir === dir);
-  if (!entry?.loadable) throw new SkillServiceError("BAD_REQUEST", "This skill does not load (see its diagnostics), so no agent could choose it: fix it first.");
-  const active = effectiveSkills({ index, context: rctx }).find((e) => e.name === entry.name);
-  if (!active || active.dir !== dir) {
-    const by = active ? `the ${active.layer} layer's definition wins` : "it is not active for you (blocked, disabled, out of scope or waiting for approval)";
-    throw new SkillServiceError("BAD_REQUEST", `An agent would never see this definition of ${entry.name}: ${by}. Test the active one instead.`);
-  }
+  const { index, rctx, entry } = await activeDefinition(ctx, dir);
   const skillMd = readSkillFile(ctx, ref, path.basename(entry.file));
   const runs = input.runs ?? defaultRuns(provider.name);
   const threshold = input.threshold ?? DEFAULT_THRESHOLD;

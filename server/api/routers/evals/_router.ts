@@ -14,4 +14,6 @@ export const evalsRouter = createTRPCRouter({
   list: authedProcedure.input(S.ZRefInput).query(h.list),
   cancel: authedProcedure.input(S.ZRunInput).mutation(h.cancel),
   overview: authedProcedure.query(h.overview),
+  suggest: authedProcedure.input(S.ZSuggestInput).mutation(h.suggest),
+  applyDescription: authedProcedure.input(S.ZApplyDescriptionInput).mutation(h.applyDescription),
 });

@@ -24,3 +24,6 @@ export const get = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRu
 export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => evals.listRuns(svc(ctx), input.ref);
 export const cancel = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.cancelRun(svc(ctx), input.id);
 export const overview = ({ ctx }: { ctx: AuthedContext }) => evals.overview(svc(ctx));
+/** Minutes with a model provider (K iterations, each scoring the whole set N times): the author waits for it. */
+export const suggest = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSuggestInput> }) => evals.suggestForSkill(svc(ctx), input);
+export const applyDescription = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZApplyDescriptionInput> }) => evals.applyDescription(svc(ctx), input);

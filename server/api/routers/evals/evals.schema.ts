@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DISCLOSURE_MODES } from "../../../domain/vocabulary";
-import { MAX_CASES, MAX_QUERY_CHARS, MAX_RUNS } from "../../../runtime/evals";
+import { MAX_CASES, MAX_ITERATIONS, MAX_QUERY_CHARS, MAX_RUNS } from "../../../runtime/evals";
 import { ZSkillRef } from "../skill/skill.schema";
 
 export const ZCase = z.object({ query: z.string().trim().min(1, "A query needs text.").max(MAX_QUERY_CHARS), should_trigger: z.boolean() });
@@ -19,3 +19,13 @@ export const ZStartInput = z.object({
   cases: ZCases.optional(),
 });
 export const ZRunInput = z.object({ id: z.number().int().positive() });
+
+export const ZSuggestInput = z.object({
+  ref: ZSkillRef,
+  provider: z.enum(["offline", "openai", "anthropic"]),
+  model: z.string().max(128).optional(),
+  mode: z.enum(DISCLOSURE_MODES),
+  iterations: z.number().int().min(1).max(MAX_ITERATIONS).optional(),
+  runs: z.number().int().min(1).max(MAX_RUNS).optional(),
+});
+export const ZApplyDescriptionInput = z.object({ ref: ZSkillRef, description: z.string().trim().min(1).max(1024), baseDigest: z.string().regex(/^[0-9a-f]{64}$/) });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { settledRun } from "../../../services/evals";
 import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { scriptedOpenAiServer } from "../../../runtime/agent/test-support";
 import { createCaller } from "../../root";
 
 let h: ReturnType<typeof skillsTestHome>;
@@ -77,5 +78,49 @@ describe("evals router", () => {
     const cases = [{ query: "fill a pdf form", should_trigger: true }];
     await expect(author.evals.start({ ref: pdf, provider: "offline", mode: "tool", cases })).rejects.toMatchObject({ message: expect.stringMatching(/enterprise layer's definition wins/) });
     await expect(author.evals.start({ ref: { layer: "project", skill: "docx-writer" }, provider: "anthropic", mode: "tool", cases })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("suggest a better description", () => {
+  it("with a model provider: proposes, the author applies it as a versioned save of SKILL.md; offline is refused", async () => {
+    const BETTER = "Fill PDF forms and merge scanned invoices into one PDF. Use for PDF forms or invoices.";
+    const server = await scriptedOpenAiServer((body) => {
+      const all = JSON.stringify(body);
+      if (all.includes("You improve the descriptions")) return { content: `<description>${BETTER}</description>` };
+      const request = String([...body.messages].reverse().find((m) => m.role === "user")?.content ?? "").toLowerCase();
+      if (request.includes("pdf form") || (request.includes("invoice") && all.includes("merge scanned invoices"))) return { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] };
+      return { content: "No skill needed." };
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "gpt-test" });
+    try {
+      const author = caller(as("author"));
+      const cases = [
+        ["fill this PDF form for me", true],
+        ["merge the scanned invoices", true],
+        ["combine these invoice scans", true],
+        ["complete the PDF form fields", true],
+        ["put every invoice into one file", true],
+        ["weather in Oslo", false],
+        ["tell me a joke", false],
+        ["what time is it", false],
+        ["weather tomorrow", false],
+        ["translate hello", false],
+      ].map(([query, should_trigger]) => ({ query: query as string, should_trigger: should_trigger as boolean }));
+      await author.evals.saveSet({ ref: pdf, cases, baseDigest: null });
+      await expect(author.evals.suggest({ ref: pdf, provider: "offline", mode: "tool" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      const s = await author.evals.suggest({ ref: pdf, provider: "openai", mode: "tool", iterations: 1, runs: 1 });
+      expect(s.best.description).toBe(BETTER);
+      expect(s.best.test).toBeGreaterThan(s.before.test);
+      expect(fs.readFileSync(path.join(skills, "pdf-forms", "SKILL.md"), "utf8")).not.toContain(BETTER); // nothing applied yet
+      await author.evals.applyDescription({ ref: pdf, description: s.best.description, baseDigest: s.skillDigest });
+      expect(fs.readFileSync(path.join(skills, "pdf-forms", "SKILL.md"), "utf8")).toContain(`description: ${BETTER}\n`);
+      expect((await author.skill.versions({ ref: pdf }))[0]).toMatchObject({ path: "SKILL.md", message: "description suggested by trigger tests" });
+      // Applying again against the old digest is a conflict: nothing is overwritten.
+      await expect(author.evals.applyDescription({ ref: pdf, description: "Other words.", baseDigest: s.skillDigest })).rejects.toMatchObject({ code: "CONFLICT" });
+    } finally {
+      process.env = saved;
+      await server.close();
+    }
   });
 });
