@@ -30,7 +30,7 @@ const byMemoryDb = (g.__omniforgeMemKeys ??= new WeakMap());
 export function dataHomeOf(db: Db): string | null {
   const c = db.$client;
   if (c.memory || !c.name || c.name === ":memory:") return null;
-  return path.dirname(path.resolve(c.name));
+  return path.dirname(path.resolve(/*turbopackIgnore: true*/ c.name));
 }
 
 function readSecret(file: string): string | null {
@@ -49,8 +49,8 @@ function readSecret(file: string): string | null {
  */
 function createSecret(dir: string, name: string, value: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, name);
-  const tmp = path.join(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}`);
+  const file = path.join(/*turbopackIgnore: true*/ dir, name);
+  const tmp = path.join(/*turbopackIgnore: true*/ dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}`);
   fs.writeFileSync(tmp, value + "\n", { mode: 0o600, flag: "wx" });
   try {
     fs.linkSync(tmp, file);
@@ -63,16 +63,16 @@ function createSecret(dir: string, name: string, value: string): string {
 }
 
 function fromFiles(home: string): AuditKeys {
-  const secretsDir = path.join(home, "secrets");
-  const hmac = readSecret(path.join(secretsDir, AUDIT_HMAC_KEY_FILE));
-  const pem = readSecret(path.join(secretsDir, AUDIT_SIGNING_KEY_FILE));
+  const secretsDir = path.join(/*turbopackIgnore: true*/ home, "secrets");
+  const hmac = readSecret(path.join(/*turbopackIgnore: true*/ secretsDir, AUDIT_HMAC_KEY_FILE));
+  const pem = readSecret(path.join(/*turbopackIgnore: true*/ secretsDir, AUDIT_SIGNING_KEY_FILE));
   const signingKey = pem ? createPrivateKey(pem) : null;
-  const from = readSecret(path.join(secretsDir, AUDIT_KEYED_FROM_FILE));
+  const from = readSecret(path.join(/*turbopackIgnore: true*/ secretsDir, AUDIT_KEYED_FROM_FILE));
   return {
     home,
     secretsDir,
-    checkpointsFile: path.join(home, AUDIT_CHECKPOINTS_FILE),
-    checkpointHeadFile: path.join(secretsDir, AUDIT_CHECKPOINT_HEAD_FILE),
+    checkpointsFile: path.join(/*turbopackIgnore: true*/ home, AUDIT_CHECKPOINTS_FILE),
+    checkpointHeadFile: path.join(/*turbopackIgnore: true*/ secretsDir, AUDIT_CHECKPOINT_HEAD_FILE),
     hmacKey: hmac ? Buffer.from(hmac, "base64url") : null,
     signingKey,
     publicKey: signingKey ? createPublicKey(signingKey) : null,

@@ -181,6 +181,21 @@ describe("a keyed chain under attack", () => {
     expect(r.ok === false && r.message).toMatch(/line 4 \(checkpoint 5\) does not follow checkpoint 3: checkpoints were removed or reordered/);
   });
 
+  it("the newest checkpoint altered before the next is appended: the next one does not vouch for it", () => {
+    w.close(); // checkpoint 7, at row 300
+    const lines = fs.readFileSync(checkpointFile(), "utf8").trim().split("\n");
+    lines[6] = JSON.stringify({ ...JSON.parse(lines[6]!), hash: "f".repeat(64) });
+    fs.writeFileSync(checkpointFile(), lines.join("\n") + "\n");
+    // A new process appends the next checkpoint: it links to the genuine line, recorded beside the keys.
+    w = new AuditWriter(t.db, { stdout: false, checkpointEveryRows: 50 });
+    writeRows(50);
+    expect(checkpointRows().map((c) => c.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const r = verifyChain(t.db);
+    expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
+    expect(r.checkpoints.problems).toEqual([expect.stringMatching(/^line 7 \(checkpoint 7, row 300\) has an invalid signature/)]);
+    expect(r.checkpoints.holds).toMatchObject({ seq: 8, rowId: 350 });
+  });
+
   it("checkpoint file cut at the end, or deleted: the head recorded in secrets/ says what is missing", () => {
     const lines = fs.readFileSync(checkpointFile(), "utf8").trim().split("\n");
     fs.writeFileSync(checkpointFile(), lines.slice(0, 4).join("\n") + "\n");

@@ -127,7 +127,7 @@ export async function verifyArchiveFile(
   file: string,
   opts: { startHash?: string; startId?: number; expectedHead?: string; keys?: CheckerKeys } = {},
 ): Promise<VerifyResult> {
-  const keys = opts.keys ?? loadAuditKeysAt(path.dirname(path.dirname(path.resolve(file))));
+  const keys = opts.keys ?? loadAuditKeysAt(path.dirname(path.dirname(path.resolve(/*turbopackIgnore: true*/ file))));
   const lines = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
   let checker: ChainChecker | null = null;
   let firstId = 0;
