@@ -5,6 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CliIO } from "../io";
+import { contextFor } from "../policy-source";
+import type { ResolveContext } from "../../runtime/registry/types";
 import { LAYER_FLAGS, configFrom, parseFlags } from "./skill-list";
 import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
 import { createProvider, DISCLOSURE_MODES, isProviderName, runAgent, type AgentEvent, type DisclosureMode } from "../../runtime/agent/index";
@@ -17,8 +19,10 @@ export const summary = "Run one request through the agent (tool, prompt or orche
 
 const USAGE = `usage: omniforge agent run "<request>" [--mode tool|prompt|orchestrated] [--provider offline|openai|anthropic]
                            [--json] [--home DIR] [--project DIR] [--user ID] [--environment NAME]
-                           [--agent NAME] [--tenant NAME] [--steps N]
+                           [--agent NAME] [--tenant NAME] [--policy FILE.json] [--steps N]
   --mode      disclosure mode (default: tool)
+  --policy    a policy file; default: the console's policy when the data home holds a console.db, so a skill
+              blocked or waiting for approval there is never offered here
   --provider  offline (default, or $OMNIFORGE_PROVIDER; rule-based, no key), openai (OPENAI_BASE_URL, OPENAI_API_KEY, OMNIFORGE_MODEL),
               anthropic (ANTHROPIC_API_KEY)
   --json      one JSON object per event, one per line
@@ -81,8 +85,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     mode: { type: "string" },
     provider: { type: "string" },
     environment: { type: "string" },
+    env: { type: "string" },
     agent: { type: "string" },
     tenant: { type: "string" },
+    policy: { type: "string" },
     steps: { type: "string" },
   });
   if (typeof parsed === "string") {
@@ -116,9 +122,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   let provider;
   let config;
+  let ctx: ResolveContext;
+  let policyFrom: string | null;
   try {
     provider = createProvider(values.provider, io.env);
     config = configFrom(values, io);
+    // The console's policy when this home has a console.db: a skill blocked there is never offered here.
+    ({ ctx, policyFrom } = contextFor(config, values, io.cwd));
   } catch (e) {
     io.err(`omniforge agent run: ${(e as Error).message}\n`);
     return 2;
@@ -159,7 +169,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       request,
       mode,
       provider,
-      skills: { index, context: { environment: values.environment, agent: values.agent, tenant: values.tenant } },
+      skills: { index, context: ctx },
       runner: sandbox,
       audit,
       scratchDir,
@@ -176,7 +186,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       },
     });
     flush();
-    if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}\n`);
+    if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}; policy: ${policyFrom ?? "none"}\n`);
     return result.reason === "answered" ? 0 : 1;
   } catch (e) {
     io.err(`omniforge agent run: ${(e as Error).message}\n`);

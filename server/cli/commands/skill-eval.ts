@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CliIO } from "../io";
+import { policyFor } from "../policy-source";
 import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { createProvider, isProviderName } from "../../runtime/agent/providers";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
@@ -14,7 +15,6 @@ import { makeLayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
-import { policyFromHome } from "../../services/policy/home-policy";
 
 export const summary = "Test whether a skill fires on its trigger set, against the whole catalog";
 
@@ -108,8 +108,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
     for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
     config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
-    const policy = policyFromHome(config.home, { userId: config.userId });
-    if (policy) ctx.policy = policy;
+    const source = policyFor(config, { cwd: io.cwd });
+    if (source.policy) ctx.policy = source.policy;
   } catch (e) {
     return fail((e as Error).message);
   }

@@ -28,13 +28,13 @@ beforeAll(() => {
 afterAll(() => t.cleanup());
 
 describe("omniforge skill list", () => {
-  it("prints a table with layer, status, winner and diagnostics, plus the broken file's error", () => {
+  it("prints a table with layer, status, what shadows it and diagnostics, plus the broken file's error", () => {
     const r = omniforge("skill", "list");
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
-    expect(lines[0]).toMatch(/^NAME\s+LAYER\s+STATUS\s+WINNER\s+DIAGNOSTICS\s+PATH$/);
-    expect(lines.find((l) => l.startsWith("code-review") && l.includes("project"))).toMatch(/shadowed\s+shadowed by enterprise/);
-    expect(lines.find((l) => l.startsWith("code-review") && l.includes("enterprise"))).toMatch(/winner\s+active/);
+    expect(lines[0]).toMatch(/^NAME\s+LAYER\s+STATUS\s+SHADOWED BY\s+DIAGNOSTICS\s+PATH$/);
+    expect(lines.find((l) => l.startsWith("code-review") && l.includes("project"))).toMatch(/shadowed\s+enterprise\s/);
+    expect(lines.find((l) => l.startsWith("code-review") && l.includes("enterprise"))).toMatch(/active\s+-\s/);
     expect(lines.find((l) => l.startsWith("broken"))).toMatch(/invalid.*1 \(1 error\)/);
     expect(r.out).toContain("invalid: broken (project): does not load:");
     expect(r.out).toContain("4 definitions, 2 active skills");
@@ -46,9 +46,9 @@ describe("omniforge skill list", () => {
     const rows = JSON.parse(r.out) as { name: string; layer: string; status: string; winner: { layer: string } | null }[];
     expect(rows.map((x) => `${x.name}/${x.layer}/${x.status}`).sort()).toEqual([
       "broken/project/invalid",
-      "code-review/enterprise/winner",
+      "code-review/enterprise/active",
       "code-review/project/shadowed",
-      "notes/project/winner",
+      "notes/project/active",
     ]);
     expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.winner!.layer).toBe("enterprise");
   });
@@ -105,7 +105,7 @@ describe("omniforge skill install", () => {
     expect(r.out).toContain(`installed "pdf-tools" as plugin "docs-pack"`);
     expect(fs.existsSync(path.join(t.home, "plugins", "docs-pack", "skills", "pdf-tools", "SKILL.md"))).toBe(true);
     const rows = JSON.parse(omniforge("skill", "list", "--json").out) as { name: string; layer: string; plugin?: string; status: string }[];
-    expect(rows.find((x) => x.name === "pdf-tools")).toMatchObject({ layer: "plugin", plugin: "docs-pack", status: "winner" });
+    expect(rows.find((x) => x.name === "pdf-tools")).toMatchObject({ layer: "plugin", plugin: "docs-pack", status: "active" });
     const again = omniforge("skill", "install", archive, "--plugin", "docs-pack");
     expect(again.code).toBe(1);
     expect(again.err).toContain("already installed");

@@ -3,13 +3,13 @@
 // definition, in precedence order), `--jsonl` the same objects one per line; both are written as they are made,
 // never as one big string. A listing checks what it shows, the frontmatter: body checks (links, length) are
 // `skill validate`'s, and scripts/ is hashed only when the policy needs approval digests.
-import fs from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { CliIO } from "../io";
+import { contextFor } from "../policy-source";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
-import type { RegistryPolicy, ResolveContext } from "../../runtime/registry/types";
+import type { ResolveContext } from "../../runtime/registry/types";
 
 export const summary = "List every skill definition across the layers, with the winner of each name and why";
 
@@ -45,11 +45,6 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(ar
 
 export function configFrom(values: { home?: string; project?: string; user?: string }, io: CliIO): LayerConfig {
   return layerConfigFromEnv({ home: values.home, project: values.project, user: values.user }, io.env, io.cwd);
-}
-
-function readPolicy(file: string): RegistryPolicy {
-  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<RegistryPolicy>;
-  return { ...raw, blockedNames: raw.blockedNames ?? [], disabled: raw.disabled ?? [] };
 }
 
 /** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */
@@ -100,10 +95,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   let config: LayerConfig;
-  const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
+  let ctx: ResolveContext;
+  let policyFrom: string | null;
   try {
     config = configFrom(values, io);
-    if (values.policy) ctx.policy = readPolicy(values.policy);
+    ({ ctx, policyFrom } = contextFor(config, values, io.cwd));
   } catch (e) {
     io.err(`omniforge skill list: ${(e as Error).message}\n`);
     return 2;
@@ -119,7 +115,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       name: e.name,
       layer: e.layer,
       ...(e.plugin ? { plugin: e.plugin } : {}),
-      status: c.status,
+      status: c.status === "winner" ? "active" : c.status,
       reason: c.reason,
       winner: w ? { layer: w.layer, ...(w.plugin ? { plugin: w.plugin } : {}), dir: w.dir } : null,
       description: e.description,
@@ -162,17 +158,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     r.name,
     layerLabel(r),
     r.status,
-    r.status === "winner" ? "active" : r.status === "shadowed" && r.winner ? `shadowed by ${layerLabel(r.winner)}` : r.status === "shadowed" ? "held" : "-",
+    r.status === "active" ? "-" : r.status === "shadowed" && r.winner ? layerLabel(r.winner) : r.status === "shadowed" ? "held" : "-",
     r.errorCount ? `${r.diagnosticsCount} (${r.errorCount} error${r.errorCount > 1 ? "s" : ""})` : String(r.diagnosticsCount),
     r.dir,
   ]);
-  io.out(table([["NAME", "LAYER", "STATUS", "WINNER", "DIAGNOSTICS", "PATH"], ...body]));
+  io.out(table([["NAME", "LAYER", "STATUS", "SHADOWED BY", "DIAGNOSTICS", "PATH"], ...body]));
   const notes = [
     ...Object.values(byName).flatMap((r) => r.warnings.map((w) => `warning: ${w}`)),
-    ...rows.filter((r) => r.status !== "winner" && r.status !== "shadowed").map((r) => `${r.status}: ${r.name} (${layerLabel(r)}): ${r.reason}`),
+    ...rows.filter((r) => r.status !== "active" && r.status !== "shadowed").map((r) => `${r.status}: ${r.name} (${layerLabel(r)}): ${r.reason}`),
   ];
   if (notes.length) io.out("\n" + notes.join("\n") + "\n");
   const active = Object.values(byName).filter((r) => r.winner).length;
-  io.out(`\n${rows.length} definition${rows.length === 1 ? "" : "s"}, ${active} active skill${active === 1 ? "" : "s"}\n`);
+  io.out(`\n${rows.length} definition${rows.length === 1 ? "" : "s"}, ${active} active skill${active === 1 ? "" : "s"}; policy: ${policyFrom ?? "none (no console.db in the data home, no --policy)"}\n`);
   return 0;
 }

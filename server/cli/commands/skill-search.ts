@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CliIO } from "../io";
+import { policyFor } from "../policy-source";
 import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { router, type Routed } from "../../runtime/agent/routing";
 import { listingBudgetFor } from "../../runtime/agent/listing";
@@ -13,7 +14,7 @@ import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
 import { makeLayerConfig, type LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
-import type { RegistryPolicy, ResolveContext } from "../../runtime/registry/types";
+import type { ResolveContext } from "../../runtime/registry/types";
 import { findSkillDirs } from "../../runtime/skill/index";
 
 export const summary = "Find the skills that serve a request (the agent's own ranking), with the listing it would get";
@@ -54,11 +55,6 @@ export function readQueries(text: string): Query[] | string {
     out.push({ id: o.id === undefined ? String(out.length + 1) : String(o.id), request: o.request });
   }
   return out;
-}
-
-function readPolicy(file: string): RegistryPolicy {
-  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<RegistryPolicy>;
-  return { ...raw, blockedNames: raw.blockedNames ?? [], disabled: raw.disabled ?? [] };
 }
 
 function positiveInt(v: string | undefined, name: string, dflt: number): number | string {
@@ -158,7 +154,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
     for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
     config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
-    if (values.policy) ctx.policy = readPolicy(path.resolve(io.cwd, values.policy));
+    const source = policyFor(config, { file: values.policy, cwd: io.cwd });
+    if (source.policy) ctx.policy = source.policy;
   } catch (e) {
     return fail((e as Error).message);
   }

@@ -1,0 +1,37 @@
+// The one place the command line gets its policy: a --policy FILE.json when given, else the console's own stored
+// policy and approvals when the data home holds a console.db (read only), else none. Every command that reads
+// skills (list, search, eval, agent run, deploy) resolves with it, so the CLI never offers what the console blocks.
+import fs from "node:fs";
+import path from "node:path";
+import type { LayerConfig } from "../runtime/registry/layers";
+import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
+import { policyFromHome } from "../services/policy/home-policy";
+
+export interface PolicySource {
+  policy?: RegistryPolicy;
+  /** Where it came from: the file, the console.db, or null (no policy: every definition may be active). */
+  from: string | null;
+}
+
+export function readPolicyFile(file: string): RegistryPolicy {
+  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<RegistryPolicy>;
+  return { ...raw, blockedNames: raw.blockedNames ?? [], disabled: raw.disabled ?? [] };
+}
+
+/** Throws with a readable message when the file or the console database cannot be read. */
+export function policyFor(config: LayerConfig, opts: { file?: string; cwd: string }): PolicySource {
+  if (opts.file) {
+    const file = path.resolve(opts.cwd, opts.file);
+    return { policy: readPolicyFile(file), from: file };
+  }
+  const policy = policyFromHome(config.home, { userId: config.userId });
+  return policy ? { policy, from: path.join(path.resolve(config.home), "console.db") } : { from: null };
+}
+
+/** The resolution context of a command: scope values from its flags, the policy from policyFor. */
+export function contextFor(config: LayerConfig, values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string }, cwd: string): { ctx: ResolveContext; policyFrom: string | null } {
+  const source = policyFor(config, { file: values.policy, cwd });
+  const ctx: ResolveContext = { environment: values.environment ?? values.env, agent: values.agent, tenant: values.tenant };
+  if (source.policy) ctx.policy = source.policy;
+  return { ctx, policyFrom: source.from };
+}
