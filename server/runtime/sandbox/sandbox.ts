@@ -3,7 +3,6 @@
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import {
   type BindTools,
@@ -33,6 +32,7 @@ import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal } from "./s
 import { CANARY_SCRIPT, decideMode, executable, idInUse, type Check } from "./self-test";
 import { blockedAncestor, readableCopy, unreadableEntry } from "./skill-access";
 import { runCapped } from "./spawn-capped";
+import { sandboxDirPrefix } from "./temp-dirs";
 import type { SandboxStatus, ScriptLimits, ScriptRequest, ScriptResult, ScriptRunner } from "./types";
 
 export interface SandboxOptions {
@@ -126,7 +126,7 @@ export class Sandbox implements ScriptRunner {
     this.ownRuntimeDir = !options.runtimeDir;
     this.runtimeDir = options.runtimeDir
       ? path.join(options.runtimeDir, "sandbox")
-      : fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sandbox-"));
+      : fs.mkdtempSync(sandboxDirPrefix());
   }
 
   /** Runs waiting for a free slot (the UI shows them as "queued"). */
