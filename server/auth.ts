@@ -5,6 +5,8 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { headers } from "next/headers";
+import { env } from "../env";
+import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./http/peer";
 import { auditSinkFor } from "./services/audit";
 import { attemptLogin } from "./services/auth/login";
 import { ensureReady } from "./services/bootstrap";
@@ -18,10 +20,11 @@ export interface SessionUser {
   role: Role;
 }
 
-function clientIp(h: Headers | Record<string, string | string[] | undefined> | undefined): string {
-  const get = (k: string) => (h instanceof Headers ? h.get(k) : (h?.[k] as string | undefined)) ?? undefined;
-  const fwd = get("x-forwarded-for");
-  return (fwd?.split(",")[0]?.trim() || get("x-real-ip") || "local").slice(0, 64);
+let proxies: TrustedProxies | undefined;
+/** The client's address: the socket peer, or what a trusted proxy forwarded (server/http/peer.ts). */
+export function clientIp(h: Headers | Record<string, string | string[] | undefined> | undefined): string {
+  proxies ??= parseTrustedProxies(env.OMNIFORGE_TRUSTED_PROXIES);
+  return clientAddress(h, proxies);
 }
 
 export const authOptions: NextAuthOptions = {
