@@ -3,3 +3,4 @@ export * from "./audit";
 export * from "./skill-versions";
 export * from "./governance";
 export * from "./playground";
+export * from "./auth-sessions";

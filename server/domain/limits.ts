@@ -30,3 +30,8 @@ export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
   "skill.createFile": BODY_LIMITS.trpcEditorText,
   "skill.import": BODY_LIMITS.trpcImport,
 };
+
+/** A console session ends this long after its last request (the session cookie lives as long). */
+export const SESSION_IDLE_MAX_MS = 8 * 60 * 60 * 1000;
+/** How stale a session's last-seen time may get before a request writes it again (one write a minute, not one a request). */
+export const SESSION_TOUCH_EVERY_MS = 60 * 1000;

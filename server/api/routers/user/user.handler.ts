@@ -2,8 +2,8 @@ import { TRPCError } from "@trpc/server";
 import type { TRPCContext } from "../../trpc";
 import { actorOf } from "../../trpc";
 import type { SessionUser } from "../../../auth";
-import { createUser, listUsers, updateUser, UserError } from "../../../services/users/users";
-import type { TCreateUserInput, TUpdateUserInput } from "./user.schema";
+import { createUser, listUsers, signOutEverywhere, updateUser, UserError } from "../../../services/users/users";
+import type { TCreateUserInput, TSignOutEverywhereInput, TUpdateUserInput } from "./user.schema";
 
 type Ctx = TRPCContext & { user: SessionUser };
 
@@ -29,6 +29,14 @@ export function updateHandler({ ctx, input }: { ctx: Ctx; input: TUpdateUserInpu
   const { id, ...change } = input;
   try {
     return updateUser(ctx.db, id, change, { sink: ctx.audit, actor: actorOf(ctx.user) });
+  } catch (e) {
+    asTRPC(e);
+  }
+}
+
+export function signOutEverywhereHandler({ ctx, input }: { ctx: Ctx; input: TSignOutEverywhereInput }) {
+  try {
+    return { sessionsEnded: signOutEverywhere(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) }) };
   } catch (e) {
     asTRPC(e);
   }
