@@ -64,8 +64,15 @@ export function tightenDataHome(dh: DataHome): string[] {
       return;
     }
     if (st.isSymbolicLink() || (st.mode & 0o777 & ~mode) === 0) return;
-    fs.chmodSync(p, mode);
-    notes.push(`${path.relative(dh.home, p) || "."} was ${(st.mode & 0o777).toString(8).padStart(4, "0")}, now ${mode.toString(8).padStart(4, "0")}`);
+    const name = path.relative(dh.home, p) || ".";
+    const was = (st.mode & 0o777).toString(8).padStart(4, "0");
+    try {
+      fs.chmodSync(p, mode);
+      notes.push(`${name} was ${was}, now ${mode.toString(8).padStart(4, "0")}`);
+    } catch (e) {
+      // Someone else's file (another owner): say so rather than refuse to start.
+      notes.push(`${name} is ${was} and could not be changed (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    }
   };
   tighten(dh.home, PRIVATE_DIR_MODE);
   for (const f of ["console.db", "console.db-wal", "console.db-shm"]) tighten(path.join(path.dirname(dh.dbFile), f), PRIVATE_FILE_MODE);
