@@ -35,3 +35,5 @@ export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
 export const SESSION_IDLE_MAX_MS = 8 * 60 * 60 * 1000;
 /** How stale a session's last-seen time may get before a request writes it again (one write a minute, not one a request). */
 export const SESSION_TOUCH_EVERY_MS = 60 * 1000;
+/** Ended or expired session rows are kept this long (who was signed in when), then dropped. */
+export const SESSION_KEEP_ENDED_MS = 30 * 24 * 60 * 60 * 1000;

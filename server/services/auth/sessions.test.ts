@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { authSessions } from "../../../db/schema";
 import { createCaller } from "../../api/root";
 import type { SessionUser } from "../../auth";
 import { resolveDataHome } from "../../config";
@@ -49,6 +50,21 @@ describe("server-side sessions", () => {
     // That request counted as use: the session lives on past the first eight hours.
     expect(sessionUser(t.db, { userId: ann.id, sid }, at(SESSION_IDLE_MAX_MS + 60_000))).not.toBeNull();
     expect(sessionUser(t.db, { userId: ann.id, sid }, at(3 * SESSION_IDLE_MAX_MS))).toBeNull();
+  });
+
+  it("rows of sessions over for more than 30 days are dropped when a new one starts; recent ones stay", () => {
+    const t0 = new Date("2026-01-01T08:00:00Z");
+    const old = startSession(t.db, ann.id, "127.0.0.1", t0);
+    endSession(t.db, old, "sign_out", t0);
+    const idle = startSession(t.db, ann.id, "127.0.0.1", t0);
+    const recent = startSession(t.db, ann.id, "127.0.0.1", new Date(t0.getTime() + 29 * 24 * 3600_000));
+    endSession(t.db, recent, "sign_out", new Date(t0.getTime() + 29 * 24 * 3600_000));
+    startSession(t.db, boss.id, "127.0.0.1", new Date(t0.getTime() + 31 * 24 * 3600_000));
+    const ids = t.db.select({ id: authSessions.id }).from(authSessions).all().map((r) => r.id);
+    expect(ids).not.toContain(old);
+    expect(ids).not.toContain(idle);
+    expect(ids).toContain(recent);
+    expect(ids).toHaveLength(2);
   });
 
   it("disabling a user ends their open sessions at once, audited; enabling them again does not revive them", () => {

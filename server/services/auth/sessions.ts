@@ -2,10 +2,10 @@
 // good as its row: open, not idle past SESSION_IDLE_MAX_MS, and its user enabled. Ending a row ends every
 // copy of the cookie at once, which a JWT alone cannot do.
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { authSessions, users } from "../../../db/schema";
-import { SESSION_IDLE_MAX_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
+import { SESSION_IDLE_MAX_MS, SESSION_KEEP_ENDED_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
 import type { Role } from "../../domain/vocabulary";
 
 export type SessionEndReason = "sign_out" | "user_disabled" | "signed_out_everywhere";
@@ -20,6 +20,10 @@ export interface SessionUserRow {
 /** Opens a session for a user who just proved their password; returns its id for the token. */
 export function startSession(db: Db, userId: string, ip: string, now = new Date()): string {
   const id = randomBytes(24).toString("base64url");
+  // Rows of sessions long over are dropped as new ones start, so the table stays the size of recent use.
+  db.delete(authSessions)
+    .where(lt(sql`coalesce(${authSessions.endedAt}, ${authSessions.lastSeenAt} + ${SESSION_IDLE_MAX_MS})`, now.getTime() - SESSION_KEEP_ENDED_MS))
+    .run();
   db.insert(authSessions).values({ id, userId, ip: ip.slice(0, 64), createdAt: now, lastSeenAt: now }).run();
   return id;
 }
