@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -93,6 +94,21 @@ test("an admin sees login events with the right filters, opens one, exports the 
   }
   await page.getByTestId("verify-button").click();
   await expect(page.getByTestId("verify-result")).toContainText(/intact, \d+ events/);
+
+  // The chain is keyed and checkpointed: the page says which checkpoint holds, and the downloaded
+  // checkpoints verify with the downloaded public key alone.
+  await expect(page.getByTestId("verify-keying")).toContainText("Keyed (HMAC) from row");
+  await expect(page.getByTestId("verify-checkpoints")).toContainText(/all matching\. Checkpoint \d+ \(row \d+, .*\) still holds\./);
+  const pem = await (await page.request.get((await page.getByTestId("download-checkpoint-key").getAttribute("href"))!)).text();
+  expect(pem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+  const checkpoints = await page.request.get((await page.getByTestId("download-checkpoints").getAttribute("href"))!);
+  expect(checkpoints.status()).toBe(200);
+  const signed = (await checkpoints.text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(signed.length).toBeGreaterThan(0);
+  for (const c of signed) {
+    const message = Buffer.from(JSON.stringify([c.v, c.seq, c.rowId, c.hash, c.at, c.key, c.prev]));
+    expect(verify(null, message, createPublicKey(pem), Buffer.from(c.sig, "base64url"))).toBe(true);
+  }
 });
 
 test("a viewer cannot open the dashboard; an author sees only their own events", async ({ browser }) => {
@@ -114,6 +130,7 @@ test("a viewer cannot open the dashboard; an author sees only their own events",
   // The data is refused too, not only the page.
   expect((await viewer.request.get("/api/trpc/audit.list?input=" + encodeURIComponent(JSON.stringify({ json: {} })))).status()).toBe(403);
   expect((await viewer.request.get("/api/audit/export?format=jsonl")).status()).toBe(403);
+  expect((await viewer.request.get("/api/audit/checkpoints")).status()).toBe(403);
 
   const authorCtx = await browser.newContext();
   const author = await authorCtx.newPage();

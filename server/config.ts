@@ -33,8 +33,9 @@ export function resolveDataHome(env: Record<string, string | undefined> = proces
 
 /**
  * Creates the data home's folders and makes it private: the home and secrets/ 0700, the files that hold
- * password hashes, the audit and secrets 0600 (console.db and its WAL, secrets/*, audit-archive/*), also
- * when an older version or a copy left them looser. Returns one line per mode it had to tighten, for the log.
+ * password hashes, the audit and secrets 0600 (the home's own files such as console.db and its WAL, secrets/*,
+ * audit-archive/*), also when an older version or a copy left them looser. Returns one line per mode it had
+ * to tighten, for the log.
  */
 export function ensureDataHome(dh: DataHome): string[] {
   fs.mkdirSync(dh.home, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -75,7 +76,8 @@ export function tightenDataHome(dh: DataHome): string[] {
     }
   };
   tighten(dh.home, PRIVATE_DIR_MODE);
-  for (const f of ["console.db", "console.db-wal", "console.db-shm"]) tighten(path.join(path.dirname(dh.dbFile), f), PRIVATE_FILE_MODE);
+  // The files at the top: console.db and its WAL, the audit checkpoints, config.yaml.
+  for (const e of safeReaddir(dh.home)) if (e.isFile()) tighten(path.join(dh.home, e.name), PRIVATE_FILE_MODE);
   for (const dir of [dh.secretsDir, dh.archiveDir]) {
     tighten(dir, PRIVATE_DIR_MODE);
     for (const e of safeReaddir(dir)) if (e.isFile()) tighten(path.join(dir, e.name), PRIVATE_FILE_MODE);

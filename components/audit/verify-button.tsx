@@ -1,5 +1,6 @@
 "use client";
-// Checks the whole hash chain on the server and says either "intact, N events" or where it first breaks.
+// Checks the whole keyed chain on the server and says either "intact, N events" or what broke and where,
+// then what the signed checkpoints say (which one still holds), with links to download them and their key.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 
@@ -7,6 +8,8 @@ export function VerifyButton() {
   const trpc = useTRPC();
   const verify = useMutation(trpc.audit.verify.mutationOptions());
   const r = verify.data;
+  // A checkpoint failure is already the message of the result: the checkpoint line then only names the key.
+  const cpShownAbove = !!r && !r.ok && r.reason.startsWith("checkpoint");
   // The first broken row, as it is stored now (absent when the break is a row that was removed).
   const broken = useQuery({ ...trpc.audit.get.queryOptions({ id: r && !r.ok && r.brokenAt > 0 ? r.brokenAt : 1 }), enabled: !!r && !r.ok && r.brokenAt > 0, retry: false });
   return (
@@ -22,7 +25,7 @@ export function VerifyButton() {
       )}
       {r && !r.ok && (
         <div className="error-text w-full" data-testid="verify-result">
-          broken at row {r.brokenAt}: {r.reason}. {r.message}
+          {r.brokenAt > 0 ? `broken at row ${r.brokenAt}` : "broken"}: {r.reason}. {r.message}
           <div className="mt-1 font-mono text-xs break-all">
             expected {r.expected}
             <br />
@@ -32,6 +35,33 @@ export function VerifyButton() {
             <pre className="mt-2 max-h-64 overflow-auto text-xs whitespace-pre-wrap" data-testid="verify-broken-row">
               {JSON.stringify({ ...broken.data, at: new Date(broken.data.at).toISOString() }, null, 2)}
             </pre>
+          )}
+        </div>
+      )}
+      {r && (
+        <div className="w-full text-xs text-zinc-600 dark:text-zinc-400" data-testid="verify-keying">
+          {r.keyedFrom === null
+            ? "No row is keyed yet."
+            : r.unkeyed
+              ? `Keyed (HMAC) from row ${r.keyedFrom}; ${r.unkeyed} older row${r.unkeyed === 1 ? " was" : "s were"} written before the key existed: checked with a plain hash, and anchored by the first keyed row, which links to ${r.unkeyed === 1 ? "it" : "them"}.`
+              : `Keyed (HMAC) from row ${r.keyedFrom}.`}
+        </div>
+      )}
+      {r && (
+        <div className={`w-full text-xs ${!cpShownAbove && (r.checkpoints.problems.length || r.checkpoints.mismatch) ? "error-text" : "text-zinc-600 dark:text-zinc-400"}`} data-testid="verify-checkpoints">
+          Checkpoints: {cpShownAbove ? "" : r.checkpoints.message}
+          {r.checkpoints.key && (
+            <>
+              {" "}
+              Signed by key {r.checkpoints.key}:{" "}
+              <a className="underline" href="/api/audit/checkpoints" download data-testid="download-checkpoints">
+                checkpoints.jsonl
+              </a>{" "}
+              ·{" "}
+              <a className="underline" href="/api/audit/checkpoints?format=pem" download data-testid="download-checkpoint-key">
+                public key
+              </a>
+            </>
           )}
         </div>
       )}

@@ -172,6 +172,11 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
                     {STATUS_LABEL[r.status] ?? r.status}
                   </span>
                   {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
+                  {r.status === "invalid" && r.statusReason && (
+                    <div className="mt-1 max-w-xs text-xs text-red-800 dark:text-red-300" data-testid="invalid-reason">
+                      {r.statusReason}
+                    </div>
+                  )}
                 </td>
                 <td className="text-xs">
                   {r.tags.map((t) => (

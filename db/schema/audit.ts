@@ -22,6 +22,9 @@ export const auditEvents = sqliteTable(
     details: text("details"), // JSON
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
+    // How `hash` was computed: 1 = plain sha256 (rows written before the chain was keyed), 2 = HMAC-SHA256
+    // with the key in <home>/secrets. See server/services/audit/README.md.
+    chain: integer("chain").notNull().default(1),
   },
   (t) => [
     index("audit_at_idx").on(t.at),

@@ -6,6 +6,7 @@ import { layersRouter } from "./routers/layers/_router";
 import { policyRouter } from "./routers/policy/_router";
 import { auditRouter } from "./routers/audit/_router";
 import { playgroundRouter } from "./routers/playground/_router";
+import { evalsRouter } from "./routers/evals/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -15,6 +16,7 @@ export const appRouter = createTRPCRouter({
   policy: policyRouter,
   audit: auditRouter,
   playground: playgroundRouter,
+  evals: evalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -18,6 +18,9 @@ export interface TRPCContext {
   ip: string;
 }
 
+/** The context of every authed procedure (and of the handlers they call): the user is there. */
+export type AuthedContext = TRPCContext & { user: SessionUser };
+
 export function createInnerTRPCContext(ctx: TRPCContext): TRPCContext {
   return ctx;
 }
@@ -61,7 +64,7 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
       type: "access_denied",
       actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
       outcome: "refused",
-      details: { procedure: path, reason: e.message, ip: ctx.ip },
+      details: { procedure: path, ...(ctx.user ? { role: ctx.user.role } : {}), reason: e.message, ip: ctx.ip },
     });
   }
   throw new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e });

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill to-prompt": () => import("./commands/skill-to-prompt"),
   "skill list": () => import("./commands/skill-list"),
   "skill search": () => import("./commands/skill-search"),
+  "skill eval": () => import("./commands/skill-eval"),
   "skill install": () => import("./commands/skill-install"),
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),

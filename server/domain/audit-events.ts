@@ -25,6 +25,7 @@ export const AUDIT_EVENT_TYPES = [
   "access_denied",
   "agent_run_started",
   "agent_run_finished",
+  "eval_run",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

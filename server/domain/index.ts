@@ -1,4 +1,5 @@
 export * from "./vocabulary";
 export * from "./errors";
 export * from "./audit-events";
+export * from "./audit-chain";
 export * from "./limits";

@@ -47,3 +47,14 @@ export const FORMAT_LIMITS = {
   /** A SKILL.md body longer than this should move detail into references/. */
   bodyLines: 500,
 } as const;
+
+/**
+ * How far the console follows a layer folder by OS notifications. A layer with more entries than this (a home
+ * folder linked in by mistake, a checkout with build output) is rescanned on a timer instead, with a warning.
+ */
+export const WATCH_LIMITS = {
+  /** Files and folders counted per layer root before it is judged too big to watch. */
+  maxPaths: 20_000,
+  /** Rescan period of a layer that is too big to watch. */
+  pollMs: 5_000,
+} as const;

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { watchSummary } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
 
 const startedAt = Date.now();
@@ -18,5 +19,7 @@ export function healthReport(db: Db) {
     database,
     ...(databaseError ? { databaseError } : {}),
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    // Never waits on the watcher: a count of what it does, read from memory.
+    watcher: watchSummary(),
   };
 }

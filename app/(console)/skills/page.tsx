@@ -2,6 +2,7 @@ import { Suspense } from "react";
 import { hasRole } from "~/components/shell/nav";
 import { requireUser } from "~/components/shell/require-user";
 import { SkillsList } from "~/components/skills/skills-list";
+import { EvalOverview } from "~/components/evals/eval-overview";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +11,7 @@ export default async function SkillsPage() {
   return (
     <Suspense>
       <SkillsList canCreate={hasRole(user.role, "author")} />
+      <EvalOverview />
     </Suspense>
   );
 }

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { checkSkillDir, checkSkillDirWithStat, findSkillDirs } from "../skill";
 import type { Diagnostic, SkillCheck } from "../skill/types";
+import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
 import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import type { SkillEntry } from "./types";
@@ -29,16 +30,81 @@ function listingsForWalk(): Map<string, fs.Dirent[]> {
   return walkListings;
 }
 
-/** Skill folders under a root, without hidden folders (staging/trash folders of installs and deploys). */
-export function skillDirsUnder(root: string, dir: string = root): string[] {
+/**
+ * Skill folders under a root, without hidden folders (staging/trash folders of installs and deploys). `links`, when
+ * given, receives the linked folders met between skills whose target leaves the layer (see confine.ts): they are
+ * never walked, and the index lists each as an invalid entry that says why.
+ */
+export function skillDirsUnder(root: string, dir: string = root, links?: Map<string, ConfinementError>): string[] {
   if (!exists(dir)) return [];
   let found: string[];
+  const onLink = links
+    ? (link: string, kind: "folder" | "skill-file") => {
+        if (kind !== "folder" || hasHiddenSegment(relativeTo(root, link))) return;
+        const escape = linkEscape(root, link);
+        if (escape) links.set(link, escape);
+      }
+    : undefined;
   try {
-    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk() });
+    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk(), onLink });
   } catch {
     return [];
   }
   return found.filter((d) => !hasHiddenSegment(relativeTo(root, d)));
+}
+
+/** The index entry of a linked folder that leaves its layer: listed (so nobody wonders where it went), never loaded. */
+export function refusedLinkEntry(root: LayerRoot, link: string, why: ConfinementError): SkillEntry {
+  const entry: SkillEntry = {
+    id: link,
+    name: path.basename(link),
+    description: "",
+    layer: root.layer,
+    root: root.dir,
+    dir: link,
+    file: path.join(/*turbopackIgnore: true*/ link, "SKILL.md"),
+    digest: "",
+    tags: [],
+    priority: 0,
+    hasScripts: false,
+    approvalDigest: "",
+    loadable: false,
+    valid: false,
+    status: "invalid",
+    diagnostics: [{ severity: "error", code: why.code, message: why.message, line: 1, column: 1, endLine: 1, endColumn: 1 }],
+    // The link's own time: when it was made is what "last change" means for it.
+    mtimeMs: fs.lstatSync(/*turbopackIgnore: true*/ link, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    size: 0,
+  };
+  if (root.plugin) entry.plugin = root.plugin;
+  return entry;
+}
+
+/** A SKILL.md that is a link must stay inside its own skill folder (else it would show another file's text). */
+function skillFileEscape(dir: string, listing: fs.Dirent[] | undefined): ConfinementError | null {
+  for (const name of ["SKILL.md", "skill.md"]) {
+    const file = path.join(/*turbopackIgnore: true*/ dir, name);
+    let isLink: boolean;
+    if (listing) {
+      const d = listing.find((e) => e.name === name);
+      if (!d) continue;
+      isLink = d.isSymbolicLink();
+    } else {
+      const st = fs.lstatSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
+      if (!st) continue;
+      isLink = st.isSymbolicLink();
+    }
+    if (!isLink) return null;
+    try {
+      assertInsideLayer(dir, file, name);
+      return null;
+    } catch (e) {
+      if (!(e instanceof ConfinementError)) throw e;
+      const where = e.target ? `to ${e.target}, outside its skill folder` : "that points nowhere";
+      return new ConfinementError(`${name} is a symbolic link ${where}; it is not read.`, e.code, e.target);
+    }
+  }
+  return null;
 }
 
 /** path.relative(root, d), as a slice when d is below root as written (what the walk returns). */
@@ -96,6 +162,12 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
   let scripts: ScriptsState | typeof UNHASHED | null;
   // The walk just before listed this folder: its listing serves this one check, whichever path runs.
   const listings = walkListings?.has(dir) ? walkListings : undefined;
+  const linked = skillFileEscape(dir, listings?.get(dir));
+  if (linked) {
+    listings?.delete(dir);
+    const st = statSkillFile(dir) ?? { mtimeMs: 0, size: 0 };
+    return { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(/*turbopackIgnore: true*/ dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
+  }
   if (previous) {
     listings?.delete(dir);
     st = statSkillFile(dir);

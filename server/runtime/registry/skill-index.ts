@@ -5,9 +5,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
 import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
-import { entryFor, type EntryOptions, skillDirsUnder } from "./scan";
+import { type ConfinementError, linkEscape } from "./confine";
+import { entryFor, type EntryOptions, refusedLinkEntry, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
-import type { RegistryWatcher, WatchOptions } from "./watch";
+import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
 export interface IndexChange {
   added: SkillEntry[];
@@ -60,7 +61,8 @@ export class SkillIndex {
     let reused = 0;
     this.roots = layerRoots(this.config);
     for (const root of this.roots) {
-      for (const dir of skillDirsUnder(root.dir)) {
+      const links = new Map<string, ConfinementError>();
+      for (const dir of skillDirsUnder(root.dir, root.dir, links)) {
         if (next.has(dir)) continue;
         const prev = previous.get(dir);
         const entry = entryFor(root, dir, prev, this.entryOptions);
@@ -69,6 +71,7 @@ export class SkillIndex {
         else parsed++;
         next.set(dir, entry);
       }
+      for (const [link, why] of links) if (!next.has(link)) next.set(link, sameOr(previous.get(link), refusedLinkEntry(root, link, why)));
     }
     const change = emptyChange();
     if (!opts.cold || this.byId.size) {
@@ -176,6 +179,11 @@ export class SkillIndex {
     await this.watcher.start();
   }
 
+  /** What the watcher does (null when not watching): notifications or polling, and roots too big to watch. */
+  watchState(): WatchState | null {
+    return this.watcher?.state() ?? null;
+  }
+
   get watching(): boolean {
     return this.watcher !== null;
   }
@@ -234,6 +242,24 @@ export class SkillIndex {
   }
 
   private refreshPath(root: LayerRoot, p: string, change: IndexChange): void {
+    const lst = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (lst?.isSymbolicLink() && p !== root.dir) {
+      // Never walk through a link (a link to / would walk /proc): a linked folder is listed as refused when it
+      // leaves the layer, and a linked SKILL.md is judged by its skill.
+      if (isSkillFileName(p)) return this.upsert(root, path.dirname(p), change);
+      for (const e of [...this.byId.values()]) if (e.id !== p && isInside(p, e.id)) this.remove(e, change);
+      const why = linkEscape(root.dir, p);
+      const prev = this.byId.get(p);
+      if (!why) {
+        if (prev) this.remove(prev, change);
+        return;
+      }
+      const entry = sameOr(prev, refusedLinkEntry(root, p, why));
+      if (entry === prev) return;
+      this.byId.set(p, entry);
+      (prev ? change.changed : change.added).push(entry);
+      return;
+    }
     let st: fs.Stats | null = null;
     try {
       st = fs.statSync(p);
@@ -247,9 +273,17 @@ export class SkillIndex {
       }
       this.recheckOwner(root, path.dirname(p), change);
     } else if (st.isDirectory()) {
-      const found = new Set(skillDirsUnder(root.dir, p));
-      for (const e of [...this.byId.values()]) if (isInside(p, e.id) && !found.has(e.id)) this.remove(e, change);
+      const links = new Map<string, ConfinementError>();
+      const found = new Set(skillDirsUnder(root.dir, p, links));
+      for (const e of [...this.byId.values()]) if (isInside(p, e.id) && !found.has(e.id) && !links.has(e.id)) this.remove(e, change);
       for (const d of found) this.upsert(root, d, change);
+      for (const [link, why] of links) {
+        const prev = this.byId.get(link);
+        const entry = sameOr(prev, refusedLinkEntry(root, link, why));
+        if (entry === prev) continue;
+        this.byId.set(link, entry);
+        (prev ? change.changed : change.added).push(entry);
+      }
       this.recheckOwner(root, path.dirname(p), change);
     } else if (isSkillFileName(p)) {
       this.upsert(root, path.dirname(p), change);
@@ -285,6 +319,11 @@ export class SkillIndex {
       if (d === root.dir) return;
     }
   }
+}
+
+/** The previous entry when a refused link's entry says the same (so a rebuild reports no change). */
+function sameOr(prev: SkillEntry | undefined, next: SkillEntry): SkillEntry {
+  return prev && prev.status === "invalid" && prev.diagnostics[0]?.message === next.diagnostics[0]?.message && prev.dir === next.dir ? prev : next;
 }
 
 const isSkillFileName = (p: string) => {

@@ -1,9 +1,15 @@
 // Follows the layer folders with chokidar and hands debounced batches of changed paths to the index.
 // Folders that do not exist yet (no enterprise skills until an admin deploys one) are polled for and added
 // when they appear, so nobody has to restart the console after creating them.
+// Bounded on purpose (issue #12): links are never followed (a link to / would crawl /proc), the depth is the scan's,
+// and a layer with more than WATCH_LIMITS.maxPaths entries is rescanned on a timer instead of watched.
 import fs from "node:fs";
+import path from "node:path";
 import { type FSWatcher, watch } from "chokidar";
+import { WATCH_LIMITS } from "../../domain/vocabulary";
 import { SCAN_MAX_DEPTH } from "./scan";
+
+const WATCH_DEPTH = SCAN_MAX_DEPTH + 2;
 
 export interface WatchOptions {
   /** Quiet time before a batch is applied (default 150 ms). */
@@ -16,6 +22,17 @@ export interface WatchOptions {
   usePolling?: boolean;
   /** Told about watcher errors (e.g. the OS watch limit, after which the watcher switches to polling). */
   onError?: (error: Error) => void;
+  /** Entries per root above which the root is rescanned on a timer instead of watched (default WATCH_LIMITS.maxPaths). */
+  maxPaths?: number;
+  /** Rescan period of such a root (default WATCH_LIMITS.pollMs). */
+  bigRootPollMs?: number;
+}
+
+/** What the watcher does with one layer root: for /api/health and the console's warnings. */
+export interface WatchState {
+  mode: "notify" | "polling";
+  /** Roots too big to watch, rescanned every bigRootPollMs. */
+  tooBig: string[];
 }
 
 const IGNORED = /(^|[/\\])(node_modules|\.git)([/\\]|$)/;
@@ -27,6 +44,9 @@ export class RegistryWatcher {
   private firstPendingAt = 0;
   private poll: NodeJS.Timeout | null = null;
   private watched = new Set<string>();
+  /** Roots too big to watch: rescanned on a timer. */
+  private big = new Set<string>();
+  private bigPoll: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(
@@ -44,13 +64,40 @@ export class RegistryWatcher {
     this.poll.unref();
   }
 
+  state(): WatchState {
+    return { mode: this.polling ? "polling" : "notify", tooBig: [...this.big] };
+  }
+
+  /** Roots over the budget are left to the timer; the rest are watched. */
+  private split(roots: string[]): string[] {
+    const max = this.opts.maxPaths ?? WATCH_LIMITS.maxPaths;
+    const small: string[] = [];
+    for (const r of roots) {
+      if (countUpTo(r, max + 1, WATCH_DEPTH) > max) {
+        if (!this.big.has(r)) {
+          this.big.add(r);
+          this.opts.onError?.(new Error(`${r} holds more than ${max} files and folders: too big to watch; it is rescanned every ${Math.round((this.opts.bigRootPollMs ?? WATCH_LIMITS.pollMs) / 1000)} s instead`));
+        }
+      } else small.push(r);
+    }
+    if (this.big.size && !this.bigPoll) {
+      this.bigPoll = setInterval(() => {
+        for (const r of this.big) this.queue(r);
+      }, this.opts.bigRootPollMs ?? WATCH_LIMITS.pollMs);
+      this.bigPoll.unref();
+    }
+    return small;
+  }
+
   private async open(): Promise<void> {
     const existing = this.targets().filter(isDir);
     this.watched = new Set(existing);
-    const fsw = watch(existing, {
+    const small = this.split(existing);
+    const fsw = watch(small, {
       ignoreInitial: true,
       persistent: false,
-      depth: SCAN_MAX_DEPTH + 2,
+      followSymlinks: false,
+      depth: WATCH_DEPTH,
       ignored: (p: string) => IGNORED.test(p),
       usePolling: this.polling,
       interval: 1000,
@@ -59,7 +106,8 @@ export class RegistryWatcher {
     this.fsw = fsw;
     fsw.on("all", (_event, p) => this.queue(p));
     fsw.on("error", (e) => this.failed(e instanceof Error ? e : new Error(String(e))));
-    await new Promise<void>((resolve) => fsw.once("ready", () => resolve()));
+    // chokidar never says "ready" for an empty list (every root missing or too big).
+    if (small.length) await new Promise<void>((resolve) => fsw.once("ready", () => resolve()));
   }
 
   /** Out of inotify watches (ENOSPC) or file handles (EMFILE): keep following the disk by polling. */
@@ -82,7 +130,8 @@ export class RegistryWatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.poll) clearInterval(this.poll);
-    this.timer = this.poll = null;
+    if (this.bigPoll) clearInterval(this.bigPoll);
+    this.timer = this.poll = this.bigPoll = null;
     const fsw = this.fsw;
     this.fsw = null;
     if (fsw) await fsw.close();
@@ -94,10 +143,11 @@ export class RegistryWatcher {
       const present = isDir(t);
       if (present && !this.watched.has(t)) {
         this.watched.add(t);
-        this.fsw.add(t);
+        if (this.split([t]).length) this.fsw.add(t);
         this.queue(t); // scan what was created before the watch was in place
       } else if (!present && this.watched.has(t)) {
         this.watched.delete(t);
+        this.big.delete(t);
         this.fsw.unwatch(t);
         this.queue(t);
       }
@@ -126,6 +176,26 @@ export class RegistryWatcher {
       this.opts.onError?.(e as Error);
     }
   }
+}
+
+/** Entries below root (links not followed, hidden and dependency folders skipped), counting stops at `limit`. */
+export function countUpTo(root: string, limit: number, maxDepth: number): number {
+  let n = 0;
+  const walk = (dir: string, depth: number) => {
+    let list: fs.Dirent[];
+    try {
+      list = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of list) {
+      if (++n >= limit) return;
+      if (d.isDirectory() && depth < maxDepth && !IGNORED.test(d.name)) walk(path.join(dir, d.name), depth + 1);
+      if (n >= limit) return;
+    }
+  };
+  walk(root, 0);
+  return n;
 }
 
 function isDir(p: string): boolean {

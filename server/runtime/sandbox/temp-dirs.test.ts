@@ -44,7 +44,8 @@ import { onShutdown } from ${JSON.stringify(path.join(repo, "server/http/shutdow
 const sandbox = createSandbox();
 // As scripts/serve.ts: the runners live in route modules, so the server removes by the pid in the name.
 onShutdown(() => { removeOwnSandboxDirs(); }, () => removeOwnSandboxDirs());
-console.log("ready " + (sandbox as unknown as { runtimeDir: string }).runtimeDir);
+void sandbox;
+console.log("ready " + process.pid);
 setInterval(() => {}, 1000);
 `,
     );
@@ -53,8 +54,9 @@ setInterval(() => {}, 1000);
       let out = "";
       child.stdout.on("data", (b: Buffer) => {
         out += b.toString();
-        const m = /ready (\S+)/.exec(out);
-        if (m) ok(m[1]!);
+        const m = /ready (\d+)/.exec(out);
+        const mine = m && fs.readdirSync(tmp).find((n) => n.startsWith(`omniforge-sandbox-${m[1]}-`));
+        if (mine) ok(path.join(tmp, mine));
       });
       child.on("exit", () => fail(new Error(`exited early: ${out}`)));
     });

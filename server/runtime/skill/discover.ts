@@ -18,6 +18,11 @@ export interface FindSkillDirsOptions {
    * right after the walk can answer file lookups without a stat each (checkSkillDir's `listings`).
    */
   listings?: Map<string, fs.Dirent[]>;
+  /**
+   * Told about every symbolic link the walk meets outside skill folders (a linked skill or collection folder), and
+   * about a skill file that is itself a link (`inSkill` true: its target must stay inside its skill). None is followed.
+   */
+  onLink?: (link: string, kind: "folder" | "skill-file") => void;
 }
 
 /** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders are not followed. */
@@ -31,6 +36,7 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
   }
   const found: string[] = [];
   const listings = opts.listings;
+  const links: string[] = [];
   const walk = (dir: string, depth: number, inSkill: boolean) => {
     let entries: fs.Dirent[];
     try {
@@ -41,9 +47,15 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
     let isSkill = false;
     const subdirs: string[] = [];
     for (const entry of entries) {
-      if (SKILL_FILES.has(entry.name) && (entry.isFile() || entry.isSymbolicLink())) isSkill = true;
-      else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(childOf(dir, entry.name));
+      if (SKILL_FILES.has(entry.name) && (entry.isFile() || entry.isSymbolicLink())) {
+        isSkill = true;
+        if (entry.isSymbolicLink()) opts.onLink?.(childOf(dir, entry.name), "skill-file");
+      } else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(childOf(dir, entry.name));
+      else if (entry.isSymbolicLink() && !inSkill && opts.onLink) links.push(childOf(dir, entry.name));
     }
+    // Links beside SKILL.md are the skill's own files (confined when read); only links between skills are reported.
+    if (!isSkill) for (const l of links) opts.onLink!(l, "folder");
+    links.length = 0;
     if (isSkill) found.push(dir);
     if (listings && (isSkill || inSkill)) listings.set(dir, entries);
     for (const sub of subdirs) walk(sub, depth + 1, isSkill || inSkill);

@@ -26,6 +26,7 @@ export const EXPORT_COLUMNS = [
   "details",
   "prevHash",
   "hash",
+  "chain", // 1 = unkeyed sha256, 2 = keyed: a JSONL export re-verifies with the key
 ] as const;
 
 /**

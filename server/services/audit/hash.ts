@@ -1,5 +1,7 @@
-// The hash chain: sha256 over a canonical serialisation of a row's content plus the previous row's hash.
-import { createHash } from "node:crypto";
+// The hash chain: over a canonical serialisation of a row's content plus the previous row's hash. Rows are
+// keyed (HMAC-SHA256, chain = 2) since the key exists; older rows keep their plain sha256 (chain = 1).
+// Without the key nobody can compute a keyed hash, so a row rewritten and re-hashed without it shows.
+import { createHash, createHmac } from "node:crypto";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -49,4 +51,13 @@ export function chainHash(prevHash: string, row: ChainedFields): string {
 /** The hash over an already serialised row (verification serialises raw column arrays directly). */
 export function hashCanonical(prevHash: string, canonicalRow: string): string {
   return createHash("sha256").update(prevHash).update("\n").update(canonicalRow).digest("hex");
+}
+
+/** The keyed hash over an already serialised row. Same framing as hashCanonical, so only the key differs. */
+export function macCanonical(key: Buffer, prevHash: string, canonicalRow: string): string {
+  return createHmac("sha256", key).update(prevHash).update("\n").update(canonicalRow).digest("hex");
+}
+
+export function chainMac(key: Buffer, prevHash: string, row: ChainedFields): string {
+  return macCanonical(key, prevHash, canonical(row));
 }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../../../db/client";
 import { GENESIS_HASH } from "./hash";
+import { loadAuditKeys } from "./keys";
 import { flushAudit } from "./sink";
 import { ROW_COLUMNS, verifyArchiveFile, type StoredRow, type VerifyResult } from "./verify";
 
@@ -64,6 +65,7 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
   const check: VerifyResult = await verifyArchiveFile(tmp, {
     startHash: prev?.hash ?? GENESIS_HASH,
     startId: prev?.id ?? 0,
+    keys: loadAuditKeys(db),
   });
   if (!check.ok) {
     fs.rmSync(tmp, { force: true });

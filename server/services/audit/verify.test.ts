@@ -22,7 +22,7 @@ const row = (id: number) => t.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM aud
 
 describe("verifyChain", () => {
   it("reports an intact chain with its size and head", () => {
-    expect(verifyChain(t.db)).toEqual({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1 });
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1, keyedFrom: 1, unkeyed: 0 });
   });
 
   it("finds an edited row", () => {
@@ -78,7 +78,10 @@ describe("verifyChain", () => {
     const r3 = row(3);
     const edited = { ...r3, outcome: "allowed" };
     sql(`UPDATE audit_events SET outcome = 'allowed', hash = ? WHERE id = 3`, chainHash(r3.prevHash, edited));
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4, reason: "hash mismatch" });
+    // Keyed, the intact row 4 proves row 3 is the forgery (it used to be reported at row 4 as a mismatch).
+    const r = verifyChain(t.db);
+    expect(r).toMatchObject({ ok: false, brokenAt: 3, reason: "replaced" });
+    expect(r.ok === false && r.message).toMatch(/^Row 3 was replaced/);
   });
 
   it("reads the chain in pages (more rows than one page)", () => {

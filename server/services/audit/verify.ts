@@ -1,88 +1,47 @@
 // Verification walks the chain in id order, a page at a time (memory stays bounded at any size), and
-// recomputes every hash. The first break is named with a reason a person can act on:
-//   edited       the row's content no longer matches its own hash
-//   missing row  the row links to a predecessor that is not there (ids skip: rows were removed)
-//   inserted row a row sits where the chain does not expect it (its neighbours link past it)
-//   hash mismatch the link is broken and none of the above explains it (e.g. a row re-hashed after an edit)
-// Limits (documented, inherent to an unkeyed chain): removing the newest rows, or appending rows with
-// correctly computed hashes, cannot be seen from the table alone; the stdout copy kept by a log shipper and
-// the archive heads are the external anchors for that.
+// checks every row's keyed hash (chain-check.ts names the first problem: edited, replaced, deleted,
+// inserted, appended or rewritten without the key). Rows written before the chain was keyed are checked
+// with their plain sha256 and counted as `unkeyed` (the first keyed row, which links to them, anchors them).
+// Then the signed checkpoints are compared with the rows they name (checkpoint-check.ts): that shows a
+// rewrite done with a stolen HMAC key, and rows removed at the end, which no chain can show alone.
 import fs from "node:fs";
+import path from "node:path";
 import readline from "node:readline";
 import type { Db } from "../../../db/client";
-import { chainHash, GENESIS_HASH, hashCanonical, type ChainedFields } from "./hash";
+import { AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
+import { ChainChecker, type BreakReason, type ChainFailure, type CheckerKeys } from "./chain-check";
+import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
+import { canonical, GENESIS_HASH, type ChainedFields } from "./hash";
+import { loadAuditKeys, loadAuditKeysAt } from "./keys";
 import { flushAudit } from "./sink";
 
-export type BreakReason = "edited" | "missing row" | "inserted row" | "hash mismatch";
+export type { BreakReason } from "./chain-check";
+export type { CheckpointReport } from "./checkpoint-check";
 
-export type VerifyResult =
-  | { ok: true; count: number; head: string; archivedCount: number; startId: number }
-  | { ok: false; count: number; brokenAt: number; reason: BreakReason; expected: string; found: string; message: string };
+export type VerifyResult = { ok: true; count: number; head: string; archivedCount: number; startId: number } | ChainFailure;
+
+/** What verification of the table says besides the chain: how it is keyed, and what the checkpoints say. */
+export interface ChainInfo {
+  /** The first row written with the key (null: no keyed row yet). */
+  keyedFrom: number | null;
+  /** Rows checked with the plain sha256 of before the key existed. */
+  unkeyed: number;
+  checkpoints: CheckpointReport;
+}
+
+export type ChainVerifyResult = VerifyResult & ChainInfo;
 
 export interface StoredRow extends ChainedFields {
   prevHash: string;
   hash: string;
+  /** 1 unkeyed, 2 keyed (absent in archive lines written before the chain was keyed: read as 1). */
+  chain: number;
 }
 
 export const ROW_COLUMNS = `id, at, type, actor_id AS actorId, actor_email AS actorEmail, session_id AS sessionId, skill, layer,
-  digest, tool, model, mode, outcome, duration_ms AS durationMs, details, prev_hash AS prevHash, hash`;
+  digest, tool, model, mode, outcome, duration_ms AS durationMs, details, prev_hash AS prevHash, hash, chain`;
 
 const PAGE = 2_000;
-
-/** Checks rows one after another; `next` lets it look one row ahead when a link breaks. */
-class ChainChecker {
-  count = 0;
-  private lastId: number;
-  private lastHash: string;
-  private lastPrevHash: string | null = null;
-
-  constructor(start: { id: number; hash: string }) {
-    this.lastId = start.id;
-    this.lastHash = start.hash;
-  }
-
-  get head() {
-    return this.lastHash;
-  }
-
-  /** Returns a failure, or null when the row continues the chain. */
-  check(
-    row: Pick<StoredRow, "id" | "prevHash" | "hash">,
-    next: () => { prevHash: string } | undefined,
-    recomputed: string = chainHash(row.prevHash, row as StoredRow),
-  ): Exclude<VerifyResult, { ok: true }> | null {
-    const fail = (brokenAt: number, reason: BreakReason, expected: string, found: string, message: string) => ({
-      ok: false as const,
-      count: this.count,
-      brokenAt,
-      reason,
-      expected,
-      found,
-      message,
-    });
-    if (row.prevHash === this.lastHash) {
-      if (recomputed !== row.hash) {
-        return fail(row.id, "edited", recomputed, row.hash, `Row ${row.id} was changed after it was written: its content no longer matches its hash.`);
-      }
-    } else if (this.lastPrevHash !== null && row.prevHash === this.lastPrevHash) {
-      return fail(this.lastId, "inserted row", row.prevHash, this.lastHash, `Row ${this.lastId} was inserted: row ${row.id} links to the row before it.`);
-    } else if (next()?.prevHash === this.lastHash) {
-      return fail(row.id, "inserted row", this.lastHash, row.prevHash, `Row ${row.id} was inserted: the row after it links to row ${this.lastId}.`);
-    } else if (row.id > this.lastId + 1) {
-      const gap = row.id - this.lastId - 1;
-      return fail(row.id, "missing row", this.lastHash, row.prevHash, `${gap === 1 ? `Row ${this.lastId + 1} is` : `Rows ${this.lastId + 1}-${row.id - 1} are`} missing before row ${row.id}.`);
-    } else if (recomputed !== row.hash) {
-      return fail(row.id, "edited", recomputed, row.hash, `Row ${row.id} was changed after it was written (including its link to row ${this.lastId}).`);
-    } else {
-      return fail(row.id, "hash mismatch", this.lastHash, row.prevHash, `Row ${row.id} does not link to row ${this.lastId}: one of them was altered and re-hashed.`);
-    }
-    this.count += 1;
-    this.lastId = row.id;
-    this.lastPrevHash = row.prevHash;
-    this.lastHash = row.hash;
-    return null;
-  }
-}
 
 /** Where the table's part of the chain starts: after the newest archive, or at genesis. */
 export function chainStart(db: Db): { id: number; hash: string; archivedCount: number } {
@@ -94,41 +53,51 @@ export function chainStart(db: Db): { id: number; hash: string; archivedCount: n
 }
 
 /** The walk itself, a page per step, so the sync and the async entry points share it. */
-function* walk(db: Db): Generator<void, VerifyResult> {
+function* walk(db: Db): Generator<void, ChainVerifyResult> {
   flushAudit(db);
   const start = chainStart(db);
+  const keys = loadAuditKeys(db);
+  const info = (checker: ChainChecker | null): ChainInfo => ({ keyedFrom: keys.keyedFrom, unkeyed: checker?.unkeyed ?? 0, checkpoints: checkCheckpoints(db, keys) });
   const page = db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id > ? ORDER BY id LIMIT ${PAGE}`);
-  const after = db.$client.prepare(`SELECT prev_hash AS prevHash FROM audit_events WHERE id > ? ORDER BY id LIMIT 1`);
-  const checker = new ChainChecker(start);
+  const checker = new ChainChecker(start, keys);
   // Rows still in the table at or below the archived head were not removed by retention: they do not belong.
   const stale = db.$client.prepare(`SELECT id, hash FROM audit_events WHERE id <= ? ORDER BY id LIMIT 1`).get(start.id) as
     | { id: number; hash: string }
     | undefined;
   if (stale) {
-    return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).` };
+    return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).`, ...info(null) };
   }
-  // Raw column arrays: ROW_COLUMNS lists the chained fields first, in canonical() order, then prev_hash and
-  // hash, so the first 15 values serialise exactly as canonical() would (without building objects).
+  // Raw column arrays: ROW_COLUMNS lists the chained fields first, in canonical() order, then prev_hash,
+  // hash and chain, so the first 15 values serialise exactly as canonical() would (without building objects).
   page.raw(true);
   let cursor = start.id;
   for (;;) {
     const rows = page.all(cursor) as unknown[][];
     if (rows.length === 0) break;
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      const row = { id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string };
-      const next = () => (i + 1 < rows.length ? { prevHash: rows[i + 1]![15] as string } : (after.get(row.id) as { prevHash: string } | undefined));
-      const failure = checker.check(row, next, hashCanonical(row.prevHash, JSON.stringify(r.slice(0, 15))));
-      if (failure) return failure;
+    for (const r of rows) {
+      const failure = checker.push({ id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string, chain: r[17] as number, canonical: JSON.stringify(r.slice(0, 15)) });
+      if (failure) return { ...failure, ...info(checker) };
     }
     cursor = rows[rows.length - 1]![0] as number;
     yield;
   }
-  return { ok: true, count: checker.count, head: checker.head, archivedCount: start.archivedCount, startId: start.id + 1 };
+  const failure = checker.end();
+  if (failure) return { ...failure, ...info(checker) };
+  const more = info(checker);
+  const cp = more.checkpoints;
+  // The chain holds; the checkpoints may still say it was rewritten with the key, or cut at the end.
+  if (cp.problems.length) {
+    return { ok: false, count: checker.count, brokenAt: 0, reason: "checkpoint file altered", expected: "signed checkpoints", found: cp.problems[0]!, message: cp.message, ...more };
+  }
+  if (cp.mismatch) {
+    const m = cp.mismatch;
+    return { ok: false, count: checker.count, brokenAt: m.rowId, reason: "checkpoint mismatch", expected: m.expected, found: m.found ?? "", message: cp.message, ...more };
+  }
+  return { ok: true, count: checker.count, head: checker.head, archivedCount: start.archivedCount, startId: start.id + 1, ...more };
 }
 
 /** Verifies every row in audit_events, from the newest archive's head (or genesis) to the last row. */
-export function verifyChain(db: Db): VerifyResult {
+export function verifyChain(db: Db): ChainVerifyResult {
   const it = walk(db);
   for (;;) {
     const step = it.next();
@@ -140,7 +109,7 @@ export function verifyChain(db: Db): VerifyResult {
  * verifyChain for servers: yields to the event loop between pages, so checking a million rows (seconds)
  * does not stall every other request. Rows appended meanwhile are checked too if the walk reaches them.
  */
-export async function verifyChainAsync(db: Db): Promise<VerifyResult> {
+export async function verifyChainAsync(db: Db): Promise<ChainVerifyResult> {
   const it = walk(db);
   for (;;) {
     const step = it.next();
@@ -152,21 +121,16 @@ export async function verifyChainAsync(db: Db): Promise<VerifyResult> {
 /**
  * Verifies an archive file's own chain (one stored row per JSONL line), streamed. `startHash` is the head the
  * first row must link to (the previous archive's head, or genesis); `expectedHead` the head recorded in
- * audit_archives.
+ * audit_archives. `keys` default to those of the data home the archive folder sits in (<home>/audit-archive).
  */
 export async function verifyArchiveFile(
   file: string,
-  opts: { startHash?: string; startId?: number; expectedHead?: string } = {},
+  opts: { startHash?: string; startId?: number; expectedHead?: string; keys?: CheckerKeys } = {},
 ): Promise<VerifyResult> {
+  const keys = opts.keys ?? loadAuditKeysAt(path.dirname(path.dirname(path.resolve(file))));
   const lines = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
   let checker: ChainChecker | null = null;
-  let pending: StoredRow | null = null;
   let firstId = 0;
-  const step = (row: StoredRow, next: StoredRow | null) => {
-    checker ??= new ChainChecker({ id: opts.startId ?? row.id - 1, hash: opts.startHash ?? row.prevHash });
-    if (!firstId) firstId = row.id;
-    return checker.check(row, () => next ?? undefined);
-  };
   let lineNo = 0;
   for await (const line of lines) {
     lineNo += 1;
@@ -175,20 +139,21 @@ export async function verifyArchiveFile(
     try {
       row = JSON.parse(line) as StoredRow;
     } catch {
+      lines.close();
       return { ok: false, count: checker ? (checker as ChainChecker).count : 0, brokenAt: -lineNo, reason: "edited", expected: "a JSON row", found: line.slice(0, 80), message: `Line ${lineNo} of the archive is not valid JSON.` };
     }
-    if (pending) {
-      const failure = step(pending, row);
-      if (failure) return failure;
+    checker ??= new ChainChecker({ id: opts.startId ?? row.id - 1, hash: opts.startHash ?? row.prevHash }, keys);
+    if (!firstId) firstId = row.id;
+    const failure = checker.push({ id: row.id, prevHash: row.prevHash, hash: row.hash, chain: row.chain ?? AUDIT_CHAIN_UNKEYED, canonical: canonical(row) });
+    if (failure) {
+      lines.close();
+      return failure;
     }
-    pending = row;
-  }
-  if (pending) {
-    const failure = step(pending, null);
-    if (failure) return failure;
   }
   const c = checker as ChainChecker | null;
   if (!c) return { ok: true, count: 0, head: opts.startHash ?? GENESIS_HASH, archivedCount: 0, startId: 0 };
+  const failure = c.end();
+  if (failure) return failure;
   if (opts.expectedHead && c.head !== opts.expectedHead) {
     return { ok: false, count: c.count, brokenAt: -1, reason: "missing row", expected: opts.expectedHead, found: c.head, message: `The archive ends at a different head than audit_archives recorded: rows are missing at its end.` };
   }
@@ -201,10 +166,11 @@ export async function verifyArchives(db: Db): Promise<{ file: string; result: Ve
     .prepare(`SELECT first_id AS firstId, last_id AS lastId, head_hash AS headHash, file FROM audit_archives ORDER BY last_id`)
     .all() as { firstId: number; lastId: number; headHash: string; file: string }[];
   const out: { file: string; result: VerifyResult }[] = [];
+  const keys = loadAuditKeys(db);
   let prev = { id: 0, hash: GENESIS_HASH };
   for (const a of archives) {
     const result = fs.existsSync(a.file)
-      ? await verifyArchiveFile(a.file, { startHash: prev.hash, startId: prev.id, expectedHead: a.headHash })
+      ? await verifyArchiveFile(a.file, { startHash: prev.hash, startId: prev.id, expectedHead: a.headHash, keys })
       : ({ ok: false, count: 0, brokenAt: a.firstId, reason: "missing row", expected: a.headHash, found: "", message: `Archive file ${a.file} is missing.` } as const);
     out.push({ file: a.file, result });
     prev = { id: a.lastId, hash: a.headHash };

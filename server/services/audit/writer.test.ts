@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "../../../db/client";
-import { chainHash, GENESIS_HASH } from "./hash";
+import { chainHash, chainMac, GENESIS_HASH } from "./hash";
+import { loadAuditKeys } from "./keys";
 import { auditSinkFor, flushAudit } from "./sink";
 import { tempDb, type TempDb } from "./testing";
 import { AuditWriter } from "./writer";
@@ -40,10 +41,14 @@ describe("AuditWriter", () => {
     expect(r[1]!.prevHash).toBe(r[0]!.hash);
     expect(r[2]!.prevHash).toBe(r[1]!.hash);
     const full = t.db.$client.prepare(`SELECT * FROM audit_events WHERE id = 2`).get() as Record<string, unknown>;
-    expect(chainHash(r[0]!.hash, {
+    const fields = {
       id: 2, at: full.at as number, type: "skill_activated", actorId: "u1", actorEmail: null, sessionId: null, skill: "pdf",
       layer: null, digest: null, tool: null, model: null, mode: null, outcome: null, durationMs: null, details: null,
-    })).toBe(r[1]!.hash);
+    };
+    // Keyed: the hash is an HMAC with the key in secrets/, so the plain sha256 no longer reproduces it.
+    expect(full.chain).toBe(2);
+    expect(chainMac(loadAuditKeys(t.db).hmacKey!, r[0]!.hash, fields)).toBe(r[1]!.hash);
+    expect(chainHash(r[0]!.hash, fields)).not.toBe(r[1]!.hash);
     w.close();
   });
 

@@ -12,9 +12,17 @@
 // BEGIN IMMEDIATE, so the write lock is held before the head is read, and the head is re-read inside that
 // transaction: one rowid lookup per batch (microseconds), cheaper than being wrong. A head cached across
 // batches was tried and dropped: `PRAGMA data_version` does not see a second writer on the same connection.
+//
+// Keyed chain: each row's hash is an HMAC with the key in <home>/secrets (keys.ts), created on first use;
+// the first keyed row's id is recorded there too. A signed checkpoint (checkpoints.ts) is appended inside
+// the same write lock every AUDIT_CHECKPOINT_EVERY_ROWS rows, and a timer anchors a quiet head after
+// AUDIT_CHECKPOINT_EVERY_MS.
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import type { Db } from "../../../db/client";
-import { chainHash, GENESIS_HASH, type ChainedFields } from "./hash";
+import { AUDIT_CHAIN_HMAC, AUDIT_CHECKPOINT_EVERY_MS, AUDIT_CHECKPOINT_EVERY_ROWS } from "../../domain/audit-chain";
+import { CheckpointLog } from "./checkpoints";
+import { chainMac, GENESIS_HASH, type ChainedFields } from "./hash";
+import { ensureAuditKeys, loadAuditKeys, recordKeyedFrom } from "./keys";
 import { scrubDetails } from "./scrub";
 
 const MAX_DETAILS = 8_000;
@@ -36,6 +44,9 @@ export interface AuditWriterOptions {
   flushMs?: number;
   /** A batch this large is written as soon as the current task yields (at 20x, at once). */
   maxBatch?: number;
+  /** Checkpoint cadence (tests); defaults from server/domain/audit-chain.ts. */
+  checkpointEveryRows?: number;
+  checkpointEveryMs?: number;
 }
 
 export function toPendingFields(e: AuditEvent): PendingFields {
@@ -82,7 +93,10 @@ function hookExit() {
   if (hooked) return;
   hooked = true;
   const flushAll = () => {
-    for (const w of live) w.flushQuietly();
+    for (const w of live) {
+      w.flushQuietly();
+      w.checkpointQuietly();
+    }
   };
   process.on("beforeExit", flushAll);
   process.on("exit", flushAll);
@@ -98,6 +112,9 @@ export class AuditWriter implements AuditSink {
   private failures = 0;
   private readonly flushMs: number;
   private readonly maxBatch: number;
+  private keys: ReturnType<typeof ensureAuditKeys> | null = null;
+  private checkpoints: CheckpointLog | null = null;
+  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -105,8 +122,8 @@ export class AuditWriter implements AuditSink {
   ) {
     const c = db.$client;
     this.insert = c.prepare(
-      `INSERT INTO audit_events (id, at, type, actor_id, actor_email, session_id, skill, layer, digest, tool, model, mode, outcome, duration_ms, details, prev_hash, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO audit_events (id, at, type, actor_id, actor_email, session_id, skill, layer, digest, tool, model, mode, outcome, duration_ms, details, prev_hash, hash, chain)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${AUDIT_CHAIN_HMAC})`,
     );
     this.headStmt = c.prepare(`SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1`);
     this.archivedHeadStmt = c.prepare(`SELECT last_id AS id, head_hash AS hash FROM audit_archives ORDER BY last_id DESC LIMIT 1`);
@@ -170,10 +187,50 @@ export class AuditWriter implements AuditSink {
     }
   }
 
-  /** Writes pending events and stops this writer's exit hook. */
+  /** Writes pending events, anchors them with a checkpoint, and stops this writer's exit hook. */
   close(): void {
     this.flushQuietly();
+    this.checkpointQuietly();
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
     live.delete(this);
+  }
+
+  /**
+   * Signs a checkpoint for the current head now, unless the newest checkpoint already names it. Returns
+   * the row id checkpointed, or null. Takes the write lock, so it never interleaves with another writer.
+   */
+  checkpointNow(): number | null {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
+    const log = this.checkpointLog();
+    if (!log) return null;
+    const run = this.db.$client.transaction(() => {
+      const head = this.currentHead();
+      const last = log.last();
+      if (head.id === 0 || (last && last.rowId >= head.id)) return null;
+      log.append(head.id, head.hash);
+      return head.id;
+    });
+    return run.immediate();
+  }
+
+  /** checkpointNow() for timers and exit hooks: never throws. */
+  checkpointQuietly(): void {
+    if (!this.db.$client.open || !this.keys) return;
+    try {
+      this.checkpointNow();
+    } catch (err) {
+      process.stderr.write(`audit: writing a checkpoint failed (${(err as Error).message})\n`);
+    }
+  }
+
+  private checkpointLog(): CheckpointLog | null {
+    if (this.checkpoints) return this.checkpoints;
+    const keys = (this.keys ??= ensureAuditKeys(this.db));
+    if (!keys.checkpointsFile) return null; // an in-memory database: nothing outlives the process anyway
+    this.checkpoints = new CheckpointLog(keys.checkpointsFile, keys.signingKey, keys.publicKey, keys.checkpointHeadFile);
+    return this.checkpoints;
   }
 
   /**
@@ -183,8 +240,15 @@ export class AuditWriter implements AuditSink {
   append(batch: PendingFields[]): WrittenEvent[] {
     if (batch.length === 0) return [];
     const c = this.db.$client;
+    const log = this.checkpointLog();
+    const keys = this.keys!;
     const run = c.transaction((rows: PendingFields[]) => {
       let { id, hash } = this.currentHead();
+      if (keys.keyedFrom === null) {
+        // Under the write lock: of two processes, the first to write keyed rows records where keying began.
+        recordKeyedFrom(this.db, keys, id + 1);
+        this.keys = { ...keys, keyedFrom: loadAuditKeys(this.db).keyedFrom };
+      }
       const out: WrittenEvent[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) {
         id += 1;
@@ -192,12 +256,20 @@ export class AuditWriter implements AuditSink {
         const row = r as WrittenEvent; // completed in place: the pending object is not used again
         row.id = id;
         row.prevHash = hash;
-        row.hash = chainHash(hash, row);
+        row.hash = chainMac(keys.hmacKey, hash, row);
         // Positional binding: measurably cheaper than named parameters at tens of thousands of rows a second.
         this.insert.run(id, r.at, r.type, r.actorId, r.actorEmail, r.sessionId, r.skill, r.layer, r.digest, r.tool, r.model, r.mode, r.outcome, r.durationMs, r.details, hash, row.hash);
         const next = row.hash;
         out[i] = row;
         hash = next;
+      }
+      if (log) {
+        // Inside the transaction, so the checkpoint names rows that are committed with it.
+        const last = log.last();
+        const everyRows = this.opts.checkpointEveryRows ?? AUDIT_CHECKPOINT_EVERY_ROWS;
+        const everyMs = this.opts.checkpointEveryMs ?? AUDIT_CHECKPOINT_EVERY_MS;
+        if (!last || id - last.rowId >= everyRows || (id > last.rowId && Date.now() - last.atMs >= everyMs)) log.append(id, hash);
+        else this.scheduleCheckpoint(everyMs);
       }
       return out;
     });
@@ -216,6 +288,16 @@ export class AuditWriter implements AuditSink {
     // After retention removed every row, the chain continues from the archived head.
     if (row && (!archived || row.id > archived.id)) return row;
     return archived ?? { id: 0, hash: GENESIS_HASH };
+  }
+
+  /** Rows written and not yet checkpointed are anchored after at most `ms`, even if nothing else is written. */
+  private scheduleCheckpoint(ms: number): void {
+    if (this.checkpointTimer) return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = null;
+      this.checkpointQuietly();
+    }, ms);
+    this.checkpointTimer.unref?.();
   }
 
   private enqueue(fields: PendingFields): void {

@@ -66,3 +66,16 @@ export async function closeAllIndexes(): Promise<void> {
   s.indexes.clear();
   await Promise.all(all.map((i) => i.close()));
 }
+
+/** What the layer watchers do, for /api/health: how many indexes follow the disk, by polling or not, and how many layer folders are too big to watch (counts only: health is public). */
+export function watchSummary(): { indexes: number; polling: number; tooBig: number } {
+  let polling = 0;
+  const tooBig = new Set<string>();
+  const indexes = [...state().indexes.values()];
+  for (const index of indexes) {
+    const w = index.watchState();
+    if (w?.mode === "polling") polling++;
+    for (const r of w?.tooBig ?? []) tooBig.add(r);
+  }
+  return { indexes: indexes.length, polling, tooBig: tooBig.size };
+}

@@ -174,10 +174,10 @@ export function decideApproval(
 ): Approval {
   const comment = input.comment.trim();
   if (input.decision === "rejected" && !comment) {
-    throw new GovernanceError("say why the skill is rejected, so its author knows what to change", "BAD_REQUEST");
+    throw new GovernanceError("BAD_REQUEST", "say why the skill is rejected, so its author knows what to change");
   }
   const row = db.select().from(approvals).where(eq(approvals.id, input.id)).get();
-  if (!row) throw new GovernanceError(`approval #${input.id} does not exist`, "NOT_FOUND");
+  if (!row) throw new GovernanceError("NOT_FOUND", `approval #${input.id} does not exist`);
   const decided = db
     .update(approvals)
     .set({ status: input.decision, decidedBy: audit.actor.email ?? audit.actor.id, decidedAt: Date.now(), comment })

@@ -39,7 +39,7 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
   if (opts.fromLayer || plugin !== undefined) {
     const layer = plugin !== undefined ? "plugin" : opts.fromLayer!;
     const def = index.definitions(name).find((e) => e.layer === layer && (plugin === undefined || e.plugin === plugin));
-    if (!def) throw new GovernanceError(`no ${layer}${plugin ? ` (plugin "${plugin}")` : ""} definition of "${name}"`, "NOT_FOUND");
+    if (!def) throw new GovernanceError("NOT_FOUND", `no ${layer}${plugin ? ` (plugin "${plugin}")` : ""} definition of "${name}"`);
     fromId = def.id;
   }
   const places = { home: config.home, projectRoot: config.projectRoot };

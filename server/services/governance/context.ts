@@ -35,9 +35,9 @@ const blankToUndefined = (s: string | undefined) => (s && s.trim() ? s.trim() : 
 
 export function whatIfUser(viewer: Viewer, requested: string | undefined): string {
   const userId = requested || viewer.id;
-  if (!isSafeSegment(userId)) throw new GovernanceError(`"${userId.slice(0, 64)}" is not a user id`, "BAD_REQUEST");
+  if (!isSafeSegment(userId)) throw new GovernanceError("BAD_REQUEST", `"${userId.slice(0, 64)}" is not a user id`);
   if (userId !== viewer.id && viewer.role !== "admin") {
-    throw new GovernanceError("only administrators can look at another user's skills; you can choose yourself", "FORBIDDEN");
+    throw new GovernanceError("FORBIDDEN", "only administrators can look at another user's skills; you can choose yourself");
   }
   return userId;
 }

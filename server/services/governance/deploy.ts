@@ -58,19 +58,19 @@ export function deployTargetsFor(viewer: Viewer): DeployTarget[] {
 }
 
 export function checkDeployRight(viewer: Viewer, target: LayerName): asserts target is DeployTarget {
-  if (target === "plugin") throw new GovernanceError("plugins are installed with `omniforge skill install`, not deployed", "BAD_REQUEST");
-  if (viewer.role === "viewer") throw new GovernanceError("viewers cannot deploy skills; ask an author or an administrator", "FORBIDDEN");
+  if (target === "plugin") throw new GovernanceError("BAD_REQUEST", "plugins are installed with `omniforge skill install`, not deployed");
+  if (viewer.role === "viewer") throw new GovernanceError("FORBIDDEN", "viewers cannot deploy skills; ask an author or an administrator");
   if (target === "enterprise" && viewer.role !== "admin") {
-    throw new GovernanceError("only administrators can deploy to the enterprise layer", "FORBIDDEN");
+    throw new GovernanceError("FORBIDDEN", "only administrators can deploy to the enterprise layer");
   }
 }
 
 function chooseSource(index: SkillIndex, name: string, fromId: string | undefined, ctx: ResolveContext): SkillEntry {
   const defs = index.definitions(name);
-  if (!defs.length) throw new GovernanceError(`no skill named "${name}" in any layer`, "NOT_FOUND");
+  if (!defs.length) throw new GovernanceError("NOT_FOUND", `no skill named "${name}" in any layer`);
   const chosen = fromId ? defs.find((e) => e.id === path.resolve(fromId)) : (resolve(index, name, ctx).winner ?? undefined);
-  if (!chosen) throw new GovernanceError(fromId ? "that definition is not in this view any more; reload" : `"${name}" has no active definition to copy; choose one`, "NOT_FOUND");
-  if (!chosen.loadable) throw new GovernanceError(`the ${chosen.layer} definition of "${name}" does not load; fix it before deploying`, "BAD_REQUEST");
+  if (!chosen) throw new GovernanceError("NOT_FOUND", fromId ? "that definition is not in this view any more; reload" : `"${name}" has no active definition to copy; choose one`);
+  if (!chosen.loadable) throw new GovernanceError("BAD_REQUEST", `the ${chosen.layer} definition of "${name}" does not load; fix it before deploying`);
   return chosen;
 }
 
@@ -105,10 +105,10 @@ export function previewDeploy(
   policy: ResolveContext["policy"],
 ): DeployPreview {
   // The name becomes a folder name in the target layer: never a path (a frontmatter name could be "../x").
-  if (!isSafeSegment(input.name)) throw new GovernanceError(`"${input.name}" cannot be deployed: a skill name used as a folder name must not contain "/" or ".."`, "BAD_REQUEST");
+  if (!isSafeSegment(input.name)) throw new GovernanceError("BAD_REQUEST", `"${input.name}" cannot be deployed: a skill name used as a folder name must not contain "/" or ".."`);
   const source = chooseSource(index, input.name, input.fromId, { policy });
   const targetDir = path.join(writableRoot(index.config, input.target), input.name);
-  if (source.dir === targetDir) throw new GovernanceError(`this definition already is the ${input.target} copy`, "BAD_REQUEST");
+  if (source.dir === targetDir) throw new GovernanceError("BAD_REQUEST", `this definition already is the ${input.target} copy`);
   const exists = index.definitions(input.name).some((e) => e.id === targetDir);
   const copy: SkillEntry = {
     ...source,
@@ -167,16 +167,16 @@ export function executeDeploy(
 ): DeployResult {
   const preview = previewDeploy(index, dh, input, policy);
   if (input.expectDigest && preview.from.digest !== input.expectDigest) {
-    throw new GovernanceError("the source skill changed since the preview; look at the preview again before deploying", "CONFLICT");
+    throw new GovernanceError("CONFLICT", "the source skill changed since the preview; look at the preview again before deploying");
   }
   if (preview.to.exists && !input.replace) {
-    throw new GovernanceError(`${preview.to.where} already exists; confirm that the copy replaces it`, "CONFLICT");
+    throw new GovernanceError("CONFLICT", `${preview.to.where} already exists; confirm that the copy replaces it`);
   }
   let report;
   try {
     report = deploySkill(index, input.name, input.target, { from: { dir: preview.from.id }, force: input.replace, ctx: { policy } });
   } catch (e) {
-    if (e instanceof DeployError) throw new GovernanceError(e.message, e.code === "deploy.not-found" ? "NOT_FOUND" : "BAD_REQUEST");
+    if (e instanceof DeployError) throw new GovernanceError(e.code === "deploy.not-found" ? "NOT_FOUND" : "BAD_REQUEST", e.message, { code: e.code });
     throw e;
   }
   // Other users' cached indexes see the new folder now rather than after the watcher's debounce.

@@ -1,12 +1,12 @@
-// Errors the governance services raise with a code the routers map to tRPC codes (never a 500 for bad input).
+// The governance services' ServiceError (never a 500 for bad input): the serviceErrors middleware maps it.
+import { ServiceError } from "../../domain/errors";
+
 export type GovernanceErrorCode = "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT";
 
-export class GovernanceError extends Error {
-  constructor(
-    message: string,
-    readonly code: GovernanceErrorCode,
-  ) {
-    super(message);
+export class GovernanceError extends ServiceError {
+  declare readonly code: GovernanceErrorCode;
+  constructor(code: GovernanceErrorCode, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
     this.name = "GovernanceError";
   }
 }

@@ -1,6 +1,7 @@
 // The override matrix: one row per skill name, one column per layer, each cell the status of that layer's
 // definition(s) as the registry's resolution decided it. Nothing here orders or judges definitions itself.
 import fs from "node:fs";
+import { assertInsideLayer } from "../../runtime/registry/confine";
 import type { DataHome } from "../../config";
 import {
   LAYER_ORDER,
@@ -98,7 +99,7 @@ export interface Explanation {
 
 export function explain(index: DefinitionSource, name: string, ctx: ResolveContext, dh: DataHome): Explanation {
   const r = resolve(index, name, ctx);
-  if (!r.candidates.length) throw new GovernanceError(`no skill named "${name}" in any layer`, "NOT_FOUND");
+  if (!r.candidates.length) throw new GovernanceError("NOT_FOUND", `no skill named "${name}" in any layer`);
   return {
     name: r.name,
     summary: r.summary,
@@ -129,15 +130,16 @@ const MAX_SKILL_MD = 1024 * 1024;
 /** SKILL.md of one definition the index knows (the id is never used as a free path). */
 export function readDefinition(index: SkillIndex, id: string, dh: DataHome): { id: string; layer: LayerName; plugin?: string; where: string; content: string } {
   const entry = index.get(id);
-  if (!entry) throw new GovernanceError("that definition is not in this view any more; reload the layers", "NOT_FOUND");
+  if (!entry) throw new GovernanceError("NOT_FOUND", "that definition is not in this view any more; reload the layers");
   let content: string;
   try {
+    assertInsideLayer(entry.root, entry.file, "SKILL.md"); // a linked skill folder that leaves its layer is listed, never read
     const st = fs.lstatSync(entry.file);
     if (!st.isFile()) throw new Error("not a regular file");
     if (st.size > MAX_SKILL_MD) throw new Error(`larger than ${MAX_SKILL_MD} bytes`);
     content = fs.readFileSync(entry.file, "utf8");
   } catch (e) {
-    throw new GovernanceError(`cannot read SKILL.md of the ${entry.layer} definition: ${(e as Error).message}`, "NOT_FOUND");
+    throw new GovernanceError("NOT_FOUND", `cannot read SKILL.md of the ${entry.layer} definition: ${(e as Error).message}`);
   }
   return { id: entry.id, layer: entry.layer, ...(entry.plugin ? { plugin: entry.plugin } : {}), where: displayPath(entry.dir, dh), content };
 }

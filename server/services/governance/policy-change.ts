@@ -25,23 +25,23 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 function checkName(name: string): string {
   const n = name.trim();
   if (!NAME.test(n)) {
-    throw new GovernanceError(`"${name}" is not a skill name: use letters, digits, dots, dashes or underscores (at most 128)`, "BAD_REQUEST");
+    throw new GovernanceError("BAD_REQUEST", `"${name}" is not a skill name: use letters, digits, dots, dashes or underscores (at most 128)`);
   }
   return n;
 }
 
 function checkPattern(p: string): string {
   const pattern = p.trim();
-  if (!pattern) throw new GovernanceError("an empty pattern would match every name", "BAD_REQUEST");
-  if (pattern.length > 200) throw new GovernanceError("patterns are limited to 200 characters", "BAD_REQUEST");
+  if (!pattern) throw new GovernanceError("BAD_REQUEST", "an empty pattern would match every name");
+  if (pattern.length > 200) throw new GovernanceError("BAD_REQUEST", "patterns are limited to 200 characters");
   const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
   if (m) {
     try {
       new RegExp(m[1]!, m[2]);
     } catch (e) {
-      throw new GovernanceError(`${pattern} is not a valid regular expression: ${(e as Error).message}`, "BAD_REQUEST");
+      throw new GovernanceError("BAD_REQUEST", `${pattern} is not a valid regular expression: ${(e as Error).message}`);
     }
-    if (new RegExp(m[1]!, m[2]).test("")) throw new GovernanceError(`${pattern} matches the empty name, so it would block every skill`, "BAD_REQUEST");
+    if (new RegExp(m[1]!, m[2]).test("")) throw new GovernanceError("BAD_REQUEST", `${pattern} matches the empty name, so it would block every skill`);
   }
   return pattern;
 }
@@ -60,7 +60,7 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
       break;
     case "disable":
     case "enable": {
-      if (!isLayerName(change.layer)) throw new GovernanceError(`unknown layer "${change.layer}"`, "BAD_REQUEST");
+      if (!isLayerName(change.layer)) throw new GovernanceError("BAD_REQUEST", `unknown layer "${change.layer}"`);
       const name = checkName(change.name);
       const plugin = change.layer === "plugin" && change.plugin ? checkName(change.plugin) : undefined;
       const same = (d: StoredPolicy["disabled"][number]) => d.name === name && d.layer === change.layer && (d.plugin ?? undefined) === plugin;

@@ -33,15 +33,12 @@ export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/;
 export function checkProviderChoice(provider: string, model: string | undefined, env: Env = process.env): string {
   const choice = availableProviders(env).find((p) => p.name === provider);
   if (!choice) {
-    throw new PlaygroundError(
-      provider === "openai" || provider === "anthropic"
+    throw new PlaygroundError("BAD_REQUEST", provider === "openai" || provider === "anthropic"
         ? `The ${provider} provider is not configured on this server (${provider === "openai" ? "OPENAI_BASE_URL or OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} is not set)`
-        : `Unknown provider "${provider}"`,
-      "BAD_REQUEST",
-    );
+        : `Unknown provider "${provider}"`);
   }
   if (!choice.modelEditable || !model?.trim()) return choice.defaultModel;
-  if (!MODEL_NAME.test(model.trim())) throw new PlaygroundError(`"${model}" is not a model name`, "BAD_REQUEST");
+  if (!MODEL_NAME.test(model.trim())) throw new PlaygroundError("BAD_REQUEST", `"${model}" is not a model name`);
   return model.trim();
 }
 

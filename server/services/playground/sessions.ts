@@ -76,13 +76,13 @@ const blank = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
 
 function cleanTitle(title: string): string {
   const t = title.replace(/\s+/g, " ").trim();
-  if (!t) throw new PlaygroundError("A session title cannot be empty", "BAD_REQUEST");
+  if (!t) throw new PlaygroundError("BAD_REQUEST", "A session title cannot be empty");
   return t.slice(0, MAX_TITLE);
 }
 
 /** <scratchRoot>/<sessionId>, only for a well-formed id (so no id can name a path outside the root). */
 export function scratchDirOf(dh: DataHome, sessionId: string): string {
-  if (!SESSION_ID.test(sessionId)) throw new PlaygroundError(`"${sessionId}" is not a session id`, "BAD_REQUEST");
+  if (!SESSION_ID.test(sessionId)) throw new PlaygroundError("BAD_REQUEST", `"${sessionId}" is not a session id`);
   return path.join(dh.scratchRoot, sessionId);
 }
 
@@ -90,7 +90,7 @@ export function createSession(db: Db, dh: DataHome, actor: Actor, settings: Sess
   const provider = settings.provider ?? "offline";
   const model = checkProviderChoice(provider, settings.model, env);
   const mode = settings.mode ?? "tool";
-  if (!(DISCLOSURE_MODES as readonly string[]).includes(mode)) throw new PlaygroundError(`Unknown disclosure mode "${mode}"`, "BAD_REQUEST");
+  if (!(DISCLOSURE_MODES as readonly string[]).includes(mode)) throw new PlaygroundError("BAD_REQUEST", `Unknown disclosure mode "${mode}"`);
   const skills = settings.skills?.map((s) => s.trim()).filter(Boolean) ?? [];
   const id = randomUUID();
   const now = Date.now();
@@ -123,14 +123,14 @@ export function listSessions(db: Db, userId: string): PlaygroundSession[] {
 /** A session the actor may read: their own, or any for an administrator. Not found otherwise (no existence leak). */
 export function readableSession(db: Db, actor: Actor, sessionId: string): PlaygroundSession {
   const row = db.select().from(playgroundSessions).where(eq(playgroundSessions.id, sessionId)).get();
-  if (!row || (row.userId !== actor.id && actor.role !== "admin")) throw new PlaygroundError(`No playground session ${sessionId}`, "NOT_FOUND");
+  if (!row || (row.userId !== actor.id && actor.role !== "admin")) throw new PlaygroundError("NOT_FOUND", `No playground session ${sessionId}`);
   return toSession(row);
 }
 
 /** A session the actor may change (send, rename, delete): only their own. */
 export function ownSession(db: Db, actor: Actor, sessionId: string): PlaygroundSession {
   const s = readableSession(db, actor, sessionId);
-  if (s.userId !== actor.id) throw new PlaygroundError("Only the owner of a playground session can change it or chat in it; administrators can read it", "FORBIDDEN");
+  if (s.userId !== actor.id) throw new PlaygroundError("FORBIDDEN", "Only the owner of a playground session can change it or chat in it; administrators can read it");
   return s;
 }
 

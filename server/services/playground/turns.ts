@@ -94,18 +94,18 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   const session = ownSession(deps.db, actor, sessionId);
   const turns = running();
   if (turns.has(sessionId)) {
-    throw new PlaygroundError("A turn is already running in this session: wait for it to finish or stop it first", "CONFLICT");
+    throw new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
   }
   let request = input.request?.trim() ?? "";
   let beforeTurn: number | undefined;
   if (input.replayOf !== undefined) {
     const original = listMessages(deps.db, sessionId).find((m) => m.turn === input.replayOf && m.role === "user");
-    if (!original) throw new PlaygroundError(`Turn ${input.replayOf} has no request to replay`, "NOT_FOUND");
+    if (!original) throw new PlaygroundError("NOT_FOUND", `Turn ${input.replayOf} has no request to replay`);
     request = original.content;
     beforeTurn = input.replayOf;
   }
-  if (!request) throw new PlaygroundError("Write a request first", "BAD_REQUEST");
-  if (request.length > MAX_REQUEST) throw new PlaygroundError(`A request is limited to ${MAX_REQUEST} characters`, "BAD_REQUEST");
+  if (!request) throw new PlaygroundError("BAD_REQUEST", "Write a request first");
+  if (request.length > MAX_REQUEST) throw new PlaygroundError("BAD_REQUEST", `A request is limited to ${MAX_REQUEST} characters`);
   const mode = input.mode ?? session.mode;
 
   // Reserve the session before anything awaits, so two sends at once cannot both start.
@@ -219,7 +219,7 @@ async function* stream(state: RunningTurn | undefined, from: number, signal?: Ab
 /** Stops the session's running turn (owner or administrator). False when nothing was running. */
 export function stopTurn(db: Db, actor: Actor, sessionId: string): boolean {
   const s = readableSession(db, actor, sessionId);
-  if (s.userId !== actor.id && actor.role !== "admin") throw new PlaygroundError("Only the owner can stop this turn", "FORBIDDEN");
+  if (s.userId !== actor.id && actor.role !== "admin") throw new PlaygroundError("FORBIDDEN", "Only the owner can stop this turn");
   const state = running().get(sessionId);
   if (!state) return false;
   state.controller.abort(new Error("stopped by the user"));

@@ -1,14 +1,13 @@
 // Errors of the skills service. The router maps `code` to a tRPC error code; messages are for a person.
+import { ServiceError } from "../../domain/errors";
+
 export type SkillErrorCode = "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "BAD_REQUEST";
 
-export class SkillServiceError extends Error {
-  constructor(
-    readonly code: SkillErrorCode,
-    message: string,
-    /** Extra facts for the caller (e.g. archive error code, diagnostics). */
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
+/** The skills service's ServiceError: the one error type, with the codes this service uses. */
+export class SkillServiceError extends ServiceError {
+  declare readonly code: SkillErrorCode;
+  constructor(code: SkillErrorCode, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
     this.name = "SkillServiceError";
   }
 }
@@ -30,6 +29,6 @@ export class SkillConflictError extends SkillServiceError {
   }
 }
 
-export const forbidden = (msg: string) => new SkillServiceError("FORBIDDEN", msg);
+export const forbidden = (msg: string, details?: Record<string, unknown>) => new SkillServiceError("FORBIDDEN", msg, details);
 export const notFound = (msg: string) => new SkillServiceError("NOT_FOUND", msg);
 export const badRequest = (msg: string, details?: Record<string, unknown>) => new SkillServiceError("BAD_REQUEST", msg, details);

@@ -8,7 +8,7 @@ import { snapshotOf, existingSkillDir } from "./edit";
 import { badRequest, notFound, SkillServiceError } from "./errors";
 import { sha256 } from "./files";
 import { deleteRows, getVersion, parseSnapshot, recordVersion, type Snapshot } from "./history";
-import { assertWrite, canRead, layerRootOf, normaliseRef, refFromHistory, skillDirOf, writableLayers, type SkillActor, type SkillRef } from "./location";
+import { assertWrite, canRead, layerRootOf, normaliseRef, refFromHistory, skillDirOf, skillPathOf, writableLayers, type SkillActor, type SkillRef } from "./location";
 import { templateById } from "./templates";
 
 const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -110,6 +110,8 @@ export function createSkill(ctx: SkillsContext, input: CreateSkillInput): { ref:
 
 /** Deletes a whole skill after keeping every file in a "delete" version (restorable). */
 export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): { versionId: number } {
+  const linked = deleteLinkedSkill(ctx, input);
+  if (linked) return linked;
   const { ref, dir } = existingSkillDir(ctx, input, "write");
   const snapshot = snapshotOf(dir, dir);
   const skillMd = snapshot.files.find((f) => f.path === "SKILL.md");
@@ -127,6 +129,36 @@ export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): 
   fs.rmSync(trash, { recursive: true, force: true });
   auditSkill(ctx, "skill_deleted", ref, { details: { versionId, files: snapshot.files.length } });
   afterWrite([dir]);
+  return { versionId };
+}
+
+/**
+ * A skill folder that is a symbolic link leaving its layer cannot be opened, but it can be removed: the link
+ * itself goes (never what it points at), and the version row records that nothing was kept.
+ */
+function deleteLinkedSkill(ctx: SkillsContext, input: SkillRef): { versionId: number } | null {
+  const ref = normaliseRef(input, ctx.actor);
+  const link = skillPathOf(ctx.dh, ref);
+  const st = fs.lstatSync(link, { throwIfNoEntry: false });
+  if (!st?.isSymbolicLink()) return null;
+  assertWrite(ctx.actor, ref);
+  let target = "";
+  try {
+    target = fs.readlinkSync(link);
+  } catch {
+    // gone meanwhile: unlink below says so
+  }
+  fs.unlinkSync(link);
+  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+    path: "",
+    action: "delete",
+    content: null,
+    digest: null,
+    snapshot: { files: [] },
+    message: `removed the link ${ref.skill} -> ${target} (what it points at was not touched)`,
+  });
+  auditSkill(ctx, "skill_deleted", ref, { details: { versionId, link: true, target } });
+  afterWrite([link]);
   return { versionId };
 }
 

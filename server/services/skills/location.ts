@@ -14,6 +14,7 @@ import {
   type LayerName,
   type SkillEntry,
 } from "../../runtime/registry";
+import { assertInsideLayer, ConfinementError } from "../../runtime/registry/confine";
 import { badRequest, forbidden } from "./errors";
 
 export interface SkillActor {
@@ -105,8 +106,23 @@ export function layerRootOf(dh: DataHome, ref: SkillRef): string {
   return writableRoot(config, ref.layer, ref.plugin);
 }
 
-/** The skill folder (absolute; may not exist). */
+/**
+ * The skill folder (absolute; may not exist), refused when it, or a folder on the way, is a link that resolves
+ * outside the layer root's real path: every file procedure starts here, so none reads or writes through such a link.
+ */
 export function skillDirOf(dh: DataHome, ref: SkillRef): string {
+  const dir = skillPathOf(dh, ref);
+  try {
+    assertInsideLayer(layerRootOf(dh, ref), dir, ref.skill);
+  } catch (e) {
+    if (e instanceof ConfinementError) throw forbidden(e.message, { code: e.code });
+    throw e;
+  }
+  return dir;
+}
+
+/** The skill folder's path as written, not checked against links: only for removing a link itself. */
+export function skillPathOf(dh: DataHome, ref: SkillRef): string {
   const root = layerRootOf(dh, ref);
   const dir = path.resolve(root, ...ref.skill.split("/"));
   if (!isInside(root, dir) || dir === root) throw badRequest("The skill folder must be inside its layer.");

@@ -5,15 +5,16 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { users, type Role, type User } from "../../../db/schema";
 import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import { ServiceError } from "../../domain/errors";
 import { endUserSessions } from "../auth/sessions";
 import { hashPassword } from "./password";
 
-export class UserError extends Error {
-  constructor(
-    message: string,
-    readonly code: "CONFLICT" | "NOT_FOUND" | "LAST_ADMIN" | "BAD_REQUEST",
-  ) {
-    super(message);
+/** The users service's ServiceError. Demoting or disabling the last active admin is a BAD_REQUEST with details.rule "last-admin". */
+export class UserError extends ServiceError {
+  declare readonly code: "CONFLICT" | "NOT_FOUND" | "BAD_REQUEST";
+  constructor(code: "CONFLICT" | "NOT_FOUND" | "BAD_REQUEST", message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
+    this.name = "UserError";
   }
 }
 
@@ -46,7 +47,7 @@ export async function createUser(
   audit?: { sink: AuditSink; actor: AuditActor },
 ): Promise<PublicUser> {
   const email = normaliseEmail(input.email);
-  if (findUserByEmail(db, email)) throw new UserError(`A user with the email ${email} already exists.`, "CONFLICT");
+  if (findUserByEmail(db, email)) throw new UserError("CONFLICT", `A user with the email ${email} already exists.`);
   const row = {
     id: randomUUID(),
     email,
@@ -75,7 +76,7 @@ export function updateUser(
   audit?: { sink: AuditSink; actor: AuditActor },
 ): PublicUser {
   const before = findUserById(db, id);
-  if (!before) throw new UserError("No such user.", "NOT_FOUND");
+  if (!before) throw new UserError("NOT_FOUND", "No such user.");
   const losesAdmin =
     before.role === "admin" && !before.disabled && ((change.role && change.role !== "admin") || change.disabled === true);
   let ended = 0;
@@ -83,10 +84,7 @@ export function updateUser(
   db.$client
     .transaction(() => {
       if (losesAdmin && activeAdminsOtherThan(db, id) === 0) {
-        throw new UserError(
-          "This is the last active administrator: make another user admin before demoting or disabling this one.",
-          "LAST_ADMIN",
-        );
+        throw new UserError("BAD_REQUEST", "This is the last active administrator: make another user admin before demoting or disabling this one.", { rule: "last-admin" });
       }
       db.update(users)
         .set({
@@ -121,7 +119,7 @@ export function updateUser(
 /** An administrator's "sign out everywhere": ends every open session of the user; returns how many. */
 export function signOutEverywhere(db: Db, id: string, audit?: { sink: AuditSink; actor: AuditActor }): number {
   const user = findUserById(db, id);
-  if (!user) throw new UserError("No such user.", "NOT_FOUND");
+  if (!user) throw new UserError("NOT_FOUND", "No such user.");
   const ended = endUserSessions(db, id, "signed_out_everywhere");
   audit?.sink.record({ type: "sessions_revoked", actor: audit.actor, details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
   return ended;

@@ -1,6 +1,7 @@
 // The audit dashboard's procedures. Authors and admins only (viewers get FORBIDDEN from authorProcedure);
 // the scope (own events vs all) is applied in the handlers from the session, never taken from the input.
 import { adminProcedure, authorProcedure, createTRPCRouter } from "../../trpc";
+import { checkpointsHandler } from "./checkpoints.handler";
 import { getHandler, listHandler, violationsHandler } from "./list.handler";
 import { ZAuditFilterInput, ZGetInput, ZListInput } from "./list.schema";
 import { retentionHandler } from "./retention.handler";
@@ -13,5 +14,6 @@ export const auditRouter = createTRPCRouter({
   summary: authorProcedure.input(ZAuditFilterInput).query(summaryHandler),
   violations: authorProcedure.input(ZListInput).query(violationsHandler),
   verify: adminProcedure.mutation(verifyHandler),
+  checkpoints: adminProcedure.query(checkpointsHandler),
   retention: authorProcedure.query(retentionHandler),
 });

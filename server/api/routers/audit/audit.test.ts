@@ -1,8 +1,12 @@
 // The audit router through tRPC's caller, with a real SQLite file and injected sessions: the role rules are
 // checked on the server, whatever a client sends.
+import { createPublicKey } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveDataHome } from "../../../config";
+import { checkpointsFromText } from "../../../services/audit/checkpoints";
 import { AuditWriter } from "../../../services/audit/writer";
 import { tempDb, type TempDb } from "../../../services/audit/testing";
 import type { SessionUser } from "../../../auth";
@@ -72,6 +76,21 @@ describe("audit router", () => {
     expect(ok).toMatchObject({ ok: true });
     t.db.$client.prepare(`UPDATE audit_events SET skill = 'docx' WHERE id = 2`).run();
     expect(await caller("admin").verify()).toMatchObject({ ok: false, brokenAt: 2, reason: "edited" });
+  });
+
+  it("gives admins the checkpoint key's public half, which verifies the checkpoint file without any secret", async () => {
+    await expect(caller("author").checkpoints()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    writer.checkpointNow();
+    const info = await caller("admin").checkpoints();
+    expect(info.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(info.count).toBeGreaterThan(0);
+    const text = fs.readFileSync(path.join(t.dir, "checkpoints.jsonl"), "utf8");
+    const lines = checkpointsFromText(text, createPublicKey(info.publicKeyPem!));
+    expect(lines.map((l) => l.problem)).toEqual(lines.map(() => null));
+    expect(lines.at(-1)).toMatchObject({ seq: info.newest!.seq, rowId: info.newest!.rowId, key: info.key });
+    // One changed character in a copy, and the public key alone says so.
+    const forged = text.replace(/"rowId":(\d+)/, (_m, n) => `"rowId":${Number(n) + 1}`);
+    expect(checkpointsFromText(forged, createPublicKey(info.publicKeyPem!))[0]!.problem).toMatch(/invalid signature/);
   });
 
   it("says how long events are kept; only admins see where archives go", async () => {

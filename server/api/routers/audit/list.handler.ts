@@ -1,32 +1,30 @@
 import { TRPCError } from "@trpc/server";
-import type { TRPCContext } from "../../trpc";
-import type { SessionUser } from "../../../auth";
+import type { AuthedContext } from "../../trpc";
 import { getEvent, listEvents, violations } from "../../../services/audit/queries";
 import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 import type { TGetInput, TListInput } from "./list.schema";
 
-export type Ctx = TRPCContext & { user: SessionUser };
 
-function split(ctx: Ctx, input: TListInput) {
+function split(ctx: AuthedContext, input: TListInput) {
   const { cursor, limit, ...filter } = input;
   return { filter: resolveUserFilter(ctx.db, filter), page: { cursor, limit } };
 }
 
 /** One page of events, newest first. */
-export function listHandler({ ctx, input }: { ctx: Ctx; input: TListInput }) {
+export function listHandler({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
   const { filter, page } = split(ctx, input);
   return listEvents(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** Refused tool calls and blocked script reads, newest first, each with its session. */
-export function violationsHandler({ ctx, input }: { ctx: Ctx; input: TListInput }) {
+export function violationsHandler({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
   const { filter, page } = split(ctx, input);
   return violations(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** One event with all its details (an author asking for someone else's event gets NOT_FOUND). */
-export function getHandler({ ctx, input }: { ctx: Ctx; input: TGetInput }) {
+export function getHandler({ ctx, input }: { ctx: AuthedContext; input: TGetInput }) {
   const e = getEvent(ctx.db, input.id, scopeFor(ctx.user));
   if (!e) throw new TRPCError({ code: "NOT_FOUND", message: `No audit event ${input.id} that you may see.` });
   return e;

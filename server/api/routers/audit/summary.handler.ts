@@ -1,4 +1,4 @@
-import type { Ctx } from "./list.handler";
+import type { AuthedContext } from "../../trpc";
 import type { TAuditFilterInput } from "./list.schema";
 import {
   autoBucket,
@@ -12,7 +12,7 @@ import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the four charts. */
-export function summaryHandler({ ctx, input: raw }: { ctx: Ctx; input: TAuditFilterInput }) {
+export function summaryHandler({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
   const scope = scopeFor(ctx.user);
   const input = resolveUserFilter(ctx.db, raw);
   return {

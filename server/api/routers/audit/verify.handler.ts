@@ -1,8 +1,8 @@
-import type { Ctx } from "./list.handler";
+import type { AuthedContext } from "../../trpc";
 import { verifyChainAsync } from "../../../services/audit/verify";
 
 /** Checks the whole chain (admins only: the result speaks for everyone's events). */
-export async function verifyHandler({ ctx }: { ctx: Ctx }) {
+export async function verifyHandler({ ctx }: { ctx: AuthedContext }) {
   const started = Date.now();
   const result = await verifyChainAsync(ctx.db);
   return { ...result, ms: Date.now() - started };

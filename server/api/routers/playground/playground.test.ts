@@ -36,6 +36,12 @@ describe("playground router", () => {
     const seen = await caller(as("admin")).playground.get({ sessionId: s.id });
     expect(seen).toMatchObject({ session: { title: "mine" }, canWrite: false });
     expect(code(await caller(as("admin")).playground.send({ sessionId: s.id, request: "x" }).catch((e: unknown) => e))).toBe("FORBIDDEN");
+    // A right the service refuses is audited like one the procedure refuses (one middleware for every router).
+    expect(w.audit.events.filter((e) => e.type === "access_denied").at(-1)).toMatchObject({
+      outcome: "refused",
+      actor: { id: "admin-id" },
+      details: { procedure: "playground.send", role: "admin" },
+    });
     expect((await a.playground.get({ sessionId: s.id })).canWrite).toBe(true);
     expect(code(await a.playground.get({ sessionId: "../../etc" }).catch((e: unknown) => e))).toBe("BAD_REQUEST");
   });

@@ -1,49 +1,37 @@
-// Thin handlers over the skills service: build its context from the tRPC context, map its errors to tRPC codes,
-// and log refusals as access_denied audit events (the service is where rights are decided).
-import { TRPCError } from "@trpc/server";
+// Thin handlers over the skills service: build its context from the tRPC context and call it. Errors are
+// SkillServiceErrors (ServiceErrors): the serviceErrors middleware maps them and audits refusals as access_denied.
 import { z } from "zod";
-import type { SessionUser } from "../../../auth";
 import * as skills from "../../../services/skills";
-import { actorOf, type TRPCContext } from "../../trpc";
+import type { AuthedContext } from "../../trpc";
 import type * as S from "./skill.schema";
 
-type Ctx = TRPCContext & { user: SessionUser };
 type In<T extends z.ZodType> = z.infer<T>;
 
-const svc = (ctx: Ctx): skills.SkillsContext => ({
+const svc = (ctx: AuthedContext): skills.SkillsContext => ({
   db: ctx.db,
   dh: ctx.dataHome,
   audit: ctx.audit,
   actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role },
 });
 
-async function run<T>(ctx: Ctx, what: string, fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof skills.SkillServiceError) {
-      if (e.code === "FORBIDDEN") {
-        ctx.audit.record({ type: "access_denied", actor: actorOf(ctx.user), outcome: "refused", details: { procedure: what, role: ctx.user.role, reason: e.message, ip: ctx.ip } });
-      }
-      throw new TRPCError({ code: e.code, message: e.message, cause: e });
-    }
-    throw e;
-  }
+/** Services throw SkillServiceError (a ServiceError): the serviceErrors middleware maps it and audits refusals. */
+async function run<T>(_ctx: AuthedContext, _what: string, fn: () => T | Promise<T>): Promise<T> {
+  return await fn();
 }
 
-export const list = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => skills.listSkills(svc(ctx), input));
+export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => skills.listSkills(svc(ctx), input));
 
-export const search = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", () => skills.searchSkills(svc(ctx), input.q, input.limit));
+export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", () => skills.searchSkills(svc(ctx), input.q, input.limit));
 
-export const info = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", () => skills.skillInfo(svc(ctx), input.ref));
+export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", () => skills.skillInfo(svc(ctx), input.ref));
 
-export const readFile = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZFileInput> }) =>
+export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
   run(ctx, "skill.readFile", () => skills.readSkillFile(svc(ctx), input.ref, input.path));
 
-export const check = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => skills.liveCheck(svc(ctx), input.ref, input.text));
+export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => skills.liveCheck(svc(ctx), input.ref, input.text));
 
 /** A conflict is an answer, not a failure: the editor needs both texts and the diff to show the conflict view. */
-export const save = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZSaveInput> }) =>
+export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>
   run(ctx, "skill.save", () => {
     try {
       return { status: "saved" as const, ...skills.saveFile(svc(ctx), input) };
@@ -57,30 +45,30 @@ function conflictResult(e: skills.SkillConflictError) {
   return { status: "conflict" as const, path: e.path, theirs: e.theirs, theirsDigest: e.theirsDigest, yours: e.yours, diff: e.diff, message: e.message };
 }
 
-export const createFile = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZCreateFileInput> }) =>
+export const createFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateFileInput> }) =>
   run(ctx, "skill.createFile", () =>
     input.kind === "folder" ? skills.createFolder(svc(ctx), input.ref, input.path) : skills.createFile(svc(ctx), input.ref, input.path, input.text ?? ""),
   );
 
-export const rename = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRenameInput> }) =>
+export const rename = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRenameInput> }) =>
   run(ctx, "skill.rename", () => skills.renamePath(svc(ctx), input.ref, input.from, input.to));
 
-export const deletePath = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZFileInput> }) =>
+export const deletePath = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
   run(ctx, "skill.deletePath", () => skills.deletePath(svc(ctx), input.ref, input.path));
 
-export const versions = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRefInput> }) =>
+export const versions = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
   run(ctx, "skill.versions", () => {
     skills.skillTree(svc(ctx), input.ref); // rights and existence
     return skills.listVersions(ctx.db, { ...input.ref, ownerId: input.ref.layer === "personal" ? (input.ref.ownerId ?? ctx.user.id) : undefined });
   });
 
-export const version = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZVersionInput> }) =>
+export const version = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZVersionInput> }) =>
   run(ctx, "skill.version", () => {
     const v = skills.readVersion(svc(ctx), input.id);
     return { id: v.id, path: v.path, action: v.action, content: v.content, digest: v.digest, authorEmail: v.authorEmail, createdAt: v.createdAt, message: v.message };
   });
 
-export const restore = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRestoreInput> }) =>
+export const restore = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRestoreInput> }) =>
   run(ctx, "skill.restore", () => {
     try {
       return { status: "saved" as const, ...skills.restoreVersion(svc(ctx), input.id, input.baseDigest) };
@@ -90,28 +78,28 @@ export const restore = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRestoreI
     }
   });
 
-export const targets = ({ ctx }: { ctx: Ctx }) => run(ctx, "skill.targets", () => ({ ...skills.writableTargets(svc(ctx)), templates: skills.SKILL_TEMPLATES.map((t) => ({ id: t.id, label: t.label })) }));
+export const targets = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.targets", () => ({ ...skills.writableTargets(svc(ctx)), templates: skills.SKILL_TEMPLATES.map((t) => ({ id: t.id, label: t.label })) }));
 
-export const nameCheck = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZNameCheckInput> }) =>
+export const nameCheck = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZNameCheckInput> }) =>
   run(ctx, "skill.nameCheck", () => skills.checkNewName(svc(ctx), { layer: input.layer, plugin: input.plugin }, input.name));
 
-export const create = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZCreateSkillInput> }) => run(ctx, "skill.create", () => skills.createSkill(svc(ctx), input));
+export const create = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateSkillInput> }) => run(ctx, "skill.create", () => skills.createSkill(svc(ctx), input));
 
-export const remove = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZDeleteSkillInput> }) =>
+export const remove = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZDeleteSkillInput> }) =>
   run(ctx, "skill.delete", () => skills.deleteSkill(svc(ctx), input.ref, input.message));
 
-export const deleted = ({ ctx }: { ctx: Ctx }) => run(ctx, "skill.deleted", () => skills.listDeleted(svc(ctx)));
+export const deleted = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.deleted", () => skills.listDeleted(svc(ctx)));
 
-export const restoreDeleted = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZVersionInput> }) =>
+export const restoreDeleted = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZVersionInput> }) =>
   run(ctx, "skill.restoreDeleted", () => skills.restoreDeleted(svc(ctx), input.id));
 
-export const importZip = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZImportInput> }) =>
+export const importZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZImportInput> }) =>
   run(ctx, "skill.import", () => {
     const data = Buffer.from(input.base64, "base64");
     return skills.importArchive(svc(ctx), { layer: input.layer, plugin: input.plugin, fileName: input.fileName, data, dryRun: input.dryRun, folder: input.folder });
   });
 
-export const exportZip = ({ ctx, input }: { ctx: Ctx; input: In<typeof S.ZRefInput> }) =>
+export const exportZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
   run(ctx, "skill.export", () => {
     const out = skills.exportZip(svc(ctx), input.ref);
     return { fileName: out.fileName, base64: Buffer.from(out.data).toString("base64") };

@@ -1,0 +1,127 @@
+"use client";
+// One buffer per open file of the skill: the text being edited, the text last loaded or saved, and the digest
+// it was loaded with (for conflict detection). Unsaved buffers survive a reload as drafts in localStorage.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTRPCClient } from "~/components/providers/trpc";
+import { clearDraft, draftKey, readDraft, writeDraft } from "../drafts";
+import { monaco } from "../monaco-setup";
+import type { SkillRef } from "../types";
+import { useUnsavedGuard } from "../unsaved-guard";
+import { errMessage, type Status } from "./use-status";
+
+export interface Buf {
+  text: string;
+  /** Text as last loaded or saved: dirty when text differs. */
+  saved: string;
+  /** sha256 of the file as loaded (null: the file does not exist on disk). */
+  digest: string | null;
+  language: string;
+}
+
+export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefined, status: Pick<Status, "setError" | "setNotice">) {
+  const client = useTRPCClient();
+  const { setError, setNotice } = status;
+  const [buffers, setBuffers] = useState<Record<string, Buf>>({});
+  const [openPath, setOpenPath] = useState(initialFile || "SKILL.md");
+
+  // Refs so the Ctrl/Cmd+S command (registered once) always sees the latest state.
+  const buffersRef = useRef(buffers);
+  buffersRef.current = buffers;
+  const openPathRef = useRef(openPath);
+  openPathRef.current = openPath;
+
+  const key = [skillRef.layer, skillRef.plugin ?? skillRef.base ?? "-", skillRef.skill].join("/");
+  const uriFor = useCallback((p: string) => `file:///${key}/${p}`, [key]);
+
+  // Monaco owns the text while typing (uncontrolled editor, one model per file). Text set by the program (a load,
+  // a restore, a conflict decision) is pushed into the file's model here, as one undoable edit.
+  const pendingSync = useRef(new Set<string>());
+  const syncLater = useCallback((p: string) => void pendingSync.current.add(p), []);
+  const disposeModel = useCallback((p: string) => monaco.editor.getModel(monaco.Uri.parse(uriFor(p)))?.dispose(), [uriFor]);
+  useEffect(() => {
+    for (const p of [...pendingSync.current]) {
+      const b = buffers[p];
+      const model = monaco.editor.getModel(monaco.Uri.parse(uriFor(p)));
+      if (b && model && model.getValue() !== b.text) {
+        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: b.text }], () => null);
+      }
+      pendingSync.current.delete(p);
+    }
+  }, [buffers, uriFor]);
+  // Leaving the editor drops this skill's models, so a later visit starts from the files, not from old models.
+  const buffersForCleanup = useRef<string[]>([]);
+  buffersForCleanup.current = Object.keys(buffers);
+  useEffect(() => () => buffersForCleanup.current.forEach((p) => monaco.editor.getModel(monaco.Uri.parse(uriFor(p)))?.dispose()), [uriFor]);
+
+  const dirty = useMemo(() => new Set(Object.entries(buffers).filter(([, b]) => b.text !== b.saved).map(([p]) => p)), [buffers]);
+  useUnsavedGuard(dirty.size > 0);
+
+  const loadFile = useCallback(
+    async (p: string, force = false) => {
+      if (!force && buffersRef.current[p]) return true;
+      try {
+        const f = await client.skill.readFile.query({ ref: skillRef, path: p });
+        if (f.binary || f.text === null) {
+          setNotice(`${p} is a binary file (${f.size} bytes); it is listed but not opened in the editor.`);
+          return false;
+        }
+        const draft = readDraft(draftKey(key, p));
+        if (draft && draft.text !== f.text) {
+          // Keep the digest the draft was edited from: if the file changed since, saving shows the conflict view.
+          pendingSync.current.add(p);
+          setBuffers((prev) => ({ ...prev, [p]: { text: draft.text, saved: f.text!, digest: draft.digest, language: f.language } }));
+          setNotice(
+            `Restored your unsaved draft of ${p} from ${new Date(draft.at).toLocaleString()}.` +
+              (draft.digest !== f.digest ? " The file changed on disk since: saving will show both versions." : ""),
+          );
+        } else {
+          if (draft) clearDraft(draftKey(key, p));
+          pendingSync.current.add(p);
+          setBuffers((prev) => ({ ...prev, [p]: { text: f.text!, saved: f.text!, digest: f.digest, language: f.language } }));
+        }
+        return true;
+      } catch (e) {
+        setError(errMessage(e));
+        return false;
+      }
+    },
+    [client, skillRef, key, setError, setNotice],
+  );
+
+  // Dirty buffers are mirrored to localStorage (debounced, and at once when the page goes away or the editor
+  // unmounts); clean ones drop their draft.
+  const flushDrafts = useCallback(() => {
+    for (const [p, b] of Object.entries(buffersRef.current)) {
+      if (b.text !== b.saved) writeDraft(draftKey(key, p), { text: b.text, digest: b.digest });
+      else clearDraft(draftKey(key, p));
+    }
+  }, [key]);
+  useEffect(() => {
+    const t = setTimeout(flushDrafts, 400);
+    return () => clearTimeout(t);
+  }, [buffers, flushDrafts]);
+  useEffect(() => {
+    window.addEventListener("pagehide", flushDrafts);
+    return () => {
+      window.removeEventListener("pagehide", flushDrafts);
+      flushDrafts();
+    };
+  }, [flushDrafts]);
+
+  const openFile = useCallback(
+    async (p: string) => {
+      setError(null);
+      if (await loadFile(p)) setOpenPath(p);
+    },
+    [loadFile, setError],
+  );
+
+  useEffect(() => {
+    void loadFile("SKILL.md");
+    if (initialFile && initialFile !== "SKILL.md") void loadFile(initialFile);
+  }, [loadFile, initialFile]);
+
+  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, disposeModel, loadFile, openFile };
+}
+
+export type SkillBuffers = ReturnType<typeof useSkillBuffers>;

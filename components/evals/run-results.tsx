@@ -1,0 +1,89 @@
+// One run's results, row by row as they arrive, its confusion summary, and what changed since the previous run.
+import type { EvalRun, QueryRow } from "./types";
+
+const pct = (n: number | null | undefined) => (n === null || n === undefined ? "n/a" : `${Math.round(n * 100)}%`);
+
+export function RunResults({ run, previous }: { run: EvalRun; previous: EvalRun | null }) {
+  const before = new Map((previous?.results ?? []).map((r) => [r.query, r]));
+  const s = run.summary;
+  return (
+    <section className="card space-y-2" aria-label="Run results" data-testid="run-results">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="font-semibold">Run #{run.id}</h2>
+        <span className="muted text-xs">
+          {run.provider}
+          {run.provider !== "offline" ? ` ${run.model}` : ""} · {run.mode} mode · {run.runs} run(s) per query · {run.status === "running" ? `running (${run.results.length}/${run.cases})` : run.status}
+        </span>
+        {previous && <span className="muted text-xs">compared with run #{previous.id}</span>}
+      </div>
+      {s && (
+        <p className="text-sm" data-testid="run-summary">
+          <strong>
+            {s.passed}/{s.total} passed
+          </strong>{" "}
+          · precision {pct(s.precision)} · recall {pct(s.recall)} · F1 {pct(s.f1)} · accuracy {pct(s.accuracy)} · TP {s.tp} FP {s.fp} TN {s.tn} FN {s.fn}
+          {s.errored ? ` · ${s.errored} errored` : ""}
+          {s.competitors.length ? ` · fired instead: ${s.competitors.map((c) => `${c.skill} (${c.queries})`).join(", ")}` : ""}
+        </p>
+      )}
+      {run.error && <p className="error-text">{run.error}</p>}
+      <table className="table" data-testid="run-table">
+        <thead>
+          <tr>
+            <th>Outcome</th>
+            <th className="w-full">Query</th>
+            <th>Expected</th>
+            <th>Rate</th>
+            <th>Fired</th>
+            <th>Listed</th>
+            <th>Tokens</th>
+            <th>ms</th>
+          </tr>
+        </thead>
+        <tbody>
+          {run.results.map((r, i) => (
+            <ResultRow key={i} r={r} change={changeOf(before.get(r.query), r)} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function changeOf(p: QueryRow | undefined, r: QueryRow): "fixed" | "broke" | null {
+  if (!p || p.errored || r.errored || p.passed === r.passed) return null;
+  return r.passed ? "fixed" : "broke";
+}
+
+function ResultRow({ r, change }: { r: QueryRow; change: "fixed" | "broke" | null }) {
+  const outcome = r.errored ? "error" : r.passed ? "pass" : "fail";
+  const style = r.errored ? "bg-amber-100 text-amber-800" : r.passed ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200" : "bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200";
+  return (
+    <tr data-testid="result-row" className={change ? "bg-yellow-50 dark:bg-yellow-950/40" : ""}>
+      <td>
+        <span className={`badge ${style}`}>{outcome}</span>
+        {change && (
+          <span className="ml-1 text-xs font-semibold" data-testid="outcome-change">
+            {change === "fixed" ? "now passes" : "now fails"}
+          </span>
+        )}
+      </td>
+      <td>
+        {r.query}
+        {r.errored && <div className="text-xs text-amber-800">provider error: {r.error}</div>}
+        {!r.passed && !r.errored && (r.why?.length || r.reason) && (
+          <ul className="muted mt-1 text-xs" data-testid="why">
+            {r.reason && <li>model: {r.reason}</li>}
+            {r.why?.map((w, i) => <li key={i}>ranking: {w}</li>)}
+          </ul>
+        )}
+      </td>
+      <td>{r.should_trigger ? "fire" : "not fire"}</td>
+      <td>{pct(r.triggered)}</td>
+      <td>{r.chosen.join(", ") || "—"}</td>
+      <td>{r.listed}</td>
+      <td>{r.tokens}</td>
+      <td>{r.ms}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `audit_events` ADD `chain` integer DEFAULT 1 NOT NULL;

@@ -1,0 +1,26 @@
+// Thin handlers over the evals service (trigger tests, issue #17). Errors are ServiceErrors: the serviceErrors
+// middleware maps them and audits refusals.
+import type { z } from "zod";
+import { parseTriggers } from "../../../runtime/evals";
+import * as evals from "../../../services/evals";
+import { availableProviders } from "../../../services/playground/providers";
+import type { SkillsContext } from "../../../services/skills";
+import type { AuthedContext } from "../../trpc";
+import type * as S from "./evals.schema";
+
+type In<T extends z.ZodType> = z.infer<T>;
+const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dh: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } });
+
+export const getSet = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => evals.readTriggerSet(svc(ctx), input.ref);
+export const saveSet = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveSetInput> }) => evals.saveTriggerSet(svc(ctx), input.ref, input.cases, input.baseDigest);
+/** An imported triggers.json, checked without saving (the table shows its cases and diagnostics first). */
+export const parseSet = ({ input }: { input: In<typeof S.ZParseSetInput> }) => {
+  const p = parseTriggers(input.text);
+  return { cases: p.value, diagnostics: p.diagnostics };
+};
+export const providers = () => availableProviders();
+export const start = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZStartInput> }) => evals.startRun(svc(ctx), input);
+export const get = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.getRun(svc(ctx), input.id);
+export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => evals.listRuns(svc(ctx), input.ref);
+export const cancel = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.cancelRun(svc(ctx), input.id);
+export const overview = ({ ctx }: { ctx: AuthedContext }) => evals.overview(svc(ctx));

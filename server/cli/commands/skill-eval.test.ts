@@ -1,0 +1,90 @@
+// `omniforge skill eval` as CI runs it: the real bin, a fresh private HOME, real skill folders with a
+// skill-creator trigger set, the offline provider; exit codes 0/1/2 and the --json shape of the issue.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-helpers";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+let t: TempLayers;
+let pdf: string;
+
+function omniforge(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "eval", ...args, "--home", t.home, "--project", t.project], {
+    cwd: t.base,
+    encoding: "utf8",
+    env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_PROVIDER: "" },
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const setFile = (name: string, cases: { query: string; should_trigger: boolean }[]) => {
+  const file = path.join(t.base, name);
+  fs.writeFileSync(file, JSON.stringify(cases, null, 2));
+  return file;
+};
+
+beforeAll(() => {
+  t = tempLayers();
+  fs.chmodSync(t.base, 0o700);
+  const skills = path.join(t.project, ".omniforge", "skills");
+  pdf = writeSkill(skills, "pdf-forms", { description: "Fill PDF forms and list their fields. Use when working with PDF forms or fillable PDF documents." });
+  writeSkill(skills, "docx-writer", { description: "Create and edit Word documents (.docx). Use when asked for a Word report or memo." });
+  writeSkill(skills, "weather-report", { description: "Fetch the weather forecast for a city. Use when the user asks about the weather." });
+  fs.mkdirSync(path.join(pdf, "evals"));
+  fs.writeFileSync(
+    path.join(pdf, "evals", "triggers.json"),
+    JSON.stringify(
+      [
+        { query: "fill in the fields of this PDF form", should_trigger: true },
+        { query: "what will the weather be in Oslo", should_trigger: false },
+      ],
+      null,
+      2,
+    ),
+  );
+});
+afterAll(() => t.cleanup());
+
+describe("omniforge skill eval", () => {
+  it("runs the skill's own evals/triggers.json; every query passes: exit 0 and the --json shape", () => {
+    const r = omniforge("pdf-forms", "--json");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.out);
+    expect(Object.keys(o)).toEqual(["skill", "provider", "model", "mode", "runs", "results", "summary"]);
+    expect(o).toMatchObject({ skill: "pdf-forms", provider: "offline", mode: "tool", runs: 1 });
+    expect(o.results).toHaveLength(2);
+    expect(Object.keys(o.results[0])).toEqual(["query", "should_trigger", "triggered", "passed", "chosen", "tokens", "ms"]);
+    expect(o.results[0]).toMatchObject({ query: "fill in the fields of this PDF form", should_trigger: true, triggered: 1, passed: true, chosen: ["pdf-forms"] });
+    expect(o.summary).toMatchObject({ tp: 1, fp: 0, tn: 1, fn: 0, precision: 1, recall: 1, f1: 1 });
+  });
+
+  it("a failing query exits 1 and the text report says which skill fired instead and why", () => {
+    const file = setFile("bad.json", [
+      { query: "fill in the fields of this PDF form", should_trigger: true },
+      { query: "write a Word memo for the team", should_trigger: true },
+    ]);
+    const r = omniforge("pdf-forms", "--triggers", file);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAIL .*write a Word memo for the team/);
+    expect(r.out).toContain("fired instead: docx-writer");
+    expect(r.out).toMatch(/ranking: docx-writer: /);
+    expect(r.out).toMatch(/1\/2 passed · precision 100% · recall 50% · F1 67%/);
+  });
+
+  it("usage errors exit 2 with a message: unknown skill, bad JSON with line and column, bad flags", () => {
+    expect(omniforge("no-such-skill").code).toBe(2);
+    expect(omniforge("no-such-skill").err).toContain('no skill named "no-such-skill"');
+    const broken = path.join(t.base, "broken.json");
+    fs.writeFileSync(broken, '[\n  {"query": "a", "should_trigger": true}\n  {"query": "b"}\n]');
+    const r = omniforge("pdf-forms", "--triggers", broken);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${broken}:3:3: triggers.json is not valid JSON`);
+    expect(omniforge("pdf-forms", "--runs", "0").code).toBe(2);
+    expect(omniforge("pdf-forms", "--provider", "nope").code).toBe(2);
+    expect(omniforge("docx-writer").err).toContain("has no trigger set");
+  });
+});

@@ -1,0 +1,188 @@
+// `omniforge skill eval <name>`: does the skill fire when it should, against the whole catalog this user has
+// (same layers, resolution and policy as `skill list`, the console's policy when <home>/console.db exists)?
+// Runs the skill's evals/triggers.json (and evals/evals.json prompts) through the agent's selection path.
+// Exit 0 when every query passes, 1 otherwise, 2 on usage errors: CI can gate a skill repository on it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { CliIO } from "../io";
+import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { createProvider, isProviderName } from "../../runtime/agent/providers";
+import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+import { combineCases, defaultRuns, DEFAULT_THRESHOLD, MAX_RUNS, parseTaskEvals, parseTriggers, runTriggerEval, summarize, TASK_EVALS_FILE, TRIGGERS_FILE, type QueryResult, type TriggerCase } from "../../runtime/evals";
+import { makeLayerConfig } from "../../runtime/registry/layers";
+import { resolveAll } from "../../runtime/registry/resolve";
+import { SkillIndex } from "../../runtime/registry/skill-index";
+import type { ResolveContext } from "../../runtime/registry/types";
+import { policyFromHome } from "../../services/policy/home-policy";
+
+export const summary = "Test whether a skill fires on its trigger set, against the whole catalog";
+
+const USAGE = `usage: omniforge skill eval <name> [--triggers FILE] [--provider offline|openai|anthropic] [--model M]
+                           [--mode tool|prompt|orchestrated] [--runs N] [--threshold T] [--json]
+  --triggers   a trigger set (skill-creator's [{"query","should_trigger"}]); default: the skill's
+               ${TRIGGERS_FILE}, plus the prompts of ${TASK_EVALS_FILE} as should-trigger cases
+  --provider   offline (default, deterministic), openai (OPENAI_API_KEY, OPENAI_BASE_URL) or anthropic
+  --runs       runs per query (default 3 for model providers, 1 offline; at most ${MAX_RUNS})
+  --threshold  trigger rate a query needs to count as triggered (default ${DEFAULT_THRESHOLD})
+  --skills     a folder of skill folders read as part of the project layer; repeatable
+  --home, --project, --user, --env, --agent, --tenant: as for \`omniforge skill list\`
+  --json       one JSON object: {"skill","provider","model","mode","runs","results":[...],"summary":{...}}
+exit status: 0 every query passed, 1 some failed or errored, 2 usage error`;
+
+function readCases(file: string, kind: "triggers" | "tasks"): { cases: TriggerCase[]; problems: string[] } {
+  const text = fs.readFileSync(file, "utf8");
+  if (kind === "triggers") {
+    const p = parseTriggers(text);
+    return { cases: p.value, problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
+  }
+  const p = parseTaskEvals(text);
+  return { cases: combineCases([], p.value.evals), problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
+}
+
+const pct = (n: number | null) => (n === null ? "n/a" : `${Math.round(n * 100)}%`);
+
+function textReport(skill: string, results: QueryResult[], s: ReturnType<typeof summarize>, head: string): string {
+  const lines = [head];
+  for (const r of results) {
+    const mark = r.errored ? "ERR " : r.passed ? "pass" : "FAIL";
+    const expect = r.should_trigger ? "should fire" : "should not";
+    const others = r.chosen.filter((c) => c !== skill);
+    lines.push(`${mark}  ${pct(r.triggered).padStart(4)}  ${expect.padEnd(11)}  ${r.query}`);
+    if (r.errored) lines.push(`      provider error: ${r.error}`);
+    else if (!r.passed) {
+      if (others.length) lines.push(`      fired instead: ${others.join(", ")}`);
+      lines.push(`      listed: ${r.listed}`);
+      for (const w of r.why ?? []) lines.push(`      ranking: ${w}`);
+      if (r.reason) lines.push(`      model: ${r.reason}`);
+    }
+  }
+  lines.push(
+    `${s.passed}/${s.total} passed · precision ${pct(s.precision)} · recall ${pct(s.recall)} · F1 ${pct(s.f1)} · accuracy ${pct(s.accuracy)}` +
+      (s.errored ? ` · ${s.errored} errored` : "") +
+      (s.competitors.length ? ` · fired instead: ${s.competitors.map((c) => `${c.skill} (${c.queries})`).join(", ")}` : ""),
+  );
+  return lines.join("\n") + "\n";
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, {
+    ...LAYER_FLAGS,
+    env: { type: "string" },
+    agent: { type: "string" },
+    tenant: { type: "string" },
+    triggers: { type: "string" },
+    provider: { type: "string" },
+    model: { type: "string" },
+    mode: { type: "string" },
+    runs: { type: "string" },
+    threshold: { type: "string" },
+    skills: { type: "string", multiple: true },
+  });
+  const fail = (msg: string) => {
+    io.err(`omniforge skill eval: ${msg}\n${USAGE}\n`);
+    return 2;
+  };
+  if (typeof parsed === "string") return fail(parsed);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE + "\n");
+    return 0;
+  }
+  if (positionals.length !== 1) return fail("give the name of one skill");
+  const name = positionals[0]!;
+  const mode = (values.mode ?? "tool") as DisclosureMode;
+  if (!DISCLOSURE_MODES.includes(mode)) return fail(`--mode must be one of ${DISCLOSURE_MODES.join(", ")}, not "${values.mode}"`);
+  if (values.provider !== undefined && !isProviderName(values.provider)) return fail(`unknown provider "${values.provider}": use offline, openai or anthropic`);
+  const runs = values.runs === undefined ? undefined : Number(values.runs);
+  if (runs !== undefined && (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)) return fail(`--runs must be a whole number from 1 to ${MAX_RUNS}`);
+  const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD : Number(values.threshold);
+  if (!(threshold > 0 && threshold <= 1)) return fail("--threshold must be a number above 0 and at most 1");
+
+  let provider;
+  const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
+  let config;
+  try {
+    provider = createProvider(values.provider, values.model ? { ...io.env, OMNIFORGE_MODEL: values.model } : io.env);
+    const base = configFrom(values, io);
+    const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
+    for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
+    config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
+    const policy = policyFromHome(config.home, { userId: config.userId });
+    if (policy) ctx.policy = policy;
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+
+  const index = SkillIndex.build(config);
+  const target = resolveAll(index, ctx).skills.find((e) => e.name === name);
+  if (!target) {
+    const defined = index.definitions(name);
+    return fail(defined.length ? `"${name}" is defined but not active here (${defined.length} definition(s); see \`omniforge skill list\`)` : `no skill named "${name}" in this catalog`);
+  }
+
+  const problems: string[] = [];
+  let cases: TriggerCase[] = [];
+  try {
+    if (values.triggers) {
+      const r = readCases(path.resolve(io.cwd, values.triggers), "triggers");
+      cases = r.cases;
+      problems.push(...r.problems);
+    } else {
+      const t = path.join(target.dir, ...TRIGGERS_FILE.split("/"));
+      const e = path.join(target.dir, ...TASK_EVALS_FILE.split("/"));
+      const fromTriggers = fs.existsSync(t) ? readCases(t, "triggers") : { cases: [], problems: [] };
+      const fromTasks = fs.existsSync(e) ? readCases(e, "tasks") : { cases: [], problems: [] };
+      problems.push(...fromTriggers.problems, ...fromTasks.problems);
+      const seen = new Set(fromTriggers.cases.map((c) => c.query));
+      cases = [...fromTriggers.cases, ...fromTasks.cases.filter((c) => !seen.has(c.query))];
+      if (!cases.length && !problems.length) return fail(`${name} has no trigger set: write ${t} (skill-creator's format) or pass --triggers FILE`);
+    }
+  } catch (e) {
+    return fail(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (problems.length) {
+    io.err(problems.join("\n") + "\n");
+    if (!cases.length) return 2;
+  }
+
+  const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-eval-"));
+  const ctl = new AbortController();
+  const onSignal = () => ctl.abort();
+  process.once("SIGINT", onSignal);
+  try {
+    const results = await runTriggerEval({
+      skill: name,
+      cases,
+      skills: { index, context: ctx },
+      searchIndex: index,
+      provider,
+      mode,
+      ...(runs !== undefined ? { runs } : {}),
+      threshold,
+      scratchDir,
+      signal: ctl.signal,
+    });
+    const s = summarize(results, name);
+    const usedRuns = runs ?? defaultRuns(provider.name);
+    if (values.json) {
+      io.out(
+        JSON.stringify({
+          skill: name,
+          provider: provider.name,
+          model: provider.model,
+          mode,
+          runs: usedRuns,
+          results: results.map((r) => ({ query: r.query, should_trigger: r.should_trigger, triggered: r.triggered, passed: r.passed, chosen: r.chosen, tokens: r.tokens, ms: r.ms, ...(r.errored ? { errored: true, error: r.error } : {}), ...(r.why ? { why: r.why } : {}) })),
+          summary: { tp: s.tp, fp: s.fp, tn: s.tn, fn: s.fn, precision: s.precision, recall: s.recall, f1: s.f1, accuracy: s.accuracy, errored: s.errored, competitors: s.competitors },
+        }) + "\n",
+      );
+    } else {
+      io.out(textReport(name, results, s, `${name}: ${cases.length} queries, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${usedRuns} run(s) each, against ${resolveAll(index, ctx).skills.length} active skills`));
+    }
+    return results.length === cases.length && results.every((r) => r.passed) ? 0 : 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    fs.rmSync(scratchDir, { recursive: true, force: true });
+  }
+}

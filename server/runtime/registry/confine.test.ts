@@ -1,0 +1,109 @@
+// Issue #12: linked folders must not escape their layer. Real folders and real symbolic links in a temp dir.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { assertInsideLayer, ConfinementError, linkEscape, realPathOf } from "./confine";
+import { SkillIndex } from "./skill-index";
+import { tempLayers, writeSkill, type TempLayers } from "./test-helpers";
+
+let t: TempLayers;
+afterEach(() => t?.cleanup());
+
+const projectSkills = () => path.join(t.project, ".omniforge", "skills");
+
+function setup() {
+  t = tempLayers();
+  const root = projectSkills();
+  writeSkill(root, "pdf-tools");
+  const outside = path.join(t.base, "secrets");
+  writeSkill(outside, "stolen", { description: "Another user's private skill. Use never." });
+  return { root, outside };
+}
+
+describe("assertInsideLayer", () => {
+  it("refuses a skill folder that is a link leaving the layer, and says where it points", () => {
+    const { root, outside } = setup();
+    fs.symlinkSync(outside, path.join(root, "evil"));
+    expect(() => assertInsideLayer(root, path.join(root, "evil"))).toThrow(ConfinementError);
+    expect(() => assertInsideLayer(root, path.join(root, "evil", "stolen", "SKILL.md"))).toThrow(/outside its layer folder/);
+    // a file that does not exist yet below the link is judged by the folder it would land in
+    expect(() => assertInsideLayer(root, path.join(root, "evil", "new", "x.md"))).toThrow(ConfinementError);
+    expect(linkEscape(root, path.join(root, "evil"))?.code).toBe("link.outside-layer");
+  });
+
+  it("refuses a link to / and a link onto the layer itself", () => {
+    const { root } = setup();
+    fs.symlinkSync("/", path.join(root, "rootfs"));
+    fs.symlinkSync(".", path.join(root, "self"));
+    expect(linkEscape(root, path.join(root, "rootfs"))?.target).toBe("/");
+    expect(linkEscape(root, path.join(root, "self"))?.code).toBe("link.is-root");
+  });
+
+  it("refuses a linked collection folder below the layer, and a broken link", () => {
+    const { root, outside } = setup();
+    fs.mkdirSync(path.join(root, "team"));
+    fs.symlinkSync(outside, path.join(root, "team", "shared"));
+    fs.symlinkSync(path.join(t.base, "nowhere"), path.join(root, "dangling"));
+    expect(() => assertInsideLayer(root, path.join(root, "team", "shared", "stolen"))).toThrow(/outside its layer/);
+    expect(linkEscape(root, path.join(root, "dangling"))?.code).toBe("link.broken");
+  });
+
+  it("accepts links that stay inside the layer, and a layer root that is itself a link", () => {
+    const { root } = setup();
+    fs.symlinkSync("pdf-tools", path.join(root, "pdf-alias"));
+    expect(linkEscape(root, path.join(root, "pdf-alias"))).toBeNull();
+    const dotfiles = path.join(t.base, "dotfiles-skills");
+    writeSkill(dotfiles, "notes");
+    const linkedRoot = path.join(t.home, "skills");
+    fs.symlinkSync(dotfiles, linkedRoot);
+    expect(assertInsideLayer(linkedRoot, path.join(linkedRoot, "notes", "SKILL.md"))).toBe(path.join(fs.realpathSync(dotfiles), "notes", "SKILL.md"));
+    expect(realPathOf(path.join(linkedRoot, "notes", "missing", "file"))).toBe(path.join(fs.realpathSync(dotfiles), "notes", "missing", "file"));
+  });
+});
+
+describe("the index and linked folders", () => {
+  it("lists a linked skill folder that leaves the layer as an invalid entry that says why, and never reads it", () => {
+    const { root, outside } = setup();
+    fs.symlinkSync(path.join(outside, "stolen"), path.join(root, "evil"));
+    fs.symlinkSync("/", path.join(root, "rootfs"));
+    const index = SkillIndex.build(t.config);
+    const evil = index.get(path.join(root, "evil"))!;
+    expect(evil.status).toBe("invalid");
+    expect(evil.loadable).toBe(false);
+    expect(evil.diagnostics[0]!.code).toBe("link.outside-layer");
+    expect(evil.diagnostics[0]!.message).toContain(path.join(fs.realpathSync(outside), "stolen"));
+    expect(evil.description).toBe(""); // the other user's description is not shown
+    expect(index.definitions("stolen")).toEqual([]);
+    expect(index.get(path.join(root, "rootfs"))!.diagnostics[0]!.code).toBe("link.outside-layer");
+    expect(index.definitions("pdf-tools")).toHaveLength(1);
+  });
+
+  it("does not read a SKILL.md that links outside its skill folder", () => {
+    const { root, outside } = setup();
+    const dir = path.join(root, "mirror");
+    fs.mkdirSync(dir);
+    fs.symlinkSync(path.join(outside, "stolen", "SKILL.md"), path.join(dir, "SKILL.md"));
+    const index = SkillIndex.build(t.config);
+    const e = index.get(dir)!;
+    expect(e.status).toBe("invalid");
+    expect(e.name).toBe("mirror");
+    expect(e.description).toBe("");
+    expect(e.diagnostics[0]!.message).toMatch(/SKILL\.md is a symbolic link to .*outside its skill folder/);
+    // after a refresh of the file too (the watcher's path)
+    index.refresh([path.join(dir, "SKILL.md")]);
+    expect(index.get(dir)!.description).toBe("");
+  });
+
+  it("refresh of a link to / neither walks it nor hangs: the link becomes a refused entry at once", () => {
+    const { root } = setup();
+    const index = SkillIndex.build(t.config);
+    const link = path.join(root, "rootfs");
+    fs.symlinkSync("/", link);
+    const t0 = Date.now();
+    const change = index.refresh([link]);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(change.added.map((e) => e.id)).toEqual([link]);
+    fs.unlinkSync(link);
+    expect(index.refresh([link]).removed.map((e) => e.id)).toEqual([link]);
+  });
+});

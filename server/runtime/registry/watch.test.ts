@@ -1,0 +1,87 @@
+// Issue #12 item 2: a link to / in a layer must not make the watcher crawl the machine, and a layer too big
+// to watch is rescanned on a timer with a warning. Real folders, real chokidar.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SkillIndex } from "./skill-index";
+import { tempLayers, writeSkill, type TempLayers } from "./test-helpers";
+import { countUpTo } from "./watch";
+
+let t: TempLayers;
+let index: SkillIndex | null = null;
+afterEach(async () => {
+  await index?.close();
+  index = null;
+  t?.cleanup();
+});
+
+/** The longest gap between timer ticks while `work` runs: what a health request would have waited. */
+async function worstTimerLag(work: () => Promise<void>): Promise<number> {
+  let last = Date.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 10);
+  try {
+    await work();
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    clearInterval(timer);
+  }
+  return worst;
+}
+
+const waitFor = async (cond: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe("RegistryWatcher bounds", () => {
+  it("a link to / in a layer is not followed: the watch is ready at once and the loop stays responsive", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".omniforge", "skills");
+    writeSkill(root, "pdf-tools");
+    fs.symlinkSync("/", path.join(root, "rootfs"));
+    index = SkillIndex.build(t.config);
+    const errors: string[] = [];
+    const lag = await worstTimerLag(async () => {
+      const t0 = Date.now();
+      await index!.watch({ debounceMs: 20, onError: (e) => errors.push(e.message) });
+      expect(Date.now() - t0).toBeLessThan(3000);
+    });
+    expect(lag).toBeLessThan(1000);
+    expect(index.watchState()).toEqual({ mode: "notify", tooBig: [] });
+    // a new skill still shows up, and the link is listed as refused
+    writeSkill(root, "csv-tools");
+    await waitFor(() => index!.definitions("csv-tools").length === 1);
+    expect(index.get(path.join(root, "rootfs"))?.status).toBe("invalid");
+  });
+
+  it("a layer over the budget is rescanned on a timer, with a warning that names it", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".omniforge", "skills");
+    writeSkill(root, "pdf-tools");
+    for (let i = 0; i < 30; i++) fs.mkdirSync(path.join(root, "pdf-tools", `junk-${i}`));
+    index = SkillIndex.build(t.config);
+    const errors: string[] = [];
+    await index.watch({ debounceMs: 20, maxPaths: 10, bigRootPollMs: 200, onError: (e) => errors.push(e.message) });
+    expect(index.watchState()?.tooBig).toEqual([root]);
+    expect(errors.join("\n")).toMatch(new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} holds more than 10 files and folders: too big to watch`));
+    writeSkill(root, "csv-tools");
+    await waitFor(() => index!.definitions("csv-tools").length === 1);
+  });
+
+  it("countUpTo stops at the limit and does not follow links", () => {
+    t = tempLayers();
+    const root = path.join(t.base, "c");
+    for (let i = 0; i < 5; i++) fs.mkdirSync(path.join(root, `d${i}`), { recursive: true });
+    fs.symlinkSync("/", path.join(root, "rootfs"));
+    expect(countUpTo(root, 1000, 8)).toBe(6);
+    expect(countUpTo(root, 3, 8)).toBe(3);
+  });
+});

@@ -1,0 +1,146 @@
+// Running one planned script: scratch and skill made reachable for the sandbox user, a cgroup for the run,
+// the SANDBOX.md §5.2 chain (cgroup join, private bind, setpriv, bwrap, prlimit), and which limits it hit.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { type BindTools, bwrapArgs, privateBindArgs, prlimitArgs, SANDBOX_ENV_PATH, setprivArgs, type ToolPaths } from "./command-line";
+import { cgroupEvents, createRunCgroup, joinPrefix, removeRunCgroup, type CgroupLayout, type RunCgroup } from "./cgroup";
+import { effectiveLimits } from "./limits";
+import type { Plan } from "./request-plan";
+import { prepareScratch } from "./scratch-dir";
+import { SandboxRefusal } from "./script-path";
+import type { Check } from "./self-test";
+import { readableCopy, unreadableEntry } from "./skill-access";
+import { runCapped } from "./spawn-capped";
+import type { ScriptLimits, ScriptResult } from "./types";
+
+/** What a Sandbox fixes at construction and every run reads. */
+export interface RunnerContext {
+  tools: ToolPaths;
+  bindTools: BindTools;
+  uid: number;
+  gid: number;
+  root: boolean;
+  /** The sandbox's own folder (synthetic /etc files, private skill copies, bind mount points). */
+  runtimeDir: string;
+  /** Defaults and ceiling for every run. */
+  limits: ScriptLimits;
+  scratchRoot?: string;
+  /** The self-test's private-bind check, asked only when a scratch folder sits in a private data home. */
+  privateBindCheck: () => Promise<Check | undefined>;
+  /** Keeps a cleanup that finishes after the run, so close() can wait for it. */
+  track: (p: Promise<unknown>) => void;
+}
+
+let runCounter = 0;
+
+export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boolean, layout: CgroupLayout | undefined): Promise<ScriptResult> {
+  const id = ++runCounter; // per process, not per instance: two runners must never share a cgroup name
+  const limits = effectiveLimits(ctx.limits, plan.limits, layout !== undefined);
+  const scratchBlocked = prepareScratch(plan.scratchDir, ctx);
+  // A scratch folder in a private data home (0700, as ~/.omniforge is): root binds it, in a mount namespace
+  // of this run, onto an empty folder the sandbox user can reach; the home's modes stay as they are.
+  let scratchBind = plan.scratchDir;
+  let mountPoint: string | undefined;
+  if (scratchBlocked) {
+    if (!sandboxed) {
+      throw new SandboxRefusal(`The scratch folder ${plan.scratchDir} is inside ${scratchBlocked}, which the script's user cannot enter (unsafe mode has no bind mounts)`);
+    }
+    const bind = await ctx.privateBindCheck();
+    if (!bind?.ok) {
+      throw new SandboxRefusal(
+        `The sandbox user cannot reach the scratch folder: ${scratchBlocked} is private and this host cannot bind it privately (${bind?.detail ?? "not checked"}); ` +
+          `make it searchable (chmod o+x ${scratchBlocked}) or keep the data home where mount namespaces work`,
+      );
+    }
+    mountPoint = path.join(ctx.runtimeDir, "mnt", `run-${process.pid}-${id}`);
+    fs.mkdirSync(path.dirname(mountPoint), { recursive: true, mode: 0o755 });
+    fs.mkdirSync(mountPoint, { mode: 0o755 });
+    scratchBind = mountPoint;
+  }
+
+  let skillBind = plan.skillDir;
+  let copy: string | undefined;
+  if (sandboxed && ctx.root) {
+    const bad = unreadableEntry(plan.skillDir, ctx.uid, ctx.gid);
+    if (bad) {
+      copy = path.join(ctx.runtimeDir, "copies", `run-${process.pid}-${id}`);
+      fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o755 });
+      readableCopy(plan.skillDir, copy);
+      skillBind = copy;
+    }
+  }
+
+  let cg: RunCgroup | undefined;
+  if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits);
+  try {
+    const prefix = [
+      ...(cg ? joinPrefix(cg) : []),
+      ...(mountPoint ? privateBindArgs(ctx.bindTools, plan.scratchDir, mountPoint) : []),
+      ...(ctx.root ? setprivArgs(ctx.tools.setpriv, ctx.uid, ctx.gid) : []),
+    ];
+    const argv = sandboxed
+      ? [
+          ...prefix,
+          ...bwrapArgs(ctx.tools.bwrap, { runtimeDir: ctx.runtimeDir, skillDir: skillBind, scratchDir: scratchBind, env: plan.env }),
+          ...prlimitArgs(ctx.tools.prlimit, limits),
+          ...plan.inner,
+        ]
+      : [
+          ...prefix,
+          ...prlimitArgs(ctx.tools.prlimit, limits),
+          // The request's variables are set only here, after the uid drop, never in setpriv's own env.
+          "/usr/bin/env",
+          "-i",
+          ...Object.entries({ PATH: SANDBOX_ENV_PATH, HOME: plan.scratchDir, TMPDIR: plan.scratchDir, LANG: "C.UTF-8", ...plan.env }).map(
+            ([k, v]) => `${k}=${v}`,
+          ),
+          ...plan.unsafeInner,
+        ];
+    if (!sandboxed) console.warn(`[sandbox] WARNING: running WITHOUT isolation (OMNIFORGE_SANDBOX=unsafe): ${plan.display.join(" ")}`);
+    const raw = await runCapped({
+      argv,
+      // Never process.env: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
+      env: { PATH: SANDBOX_ENV_PATH },
+      cwd: sandboxed ? "/" : plan.scratchDir,
+      stdin: plan.stdin,
+      wallMs: limits.wallMs,
+      outputBytes: limits.outputBytes,
+      signal: plan.signal,
+      killGroup: !sandboxed,
+    });
+    if (raw.spawnError) throw new SandboxRefusal(raw.spawnError);
+    if (mountPoint && raw.exitCode === 125 && raw.stdout === "" && /mount/i.test(raw.stderr)) {
+      throw new SandboxRefusal(`The scratch folder could not be bound for the sandbox user: ${raw.stderr.trim().split("\n").slice(-1)[0]}`);
+    }
+    const limitsHit: string[] = [];
+    if (raw.timedOut) limitsHit.push("wall");
+    if (raw.truncated) limitsHit.push("output");
+    if (raw.signal === "SIGXCPU") limitsHit.push("cpu");
+    if (raw.signal === "SIGXFSZ") limitsHit.push("file");
+    if (cg) {
+      const ev = cgroupEvents(cg);
+      if (ev.oomKills > 0) limitsHit.push("memory");
+      if (ev.pidsMaxHits > 0) limitsHit.push("processes");
+    }
+    return {
+      exitCode: raw.exitCode,
+      ...(raw.signal ? { signal: raw.signal } : {}),
+      stdout: raw.stdout,
+      stderr: raw.stderr,
+      truncated: raw.truncated,
+      timedOut: raw.timedOut,
+      durationMs: raw.durationMs,
+      sandboxed,
+      command: plan.display,
+      ...(raw.cancelled ? { cancelled: true } : {}),
+      ...(limitsHit.length > 0 ? { limitsHit } : {}),
+    };
+  } finally {
+    if (cg) ctx.track(removeRunCgroup(cg));
+    if (copy) fs.rmSync(copy, { recursive: true, force: true });
+    // The bind lived in the run's own mount namespace: on the host this is an empty folder.
+    // rmdir, never a recursive delete: should a bind ever show on the host, this fails instead of emptying scratch.
+    if (mountPoint) fs.rmdirSync(mountPoint);
+  }
+}

@@ -1,0 +1,44 @@
+// What every frontmatter rule shares: the format's limits, how a value is measured (code points) and named
+// in a message, and when an optional field counts as absent.
+import type { RuleSet } from "./types";
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_COMPATIBILITY_LENGTH = 500;
+
+/** A priority value, as YAML writes a number. */
+export const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
+export const SCOPE_KEYS = ["agents", "tenants", "environments"] as const;
+
+export interface FrontmatterContext {
+  rules: RuleSet;
+  /** Basename of the skill folder, for the name rule; null skips that rule. */
+  dirName: string | null;
+  fileExists?: (relPath: string) => boolean;
+}
+
+/** Code points, as the spec (and Python's len) counts them. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+export function codePointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // the common case, without a loop over every character
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** An optional field given as the empty string: treated as not given at all (the reference's reading). */
+export function isEmptyOptional(key: string, value: unknown): boolean {
+  return value === "" && key !== "name" && key !== "description";
+}
+
+export const typeName = (v: unknown) => (Array.isArray(v) ? "a list" : v === null ? "empty" : typeof v === "object" ? "a mapping" : `a ${typeof v}`);

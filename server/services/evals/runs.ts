@@ -1,0 +1,235 @@
+// Trigger eval runs in the console: started by an author on a skill they can read, run in the background
+// against the catalog this user has (the playground's resolution: their layers, the stored policy), stored row
+// by row as queries finish so the page can follow, cancellable, and audited (eval_run) when they end.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { and, desc, eq } from "drizzle-orm";
+import { evalRuns, type EvalRunRow } from "../../../db/schema";
+import type { DisclosureMode } from "../../domain/vocabulary";
+import { defaultRuns, DEFAULT_THRESHOLD, runTriggerEval, summarize, type EvalSummary, type QueryResult, type TriggerCase } from "../../runtime/evals";
+import { effectiveSkills } from "../../runtime/agent/skill-source";
+import { processWide } from "../../process-wide";
+import { resolutionFor } from "../governance/context";
+import { providerFor } from "../playground/providers";
+import { readSkillFile, type SkillRef, type SkillsContext } from "../skills";
+import { existingSkillDir } from "../skills/edit";
+import { SkillServiceError } from "../skills/errors";
+import { historyKey, refFromHistory } from "../skills/location";
+import { casesOf, readTriggerSet } from "./sets";
+
+export interface StartRunInput {
+  ref: SkillRef;
+  provider: string;
+  model?: string;
+  mode: DisclosureMode;
+  runs?: number;
+  threshold?: number;
+  /** Run these cases instead of the saved set (the table's unsaved state). */
+  cases?: Pick<TriggerCase, "query" | "should_trigger">[];
+}
+
+export interface EvalRunView {
+  id: number;
+  skillName: string;
+  skillDigest: string;
+  provider: string;
+  model: string;
+  mode: string;
+  runs: number;
+  threshold: number;
+  status: "running" | "done" | "cancelled" | "failed";
+  cases: number;
+  results: QueryResult[];
+  summary: EvalSummary | null;
+  f1: number | null;
+  error: string | null;
+  startedAt: number;
+  finishedAt: number | null;
+}
+
+const running = processWide("evalRuns", () => new Map<number, AbortController>());
+
+const keyOf = (ref: SkillRef) => JSON.stringify(historyKey(ref));
+const digestOf = (s: string) => createHash("sha256").update(s).digest("hex");
+
+export function viewOf(row: EvalRunRow): EvalRunView {
+  return {
+    id: row.id,
+    skillName: row.skillName,
+    skillDigest: row.skillDigest,
+    provider: row.provider,
+    model: row.model,
+    mode: row.mode,
+    runs: row.runs,
+    threshold: row.threshold,
+    status: row.status as EvalRunView["status"],
+    cases: row.cases,
+    results: JSON.parse(row.results) as QueryResult[],
+    summary: row.summary ? (JSON.parse(row.summary) as EvalSummary) : null,
+    f1: row.f1,
+    error: row.error,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+/** Starts a run and returns its id at once; the queries run in the background. */
+export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = process.env): Promise<{ id: number }> {
+  if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them; ask an administrator for the author role.");
+  const { ref, dir } = existingSkillDir(ctx, input.ref, "read");
+  const cases = input.cases ? input.cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger })) : casesOf(readTriggerSet(ctx, ref));
+  if (!cases.length) throw new SkillServiceError("BAD_REQUEST", "The trigger set is empty: add a query that should (or should not) trigger this skill.");
+  let provider;
+  try {
+    provider = providerFor(input.provider, input.model ?? "", env);
+  } catch (e) {
+    throw new SkillServiceError("BAD_REQUEST", (e as Error).message);
+  }
+  const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dh, { id: ctx.actor.id, role: ctx.actor.role });
+  const entry = index.entries().find((e) => e.dir === dir);
+  if (!entry?.loadable) throw new SkillServiceError("BAD_REQUEST", "This skill does not load (see its diagnostics), so no agent could choose it: fix it first.");
+  const active = effectiveSkills({ index, context: rctx }).find((e) => e.name === entry.name);
+  if (!active || active.dir !== dir) {
+    const by = active ? `the ${active.layer} layer's definition wins` : "it is not active for you (blocked, disabled, out of scope or waiting for approval)";
+    throw new SkillServiceError("BAD_REQUEST", `An agent would never see this definition of ${entry.name}: ${by}. Test the active one instead.`);
+  }
+  const skillMd = readSkillFile(ctx, ref, path.basename(entry.file));
+  const runs = input.runs ?? defaultRuns(provider.name);
+  const threshold = input.threshold ?? DEFAULT_THRESHOLD;
+  const row = ctx.db
+    .insert(evalRuns)
+    .values({
+      skillKey: keyOf(ref),
+      skillName: entry.name,
+      layer: ref.layer,
+      skillDigest: skillMd.digest,
+      setDigest: digestOf(JSON.stringify(cases)),
+      provider: provider.name,
+      model: provider.model,
+      mode: input.mode,
+      runs,
+      threshold,
+      status: "running",
+      cases: cases.length,
+      results: "[]",
+      userId: ctx.actor.id,
+      startedAt: Date.now(),
+    })
+    .returning({ id: evalRuns.id })
+    .get();
+  const id = row.id;
+  const controller = new AbortController();
+  running().set(id, controller);
+  const scratchDir = path.join(ctx.dh.scratchRoot, `eval-${id}`);
+  fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
+  const results: QueryResult[] = [];
+  void (async () => {
+    let status: EvalRunView["status"] = "done";
+    let error: string | null = null;
+    try {
+      await runTriggerEval({
+        skill: entry.name,
+        cases,
+        skills: { index, context: rctx },
+        searchIndex: index,
+        provider,
+        mode: input.mode,
+        runs,
+        threshold,
+        scratchDir,
+        userId: ctx.actor.id,
+        signal: controller.signal,
+        onResult: (r) => {
+          results.push(r);
+          ctx.db.update(evalRuns).set({ results: JSON.stringify(results) }).where(eq(evalRuns.id, id)).run();
+        },
+      });
+      if (controller.signal.aborted) status = "cancelled";
+    } catch (e) {
+      status = "failed";
+      error = (e as Error).message;
+    } finally {
+      running().delete(id);
+      fs.rmSync(scratchDir, { recursive: true, force: true });
+    }
+    const summary = summarize(results, entry.name);
+    ctx.db
+      .update(evalRuns)
+      .set({ status, results: JSON.stringify(results), summary: JSON.stringify(summary), f1: summary.f1, error, finishedAt: Date.now() })
+      .where(eq(evalRuns.id, id))
+      .run();
+    ctx.audit.record({
+      type: "eval_run",
+      actor: { id: ctx.actor.id, email: ctx.actor.email },
+      skill: entry.name,
+      layer: ref.layer,
+      digest: skillMd.digest,
+      outcome: status === "failed" ? "failed" : "ok",
+      details: { runId: id, status, provider: provider.name, model: provider.model, mode: input.mode, runs, cases: cases.length, passed: summary.passed, f1: summary.f1, errored: summary.errored },
+    });
+  })();
+  return { id };
+}
+
+function ownRow(ctx: SkillsContext, id: number): EvalRunRow {
+  const row = ctx.db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
+  if (!row) throw new SkillServiceError("NOT_FOUND", `There is no eval run ${id}.`);
+  const key = JSON.parse(row.skillKey) as { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string };
+  // Reading a run needs the right to read its skill (another user's personal skill stays theirs).
+  if (key.layer === "personal" && key.ownerId !== ctx.actor.id && ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "This run belongs to another user's personal skill.");
+  return row;
+}
+
+export function getRun(ctx: SkillsContext, id: number): EvalRunView {
+  return viewOf(ownRow(ctx, id));
+}
+
+/** The runs of one skill, newest first (results left out: the history chart and list need the figures only). */
+export function listRuns(ctx: SkillsContext, input: SkillRef, limit = 50) {
+  const { ref } = existingSkillDir(ctx, input, "read");
+  return ctx.db
+    .select()
+    .from(evalRuns)
+    .where(eq(evalRuns.skillKey, keyOf(ref)))
+    .orderBy(desc(evalRuns.id))
+    .limit(limit)
+    .all()
+    .map((r) => {
+      const { results: _r, ...rest } = viewOf(r);
+      return rest;
+    });
+}
+
+export function cancelRun(ctx: SkillsContext, id: number): { cancelled: boolean } {
+  const row = ownRow(ctx, id);
+  if (row.userId !== ctx.actor.id && ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "Only the person who started a run (or an administrator) can cancel it.");
+  const c = running().get(id);
+  c?.abort();
+  return { cancelled: !!c };
+}
+
+/** Every skill with a run: its last finished run's F1 and when it ran (the catalog's overview). */
+export function overview(ctx: SkillsContext) {
+  const rows = ctx.db.select().from(evalRuns).where(and(eq(evalRuns.status, "done"))).orderBy(desc(evalRuns.id)).all();
+  const seen = new Map<string, ReturnType<typeof toOverview>>();
+  for (const r of rows) {
+    if (seen.has(r.skillKey)) continue;
+    const key = JSON.parse(r.skillKey) as { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string };
+    if (key.layer === "personal" && key.ownerId !== ctx.actor.id) continue;
+    seen.set(r.skillKey, toOverview(r, key));
+  }
+  return [...seen.values()];
+}
+
+function toOverview(r: EvalRunRow, key: { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string }) {
+  const s = r.summary ? (JSON.parse(r.summary) as EvalSummary) : null;
+  return { runId: r.id, skillName: r.skillName, ref: refFromHistory(key), layer: key.layer, f1: r.f1, passed: s?.passed ?? 0, total: s?.total ?? r.cases, provider: r.provider, finishedAt: r.finishedAt };
+}
+
+/** Waits for a run to finish (tests and the CLI-like callers); resolves at once when it is not running. */
+export async function settledRun(ctx: SkillsContext, id: number, timeoutMs = 60_000): Promise<EvalRunView> {
+  const end = Date.now() + timeoutMs;
+  while (running().has(id) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return getRun(ctx, id);
+}
