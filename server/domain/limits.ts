@@ -28,6 +28,8 @@ export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
   "skill.save": BODY_LIMITS.trpcEditorText,
   "skill.check": BODY_LIMITS.trpcEditorText,
   "skill.createFile": BODY_LIMITS.trpcEditorText,
+  // A pasted trigger set (skill-creator's JSON), up to 2 MiB of text like the editor.
+  "evals.parseSet": BODY_LIMITS.trpcEditorText,
   "skill.import": BODY_LIMITS.trpcImport,
 };
 
