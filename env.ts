@@ -3,6 +3,19 @@
 import { createEnv } from "@t3-oss/env-nextjs";
 import { z } from "zod";
 
+import { checkAllowedOrigins } from "./server/http/origin";
+import { parseTrustedProxies } from "./server/http/peer";
+
+/** A setting checked by a parser that throws with the bad entry named. */
+const checkedBy = (check: (v: string) => unknown) =>
+  z.string().superRefine((v, ctx) => {
+    try {
+      check(v);
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: (e as Error).message });
+    }
+  });
+
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 
 export const env = createEnv({
@@ -19,6 +32,10 @@ export const env = createEnv({
     OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(0).max(36_500).default(0),
     OMNIFORGE_MODEL: z.string().min(1).optional(),
     OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+    // Addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (server/http/peer.ts).
+    OMNIFORGE_TRUSTED_PROXIES: checkedBy(parseTrustedProxies).optional(),
+    // Origins besides NEXTAUTH_URL's from which the console accepts state-changing requests.
+    OMNIFORGE_ALLOWED_ORIGINS: checkedBy(checkAllowedOrigins).optional(),
     NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     NEXTAUTH_URL: z.url().optional(),
     PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { repoRoot, resolveDataHome } from "../server/config";
+import { PRIVATE_FILE_MODE } from "../server/domain/limits";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -22,6 +23,9 @@ export function openDb(file: string): Db {
   const existing = cache.__omniforgeDb.get(file);
   if (existing) return existing;
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Password hashes and the audit live here: create the file private (SQLite gives its WAL the same mode)
+  // instead of with the umask's 0644.
+  fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE));
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");

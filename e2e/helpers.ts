@@ -40,6 +40,7 @@ export async function createUserViaUi(page: Page, email: string, role: "viewer" 
 }
 
 export async function signOut(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  // exact: the users page also has "Sign out everywhere" buttons.
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
 }

@@ -49,7 +49,8 @@ if (mode === "build") {
 }
 
 const dh = resolveDataHome(process.env);
-ensureDataHome(dh);
+const tightened = ensureDataHome(dh);
+if (tightened.length) console.log(`[omniforge] data home ${dh.home} was readable by others; fixed: ${tightened.join("; ")}`);
 const port = process.env.PORT ?? "3000";
 const [secret, created] = process.env.NEXTAUTH_SECRET
   ? [process.env.NEXTAUTH_SECRET, false]
@@ -76,6 +77,12 @@ const env: NodeJS.ProcessEnv = {
 };
 console.log(`[omniforge] data home: ${dh.home}`);
 console.log(`[omniforge] console: http://localhost:${port}`);
-const child = spawn(next, [mode === "dev" ? "dev" : "start", "-p", port], { stdio: "inherit", env });
+// Next runs inside the console's own server (scripts/serve.ts), not `next start`: only there is the socket's
+// peer address known, and oversized bodies refused before they are read.
+const tsx = path.join(repo, "node_modules", ".bin", "tsx");
+const child = spawn(tsx, ["scripts/serve.ts", ...(mode === "dev" ? ["--dev"] : [])], {
+  stdio: "inherit",
+  env: { ...env, NODE_ENV: mode === "dev" ? "development" : "production" },
+});
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

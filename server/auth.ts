@@ -1,14 +1,18 @@
-// next-auth v4: Credentials provider, JWT sessions. The token carries only the user id; role and the
-// disabled flag are read from the database on every request (server/api/trpc.ts, requireUser), so a
-// demoted or disabled user loses access at once instead of when the token expires.
+// next-auth v4: Credentials provider, JWT sessions. The token carries the user id and the id of a server-side
+// session record (server/services/auth/sessions.ts); on every request the record must be open and the
+// user enabled, and role is read from the database, so a sign-out, a disabled user or an admin's "sign out
+// everywhere" ends every copy of the cookie at once instead of when the token expires.
 import type { NextAuthOptions } from "next-auth";
-import { getServerSession } from "next-auth";
+import { getToken } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
+import { env } from "../env";
+import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./http/peer";
 import { auditSinkFor } from "./services/audit";
 import { attemptLogin } from "./services/auth/login";
 import { ensureReady } from "./services/bootstrap";
-import { findUserById } from "./services/users/users";
+import { endSession, sessionOwner, sessionUser, startSession } from "./services/auth/sessions";
+import { SESSION_IDLE_MAX_MS } from "./domain/limits";
 import type { Role } from "../db/schema";
 
 export interface SessionUser {
@@ -18,14 +22,15 @@ export interface SessionUser {
   role: Role;
 }
 
-function clientIp(h: Headers | Record<string, string | string[] | undefined> | undefined): string {
-  const get = (k: string) => (h instanceof Headers ? h.get(k) : (h?.[k] as string | undefined)) ?? undefined;
-  const fwd = get("x-forwarded-for");
-  return (fwd?.split(",")[0]?.trim() || get("x-real-ip") || "local").slice(0, 64);
+let proxies: TrustedProxies | undefined;
+/** The client's address: the socket peer, or what a trusted proxy forwarded (server/http/peer.ts). */
+export function clientIp(h: Headers | Record<string, string | string[] | undefined> | undefined): string {
+  proxies ??= parseTrustedProxies(env.OMNIFORGE_TRUSTED_PROXIES);
+  return clientAddress(h, proxies);
 }
 
 export const authOptions: NextAuthOptions = {
-  session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+  session: { strategy: "jwt", maxAge: SESSION_IDLE_MAX_MS / 1000 },
   pages: { signIn: "/login" },
   providers: [
     CredentialsProvider({
@@ -36,16 +41,20 @@ export const authOptions: NextAuthOptions = {
         const email = String(credentials?.email ?? "").slice(0, 320);
         const password = String(credentials?.password ?? "").slice(0, 1024);
         if (!email || !password) throw new Error("Enter your email and password.");
-        const r = await attemptLogin(db, auditSinkFor(db), { email, password, ip: clientIp(req?.headers) });
+        const ip = clientIp(req?.headers);
+        const r = await attemptLogin(db, auditSinkFor(db), { email, password, ip });
         // A thrown message reaches the login page as `error`; returning null would only say "CredentialsSignin".
         if (!r.ok) throw new Error(r.message);
-        return { id: r.user.id, email: r.user.email, name: r.user.name };
+        return { id: r.user.id, email: r.user.email, name: r.user.name, sid: startSession(db, r.user.id, ip) };
       },
     }),
   ],
   callbacks: {
     jwt({ token, user }) {
-      if (user) token.sub = user.id;
+      if (user) {
+        token.sub = user.id;
+        token.sid = (user as { sid?: string }).sid;
+      }
       return token;
     },
     session({ session, token }) {
@@ -53,17 +62,27 @@ export const authOptions: NextAuthOptions = {
       return session;
     },
   },
+  events: {
+    // next-auth's sign-out (POST with its CSRF token) hands over the decoded cookie: end its record.
+    async signOut({ token }) {
+      const sid = typeof token?.sid === "string" ? token.sid : undefined;
+      if (!sid) return;
+      const { db } = await ensureReady();
+      const owner = sessionOwner(db, sid);
+      if (!endSession(db, sid, "sign_out") || !owner) return;
+      auditSinkFor(db).record({ type: "logout", actor: owner, outcome: "ok", details: { ip: await requestIp() } });
+    },
+  },
 };
 
-/** The signed-in, enabled user with their current role, or null. */
+/** The user of the request's session cookie, if its server-side session is open and the user enabled. */
 export async function getSessionUser(): Promise<SessionUser | null> {
-  const session = await getServerSession(authOptions);
-  const id = (session?.user as { id?: string } | undefined)?.id;
-  if (!id) return null;
+  // The token is read here rather than through the session callback, so the session id never reaches
+  // the browser's /api/auth/session answer.
+  const token = await getToken({ req: { cookies: await cookies(), headers: {} } as never, secret: process.env.NEXTAUTH_SECRET });
+  if (!token?.sub) return null;
   const { db } = await ensureReady();
-  const u = findUserById(db, id);
-  if (!u || u.disabled) return null;
-  return { id: u.id, email: u.email, name: u.name, role: u.role };
+  return sessionUser(db, { userId: token.sub, sid: typeof token.sid === "string" ? token.sid : undefined });
 }
 
 export async function requestIp(): Promise<string> {

@@ -1,6 +1,7 @@
 // Where the console keeps its data. One place so the server, the start script and the services agree.
 import fs from "node:fs";
 import path from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./domain/limits";
 
 export interface DataHome {
   home: string;
@@ -30,19 +31,66 @@ export function resolveDataHome(env: Record<string, string | undefined> = proces
   };
 }
 
-export function ensureDataHome(dh: DataHome): void {
+/**
+ * Creates the data home's folders and makes it private: the home and secrets/ 0700, the files that hold
+ * password hashes, the audit and secrets 0600 (the home's own files such as console.db and its WAL, secrets/*,
+ * audit-archive/*), also when an older version or a copy left them looser. Returns one line per mode it had
+ * to tighten, for the log.
+ */
+export function ensureDataHome(dh: DataHome): string[] {
+  fs.mkdirSync(dh.home, { recursive: true, mode: PRIVATE_DIR_MODE });
   for (const dir of [
-    dh.home,
     path.join(dh.home, "enterprise", "skills"),
     path.join(dh.home, "users"),
     path.join(dh.home, "plugins"),
     path.join(dh.projectRoot, ".omniforge", "skills"),
     dh.scratchRoot,
-    dh.archiveDir,
   ]) {
     fs.mkdirSync(dir, { recursive: true });
   }
-  fs.mkdirSync(dh.secretsDir, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(dh.archiveDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  fs.mkdirSync(dh.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return tightenDataHome(dh);
+}
+
+/** Fixes looser modes in the data home (see ensureDataHome); safe to call at every start. */
+export function tightenDataHome(dh: DataHome): string[] {
+  const notes: string[] = [];
+  const tighten = (p: string, mode: number) => {
+    let st: fs.Stats;
+    try {
+      // lstat: a link planted in the home must not make us chmod its target.
+      st = fs.lstatSync(p);
+    } catch {
+      return;
+    }
+    if (st.isSymbolicLink() || (st.mode & 0o777 & ~mode) === 0) return;
+    const name = path.relative(dh.home, p) || ".";
+    const was = (st.mode & 0o777).toString(8).padStart(4, "0");
+    try {
+      fs.chmodSync(p, mode);
+      notes.push(`${name} was ${was}, now ${mode.toString(8).padStart(4, "0")}`);
+    } catch (e) {
+      // Someone else's file (another owner): say so rather than refuse to start.
+      notes.push(`${name} is ${was} and could not be changed (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+  };
+  tighten(dh.home, PRIVATE_DIR_MODE);
+  // The files at the top: console.db and its WAL, the audit checkpoints, config.yaml.
+  for (const e of safeReaddir(dh.home)) if (e.isFile()) tighten(path.join(dh.home, e.name), PRIVATE_FILE_MODE);
+  for (const dir of [dh.secretsDir, dh.archiveDir]) {
+    tighten(dir, PRIVATE_DIR_MODE);
+    for (const e of safeReaddir(dir)) if (e.isFile()) tighten(path.join(dir, e.name), PRIVATE_FILE_MODE);
+  }
+  return notes;
+}
+
+function safeReaddir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /** Reads a secret file, or creates it with `make()` (mode 0600). Returns [value, createdNow]. */
@@ -51,9 +99,9 @@ export function readOrCreateSecret(dh: DataHome, name: string, make: () => strin
   try {
     return [fs.readFileSync(file, "utf8").trim(), false];
   } catch {
-    fs.mkdirSync(dh.secretsDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(dh.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const value = make();
-    fs.writeFileSync(file, value + "\n", { mode: 0o600, flag: "wx" });
+    fs.writeFileSync(file, value + "\n", { mode: PRIVATE_FILE_MODE, flag: "wx" });
     return [value, true];
   }
 }

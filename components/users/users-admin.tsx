@@ -9,6 +9,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const qc = useQueryClient();
   const users = useQuery(trpc.user.list.queryOptions());
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const invalidate = () => qc.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
   const create = useMutation(
     trpc.user.create.mutationOptions({
@@ -24,6 +25,18 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
       onSuccess: () => {
         setError(null);
         void invalidate();
+      },
+      onError: (e) => setError(e.message),
+    }),
+  );
+
+  const signOutEverywhere = useMutation(
+    trpc.user.signOutEverywhere.mutationOptions({
+      onSuccess: (r, { id }) => {
+        setError(null);
+        const email = users.data?.find((u) => u.id === id)?.email ?? "the user";
+        const n = r?.sessionsEnded ?? 0;
+        setNotice(`Signed ${email} out everywhere: ${n} open session${n === 1 ? "" : "s"} ended.`);
       },
       onError: (e) => setError(e.message),
     }),
@@ -50,6 +63,11 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
       {error && (
         <p className="error-text" data-testid="users-error">
           {error}
+        </p>
+      )}
+      {notice && (
+        <p className="muted" role="status" data-testid="users-notice">
+          {notice}
         </p>
       )}
       <form onSubmit={onCreate} className="card grid gap-3 sm:grid-cols-5" aria-label="Create user">
@@ -116,7 +134,15 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                   )}
                 </td>
                 <td className="muted">{new Date(u.createdAt).toLocaleString()}</td>
-                <td className="text-right">
+                <td className="space-x-2 whitespace-nowrap text-right">
+                  <button
+                    className="btn"
+                    title="End every open session of this user now; they sign in again"
+                    disabled={signOutEverywhere.isPending}
+                    onClick={() => signOutEverywhere.mutate({ id: u.id })}
+                  >
+                    Sign out everywhere
+                  </button>
                   <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
                     {u.disabled ? "Enable" : "Disable"}
                   </button>

@@ -4,3 +4,4 @@ export * from "./skill-versions";
 export * from "./governance";
 export * from "./playground";
 export * from "./evals";
+export * from "./auth-sessions";

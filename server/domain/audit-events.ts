@@ -20,6 +20,8 @@ export const AUDIT_EVENT_TYPES = [
   "user_updated",
   "login",
   "login_failed",
+  "logout",
+  "sessions_revoked",
   "access_denied",
   "agent_run_started",
   "agent_run_finished",

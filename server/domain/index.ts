@@ -2,3 +2,4 @@ export * from "./vocabulary";
 export * from "./errors";
 export * from "./audit-events";
 export * from "./audit-chain";
+export * from "./limits";

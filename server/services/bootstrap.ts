@@ -34,10 +34,15 @@ async function ensureFirstAdmin(db: Db, dh: DataHome): Promise<string> {
   return u.id;
 }
 
+/** Says which modes in the data home were looser than private and have been fixed. */
+export function logTightened(dh: DataHome, notes: string[]): void {
+  if (notes.length) console.log(`[omniforge] data home ${dh.home} was readable by others; fixed: ${notes.join("; ")}`);
+}
+
 export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
   g.__omniforgeReady ??= (async () => {
     const dh = resolveDataHome();
-    ensureDataHome(dh);
+    logTightened(dh, ensureDataHome(dh));
     const db = getDb();
     const adminId = await ensureFirstAdmin(db, dh);
     ensureRetentionJob(db, dh);

@@ -7,6 +7,7 @@ export type { SandboxMode, SandboxStatus, ScriptLimits, ScriptRequest, ScriptRes
 export { DEFAULT_LIMITS } from "./limits";
 export { Sandbox, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID, type SandboxOptions } from "./sandbox";
 export { SandboxRefusal } from "./script-path";
+export { removeOwnSandboxDirs, sweepStaleSandboxDirs } from "./temp-dirs";
 export { listScratch, readScratchFile, type ScratchEntry } from "./scratch-files";
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {

@@ -1,7 +1,6 @@
 // The ScriptRunner: validates a request (request-plan.ts), waits for a slot, and runs it (execute.ts).
 // Mode and self-test (self-test-run.ts) are computed once and cached.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { checkLimits, DEFAULT_LIMITS } from "./limits";
 import { executePlan, type RunnerContext } from "./execute";
@@ -9,6 +8,7 @@ import { displayOf, planRequest, refusal, type Plan } from "./request-plan";
 import { RunQueue } from "./run-queue";
 import { SandboxRefusal } from "./script-path";
 import { runSelfTest, type SelfTestState } from "./self-test-run";
+import { sandboxDirPrefix } from "./temp-dirs";
 import type { SandboxStatus, ScriptLimits, ScriptRequest, ScriptResult, ScriptRunner } from "./types";
 
 export interface SandboxOptions {
@@ -74,7 +74,7 @@ export class Sandbox implements ScriptRunner {
       scratchRoot = path.resolve(/*turbopackIgnore: true*/ options.scratchRoot);
     }
     this.ownRuntimeDir = !options.runtimeDir;
-    const runtimeDir = options.runtimeDir ? path.join(options.runtimeDir, "sandbox") : fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sandbox-"));
+    const runtimeDir = options.runtimeDir ? path.join(options.runtimeDir, "sandbox") : fs.mkdtempSync(sandboxDirPrefix());
     this.ctx = {
       tools,
       bindTools,

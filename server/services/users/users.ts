@@ -6,6 +6,7 @@ import type { Db } from "../../../db/client";
 import { users, type Role, type User } from "../../../db/schema";
 import type { AuditActor, AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
+import { endUserSessions } from "../auth/sessions";
 import { hashPassword } from "./password";
 
 /** The users service's ServiceError. Demoting or disabling the last active admin is a BAD_REQUEST with details.rule "last-admin". */
@@ -78,6 +79,7 @@ export function updateUser(
   if (!before) throw new UserError("NOT_FOUND", "No such user.");
   const losesAdmin =
     before.role === "admin" && !before.disabled && ((change.role && change.role !== "admin") || change.disabled === true);
+  let ended = 0;
   // Checked inside one transaction so two admins demoting each other at once cannot both succeed.
   db.$client
     .transaction(() => {
@@ -93,6 +95,8 @@ export function updateUser(
         })
         .where(eq(users.id, id))
         .run();
+      // A disabled user's open sessions end with the change, not when their cookies expire.
+      if (change.disabled === true) ended = endUserSessions(db, id, "user_disabled");
     })
     .immediate();
   const after = findUserById(db, id)!;
@@ -106,7 +110,19 @@ export function updateUser(
       after: { role: after.role, disabled: after.disabled, name: after.name },
     },
   });
+  if (ended > 0) {
+    audit?.sink.record({ type: "sessions_revoked", actor: audit.actor, details: { userId: id, email: after.email, sessions: ended, reason: "user_disabled" } });
+  }
   return toPublic(after);
+}
+
+/** An administrator's "sign out everywhere": ends every open session of the user; returns how many. */
+export function signOutEverywhere(db: Db, id: string, audit?: { sink: AuditSink; actor: AuditActor }): number {
+  const user = findUserById(db, id);
+  if (!user) throw new UserError("NOT_FOUND", "No such user.");
+  const ended = endUserSessions(db, id, "signed_out_everywhere");
+  audit?.sink.record({ type: "sessions_revoked", actor: audit.actor, details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
+  return ended;
 }
 
 export async function setPassword(db: Db, id: string, password: string): Promise<void> {

@@ -1,20 +1,27 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { appRouter } from "~/server/api/root";
 import { getSessionUser, requestIp } from "~/server/auth";
+import { env } from "~/env";
+import { allowedOrigins } from "~/server/http/origin";
+import { handleTrpcRequest } from "~/server/http/trpc-route";
 import { auditSinkFor } from "~/server/services/audit";
 import { ensureReady } from "~/server/services/bootstrap";
 
+let origins: Set<string> | undefined;
+// Read at the first request, not at import: `next build` imports this module without the runtime settings.
+const consoleOrigins = () =>
+  (origins ??= allowedOrigins({
+    NEXTAUTH_URL: env.NEXTAUTH_URL,
+    PORT: env.PORT === undefined ? undefined : String(env.PORT),
+    OMNIFORGE_ALLOWED_ORIGINS: env.OMNIFORGE_ALLOWED_ORIGINS,
+  }));
+
 const handler = (req: Request) =>
-  fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req,
-    router: appRouter,
-    createContext: async () => {
+  handleTrpcRequest(req, {
+    allowedOrigins: consoleOrigins(),
+    context: async ({ bearer }) => {
       const { db, dataHome } = await ensureReady();
-      return { db, dataHome, audit: auditSinkFor(db), user: await getSessionUser(), ip: await requestIp() };
-    },
-    onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path ?? "?"}:`, error);
+      // A bearer request is judged by its token alone: the browser's cookie does not count for it.
+      const user = bearer ? null : await getSessionUser();
+      return { db, dataHome, audit: auditSinkFor(db), user, ip: await requestIp() };
     },
   });
 

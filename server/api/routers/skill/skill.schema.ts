@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IMPORT_ARCHIVE_MAX_BYTES } from "../../../domain/limits";
 import { PROJECT_SKILL_DIRS } from "../../../runtime/registry/layers";
 
 export const ZLayer = z.enum(["enterprise", "personal", "project", "plugin"]);
@@ -51,7 +52,7 @@ export const ZImportInput = z.object({
   layer: ZLayer,
   plugin: z.string().max(128).optional(),
   fileName: z.string().min(1).max(255),
-  base64: z.string().max(Math.ceil((20 * 1024 * 1024 * 4) / 3) + 4, "The archive is larger than 20 MiB."),
+  base64: z.string().max(Math.ceil((IMPORT_ARCHIVE_MAX_BYTES * 4) / 3) + 4, "The archive is larger than 20 MiB."),
   dryRun: z.boolean().optional(),
   folder: z.string().max(128).optional(),
 });

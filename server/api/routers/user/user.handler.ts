@@ -1,7 +1,7 @@
 import type { AuthedContext } from "../../trpc";
 import { actorOf } from "../../trpc";
-import { createUser, listUsers, updateUser } from "../../../services/users/users";
-import type { TCreateUserInput, TUpdateUserInput } from "./user.schema";
+import { createUser, listUsers, signOutEverywhere, updateUser } from "../../../services/users/users";
+import type { TCreateUserInput, TSignOutEverywhereInput, TUpdateUserInput } from "./user.schema";
 
 
 export const listHandler = ({ ctx }: { ctx: AuthedContext }) => listUsers(ctx.db);
@@ -11,6 +11,10 @@ export const createHandler = ({ ctx, input }: { ctx: AuthedContext; input: TCrea
 export function updateHandler({ ctx, input }: { ctx: AuthedContext; input: TUpdateUserInput }) {
   const { id, ...change } = input;
   return updateUser(ctx.db, id, change, { sink: ctx.audit, actor: actorOf(ctx.user) });
+}
+
+export function signOutEverywhereHandler({ ctx, input }: { ctx: AuthedContext; input: TSignOutEverywhereInput }) {
+  return { sessionsEnded: signOutEverywhere(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) }) };
 }
 
 export const meHandler = ({ ctx }: { ctx: AuthedContext }) => ctx.user;

@@ -16,3 +16,6 @@ export const ZUpdateUserInput = z.object({
   name: z.string().trim().max(120).optional(),
 });
 export type TUpdateUserInput = z.infer<typeof ZUpdateUserInput>;
+
+export const ZSignOutEverywhereInput = z.object({ id: z.string().min(1).max(128) });
+export type TSignOutEverywhereInput = z.infer<typeof ZSignOutEverywhereInput>;

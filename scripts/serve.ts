@@ -1,0 +1,34 @@
+// The console's process: Next (production or dev) behind the console's own HTTP server (server/http/
+// node-server.ts), which stamps the real peer address and refuses oversized bodies before Next reads them.
+// Started by scripts/start.ts with the environment already checked and the data home prepared.
+import path from "node:path";
+import next from "next";
+import { createConsoleServer } from "../server/http/node-server";
+import { onShutdown } from "../server/http/shutdown";
+import { removeOwnSandboxDirs, sweepStaleSandboxDirs } from "../server/runtime/sandbox/temp-dirs";
+
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 3000);
+const repo = path.resolve(import.meta.dirname, "..");
+
+const swept = sweepStaleSandboxDirs();
+if (swept.length) console.log(`[omniforge] removed ${swept.length} sandbox folder(s) left by stopped servers: ${swept.join(", ")}`);
+
+const app = next({ dev, dir: repo, hostname: "localhost", port });
+await app.prepare();
+const handle = app.getRequestHandler();
+const server = createConsoleServer((req, res) => handle(req, res));
+// The dev server's hot reload talks over a websocket.
+if (dev) server.on("upgrade", app.getUpgradeHandler());
+
+onShutdown(
+  async () => {
+    server.close();
+    server.closeAllConnections();
+    removeOwnSandboxDirs();
+    await app.close();
+  },
+  () => removeOwnSandboxDirs(),
+);
+
+server.listen(port, () => console.log(`[omniforge] listening on port ${port}${dev ? " (dev)" : ""}`));

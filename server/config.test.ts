@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeDb, openDb } from "../db/client";
+import { ensureDataHome, readOrCreateSecret, resolveDataHome } from "./config";
+
+const mode = (p: string) => fs.statSync(p).mode & 0o777;
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-home-test-"));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe("the data home is private", () => {
+  it("a new home is 0700 and its database, WAL and secrets are 0600, with nothing to report", () => {
+    const dh = resolveDataHome({ OMNIFORGE_HOME: path.join(root, "home") });
+    expect(ensureDataHome(dh)).toEqual([]);
+    readOrCreateSecret(dh, "nextauth-secret", () => "s3cret-value-long-enough");
+    openDb(dh.dbFile);
+    try {
+      expect(mode(dh.home)).toBe(0o700);
+      expect(mode(dh.secretsDir)).toBe(0o700);
+      expect(mode(dh.archiveDir)).toBe(0o700);
+      expect(mode(path.join(dh.secretsDir, "nextauth-secret"))).toBe(0o600);
+      expect(mode(dh.dbFile)).toBe(0o600);
+      expect(mode(`${dh.dbFile}-wal`)).toBe(0o600);
+      expect(ensureDataHome(dh)).toEqual([]);
+    } finally {
+      closeDb(dh.dbFile);
+    }
+  });
+
+  it("an existing home left readable by others is tightened at start, and each fix is reported", () => {
+    const home = path.join(root, "old");
+    fs.mkdirSync(path.join(home, "secrets"), { recursive: true });
+    fs.chmodSync(home, 0o755);
+    fs.chmodSync(path.join(home, "secrets"), 0o755);
+    fs.writeFileSync(path.join(home, "console.db"), "", { mode: 0o644 });
+    fs.writeFileSync(path.join(home, "secrets", "nextauth-secret"), "x\n", { mode: 0o644 });
+    // A link in the home must not make the console chmod whatever it points to.
+    const outside = path.join(root, "outside.txt");
+    fs.writeFileSync(outside, "not ours", { mode: 0o644 });
+    fs.symlinkSync(outside, path.join(home, "secrets", "link"));
+
+    const notes = ensureDataHome(resolveDataHome({ OMNIFORGE_HOME: home }));
+    expect(notes).toEqual([". was 0755, now 0700", "console.db was 0644, now 0600", "secrets was 0755, now 0700", "secrets/nextauth-secret was 0644, now 0600"]);
+    expect(mode(home)).toBe(0o700);
+    expect(mode(path.join(home, "console.db"))).toBe(0o600);
+    expect(mode(path.join(home, "secrets", "nextauth-secret"))).toBe(0o600);
+    expect(mode(outside)).toBe(0o644);
+  });
+});

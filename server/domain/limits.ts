@@ -1,0 +1,41 @@
+// Limits and modes the console enforces at its edges (server/http, server/config). Numbers only: the
+// code that applies them says why.
+
+const MiB = 1024 * 1024;
+
+/** The data home and its secrets folder: only the owner may list or enter them. */
+export const PRIVATE_DIR_MODE = 0o700;
+/** console.db (password hashes, audit), secrets/*, archived audit files: only the owner may read them. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Largest archive accepted by skill.import (the form says so too). */
+export const IMPORT_ARCHIVE_MAX_BYTES = 20 * MiB;
+
+/**
+ * Request body limits, refused with 413 before the body is read (by Content-Length, and by counting while
+ * streaming when there is none). tRPC calls carry JSON; the two procedures below carry more by design.
+ */
+export const BODY_LIMITS = {
+  trpc: 2 * MiB,
+  /** Editor text is up to 2 MiB of characters; JSON escapes can make it longer on the wire. */
+  trpcEditorText: 6 * MiB,
+  /** An archive in base64 (4/3 of its size) inside a small JSON envelope. */
+  trpcImport: Math.ceil((IMPORT_ARCHIVE_MAX_BYTES * 4) / 3) + 64 * 1024,
+} as const;
+
+/** Procedures whose bodies may exceed BODY_LIMITS.trpc, and what they may carry instead. */
+export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
+  "skill.save": BODY_LIMITS.trpcEditorText,
+  "skill.check": BODY_LIMITS.trpcEditorText,
+  "skill.createFile": BODY_LIMITS.trpcEditorText,
+  // A pasted trigger set (skill-creator's JSON), up to 2 MiB of text like the editor.
+  "evals.parseSet": BODY_LIMITS.trpcEditorText,
+  "skill.import": BODY_LIMITS.trpcImport,
+};
+
+/** A console session ends this long after its last request (the session cookie lives as long). */
+export const SESSION_IDLE_MAX_MS = 8 * 60 * 60 * 1000;
+/** How stale a session's last-seen time may get before a request writes it again (one write a minute, not one a request). */
+export const SESSION_TOUCH_EVERY_MS = 60 * 1000;
+/** Ended or expired session rows are kept this long (who was signed in when), then dropped. */
+export const SESSION_KEEP_ENDED_MS = 30 * 24 * 60 * 60 * 1000;

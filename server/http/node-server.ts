@@ -1,0 +1,44 @@
+// The console's HTTP server: Next's request handler behind a thin layer that does what a route handler
+// cannot, because it only sees a fetch Request: it stamps the socket peer (server/http/peer.ts), and refuses
+// a body whose declared length is over the route's limit before Next reads a byte of it.
+import http from "node:http";
+import { bodyLimitFor } from "./body-limit";
+import { stampPeer } from "./peer";
+
+export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+
+export function createConsoleServer(handle: NodeHandler): http.Server {
+  return http.createServer((req, res) => {
+    stampPeer(req);
+    const refused = declaredBodyRefusal(req);
+    if (refused) {
+      res.writeHead(refused.status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+      // Node discards (never buffers) what is left of the body, then closes the connection.
+      res.end(refused.message + "\n");
+      return;
+    }
+    void Promise.resolve(handle(req, res)).catch((e: unknown) => {
+      console.error("[omniforge] request failed:", e);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+}
+
+function declaredBodyRefusal(req: http.IncomingMessage): { status: number; message: string } | null {
+  if (req.method === "GET" || req.method === "HEAD") return null;
+  const url = req.url ?? "/";
+  const limit = bodyLimitFor(url);
+  const declared = req.headers["content-length"];
+  if (declared !== undefined) {
+    const n = Number(declared);
+    if (Number.isFinite(n) && n > limit) return { status: 413, message: `The request body is ${n} bytes; the limit here is ${limit} bytes.` };
+    return null;
+  }
+  // Without a length only our tRPC route can count while reading (server/http/body-limit.ts); elsewhere a
+  // streamed body of unknown size is not accepted.
+  if (req.headers["transfer-encoding"] && !url.startsWith("/api/trpc")) {
+    return { status: 411, message: "Send a Content-Length with the request body." };
+  }
+  return null;
+}

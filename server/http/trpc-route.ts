@@ -1,0 +1,56 @@
+// The tRPC endpoint's edge, before any procedure runs: a state-changing call from another site is refused
+// (403, audited as access_denied) and a body over its limit is refused (413) without being read whole.
+// app/api/trpc/[trpc]/route.ts passes in the session and address; tests pass their own.
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { appRouter } from "../api/root";
+import type { TRPCContext } from "../api/trpc";
+import { bodyLimitFor, BodyTooLarge, readBodyWithin } from "./body-limit";
+import { crossSiteReason, hasBearerToken } from "./origin";
+
+export interface TrpcRouteDeps {
+  /** The context for procedures; `bearer` says the request carries a token, so no cookie session counts. */
+  context(opts: { bearer: boolean }): Promise<TRPCContext>;
+  allowedOrigins: Set<string>;
+}
+
+const json = (status: number, code: string, message: string) =>
+  new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "content-type": "application/json" } });
+
+export async function handleTrpcRequest(req: Request, deps: TrpcRouteDeps): Promise<Response> {
+  const url = new URL(req.url);
+  const bearer = hasBearerToken(req.headers);
+  let body: Uint8Array | null = null;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    const reason = crossSiteReason(req.headers, deps.allowedOrigins);
+    if (reason) {
+      const ctx = await deps.context({ bearer });
+      ctx.audit.record({
+        type: "access_denied",
+        actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
+        outcome: "refused",
+        details: { route: "/api/trpc", procedure: procedures(url), reason, ip: ctx.ip },
+      });
+      return json(403, "FORBIDDEN", `Refused: ${reason}.`);
+    }
+    try {
+      body = await readBodyWithin(req, bodyLimitFor(url.pathname));
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return json(413, "PAYLOAD_TOO_LARGE", e.message);
+      throw e;
+    }
+  }
+  const inner = new Request(req.url, { method: req.method, headers: req.headers, body: body as BodyInit | null });
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req: inner,
+    router: appRouter,
+    createContext: () => deps.context({ bearer }),
+    onError({ error, path }) {
+      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path ?? "?"}:`, error);
+    },
+  });
+}
+
+function procedures(url: URL): string {
+  return decodeURIComponent(url.pathname.replace(/^\/api\/trpc\/?/, "")).slice(0, 300);
+}

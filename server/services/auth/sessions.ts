@@ -1,0 +1,79 @@
+// Server-side session records behind the next-auth JWT (db/schema/auth-sessions.ts). A cookie is only as
+// good as its row: open, not idle past SESSION_IDLE_MAX_MS, and its user enabled. Ending a row ends every
+// copy of the cookie at once, which a JWT alone cannot do.
+import { randomBytes } from "node:crypto";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { authSessions, users } from "../../../db/schema";
+import { SESSION_IDLE_MAX_MS, SESSION_KEEP_ENDED_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
+import type { Role } from "../../domain/vocabulary";
+
+export type SessionEndReason = "sign_out" | "user_disabled" | "signed_out_everywhere";
+
+export interface SessionUserRow {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** Opens a session for a user who just proved their password; returns its id for the token. */
+export function startSession(db: Db, userId: string, ip: string, now = new Date()): string {
+  const id = randomBytes(24).toString("base64url");
+  // Rows of sessions long over are dropped as new ones start, so the table stays the size of recent use.
+  db.delete(authSessions)
+    .where(lt(sql`coalesce(${authSessions.endedAt}, ${authSessions.lastSeenAt} + ${SESSION_IDLE_MAX_MS})`, now.getTime() - SESSION_KEEP_ENDED_MS))
+    .run();
+  db.insert(authSessions).values({ id, userId, ip: ip.slice(0, 64), createdAt: now, lastSeenAt: now }).run();
+  return id;
+}
+
+/**
+ * The user of an open session, with their current role, or null: no such session, ended, idle too long,
+ * not this user's, or the user is disabled. Refreshes the last-seen time now and then.
+ */
+export function sessionUser(db: Db, token: { userId?: string; sid?: string }, now = new Date()): SessionUserRow | null {
+  if (!token.userId || !token.sid) return null;
+  const row = db
+    .select({ s: authSessions, u: users })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(eq(authSessions.id, token.sid))
+    .get();
+  if (!row || row.s.userId !== token.userId || row.s.endedAt || row.u.disabled) return null;
+  const idle = now.getTime() - row.s.lastSeenAt.getTime();
+  if (idle > SESSION_IDLE_MAX_MS) return null;
+  if (idle > SESSION_TOUCH_EVERY_MS) db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, token.sid)).run();
+  return { id: row.u.id, email: row.u.email, name: row.u.name, role: row.u.role };
+}
+
+/** Ends one session; false when it was not open. */
+export function endSession(db: Db, sid: string, reason: SessionEndReason, now = new Date()): boolean {
+  const r = db
+    .update(authSessions)
+    .set({ endedAt: now, endReason: reason })
+    .where(and(eq(authSessions.id, sid), isNull(authSessions.endedAt)))
+    .run();
+  return r.changes > 0;
+}
+
+/** Ends every open session of a user; returns how many were open. */
+export function endUserSessions(db: Db, userId: string, reason: SessionEndReason, now = new Date()): number {
+  const r = db
+    .update(authSessions)
+    .set({ endedAt: now, endReason: reason })
+    .where(and(eq(authSessions.userId, userId), isNull(authSessions.endedAt)))
+    .run();
+  return r.changes;
+}
+
+/** The user an open session belongs to (for auditing a sign-out). */
+export function sessionOwner(db: Db, sid: string): { id: string; email: string } | null {
+  const row = db
+    .select({ id: users.id, email: users.email })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(eq(authSessions.id, sid))
+    .get();
+  return row ?? null;
+}
