@@ -20,6 +20,10 @@ async function addQuery(page: Page, index: number, text: string, shouldTrigger: 
 }
 
 test("trigger tests: write a set, run it, improve the description, compare", async ({ page }) => {
+  // Earlier runs against the same data home leave their copies, which would compete for the same queries.
+  for (const old of fs.existsSync(PROJECT_SKILLS) ? fs.readdirSync(PROJECT_SKILLS) : []) {
+    if (old.startsWith("pdf-forms-") && old !== name) fs.rmSync(path.join(PROJECT_SKILLS, old), { recursive: true, force: true });
+  }
   const dir = path.join(PROJECT_SKILLS, name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Fill PDF forms field by field. Use when someone has a PDF form to fill.\n---\n# PDF forms\n\nFill each field.\n`);
