@@ -5,6 +5,7 @@ import type { AuditSink } from "../../runtime/audit/events";
 import { findUserByEmail, normaliseEmail, toPublic, type PublicUser } from "../users/users";
 import { verifyPassword } from "../users/password";
 import { RateLimiter } from "./rate-limit";
+import { setting } from "../../../env";
 
 export type LoginResult =
   | { ok: true; user: PublicUser }
@@ -13,7 +14,7 @@ export type LoginResult =
 const g = globalThis as unknown as { __omniforgeLoginLimiter?: RateLimiter };
 export function loginLimiter(): RateLimiter {
   // Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
-  const perMinute = Number(process.env.OMNIFORGE_LOGIN_LIMIT_PER_MINUTE) || 10;
+  const perMinute = setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE");
   return (g.__omniforgeLoginLimiter ??= new RateLimiter(perMinute, 60_000));
 }
 
