@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { ROLES, type Role } from "~/db/schema/users";
+import { ROLES, type Role } from "~/server/domain/vocabulary";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
