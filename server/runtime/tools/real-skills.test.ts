@@ -7,7 +7,8 @@ import { parse as parseYaml } from "yaml";
 import { MemoryAuditSink } from "../audit/events";
 import { builtinTools, createSkillTool, type SkillForActivation } from "./builtin/index";
 import { Executor } from "./executor";
-import { describeUnmatchedPatterns, parseToolPatterns, splitAllowedTools } from "./patterns";
+import { parseAllowedTools } from "../skill/allowed-tools";
+import { describeUnmatchedPatterns, parseToolPatterns } from "./patterns";
 import { SkillStack } from "./stack";
 import { makeWorld, type World } from "./test-fixtures";
 
@@ -22,7 +23,7 @@ function load(rel: string): SkillForActivation {
   const text = fs.readFileSync(path.join(dir, "SKILL.md"), "utf8");
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(text)!;
   const fm = parseYaml(m[1]!) as Record<string, unknown>;
-  const allowed = fm["allowed-tools"] === undefined ? undefined : splitAllowedTools(fm["allowed-tools"]);
+  const allowed = fm["allowed-tools"] === undefined ? undefined : parseAllowedTools(fm["allowed-tools"]);
   return {
     name: String(fm.name),
     layer: "plugin",
