@@ -263,12 +263,19 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
     const outside = path.join(root, "outside.sh");
     fs.writeFileSync(outside, `touch ${path.join(root, "ran")}\n`);
     fs.symlinkSync(outside, path.join(skill, "scripts", "link.sh"));
+    const refusals: Record<string, string | undefined> = {};
     for (const script of ["../outside.sh", "scripts/../../outside.sh", outside, "/etc/passwd", "scripts/link.sh"]) {
       const r = await run(script);
-      expect(r.refused, script).toBeTruthy();
+      refusals[script] = r.refused;
       expect(r.exitCode).toBeNull();
     }
-    expect((await run("scripts/link.sh")).refused).toMatch(/symlink that leaves the skill folder/);
+    expect(refusals).toEqual({
+      "../outside.sh": 'The script path "../outside.sh" leaves the skill folder ("..")',
+      "scripts/../../outside.sh": 'The script path "scripts/../../outside.sh" leaves the skill folder ("..")',
+      [outside]: `Script paths are relative to the skill folder; "${outside}" is absolute`,
+      "/etc/passwd": 'Script paths are relative to the skill folder; "/etc/passwd" is absolute',
+      "scripts/link.sh": 'The script "scripts/link.sh" is a symlink that leaves the skill folder; refused',
+    });
     expect((await run("scripts/missing.py")).refused).toMatch(/Script not found: scripts\/missing.py/);
     expect(fs.existsSync(path.join(root, "ran"))).toBe(false);
   });
@@ -282,8 +289,13 @@ describe.skipIf(!hasBwrap)("sandbox with real bubblewrap", () => {
     expect(r.refused).toMatch(/refusing to take it over/);
     const after = fs.statSync(foreign);
     expect([after.uid, after.mode]).toEqual([before.uid, before.mode]);
-    for (const bad of ["/", `${root}/a/../b`, "relative/scratch"]) {
-      expect((await sandbox.run({ skillDir: skill, scratchDir: bad, command: "true" })).refused, bad).toBeTruthy();
+    const normalizedOnly = (bad: string) => `The scratch folder must be a normalized absolute path other than /, got "${bad}"`;
+    for (const [bad, refused] of [
+      ["/", normalizedOnly("/")],
+      [`${root}/a/../b`, normalizedOnly(`${root}/a/../b`)],
+      ["relative/scratch", 'The scratch folder must be an absolute path, got "relative/scratch"'],
+    ]) {
+      expect((await sandbox.run({ skillDir: skill, scratchDir: bad!, command: "true" })).refused, bad).toBe(refused);
     }
     expect((await sandbox.run({ skillDir: "/", scratchDir: scratch, command: "true" })).refused).toMatch(/cannot be \//);
     // Under the configured scratchRoot, a folder the host prepared (with files) is taken over.

@@ -82,7 +82,7 @@ describe.skipIf(!present)("the one ranking on the request set over the real skil
     expect(r.hits[0]!.why).toMatch(/phrase 'tail latency'/);
     const none = search.search("what's the capital of australia");
     expect(none.abstain).toBe(true);
-    expect(none.reason).toBeTruthy();
+    expect(none.reason).toBe("no skill's text contains any word of the request");
     // A request of common words only is no evidence for any skill, even when they are all in one description.
     for (const vague of ["please help me", "make something", "use it"]) {
       const r = search.search(vague);
