@@ -16,33 +16,69 @@ const checkedBy = (check: (v: string) => unknown) =>
     }
   });
 
-const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
+/** A yes/no setting in any of the usual spellings (1/0, true/false, yes/no, on/off; any case). */
+const flag = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"], { error: "use 1/0, true/false, yes/no or on/off" }))
+  .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
+
+/** Every setting of the console and the CLI, declared once. The README's settings table documents each. */
+export const SETTINGS = {
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  OMNIFORGE_HOME: z.string().min(1).optional(),
+  OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
+  OMNIFORGE_DEMO: flag.default(true),
+  OMNIFORGE_ADMIN_EMAIL: z.email().optional(),
+  OMNIFORGE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  OMNIFORGE_SANDBOX: z.enum(["unsafe"]).optional(),
+  OMNIFORGE_AUDIT_STDOUT: flag.default(true),
+  // Days of audit events kept in the database; older ones are archived to JSONL files. 0 keeps everything.
+  OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce.number({ error: "must be a whole number of days" }).int("must be a whole number of days").min(0).max(36_500).default(0),
+  OMNIFORGE_MODEL: z.string().min(1).optional(),
+  OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  // Addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (server/http/peer.ts).
+  OMNIFORGE_TRUSTED_PROXIES: checkedBy(parseTrustedProxies).optional(),
+  // Origins besides NEXTAUTH_URL's from which the console accepts state-changing requests.
+  OMNIFORGE_ALLOWED_ORIGINS: checkedBy(checkAllowedOrigins).optional(),
+  NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  NEXTAUTH_URL: z.url().optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  // The provider when none is named (CLI and playground default): offline, openai or anthropic.
+  OMNIFORGE_PROVIDER: z.enum(["offline", "openai", "anthropic"]).optional(),
+  // Skill scripts the console runs at once (playground turns and hooks); more wait their turn.
+  OMNIFORGE_SCRIPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // Whether the console follows the layer folders on disk (0: only its own writes refresh; tests use it).
+  OMNIFORGE_WATCH: flag.default(true),
+  // Where the shared fixtures are (tests and benchmarks only): default ../shared beside the clone.
+  OMNIFORGE_SHARED_DIR: z.string().min(1).optional(),
+} as const;
+
+type Settings = typeof SETTINGS;
+export type SettingName = keyof Settings;
+export type EnvSource = Record<string, string | undefined>;
+
+/** The process's environment, for code that hands an environment on (the CLI's io, providers' keys). */
+export function processEnv(): EnvSource {
+  return process.env;
+}
+
+/**
+ * One setting, read now from `source` (default: the process environment) and checked by its declaration above.
+ * Tests and the CLI change or pass their own environment after start, so this reads on each call.
+ */
+export function setting<K extends SettingName>(name: K, source: EnvSource = process.env): z.output<Settings[K]> {
+  const raw = source[name];
+  const r = SETTINGS[name].safeParse(raw === "" ? undefined : raw);
+  if (!r.success) throw new Error(`Invalid environment variable ${name}: ${r.error.issues[0]?.message ?? "invalid"}`);
+  return r.data as z.output<Settings[K]>;
+}
 
 export const env = createEnv({
-  server: {
-    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-    OMNIFORGE_HOME: z.string().min(1).optional(),
-    OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
-    OMNIFORGE_DEMO: flag.default(true),
-    OMNIFORGE_ADMIN_EMAIL: z.email().optional(),
-    OMNIFORGE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
-    OMNIFORGE_SANDBOX: z.enum(["unsafe"]).optional(),
-    OMNIFORGE_AUDIT_STDOUT: flag.default(true),
-    // Days of audit events kept in the database; older ones are archived to JSONL files. 0 keeps everything.
-    OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(0).max(36_500).default(0),
-    OMNIFORGE_MODEL: z.string().min(1).optional(),
-    OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
-    // Addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (server/http/peer.ts).
-    OMNIFORGE_TRUSTED_PROXIES: checkedBy(parseTrustedProxies).optional(),
-    // Origins besides NEXTAUTH_URL's from which the console accepts state-changing requests.
-    OMNIFORGE_ALLOWED_ORIGINS: checkedBy(checkAllowedOrigins).optional(),
-    NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-    NEXTAUTH_URL: z.url().optional(),
-    PORT: z.coerce.number().int().min(1).max(65535).optional(),
-    OPENAI_BASE_URL: z.url().optional(),
-    OPENAI_API_KEY: z.string().min(1).optional(),
-    ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  },
+  server: SETTINGS,
   client: {},
   experimental__runtimeEnv: {},
   emptyStringAsUndefined: true,

@@ -14,8 +14,14 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 const connections = processWide("db", () => new Map<string, Db>());
 
+/**
+ * db/migrations: from the working folder (the console runs in the clone), else beside this module, as the CLI
+ * bundle in dist/cli finds it from any folder a user runs `omniforge` in.
+ */
 export function migrationsFolder(): string {
-  return path.join(repoRoot(), "db", "migrations");
+  const here = typeof import.meta.dirname === "string" ? import.meta.dirname : null;
+  const candidates = [path.join(repoRoot(), "db", "migrations"), ...(here ? [path.join(here, "migrations"), path.join(here, "..", "..", "db", "migrations")] : [])];
+  return candidates.find((d) => fs.existsSync(path.join(/*turbopackIgnore: true*/ d, "meta", "_journal.json"))) ?? candidates[0]!;
 }
 
 /** Opens (or reuses) the database file, in WAL mode, with migrations applied. */

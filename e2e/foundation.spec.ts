@@ -7,6 +7,10 @@ test("the demo admin signs in, sees the shell with role, and signs out", async (
   await signIn(page, DEMO_ADMIN, demoAdminPassword());
   await expect(page.getByTestId("user-role")).toHaveText("admin");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toBeVisible();
+  // The overview is the page an admin opens first: the demo catalog has one broken skill, shown and linked.
+  await expect(page.getByTestId("overview")).toBeVisible();
+  await expect(page.getByTestId("figure-invalid")).not.toContainText(/^0/);
+  await expect(page.getByRole("region", { name: "Invalid skills" })).toContainText("broken-frontmatter");
   await signOut(page);
   await page.goto("/users");
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fusers/);

@@ -6,7 +6,7 @@ import type { NextAuthOptions } from "next-auth";
 import { getToken } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies, headers } from "next/headers";
-import { env } from "../env";
+import { env, setting } from "../env";
 import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./http/peer";
 import { auditSinkFor } from "./services/audit";
 import { attemptLogin } from "./services/auth/login";
@@ -79,7 +79,7 @@ export const authOptions: NextAuthOptions = {
 export async function getSessionUser(): Promise<SessionUser | null> {
   // The token is read here rather than through the session callback, so the session id never reaches
   // the browser's /api/auth/session answer.
-  const token = await getToken({ req: { cookies: await cookies(), headers: {} } as never, secret: process.env.NEXTAUTH_SECRET });
+  const token = await getToken({ req: { cookies: await cookies(), headers: {} } as never, secret: setting("NEXTAUTH_SECRET") });
   if (!token?.sub) return null;
   const { db } = await ensureReady();
   return sessionUser(db, { userId: token.sub, sid: typeof token.sid === "string" ? token.sid : undefined });

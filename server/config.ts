@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./domain/limits";
+import { processEnv } from "../env";
 
 export interface DataHome {
   home: string;
@@ -16,7 +17,7 @@ export function repoRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.cwd());
 }
 
-export function resolveDataHome(env: Record<string, string | undefined> = process.env): DataHome {
+export function resolveDataHome(env: Record<string, string | undefined> = processEnv()): DataHome {
   const home = path.resolve(repoRoot(), env.OMNIFORGE_HOME ?? ".omniforge-data");
   const projectRoot = env.OMNIFORGE_PROJECT_ROOT
     ? path.resolve(repoRoot(), env.OMNIFORGE_PROJECT_ROOT)

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { navFor } from "~/components/shell/nav";
 import { requireUser } from "~/components/shell/require-user";
+import { OverviewDashboard } from "~/components/overview/overview";
 
 export const dynamic = "force-dynamic";
 
@@ -15,13 +16,14 @@ export default async function OverviewPage() {
           Signed in as {user.email} ({user.role}).
         </p>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <OverviewDashboard />
+      <nav className="flex flex-wrap gap-2" aria-label="Areas">
         {areas.map((a) => (
-          <Link key={a.href} href={a.href} className="card hover:border-indigo-400">
-            <div className="font-medium">{a.label}</div>
+          <Link key={a.href} href={a.href} className="btn">
+            {a.label}
           </Link>
         ))}
-      </div>
+      </nav>
     </div>
   );
 }

@@ -156,6 +156,10 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
                     automaticLayout: true,
                     scrollBeyondLastLine: false,
                     quickSuggestions: { other: true, comments: false, strings: true },
+                    // Enter is a new line, always: a suggestion is taken with Tab or a click (Enter once turned
+                    // "colour: red" into "Readcon"). Words of the file are not offered; keys and known values are.
+                    acceptSuggestionOnEnter: "off",
+                    wordBasedSuggestions: "off",
                     fixedOverflowWidgets: true,
                   }}
                 />

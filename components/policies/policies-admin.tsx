@@ -197,8 +197,8 @@ export function PoliciesAdmin() {
       <section className="card space-y-2" aria-label="Forbidden names">
         <h2 className="font-semibold">Names that may not be used</h2>
         <p className="muted text-sm">
-          A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Seed 003 proposes keeping vendor words out of
-          skill names.
+          A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Vendor words
+          (claude, anthropic, gemini, openai) are a common choice: some vendors refuse skills whose names carry them.
         </p>
         <form
           className="space-y-2"

@@ -42,7 +42,7 @@ export function realPathOf(p: string): string {
   try {
     real = fs.realpathSync(/*turbopackIgnore: true*/ probe);
   } catch {
-    throw new ConfinementError(`${probe} is a broken symbolic link; it is refused.`, "link.broken");
+    throw new ConfinementError(`${path.basename(probe)} is a broken symbolic link; it is refused.`, "link.broken");
   }
   return rest.length ? path.join(real, ...rest) : real;
 }
@@ -65,8 +65,10 @@ export function assertInsideLayer(root: string, abs: string, what = path.basenam
   const real = realPathOf(abs);
   if (real === boundary) throw new ConfinementError(`${what} resolves to the layer folder itself; it is refused.`, "link.is-root", real);
   if (!isInside(boundary, real)) {
+    // The target stays out of the message: messages reach every console user, and a host path outside the data
+    // home is none of their business (the error keeps it in `target` for the owner's tools).
     throw new ConfinementError(
-      `${what} is a symbolic link (or goes through one) to ${real}, outside its layer folder ${boundary}. OmniForge does not read, write, export, activate or run anything through it; delete the link or move the skill into the layer.`,
+      `${what} is a symbolic link (or goes through one) to a place outside its layer folder. OmniForge does not read, write, export, activate or run anything through it; delete the link or move the skill into the layer.`,
       "link.outside-layer",
       real,
     );

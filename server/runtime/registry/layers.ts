@@ -66,7 +66,7 @@ export function makeLayerConfig(opts: { home: string; projectRoot: string; userI
 /** CLI defaults: --home, else OMNIFORGE_HOME, else ~/.omniforge; --project, else OMNIFORGE_PROJECT_ROOT, else cwd. */
 export function layerConfigFromEnv(
   flags: { home?: string; project?: string; user?: string },
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string | undefined>,
   cwd: string,
 ): LayerConfig {
   const home = flags.home ?? env.OMNIFORGE_HOME ?? path.join(os.homedir(), ".omniforge");

@@ -100,7 +100,7 @@ function skillFileEscape(dir: string, listing: fs.Dirent[] | undefined): Confine
       return null;
     } catch (e) {
       if (!(e instanceof ConfinementError)) throw e;
-      const where = e.target ? `to ${e.target}, outside its skill folder` : "that points nowhere";
+      const where = e.target ? "to a file outside its skill folder" : "that points nowhere";
       return new ConfinementError(`${name} is a symbolic link ${where}; it is not read.`, e.code, e.target);
     }
   }

@@ -10,6 +10,7 @@ import { GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
 import { flushAudit } from "./sink";
 import { ROW_COLUMNS, verifyArchiveFile, type StoredRow, type VerifyResult } from "./verify";
+import { setting, type EnvSource } from "../../../env";
 
 export type ArchiveResult =
   | { archived: false; reason: string }
@@ -91,13 +92,9 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
 }
 
 /** OMNIFORGE_AUDIT_RETENTION_DAYS: keep this many days of events in the table; unset or 0 keeps everything. */
-export function retentionDaysFromEnv(env: Record<string, string | undefined> = process.env): number | null {
-  const raw = env.OMNIFORGE_AUDIT_RETENTION_DAYS?.trim();
-  if (!raw || raw === "0") return null;
-  const days = Number(raw);
-  if (!Number.isInteger(days) || days < 1 || days > 36_500) {
-    throw new Error(`OMNIFORGE_AUDIT_RETENTION_DAYS must be a whole number of days (1-36500), not "${raw}".`);
-  }
+export function retentionDaysFromEnv(source?: EnvSource): number | null {
+  const days = setting("OMNIFORGE_AUDIT_RETENTION_DAYS", source);
+  if (days === 0) return null;
   return days;
 }
 

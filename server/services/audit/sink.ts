@@ -2,14 +2,15 @@
 import type { Db } from "../../../db/client";
 import { processWide } from "../../process-wide";
 import { AuditWriter, type AuditWriterOptions } from "./writer";
+import { setting, type EnvSource } from "../../../env";
 
 // Process-wide: Next may evaluate this module once per route bundle; all copies must share one writer per
 // connection, or two queues would each batch events for the same chain.
 const cache = processWide("auditWriters", () => new WeakMap<Db, AuditWriter>())();
 
-/** OMNIFORGE_AUDIT_STDOUT=0 turns the JSON lines on standard output off (tests do). */
-export function stdoutEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.OMNIFORGE_AUDIT_STDOUT !== "0";
+/** OMNIFORGE_AUDIT_STDOUT=0 (or false, no, off) turns the JSON lines on standard output off (tests do). */
+export function stdoutEnabled(source?: EnvSource): boolean {
+  return setting("OMNIFORGE_AUDIT_STDOUT", source);
 }
 
 /** The audit sink for a database: one writer per connection, so one process never races itself for the head. */

@@ -6,13 +6,14 @@ import { findUserByEmail, normaliseEmail, toPublic, type PublicUser } from "../u
 import { verifyPassword } from "../users/password";
 import { processWide } from "../../process-wide";
 import { RateLimiter } from "./rate-limit";
+import { setting } from "../../../env";
 
 export type LoginResult =
   | { ok: true; user: PublicUser }
   | { ok: false; reason: "invalid" | "disabled" | "rate_limited"; message: string };
 
 // Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
-export const loginLimiter = processWide("loginLimiter", () => new RateLimiter(Number(process.env.OMNIFORGE_LOGIN_LIMIT_PER_MINUTE) || 10, 60_000));
+export const loginLimiter = processWide("loginLimiter", () => new RateLimiter(setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE"), 60_000));
 
 export async function attemptLogin(
   db: Db,

@@ -4,6 +4,7 @@
 import { makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
 import { resolveDataHome, type DataHome } from "../../config";
 import { processWide } from "../../process-wide";
+import { setting } from "../../../env";
 
 const MAX_INDEXES = 32;
 
@@ -33,7 +34,7 @@ export async function indexFor(userId: string | null, dh: DataHome = resolveData
   if (inFlight) return inFlight;
   const p = (async () => {
     const index = SkillIndex.build(layerConfigFor(userId, dh));
-    if (process.env.OMNIFORGE_WATCH !== "0") {
+    if (setting("OMNIFORGE_WATCH")) {
       await index.watch({ onError: (e) => console.warn(`[omniforge] watcher: ${e.message}`) });
     }
     s.indexes.set(key, index);

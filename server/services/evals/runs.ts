@@ -17,6 +17,7 @@ import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
 import { historyKey, refFromHistory } from "../skills/location";
 import { casesOf, readTriggerSet } from "./sets";
+import { processEnv } from "../../../env";
 
 export interface StartRunInput {
   ref: SkillRef;
@@ -91,7 +92,7 @@ export async function activeDefinition(ctx: SkillsContext, dir: string) {
 }
 
 /** Starts a run and returns its id at once; the queries run in the background. */
-export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = process.env): Promise<{ id: number }> {
+export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = processEnv()): Promise<{ id: number }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them; ask an administrator for the author role.");
   const { ref, dir } = existingSkillDir(ctx, input.ref, "read");
   const cases = input.cases ? input.cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger })) : casesOf(readTriggerSet(ctx, ref));

@@ -11,6 +11,7 @@ import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
 import { activeDefinition } from "./runs";
 import { casesOf, readTriggerSet } from "./sets";
+import { processEnv } from "../../../env";
 
 /** Fewer queries than this cannot be split into train and test usefully. */
 export const MIN_SUGGEST_CASES = 5;
@@ -24,7 +25,7 @@ export interface SuggestInput {
   runs?: number;
 }
 
-export async function suggestForSkill(ctx: SkillsContext, input: SuggestInput, env: Record<string, string | undefined> = process.env): Promise<Suggestion & { skillDigest: string }> {
+export async function suggestForSkill(ctx: SkillsContext, input: SuggestInput, env: Record<string, string | undefined> = processEnv()): Promise<Suggestion & { skillDigest: string }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them.");
   if (input.provider === "offline") throw new SkillServiceError("BAD_REQUEST", "Suggestions are written by a model: choose an OpenAI-compatible or Anthropic provider.");
   const { ref, dir } = existingSkillDir(ctx, input.ref, "read");

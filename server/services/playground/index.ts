@@ -31,6 +31,7 @@ export {
   type PlaygroundSession,
   type PlaygroundMessage,
 } from "./sessions";
+import { processEnv } from "../../../env";
 export { sessionSkills } from "./scope";
 export { startTurn, followTurn, stopTurn, runningTurn, settled, failureText, type TurnDeps, type TurnInput } from "./turns";
 
@@ -43,7 +44,7 @@ export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionI
 }
 
 /** What the "new session" form offers this user. */
-export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = process.env) {
+export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
   const index = await indexFor(actor.id, dh);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
   const skills = resolveAll(index, { policy: effectivePolicy(db, { userId: actor.id }) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
@@ -74,7 +75,7 @@ export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "e
   const { entries, index } = await sessionSkillSet(deps.db, deps.dataHome, s);
   let contextTokens = 200_000;
   try {
-    contextTokens = providerFor(s.provider, s.model, deps.env ?? process.env).contextTokens;
+    contextTokens = providerFor(s.provider, s.model, deps.env ?? processEnv()).contextTokens;
   } catch {
     // not configured any more: the turn will say so; the preview uses the default window
   }

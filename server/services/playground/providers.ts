@@ -2,6 +2,7 @@
 // their environment variables are set. Read at call time, so a provider appears as soon as it is configured.
 import { createProvider, OFFLINE_MODEL, type ModelProvider, type ProviderName } from "../../runtime/agent";
 import { PlaygroundError } from "./types";
+import { processEnv } from "../../../env";
 
 export interface ProviderChoice {
   name: ProviderName;
@@ -16,7 +17,7 @@ type Env = Record<string, string | undefined>;
 
 const set = (v: string | undefined) => !!v && v.trim().length > 0;
 
-export function availableProviders(env: Env = process.env): ProviderChoice[] {
+export function availableProviders(env: Env = processEnv()): ProviderChoice[] {
   const out: ProviderChoice[] = [{ name: "offline", label: "Offline (rule-based, no key)", defaultModel: OFFLINE_MODEL, modelEditable: false }];
   if (set(env.OPENAI_BASE_URL) || set(env.OPENAI_API_KEY)) {
     out.push({ name: "openai", label: "OpenAI-compatible", defaultModel: env.OMNIFORGE_MODEL?.trim() || "gpt-4o-mini", modelEditable: true });
@@ -30,7 +31,7 @@ export function availableProviders(env: Env = process.env): ProviderChoice[] {
 export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/;
 
 /** Checks a session's provider and model against what is configured now; returns the model to store. */
-export function checkProviderChoice(provider: string, model: string | undefined, env: Env = process.env): string {
+export function checkProviderChoice(provider: string, model: string | undefined, env: Env = processEnv()): string {
   const choice = availableProviders(env).find((p) => p.name === provider);
   if (!choice) {
     throw new PlaygroundError("BAD_REQUEST", provider === "openai" || provider === "anthropic"
@@ -43,6 +44,6 @@ export function checkProviderChoice(provider: string, model: string | undefined,
 }
 
 /** The provider for one turn, with the session's model. Errors (a key removed since) end the turn, not the session. */
-export function providerFor(provider: string, model: string, env: Env = process.env): ModelProvider {
+export function providerFor(provider: string, model: string, env: Env = processEnv()): ModelProvider {
   return createProvider(provider, provider === "offline" ? env : { ...env, OMNIFORGE_MODEL: model });
 }

@@ -4,6 +4,7 @@ import { createSandbox, unsafeRequested, type Sandbox } from "../../runtime/sand
 import type { ScriptRunner } from "../../runtime/sandbox/types";
 import { processWide } from "../../process-wide";
 import type { PlaygroundNote } from "./types";
+import { processEnv, setting, type EnvSource } from "../../../env";
 
 export interface SharedRunner {
   sandbox: ScriptRunner & { close?: () => Promise<void> };
@@ -14,13 +15,12 @@ export interface SharedRunner {
 
 const cache = processWide("playgroundSandboxes", () => new Map<string, SharedRunner>());
 
-export function scriptLimit(env: Record<string, string | undefined> = process.env): number {
-  const n = Number(env.OMNIFORGE_SCRIPT_CONCURRENCY);
-  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : 2;
+export function scriptLimit(env: EnvSource = processEnv()): number {
+  return setting("OMNIFORGE_SCRIPT_CONCURRENCY", env);
 }
 
 /** The process-wide sandbox for a scratch root (created on first use). */
-export function sharedRunner(scratchRoot: string, env: Record<string, string | undefined> = process.env): SharedRunner {
+export function sharedRunner(scratchRoot: string, env: EnvSource = processEnv()): SharedRunner {
   let s = cache().get(scratchRoot);
   if (!s) {
     const limit = scriptLimit(env);

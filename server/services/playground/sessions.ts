@@ -11,6 +11,7 @@ import type { DataHome } from "../../config";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
 import { checkProviderChoice } from "./providers";
 import { PlaygroundError, type RequestRecord, type TurnRecord } from "./types";
+import { processEnv } from "../../../env";
 
 export interface Actor {
   id: string;
@@ -86,7 +87,7 @@ export function scratchDirOf(dh: DataHome, sessionId: string): string {
   return path.join(dh.scratchRoot, sessionId);
 }
 
-export function createSession(db: Db, dh: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = process.env): PlaygroundSession {
+export function createSession(db: Db, dh: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = processEnv()): PlaygroundSession {
   const provider = settings.provider ?? "offline";
   const model = checkProviderChoice(provider, settings.model, env);
   const mode = settings.mode ?? "tool";

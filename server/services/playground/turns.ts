@@ -11,6 +11,7 @@ import { sessionSkillSet } from "./scope";
 import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, scratchDirOf, touchSession, type Actor, type PlaygroundSession } from "./sessions";
 import { PlaygroundError, type PlaygroundNote, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
+import { processEnv } from "../../../env";
 
 export interface TurnDeps {
   db: Db;
@@ -134,7 +135,7 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   const note = (n: PlaygroundNote) => push({ ...n, t: Math.round(performance.now() - t0) });
 
   state.finished = (async () => {
-    const env = deps.env ?? process.env;
+    const env = deps.env ?? processEnv();
     let record: TurnRecord = { mode, provider: session.provider, model: session.model, reason: "error", events: [] };
     let answer = "";
     try {

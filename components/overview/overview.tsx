@@ -1,0 +1,134 @@
+"use client";
+// The first page: the catalog by layer and status, what is broken or waiting, the last 24 hours, the busiest
+// skills and the latest trigger tests; every figure links to the page where it is handled.
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useTRPC } from "~/components/providers/trpc";
+import { editorHref } from "~/components/skills/links";
+import { stateLabel } from "~/components/skills/skill-state";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
+import { evalsHref } from "~/components/evals/view-tabs";
+import type { AppRouter } from "~/server/api/root";
+
+type Overview = inferRouterOutputs<AppRouter>["overview"]["get"];
+
+function Figure({ label, value, href, warn }: { label: string; value: number; href: string; warn?: boolean }) {
+  return (
+    <Link href={href} className="card hover:border-indigo-400" data-testid={`figure-${label}`}>
+      <div className={`text-2xl font-semibold ${warn && value > 0 ? "text-red-700 dark:text-red-300" : ""}`}>{value}</div>
+      <div className="muted text-sm">{label}</div>
+    </Link>
+  );
+}
+
+export function OverviewDashboard() {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.overview.get.queryOptions(undefined, { staleTime: 5000 }));
+  if (q.error) return <p className="error-text">{q.error.message}</p>;
+  if (!q.data) return <p className="muted text-sm">Loading the overview…</p>;
+  const o: Overview = q.data;
+  const d = o.last24h;
+  return (
+    <div className="space-y-4" data-testid="overview">
+      <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        <Figure label="skills" value={o.total} href="/skills" />
+        <Figure label="active" value={o.byStatus.active ?? 0} href="/skills" />
+        <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills" warn />
+        {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
+        <Figure label="refusals (24 h)" value={d.refusals + d.toolViolations} href="/audit" warn />
+        <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?type=script_executed" warn />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <section className="card space-y-2" aria-label="By layer and status">
+          <h2 className="font-semibold">Catalog</h2>
+          <p className="text-sm">
+            {Object.entries(o.byLayer)
+              .map(([l, n]) => `${(LAYER_LABEL as Record<string, string>)[l] ?? l} ${n}`)
+              .join(" · ")}
+          </p>
+          <p className="text-sm">
+            {Object.entries(o.byStatus)
+              .map(([s, n]) => `${stateLabel(s)} ${n}`)
+              .join(" · ")}
+          </p>
+          <p className="muted text-sm">
+            Last 24 h: {d.activations} activations, {d.scriptRuns} script runs ({d.scriptFailures} failed), {d.refusals} refused requests, {d.toolViolations} refused tool calls.
+          </p>
+        </section>
+        <section className="card space-y-2" aria-label="Invalid skills">
+          <h2 className="font-semibold">Invalid skills</h2>
+          {o.invalid.length === 0 ? (
+            <p className="muted text-sm">None: every skill loads.</p>
+          ) : (
+            <ul className="text-sm">
+              {o.invalid.map((s) => (
+                <li key={`${s.ref.layer}/${s.ref.skill}`}>
+                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(s.ref)}>
+                    {s.name}
+                  </Link>{" "}
+                  <span className="muted">({s.ref.layer}) {s.reason}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        {o.isAdmin && (
+          <section className="card space-y-2" aria-label="Awaiting approval">
+            <h2 className="font-semibold">Awaiting approval</h2>
+            {o.pendingApprovals.length === 0 ? (
+              <p className="muted text-sm">Nothing waits for a decision.</p>
+            ) : (
+              <ul className="text-sm">
+                {o.pendingApprovals.map((p) => (
+                  <li key={`${p.layer}/${p.skill}`}>
+                    <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href="/policies">
+                      {p.skill}
+                    </Link>{" "}
+                    <span className="muted">({p.layer})</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        )}
+        <section className="card space-y-2" aria-label="Busiest skills">
+          <h2 className="font-semibold">Busiest skills (24 h)</h2>
+          {o.busiest.length === 0 ? (
+            <p className="muted text-sm">No activations in the last 24 hours.</p>
+          ) : (
+            <ul className="text-sm">
+              {o.busiest.map((b) => (
+                <li key={b.skill}>
+                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
+                    {b.skill}
+                  </Link>{" "}
+                  <span className="muted">{b.n} activations</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="card space-y-2" aria-label="Trigger tests">
+          <h2 className="font-semibold">Trigger tests</h2>
+          {o.evals.length === 0 ? (
+            <p className="muted text-sm">No trigger test has run yet: open a skill and its Evals tab.</p>
+          ) : (
+            <ul className="text-sm">
+              {o.evals.map((e) => (
+                <li key={e.runId}>
+                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={evalsHref(e.ref)}>
+                    {e.skillName}
+                  </Link>{" "}
+                  <span className="muted">
+                    F1 {e.f1 === null ? "n/a" : `${Math.round(e.f1 * 100)}%`} · {e.passed}/{e.total} passed
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

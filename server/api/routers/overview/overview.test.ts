@@ -1,0 +1,46 @@
+// The overview through the router, on a real SQLite file and real skill folders: each figure is what its page shows.
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionUser } from "../../../auth";
+import { auditSinkFor, flushAudit } from "../../../services/audit";
+import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { createCaller } from "../../root";
+
+let h: ReturnType<typeof skillsTestHome>;
+beforeEach(() => {
+  h = skillsTestHome();
+  const project = path.join(h.dh.projectRoot, ".omniforge", "skills");
+  writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
+  writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo hi\n" });
+  writeSkillOnDisk(path.join(project, "broken"), { "SKILL.md": "no frontmatter here\n" });
+});
+afterEach(() => h.cleanup());
+
+const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-1`, email: `${role}@x.io`, name: "", role });
+const caller = (u: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: u, ip: "127.0.0.1" });
+
+describe("overview", () => {
+  it("counts the catalog, lists what is broken or waiting, and the last 24 hours from the audit", async () => {
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", scripts: true });
+    const sink = auditSinkFor(h.db, { stdout: false });
+    sink.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome: "failed", details: { exitCode: 2 } });
+    sink.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome: "ok", details: { exitCode: 0 } });
+    sink.record({ type: "access_denied", actor: { id: "author-1" }, outcome: "refused", details: { procedure: "user.list" } });
+    sink.record({ type: "skill_activated", actor: { id: "admin-1" }, skill: "pdf-tools", outcome: "ok" });
+    flushAudit(h.db);
+
+    const o = await admin.overview.get();
+    expect(o.total).toBe(3);
+    expect(o.byStatus).toMatchObject({ active: 1, invalid: 1, "pending-approval": 1 });
+    expect(o.invalid.map((s) => s.name)).toEqual(["broken"]);
+    expect(o.invalid[0]!.reason).toMatch(/does not load/);
+    expect(o.pendingApprovals).toEqual([{ skill: "deploy-helper", layer: "project" }]);
+    expect(o.last24h).toMatchObject({ scriptRuns: 2, scriptFailures: 1, refusals: 1, activations: 1 });
+    expect(o.busiest).toEqual([{ skill: "pdf-tools", n: 1 }]);
+
+    // An author sees the catalog and only their own audit events; approvals are the admins' business.
+    const mine = await caller(as("author")).overview.get();
+    expect(mine).toMatchObject({ isAdmin: false, pendingCount: 0, last24h: { refusals: 1, scriptRuns: 0 } });
+  });
+});
