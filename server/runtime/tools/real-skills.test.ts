@@ -2,8 +2,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import { MemoryAuditSink } from "../audit/events";
 import { builtinTools, createSkillTool, type SkillForActivation } from "./builtin/index";
 import { Executor } from "./executor";
@@ -12,11 +13,7 @@ import { describeUnmatchedPatterns, parseToolPatterns } from "./patterns";
 import { SkillStack } from "./stack";
 import { makeWorld, type World } from "./test-fixtures";
 
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const shared = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared");
-const realSkills = path.join(shared, "fixtures", "real-skills");
-const exists = fs.existsSync(realSkills);
-if (!exists) console.warn(`real-skills.test.ts skipped: ${realSkills} not found (set OMNIFORGE_SHARED_DIR)`);
+const realSkills = path.join(sharedDir, "fixtures", "real-skills");
 
 function load(rel: string): SkillForActivation {
   const dir = path.join(realSkills, rel);
@@ -34,7 +31,7 @@ function load(rel: string): SkillForActivation {
   };
 }
 
-describe.skipIf(!exists)("allowed-tools of real skills", () => {
+describeNeeding(sharedFixture("fixtures/real-skills"), "allowed-tools of real skills", () => {
   let world: World;
   beforeEach(() => {
     world = makeWorld();
