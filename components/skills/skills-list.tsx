@@ -13,6 +13,7 @@ import { LAYER_LABEL, LAYERS, SKILL_STATE_LABEL, SKILL_STATES as STATUSES } from
 import { editorHref } from "./links";
 import { stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
+import { count } from "~/components/plural";
 
 const PAGE = 50;
 type Sort = "name" | "layer" | "status" | "changed";
@@ -52,7 +53,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold">Skills</h1>
         <span className="muted text-sm" data-testid="skills-total">
-          {list.data ? `${total} skill${total === 1 ? "" : "s"}` : ""}
+          {list.data ? `${count(list.data.names, "skill")}${list.data.names !== total ? ` (${count(total, "definition")} across the layers)` : ""}` : ""}
         </span>
         <div className="ml-auto flex gap-2">
           <Link className="btn" href="/skills/deleted">
