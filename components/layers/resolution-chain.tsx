@@ -3,7 +3,7 @@
 // definition lives and why it won or lost (the registry's own sentence).
 import type { Explanation } from "~/server/services/governance/matrix";
 import { LinkActions } from "./policy-actions";
-import { LAYER_LABEL } from "./status";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";
 import { count } from "~/components/plural";
 

@@ -5,10 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { LAYERS } from "~/server/domain/vocabulary";
 import type { PolicyChange } from "~/server/services/governance/policy-change";
 import { ApprovalsQueue } from "./approvals-queue";
-
-const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
 
 export function PoliciesAdmin() {
   const trpc = useTRPC();

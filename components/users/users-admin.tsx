@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
-import { ROLES, type Role } from "~/db/schema/users";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();

@@ -334,7 +334,7 @@ describe("provider failures", () => {
     const audit = new MemoryAuditSink();
     const result = await runAgent({ request: "x", mode: "tool", provider: broken, skills: { index: world.index() }, runner, audit, scratchDir: world.scratch, sessionId: "s", userId: "u" });
     expect(result.reason).toBe("error");
-    expect(ofType(result.events, "error")[0]!.message).toBeTruthy();
+    expect(ofType(result.events, "error")[0]!.message).toMatch(/^Failed after 2 attempts\. Last error: AI_APICallError: Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect(ofType(result.events, "run_finished")[0]!.reason).toBe("error");
     expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
   });
