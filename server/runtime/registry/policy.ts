@@ -7,7 +7,8 @@ export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">
   return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
 }
 
-function matchesPattern(name: string, pattern: string): boolean {
+/** Whether a forbidden-name pattern (a word, or a /regular expression/) matches a name. */
+export function matchesPattern(name: string, pattern: string): boolean {
   const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
   if (m) {
     try {
