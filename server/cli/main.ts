@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill install": () => import("./commands/skill-install"),
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),
+  init: () => import("./commands/init"),
   "agent run": () => import("./commands/agent-run"),
   "policy list": () => import("./commands/policy").then((m) => m.command("list")),
   "policy block": () => import("./commands/policy").then((m) => m.command("block")),
@@ -29,7 +30,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 };
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
-  const key = argv.slice(0, 2).join(" ");
+  // Two-word commands ("skill list") and one-word ones ("init").
+  const single = argv[0] !== undefined && !argv[0].startsWith("-") && COMMANDS[argv[0]] !== undefined;
+  const key = single ? argv[0]! : argv.slice(0, 2).join(" ");
   const load = COMMANDS[key];
   if (argv[0] === "--version" || argv[0] === "-v") {
     io.out(`omniforge ${VERSION}\n`);
@@ -59,5 +62,5 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     io.err(`omniforge: "${key}" could not be loaded: ${(e as Error).message}\n`);
     return 2;
   }
-  return mod.run(argv.slice(2), io);
+  return mod.run(argv.slice(single ? 1 : 2), io);
 }
