@@ -34,6 +34,7 @@ export function blockReason(name: string, policy: RegistryPolicy | undefined): s
 }
 
 export function disabledReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
+  if (entry.disabledInFile) return "disabled in its SKILL.md (disabled: true)";
   const rule = policy?.disabled.find(
     (d) => d.name === entry.name && d.layer === entry.layer && (!d.plugin || d.plugin === entry.plugin),
   );
