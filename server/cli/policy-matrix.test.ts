@@ -95,4 +95,21 @@ describe("one policy, console and CLI", () => {
     expect(blocked.activated).not.toContain("csv-insights");
     expect([...(blocked.listed?.described ?? []), ...(blocked.listed?.nameOnly ?? [])]).not.toContain("csv-insights");
   });
+
+  it("config.yaml applies alike: a name in disabled_skills is disabled for the console and the CLI; a wrong key stops the CLI naming it", async () => {
+    const policy = createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy;
+    await policy.change({ op: "unblock", name: "csv-insights" });
+    const file = path.join(h.dh.projectRoot, ".omniforge", "config.yaml");
+    fs.writeFileSync(file, "disabled_skills: [csv-insights]\n");
+    try {
+      expect((await consoleStates()).get("csv-insights@project")).toBe("disabled");
+      expect(cliStates().get("csv-insights@project")).toBe("disabled");
+      fs.writeFileSync(file, "skills:\n  enable: false\n");
+      const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--home", h.dh.home, "--project", h.dh.projectRoot], { encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("skills.enable: unknown key");
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
 });

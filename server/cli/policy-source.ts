@@ -6,6 +6,7 @@ import path from "node:path";
 import type { LayerConfig } from "../runtime/registry/layers";
 import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
 import { policyFromHome } from "../services/policy/home-policy";
+import { configContext, readSkillsConfig, type SkillsConfig } from "../runtime/registry/config-file";
 
 export interface PolicySource {
   policy?: RegistryPolicy;
@@ -29,9 +30,10 @@ export function policyFor(config: LayerConfig, opts: { file?: string; cwd: strin
 }
 
 /** The resolution context of a command: scope values from its flags, the policy from policyFor. */
-export function contextFor(config: LayerConfig, values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string }, cwd: string): { ctx: ResolveContext; policyFrom: string | null } {
+export function contextFor(config: LayerConfig, values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string }, cwd: string): { ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig } {
   const source = policyFor(config, { file: values.policy, cwd });
-  const ctx: ResolveContext = { environment: values.environment ?? values.env, agent: values.agent, tenant: values.tenant };
+  const settings = readSkillsConfig(config.home, config.projectRoot);
+  const ctx: ResolveContext = { environment: values.environment ?? values.env, agent: values.agent, tenant: values.tenant, ...configContext(settings) };
   if (source.policy) ctx.policy = source.policy;
-  return { ctx, policyFrom: source.from };
+  return { ctx, policyFrom: source.from, settings };
 }

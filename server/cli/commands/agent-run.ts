@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
+import type { SkillsConfig } from "../../runtime/registry/config-file";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { LAYER_FLAGS, configFrom, parseFlags } from "./skill-list";
 import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
@@ -105,7 +106,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`omniforge agent run: give the request in quotes\n${USAGE}`);
     return 2;
   }
-  const mode = (values.mode ?? "tool") as DisclosureMode;
+  let mode = (values.mode ?? "tool") as DisclosureMode;
   if (!DISCLOSURE_MODES.includes(mode)) {
     io.err(`omniforge agent run: unknown mode "${values.mode}": use ${DISCLOSURE_MODES.join(", ")}\n`);
     return 2;
@@ -124,11 +125,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   let config;
   let ctx: ResolveContext;
   let policyFrom: string | null;
+  let settings: SkillsConfig;
   try {
     provider = createProvider(values.provider, io.env);
     config = configFrom(values, io);
     // The console's policy when this home has a console.db: a skill blocked there is never offered here.
-    ({ ctx, policyFrom } = contextFor(config, values, io.cwd));
+    ({ ctx, policyFrom, settings } = contextFor(config, values, io.cwd));
+    // config.yaml's defaults, under the flags.
+    if (!values.mode && settings.mode) mode = settings.mode;
   } catch (e) {
     io.err(`omniforge agent run: ${(e as Error).message}\n`);
     return 2;
@@ -176,6 +180,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       sessionId: `cli-${process.pid}-${Date.now()}`,
       userId: values.user ?? "cli",
       ...(stepLimit ? { stepLimit } : {}),
+      ...(settings.listingBudget ? { listingBudgetChars: settings.listingBudget } : {}),
       signal: ac.signal,
       onEvent: (e) => {
         if (values.json) io.out(JSON.stringify(e) + "\n");

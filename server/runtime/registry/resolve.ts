@@ -12,6 +12,9 @@ export interface DefinitionSource {
 }
 
 const ORDER_TEXT = LAYER_ORDER.join(" > ");
+const PROJECT_FIRST = ["enterprise", "project", "personal", "plugin"] as const;
+const orderText = (p: ResolveContext["precedence"]) => (p === "project-first" ? `${PROJECT_FIRST.join(" > ")} (precedence: project-first in config.yaml)` : ORDER_TEXT);
+const rankIn = (p: ResolveContext["precedence"]) => (p === "project-first" ? (l: SkillEntry["layer"]) => PROJECT_FIRST.indexOf(l) : layerRank);
 
 /** "name@plugin" addresses one plugin's skill; skill names cannot contain "@". */
 export function parseSkillRef(ref: string): { name: string; plugin?: string } {
@@ -20,7 +23,8 @@ export function parseSkillRef(ref: string): { name: string; plugin?: string } {
 }
 
 /** Precedence order of definitions of one name. Stable: equal keys keep index (folder) order. */
-export function precedenceSort(defs: SkillEntry[]): SkillEntry[] {
+export function precedenceSort(defs: SkillEntry[], precedence?: ResolveContext["precedence"]): SkillEntry[] {
+  const layerRank = rankIn(precedence);
   return defs
     .map((e, i) => ({ e, i }))
     .sort(
@@ -40,8 +44,8 @@ function firstError(e: SkillEntry): string {
   return d ? `${d.message} (line ${d.line})` : "SKILL.md could not be read";
 }
 
-function shadowReason(loser: SkillEntry, winner: SkillEntry): string {
-  if (loser.layer !== winner.layer) return `shadowed by ${where(winner)}: ${ORDER_TEXT}`;
+function shadowReason(loser: SkillEntry, winner: SkillEntry, precedence?: ResolveContext["precedence"]): string {
+  if (loser.layer !== winner.layer) return `shadowed by ${where(winner)}: ${orderText(precedence)}`;
   if (winner.priority !== loser.priority) {
     return `shadowed by ${where(winner)} at ${winner.dir} with higher priority (${winner.priority} > ${loser.priority}); priority only orders definitions within a layer`;
   }
@@ -51,11 +55,18 @@ function shadowReason(loser: SkillEntry, winner: SkillEntry): string {
   return `shadowed by ${winner.dir} in the same layer with equal priority ${winner.priority}: the first folder in layer order wins`;
 }
 
+/** What config.yaml turns off: every skill (skills.enabled: false) or these names (disabled_skills). */
+function configDisabled(entry: SkillEntry, ctx: ResolveContext): string | null {
+  if (ctx.skillsEnabled === false) return "skill loading is off (skills.enabled: false in config.yaml)";
+  if (ctx.disabledNames?.includes(entry.name)) return "disabled in config.yaml (disabled_skills)";
+  return null;
+}
+
 export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContext = {}): Resolution {
   const { name, plugin } = parseSkillRef(ref);
   let defs = index.definitions(name);
   if (plugin !== undefined) defs = defs.filter((e) => e.layer === "plugin" && e.plugin === plugin);
-  const ordered = precedenceSort(defs);
+  const ordered = precedenceSort(defs, ctx.precedence);
   const policy = ctx.policy;
   const blocked = blockReason(name, policy);
   const candidates: Candidate[] = [];
@@ -67,7 +78,7 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
     else if (blocked) [status, reason] = ["blocked", blocked];
     else {
       const checks: [Candidate["status"], string | null][] = [
-        ["disabled", disabledReason(entry, policy)],
+        ["disabled", configDisabled(entry, ctx) ?? disabledReason(entry, policy)],
         ["out-of-scope", scopeReason(entry, ctx)],
         ["pending-approval", approvalReason(entry, policy)],
       ];
@@ -106,7 +117,7 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
           : winner.layer === "plugin"
             ? `; among plugins with equal priority ${winner.priority} the latest install wins`
             : `; first folder among definitions with equal priority ${winner.priority}`);
-    for (const c of eligible.slice(1)) c.reason = shadowReason(c.entry, winner);
+    for (const c of eligible.slice(1)) c.reason = shadowReason(c.entry, winner, ctx.precedence);
     const tied = rivals.filter((r) => r.entry.priority === winner!.priority);
     if (tied.length) {
       warnings.push(

@@ -74,6 +74,10 @@ export interface ResolveContext {
   tenant?: string;
   environment?: string;
   policy?: RegistryPolicy;
+  /** From config.yaml (config-file.ts): the order of the personal and project layers, names disabled, loading off. */
+  precedence?: "default" | "project-first";
+  disabledNames?: string[];
+  skillsEnabled?: boolean;
 }
 
 export type CandidateStatus =

@@ -8,6 +8,7 @@ import { isSafeSegment, type ResolveContext, type SkillEntry, type SkillIndex } 
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
+import { configContextFor } from "../skills-config";
 
 /** The two folders paths are shown relative to (a DataHome, or a CLI's layer config). */
 export type Places = Pick<DataHome, "home" | "projectRoot">;
@@ -51,6 +52,8 @@ export async function resolutionFor(db: Db, dh: DataHome, viewer: Viewer, w: Wha
     agent: blankToUndefined(w.agent),
     tenant: blankToUndefined(w.tenant),
     policy: effectivePolicy(db, { userId }),
+    // config.yaml of the data home and the project, as the CLI reads them.
+    ...configContextFor(dh.home, dh.projectRoot),
   };
   return { index, ctx, userId };
 }

@@ -1,0 +1,47 @@
+// config.yaml (issue #14): checked whole with the key named, the project's file over the data home's, and what it
+// sets applied by the one resolution (precedence project-first, disabled names, loading off).
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigFileError, configContext, parseConfigFile, readSkillsConfig } from "./config-file";
+import { resolve } from "./resolve";
+import { SkillIndex } from "./skill-index";
+import { tempLayers, writeSkill, type TempLayers } from "./test-helpers";
+
+let t: TempLayers;
+afterEach(() => t?.cleanup());
+
+describe("config.yaml", () => {
+  it("names the wrong key, and reads the project's file over the data home's", () => {
+    expect(() => parseConfigFile("skills:\n  enabled: maybe\n", "c.yaml")).toThrow(new ConfigFileError("c.yaml: skills.enabled: must be true or false"));
+    expect(() => parseConfigFile("precedence: user-first\n", "c.yaml")).toThrow(/precedence: must be default or project-first/);
+    expect(() => parseConfigFile("colour: red\n", "c.yaml")).toThrow(/colour: unknown key/);
+    expect(() => parseConfigFile("listing:\n  budget: 5\n", "c.yaml")).toThrow(/listing.budget/);
+    t = tempLayers();
+    fs.writeFileSync(path.join(t.home, "config.yaml"), "mode: prompt\nprecedence: project-first\n");
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    fs.writeFileSync(path.join(t.project, ".omniforge", "config.yaml"), "mode: orchestrated\ndisabled_skills: [old-notes]\n");
+    expect(readSkillsConfig(t.home, t.project)).toMatchObject({ mode: "orchestrated", precedence: "project-first", disabledSkills: ["old-notes"] });
+  });
+
+  it("precedence project-first lets the project beat the user's own skill (enterprise still wins), and says why", () => {
+    t = tempLayers();
+    writeSkill(path.join(t.home, "skills"), "review");
+    writeSkill(path.join(t.project, ".omniforge", "skills"), "review");
+    const index = SkillIndex.build(t.config);
+    expect(resolve(index, "review").winner?.layer).toBe("personal");
+    const r = resolve(index, "review", configContext({ precedence: "project-first", sources: [] }));
+    expect(r.winner?.layer).toBe("project");
+    expect(r.candidates.find((c) => c.entry.layer === "personal")!.reason).toMatch(/enterprise > project > personal > plugin \(precedence: project-first/);
+    writeSkill(path.join(t.home, "enterprise", "skills"), "review");
+    expect(resolve(SkillIndex.build(t.config), "review", { precedence: "project-first" }).winner?.layer).toBe("enterprise");
+  });
+
+  it("disabled_skills and skills.enabled: false disable, with the reason", () => {
+    t = tempLayers();
+    writeSkill(path.join(t.project, ".omniforge", "skills"), "old-notes");
+    const index = SkillIndex.build(t.config);
+    expect(resolve(index, "old-notes", { disabledNames: ["old-notes"] }).candidates[0]).toMatchObject({ status: "disabled", reason: "disabled in config.yaml (disabled_skills)" });
+    expect(resolve(index, "old-notes", { skillsEnabled: false }).winner).toBeNull();
+  });
+});

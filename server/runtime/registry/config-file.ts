@@ -1,0 +1,106 @@
+// The configuration file (issue #14, seed 003): `<project>/.omniforge/config.yaml` and `<home>/config.yaml`, the
+// project's keys winning. Checked whole, with an error naming the key; what it sets becomes part of the
+// resolution context, so the console and the CLI apply it alike.
+//   skills.enabled: false      skill loading is off (every definition is disabled, none offered)
+//   disabled_skills: [names]   these names are disabled in every layer
+//   precedence: project-first  the project's skills win over the user's own (enterprise still wins)
+//   listing.budget: 8000       characters of the skill listing (default: 1% of the model's context)
+//   mode: tool|prompt|orchestrated   the default disclosure mode
+import fs from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+
+export const PRECEDENCES = ["default", "project-first"] as const;
+export type Precedence = (typeof PRECEDENCES)[number];
+
+export interface SkillsConfig {
+  skillsEnabled?: boolean;
+  disabledSkills?: string[];
+  precedence?: Precedence;
+  listingBudget?: number;
+  mode?: DisclosureMode;
+  /** The files it came from, project last. */
+  sources: string[];
+}
+
+export class ConfigFileError extends Error {}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** One file's settings; throws ConfigFileError naming the file and the key. */
+export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, "sources"> {
+  const fail = (key: string, why: string) => new ConfigFileError(`${file}: ${key}: ${why}`);
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (e) {
+    throw new ConfigFileError(`${file}: not valid YAML: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (raw === null || raw === undefined) return {};
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new ConfigFileError(`${file}: must be a mapping of settings`);
+  const o = raw as Record<string, unknown>;
+  const out: Omit<SkillsConfig, "sources"> = {};
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    switch (key) {
+      case "skills": {
+        if (!v || typeof v !== "object" || Array.isArray(v)) throw fail("skills", "must be a mapping (skills.enabled: true|false)");
+        for (const [k, x] of Object.entries(v)) {
+          if (k !== "enabled") throw fail(`skills.${k}`, "unknown key (known: skills.enabled)");
+          if (typeof x !== "boolean") throw fail("skills.enabled", "must be true or false");
+          out.skillsEnabled = x;
+        }
+        break;
+      }
+      case "disabled_skills":
+        if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && NAME.test(n))) throw fail("disabled_skills", "must be a list of skill names");
+        out.disabledSkills = v as string[];
+        break;
+      case "precedence":
+        if (!(PRECEDENCES as readonly unknown[]).includes(v)) throw fail("precedence", `must be ${PRECEDENCES.join(" or ")}`);
+        out.precedence = v as Precedence;
+        break;
+      case "listing": {
+        const budget = (v as { budget?: unknown } | null)?.budget;
+        if (!v || typeof v !== "object" || Object.keys(v).some((k) => k !== "budget")) throw fail("listing", "only listing.budget is known");
+        if (!Number.isInteger(budget) || (budget as number) < 200 || (budget as number) > 200_000) throw fail("listing.budget", "must be a whole number of characters from 200 to 200000");
+        out.listingBudget = budget as number;
+        break;
+      }
+      case "mode":
+        if (!(DISCLOSURE_MODES as readonly unknown[]).includes(v)) throw fail("mode", `must be ${DISCLOSURE_MODES.join(", ")}`);
+        out.mode = v as DisclosureMode;
+        break;
+      default:
+        throw fail(key, "unknown key (known: skills.enabled, disabled_skills, precedence, listing.budget, mode)");
+    }
+  }
+  return out;
+}
+
+/** The resolution context fields a config sets. */
+export function configContext(c: SkillsConfig): { precedence?: Precedence; disabledNames?: string[]; skillsEnabled?: boolean } {
+  return {
+    ...(c.precedence ? { precedence: c.precedence } : {}),
+    ...(c.disabledSkills?.length ? { disabledNames: c.disabledSkills } : {}),
+    ...(c.skillsEnabled === false ? { skillsEnabled: false } : {}),
+  };
+}
+
+/** The data home's config.yaml, then the project's .omniforge/config.yaml over it; absent files set nothing. */
+export function readSkillsConfig(home: string, projectRoot: string): SkillsConfig {
+  const files = [path.join(home, "config.yaml"), path.join(projectRoot, ".omniforge", "config.yaml")];
+  const out: SkillsConfig = { sources: [] };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(/*turbopackIgnore: true*/ file, "utf8");
+    } catch {
+      continue;
+    }
+    Object.assign(out, parseConfigFile(text, file));
+    out.sources.push(file);
+  }
+  return out;
+}
