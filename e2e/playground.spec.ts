@@ -3,6 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_HOME } from "../playwright.config";
+import { streamOpenAi } from "../server/runtime/agent/test-sse";
 import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 // A scripted OpenAI-compatible model on the port playwright.config.ts gives the console (OPENAI_BASE_URL):
@@ -40,7 +41,7 @@ test.beforeAll(async () => {
         res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no route" } }));
         return;
       }
-      const body = JSON.parse(raw) as { model: string; messages: Msg[]; tools?: { function: { name: string } }[] };
+      const body = JSON.parse(raw) as { model: string; messages: Msg[]; tools?: { function: { name: string } }[]; stream?: boolean };
       received.push({ model: body.model, tools: (body.tools ?? []).map((t) => t.function.name) });
       const n = received.length;
       if (JSON.stringify(body.messages.at(-1)?.content ?? "").includes("fail on purpose")) {
@@ -54,6 +55,8 @@ test.beforeAll(async () => {
       const toolCalls = reply.call ? [{ id: `call_${n}`, type: "function", function: { name: reply.call.name, arguments: JSON.stringify(reply.call.arguments) } }] : undefined;
       const answer = () => {
         if (res.destroyed) return;
+        // The console streams real providers' answers (server-sent events), as the real APIs send them.
+        if (body.stream) return void streamOpenAi(res, { ...(reply.content ? { content: reply.content } : {}), ...(reply.call ? { toolCalls: [reply.call] } : {}) }, n, body.model);
         res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({
             id: `chatcmpl-${n}`,
