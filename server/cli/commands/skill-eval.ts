@@ -6,13 +6,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CliIO } from "../io";
-import { policyFor } from "../policy-source";
-import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { contextFor } from "../policy-source";
+import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { createProvider, isProviderName } from "../../runtime/agent/providers";
 import { createSandbox, unsafeRequested } from "../../runtime/sandbox/index";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
 import { combineCases, defaultRuns, gradeTaskEvals, type TaskEval, type TaskGrade, DEFAULT_THRESHOLD, MAX_RUNS, parseTaskEvals, parseTriggers, runTriggerEval, summarize, TASK_EVALS_FILE, TRIGGERS_FILE, type QueryResult, type TriggerCase } from "../../runtime/evals";
-import { makeLayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
@@ -111,16 +110,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (!(threshold > 0 && threshold <= 1)) return fail("--threshold must be a number above 0 and at most 1");
 
   let provider;
-  const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
+  let ctx: ResolveContext;
   let config;
   try {
     provider = createProvider(values.provider, values.model ? { ...io.env, OMNIFORGE_MODEL: values.model } : io.env);
-    const base = configFrom(values, io);
-    const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
-    for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
-    config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
-    const source = policyFor(config, { cwd: io.cwd });
-    if (source.policy) ctx.policy = source.policy;
+    config = catalogConfigFrom(values, io);
+    ({ ctx } = contextFor(config, values, io.cwd));
   } catch (e) {
     return fail((e as Error).message);
   }

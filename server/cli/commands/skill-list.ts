@@ -3,6 +3,8 @@
 // definition, in precedence order), `--jsonl` the same objects one per line; both are written as they are made,
 // never as one big string. A listing checks what it shows, the frontmatter: body checks (links, length) are
 // `skill validate`'s, and scripts/ is hashed only when the policy needs approval digests.
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
@@ -45,6 +47,14 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(ar
 
 export function configFrom(values: { home?: string; project?: string; user?: string }, io: CliIO): LayerConfig {
   return layerConfigFromEnv({ home: values.home, project: values.project, user: values.user }, io.env, io.cwd);
+}
+
+/** configFrom plus `--skills DIR` catalog folders read as part of the project layer; throws when one is no folder. */
+export function catalogConfigFrom(values: { home?: string; project?: string; user?: string; skills?: string[] }, io: CliIO): LayerConfig {
+  const base = configFrom(values, io);
+  const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
+  for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--skills ${d}: not a folder`);
+  return catalogs.length ? { ...base, catalogDirs: catalogs } : base;
 }
 
 /** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */

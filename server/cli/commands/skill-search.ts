@@ -6,12 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CliIO } from "../io";
-import { policyFor } from "../policy-source";
-import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { contextFor } from "../policy-source";
+import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { router, type Routed } from "../../runtime/agent/routing";
 import { listingBudgetFor } from "../../runtime/agent/listing";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
-import { makeLayerConfig, type LayerConfig } from "../../runtime/registry/layers";
+import type { LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
@@ -148,14 +148,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 
   let config: LayerConfig;
-  const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
+  let ctx: ResolveContext;
   try {
-    const base = configFrom(values, io);
-    const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
-    for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
-    config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
-    const source = policyFor(config, { file: values.policy, cwd: io.cwd });
-    if (source.policy) ctx.policy = source.policy;
+    config = catalogConfigFrom(values, io);
+    ({ ctx } = contextFor(config, values, io.cwd));
   } catch (e) {
     return fail((e as Error).message);
   }

@@ -93,6 +93,19 @@ export async function activeDefinition(ctx: SkillsContext, dir: string) {
   return { index, rctx, entry };
 }
 
+/** The provider (a configuration problem is the caller's BAD_REQUEST), the catalog, the active definition and its SKILL.md. */
+export async function prepareRun(ctx: SkillsContext, input: { ref: SkillRef; provider: string; model?: string }, dir: string, env: Record<string, string | undefined>) {
+  let provider;
+  try {
+    provider = providerFor(input.provider, input.model ?? "", env);
+  } catch (e) {
+    throw new SkillServiceError("BAD_REQUEST", (e as Error).message);
+  }
+  const { index, rctx, entry } = await activeDefinition(ctx, dir);
+  const skillMd = readSkillFile(ctx, input.ref, path.basename(entry.file));
+  return { provider, index, rctx, entry, skillMd };
+}
+
 /** Starts a run and returns its id at once; the queries run in the background. */
 export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = processEnv()): Promise<{ id: number }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them; ask an administrator for the author role.");
@@ -101,14 +114,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   const cases = input.cases ? input.cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger })) : casesOf(set);
   const tasks = set.tasks.filter((t) => t.expectations?.length);
   if (!cases.length) throw new SkillServiceError("BAD_REQUEST", "The trigger set is empty: add a query that should (or should not) trigger this skill.");
-  let provider;
-  try {
-    provider = providerFor(input.provider, input.model ?? "", env);
-  } catch (e) {
-    throw new SkillServiceError("BAD_REQUEST", (e as Error).message);
-  }
-  const { index, rctx, entry } = await activeDefinition(ctx, dir);
-  const skillMd = readSkillFile(ctx, ref, path.basename(entry.file));
+  const { provider, index, rctx, entry, skillMd } = await prepareRun(ctx, { ...input, ref }, dir, env);
   const runs = input.runs ?? defaultRuns(provider.name);
   const threshold = input.threshold ?? DEFAULT_THRESHOLD;
   const row = ctx.db

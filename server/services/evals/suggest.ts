@@ -5,11 +5,10 @@ import path from "node:path";
 import type { DisclosureMode } from "../../domain/vocabulary";
 import { suggestDescription, type Suggestion } from "../../runtime/evals";
 import { setFrontmatterField, SetFieldError } from "../../runtime/skill/set-field";
-import { providerFor } from "../playground/providers";
 import { readSkillFile, saveFile, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
-import { activeDefinition } from "./runs";
+import { prepareRun } from "./runs";
 import { casesOf, readTriggerSet } from "./sets";
 import { processEnv } from "../../../env";
 
@@ -31,14 +30,7 @@ export async function suggestForSkill(ctx: SkillsContext, input: SuggestInput, e
   const { ref, dir } = existingSkillDir(ctx, input.ref, "read");
   const cases = casesOf(readTriggerSet(ctx, ref));
   if (cases.length < MIN_SUGGEST_CASES) throw new SkillServiceError("BAD_REQUEST", `A suggestion needs at least ${MIN_SUGGEST_CASES} saved queries (some held out to judge it); this set has ${cases.length}.`);
-  let provider;
-  try {
-    provider = providerFor(input.provider, input.model ?? "", env);
-  } catch (e) {
-    throw new SkillServiceError("BAD_REQUEST", (e as Error).message);
-  }
-  const { index, rctx, entry } = await activeDefinition(ctx, dir);
-  const skillMd = readSkillFile(ctx, ref, path.basename(entry.file));
+  const { provider, index, rctx, entry, skillMd } = await prepareRun(ctx, { ...input, ref }, dir, env);
   fs.mkdirSync(ctx.dh.scratchRoot, { recursive: true, mode: 0o700 });
   const scratchDir = fs.mkdtempSync(path.join(ctx.dh.scratchRoot, "suggest-"));
   try {
