@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),
   "agent run": () => import("./commands/agent-run"),
+  "token create": () => import("./commands/token-create"),
 };
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
