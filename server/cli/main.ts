@@ -19,11 +19,14 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "sandbox check": () => import("./commands/sandbox-check"),
   "agent run": () => import("./commands/agent-run"),
   "token create": () => import("./commands/token-create"),
+  sync: () => import("./commands/sync"),
 };
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
-  const key = argv.slice(0, 2).join(" ");
-  const load = COMMANDS[key];
+  // Most commands are "<group> <verb>"; a few (sync) are one word.
+  const one = argv[0] !== undefined && !argv[0].startsWith("-") && Object.hasOwn(COMMANDS, argv[0]);
+  const key = one ? argv[0]! : argv.slice(0, 2).join(" ");
+  const load = Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined;
   if (!load) {
     const wantsHelp = argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h";
     io.err(wantsHelp ? "" : `omniforge: unknown command "${argv.join(" ")}"\n`);
@@ -38,5 +41,5 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     io.err(`omniforge: "${key}" could not be loaded: ${(e as Error).message}\n`);
     return 2;
   }
-  return mod.run(argv.slice(2), io);
+  return mod.run(argv.slice(one ? 1 : 2), io);
 }
