@@ -6,3 +6,4 @@ export * from "./playground";
 export * from "./evals";
 export * from "./auth-sessions";
 export * from "./tokens";
+export * from "./deployments";

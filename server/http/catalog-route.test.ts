@@ -1,5 +1,6 @@
 // GET /api/catalog over real HTTP on 127.0.0.1 against a real data home and SQLite file: who gets in, what the
-// policy leaves out (exactly as the playground resolves), the tar, and 304 for an unchanged catalog.
+// policy leaves out (exactly as the playground resolves), the tar, 304 for an unchanged catalog, and the
+// reports `omniforge sync` sends back.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTar } from "../runtime/registry/tar";
 import { changePolicy } from "../services/governance/policy-change";
@@ -8,7 +9,8 @@ import { sessionSkills } from "../services/playground/scope";
 import { createToken, revokeToken } from "../services/tokens";
 import { createUser } from "../services/users/users";
 import { serveFetch } from "../test-support/http-server";
-import { handleCatalogRequest } from "./catalog-route";
+import { deploymentsOf } from "../services/catalog-api";
+import { handleCatalogRequest, handleSyncReport } from "./catalog-route";
 
 let h: GovHome;
 let server: Awaited<ReturnType<typeof serveFetch>>;
@@ -111,5 +113,37 @@ describe("what the catalog holds", () => {
 
   it("an unknown format is a 400", async () => {
     expect((await get("?format=zip&agent=claude-code", bearer())).status).toBe(400);
+  });
+});
+
+describe("sync reports (POST /api/catalog/deployments)", () => {
+  const report = (body: unknown, t = token) =>
+    fetch(`${reportServer.url}/api/catalog/deployments`, { method: "POST", headers: { authorization: `Bearer ${t}`, "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  let reportServer: Awaited<ReturnType<typeof serveFetch>>;
+  beforeEach(async () => {
+    reportServer = await serveFetch((req) => handleSyncReport(req, { db: h.db, audit: h.audit }));
+  });
+  afterEach(() => reportServer.close());
+  const digest = "sha256:" + "a".repeat(64);
+
+  it("records where each skill is, replaces that place's list on the next report, and audits once per report", async () => {
+    const first = await report({ host: "laptop-1", agent: "claude-code", scope: "user", skills: [{ name: "pdf-forms", digest }, { name: "release-notes", digest }] });
+    expect(first.status).toBe(200);
+    await report({ host: "laptop-1", agent: "claude-code", scope: "user", skills: [{ name: "pdf-forms", digest }] });
+    const admin = { id: "x", role: "admin" as const };
+    expect(deploymentsOf(h.db, admin, "pdf-forms")).toMatchObject([{ host: "laptop-1", agent: "claude-code", user: "alice@x.io", tokenName: "laptop", digest }]);
+    expect(deploymentsOf(h.db, admin, "release-notes")).toEqual([]);
+    expect(deploymentsOf(h.db, { id: "someone-else", role: "author" }, "pdf-forms")).toEqual([]);
+    expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toHaveLength(2);
+  });
+
+  it("a malformed report is a 400 and records nothing; a token without catalog:read is a 403", async () => {
+    expect((await report("{not json")).status).toBe(400);
+    const bad = await report({ host: "h", agent: "vim", scope: "user", skills: [] });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/agent/);
+    const t = createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { sink: h.audit, actor: { id: aliceId } });
+    expect((await report({ host: "h", agent: "codex", scope: "user", skills: [] }, t.token)).status).toBe(403);
+    expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toEqual([]);
   });
 });

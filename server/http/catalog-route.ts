@@ -3,15 +3,20 @@
 // app/api/catalog/route.ts passes the database and data home; tests pass their own.
 import type { Db } from "../../db/client";
 import type { DataHome } from "../config";
+import type { AuditSink } from "../runtime/audit/events";
+import { BodyTooLarge, readBodyWithin } from "./body-limit";
 import { HTTP_STATUS, isServiceError } from "../domain/errors";
 import { tarBlocks } from "../runtime/sync/tar-write";
-import { assertFormat, catalogWithFiles } from "../services/catalog-api";
+import { assertFormat, catalogWithFiles, recordSync } from "../services/catalog-api";
 import { authenticateBearer } from "../services/tokens";
 
 export interface CatalogRouteDeps {
   db: Db;
   dataHome: DataHome;
 }
+
+/** A sync report names at most a few thousand skills: a megabyte is plenty. */
+const REPORT_BODY_LIMIT = 1024 * 1024;
 
 const jsonError = (status: number, code: string, message: string) =>
   new Response(JSON.stringify({ error: { code, message } }), {
@@ -52,6 +57,30 @@ export async function handleCatalogRequest(req: Request, deps: CatalogRouteDeps)
       },
     });
     return new Response(body, { headers: { ...common, "content-type": "application/x-tar" } });
+  } catch (e) {
+    if (isServiceError(e)) return jsonError(HTTP_STATUS[e.code], e.code, e.message);
+    throw e;
+  }
+}
+
+/**
+ * POST /api/catalog/deployments: `omniforge sync` reports what an agent folder now holds (the same token and
+ * scope as reading the catalog), for "where is this deployed". A bad body is a 400 and records nothing.
+ */
+export async function handleSyncReport(req: Request, deps: { db: Db; audit: AuditSink }): Promise<Response> {
+  if (req.method !== "POST") return jsonError(405, "METHOD_NOT_ALLOWED", "Use POST.");
+  try {
+    const principal = authenticateBearer(deps.db, req.headers.get("authorization"), "catalog:read");
+    let body: unknown;
+    try {
+      const bytes = await readBodyWithin(req, REPORT_BODY_LIMIT);
+      body = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array()));
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return jsonError(413, "PAYLOAD_TOO_LARGE", e.message);
+      return jsonError(400, "BAD_REQUEST", "The body is not JSON.");
+    }
+    const r = recordSync(deps.db, principal, body, deps.audit);
+    return new Response(JSON.stringify(r), { headers: { "content-type": "application/json" } });
   } catch (e) {
     if (isServiceError(e)) return jsonError(HTTP_STATUS[e.code], e.code, e.message);
     throw e;

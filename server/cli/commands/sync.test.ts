@@ -5,7 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { handleCatalogRequest } from "../../http/catalog-route";
+import { handleCatalogRequest, handleSyncReport } from "../../http/catalog-route";
+import { deploymentsOf } from "../../services/catalog-api";
 import { changePolicy } from "../../services/governance/policy-change";
 import { govHome, type GovHome } from "../../services/governance/test-home";
 import { createToken } from "../../services/tokens";
@@ -26,7 +27,10 @@ beforeEach(async () => {
   h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" }, extra: "allowed-tools: Read Bash" });
   h.skill("enterprise", "release-notes");
   h.skill("enterprise", "team-style");
-  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dh }));
+  // The console's two catalog routes, as app/api/catalog/** mounts them.
+  server = await serveFetch((req) =>
+    new URL(req.url).pathname === "/api/catalog/deployments" ? handleSyncReport(req, { db: h.db, audit: h.audit }) : handleCatalogRequest(req, { db: h.db, dataHome: h.dh }),
+  );
   home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sync-home-"));
 });
 afterEach(async () => {
@@ -71,6 +75,14 @@ describe("omniforge sync", () => {
       expect(lock(f).skills["pdf-forms"]).toMatchObject({ source: server.url, digest: expect.stringMatching(/^sha256:/) });
     }
     expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).toContain("name: release-notes");
+    const where = deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "pdf-forms");
+    expect(where.map((d) => [d.agent, d.scope, d.user, d.tokenName, d.host, d.digest])).toEqual(
+      expect.arrayContaining([
+        ["claude-code", "user", "alice@x.io", "laptop", os.hostname(), lock(claude()).skills["pdf-forms"]!.digest],
+        ["codex", "user", "alice@x.io", "laptop", os.hostname(), lock(codex()).skills["pdf-forms"]!.digest],
+      ]),
+    );
+    expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toHaveLength(2);
     const again = await sync();
     expect(again.out).toMatch(/= keep\s+pdf-forms/);
     expect(again.out).toContain("synced: 0 added, 0 updated, 0 removed");
@@ -101,6 +113,8 @@ describe("omniforge sync", () => {
     expect(fs.readFileSync(claude("my-own", "SKILL.md"), "utf8")).toContain("Mine.");
     expect(Object.keys(lock(claude()).skills)).toEqual([]);
     expect(Object.keys(lock(codex()).skills)).toEqual(["pdf-forms", "team-style"]);
+    // The console's view follows: release-notes is deployed nowhere now.
+    expect(deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "release-notes")).toEqual([]);
   });
 
   it("a changed skill is updated in place", async () => {

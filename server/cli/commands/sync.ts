@@ -13,6 +13,8 @@ import {
   hasChanges,
   isSyncAgent,
   planFolder,
+  readLock,
+  reportSync,
   skillsFolder,
   SYNC_AGENTS,
   SyncRemoteError,
@@ -109,6 +111,21 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const folders = wanted.size ? await fetchFolders(source, values.token, { agent, environment: values.environment }, wanted) : new Map();
       applyFolder(plan, (name) => folders.get(name) ?? []);
       for (const s of plan.steps) if (s.kind in counts) counts[s.kind as keyof typeof counts]++;
+    }
+    // What each folder now holds from this console, so its "where is this deployed" view is current. A failed
+    // report does not undo a good sync: it is a warning.
+    for (const { plan } of planned) {
+      const lock = readLock(plan.folder);
+      const skills = Object.entries(lock.skills)
+        .filter(([, e]) => e.source === source)
+        .map(([name, e]) => ({ name, digest: e.digest }));
+      for (const agent of plan.agents) {
+        try {
+          await reportSync(source, values.token, { host: os.hostname(), agent, scope, skills });
+        } catch (e) {
+          io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
+        }
+      }
     }
     io.out(`synced: ${counts.add} added, ${counts.update} updated, ${counts.remove} removed${clashes ? `, ${clashes} clash${clashes === 1 ? "" : "es"} left alone` : ""}\n`);
     return 0;

@@ -66,3 +66,19 @@ export async function fetchFolders(from: string, token: string, q: { agent: stri
   }
   return out;
 }
+
+/** Tells the console what a folder now holds from it (POST /api/catalog/deployments): "where is this deployed". */
+export async function reportSync(
+  from: string,
+  token: string,
+  report: { host: string; agent: string; scope: string; skills: { name: string; digest: string }[] },
+): Promise<void> {
+  const url = new URL("/api/catalog/deployments", from.endsWith("/") ? from : from + "/").toString();
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(report) });
+  } catch (e) {
+    throw new SyncRemoteError(`could not report to ${new URL(url).origin}: ${(e as Error).message}`);
+  }
+  if (!res.ok) throw new SyncRemoteError(`the console did not take the report: ${res.status}`);
+}

@@ -1,1 +1,2 @@
 export * from "./catalog-api";
+export * from "./deployments";
