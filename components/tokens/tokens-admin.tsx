@@ -120,13 +120,14 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
               <th>Created</th>
               <th>Expires</th>
               <th>Last used</th>
+              <th>Last sync</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {list.data?.length === 0 && (
               <tr>
-                <td colSpan={7} className="muted">
+                <td colSpan={8} className="muted">
                   No tokens yet.
                 </td>
               </tr>
@@ -141,6 +142,7 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
                 <td>{when(t.createdAt)}</td>
                 <td>{when(t.expiresAt)}</td>
                 <td>{when(t.lastUsedAt)}</td>
+                <td>{when(t.lastSyncAt)}</td>
                 <td>
                   {t.revokedAt ? (
                     <span className="muted">revoked {when(t.revokedAt)}</span>

@@ -12,3 +12,4 @@ export type TCreateTokenInput = z.infer<typeof ZCreateTokenInput>;
 
 export const ZListTokensInput = z.object({ all: z.boolean().optional() }).optional();
 export const ZRevokeTokenInput = z.object({ id: z.string().min(1).max(128) });
+export const ZDeploymentsInput = z.object({ name: z.string().min(1).max(128) });
