@@ -14,6 +14,7 @@ import { createUser } from "../../services/users/users";
 import { serveFetch } from "../../test-support/http-server";
 import type { CliIO } from "../io";
 import { main } from "../main";
+import { runSync } from "./sync";
 
 let h: GovHome;
 let server: Awaited<ReturnType<typeof serveFetch>>;
@@ -123,6 +124,21 @@ describe("omniforge sync", () => {
     const r = await sync();
     expect(r.out).toMatch(/~ update\s+release-notes/);
     expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).toContain("New steps.");
+  });
+
+  it("--watch asks with the ETag each round and syncs again only when the catalog changed", async () => {
+    const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: home } as unknown as CliIO & { stdout: string; stderr: string };
+    io.out = (s) => void (io.stdout += s);
+    io.err = (s) => void (io.stderr += s);
+    let round = 0;
+    const sleep = async () => {
+      // Between the first and the second poll an admin blocks a skill; the third poll finds nothing new.
+      if (++round === 2) changePolicy(h.db, { op: "block", name: "team-style" }, { sink: h.audit, actor: { id: "admin-id" } });
+    };
+    const code = await runSync(["--from", server.url, "--token", token, "--agent", "claude-code", "--scope", "user", "--watch", "--every", "10"], io, { rounds: 3, sleep });
+    expect(code, io.stderr).toBe(0);
+    expect(io.stdout.match(/^synced:.*$/gm)).toEqual(["synced: 3 added, 0 updated, 0 removed", "synced: 0 added, 0 updated, 1 removed"]);
+    expect(ls(claude())).toEqual(["pdf-forms", "release-notes"]);
   });
 
   it("a bad token stops before anything is written, with the console's reason", async () => {

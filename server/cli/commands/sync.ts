@@ -7,6 +7,7 @@ import type { CliIO } from "../io";
 import {
   AGENT_LABELS,
   applyFolder,
+  catalogChanged,
   fetchCatalog,
   fetchFolders,
   formatPlan,
@@ -27,11 +28,15 @@ import { parseFlags } from "./skill-list";
 
 export const summary = "Bring your console catalog into Claude Code, Codex, Gemini, OpenCode or Copilot's skill folders";
 
+const DEFAULT_EVERY_SECONDS = 300;
+
 const USAGE = `usage: omniforge sync --from URL --token TOKEN --agent ${SYNC_AGENTS.join("|")} [--agent ...]
                       --scope user|project [--environment ENV] [--project DIR] [--dry-run]
+                      [--watch [--every SECONDS]]
   writes the skills your console catalog gives you (GET URL/api/catalog, a token with catalog:read) into each
   agent's skills folder; a lock file (.omniforge-sync.json) in each folder records what sync wrote, so it
-  updates and removes only those, and never overwrites a skill it did not write; --dry-run prints the plan only
+  updates and removes only those, and never overwrites a skill it did not write; --dry-run prints the plan only;
+  --watch keeps going, asking every --every seconds (default ${DEFAULT_EVERY_SECONDS}) whether the catalog changed (ETag)
 `;
 
 interface Target {
@@ -40,6 +45,18 @@ interface Target {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
+  return runSync(args, io);
+}
+
+/** Tests bound --watch with `rounds` and a `sleep` that does not wait. */
+export interface WatchControl {
+  rounds?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+
+export async function runSync(args: string[], io: CliIO, watchControl: WatchControl = {}): Promise<number> {
   const parsed = parseFlags(args, {
     from: { type: "string" },
     token: { type: "string" },
@@ -48,6 +65,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     environment: { type: "string" },
     project: { type: "string" },
     "dry-run": { type: "boolean" },
+    watch: { type: "boolean" },
+    every: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   const usage = (msg: string) => {
@@ -70,6 +89,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (bad) return usage(`unknown agent "${bad}": use ${SYNC_AGENTS.join(", ")}`);
   if (values.scope !== "user" && values.scope !== "project") return usage("--scope must be user or project");
   const scope = values.scope as SyncScope;
+  const every = values.every === undefined ? DEFAULT_EVERY_SECONDS : Number(values.every);
+  if (!Number.isInteger(every) || every < 10) return usage("--every takes whole seconds, at least 10");
+  if (values.watch && values["dry-run"]) return usage("--watch and --dry-run do not go together");
   const source = values.from.replace(/\/+$/, "");
   const places = {
     home: io.env.HOME || os.homedir(),
@@ -86,29 +108,36 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     else targets.push({ folder, agents: [a] });
   }
 
-  try {
-    const planned: { plan: FolderPlan; catalog: RemoteCatalog; agent: SyncAgent }[] = [];
+  const token = values.token;
+  const q = (agent: SyncAgent) => ({ agent, environment: values.environment });
+
+  /** One sync: plan every folder, print, apply (unless a dry run), report. The catalogs' ETags come back. */
+  const pass = async (): Promise<Map<SyncAgent, string>> => {
+    const etags = new Map<SyncAgent, string>();
+    const planned: { plan: FolderPlan; agent: SyncAgent }[] = [];
     for (const t of targets) {
       const agent = t.agents[0]!;
-      const catalog = await fetchCatalog(source, values.token, { agent, environment: values.environment });
+      const catalog: RemoteCatalog = await fetchCatalog(source, token, q(agent));
+      etags.set(agent, catalog.etag);
       if (planned.length === 0) io.out(`sync from ${source} as ${catalog.user ?? "a machine token"} (${scope} scope)${values["dry-run"] ? ", dry run" : ""}\n`);
       const label = t.agents.map((a) => AGENT_LABELS[a]).join(" + ");
       const plan = planFolder(t.folder, t.agents, source, catalog.skills, label);
       for (const s of catalog.skipped) plan.notes.push(`${s.name}: not offered by the console (${s.reason})`);
       if (t.agents.length > 1) plan.notes.push(`${label} read the same folder; it holds ${AGENT_LABELS[agent]}'s catalog`);
       io.out(formatPlan(plan, label));
-      planned.push({ plan, catalog, agent });
+      planned.push({ plan, agent });
     }
     const clashes = planned.reduce((n, p) => n + p.plan.steps.filter((s) => s.kind === "clash").length, 0);
+    const clashText = (tail: string) => `${clashes} clash${clashes === 1 ? "" : "es"} ${tail}`;
     if (values["dry-run"]) {
-      io.out(`dry run: nothing written${clashes ? `; ${clashes} clash${clashes === 1 ? "" : "es"} would be left alone` : ""}\n`);
-      return 0;
+      io.out(`dry run: nothing written${clashes ? `; ${clashText("would be left alone")}` : ""}\n`);
+      return etags;
     }
     const counts = { add: 0, update: 0, remove: 0 };
     for (const { plan, agent } of planned) {
       if (!hasChanges(plan)) continue;
       const wanted = new Map(plan.steps.filter((s) => s.kind === "add" || s.kind === "update").map((s) => [s.name, s.digest!] as const));
-      const folders = wanted.size ? await fetchFolders(source, values.token, { agent, environment: values.environment }, wanted) : new Map();
+      const folders = wanted.size ? await fetchFolders(source, token, q(agent), wanted) : new Map();
       applyFolder(plan, (name) => folders.get(name) ?? []);
       for (const s of plan.steps) if (s.kind in counts) counts[s.kind as keyof typeof counts]++;
     }
@@ -121,19 +150,40 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         .map(([name, e]) => ({ name, digest: e.digest }));
       for (const agent of plan.agents) {
         try {
-          await reportSync(source, values.token, { host: os.hostname(), agent, scope, skills });
+          await reportSync(source, token, { host: os.hostname(), agent, scope, skills });
         } catch (e) {
           io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
         }
       }
     }
-    io.out(`synced: ${counts.add} added, ${counts.update} updated, ${counts.remove} removed${clashes ? `, ${clashes} clash${clashes === 1 ? "" : "es"} left alone` : ""}\n`);
-    return 0;
+    io.out(`synced: ${counts.add} added, ${counts.update} updated, ${counts.remove} removed${clashes ? `, ${clashText("left alone")}` : ""}\n`);
+    return etags;
+  };
+
+  const known = (e: unknown) => e instanceof SyncRemoteError || (e instanceof Error && /lock file/.test(e.message));
+  let etags: Map<SyncAgent, string>;
+  try {
+    etags = await pass();
   } catch (e) {
-    if (e instanceof SyncRemoteError || (e instanceof Error && /lock file/.test(e.message))) {
-      io.err(`omniforge sync: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
+    if (!known(e)) throw e;
+    io.err(`omniforge sync: ${(e as Error).message}\n`);
+    return 1;
   }
+  if (!values.watch) return 0;
+  // --watch: ask with If-None-Match every interval; only a changed catalog costs a full pass. A console that is
+  // briefly away is a warning, not the end of the watch.
+  const sleep = watchControl.sleep ?? wait;
+  io.err(`omniforge sync: watching ${source} every ${every}s (Ctrl-C stops)\n`);
+  for (let round = 1; watchControl.rounds === undefined || round <= watchControl.rounds; round++) {
+    await sleep(every * 1000);
+    try {
+      let changed = false;
+      for (const [agent, etag] of etags) changed = (await catalogChanged(source, token, q(agent), etag)) || changed;
+      if (changed) etags = await pass();
+    } catch (e) {
+      if (!known(e)) throw e;
+      io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
+    }
+  }
+  return 0;
 }

@@ -3,4 +3,4 @@ export * from "./targets";
 export * from "./lock";
 export * from "./plan";
 export * from "./digest";
-export { fetchCatalog, fetchFolders, reportSync, SyncRemoteError, type RemoteCatalog } from "./remote";
+export { catalogChanged, fetchCatalog, fetchFolders, reportSync, SyncRemoteError, type RemoteCatalog } from "./remote";

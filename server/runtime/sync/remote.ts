@@ -82,3 +82,17 @@ export async function reportSync(
   }
   if (!res.ok) throw new SyncRemoteError(`the console did not take the report: ${res.status}`);
 }
+
+/** Whether the catalog differs from the one with this ETag (a 304 says it does not): what --watch polls with. */
+export async function catalogChanged(from: string, token: string, q: { agent: string; environment?: string }, etag: string): Promise<boolean> {
+  let res: Response;
+  try {
+    res = await fetch(catalogUrl(from, q), { headers: { authorization: `Bearer ${token}`, "if-none-match": `"${etag}"` } });
+  } catch (e) {
+    throw new SyncRemoteError(`could not reach ${new URL(from).origin}: ${(e as Error).message}`);
+  }
+  await res.body?.cancel();
+  if (res.status === 304) return false;
+  if (res.ok) return true;
+  throw new SyncRemoteError(`the console refused: ${res.status}`);
+}
