@@ -1,5 +1,5 @@
-// SQLite through drizzle. Opened lazily (never at import: `next build` imports route modules) and cached on
-// globalThis so dev-mode reloads reuse one connection.
+// SQLite through drizzle. Opened lazily (never at import: `next build` imports route modules) and cached
+// process-wide so dev-mode reloads reuse one connection.
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -7,20 +7,26 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { repoRoot, resolveDataHome } from "../server/config";
 import { PRIVATE_FILE_MODE } from "../server/domain/limits";
+import { processWide } from "../server/process-wide";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-const cache = globalThis as unknown as { __omniforgeDb?: Map<string, Db> };
+const connections = processWide("db", () => new Map<string, Db>());
 
+/**
+ * db/migrations: from the working folder (the console runs in the clone), else beside this module, as the CLI
+ * bundle in dist/cli finds it from any folder a user runs `omniforge` in.
+ */
 export function migrationsFolder(): string {
-  return path.join(repoRoot(), "db", "migrations");
+  const here = typeof import.meta.dirname === "string" ? import.meta.dirname : null;
+  const candidates = [path.join(repoRoot(), "db", "migrations"), ...(here ? [path.join(here, "migrations"), path.join(here, "..", "..", "db", "migrations")] : [])];
+  return candidates.find((d) => fs.existsSync(path.join(/*turbopackIgnore: true*/ d, "meta", "_journal.json"))) ?? candidates[0]!;
 }
 
 /** Opens (or reuses) the database file, in WAL mode, with migrations applied. */
 export function openDb(file: string): Db {
-  cache.__omniforgeDb ??= new Map();
-  const existing = cache.__omniforgeDb.get(file);
+  const existing = connections().get(file);
   if (existing) return existing;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Password hashes and the audit live here: create the file private (SQLite gives its WAL the same mode)
@@ -33,15 +39,15 @@ export function openDb(file: string): Db {
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: migrationsFolder() });
-  cache.__omniforgeDb.set(file, db);
+  connections().set(file, db);
   return db;
 }
 
 export function closeDb(file: string): void {
-  const db = cache.__omniforgeDb?.get(file);
+  const db = connections().get(file);
   if (!db) return;
   db.$client.close();
-  cache.__omniforgeDb?.delete(file);
+  connections().delete(file);
 }
 
 /** The console's database (OMNIFORGE_HOME/console.db). */

@@ -319,6 +319,15 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await page.keyboard.type("cont");
   await expect(page.locator(".suggest-widget")).toContainText("context");
   await page.keyboard.press("Escape");
+  // Enter in a value is a new line, never a suggestion taken: the text stays exactly as typed.
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.type("\ncolour: red");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("description: Reads the colours.");
+  await page.keyboard.press("Enter");
+  await expect(monaco(page)).toContainText("colour: red");
+  await expect(monaco(page)).not.toContainText("Readcon");
+  await expect(monaco(page)).toContainText("description: Reads the colours.");
   // Hover help explains a field.
   await monaco(page).locator(".view-line", { hasText: `name: ${name}` }).hover({ position: { x: 8, y: 5 } });
   await expect(page.locator(".monaco-hover").first()).toContainText("1-64 characters");

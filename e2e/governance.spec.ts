@@ -60,7 +60,7 @@ async function expectCell(page: Page, name: string, layer: string, text: string)
 
 test("an admin blocks a project skill: the layers view and the agent listing no longer offer it", async ({ page }) => {
   await signInAsAdmin(page);
-  await expectCell(page, "git-helper", "project", "winner");
+  await expectCell(page, "git-helper", "project", "active");
   expect(await agentListing(page)).toContain("git-helper");
   const session = await playgroundSession(page);
   expect(await playgroundListing(page, session)).toContain("git-helper");
@@ -117,7 +117,7 @@ test("an author's new skill with a script waits for approval and becomes active 
   await row.getByRole("button", { name: "Approve" }).click();
   await expect(row).toHaveCount(0);
 
-  await expectCell(author, name, "project", "winner");
+  await expectCell(author, name, "project", "active");
   expect(await agentListing(author)).toContain(name);
 
   // An edit after the approval needs a new one.
@@ -174,7 +174,7 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   const name = `release-check-${stamp}`;
   writeSkill(PROJECT_SKILLS, name);
   await signInAsAdmin(page);
-  await expectCell(page, name, "project", "winner");
+  await expectCell(page, name, "project", "active");
   await page.getByTestId(`layer-row-${name}`).click();
   await page.getByTestId("deploy-open").click();
   const panel = page.getByTestId("deploy-panel");

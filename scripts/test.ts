@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { recordBuild, snapshotInputs } from "./build-stamp";
 import { ensureSystemPackages } from "./system-deps";
+import { skippedSuites, type VitestReport } from "./test-report";
 
 const repo = path.resolve(import.meta.dirname, "..");
 process.chdir(repo);
@@ -24,6 +25,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures: string[] = [];
+/** Each skipped suite with its reason, printed beside the count (under CI they fail instead: test-support/needs.ts). */
+const skips: string[] = [];
 
 function run(label: string, cmd: string, args: string[], extraEnv: Record<string, string> = {}): boolean {
   console.log(`\n=== ${label}: ${path.basename(cmd)} ${args.join(" ")}`);
@@ -61,7 +64,7 @@ if (want("unit")) {
   const report = path.join(outDir, "vitest.json");
   fs.rmSync(report, { force: true });
   run("unit", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
-  const r = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; testResults: { name: string; status: string; message?: string }[] }>(report);
+  const r = readJson<VitestReport>(report);
   if (!r) {
     failed++;
     failures.push("unit (no report: vitest crashed)");
@@ -69,6 +72,7 @@ if (want("unit")) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + r.numTodoTests;
+    skips.push(...skippedSuites(r, repo).map((s) => `unit: ${s}`));
     // A file that fails to load has no test results but is a failure a person must see.
     const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
     for (const f of broken) failures.push(`unit: ${path.relative(repo, f.name)}`);
@@ -104,5 +108,6 @@ if (want("e2e")) {
 
 console.log("");
 if (failures.length) console.log(`failures: ${failures.join("; ")}`);
+if (skips.length) console.log(`skipped:\n${skips.map((s) => `  ${s}`).join("\n")}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -20,6 +20,8 @@ export interface SessionUser {
   email: string;
   name: string;
   role: Role;
+  /** The server-side session of this request (absent for callers built in tests). */
+  sid?: string;
 }
 
 let proxies: TrustedProxies | undefined;

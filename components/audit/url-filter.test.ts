@@ -22,3 +22,11 @@ describe("URL filters", () => {
     expect(queryFilterToSearch({ from: 5, to: 9, type: "login" })).toBe("from=5&to=9&type=login");
   });
 });
+
+describe("URL filter keys", () => {
+  it("are the audit service's filter fields plus the range, in the schema's order", async () => {
+    const { auditFilterSchema } = await import("~/server/services/audit/filter");
+    const { FILTER_KEYS } = await import("./url-filter");
+    expect([...FILTER_KEYS]).toEqual(["range", ...Object.keys(auditFilterSchema.shape)]);
+  });
+});

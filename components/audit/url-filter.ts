@@ -1,7 +1,10 @@
 // The dashboard's filters live in the URL so a view can be shared. This maps the query string to the
 // filter the server validates (server/services/audit/filter.ts) and back. Pure: used by the page and tested.
+// The field names come from the audit service (filter-keys.ts: the schema's fields, without zod in the browser).
+import { AUDIT_FILTER_KEYS, AUDIT_TEXT_KEYS, isAuditOutcome, type AuditOutcome } from "~/server/services/audit/filter-keys";
 
-export const FILTER_KEYS = ["range", "from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome"] as const;
+/** The URL's keys: the service's filter fields plus "range", which the page resolves to from/to. */
+export const FILTER_KEYS = ["range", ...AUDIT_FILTER_KEYS] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type UrlFilter = Partial<Record<FilterKey, string>>;
 
@@ -35,18 +38,8 @@ export function writeUrlFilter(f: UrlFilter, extra: Record<string, string | unde
   return sp.toString();
 }
 
-export interface QueryFilter {
-  from?: number;
-  to?: number;
-  type?: string;
-  skill?: string;
-  layer?: string;
-  user?: string;
-  session?: string;
-  model?: string;
-  tool?: string;
-  outcome?: "allowed" | "refused" | "failed" | "ok";
-}
+/** The resolved filter, as the service's schema reads it (times as epoch milliseconds). */
+export type QueryFilter = Partial<Record<(typeof AUDIT_TEXT_KEYS)[number], string>> & { from?: number; to?: number; outcome?: AuditOutcome };
 
 function time(v: string | undefined): number | undefined {
   if (!v) return undefined;
@@ -70,8 +63,8 @@ export function toQueryFilter(f: UrlFilter, now: number): QueryFilter {
     if (range.ms !== null) q.from = now - range.ms;
     q.to = now + 1;
   }
-  for (const k of ["type", "skill", "layer", "user", "session", "model", "tool"] as const) if (f[k]) q[k] = f[k];
-  if (f.outcome && ["allowed", "refused", "failed", "ok"].includes(f.outcome)) q.outcome = f.outcome as QueryFilter["outcome"];
+  for (const k of AUDIT_TEXT_KEYS) if (f[k]) q[k] = f[k];
+  if (f.outcome && isAuditOutcome(f.outcome)) q.outcome = f.outcome;
   return q;
 }
 

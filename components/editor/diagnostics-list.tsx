@@ -2,6 +2,7 @@
 // SKILL.md's diagnostics under the editor: counts, the files with unsaved edits, and one line per problem that
 // takes the cursor to it.
 import type { LiveCheckResult } from "./types";
+import { count } from "~/components/plural";
 
 type Diag = NonNullable<LiveCheckResult>["diagnostics"][number];
 
@@ -14,8 +15,8 @@ export function DiagnosticsList({ diagnostics, dirty, onGoTo }: { diagnostics: D
     <div className="max-h-40 overflow-auto rounded border border-zinc-200 text-xs dark:border-zinc-800" data-testid="diagnostics">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
         <span className="font-semibold">SKILL.md diagnostics</span>
-        <span className={errors ? "text-red-700 dark:text-red-300" : "muted"}>{errors} errors</span>
-        <span className={warnings ? "text-amber-700 dark:text-amber-300" : "muted"}>{warnings} warnings</span>
+        <span className={errors ? "text-red-700 dark:text-red-300" : "muted"}>{count(errors, "error")}</span>
+        <span className={warnings ? "text-amber-700 dark:text-amber-300" : "muted"}>{count(warnings, "warning")}</span>
         {dirty.size > 0 && <span className="ml-auto text-amber-700 dark:text-amber-300">Unsaved: {[...dirty].join(", ")}</span>}
       </div>
       {diagnostics.length === 0 ? (

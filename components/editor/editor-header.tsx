@@ -3,7 +3,8 @@
 // Delete behind a confirmation.
 import Link from "next/link";
 import { useState } from "react";
-import { LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "~/components/skills/links";
+import { stateClass, stateLabel } from "~/components/skills/skill-state";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { SkillViewTabs } from "~/components/evals/view-tabs";
 import type { SkillInfo, SkillRef } from "./types";
 
@@ -38,8 +39,8 @@ export function EditorHeader({ skillRef, info, canWrite, busy, canSave, openDirt
         {skillRef.base && skillRef.base !== ".omniforge/skills" ? ` · ${skillRef.base}` : ""}
       </span>
       {info?.status && (
-        <span className={`badge ${STATUS_STYLE[info.status] ?? ""}`} title={info.statusReason} data-testid="skill-status">
-          {STATUS_LABEL[info.status] ?? info.status}
+        <span className={`badge ${stateClass(info.status)}`} title={info.statusReason} data-testid="skill-status">
+          {stateLabel(info.status)}
         </span>
       )}
       {!canWrite && info && <span className="badge bg-zinc-100 dark:bg-zinc-800">read only</span>}

@@ -15,6 +15,8 @@ import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
 import { useLiveCheck } from "./hooks/use-live-check";
+import { EDITOR_OPTIONS } from "./editor-options";
+import { useDiskWatch } from "./hooks/use-disk-watch";
 import { useSave } from "./hooks/use-save";
 import { useSkillActions } from "./hooks/use-skill-actions";
 import { useSkillBuffers } from "./hooks/use-skill-buffers";
@@ -57,6 +59,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
   const actions = useSkillActions({ skillRef, buffers: files, status, invalidate, setConflict });
+  useDiskWatch({ skillRef, files, conflict, busy: status.busy, setConflict, setNotice: status.setNotice });
   const { compare } = actions;
 
   const onMount: OnMount = (editor) => {
@@ -148,16 +151,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
                     const p = openPathRef.current;
                     setBuffers((prev) => (prev[p] ? { ...prev, [p]: { ...prev[p]!, text: v ?? "" } } : prev));
                   }}
-                  options={{
-                    readOnly: !canWrite,
-                    minimap: { enabled: false },
-                    wordWrap: "on",
-                    fontSize: 13,
-                    automaticLayout: true,
-                    scrollBeyondLastLine: false,
-                    quickSuggestions: { other: true, comments: false, strings: true },
-                    fixedOverflowWidgets: true,
-                  }}
+                  options={{ ...EDITOR_OPTIONS, readOnly: !canWrite }}
                 />
               ) : (
                 <p className="muted p-3 text-sm">Loading {openPath}…</p>

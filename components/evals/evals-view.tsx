@@ -35,11 +35,15 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The table is loaded from the file once per version of it: a background refetch of the same file must never
+  // replace rows the author is typing.
+  const [loadedDigest, setLoadedDigest] = useState<string | null | undefined>(undefined);
   useEffect(() => {
-    if (!set.data) return;
+    if (!set.data || set.data.digest === loadedDigest) return;
+    setLoadedDigest(set.data.digest);
     setCases(withKeys(set.data.triggers));
     setSaved(JSON.stringify(set.data.triggers));
-  }, [set.data]);
+  }, [set.data, loadedDigest]);
   const latest = runs.data?.[0]?.id ?? null;
   const shownId = selected ?? latest;
   const run = useQuery({

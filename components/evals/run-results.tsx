@@ -1,5 +1,6 @@
 // One run's results, row by row as they arrive, its confusion summary, and what changed since the previous run.
 import type { EvalRun, QueryRow } from "./types";
+import { count } from "~/components/plural";
 
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? "n/a" : `${Math.round(n * 100)}%`);
 
@@ -12,7 +13,7 @@ export function RunResults({ run, previous }: { run: EvalRun; previous: EvalRun 
         <h2 className="font-semibold">Run #{run.id}</h2>
         <span className="muted text-xs">
           {run.provider}
-          {run.provider !== "offline" ? ` ${run.model}` : ""} · {run.mode} mode · {run.runs} run(s) per query · {run.status === "running" ? `running (${run.results.length}/${run.cases})` : run.status}
+          {run.provider !== "offline" ? ` ${run.model}` : ""} · {run.mode} mode · {count(run.runs, "run")} per query · {run.status === "running" ? `running (${run.results.length}/${run.cases})` : run.status}
         </span>
         {previous && <span className="muted text-xs">compared with run #{previous.id}</span>}
       </div>

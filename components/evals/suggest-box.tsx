@@ -5,6 +5,7 @@ import { diffWords } from "diff";
 import { useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
 import type { SkillRef } from "./types";
+import { count } from "~/components/plural";
 
 type Suggestion = Awaited<ReturnType<ReturnType<typeof useTRPCClient>["evals"]["suggest"]["mutate"]>>;
 const pct = (n: number) => `${Math.round(n * 100)}%`;
@@ -56,7 +57,7 @@ export function SuggestBox({ skillRef, provider, mode, canWrite, onApplied }: { 
       {s && (
         <div className="space-y-2 text-sm" data-testid="suggestion">
           <p>
-            Held-out queries: {pct(s.before.test)} → {pct(s.best.test)} · training queries: {pct(s.before.train)} → {pct(s.best.train)} · {s.tried.length - 1} proposal(s) tried · split{" "}
+            Held-out queries: {pct(s.before.test)} → {pct(s.best.test)} · training queries: {pct(s.before.train)} → {pct(s.best.train)} · {count(s.tried.length - 1, "proposal")} tried · split{" "}
             {s.split.train}/{s.split.test}
           </p>
           {s.unchanged ? (

@@ -5,14 +5,14 @@ import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import type { ChainLink } from "~/server/services/governance/matrix";
-import { STATUS_STYLE } from "./status";
+import { stateLabel } from "~/components/skills/skill-state";
 
 const MonacoDiff = dynamic(() => import("./monaco-diff"), {
   ssr: false,
   loading: () => <p className="muted p-4 text-sm">Loading the diff editor…</p>,
 });
 
-const labelOf = (c: ChainLink) => `${c.layer}${c.plugin ? ` (${c.plugin})` : ""} — ${STATUS_STYLE[c.status].label}`;
+const labelOf = (c: ChainLink) => `${c.layer}${c.plugin ? ` (${c.plugin})` : ""} — ${stateLabel(c.status)}`;
 
 function usePrefersDark(): boolean {
   const [dark, setDark] = useState(false);

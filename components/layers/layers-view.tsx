@@ -5,12 +5,12 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { SKILL_STATES } from "~/server/domain/vocabulary";
 import { DeployPanel } from "./deploy-panel";
 import { DiffView } from "./diff-view";
 import { MatrixGrid } from "./matrix-grid";
 import { BlockNameButton } from "./policy-actions";
 import { ResolutionChain } from "./resolution-chain";
-import { STATUS_STYLE } from "./status";
 import { StatusBadge } from "./status-badge";
 import { writeLayersUrl, type LayersUrlState } from "./url-state";
 
@@ -175,7 +175,7 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
         </label>
         <span className="muted text-xs">{rows.length} shown</span>
         <span className="flex flex-wrap gap-1" aria-label="Legend">
-          {(Object.keys(STATUS_STYLE) as (keyof typeof STATUS_STYLE)[]).map((s) => (
+          {SKILL_STATES.map((s) => (
             <StatusBadge key={s} status={s} />
           ))}
         </span>

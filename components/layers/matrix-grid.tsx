@@ -3,7 +3,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
 import type { MatrixRow } from "~/server/services/governance/matrix";
-import { LAYER_LABEL, LAYERS } from "./status";
+import { LAYER_LABEL, LAYERS } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";
 
 const GRID = "grid grid-cols-[minmax(12rem,1.4fr)_repeat(4,minmax(8rem,1fr))_minmax(9rem,1fr)] gap-2 items-center";

@@ -3,8 +3,9 @@
 // definition lives and why it won or lost (the registry's own sentence).
 import type { Explanation } from "~/server/services/governance/matrix";
 import { LinkActions } from "./policy-actions";
-import { LAYER_LABEL } from "./status";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";
+import { count } from "~/components/plural";
 
 export function ResolutionChain({ explanation, isAdmin = false }: { explanation: Explanation; isAdmin?: boolean }) {
   return (
@@ -55,8 +56,8 @@ export function ResolutionChain({ explanation, isAdmin = false }: { explanation:
                 </p>
                 <p className="muted mt-0.5 font-mono text-xs break-all">
                   {c.where} · SKILL.md {c.digest.slice(0, 12)}
-                  {c.errors ? ` · ${c.errors} error${c.errors > 1 ? "s" : ""}` : ""}
-                  {c.warnings ? ` · ${c.warnings} warning${c.warnings > 1 ? "s" : ""}` : ""}
+                  {c.errors ? ` · ${count(c.errors, "error")}` : ""}
+                  {c.warnings ? ` · ${count(c.warnings, "warning")}` : ""}
                 </p>
                 {c.approval?.status === "rejected" && (
                   <p className="mt-1 text-xs text-rose-800 dark:text-rose-200" data-testid="approval-note">

@@ -5,7 +5,9 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useTRPC } from "~/components/providers/trpc";
-import { editorHref, LAYER_LABEL, STATUS_LABEL } from "~/components/skills/links";
+import { editorHref } from "~/components/skills/links";
+import { stateLabel } from "~/components/skills/skill-state";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { evalsHref } from "~/components/evals/view-tabs";
 import type { AppRouter } from "~/server/api/root";
 
@@ -42,12 +44,12 @@ export function OverviewDashboard() {
           <h2 className="font-semibold">Catalog</h2>
           <p className="text-sm">
             {Object.entries(o.byLayer)
-              .map(([l, n]) => `${LAYER_LABEL[l] ?? l} ${n}`)
+              .map(([l, n]) => `${(LAYER_LABEL as Record<string, string>)[l] ?? l} ${n}`)
               .join(" · ")}
           </p>
           <p className="text-sm">
             {Object.entries(o.byStatus)
-              .map(([s, n]) => `${STATUS_LABEL[s] ?? s} ${n}`)
+              .map(([s, n]) => `${stateLabel(s)} ${n}`)
               .join(" · ")}
           </p>
           <p className="muted text-sm">

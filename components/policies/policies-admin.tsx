@@ -5,10 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { LAYERS } from "~/server/domain/vocabulary";
 import type { PolicyChange } from "~/server/services/governance/policy-change";
 import { ApprovalsQueue } from "./approvals-queue";
-
-const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
 
 export function PoliciesAdmin() {
   const trpc = useTRPC();
@@ -198,8 +197,8 @@ export function PoliciesAdmin() {
       <section className="card space-y-2" aria-label="Forbidden names">
         <h2 className="font-semibold">Names that may not be used</h2>
         <p className="muted text-sm">
-          A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Seed 003 proposes keeping vendor words out of
-          skill names.
+          A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Vendor words
+          (claude, anthropic, gemini, openai) are a common choice: some vendors refuse skills whose names carry them.
         </p>
         <form
           className="space-y-2"

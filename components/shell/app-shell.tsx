@@ -34,7 +34,9 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
             ))}
           </nav>
           <div className="flex items-center gap-3 text-sm" data-testid="signed-in-user">
-            <span className="hidden sm:inline">{user.email}</span>
+            <Link href="/account" className="hidden hover:underline sm:inline" title="Your account: change password">
+              {user.email}
+            </Link>
             <span className="badge bg-indigo-100 text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200" data-testid="user-role">
               {user.role}
             </span>

@@ -1,4 +1,4 @@
-import type { Role } from "~/db/schema";
+import type { Role } from "~/server/domain/vocabulary";
 
 export function Forbidden({ need, have }: { need: Role; have: Role }) {
   return (

@@ -1,6 +1,6 @@
 // The console's areas. An area appears here when its page exists; each says the least role that may open it
 // (the server checks the same role again on every request).
-import { hasRole, type Role } from "~/db/schema/users";
+import { hasRole, type Role } from "~/server/domain/vocabulary";
 
 export interface NavItem {
   href: string;

@@ -5,10 +5,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { editorHref, LAYER_LABEL } from "./links";
+import { LAYER_LABEL, type LayerName as Layer } from "~/server/domain/vocabulary";
+import { editorHref } from "./links";
 import { useDebounced } from "./use-debounced";
 
-type Layer = "enterprise" | "personal" | "project" | "plugin";
 
 export function CreateSkill({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();

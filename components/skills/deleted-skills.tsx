@@ -3,7 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
-import { editorHref, LAYER_LABEL } from "./links";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
+import { editorHref } from "./links";
 
 export function DeletedSkills({ canRestore }: { canRestore: boolean }) {
   const trpc = useTRPC();

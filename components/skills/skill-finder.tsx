@@ -5,7 +5,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { editorHref, LAYER_LABEL } from "./links";
+import { LAYER_LABEL } from "~/server/domain/vocabulary";
+import { editorHref } from "./links";
 import { useDebounced } from "./use-debounced";
 
 export function SkillFinder() {

@@ -9,12 +9,13 @@ import { useTRPC } from "~/components/providers/trpc";
 import { CreateSkill } from "./create-skill";
 import { ImportSkill } from "./import-skill";
 import { SkillFinder } from "./skill-finder";
-import { editorHref, LAYER_LABEL, STATUS_LABEL, STATUS_STYLE } from "./links";
+import { LAYER_LABEL, LAYERS, SKILL_STATE_LABEL, SKILL_STATES as STATUSES } from "~/server/domain/vocabulary";
+import { editorHref } from "./links";
+import { stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
+import { count } from "~/components/plural";
 
 const PAGE = 50;
-const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
-const STATUSES = ["active", "shadowed", "invalid", "disabled", "blocked", "out-of-scope", "pending-approval"] as const;
 type Sort = "name" | "layer" | "status" | "changed";
 
 function ago(ms: number): string {
@@ -52,7 +53,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold">Skills</h1>
         <span className="muted text-sm" data-testid="skills-total">
-          {list.data ? `${total} skill${total === 1 ? "" : "s"}` : ""}
+          {list.data ? `${count(list.data.names, "skill")}${list.data.names !== total ? ` (${count(total, "definition")} across the layers)` : ""}` : ""}
         </span>
         <div className="ml-auto flex gap-2">
           <Link className="btn" href="/skills/deleted">
@@ -110,7 +111,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
             <option value="">Any status</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {STATUS_LABEL[s]} {list.data?.counts.statuses[s] !== undefined ? `(${list.data.counts.statuses[s]})` : ""}
+                {SKILL_STATE_LABEL[s]} {list.data?.counts.statuses[s] !== undefined ? `(${list.data.counts.statuses[s]})` : ""}
               </option>
             ))}
           </select>
@@ -168,8 +169,8 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
                   </span>
                 </td>
                 <td>
-                  <span className={`badge ${STATUS_STYLE[r.status] ?? ""}`} title={r.statusReason}>
-                    {STATUS_LABEL[r.status] ?? r.status}
+                  <span className={`badge ${stateClass(r.status)}`} title={r.statusReason}>
+                    {stateLabel(r.status)}
                   </span>
                   {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
                   {r.status === "invalid" && r.statusReason && (

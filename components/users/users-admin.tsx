@@ -2,7 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { ROLES, type Role } from "~/db/schema/users";
+import { ROLES, type Role } from "~/server/domain/vocabulary";
+import { ResetPassword } from "./reset-password";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
@@ -117,6 +118,8 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                     className="input w-28 py-1"
                     aria-label={`Role of ${u.email}`}
                     value={u.role}
+                    disabled={u.id === currentUserId}
+                    title={u.id === currentUserId ? "Another administrator changes your role" : undefined}
                     onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
                   >
                     {ROLES.map((r) => (
@@ -143,9 +146,13 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                   >
                     Sign out everywhere
                   </button>
-                  <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
-                    {u.disabled ? "Enable" : "Disable"}
-                  </button>
+                  {u.id !== currentUserId && <ResetPassword userId={u.id} email={u.email} />}
+                  {/* Nobody disables themselves (the server refuses it too). */}
+                  {u.id !== currentUserId && (
+                    <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
+                      {u.disabled ? "Enable" : "Disable"}
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

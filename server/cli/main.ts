@@ -2,6 +2,9 @@
 // `run(args: string[], io: CliIO): Promise<number>` (the exit code). This file only dispatches.
 import type { CliIO } from "./io";
 import { defaultIO } from "./io";
+import pkg from "../../package.json" with { type: "json" };
+
+const VERSION = pkg.version;
 
 type CommandModule = { run(args: string[], io: CliIO): Promise<number>; summary: string };
 
@@ -18,6 +21,11 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),
   "agent run": () => import("./commands/agent-run"),
+  "policy list": () => import("./commands/policy").then((m) => m.command("list")),
+  "policy block": () => import("./commands/policy").then((m) => m.command("block")),
+  "policy unblock": () => import("./commands/policy").then((m) => m.command("unblock")),
+  "policy export": () => import("./commands/policy").then((m) => m.command("export")),
+  "policy import": () => import("./commands/policy").then((m) => m.command("import")),
   "token create": () => import("./commands/token-create"),
   sync: () => import("./commands/sync"),
 };
@@ -27,6 +35,20 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
   const one = argv[0] !== undefined && !argv[0].startsWith("-") && Object.hasOwn(COMMANDS, argv[0]);
   const key = one ? argv[0]! : argv.slice(0, 2).join(" ");
   const load = Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined;
+  if (argv[0] === "--version" || argv[0] === "-v") {
+    io.out(`omniforge ${VERSION}\n`);
+    return 0;
+  }
+  // `omniforge policy` alone: that group's commands, one line each.
+  const group = Object.keys(COMMANDS).filter((k) => k.startsWith(`${argv[0]} `));
+  if (!load && group.length && (argv.length === 1 || argv[1] === "--help" || argv[1] === "-h")) {
+    io.out(`omniforge ${argv[0]} commands:\n`);
+    for (const k of group) {
+      const mod = await COMMANDS[k]!().catch(() => null);
+      io.out(`  omniforge ${k.padEnd(24)} ${mod?.summary ?? ""}\n`);
+    }
+    return 0;
+  }
   if (!load) {
     const wantsHelp = argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h";
     io.err(wantsHelp ? "" : `omniforge: unknown command "${argv.join(" ")}"\n`);

@@ -22,6 +22,8 @@ export const AUDIT_EVENT_TYPES = [
   "login_failed",
   "logout",
   "sessions_revoked",
+  "password_changed",
+  "password_reset",
   "access_denied",
   "agent_run_started",
   "agent_run_finished",

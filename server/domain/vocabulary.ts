@@ -24,7 +24,7 @@ export const SKILL_STATE_LABEL: Record<SkillState, string> = {
   active: "active",
   shadowed: "shadowed",
   blocked: "blocked",
-  "pending-approval": "awaiting approval",
+  "pending-approval": "pending approval",
   disabled: "disabled",
   "out-of-scope": "out of scope",
   invalid: "invalid",

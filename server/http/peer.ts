@@ -5,16 +5,17 @@
 // walk around the per-address sign-in limit.
 import type { IncomingMessage } from "node:http";
 import net from "node:net";
+import { processWide } from "../process-wide";
 
 export const PEER_HEADER = "x-omniforge-peer";
 /** What clientIp says when the peer cannot be known (the app was served without the console's server). */
 export const UNKNOWN_PEER = "unknown";
 
-const g = globalThis as unknown as { __omniforgePeerStamped?: boolean };
+const stamped = processWide("peerStamped", () => ({ yes: false }));
 
 /** Replaces any client-sent PEER_HEADER with the socket's address. Called first for every request. */
 export function stampPeer(req: IncomingMessage): void {
-  g.__omniforgePeerStamped = true;
+  stamped().yes = true;
   delete req.headers[PEER_HEADER];
   // Next also reads rawHeaders in places; drop the client's copies there too.
   for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) {
@@ -69,7 +70,7 @@ function header(h: HeaderSource, name: string): string | undefined {
 
 /** The direct peer as stamped by the console's server, or UNKNOWN_PEER. */
 export function peerAddress(h: HeaderSource): string {
-  if (!g.__omniforgePeerStamped) return UNKNOWN_PEER;
+  if (!stamped().yes) return UNKNOWN_PEER;
   return header(h, PEER_HEADER)?.trim() || UNKNOWN_PEER;
 }
 

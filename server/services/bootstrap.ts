@@ -6,12 +6,14 @@ import { env } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { ensureDataHome, readOrCreateSecret, resolveDataHome, type DataHome } from "../config";
+import { processWide } from "../process-wide";
 import { ensureRetentionJob } from "./audit/retention-job";
 import { seedDemoSkills } from "./demo/seed";
 import { generatePassword } from "./users/password";
 import { createUser, findUserByEmail } from "./users/users";
 
-const g = globalThis as unknown as { __omniforgeReady?: Promise<{ db: Db; dataHome: DataHome }> };
+// A box rather than the promise itself: a failed start is forgotten so the next request tries again.
+const ready = processWide("ready", () => ({ current: undefined as Promise<{ db: Db; dataHome: DataHome }> | undefined }));
 
 export const DEMO_ADMIN_EMAIL = "admin@omniforge.local";
 
@@ -40,7 +42,8 @@ export function logTightened(dh: DataHome, notes: string[]): void {
 }
 
 export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
-  g.__omniforgeReady ??= (async () => {
+  const box = ready();
+  box.current ??= (async () => {
     const dh = resolveDataHome();
     logTightened(dh, ensureDataHome(dh));
     const db = getDb();
@@ -52,8 +55,8 @@ export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
     }
     return { db, dataHome: dh };
   })();
-  g.__omniforgeReady.catch(() => {
-    g.__omniforgeReady = undefined;
+  box.current.catch(() => {
+    box.current = undefined;
   });
-  return g.__omniforgeReady;
+  return box.current;
 }

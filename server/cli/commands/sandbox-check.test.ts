@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import { bubblewrap, itNeeding } from "../../test-support/needs";
 import type { CliIO } from "../io";
 import { run } from "./sandbox-check";
 
@@ -10,11 +10,9 @@ function capture(env: Record<string, string> = {}) {
   return { io, out: () => out.join(""), err: () => err.join("") };
 }
 
-const hasBwrap = fs.existsSync("/usr/bin/bwrap");
-if (!hasBwrap) console.warn("[sandbox-check.test] SKIPPED the working-sandbox case: /usr/bin/bwrap is missing");
 
 describe("omniforge sandbox check", () => {
-  it.skipIf(!hasBwrap)("prints the mode and each check, exit 0 when scripts can run", async () => {
+  itNeeding(bubblewrap(), "prints the mode and each check, exit 0 when scripts can run", async () => {
     const c = capture();
     const code = await run([], c.io);
     expect(code).toBe(0);
@@ -22,7 +20,7 @@ describe("omniforge sandbox check", () => {
     expect(c.out()).toMatch(/ok {3}canary/);
   });
 
-  it.skipIf(!hasBwrap)("--json prints the status object", async () => {
+  itNeeding(bubblewrap(), "--json prints the status object", async () => {
     const c = capture();
     expect(await run(["--json"], c.io)).toBe(0);
     const status = JSON.parse(c.out());

@@ -4,7 +4,7 @@
 // the agent loop and goes through our executor.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { generateText, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
 
 /** Tool names on the wire: providers accept [A-Za-z0-9_-] only, so "skills.load" travels as "skills_load". */
@@ -49,7 +49,7 @@ export class AiSdkProvider implements ModelProvider {
       const { $schema: _drop, ...parameters } = t.parameters;
       tools[w] = tool({ description: t.description, inputSchema: jsonSchema(parameters as Parameters<typeof jsonSchema>[0]) });
     }
-    const result = await generateText({
+    const common = {
       model: this.languageModel,
       instructions: req.system,
       messages: toModelMessages(req.messages),
@@ -57,18 +57,29 @@ export class AiSdkProvider implements ModelProvider {
       maxRetries: 1,
       maxOutputTokens: this.maxOutputTokens,
       ...(req.signal ? { abortSignal: req.signal } : {}),
-    });
+    };
+    // Streamed when someone listens (the playground): text reaches the page as it comes, and stop cuts it mid-way.
+    const result = req.onTextDelta ? await this.streamed(common, req.onTextDelta) : await generateText(common);
     const toolCalls: ModelToolCall[] = result.toolCalls.map((c, k) => ({
       id: c.toolCallId || `call-${k}`,
       name: byWire.get(c.toolName) ?? c.toolName,
       input: c.input ?? {},
     }));
-    if (result.text) req.onTextDelta?.(result.text);
     return {
       text: result.text ?? "",
       toolCalls,
       usage: { inputTokens: result.usage?.inputTokens, outputTokens: result.usage?.outputTokens },
     };
+  }
+
+  /** One streamed call: deltas go to `onDelta`; the same shape as generateText's result comes back. */
+  private async streamed(options: Parameters<typeof generateText>[0], onDelta: (text: string) => void) {
+    let failure: unknown = null;
+    const result = streamText({ ...(options as Parameters<typeof streamText>[0]), onError: ({ error }) => void (failure ??= error) });
+    for await (const delta of result.textStream) if (delta) onDelta(delta);
+    if (failure) throw failure;
+    const [text, toolCalls, usage] = await Promise.all([result.text, result.toolCalls, result.usage]);
+    return { text, toolCalls, usage };
   }
 }
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { SkillEntry } from "../registry/types";
 import { activateSkill } from "../tools/lifecycle";
 import type { ActiveSkill, ToolContext, ToolDefinition } from "../tools/types";
+import { notFoundMessage } from "../tools/builtin/skill";
 import { bashTool, builtinTools, createSkillTool, listFilesTool, orchestratedTools, readFileTool, runScriptTool, searchFilesTool, writeFileTool } from "../tools/builtin/index";
 import type { SearchOptions, SearchResult } from "../search/engine";
 import { skillToolDescription } from "./prompts";
@@ -54,11 +55,16 @@ async function forkAnswer(host: ModeHost, s: LoadedSkill, task: string | undefin
 
 // ---- tool mode ----------------------------------------------------------------------------------------
 
-const skillInput = z.object({
-  name: z.string().min(1).describe('Skill name; for deactivate, the most recently activated skill or "all"'),
-  action: z.enum(["activate", "deactivate"]).optional().describe("Default: activate"),
-  task: z.string().optional().describe("For skills that run in their own context: what the skill should do (default: the user's request)"),
-});
+// The seeds' words ({skill_name, args}) and ours ({name, action, task}) are both accepted.
+const skillInput = z
+  .object({
+    name: z.string().min(1).optional().describe('Skill name; for deactivate, the most recently activated skill or "all"'),
+    skill_name: z.string().min(1).optional().describe("Same as name"),
+    action: z.enum(["activate", "deactivate"]).optional().describe("Default: activate"),
+    task: z.string().optional().describe("For skills that run in their own context: what the skill should do (default: the user's request)"),
+    args: z.string().optional().describe("Same as task"),
+  })
+  .refine((i) => !!(i.name ?? i.skill_name), { message: "give the skill's name (name or skill_name)" });
 
 export function agentSkillTool(host: ModeHost, listing: string): ToolDefinition<z.infer<typeof skillInput>> {
   const base = createSkillTool({
@@ -67,19 +73,21 @@ export function agentSkillTool(host: ModeHost, listing: string): ToolDefinition<
       const s = load(host, name);
       return s ? { ...activeOf(s), body: s.body } : null;
     },
+    names: () => host.skills.keys(),
   });
   return {
     ...base,
     inputSchema: skillInput,
     async run(i, ctx) {
+      const name = (i.name ?? i.skill_name ?? "").trim();
       if ((i.action ?? "activate") === "activate") {
-        const entry = host.skills.get(i.name.trim());
+        const entry = host.skills.get(name);
         if (entry?.context === "fork") {
           const s = load(host, entry.name)!;
-          if (s.context === "fork") return { output: await forkAnswer(host, s, i.task), data: { name: s.name, fork: true, digest: s.digest } };
+          if (s.context === "fork") return { output: await forkAnswer(host, s, i.task ?? i.args), data: { name: s.name, fork: true, digest: s.digest } };
         }
       }
-      return base.run({ name: i.name, ...(i.action ? { action: i.action } : {}) }, ctx);
+      return base.run({ name, ...(i.action ? { action: i.action } : {}) }, ctx);
     },
   };
 }
@@ -196,7 +204,7 @@ export function skillsLoadTool(host: ModeHost): ToolDefinition<z.infer<typeof lo
     async run(i, ctx) {
       const names = [...new Set(i.names.map((n) => n.trim()))];
       const unknown = names.filter((n) => !host.skills.has(n));
-      if (unknown.length) return { ok: false, output: `No skill named ${unknown.map((n) => `'${n}'`).join(", ")} is available`, error: "unknown_skill" };
+      if (unknown.length) return { ok: false, output: unknown.map((n) => notFoundMessage(n, host.skills.keys())).join(" "), error: "unknown_skill" };
       const loaded = names.map((n) => load(host, n)!);
       const forks = loaded.filter((s) => s.context === "fork");
       const inline = loaded.filter((s) => s.context !== "fork");

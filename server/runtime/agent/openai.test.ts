@@ -46,7 +46,7 @@ afterAll(async () => {
   world?.cleanup();
 });
 
-async function server(replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply), opts: { delayMs?: number } = {}) {
+async function server(replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply), opts: { delayMs?: number; chunkDelayMs?: number } = {}) {
   const s = await scriptedOpenAiServer(replies, opts);
   servers.push(s);
   return s;
@@ -334,7 +334,7 @@ describe("provider failures", () => {
     const audit = new MemoryAuditSink();
     const result = await runAgent({ request: "x", mode: "tool", provider: broken, skills: { index: world.index() }, runner, audit, scratchDir: world.scratch, sessionId: "s", userId: "u" });
     expect(result.reason).toBe("error");
-    expect(ofType(result.events, "error")[0]!.message).toBeTruthy();
+    expect(ofType(result.events, "error")[0]!.message).toMatch(/^Failed after 2 attempts\. Last error: AI_APICallError: Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect(ofType(result.events, "run_finished")[0]!.reason).toBe("error");
     expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
   });
@@ -351,5 +351,35 @@ describe("context: fork in orchestrated mode", () => {
     expect(toolMessages(s.requests[2]!)[0]).toContain("SUB-ORCH-ANSWER");
     expect(systemOf(s.requests[2]!)).not.toContain("</active_skills>");
     expect(ofType(result.events, "skill_activated").map((e) => [e.skill, e.depth])).toEqual([["secret-keeper", 1]]);
+  });
+});
+
+describe("streaming", () => {
+  it("text reaches the listener in pieces as the server sends them, and stop cuts the answer mid-way", async () => {
+    const answer = "Here is a long answer that arrives in many small pieces over the wire.";
+    const s = await server([{ content: answer }], { chunkDelayMs: 30 });
+    const { result } = await run(s, "tool");
+    const deltas = ofType(result.events, "text_delta").map((e) => e.text);
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.join("")).toBe(answer);
+    expect(result.answer).toBe(answer);
+    expect(s.requests[0]!.stream).toBe(true);
+
+    const slow = await server([{ content: answer }], { chunkDelayMs: 200 });
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const t0 = performance.now();
+    const stopped = await run(slow, "tool", {
+      signal: ac.signal,
+      onEvent: (e) => {
+        if (e.type === "text_delta") {
+          seen.push(e.text);
+          if (seen.length === 2) ac.abort();
+        }
+      },
+    });
+    expect(stopped.result.reason).toBe("aborted");
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(seen.join("").length).toBeLessThan(answer.length);
   });
 });

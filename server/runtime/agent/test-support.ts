@@ -10,6 +10,7 @@ import { makeLayerConfig, type LayerConfig } from "../registry/layers";
 import { SkillIndex } from "../registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
 import type { ScriptRunner } from "../sandbox/types";
+import { streamAnthropic, streamOpenAi } from "./test-sse";
 
 export interface AgentWorld {
   base: string;
@@ -94,7 +95,11 @@ export interface ScriptedServer {
  * Answers /v1/chat/completions with the next scripted reply (the last one repeats). `delayMs` holds each
  * answer back (for abort tests). Anything else is a 404.
  */
-export async function scriptedOpenAiServer(replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply), opts: { delayMs?: number } = {}): Promise<ScriptedServer> {
+export async function scriptedOpenAiServer(
+  replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply),
+  /** delayMs holds a whole answer back; chunkDelayMs pauses between the pieces of a streamed one. */
+  opts: { delayMs?: number; chunkDelayMs?: number } = {},
+): Promise<ScriptedServer> {
   const requests: ChatRequestBody[] = [];
   const auth: string[] = [];
   const server = http.createServer((req, res) => {
@@ -110,6 +115,10 @@ export async function scriptedOpenAiServer(replies: ScriptedReply[] | ((body: Ch
       auth.push(String(req.headers.authorization ?? ""));
       const n = requests.length - 1;
       const reply = typeof replies === "function" ? replies(body, n) : replies[Math.min(n, replies.length - 1)]!;
+      if (body.stream) {
+        setTimeout(() => void streamOpenAi(res, reply, n, body.model, opts.chunkDelayMs ?? 0), opts.delayMs ?? 0);
+        return;
+      }
       const toolCalls = (reply.toolCalls ?? []).map((c, k) => ({
         id: `call_${n}_${k}`,
         type: "function",
@@ -176,6 +185,10 @@ export async function scriptedAnthropicServer(replies: ScriptedReply[]): Promise
       keys.push(String(req.headers["x-api-key"] ?? ""));
       const n = requests.length - 1;
       const reply = replies[Math.min(n, replies.length - 1)]!;
+      if ((body as { stream?: boolean }).stream) {
+        void streamAnthropic(res, reply, n, body.model);
+        return;
+      }
       const content = [
         ...(reply.content ? [{ type: "text", text: reply.content }] : []),
         ...(reply.toolCalls ?? []).map((c, k) => ({ type: "tool_use", id: `toolu_${n}_${k}`, name: c.name, input: c.arguments })),

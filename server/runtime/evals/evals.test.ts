@@ -156,7 +156,7 @@ describe("runTriggerEval", () => {
     const down = openAiCompatibleProvider({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "gpt-test" });
     const failed = await runTriggerEval({ skill: "pdf-forms", cases: [{ query: "fill this PDF form", should_trigger: true }], skills: { index }, provider: down, mode: "tool", runs: 2, scratchDir: world.scratch });
     expect(failed[0]).toMatchObject({ errored: true, passed: false, runs: 2 });
-    expect(failed[0]!.error).toBeTruthy();
+    expect(failed[0]!.error).toBe("Failed after 2 attempts. Last error: AI_APICallError: Cannot connect to API: bad port");
     expect(summarize(failed, "pdf-forms")).toMatchObject({ errored: 1, fn: 0, tp: 0 });
   });
 

@@ -1,18 +1,16 @@
 // The registry over real public skills (shared/fixtures/real-skills), linked in as the personal layer.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import { BodyCache } from "./body";
 import { resolve, resolveAll } from "./resolve";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, type TempLayers } from "./test-helpers";
 
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const real = path.join(process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared"), "fixtures", "real-skills");
-const present = fs.existsSync(real);
-if (!present) console.warn(`[registry real-skills.test] SKIPPED: ${real} is absent (set OMNIFORGE_SHARED_DIR)`);
+const real = path.join(sharedDir, "fixtures", "real-skills");
 
-describe.skipIf(!present)("registry over the real skills", () => {
+describeNeeding(sharedFixture("fixtures/real-skills"), "registry over the real skills", () => {
   let t: TempLayers;
   let index: SkillIndex;
   let expected: string[];

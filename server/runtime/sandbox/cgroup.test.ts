@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createRunCgroup, detectCgroups, joinPrefix, removeRunCgroup, sweepStaleCgroups } from "./cgroup";
+import { cgroups, describeNeeding, has } from "../../test-support/needs";
 import { DEFAULT_LIMITS } from "./limits";
 
-const found = process.getuid?.() === 0 ? detectCgroups() : { error: "not root" };
-const layout = "layout" in found ? found.layout : undefined;
-if (!layout) console.warn(`[cgroup.test] SKIPPED cgroup tests: ${"error" in found ? found.error : ""}`);
+const found = has(cgroups()) ? detectCgroups() : null;
+const layout = found && "layout" in found ? found.layout : undefined;
 
-describe.skipIf(!layout)("per-run cgroups", () => {
+describeNeeding(cgroups(), "per-run cgroups", () => {
   it("creates the run's cgroups with the limits written, then removes them", async () => {
     const cg = createRunCgroup(layout!, `sbx-${process.pid}-unit-${Date.now()}`, DEFAULT_LIMITS);
     try {

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeNeeding, root as rootUser } from "../../test-support/needs";
 import { readableCopy, unreadableEntry } from "./skill-access";
 
-const isRoot = process.getuid?.() === 0;
 const U = 65533;
 let root: string;
 beforeAll(() => {
@@ -13,7 +13,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-describe.skipIf(!isRoot)("skill folder readability for the sandbox uid", () => {
+describeNeeding(rootUser(), "skill folder readability for the sandbox uid", () => {
   it("finds the first entry the sandbox uid cannot read", () => {
     const skill = path.join(root, "s1");
     fs.mkdirSync(path.join(skill, "scripts"), { recursive: true });

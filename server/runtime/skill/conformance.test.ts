@@ -2,13 +2,13 @@
 // (valid == no error diagnostic). Cases live in the shared folder, never copied into the repo.
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeNeeding, has, sharedDir, sharedFixture } from "../../test-support/needs";
 import { checkSkillDir } from "./index";
 
-const shared = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(import.meta.dirname, "../../../../shared");
-const base = path.join(shared, "fixtures/conformance");
-const exists = fs.existsSync(path.join(base, "cases.json"));
-if (!exists) console.warn(`skill conformance tests skipped: ${base}/cases.json not found (set OMNIFORGE_SHARED_DIR)`);
+const base = path.join(sharedDir, "fixtures/conformance");
+const fixtures = sharedFixture("fixtures/conformance/cases.json");
+const exists = has(fixtures);
 
 interface Case {
   id: string;
@@ -26,7 +26,7 @@ function caseDir(c: Case): string {
   return path.join(parent, entries.length === 1 ? entries[0]!.name : path.basename(c.path));
 }
 
-describe.skipIf(!exists)("conformance cases (spec rules)", () => {
+describeNeeding(fixtures, "conformance cases (spec rules)", () => {
   it("has cases", () => expect(cases.length).toBeGreaterThan(0));
   it.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     const check = checkSkillDir(caseDir(c), { rules: "spec" });

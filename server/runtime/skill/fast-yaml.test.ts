@@ -7,8 +7,9 @@ import { isMap, isScalar, parseDocument, type YAMLMap } from "yaml";
 import { describe, expect, it } from "vitest";
 import { parseSimpleFrontmatter } from "./fast-yaml";
 import { findSkillDirs } from "./discover";
+import { itNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 
-const shared = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(import.meta.dirname, "../../../../shared");
+const shared = sharedDir;
 
 function reference(text: string) {
   const doc = parseDocument(text, { schema: "failsafe", prettyErrors: false, uniqueKeys: true });
@@ -130,8 +131,7 @@ describe("parseSimpleFrontmatter", () => {
     ...findSkillDirs(path.join(shared, "fixtures/real-skills")),
     ...findSkillDirs(path.join(shared, "fixtures/conformance/cases")),
   ];
-  if (dirs.length === 0) console.warn(`fast-yaml fixture agreement skipped: no skills under ${shared}/fixtures (set OMNIFORGE_SHARED_DIR)`);
-  it.skipIf(dirs.length === 0)("agrees with yaml on every shared fixture frontmatter it accepts", () => {
+  itNeeding([sharedFixture("fixtures/real-skills"), sharedFixture("fixtures/conformance/cases")], "agrees with yaml on every shared fixture frontmatter it accepts", () => {
     let accepted = 0;
     for (const dir of dirs) {
       const file = fs.existsSync(path.join(dir, "SKILL.md")) ? path.join(dir, "SKILL.md") : path.join(dir, "skill.md");

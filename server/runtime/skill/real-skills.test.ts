@@ -2,13 +2,13 @@
 // spec verdict agrees with the strict check recorded in SOURCES.md for each folder.
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeNeeding, has, sharedDir, sharedFixture } from "../../test-support/needs";
 import { checkSkillDir, findSkillDirs } from "./index";
 
-const shared = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(import.meta.dirname, "../../../../shared");
-const root = path.join(shared, "fixtures/real-skills");
-const exists = fs.existsSync(path.join(root, "SOURCES.md"));
-if (!exists) console.warn(`real-skills compatibility tests skipped: ${root}/SOURCES.md not found (set OMNIFORGE_SHARED_DIR)`);
+const root = path.join(sharedDir, "fixtures/real-skills");
+const fixtures = sharedFixture("fixtures/real-skills/SOURCES.md");
+const exists = has(fixtures);
 
 /** Folder -> "pass" or the recorded failure reason, from SOURCES.md's table. */
 function recorded(): Map<string, string> {
@@ -26,7 +26,7 @@ function recorded(): Map<string, string> {
 // meta-nested-map and tools-block-list) does: a spec error of these codes does not contradict a "pass".
 const STRICTER_THAN_RECORDED = new Set(["metadata.value-type", "allowed-tools.type"]);
 
-describe.skipIf(!exists)("real public skills", () => {
+describeNeeding(fixtures, "real public skills", () => {
   const expected = exists ? recorded() : new Map<string, string>();
   const dirs = exists ? findSkillDirs(root) : [];
 

@@ -48,8 +48,10 @@ export function checkName(
   if (length > MAX_NAME_LENGTH) {
     out.push(diag("error", "name.too-long", `name has ${length} characters; the limit is ${MAX_NAME_LENGTH}.`, valueRange("name")));
   }
+  // A suggestion must itself be a valid name: lowercase, other characters to single hyphens, none at the edges.
+  const valid = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, MAX_NAME_LENGTH).replace(/-+$/, "");
   if (name !== name.toLowerCase()) {
-    out.push(diag("error", "name.case", `name "${name}" must be lowercase: use "${name.toLowerCase()}".`, valueRange("name")));
+    out.push(diag("error", "name.case", `name "${name}" must be lowercase${valid ? `: use "${valid}"` : ""}.`, valueRange("name")));
   }
   if (name.startsWith("-") || name.endsWith("-")) {
     out.push(diag("error", "name.hyphen-edge", `name "${name}" cannot start or end with a hyphen.`, valueRange("name")));
@@ -58,7 +60,7 @@ export function checkName(
     out.push(diag("error", "name.hyphen-consecutive", `name "${name}" cannot contain consecutive hyphens (--).`, valueRange("name")));
   }
   if (!NAME_CHARS.test(name)) {
-    const fixed = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+    const fixed = valid;
     out.push(
       diag(
         "error",

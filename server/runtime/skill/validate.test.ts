@@ -14,6 +14,14 @@ const codesOf = (c: ReturnType<typeof check>, severity?: string) =>
   c.diagnostics.filter((d) => !severity || d.severity === severity).map((d) => d.code);
 
 describe("name", () => {
+  it("every name it suggests is itself a valid name", () => {
+    for (const bad of ["Good_One", "PDF Tools", "Über_Tool", "x__y", "API-Helper!"]) {
+      const suggested = check(`name: ${bad}\ndescription: Does a thing. Use when asked.`).diagnostics.flatMap((d) => [...d.message.matchAll(/(?:use|try) "([^"]+)"/g)].map((m) => m[1]!));
+      expect(suggested.length, bad).toBeGreaterThan(0);
+      for (const name of suggested) expect(codesOf(check(`name: ${name}\ndescription: Does a thing. Use when asked.`, { dir: name }), "error"), `${bad} -> ${name}`).toEqual([]);
+    }
+  });
+
   it.each([
     ["PDF-Processing", "name.case"],
     ["-pdf", "name.hyphen-edge"],

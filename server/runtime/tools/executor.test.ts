@@ -323,7 +323,7 @@ describe("adversarial calls", () => {
     const off = await executor.execute({ name: "skill", input: { name: "all", action: "deactivate" } });
     expect(off.ok).toBe(true);
     expect(stack.size).toBe(0);
-    expect((await executor.execute({ name: "skill", input: { name: "nope" } })).output).toMatch(/No skill named 'nope'/);
+    expect((await executor.execute({ name: "skill", input: { name: "nope" } })).output).toMatch(/Skill 'nope' not found\./);
   });
 });
 

@@ -14,7 +14,6 @@ export {
   parseToolPattern,
   parseToolPatterns,
   refusingSets,
-  splitAllowedTools,
   splitShellCommands,
   type AllowedSet,
   type CallForMatch,

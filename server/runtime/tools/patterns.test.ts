@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { parseAllowedTools } from "../skill/allowed-tools";
 import {
   describeUnmatchedPatterns,
   isCallAllowed,
@@ -9,7 +10,6 @@ import {
   parseToolPattern,
   parseToolPatterns,
   refusingSets,
-  splitAllowedTools,
   splitShellCommands,
 } from "./patterns";
 
@@ -18,28 +18,29 @@ function field(yamlText: string): unknown {
   return (parseYaml(yamlText) as Record<string, unknown>)["allowed-tools"];
 }
 
-describe("splitAllowedTools: the forms real skills write", () => {
-  it("YAML list", () => {
-    expect(splitAllowedTools(field("allowed-tools:\n  - Read\n  - Grep\n  - Glob\n"))).toEqual(["Read", "Grep", "Glob"]);
+describe("parseToolPatterns: one reading of allowed-tools", () => {
+  it("splits a value exactly as the skill parser does (../skill/allowed-tools)", () => {
+    for (const value of [
+      field('allowed-tools: "Bash(git add:*) Bash(python scripts/*), Read"\n'),
+      field("allowed-tools:\n  - Read\n  - Bash(git add *)\n"),
+      "Bash(git:*)\u00a0Read\fWrite",
+      ["Read Write", 3, " Bash(npm run test) "],
+      undefined,
+    ]) {
+      expect(parseToolPatterns(value).map((p) => p.raw)).toEqual(parseAllowedTools(value));
+    }
   });
-  it("space-separated string (K-Dense skills)", () => {
-    expect(splitAllowedTools(field("allowed-tools: Read Write Edit Bash\n"))).toEqual(["Read", "Write", "Edit", "Bash"]);
-  });
-  it("comma-separated string (getsentry skills)", () => {
-    expect(splitAllowedTools(field("allowed-tools: Read, Grep, Glob, Bash, Task\n"))).toEqual(["Read", "Grep", "Glob", "Bash", "Task"]);
-  });
-  it("never splits inside parentheses", () => {
-    expect(splitAllowedTools(field('allowed-tools: "Bash(git add:*) Bash(python scripts/*), Read"\n'))).toEqual([
-      "Bash(git add:*)",
-      "Bash(python scripts/*)",
-      "Read",
-    ]);
-  });
-  it("a YAML list keeps each item whole (as the skill parser does); non-strings ignored", () => {
-    expect(splitAllowedTools(["Read Write", 3, " Bash(npm run test) "])).toEqual(["Read Write", "Bash(npm run test)"]);
-    // "Read Write" as one list item is not a pattern we can honour: it allows nothing and is reported.
+  it("a YAML list item with two names is one pattern that allows nothing", () => {
     expect(parseToolPattern("Read Write").kind).toBe("unknown");
-    expect(splitAllowedTools(undefined)).toEqual([]);
+  });
+  it("reads both Claude Code prefix forms, Bash(git add *) and Bash(git:*)", () => {
+    const [spaced, colon] = parseToolPatterns("Bash(git add *), Bash(git:*)");
+    expect(spaced).toMatchObject({ tool: "bash", argPattern: "git add *", kind: "mapped" });
+    expect(colon).toMatchObject({ tool: "bash", argPattern: "git:*", kind: "mapped" });
+    expect(matchesCommand("git add README.md", spaced!.argPattern!)).toBe(true);
+    expect(matchesCommand("git commit -m x", spaced!.argPattern!)).toBe(false);
+    expect(matchesCommand("git commit -m x", colon!.argPattern!)).toBe(true);
+    expect(matchesCommand("gitk", colon!.argPattern!)).toBe(false);
   });
 });
 

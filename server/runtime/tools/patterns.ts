@@ -1,6 +1,7 @@
 // allowed-tools patterns as skills from Claude Code, Codex and Gemini CLI write them, and how a tool call
 // is matched against them. Tool names are case-insensitive; command and path arguments are not.
-import type { CallSubject } from "./types";
+import { parseAllowedTools } from "../skill/allowed-tools";
+import type { CallSubject } from "./subject";
 
 /**
  * Claude Code tool names -> our tool names, so an imported skill's restriction means what its author meant.
@@ -75,31 +76,11 @@ export function parseToolPattern(raw: string): ToolPattern {
 }
 
 /**
- * An allowed-tools value as patterns, the way the skill parser (../skill parseAllowedTools) normalises it:
- * a string is split on spaces and commas outside parentheses ("Bash(git add:*) Read" is two patterns);
- * a YAML list keeps each item as one pattern (an item "Read Write" is one pattern that matches nothing,
- * which is the safe reading). Non-string items and empty pieces are dropped.
+ * An allowed-tools value (string or YAML list) as parsed patterns. The splitting is the skill format's own
+ * (../skill/allowed-tools.ts), so the editor, the validator and the executor read a value the same way.
  */
-export function splitAllowedTools(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
-  if (typeof value !== "string") return [];
-  const out: string[] = [];
-  let depth = 0;
-  let cur = "";
-  for (const ch of value) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = "";
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
 export function parseToolPatterns(value: unknown): ToolPattern[] {
-  return splitAllowedTools(value).map(parseToolPattern);
+  return parseAllowedTools(value).map(parseToolPattern);
 }
 
 /** Patterns that can never match one of our tools, with a sentence for the editor's warning. */

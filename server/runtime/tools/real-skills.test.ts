@@ -2,27 +2,25 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import { MemoryAuditSink } from "../audit/events";
 import { builtinTools, createSkillTool, type SkillForActivation } from "./builtin/index";
 import { Executor } from "./executor";
-import { describeUnmatchedPatterns, parseToolPatterns, splitAllowedTools } from "./patterns";
+import { parseAllowedTools } from "../skill/allowed-tools";
+import { describeUnmatchedPatterns, parseToolPatterns } from "./patterns";
 import { SkillStack } from "./stack";
 import { makeWorld, type World } from "./test-fixtures";
 
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const shared = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared");
-const realSkills = path.join(shared, "fixtures", "real-skills");
-const exists = fs.existsSync(realSkills);
-if (!exists) console.warn(`real-skills.test.ts skipped: ${realSkills} not found (set OMNIFORGE_SHARED_DIR)`);
+const realSkills = path.join(sharedDir, "fixtures", "real-skills");
 
 function load(rel: string): SkillForActivation {
   const dir = path.join(realSkills, rel);
   const text = fs.readFileSync(path.join(dir, "SKILL.md"), "utf8");
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(text)!;
   const fm = parseYaml(m[1]!) as Record<string, unknown>;
-  const allowed = fm["allowed-tools"] === undefined ? undefined : splitAllowedTools(fm["allowed-tools"]);
+  const allowed = fm["allowed-tools"] === undefined ? undefined : parseAllowedTools(fm["allowed-tools"]);
   return {
     name: String(fm.name),
     layer: "plugin",
@@ -33,7 +31,7 @@ function load(rel: string): SkillForActivation {
   };
 }
 
-describe.skipIf(!exists)("allowed-tools of real skills", () => {
+describeNeeding(sharedFixture("fixtures/real-skills"), "allowed-tools of real skills", () => {
   let world: World;
   beforeEach(() => {
     world = makeWorld();

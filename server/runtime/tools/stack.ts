@@ -1,7 +1,7 @@
 // The skill stack: which skills are active in a session, in activation order, and the restriction they
 // impose together. It lives beside the executor, not in a tool call, so a tool that throws cannot lose it.
 import { parseToolPatterns, type AllowedSet, type ToolPattern } from "./patterns";
-import type { ActiveSkill } from "./types";
+import type { ActiveSkill } from "./subject";
 
 export class SkillStackError extends Error {
   constructor(message: string) {

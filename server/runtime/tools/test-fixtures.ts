@@ -12,7 +12,7 @@ import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sand
 import type { ScriptRequest, ScriptResult, ScriptRunner, SandboxStatus } from "../sandbox/types";
 import { builtinTools, createSkillTool, type SkillForActivation } from "./builtin/index";
 import { Executor } from "./executor";
-import { splitAllowedTools } from "./patterns";
+import { parseAllowedTools } from "../skill/allowed-tools";
 import { SkillStack } from "./stack";
 import type { ToolDefinition } from "./types";
 
@@ -66,7 +66,7 @@ export function makeWorld(): World {
       const m = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
       if (!m) return null;
       const fm = parseYaml(m[1]!) as Record<string, unknown>;
-      const allowed = fm["allowed-tools"] === undefined ? undefined : splitAllowedTools(fm["allowed-tools"]);
+      const allowed = fm["allowed-tools"] === undefined ? undefined : parseAllowedTools(fm["allowed-tools"]);
       return {
         name,
         layer: "project",

@@ -4,6 +4,9 @@ import type { z } from "zod";
 import type { AuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
 import type { SkillStack } from "./stack";
+import type { ActiveSkill, CallSubject } from "./subject";
+
+export type { ActiveSkill, CallSubject } from "./subject";
 
 /** A JSON schema object, for tools that do not use zod. Only `type`, `properties`, `required` are checked. */
 export interface JsonSchemaObject {
@@ -15,18 +18,6 @@ export interface JsonSchemaObject {
 
 export type ToolInputSchema = z.ZodType | JsonSchemaObject;
 
-/**
- * What the restriction check looks at besides the tool name. A tool fills in what applies to it:
- * `bash` gives its command line, `run_script` the ways a person would type the run, file tools the path.
- */
-export interface CallSubject {
-  /** A shell command line; compound commands must match piece by piece. */
-  commandLine?: string;
-  /** Equivalent spellings of one command (run_script): any one matching is enough. */
-  commandAlternatives?: string[];
-  /** A file path: skill-relative when inside the top skill, else absolute. */
-  path?: string;
-}
 
 /** What a tool's run() may return: plain text, or text plus structured data for the console. */
 export type ToolRunOutput = string | { output: string; ok?: boolean; error?: string; data?: unknown };
@@ -68,18 +59,6 @@ export interface ToolResult {
   durationMs: number;
 }
 
-/** One active skill, as the executor sees it. */
-export interface ActiveSkill {
-  name: string;
-  layer: string;
-  digest: string;
-  /** Absolute skill folder (the one holding SKILL.md). */
-  baseDir: string;
-  /** allowed-tools patterns as written; undefined means the skill adds no restriction. */
-  allowedTools?: string[];
-  /** Who activated it: a run id, "user", "policy"... A finished run deactivates what it activated. */
-  activatedBy?: string;
-}
 
 export interface ToolContext {
   sessionId: string;

@@ -2,8 +2,9 @@
 // its translation to SQL. Every condition is a column compared with a bound parameter; no text from the
 // filter is ever spliced into SQL.
 import { z } from "zod";
+import { AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
 
-export const AUDIT_OUTCOMES = ["allowed", "refused", "failed", "ok"] as const;
+export { AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
 
 /** Accepts epoch milliseconds or an ISO date string (URLs carry the readable form). */
 const time = z.union([z.number(), z.string().min(1).max(40)]).transform((v, ctx) => {
@@ -29,7 +30,7 @@ export const auditFilterSchema = z.object({
   model: name.optional(),
   tool: name.optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
-});
+} satisfies Record<AuditFilterKey, z.ZodType>);
 export type AuditFilter = z.output<typeof auditFilterSchema>;
 export type AuditFilterInput = z.input<typeof auditFilterSchema>;
 

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../../../db/client";
 import { AUDIT_CHECKPOINT_HEAD_FILE, AUDIT_CHECKPOINTS_FILE, AUDIT_HMAC_KEY_FILE, AUDIT_KEYED_FROM_FILE, AUDIT_SIGNING_KEY_FILE } from "../../domain/audit-chain";
+import { processWide } from "../../process-wide";
 
 export interface AuditKeys {
   /** The data home (null for an in-memory database: keys then live only in this process). */
@@ -23,9 +24,8 @@ export interface AuditKeys {
   keyedFrom: number | null;
 }
 
-const g = globalThis as unknown as { __omniforgeAuditKeys?: Map<string, AuditKeys>; __omniforgeMemKeys?: WeakMap<Db, AuditKeys> };
-const byHome = (g.__omniforgeAuditKeys ??= new Map());
-const byMemoryDb = (g.__omniforgeMemKeys ??= new WeakMap());
+const byHome = processWide("auditKeys", () => new Map<string, AuditKeys>())();
+const byMemoryDb = processWide("auditMemKeys", () => new WeakMap<Db, AuditKeys>())();
 
 export function dataHomeOf(db: Db): string | null {
   const c = db.$client;

@@ -62,6 +62,14 @@ describe("audit queries", () => {
     expect(ids(listEvents(t.db, f({ from: new Date(base + H).toISOString(), to: String(base + 2 * H) }), all))).toEqual([10, 9, 8, 7, 6]);
   });
 
+  it("shows the person behind an actor id recorded without an email (playground and agent events)", () => {
+    t.db.$client.prepare(`INSERT INTO users (id, email, name, role, password_hash, disabled, created_at, updated_at) VALUES ('alice', 'alice@x.io', '', 'author', 'x', 0, 0, 0)`).run();
+    const page = listEvents(t.db, f({ user: "alice" }), all);
+    expect(page.events.every((e) => e.actorId === "alice" && e.actorEmail === "alice@x.io")).toBe(true);
+    expect(listEvents(t.db, f({ user: "bob" }), all).events.every((e) => e.actorEmail === null)).toBe(true);
+    t.db.$client.prepare(`DELETE FROM users WHERE id = 'alice'`).run();
+  });
+
   it("pages with a cursor without gaps or repeats", () => {
     const seen: number[] = [];
     let cursor: string | undefined;

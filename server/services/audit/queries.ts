@@ -38,6 +38,18 @@ export function toView(row: StoredRow): AuditEventView {
   return { ...row, details };
 }
 
+/**
+ * Events recorded with only an actor id (the agent's and the playground's) show the person: their email from the
+ * users table, looked up once per page. The stored row is unchanged (the chain covers it); only the view gains it.
+ */
+export function withPeople<T extends { actorId: string | null; actorEmail: string | null }>(db: Db, events: T[]): T[] {
+  const ids = [...new Set(events.filter((e) => e.actorId && !e.actorEmail).map((e) => e.actorId!))];
+  if (!ids.length) return events;
+  const rows = db.$client.prepare(`SELECT id, email FROM users WHERE id IN (${ids.map(() => "?").join(",")})`).all(...ids) as { id: string; email: string }[];
+  const email = new Map(rows.map((r) => [r.id, r.email]));
+  return events.map((e) => (e.actorId && !e.actorEmail && email.has(e.actorId) ? { ...e, actorEmail: email.get(e.actorId)! } : e));
+}
+
 /** One page of events, newest first. `nextCursor` is null on the last page. */
 export function listEvents(
   db: Db,
@@ -54,7 +66,7 @@ export function listEvents(
     limit + 1,
   ) as StoredRow[];
   const more = rows.length > limit;
-  const events = rows.slice(0, limit).map(toView);
+  const events = withPeople(db, rows.slice(0, limit).map(toView));
   return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
 }
 
@@ -69,7 +81,7 @@ export function getEvent(db: Db, id: number, scope: AuditScope): AuditEventView 
   flushAudit(db);
   const w = whereOf({}, scope, ["id = ?"], [id]);
   const row = stmt(db, `SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql}`).get(...w.params) as StoredRow | undefined;
-  return row ? toView(row) : null;
+  return row ? withPeople(db, [toView(row)])[0]! : null;
 }
 
 export type Bucket = "hour" | "day";
@@ -206,6 +218,6 @@ export function violations(
   if (parts.length === 0) return { events: [], nextCursor: null };
   const rows = stmt(db, `${parts.join(" UNION ALL ")} ORDER BY at DESC, id DESC LIMIT ?`).all(...params, limit + 1) as StoredRow[];
   const more = rows.length > limit;
-  const events = rows.slice(0, limit).map(toView);
+  const events = withPeople(db, rows.slice(0, limit).map(toView));
   return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
 }

@@ -7,6 +7,7 @@ import type { Db } from "../../../db/client";
 import { auditArchives } from "../../../db/schema";
 import { env } from "../../../env";
 import type { DataHome } from "../../config";
+import { processWide } from "../../process-wide";
 import { startRetention } from "./retention";
 
 export interface RetentionStatus {
@@ -17,7 +18,8 @@ export interface RetentionStatus {
   lastArchive: { count: number; firstId: number; lastId: number; at: number; file: string } | null;
 }
 
-const g = globalThis as unknown as { __omniforgeRetention?: { stop: () => void; days: number } };
+// A box: the job is replaced when the days change and dropped when stopped.
+const job = processWide("auditRetention", () => ({ current: undefined as { stop: () => void; days: number } | undefined }));
 
 export function retentionDays(days: number = env.OMNIFORGE_AUDIT_RETENTION_DAYS): number | null {
   return days > 0 ? days : null;
@@ -26,16 +28,18 @@ export function retentionDays(days: number = env.OMNIFORGE_AUDIT_RETENTION_DAYS)
 /** Starts the daily archiving when a retention is set; returns the days it keeps (null: keeping everything). */
 export function ensureRetentionJob(db: Db, dh: DataHome, days: number | null = retentionDays()): number | null {
   if (days === null) return null;
-  if (g.__omniforgeRetention?.days === days) return days;
-  g.__omniforgeRetention?.stop();
-  g.__omniforgeRetention = { stop: startRetention(db, { days, dir: dh.archiveDir }), days };
+  const box = job();
+  if (box.current?.days === days) return days;
+  box.current?.stop();
+  box.current = { stop: startRetention(db, { days, dir: dh.archiveDir }), days };
   console.log(`[omniforge] audit retention: events older than ${days} day${days === 1 ? "" : "s"} are archived to ${dh.archiveDir}`);
   return days;
 }
 
 export function stopRetentionJob(): void {
-  g.__omniforgeRetention?.stop();
-  g.__omniforgeRetention = undefined;
+  const box = job();
+  box.current?.stop();
+  box.current = undefined;
 }
 
 /** What the audit page says about retention. */

@@ -1,12 +1,12 @@
 // One batched writer per database connection, shared by everything in the process that records events.
 import type { Db } from "../../../db/client";
+import { processWide } from "../../process-wide";
 import { AuditWriter, type AuditWriterOptions } from "./writer";
 import { setting, type EnvSource } from "../../../env";
 
-// On globalThis: Next may evaluate this module once per route bundle; all copies must share one writer per
+// Process-wide: Next may evaluate this module once per route bundle; all copies must share one writer per
 // connection, or two queues would each batch events for the same chain.
-const g = globalThis as unknown as { __omniforgeAuditWriters?: WeakMap<Db, AuditWriter> };
-const cache = (g.__omniforgeAuditWriters ??= new WeakMap<Db, AuditWriter>());
+const cache = processWide("auditWriters", () => new WeakMap<Db, AuditWriter>())();
 
 /** OMNIFORGE_AUDIT_STDOUT=0 (or false, no, off) turns the JSON lines on standard output off (tests do). */
 export function stdoutEnabled(source?: EnvSource): boolean {

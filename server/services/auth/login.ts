@@ -4,6 +4,7 @@ import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { findUserByEmail, normaliseEmail, toPublic, type PublicUser } from "../users/users";
 import { verifyPassword } from "../users/password";
+import { processWide } from "../../process-wide";
 import { RateLimiter } from "./rate-limit";
 import { setting } from "../../../env";
 
@@ -11,12 +12,8 @@ export type LoginResult =
   | { ok: true; user: PublicUser }
   | { ok: false; reason: "invalid" | "disabled" | "rate_limited"; message: string };
 
-const g = globalThis as unknown as { __omniforgeLoginLimiter?: RateLimiter };
-export function loginLimiter(): RateLimiter {
-  // Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
-  const perMinute = setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE");
-  return (g.__omniforgeLoginLimiter ??= new RateLimiter(perMinute, 60_000));
-}
+// Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
+export const loginLimiter = processWide("loginLimiter", () => new RateLimiter(setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE"), 60_000));
 
 export async function attemptLogin(
   db: Db,

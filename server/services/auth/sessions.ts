@@ -2,19 +2,21 @@
 // good as its row: open, not idle past SESSION_IDLE_MAX_MS, and its user enabled. Ending a row ends every
 // copy of the cookie at once, which a JWT alone cannot do.
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { authSessions, users } from "../../../db/schema";
 import { SESSION_IDLE_MAX_MS, SESSION_KEEP_ENDED_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
 import type { Role } from "../../domain/vocabulary";
 
-export type SessionEndReason = "sign_out" | "user_disabled" | "signed_out_everywhere";
+export type SessionEndReason = "sign_out" | "user_disabled" | "signed_out_everywhere" | "password_changed" | "password_reset";
 
 export interface SessionUserRow {
   id: string;
   email: string;
   name: string;
   role: Role;
+  /** The server-side session this request belongs to. */
+  sid: string;
 }
 
 /** Opens a session for a user who just proved their password; returns its id for the token. */
@@ -44,7 +46,7 @@ export function sessionUser(db: Db, token: { userId?: string; sid?: string }, no
   const idle = now.getTime() - row.s.lastSeenAt.getTime();
   if (idle > SESSION_IDLE_MAX_MS) return null;
   if (idle > SESSION_TOUCH_EVERY_MS) db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, token.sid)).run();
-  return { id: row.u.id, email: row.u.email, name: row.u.name, role: row.u.role };
+  return { id: row.u.id, email: row.u.email, name: row.u.name, role: row.u.role, sid: token.sid };
 }
 
 /** Ends one session; false when it was not open. */
@@ -57,12 +59,12 @@ export function endSession(db: Db, sid: string, reason: SessionEndReason, now = 
   return r.changes > 0;
 }
 
-/** Ends every open session of a user; returns how many were open. */
-export function endUserSessions(db: Db, userId: string, reason: SessionEndReason, now = new Date()): number {
+/** Ends every open session of a user (but `keep`, the one making the change); returns how many were open. */
+export function endUserSessions(db: Db, userId: string, reason: SessionEndReason, now = new Date(), keep?: string): number {
   const r = db
     .update(authSessions)
     .set({ endedAt: now, endReason: reason })
-    .where(and(eq(authSessions.userId, userId), isNull(authSessions.endedAt)))
+    .where(and(eq(authSessions.userId, userId), isNull(authSessions.endedAt), ...(keep ? [ne(authSessions.id, keep)] : [])))
     .run();
   return r.changes;
 }

@@ -3,6 +3,7 @@
 // once, follow the disk through the registry's watcher, and are kept for the most recently used users.
 import { makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
 import { resolveDataHome, type DataHome } from "../../config";
+import { processWide } from "../../process-wide";
 import { setting } from "../../../env";
 
 const MAX_INDEXES = 32;
@@ -11,8 +12,7 @@ interface CatalogState {
   indexes: Map<string, SkillIndex>;
   pending: Map<string, Promise<SkillIndex>>;
 }
-const g = globalThis as unknown as { __omniforgeCatalog?: CatalogState };
-const state = (): CatalogState => (g.__omniforgeCatalog ??= { indexes: new Map(), pending: new Map() });
+const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map() }));
 
 /** Layer folders as seen by a console user (their personal layer is <home>/users/<id>/skills). */
 export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome()): LayerConfig {

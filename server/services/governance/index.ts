@@ -17,3 +17,4 @@ export {
   type DeployResult,
 } from "./deploy";
 export { cliDeploy, formatPreview, type CliDeployOptions, type CliDeployOutcome } from "./cli-deploy";
+export { exportPolicy, importPolicy, checkPolicyDocument } from "./policy-document";

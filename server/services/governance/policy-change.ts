@@ -7,7 +7,7 @@ import { normalisePolicy, readStoredPolicy, writeStoredPolicy, type StoredPolicy
 import { GovernanceError } from "./errors";
 
 export type PolicyChange =
-  | { op: "block"; name: string }
+  | { op: "block"; name: string; /** Kept in the audit event only. */ reason?: string }
   | { op: "unblock"; name: string }
   | { op: "disable"; name: string; layer: LayerName; plugin?: string }
   | { op: "enable"; name: string; layer: LayerName; plugin?: string }

@@ -298,7 +298,7 @@ describe("what a session's agent sees", () => {
     expect(p.why).toMatch(/fit the budget/);
     const none = await listingPreview(deps(), alice, s.id, undefined, "what is the capital of Peru");
     expect(none.abstain).toBe(true);
-    expect(none.abstainReason).toBeTruthy();
+    expect(none.abstainReason).toBe("no skill's text contains any word of the request");
   });
 
   it("the new-session form offers no blocked skill", async () => {

@@ -2,6 +2,7 @@
 // cores usable), and a per-turn view of it that says when a script has to wait for a free slot.
 import { createSandbox, unsafeRequested, type Sandbox } from "../../runtime/sandbox/index";
 import type { ScriptRunner } from "../../runtime/sandbox/types";
+import { processWide } from "../../process-wide";
 import type { PlaygroundNote } from "./types";
 import { processEnv, setting, type EnvSource } from "../../../env";
 
@@ -12,8 +13,7 @@ export interface SharedRunner {
   inFlight: number;
 }
 
-const g = globalThis as unknown as { __omniforgePlaygroundSandboxes?: Map<string, SharedRunner> };
-const cache = () => (g.__omniforgePlaygroundSandboxes ??= new Map());
+const cache = processWide("playgroundSandboxes", () => new Map<string, SharedRunner>());
 
 export function scriptLimit(env: EnvSource = processEnv()): number {
   return setting("OMNIFORGE_SCRIPT_CONCURRENCY", env);

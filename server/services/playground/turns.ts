@@ -6,6 +6,7 @@ import type { DataHome } from "../../config";
 import { runAgent, type AgentEvent, type ChatMessage, type DisclosureMode, type RunFinishReason } from "../../runtime/agent";
 import type { AuditSink } from "../../runtime/audit/events";
 import { providerFor } from "./providers";
+import { processWide } from "../../process-wide";
 import { sessionSkillSet } from "./scope";
 import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, scratchDirOf, touchSession, type Actor, type PlaygroundSession } from "./sessions";
@@ -46,8 +47,7 @@ interface RunningTurn {
 const MAX_REQUEST = 20_000;
 const MAX_PERSISTED_TEXT = 20_000;
 
-const g = globalThis as unknown as { __omniforgePlaygroundTurns?: Map<string, RunningTurn> };
-const running = () => (g.__omniforgePlaygroundTurns ??= new Map());
+const running = processWide("playgroundTurns", () => new Map<string, RunningTurn>());
 
 export function runningTurn(sessionId: string): { turn: number; mode: DisclosureMode; startedAt: number } | null {
   const r = running().get(sessionId);

@@ -7,6 +7,7 @@ import { createSkill } from "./lifecycle";
 import { saveFile, readSkillFile } from "./edit";
 import { liveCheck } from "./live-check";
 import { skillMd, skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { refreshAll } from "../catalog/catalog";
 
 let h: ReturnType<typeof skillsTestHome>;
 beforeEach(() => {
@@ -58,6 +59,11 @@ describe("skills list", () => {
     expect((await listSkills(author, { sort: "name", offset: 3 })).rows.map((r) => r.name)).toEqual(["gamma"]);
     expect((await listSkills(author, { statuses: ["invalid"] })).total).toBe(0);
     expect((await listSkills(author, {})).counts.layers).toEqual({ personal: 1, project: 3 });
+    // A name defined in two layers is one skill with two definitions.
+    writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "alpha"), { "SKILL.md": skillMd("alpha") });
+    refreshAll([path.join(h.dh.home, "enterprise", "skills", "alpha")]); // no watcher in tests
+    const both = await listSkills(author, {});
+    expect([both.names, both.total]).toEqual([4, 5]);
   });
 
   it("lists, searches and pages 1,000 skills (figure printed)", async () => {

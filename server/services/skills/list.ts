@@ -36,7 +36,10 @@ export interface SkillRow {
 }
 
 export interface SkillList {
+  /** Definitions that match (one skill may be defined in several layers). */
   total: number;
+  /** Distinct skill names among them: what a person calls "skills". */
+  names: number;
   offset: number;
   rows: SkillRow[];
   counts: { layers: Record<string, number>; statuses: Record<string, number> };
@@ -142,7 +145,7 @@ export function queryRows(rows: SkillRow[], entriesByKey: Map<string, SkillEntry
   matched.sort((a, b) => sign * sort(a, b));
   const offset = Math.max(0, query.offset ?? 0);
   const limit = Math.min(500, Math.max(1, query.limit ?? 100));
-  return { total: matched.length, offset, rows: matched.slice(offset, offset + limit), counts, tags: [...tags].sort() };
+  return { total: matched.length, names: new Set(matched.map((r) => r.name)).size, offset, rows: matched.slice(offset, offset + limit), counts, tags: [...tags].sort() };
 }
 
 /** Rows and their entries keyed the same way, for queryRows. */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readSkillFolder } from "../../runtime/registry";
+import { describeNeeding, itNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import type { SkillServiceError } from "./errors";
 import { createSkill } from "./lifecycle";
 import { skillDirOf } from "./location";
@@ -16,10 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const SHARED = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(process.cwd(), "../shared");
-const REAL = path.join(SHARED, "fixtures", "real-skills", "anthropics__skills", "skill-creator");
-const hasReal = fs.existsSync(path.join(REAL, "SKILL.md"));
-if (!hasReal) console.warn(`[skipped] real-skill import: ${REAL} is absent`);
+const REAL = path.join(sharedDir, "fixtures", "real-skills", "anthropics__skills", "skill-creator");
 
 function zipFolder(dir: string, top: string): Uint8Array {
   const tree: Zippable = {};
@@ -83,7 +81,7 @@ describe("import", () => {
     expect(fs.existsSync(path.join(h.dh.projectRoot, "escape.txt"))).toBe(false);
   });
 
-  it.skipIf(!hasReal)("a real skill folder from anthropics/skills imports unchanged and loads", () => {
+  itNeeding(sharedFixture("fixtures/real-skills/anthropics__skills/skill-creator/SKILL.md"), "a real skill folder from anthropics/skills imports unchanged and loads", () => {
     const a = h.ctx(h.actor("author"));
     const r = importArchive(a, { layer: "project", fileName: "skill-creator.zip", data: zipFolder(REAL, "skill-creator") });
     expect(r).toMatchObject({ imported: true, loadable: true, name: "skill-creator" });
@@ -95,7 +93,7 @@ describe("import", () => {
   });
 });
 
-const REAL_ROOT = path.join(SHARED, "fixtures", "real-skills");
+const REAL_ROOT = path.join(sharedDir, "fixtures", "real-skills");
 const realSkills = fs.existsSync(REAL_ROOT)
   ? fs
       .readdirSync(REAL_ROOT)
@@ -103,9 +101,8 @@ const realSkills = fs.existsSync(REAL_ROOT)
       .flatMap((c) => fs.readdirSync(path.join(REAL_ROOT, c)).map((s) => path.join(REAL_ROOT, c, s)))
       .filter((d) => fs.existsSync(path.join(d, "SKILL.md")))
   : [];
-if (!realSkills.length) console.warn(`[skipped] import of every real skill: ${REAL_ROOT} is absent`);
 
-describe.skipIf(!realSkills.length)("every real skill folder of the fixtures", () => {
+describeNeeding(sharedFixture("fixtures/real-skills"), "every real skill folder of the fixtures", () => {
   it("imports unchanged, loads, and exports to the same files", () => {
     const a = h.ctx(h.actor("author"));
     const loaded: string[] = [];

@@ -79,6 +79,10 @@ export function updateUser(
   if (!before) throw new UserError("NOT_FOUND", "No such user.");
   const losesAdmin =
     before.role === "admin" && !before.disabled && ((change.role && change.role !== "admin") || change.disabled === true);
+  // Nobody locks themselves out by mistake: another administrator disables or demotes an admin.
+  if (audit && audit.actor.id === id && (change.disabled === true || (change.role && change.role !== before.role))) {
+    throw new UserError("BAD_REQUEST", "You cannot disable yourself or change your own role; ask another administrator.", { rule: "self" });
+  }
   let ended = 0;
   // Checked inside one transaction so two admins demoting each other at once cannot both succeed.
   db.$client

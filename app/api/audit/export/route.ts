@@ -3,10 +3,9 @@
 import { getSessionUser, requestIp } from "~/server/auth";
 import { auditSinkFor } from "~/server/services/audit/sink";
 import { exportStream } from "~/server/services/audit/export";
-import { auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
+import { AUDIT_FILTER_KEYS, auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
 import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
-import { FILTER_KEYS } from "~/components/audit/url-filter";
 
 export const dynamic = "force-dynamic";
 
@@ -30,9 +29,9 @@ export async function GET(req: Request) {
   const format = url.searchParams.get("format") ?? "csv";
   if (format !== "csv" && format !== "jsonl") return text(400, `Unknown format "${format}": use csv or jsonl.`);
   const raw: Record<string, string> = {};
-  for (const k of FILTER_KEYS) {
+  for (const k of AUDIT_FILTER_KEYS) {
     const v = url.searchParams.get(k);
-    if (v && k !== "range") raw[k] = v;
+    if (v) raw[k] = v;
   }
   const parsed = auditFilterSchema.safeParse(raw);
   if (!parsed.success) {

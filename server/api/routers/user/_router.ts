@@ -1,6 +1,6 @@
 import { adminProcedure, authedProcedure, createTRPCRouter } from "../../trpc";
-import { createHandler, listHandler, meHandler, signOutEverywhereHandler, updateHandler } from "./user.handler";
-import { ZCreateUserInput, ZSignOutEverywhereInput, ZUpdateUserInput } from "./user.schema";
+import { changePasswordHandler, createHandler, listHandler, meHandler, resetPasswordHandler, signOutEverywhereHandler, updateHandler } from "./user.handler";
+import { ZChangePasswordInput, ZCreateUserInput, ZResetPasswordInput, ZSignOutEverywhereInput, ZUpdateUserInput } from "./user.schema";
 
 export const userRouter = createTRPCRouter({
   me: authedProcedure.query(meHandler),
@@ -8,4 +8,6 @@ export const userRouter = createTRPCRouter({
   create: adminProcedure.input(ZCreateUserInput).mutation(createHandler),
   update: adminProcedure.input(ZUpdateUserInput).mutation(updateHandler),
   signOutEverywhere: adminProcedure.input(ZSignOutEverywhereInput).mutation(signOutEverywhereHandler),
+  changePassword: authedProcedure.input(ZChangePasswordInput).mutation(changePasswordHandler),
+  resetPassword: adminProcedure.input(ZResetPasswordInput).mutation(resetPasswordHandler),
 });

@@ -19,3 +19,10 @@ export type TUpdateUserInput = z.infer<typeof ZUpdateUserInput>;
 
 export const ZSignOutEverywhereInput = z.object({ id: z.string().min(1).max(128) });
 export type TSignOutEverywhereInput = z.infer<typeof ZSignOutEverywhereInput>;
+
+export const ZChangePasswordInput = z.object({
+  current: z.string().min(1, "Enter your current password.").max(1024),
+  next: z.string().min(8, "Passwords need at least 8 characters.").max(1024),
+});
+export type TChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
+export const ZResetPasswordInput = ZSignOutEverywhereInput;

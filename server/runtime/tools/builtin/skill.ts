@@ -3,6 +3,7 @@
 // drop a skill that cannot do the task. Resolution is the host's: the registry is passed in as `resolve`.
 import { z } from "zod";
 import { activateSkill, deactivateSkill } from "../lifecycle";
+import { editDistance } from "../../skill/fields";
 import { SkillStackError } from "../stack";
 import type { ActiveSkill, ToolDefinition } from "../types";
 
@@ -15,6 +16,21 @@ export interface SkillToolOptions {
   resolve(name: string): Promise<SkillForActivation | null> | SkillForActivation | null;
   /** The full description, e.g. with `<available_skills>` (tool mode); a plain one by default. */
   description?: string;
+  /** Names this caller may activate (never a blocked one): a miss suggests the closest. */
+  names?: () => Iterable<string>;
+}
+
+/** "Skill 'pdf-procesing' not found. Did you mean 'pdf-processing'?" (closest by edit distance, when close). */
+export function notFoundMessage(name: string, names: Iterable<string> = []): string {
+  const list = [...names];
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const n of list) {
+    const d = editDistance(name.toLowerCase(), n.toLowerCase());
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  const close = best !== null && bestD <= Math.max(2, Math.floor(name.length / 4));
+  return `Skill '${name}' not found.${close ? ` Did you mean '${best}'?` : ""}`;
 }
 
 const input = z.object({
@@ -45,7 +61,7 @@ export function createSkillTool(opts: SkillToolOptions): ToolDefinition<z.infer<
         }
       }
       const skill = await opts.resolve(name);
-      if (!skill) return { ok: false, output: `No skill named '${name}' is available`, error: "unknown_skill" };
+      if (!skill) return { ok: false, output: notFoundMessage(name, opts.names?.()), error: "unknown_skill" };
       const { body, ...entry } = skill;
       const how = activateSkill(ctx, entry);
       const restriction = entry.allowedTools?.length

@@ -3,10 +3,10 @@ import { EvalsView } from "~/components/evals/evals-view";
 import type { SkillRef } from "~/components/editor/types";
 import { requireUser } from "~/components/shell/require-user";
 import { SkillDeployments } from "~/components/tokens/skill-deployments";
+import { LAYERS } from "~/server/domain/vocabulary";
 
 export const dynamic = "force-dynamic";
 
-const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
 // A malformed %-escape stays as written; the server then refuses the folder name with a clear message.
 const safeDecode = (s: string) => {
   try {

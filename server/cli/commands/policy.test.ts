@@ -1,0 +1,69 @@
+// `omniforge policy` through the real bin on a console's data home: changes land in the console's policy and its
+// audit chain; an import is checked whole and a wrong file changes nothing.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readStoredPolicy } from "../../services/policy/store";
+import { skillsTestHome } from "../../services/skills/test-support";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+let h: ReturnType<typeof skillsTestHome>;
+beforeAll(() => {
+  h = skillsTestHome();
+});
+afterAll(() => h.cleanup());
+
+function omniforge(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", ...args, "--home", h.dh.home], {
+    cwd: h.dir,
+    encoding: "utf8",
+    env: { ...process.env, OMNIFORGE_HOME: "" },
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+const policyEvents = () =>
+  h.db.$client.prepare(`SELECT actor_id AS actor, skill, details FROM audit_events WHERE type = 'policy_changed' ORDER BY id`).all() as { actor: string; skill: string | null; details: string }[];
+
+describe("omniforge policy", () => {
+  it("block and unblock change the console's policy, audited as from the console with the reason", () => {
+    const r = omniforge("block", "shady-tool", "--reason", "ticket SEC-12");
+    expect(r).toMatchObject({ code: 0, out: "shady-tool: blocked\n" });
+    expect(readStoredPolicy(h.db).blockedNames).toEqual(["shady-tool"]);
+    const e = policyEvents().at(-1)!;
+    expect(e).toMatchObject({ actor: "cli", skill: "shady-tool" });
+    expect(JSON.parse(e.details).change).toMatchObject({ op: "block", name: "shady-tool", reason: "ticket SEC-12" });
+    expect(omniforge("list").out).toContain("blocked names: shady-tool\n");
+    expect(JSON.parse(omniforge("list", "--json").out)).toMatchObject({ blockedNames: ["shady-tool"] });
+    expect(omniforge("unblock", "shady-tool").out).toBe("shady-tool: unblocked\n");
+    expect(readStoredPolicy(h.db).blockedNames).toEqual([]);
+  });
+
+  it("export and import round-trip; a file with any wrong entry is refused whole, naming each problem", () => {
+    omniforge("block", "old-skill");
+    const file = path.join(h.dir, "policy.yaml");
+    expect(omniforge("export", file).code).toBe(0);
+    expect(fs.readFileSync(file, "utf8")).toContain("blockedNames:\n  - old-skill\n");
+
+    fs.writeFileSync(file, "blockedNames: [fine-name, 'bad name!']\ndisabled:\n  - { name: pdf, layer: moon }\nforbiddenNamePatterns: ['/(/']\nrequireApprovalForScripts: maybe\ncolour: blue\n");
+    const bad = omniforge("import", file);
+    expect(bad.code).toBe(1);
+    for (const p of ["blockedNames[1]", "disabled[0]: unknown layer", "forbiddenNamePatterns[0]", "requireApprovalForScripts: must be true or false", "colour: unknown field"]) expect(bad.err).toContain(p);
+    expect(readStoredPolicy(h.db).blockedNames).toEqual(["old-skill"]); // nothing changed
+
+    fs.writeFileSync(file, "blockedNames: [new-skill]\nallowlist: [pdf-tools, new-skill]\nrequireApprovalForScripts: true\n");
+    expect(omniforge("import", file)).toMatchObject({ code: 0, out: "policy replaced from " + file + "\n" });
+    expect(readStoredPolicy(h.db)).toMatchObject({ blockedNames: ["new-skill"], allowlist: ["new-skill", "pdf-tools"], requireApprovalForScripts: true });
+    expect(JSON.parse(policyEvents().at(-1)!.details)).toMatchObject({ change: { op: "import" }, changed: true });
+  });
+
+  it("without a console database it says where it looked; `omniforge policy` lists the group", () => {
+    const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", "list", "--home", path.join(h.dir, "nowhere")], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("no console database at");
+    const g = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy"], { encoding: "utf8" });
+    expect(g.status).toBe(0);
+    expect(g.stdout).toMatch(/omniforge policy import\s+Replace the policy/);
+  });
+});

@@ -1,0 +1,14 @@
+// The audit filter's fields, without zod: the dashboard (a browser bundle) reads them from here, filter.ts builds
+// its schema from them, and the export route reads the query string with them, so the three never drift apart.
+
+/** The filter's fields, in the order a URL writes them. */
+export const AUDIT_FILTER_KEYS = ["from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome"] as const;
+export type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];
+
+/** The fields compared as plain text (the others are times and the outcome). */
+export const AUDIT_TEXT_KEYS = ["type", "skill", "layer", "user", "session", "model", "tool"] as const satisfies readonly AuditFilterKey[];
+
+export const AUDIT_OUTCOMES = ["allowed", "refused", "failed", "ok"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export const isAuditOutcome = (value: string): value is AuditOutcome => (AUDIT_OUTCOMES as readonly string[]).includes(value);

@@ -1,0 +1,65 @@
+// Suites that need something of the machine: bubblewrap, root, cgroups or the shared fixtures (README.md, "Tests
+// and what they need"). Where it is missing the suite is skipped with the reason in its title, which `npm test`
+// lists beside its count. Under CI (CI set) a missing need is a failure instead: CI installs what these suites
+// need, as the start script does, so a skip there would hide a broken machine and an untested sandbox.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "vitest";
+import { detectCgroups } from "../runtime/sandbox/cgroup";
+import { skipMark, type Need } from "./skip-mark";
+
+export interface Requirement {
+  need: Need;
+  /** Why it is not met, or null when it is. */
+  missing: string | null;
+}
+
+const repo = path.resolve(import.meta.dirname, "../..");
+
+/** The shared fixtures folder: OMNIFORGE_SHARED_DIR, else `shared` beside the clone. */
+export const sharedDir = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repo, "..", "shared");
+
+export const BWRAP = "/usr/bin/bwrap";
+export const isRoot = process.getuid?.() === 0;
+
+export const bubblewrap = (): Requirement => ({ need: "bubblewrap", missing: fs.existsSync(BWRAP) ? null : `${BWRAP} is missing (apt-get install bubblewrap)` });
+
+export const root = (): Requirement => ({ need: "root", missing: isRoot ? null : "not running as root (the sandbox switches to its own uid)" });
+
+/** cgroup v2 with the controllers the sandbox delegates; only root can create run cgroups. */
+export function cgroups(): Requirement {
+  if (!isRoot) return { need: "cgroups", missing: "not running as root, so no run cgroups can be made" };
+  const found = detectCgroups();
+  return { need: "cgroups", missing: "error" in found ? found.error : null };
+}
+
+/** A file or folder of the shared fixtures (relative to sharedDir). */
+export function sharedFixture(rel: string): Requirement {
+  const p = path.join(sharedDir, rel);
+  return { need: "shared fixtures", missing: fs.existsSync(p) ? null : `${p} is absent (set OMNIFORGE_SHARED_DIR)` };
+}
+
+const unmet = (needs: Requirement | Requirement[]) => [needs].flat().find((r) => r.missing !== null);
+const underCi = () => !!process.env.CI && process.env.CI !== "0" && process.env.CI !== "false";
+const ciFailure = (r: Requirement) => () => {
+  throw new Error(`needs ${r.need}: ${r.missing}. Under CI this suite may not be skipped; install what it needs (scripts/system-deps.ts).`);
+};
+
+/** True when every need is met: for a guard inside a body that is collected either way. */
+export const has = (needs: Requirement | Requirement[]): boolean => unmet(needs) === undefined;
+
+/** describe() that runs only when every need is met. */
+export function describeNeeding(needs: Requirement | Requirement[], title: string, body: () => void): void {
+  const r = unmet(needs);
+  if (!r) describe(title, body);
+  else if (underCi()) describe(title, () => it(`has ${r.need}`, ciFailure(r)));
+  else describe.skip(`${title} ${skipMark(r.need, r.missing!)}`, body);
+}
+
+/** it() that runs only when every need is met. */
+export function itNeeding(needs: Requirement | Requirement[], title: string, fn: () => unknown, timeout?: number): void {
+  const r = unmet(needs);
+  if (!r) it(title, fn, timeout);
+  else if (underCi()) it(title, ciFailure(r));
+  else it.skip(`${title} ${skipMark(r.need, r.missing!)}`, fn);
+}
