@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accessTokens } from "../../../db/schema";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { tempDb } from "../../test-support/temp-db";
-import { createUser } from "../users/users";
+import { createUser, updateUser } from "../users/users";
 import { authenticateBearer, createToken, listTokens, revokeToken, type TokenCaller } from "./tokens";
 
 let t: ReturnType<typeof tempDb>;
@@ -50,6 +50,12 @@ describe("access tokens", () => {
     revokeToken(t.db, alice, info.id, as(alice));
     expect(() => authenticateBearer(t.db, `Bearer ${token}`, "catalog:read")).toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
     expect(audit.events.map((e) => e.type)).toEqual(["token_created", "token_revoked"]);
+  });
+
+  it("a disabled user's tokens stop working at once", async () => {
+    const { token } = createToken(t.db, alice, { name: "x", scopes: "catalog:read" }, as(alice));
+    await updateUser(t.db, alice.id, { disabled: true });
+    expect(() => authenticateBearer(t.db, `Bearer ${token}`, "catalog:read")).toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
   });
 
   it("users manage only their own tokens; administrators also machine tokens and anyone's", () => {
