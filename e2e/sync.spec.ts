@@ -7,10 +7,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signInAsAdmin } from "./helpers";
 
 const run = promisify(execFile);
+
+/** Takes release-notes off the block list, waiting for the list to load first (a rerun may find it blocked). */
+async function unblockReleaseNotes(page: Page) {
+  await page.goto("/policies");
+  await expect(page.getByTestId("blocked-names")).toBeVisible();
+  const unblock = page.getByRole("button", { name: "Unblock release-notes" });
+  if (await unblock.count()) await unblock.click();
+  await expect(page.getByTestId("blocked-names")).not.toContainText("release-notes");
+}
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 test("a token from the UI, a sync into two agents' folders, a block, and the next sync removes only that skill", async ({ page, baseURL }) => {
@@ -29,6 +38,7 @@ test("a token from the UI, a sync into two agents' folders, a block, and the nex
   let token = "";
   try {
     await signInAsAdmin(page);
+    await unblockReleaseNotes(page);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Access tokens" }).click();
     const form = page.getByRole("form", { name: "Create token" });
     await form.getByLabel("Token name").fill(`e2e laptop ${Date.now()}`);
@@ -69,10 +79,8 @@ test("a token from the UI, a sync into two agents' folders, a block, and the nex
     for (const f of [claude, gemini]) expect(fs.existsSync(path.join(f, "release-notes"))).toBe(false);
     expect(fs.readFileSync(path.join(claude, "git-helper", "SKILL.md"), "utf8")).toContain("Hand-written.");
     expect(fs.existsSync(path.join(gemini, "git-helper", "SKILL.md"))).toBe(true);
+    await unblockReleaseNotes(page);
   } finally {
-    await page.goto("/policies");
-    const unblock = page.getByRole("button", { name: "Unblock release-notes" });
-    if (await unblock.isVisible().catch(() => false)) await unblock.click();
     fs.rmSync(home, { recursive: true, force: true });
   }
 });
