@@ -28,6 +28,25 @@ export function RunResults({ run, previous }: { run: EvalRun; previous: EvalRun 
         </p>
       )}
       {run.error && <p className="error-text">{run.error}</p>}
+      {s?.tasks?.length ? (
+        <div className="space-y-1" data-testid="task-grades">
+          <h3 className="text-sm font-semibold">Task evals (evals.json), graded by {run.model}</h3>
+          {s.tasks.map((g) => (
+            <div key={String(g.id)} className="text-sm">
+              <div className="font-medium">{g.prompt}</div>
+              {g.error && <div className="error-text">{g.error}</div>}
+              <ul className="ml-4">
+                {g.expectations.map((x, i) => (
+                  <li key={i}>
+                    <span className={x.passed ? "text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}>{x.passed ? "pass" : "fail"}</span> {x.expectation}
+                    {x.reason && <span className="muted"> ({x.reason})</span>}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      ) : null}
       <table className="table" data-testid="run-table">
         <thead>
           <tr>

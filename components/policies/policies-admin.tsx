@@ -8,6 +8,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { LAYERS } from "~/server/domain/vocabulary";
 import type { PolicyChange } from "~/server/services/governance/policy-change";
 import { ApprovalsQueue } from "./approvals-queue";
+import { CatalogNames, PatternPreview } from "./pattern-preview";
 
 export function PoliciesAdmin() {
   const trpc = useTRPC();
@@ -26,6 +27,10 @@ export function PoliciesAdmin() {
     }),
   );
   const apply = (c: PolicyChange) => change.mutate(c);
+  // Names of the catalog for completion and for the patterns' preview.
+  const list = useQuery(trpc.skill.list.queryOptions({ limit: 500, sort: "name" }, { staleTime: 30_000 }));
+  const names = [...new Set((list.data?.rows ?? []).map((r) => r.name))];
+  const [draftPatterns, setDraftPatterns] = useState<string | null>(null);
   if (q.error) return <p className="error-text">{q.error.message}</p>;
   if (!q.data) return <p className="muted">Loading policies…</p>;
   const p = q.data.policy;
@@ -40,6 +45,7 @@ export function PoliciesAdmin() {
 
   return (
     <div className="space-y-6">
+      <CatalogNames names={names} />
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-xl font-semibold">Policies</h1>
         <p className="text-sm">
@@ -92,7 +98,7 @@ export function PoliciesAdmin() {
         <h2 className="font-semibold">Blocked everywhere</h2>
         <p className="muted text-sm">A blocked name is never active, in any layer, for any agent.</p>
         <form className="flex gap-2" onSubmit={(e) => onForm(e, (f) => ({ op: "block", name: String(f.get("name") ?? "") }))}>
-          <input className="input max-w-xs" name="name" placeholder="skill-name" aria-label="Skill name to block" required />
+          <input className="input max-w-xs" name="name" placeholder="skill-name" aria-label="Skill name to block" list="catalog-names" autoComplete="off" required />
           <button className="btn btn-danger" type="submit">
             Block
           </button>
@@ -124,7 +130,7 @@ export function PoliciesAdmin() {
             }))
           }
         >
-          <input className="input" name="name" placeholder="skill-name" aria-label="Skill name to disable" required />
+          <input className="input" name="name" placeholder="skill-name" aria-label="Skill name to disable" list="catalog-names" autoComplete="off" required />
           <select className="input" name="layer" aria-label="Layer" defaultValue="project">
             {LAYERS.map((l) => (
               <option key={l}>{l}</option>
@@ -215,7 +221,9 @@ export function PoliciesAdmin() {
             defaultValue={(p.forbiddenNamePatterns ?? []).join("\n")}
             placeholder="one word or /pattern/ per line"
             aria-label="Forbidden name patterns"
+            onChange={(e) => setDraftPatterns(e.target.value)}
           />
+          <PatternPreview patterns={splitList(draftPatterns ?? (p.forbiddenNamePatterns ?? []).join("\n"))} names={names} />
           <div className="flex gap-2">
             <button className="btn btn-primary" type="submit">
               Save patterns

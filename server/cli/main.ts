@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill install": () => import("./commands/skill-install"),
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),
+  init: () => import("./commands/init"),
   "agent run": () => import("./commands/agent-run"),
   "policy list": () => import("./commands/policy").then((m) => m.command("list")),
   "policy block": () => import("./commands/policy").then((m) => m.command("block")),
@@ -31,10 +32,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 };
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
-  // Most commands are "<group> <verb>"; a few (sync) are one word.
-  const one = argv[0] !== undefined && !argv[0].startsWith("-") && Object.hasOwn(COMMANDS, argv[0]);
-  const key = one ? argv[0]! : argv.slice(0, 2).join(" ");
-  const load = Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined;
+  // Two-word commands ("skill list") and one-word ones ("init").
+  const single = argv[0] !== undefined && !argv[0].startsWith("-") && COMMANDS[argv[0]] !== undefined;
+  const key = single ? argv[0]! : argv.slice(0, 2).join(" ");
+  const load = COMMANDS[key];
   if (argv[0] === "--version" || argv[0] === "-v") {
     io.out(`omniforge ${VERSION}\n`);
     return 0;
@@ -63,5 +64,5 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     io.err(`omniforge: "${key}" could not be loaded: ${(e as Error).message}\n`);
     return 2;
   }
-  return mod.run(argv.slice(one ? 1 : 2), io);
+  return mod.run(argv.slice(single ? 1 : 2), io);
 }

@@ -1,9 +1,10 @@
 // `omniforge skill eval` as CI runs it: the real bin, a fresh private HOME, real skill folders with a
 // skill-creator trigger set, the offline provider; exit codes 0/1/2 and the --json shape of the issue.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scriptedOpenAiServer } from "../../runtime/agent/test-support";
 import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-helpers";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -11,10 +12,14 @@ let t: TempLayers;
 let pdf: string;
 
 function omniforge(...args: string[]) {
+  return omniforgeWith({}, ...args);
+}
+
+function omniforgeWith(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "eval", ...args, "--home", t.home, "--project", t.project], {
     cwd: t.base,
     encoding: "utf8",
-    env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_PROVIDER: "" },
+    env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_PROVIDER: "", OMNIFORGE_SANDBOX: "unsafe", ...env },
     timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -86,5 +91,37 @@ describe("omniforge skill eval", () => {
     expect(omniforge("pdf-forms", "--runs", "0").code).toBe(2);
     expect(omniforge("pdf-forms", "--provider", "nope").code).toBe(2);
     expect(omniforge("docx-writer").err).toContain("has no trigger set");
+  });
+
+  it("evals.json expectations: offline says grading needs a model; a model provider grades each one", async () => {
+    const dir = path.join(t.project, ".omniforge", "skills", "docx-writer");
+    fs.mkdirSync(path.join(dir, "evals"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "evals", "evals.json"), JSON.stringify({ skill_name: "docx-writer", evals: [{ id: 1, prompt: "write a Word memo for the team", expectations: ["mentions the team", "is under 100 words"] }] }));
+    const offline = JSON.parse(omniforge("docx-writer", "--json").out);
+    expect(offline.note).toMatch(/grading them needs a model provider/);
+    expect(offline.grades).toBeUndefined();
+
+    const server = await scriptedOpenAiServer((body) => {
+      const all = JSON.stringify(body);
+      if (all.includes("You grade the answers")) return { content: '<grades>[{"n":1,"passed":true,"reason":"says team"},{"n":2,"passed":false,"reason":"too long"}]</grades>' };
+      if (!all.includes("Skill 'docx-writer'")) return { toolCalls: [{ name: "skill", arguments: { name: "docx-writer" } }] };
+      return { content: "Memo to the team: ..." };
+    });
+    try {
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const p = spawn(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "eval", "docx-writer", "--json", "--runs", "1", "--provider", "openai", "--home", t.home, "--project", t.project], {
+          cwd: t.base,
+          env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "gpt-test", OMNIFORGE_SANDBOX: "unsafe" },
+        });
+        let out = "";
+        p.stdout.on("data", (d) => (out += d));
+        p.on("close", (code) => resolve({ code, out }));
+      });
+      const o = JSON.parse(r.out);
+      expect(o.grades[0].expectations.map((x: { passed: boolean }) => x.passed)).toEqual([true, false]);
+      expect(r.code).toBe(1); // an expectation failed
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -9,8 +9,9 @@ import type { CliIO } from "../io";
 import { policyFor } from "../policy-source";
 import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { createProvider, isProviderName } from "../../runtime/agent/providers";
+import { createSandbox, unsafeRequested } from "../../runtime/sandbox/index";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
-import { combineCases, defaultRuns, DEFAULT_THRESHOLD, MAX_RUNS, parseTaskEvals, parseTriggers, runTriggerEval, summarize, TASK_EVALS_FILE, TRIGGERS_FILE, type QueryResult, type TriggerCase } from "../../runtime/evals";
+import { combineCases, defaultRuns, gradeTaskEvals, type TaskEval, type TaskGrade, DEFAULT_THRESHOLD, MAX_RUNS, parseTaskEvals, parseTriggers, runTriggerEval, summarize, TASK_EVALS_FILE, TRIGGERS_FILE, type QueryResult, type TriggerCase } from "../../runtime/evals";
 import { makeLayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
@@ -30,14 +31,24 @@ const USAGE = `usage: omniforge skill eval <name> [--triggers FILE] [--provider 
   --json       one JSON object: {"skill","provider","model","mode","runs","results":[...],"summary":{...}}
 exit status: 0 every query passed, 1 some failed or errored, 2 usage error`;
 
-function readCases(file: string, kind: "triggers" | "tasks"): { cases: TriggerCase[]; problems: string[] } {
+function readCases(file: string, kind: "triggers" | "tasks"): { cases: TriggerCase[]; problems: string[]; tasks?: TaskEval[] } {
   const text = fs.readFileSync(file, "utf8");
   if (kind === "triggers") {
     const p = parseTriggers(text);
     return { cases: p.value, problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
   }
   const p = parseTaskEvals(text);
-  return { cases: combineCases([], p.value.evals), problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
+  return { cases: combineCases([], p.value.evals), tasks: p.value.evals, problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
+}
+
+function gradesReport(grades: TaskGrade[]): string {
+  const lines: string[] = [];
+  for (const g of grades) {
+    lines.push(`task eval ${g.id}: ${g.prompt}`);
+    if (g.error) lines.push(`  ERR  ${g.error}`);
+    for (const x of g.expectations) lines.push(`  ${x.passed ? "pass" : "FAIL"}  ${x.expectation}${x.reason ? ` (${x.reason})` : ""}`);
+  }
+  return lines.join("\n") + "\n";
 }
 
 const pct = (n: number | null) => (n === null ? "n/a" : `${Math.round(n * 100)}%`);
@@ -123,6 +134,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   const problems: string[] = [];
   let cases: TriggerCase[] = [];
+  let tasks: TaskEval[] = [];
   try {
     if (values.triggers) {
       const r = readCases(path.resolve(io.cwd, values.triggers), "triggers");
@@ -133,6 +145,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const e = path.join(target.dir, ...TASK_EVALS_FILE.split("/"));
       const fromTriggers = fs.existsSync(t) ? readCases(t, "triggers") : { cases: [], problems: [] };
       const fromTasks = fs.existsSync(e) ? readCases(e, "tasks") : { cases: [], problems: [] };
+      tasks = fromTasks.tasks ?? [];
       problems.push(...fromTriggers.problems, ...fromTasks.problems);
       const seen = new Set(fromTriggers.cases.map((c) => c.query));
       cases = [...fromTriggers.cases, ...fromTasks.cases.filter((c) => !seen.has(c.query))];
@@ -165,6 +178,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     });
     const s = summarize(results, name);
     const usedRuns = runs ?? defaultRuns(provider.name);
+    // evals.json expectations are graded by the model (a model provider only), after the trigger queries.
+    const withExpectations = tasks.filter((t) => t.expectations?.length);
+    let grades: TaskGrade[] = [];
+    let gradeNote = "";
+    if (withExpectations.length && provider.name === "offline") gradeNote = `${withExpectations.length} task eval(s) have expectations: grading them needs a model provider (--provider openai|anthropic).`;
+    else if (withExpectations.length) {
+      const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
+      try {
+        grades = await gradeTaskEvals({ evals: withExpectations, skills: { index, context: ctx }, searchIndex: index, provider, mode, scratchDir, runner: sandbox, signal: ctl.signal });
+      } finally {
+        await sandbox.close();
+      }
+    }
+    const gradesFailed = grades.some((g) => g.error || g.expectations.some((x) => !x.passed));
     if (values.json) {
       io.out(
         JSON.stringify({
@@ -175,12 +202,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
           runs: usedRuns,
           results: results.map((r) => ({ query: r.query, should_trigger: r.should_trigger, triggered: r.triggered, passed: r.passed, chosen: r.chosen, tokens: r.tokens, ms: r.ms, ...(r.errored ? { errored: true, error: r.error } : {}), ...(r.why ? { why: r.why } : {}) })),
           summary: { tp: s.tp, fp: s.fp, tn: s.tn, fn: s.fn, precision: s.precision, recall: s.recall, f1: s.f1, accuracy: s.accuracy, errored: s.errored, competitors: s.competitors },
+          ...(grades.length ? { grades } : {}),
+          ...(gradeNote ? { note: gradeNote } : {}),
         }) + "\n",
       );
     } else {
+      if (grades.length) io.out(gradesReport(grades));
+      if (gradeNote) io.out(gradeNote + "\n");
       io.out(textReport(name, results, s, `${name}: ${cases.length} queries, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${usedRuns} run(s) each, against ${resolveAll(index, ctx).skills.length} active skills`));
     }
-    return results.length === cases.length && results.every((r) => r.passed) ? 0 : 1;
+    return results.length === cases.length && results.every((r) => r.passed) && !gradesFailed ? 0 : 1;
   } finally {
     process.off("SIGINT", onSignal);
     fs.rmSync(scratchDir, { recursive: true, force: true });

@@ -4,3 +4,4 @@ export * from "./format";
 export { runTriggerEval, defaultRuns, DEFAULT_THRESHOLD, MAX_RUNS, type QueryResult, type TriggerRunOptions, type ListedAs } from "./run";
 export { summarize, compareRuns, type EvalSummary, type OutcomeChange } from "./summary";
 export { suggestDescription, splitCases, cleanProposal, DEFAULT_ITERATIONS, MAX_ITERATIONS, type Suggestion, type Candidate, type SuggestOptions } from "./suggest";
+export { gradeTaskEvals, parseGrades, GradingUnavailable, type TaskGrade, type ExpectationGrade, type GradeOptions } from "./grade";

@@ -12,7 +12,14 @@ describe("layer configuration", () => {
 
   it("CLI defaults: flags, then OMNIFORGE_HOME / OMNIFORGE_PROJECT_ROOT, then ~/.omniforge and the cwd", () => {
     const cwd = "/srv/somewhere";
-    expect(layerConfigFromEnv({}, env({}), cwd)).toEqual({ home: path.join(os.homedir(), ".omniforge"), projectRoot: cwd, userId: undefined });
+    expect(layerConfigFromEnv({}, env({ HOME: "/home/ana" }), cwd)).toEqual({
+      home: path.join(os.homedir(), ".omniforge"),
+      projectRoot: cwd,
+      userId: undefined,
+      // The CLI user's own agent folders join the personal layer.
+      agentUserDirs: ["/home/ana/.claude/skills", "/home/ana/.agents/skills", "/home/ana/.codex/skills", "/home/ana/.gemini/skills"],
+    });
+    expect(layerConfigFromEnv({}, env({ HOME: "/home/ana", CODEX_HOME: "/opt/codex" }), cwd).agentUserDirs).toContain("/opt/codex/skills");
     expect(layerConfigFromEnv({}, env({ OMNIFORGE_HOME: "h", OMNIFORGE_PROJECT_ROOT: "/p" }), cwd)).toMatchObject({ home: "/srv/somewhere/h", projectRoot: "/p" });
     expect(layerConfigFromEnv({ home: "/x", project: "y", user: "bob" }, env({ OMNIFORGE_HOME: "h" }), cwd)).toEqual({
       home: "/x",

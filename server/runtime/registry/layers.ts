@@ -14,7 +14,7 @@ export const LAYER_ORDER: readonly LayerName[] = LAYERS;
 export const layerRank = (layer: LayerName): number => LAYER_ORDER.indexOf(layer);
 
 /** The project layer reads vendor folders too, so skills written for other agents work as they are. */
-export const PROJECT_SKILL_DIRS = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills"] as const;
+export const PROJECT_SKILL_DIRS = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills", ".gemini/skills"] as const;
 
 export interface LayerConfig {
   /** OMNIFORGE_HOME: holds enterprise/, users/, skills/ and plugins/. */
@@ -27,6 +27,11 @@ export interface LayerConfig {
    * the project's own skill folders. The CLI's `--skills DIR`.
    */
   catalogDirs?: string[];
+  /**
+   * The agents' own user-global skill folders (~/.claude/skills, ~/.agents/skills, ~/.codex/skills, ~/.gemini/skills),
+   * read as part of the personal layer after <home>/skills: the CLI's user has skills there already. Read only.
+   */
+  agentUserDirs?: string[];
 }
 
 export interface LayerRoot {
@@ -51,7 +56,7 @@ export function isSafeSegment(name: string): boolean {
   return SAFE_SEGMENT.test(name) && !name.includes("..");
 }
 
-export function makeLayerConfig(opts: { home: string; projectRoot: string; userId?: string; catalogDirs?: string[] }): LayerConfig {
+export function makeLayerConfig(opts: { home: string; projectRoot: string; userId?: string; catalogDirs?: string[]; agentUserDirs?: string[] }): LayerConfig {
   if (opts.userId !== undefined && !isSafeSegment(opts.userId)) {
     throw new Error(`invalid user id "${opts.userId}": use letters, digits, dot, dash or underscore`);
   }
@@ -60,7 +65,18 @@ export function makeLayerConfig(opts: { home: string; projectRoot: string; userI
     projectRoot: path.resolve(opts.projectRoot),
     userId: opts.userId,
     ...(opts.catalogDirs?.length ? { catalogDirs: opts.catalogDirs.map((d) => path.resolve(d)) } : {}),
+    ...(opts.agentUserDirs?.length ? { agentUserDirs: opts.agentUserDirs.map((d) => path.resolve(d)) } : {}),
   };
+}
+
+/**
+ * Where the agents keep a user's own skills (Claude Code ~/.claude/skills, the shared ~/.agents/skills, Codex
+ * $CODEX_HOME/skills or ~/.codex/skills, Gemini CLI ~/.gemini/skills), for the CLI's personal layer.
+ */
+export function agentUserSkillDirs(env: Record<string, string | undefined>): string[] {
+  const home = env.HOME || os.homedir();
+  const codex = env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, ".codex");
+  return [path.join(home, ".claude", "skills"), path.join(home, ".agents", "skills"), path.join(codex, "skills"), path.join(home, ".gemini", "skills")];
 }
 
 /** CLI defaults: --home, else OMNIFORGE_HOME, else ~/.omniforge; --project, else OMNIFORGE_PROJECT_ROOT, else cwd. */
@@ -71,7 +87,9 @@ export function layerConfigFromEnv(
 ): LayerConfig {
   const home = flags.home ?? env.OMNIFORGE_HOME ?? path.join(os.homedir(), ".omniforge");
   const project = flags.project ?? env.OMNIFORGE_PROJECT_ROOT ?? cwd;
-  return makeLayerConfig({ home: path.resolve(cwd, home), projectRoot: path.resolve(cwd, project), userId: flags.user });
+  // The CLI user's own agent folders join their personal layer (not when acting as a console user with --user).
+  const agentUserDirs = flags.user ? [] : agentUserSkillDirs(env);
+  return makeLayerConfig({ home: path.resolve(cwd, home), projectRoot: path.resolve(cwd, project), userId: flags.user, agentUserDirs });
 }
 
 export const pluginsDir = (config: LayerConfig): string => path.join(config.home, "plugins");
@@ -119,6 +137,7 @@ export function layerRoots(config: LayerConfig): LayerRoot[] {
   const roots: LayerRoot[] = [
     { layer: "enterprise", dir: path.join(config.home, "enterprise", "skills") },
     { layer: "personal", dir: personalRoot(config) },
+    ...(config.agentUserDirs ?? []).map((dir) => ({ layer: "personal" as const, dir })),
     ...PROJECT_SKILL_DIRS.map((rel) => ({ layer: "project" as const, dir: path.join(/*turbopackIgnore: true*/ config.projectRoot, rel) })),
     ...(config.catalogDirs ?? []).map((dir) => ({ layer: "project" as const, dir })),
   ];

@@ -7,7 +7,8 @@ export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">
   return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
 }
 
-function matchesPattern(name: string, pattern: string): boolean {
+/** Whether a forbidden-name pattern (a word, or a /regular expression/) matches a name. */
+export function matchesPattern(name: string, pattern: string): boolean {
   const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
   if (m) {
     try {
@@ -33,6 +34,7 @@ export function blockReason(name: string, policy: RegistryPolicy | undefined): s
 }
 
 export function disabledReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
+  if (entry.disabledInFile) return "disabled in its SKILL.md (disabled: true)";
   const rule = policy?.disabled.find(
     (d) => d.name === entry.name && d.layer === entry.layer && (!d.plugin || d.plugin === entry.plugin),
   );

@@ -143,6 +143,14 @@ describe("policy", () => {
     expect(resolve(index, "fmt", { policy }).winner?.plugin).toBe("a");
   });
 
+  it("a SKILL.md that says disabled: true (Gemini CLI's flag) is listed as disabled and the next definition wins", () => {
+    writeSkill(path.join(t.home, "enterprise", "skills"), "notes", { extra: "disabled: true" });
+    writeSkill(path.join(t.project, ".omniforge", "skills"), "notes");
+    const r = resolve(SkillIndex.build(t.config), "notes", {});
+    expect(statusByLayer(r)).toEqual(["enterprise=disabled", "project=winner"]);
+    expect(r.candidates[0]!.reason).toBe("disabled in its SKILL.md (disabled: true)");
+  });
+
   it("approval is bound to the digest: an edit needs a new approval", () => {
     const dir = writeSkill(root("project"), "release", { scripts: { "run.sh": "echo hi\n" } });
     writeSkill(writePlugin(t.home, "p", "2026-01-01T00:00:00.000Z"), "release");

@@ -228,6 +228,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
   }
   if (props?.allowedTools) entry.allowedTools = props.allowedTools.map(detach);
   if (props?.context) entry.context = props.context;
+  if (props?.disabled) entry.disabledInFile = true;
   return withScripts(entry, scripts);
 }
 

@@ -30,6 +30,7 @@ describe("layer roots", () => {
       "project:project/.claude/skills",
       "project:project/.agents/skills",
       "project:project/.codex/skills",
+      "project:project/.gemini/skills",
     ]);
     const user = tempLayers("alice");
     try {

@@ -45,6 +45,8 @@ export interface SkillEntry {
   /** Extension fields a resolver or executor may need without the body. */
   allowedTools?: string[];
   context?: "inherit" | "fork";
+  /** The file itself says `disabled: true` (Gemini CLI's flag). */
+  disabledInFile?: boolean;
 }
 
 /** Admin policy, pure data (persisted by the services layer). */

@@ -49,7 +49,9 @@ console.log("ready " + process.pid);
 setInterval(() => {}, 1000);
 `,
     );
-    const child = spawn(path.join(repo, "node_modules/.bin/tsx"), [script], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "inherit"] });
+    // Node itself with tsx's loader (not the tsx command, which relays signals through a second process): the
+    // SIGTERM reaches the server's own handler, as it does under scripts/serve.ts.
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "inherit"] });
     const dir = await new Promise<string>((ok, fail) => {
       let out = "";
       child.stdout.on("data", (b: Buffer) => {

@@ -135,6 +135,7 @@ export const VENDOR_FIELD_DOCS: readonly FieldDoc[] = [
   { name: "role", kind: "vendor", type: "string", origin: "boxxy", description: "Role classification (Generator, Coordinator, Verifier)." },
   { name: "trit", kind: "vendor", type: "string", origin: "boxxy", description: "GF(3) classification used by boxxy." },
   { name: "author", kind: "vendor", type: "string", origin: "various", description: "Skill author; the spec's place for it is metadata.author." },
+  { name: "disabled", kind: "vendor", type: "boolean", origin: "Gemini CLI", description: "When true the skill is listed as disabled and never offered or activated." },
 ];
 
 export const RULE_FIELDS: readonly FieldDoc[] = [...SPEC_FIELD_DOCS, ...EXTENSION_FIELD_DOCS, ...VENDOR_FIELD_DOCS];

@@ -42,6 +42,7 @@ export function extractProperties(raw: Record<string, unknown> | null): SkillPro
     if (h.pre || h.post) p.hooks = h;
   }
   if (typeof raw.priority === "string" && NUMBER.test(raw.priority.trim())) p.priority = Number(raw.priority);
+  if (raw.disabled === true || (typeof raw.disabled === "string" && raw.disabled.trim().toLowerCase() === "true")) p.disabled = true;
   const tags = stringList(raw.tags);
   if (tags) p.tags = tags;
   const scope = raw.scope;

@@ -18,9 +18,21 @@ function load(): Counter {
   }
 }
 
+// The same long texts come back on every model call of a run and every run of a trigger test (the system prompt,
+// the tool specs): their counts are remembered, a bounded number of them.
+const memo = new Map<string, number>();
+const MEMO_MIN_CHARS = 512;
+const MEMO_MAX = 256;
+
 /** Estimated token count of `text` (o200k_base; ~chars/4 if the tokenizer cannot load). */
 export function estimateTokens(text: string): number {
   if (!text) return 0;
   counter ??= load();
-  return counter(text);
+  if (text.length < MEMO_MIN_CHARS) return counter(text);
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const n = counter(text);
+  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
+  memo.set(text, n);
+  return n;
 }

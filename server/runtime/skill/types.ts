@@ -39,6 +39,8 @@ export interface SkillProperties {
   agent?: string;
   hooks?: { pre?: string; post?: string };
   priority?: number;
+  /** Gemini CLI's `disabled: true`: listed as disabled, never offered or activated. */
+  disabled?: boolean;
   tags?: string[];
   scope?: SkillScope;
 }

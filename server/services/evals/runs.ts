@@ -7,11 +7,12 @@ import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import { evalRuns, type EvalRunRow } from "../../../db/schema";
 import type { DisclosureMode } from "../../domain/vocabulary";
-import { defaultRuns, DEFAULT_THRESHOLD, runTriggerEval, summarize, type EvalSummary, type QueryResult, type TriggerCase } from "../../runtime/evals";
+import { defaultRuns, DEFAULT_THRESHOLD, gradeTaskEvals, runTriggerEval, summarize, type TaskGrade, type EvalSummary, type QueryResult, type TriggerCase } from "../../runtime/evals";
 import { effectiveSkills } from "../../runtime/agent/skill-source";
 import { processWide } from "../../process-wide";
 import { resolutionFor } from "../governance/context";
 import { providerFor } from "../playground/providers";
+import { sharedRunner } from "../playground/sandbox";
 import { readSkillFile, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
@@ -42,7 +43,8 @@ export interface EvalRunView {
   status: "running" | "done" | "cancelled" | "failed";
   cases: number;
   results: QueryResult[];
-  summary: EvalSummary | null;
+  /** The confusion summary, and the graded task evals when a model provider ran them. */
+  summary: (EvalSummary & { tasks?: TaskGrade[] }) | null;
   f1: number | null;
   error: string | null;
   startedAt: number;
@@ -67,7 +69,7 @@ export function viewOf(row: EvalRunRow): EvalRunView {
     status: row.status as EvalRunView["status"],
     cases: row.cases,
     results: JSON.parse(row.results) as QueryResult[],
-    summary: row.summary ? (JSON.parse(row.summary) as EvalSummary) : null,
+    summary: row.summary ? (JSON.parse(row.summary) as EvalSummary & { tasks?: TaskGrade[] }) : null,
     f1: row.f1,
     error: row.error,
     startedAt: row.startedAt,
@@ -95,7 +97,9 @@ export async function activeDefinition(ctx: SkillsContext, dir: string) {
 export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = processEnv()): Promise<{ id: number }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them; ask an administrator for the author role.");
   const { ref, dir } = existingSkillDir(ctx, input.ref, "read");
-  const cases = input.cases ? input.cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger })) : casesOf(readTriggerSet(ctx, ref));
+  const set = readTriggerSet(ctx, ref);
+  const cases = input.cases ? input.cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger })) : casesOf(set);
+  const tasks = set.tasks.filter((t) => t.expectations?.length);
   if (!cases.length) throw new SkillServiceError("BAD_REQUEST", "The trigger set is empty: add a query that should (or should not) trigger this skill.");
   let provider;
   try {
@@ -134,6 +138,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   const scratchDir = path.join(ctx.dh.scratchRoot, `eval-${id}`);
   fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
   const results: QueryResult[] = [];
+  let graded: TaskGrade[] = [];
   void (async () => {
     let status: EvalRunView["status"] = "done";
     let error: string | null = null;
@@ -155,6 +160,10 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
           ctx.db.update(evalRuns).set({ results: JSON.stringify(results) }).where(eq(evalRuns.id, id)).run();
         },
       });
+      // evals.json expectations, judged by the model against real answers (a model provider only).
+      if (tasks.length && provider.name !== "offline" && !controller.signal.aborted) {
+        graded = await gradeTaskEvals({ evals: tasks, skills: { index, context: rctx }, searchIndex: index, provider, mode: input.mode, scratchDir, runner: sharedRunner(ctx.dh.scratchRoot).sandbox, signal: controller.signal });
+      }
       if (controller.signal.aborted) status = "cancelled";
     } catch (e) {
       status = "failed";
@@ -163,7 +172,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       running().delete(id);
       fs.rmSync(scratchDir, { recursive: true, force: true });
     }
-    const summary = summarize(results, entry.name);
+    const summary: EvalSummary & { tasks?: TaskGrade[] } = { ...summarize(results, entry.name), ...(graded.length ? { tasks: graded } : {}) };
     ctx.db
       .update(evalRuns)
       .set({ status, results: JSON.stringify(results), summary: JSON.stringify(summary), f1: summary.f1, error, finishedAt: Date.now() })

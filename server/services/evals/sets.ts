@@ -1,7 +1,7 @@
 // A skill's trigger set as the console edits it: evals/triggers.json in skill-creator's format, read and saved
 // through the skills service (so confinement, rights, versions and the skill_saved audit event are the same
 // as for any file of the skill), plus the prompts of evals/evals.json as should-trigger cases.
-import { combineCases, formatTriggers, parseTaskEvals, parseTriggers, TASK_EVALS_FILE, TRIGGERS_FILE, type EvalDiagnostic, type TriggerCase } from "../../runtime/evals";
+import { combineCases, formatTriggers, type TaskEval, parseTaskEvals, parseTriggers, TASK_EVALS_FILE, TRIGGERS_FILE, type EvalDiagnostic, type TriggerCase } from "../../runtime/evals";
 import { readSkillFile, saveFile, type SkillRef, type SkillsContext } from "../skills";
 import { SkillServiceError } from "../skills/errors";
 
@@ -15,6 +15,8 @@ export interface TriggerSet {
   diagnostics: (EvalDiagnostic & { file: string })[];
   /** Whether evals.json has expectations, which only a model provider can grade. */
   hasExpectations: boolean;
+  /** The task evals of evals.json as read (their expectations are graded with a model provider). */
+  tasks: TaskEval[];
 }
 
 function readOptional(ctx: SkillsContext, ref: SkillRef, file: string) {
@@ -37,6 +39,7 @@ export function readTriggerSet(ctx: SkillsContext, ref: SkillRef): TriggerSet {
     digest: t?.digest ?? null,
     diagnostics: [...triggers.diagnostics.map((d) => ({ ...d, file: TRIGGERS_FILE })), ...tasks.diagnostics.map((d) => ({ ...d, file: TASK_EVALS_FILE }))],
     hasExpectations: tasks.value.evals.some((x) => (x.expectations?.length ?? 0) > 0),
+    tasks: tasks.value.evals,
   };
 }
 

@@ -124,3 +124,28 @@ describe("suggest a better description", () => {
     }
   });
 });
+
+describe("task evals graded in the console", () => {
+  it("a model provider's run grades evals.json expectations and keeps the verdicts with the run", async () => {
+    writeSkillOnDisk(path.join(skills, "pdf-forms", "evals"), {
+      "evals.json": JSON.stringify({ skill_name: "pdf-forms", evals: [{ id: 7, prompt: "Fill the W-9 PDF form", expectations: ["names the form"] }] }),
+    });
+    const server = await scriptedOpenAiServer((body) => {
+      const all = JSON.stringify(body);
+      if (all.includes("You grade the answers")) return { content: '<grades>[{"n": 1, "passed": true, "reason": "It says W-9."}]</grades>' };
+      if (!all.includes("Skill 'pdf-forms'")) return { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] };
+      return { content: "Filled the W-9." };
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "gpt-test", OMNIFORGE_SANDBOX: "unsafe" });
+    try {
+      const { id } = await caller(as("author")).evals.start({ ref: pdf, provider: "openai", mode: "tool", runs: 1 });
+      const run = await settledRun(svc(as("author")), id);
+      expect(run.status).toBe("done");
+      expect(run.summary?.tasks).toEqual([expect.objectContaining({ id: 7, activated: ["pdf-forms"], expectations: [{ expectation: "names the form", passed: true, reason: "It says W-9." }] })]);
+    } finally {
+      process.env = saved;
+      await server.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { EditorShell } from "~/components/editor/editor-shell";
+import { PROJECT_SKILL_DIRS } from "~/server/runtime/registry/layers";
 import { EvalsView } from "~/components/evals/evals-view";
 import type { SkillRef } from "~/components/editor/types";
 import { requireUser } from "~/components/shell/require-user";
@@ -16,7 +17,6 @@ const safeDecode = (s: string) => {
   }
 };
 
-const BASES = [".omniforge/skills", ".claude/skills", ".agents/skills", ".codex/skills"] as const;
 
 // /skills/<layer>/<folder...>?plugin=&base=&file= : the editor of one skill definition; ?view=evals: its trigger
 // tests. Rights are checked by the server on every call; an unknown layer is just a clear message.
@@ -36,7 +36,7 @@ export default async function SkillEditorPage(props: {
     layer: layer as SkillRef["layer"],
     skill: skill.map(safeDecode).join("/"),
     ...(one(sp.plugin) ? { plugin: one(sp.plugin) } : {}),
-    ...(base && (BASES as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
+    ...(base && (PROJECT_SKILL_DIRS as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
   };
   if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} />;
   return (

@@ -1,0 +1,67 @@
+// `omniforge init`: a project ready for skills: .omniforge/skills/ and one valid example skill to copy or delete.
+// It never overwrites: what exists is left as it is and said so.
+import fs from "node:fs";
+import path from "node:path";
+import type { CliIO } from "../io";
+import { parseFlags } from "./skill-list";
+
+export const summary = "Create .omniforge/skills/ in the project with an example skill (never overwrites)";
+
+const USAGE = `usage: omniforge init [--project DIR]
+  Creates <project>/.omniforge/skills/ and .omniforge/skills/example-skill/SKILL.md (a valid skill marked
+  "delete me"); anything already there is kept. Then: omniforge skill validate .omniforge/skills --recursive`;
+
+const EXAMPLE = `---
+name: example-skill
+description: An example skill made by omniforge init (delete me). Use when someone asks how a skill is written.
+---
+
+# Example skill (delete me)
+
+This folder shows the shape of a skill; copy it, rename the folder and the name above (they must match: lowercase
+letters, digits and hyphens), and describe in the description what the skill does and when to use it: that is
+what an agent reads to choose it.
+
+## Steps
+
+1. Say what the skill is for.
+2. Give the instructions an agent should follow, one step at a time.
+3. Put long reference material in references/ and scripts in scripts/, and link to them from here.
+`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, { project: { type: "string" }, help: { type: "boolean", short: "h" } });
+  if (typeof parsed === "string") {
+    io.err(`omniforge init: ${parsed}\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    io.out(USAGE + "\n");
+    return 0;
+  }
+  if (parsed.positionals.length) {
+    io.err(`omniforge init: unexpected argument "${parsed.positionals[0]}"\n${USAGE}\n`);
+    return 2;
+  }
+  const project = path.resolve(io.cwd, parsed.values.project ?? ".");
+  if (!fs.statSync(project, { throwIfNoEntry: false })?.isDirectory()) {
+    io.err(`omniforge init: ${project} is not a folder\n`);
+    return 2;
+  }
+  const skills = path.join(project, ".omniforge", "skills");
+  const example = path.join(skills, "example-skill", "SKILL.md");
+  const said: string[] = [];
+  if (fs.existsSync(skills)) said.push(`kept ${path.relative(io.cwd, skills) || skills} (already there)`);
+  else {
+    fs.mkdirSync(skills, { recursive: true });
+    said.push(`created ${path.relative(io.cwd, skills)}/`);
+  }
+  if (fs.existsSync(path.dirname(example))) said.push(`kept ${path.relative(io.cwd, path.dirname(example))}/ (already there)`);
+  else {
+    fs.mkdirSync(path.dirname(example));
+    fs.writeFileSync(example, EXAMPLE, { flag: "wx" });
+    said.push(`created ${path.relative(io.cwd, example)} (an example to copy, then delete)`);
+  }
+  io.out(said.join("\n") + `\nnext: omniforge skill validate ${path.relative(io.cwd, skills) || "."} --recursive\n`);
+  return 0;
+}
