@@ -141,6 +141,16 @@ describe("omniforge sync", () => {
     expect(ls(claude())).toEqual(["pdf-forms", "release-notes"]);
   });
 
+  it("a damaged lock file stops sync for that run instead of letting it forget what it owns", async () => {
+    await sync();
+    fs.writeFileSync(path.join(claude(), ".omniforge-sync.json"), "{ not json");
+    h.skill("enterprise", "release-notes", { body: "# release-notes\n\nNew steps.\n" });
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/\.omniforge-sync\.json is not a lock file omniforge sync can read/);
+    expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).not.toContain("New steps.");
+  });
+
   it("a bad token stops before anything is written, with the console's reason", async () => {
     token = "omf_wrong";
     const r = await sync();
