@@ -15,6 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/playground", label: "Playground", minRole: "viewer" },
   { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/policies", label: "Policies", minRole: "admin" },
+  { href: "/tokens", label: "Access tokens", minRole: "viewer" },
   { href: "/users", label: "Users", minRole: "admin" },
 ];
 

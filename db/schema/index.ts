@@ -5,3 +5,5 @@ export * from "./governance";
 export * from "./playground";
 export * from "./evals";
 export * from "./auth-sessions";
+export * from "./tokens";
+export * from "./deployments";

@@ -8,6 +8,7 @@ import { auditRouter } from "./routers/audit/_router";
 import { playgroundRouter } from "./routers/playground/_router";
 import { evalsRouter } from "./routers/evals/_router";
 import { overviewRouter } from "./routers/overview/_router";
+import { tokensRouter } from "./routers/tokens/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   playground: playgroundRouter,
   evals: evalsRouter,
   overview: overviewRouter,
+  tokens: tokensRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,6 +27,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "policy unblock": () => import("./commands/policy").then((m) => m.command("unblock")),
   "policy export": () => import("./commands/policy").then((m) => m.command("export")),
   "policy import": () => import("./commands/policy").then((m) => m.command("import")),
+  "token create": () => import("./commands/token-create"),
+  sync: () => import("./commands/sync"),
 };
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {

@@ -1,35 +1,19 @@
 // One policy everywhere (issue #14 item 1): one matrix of cases, each a policy change made in the console and the
 // state every definition must then have, checked through the console's tRPC router AND the CLI (`omniforge skill
-// list --json`, the real bin, on the same data home). They cannot drift: both read the matrix below.
+// list --json`, the real bin, on the same data home). They cannot drift: both read one matrix (also used by the
+// catalog API's test, server/http/catalog-matrix.test.ts).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { SessionUser } from "../auth";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../services/skills/test-support";
-import type { TPolicyChange } from "../api/routers/policy/policy.schema";
+import { skillsTestHome } from "../services/skills/test-support";
+import { applyCase, MATRIX, writeMatrixSkills } from "../test-support/policy-matrix";
 
 let h: ReturnType<typeof skillsTestHome>;
 const repo = path.resolve(import.meta.dirname, "../..");
 const admin: SessionUser = { id: "admin-1", email: "admin@x.io", name: "", role: "admin" };
-
-type State = "active" | "shadowed" | "blocked" | "disabled" | "pending-approval" | "out-of-scope";
-interface Case {
-  title: string;
-  changes: TPolicyChange[];
-  /** "<name>@<layer>" -> state. */
-  expect: Record<string, State>;
-}
-
-const MATRIX: Case[] = [
-  { title: "no policy", changes: [], expect: { "pdf-tools@enterprise": "active", "pdf-tools@project": "shadowed", "csv-insights@project": "active", "deploy-helper@project": "active" } },
-  { title: "a blocked name", changes: [{ op: "block", name: "csv-insights" }], expect: { "csv-insights@project": "blocked", "pdf-tools@enterprise": "active" } },
-  { title: "the enterprise definition disabled: the project one wins", changes: [{ op: "disable", name: "pdf-tools", layer: "enterprise" }], expect: { "pdf-tools@enterprise": "disabled", "pdf-tools@project": "active" } },
-  { title: "an allowlist", changes: [{ op: "setAllowlist", names: ["pdf-tools"] }], expect: { "pdf-tools@enterprise": "active", "csv-insights@project": "blocked", "deploy-helper@project": "blocked" } },
-  { title: "a forbidden name pattern", changes: [{ op: "setForbiddenPatterns", patterns: ["/^deploy-/"] }], expect: { "deploy-helper@project": "blocked", "csv-insights@project": "active" } },
-  { title: "approval required for scripts", changes: [{ op: "setRequireApproval", scripts: true }], expect: { "deploy-helper@project": "pending-approval", "csv-insights@project": "active" } },
-];
 
 function cliStates(): Map<string, string> {
   const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", h.dh.home, "--project", h.dh.projectRoot, "--user", admin.id], {
@@ -49,11 +33,7 @@ async function consoleStates(): Promise<Map<string, string>> {
 
 beforeAll(() => {
   h = skillsTestHome();
-  const project = path.join(h.dh.projectRoot, ".omniforge", "skills");
-  writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
-  writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
-  writeSkillOnDisk(path.join(project, "csv-insights"), { "SKILL.md": skillMd("csv-insights") });
-  writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo deploy\n" });
+  writeMatrixSkills(h.dh);
   fs.chmodSync(h.dir, 0o700);
 });
 afterAll(() => h.cleanup());
@@ -61,14 +41,7 @@ afterAll(() => h.cleanup());
 describe("one policy, console and CLI", () => {
   for (const c of MATRIX) {
     it(`${c.title}: the console and the CLI agree with the matrix`, async () => {
-      const policy = createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy;
-      // Back to no policy, then this case's changes, made as an admin does in the console.
-      await policy.change({ op: "setAllowlist", names: null });
-      await policy.change({ op: "setForbiddenPatterns", patterns: [] });
-      await policy.change({ op: "setRequireApproval", scripts: false, project: false });
-      for (const n of ["pdf-tools", "csv-insights", "deploy-helper"]) await policy.change({ op: "unblock", name: n });
-      await policy.change({ op: "enable", name: "pdf-tools", layer: "enterprise" });
-      for (const change of c.changes) await policy.change(change);
+      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c);
       const [viaConsole, viaCli] = [await consoleStates(), cliStates()];
       for (const [key, state] of Object.entries(c.expect)) {
         expect(viaConsole.get(key), `console: ${key}`).toBe(state);

@@ -28,6 +28,9 @@ export const AUDIT_EVENT_TYPES = [
   "agent_run_started",
   "agent_run_finished",
   "eval_run",
+  "token_created",
+  "token_revoked",
+  "catalog_synced",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

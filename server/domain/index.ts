@@ -3,3 +3,4 @@ export * from "./errors";
 export * from "./audit-events";
 export * from "./audit-chain";
 export * from "./limits";
+export * from "./tokens";

@@ -3,6 +3,7 @@ import { PROJECT_SKILL_DIRS } from "~/server/runtime/registry/layers";
 import { EvalsView } from "~/components/evals/evals-view";
 import type { SkillRef } from "~/components/editor/types";
 import { requireUser } from "~/components/shell/require-user";
+import { SkillDeployments } from "~/components/tokens/skill-deployments";
 import { LAYERS } from "~/server/domain/vocabulary";
 
 export const dynamic = "force-dynamic";
@@ -38,5 +39,13 @@ export default async function SkillEditorPage(props: {
     ...(base && (PROJECT_SKILL_DIRS as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
   };
   if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} />;
-  return <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />;
+  return (
+    <>
+      <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />
+      {/* Synced copies are named by the skill's folder name, which the spec makes its name. */}
+      <div className="mt-6">
+        <SkillDeployments name={ref.skill.split("/").at(-1)!} />
+      </div>
+    </>
+  );
 }

@@ -1,0 +1,50 @@
+"use client";
+// "Where is this deployed": which users' machines hold this skill through `omniforge sync`, for which agent, with
+// which digest and when last seen. Administrators see every machine; others their own.
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "~/components/providers/trpc";
+
+export function SkillDeployments({ name }: { name: string }) {
+  const trpc = useTRPC();
+  const rows = useQuery(trpc.tokens.deployments.queryOptions({ name }));
+  return (
+    <section className="card space-y-2" aria-label="Where is this deployed" data-testid="skill-deployments">
+      <h2 className="font-semibold">Where is this deployed</h2>
+      {rows.data?.length === 0 && (
+        <p className="muted text-sm">
+          No machine has reported this skill yet (<code>omniforge sync</code> reports what it writes).
+        </p>
+      )}
+      {!!rows.data?.length && (
+        <table className="table text-sm">
+          <thead>
+            <tr>
+              <th>User</th>
+              <th>Machine</th>
+              <th>Agent</th>
+              <th>Digest</th>
+              <th>Since</th>
+              <th>Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.data.map((d) => (
+              <tr key={`${d.tokenName}/${d.host}/${d.agent}/${d.scope}`}>
+                <td>{d.user ?? `machine token “${d.tokenName}”`}</td>
+                <td>{d.host}</td>
+                <td>
+                  {d.agent} ({d.scope})
+                </td>
+                <td>
+                  <code title={d.digest}>{d.digest.slice(7, 19)}</code>
+                </td>
+                <td>{new Date(d.firstSeenAt).toLocaleString()}</td>
+                <td>{new Date(d.lastSeenAt).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

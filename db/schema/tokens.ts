@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "./users";
+
+// Access tokens for the machine-facing API routes (catalog, telemetry). Only a sha256 of the secret is kept: the
+// token itself is shown once. A token belongs to a user (their catalog) or, with userId null, is a machine token
+// an administrator made (the shared layers only, no personal layer).
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdBy: text("created_by").notNull(),
+    /** Comma-separated scopes (server/domain/tokens.ts). */
+    scopes: text("scopes").notNull(),
+    /** hex sha256 of the whole token string. */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The first characters, so a person can tell tokens apart without the secret. */
+    prefix: text("prefix").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("access_tokens_user_idx").on(t.userId)],
+);
+
+export type AccessToken = typeof accessTokens.$inferSelect;

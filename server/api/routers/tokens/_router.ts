@@ -1,0 +1,23 @@
+import { actorOf, authedProcedure, createTRPCRouter } from "../../trpc";
+import { deploymentsOf, lastSyncByToken } from "../../../services/catalog-api";
+import { createToken, listTokens, revokeToken } from "../../../services/tokens";
+import { ZCreateTokenInput, ZDeploymentsInput, ZListTokensInput, ZRevokeTokenInput } from "./tokens.schema";
+
+// Access tokens. Every signed-in user manages their own; who may see or make anyone else's (and machine tokens)
+// is the service's rule (administrators only), so the CLI and this router cannot disagree.
+export const tokensRouter = createTRPCRouter({
+  list: authedProcedure.input(ZListTokensInput).query(({ ctx, input }) => {
+    const tokens = listTokens(ctx.db, ctx.user, { all: input?.all });
+    const last = lastSyncByToken(ctx.db, tokens.map((t) => t.id));
+    return tokens.map((t) => ({ ...t, lastSyncAt: last.get(t.id) ?? null }));
+  }),
+  /** Where a skill is deployed (what `omniforge sync` reported): administrators see every machine, others their own. */
+  deployments: authedProcedure.input(ZDeploymentsInput).query(({ ctx, input }) => deploymentsOf(ctx.db, ctx.user, input.name)),
+  create: authedProcedure
+    .input(ZCreateTokenInput)
+    .mutation(({ ctx, input }) => createToken(ctx.db, ctx.user, input, { sink: ctx.audit, actor: actorOf(ctx.user) })),
+  revoke: authedProcedure
+    .input(ZRevokeTokenInput)
+    .mutation(({ ctx, input }) => revokeToken(ctx.db, ctx.user, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) })),
+});
+

@@ -1,0 +1,161 @@
+// `omniforge sync` into a throw-away HOME against the real catalog route on 127.0.0.1 (a real data home and
+// SQLite file): the plan and --dry-run, what lands in each agent's folder and the lock file, and that a skill
+// blocked by policy goes on the next sync while skills written or edited by hand stay.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { handleCatalogRequest, handleSyncReport } from "../../http/catalog-route";
+import { deploymentsOf } from "../../services/catalog-api";
+import { changePolicy } from "../../services/governance/policy-change";
+import { govHome, type GovHome } from "../../services/governance/test-home";
+import { createToken } from "../../services/tokens";
+import { createUser } from "../../services/users/users";
+import { serveFetch } from "../../test-support/http-server";
+import type { CliIO } from "../io";
+import { main } from "../main";
+import { runSync } from "./sync";
+
+let h: GovHome;
+let server: Awaited<ReturnType<typeof serveFetch>>;
+let home: string;
+let token: string;
+
+beforeEach(async () => {
+  h = govHome();
+  const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
+  ({ token } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { sink: h.audit, actor: { id: alice.id } }));
+  h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" }, extra: "allowed-tools: Read Bash" });
+  h.skill("enterprise", "release-notes");
+  h.skill("enterprise", "team-style");
+  // The console's two catalog routes, as app/api/catalog/** mounts them.
+  server = await serveFetch((req) =>
+    new URL(req.url).pathname === "/api/catalog/deployments" ? handleSyncReport(req, { db: h.db, audit: h.audit }) : handleCatalogRequest(req, { db: h.db, dataHome: h.dh }),
+  );
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sync-home-"));
+});
+afterEach(async () => {
+  await server.close();
+  await h.cleanup();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+async function sync(...extra: string[]) {
+  const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: home } as unknown as CliIO & { stdout: string; stderr: string };
+  io.out = (s) => void (io.stdout += s);
+  io.err = (s) => void (io.stderr += s);
+  const code = await main(["sync", "--from", server.url, "--token", token, "--agent", "claude-code", "--agent", "codex", "--scope", "user", ...extra], io);
+  return { code, out: io.stdout, err: io.stderr };
+}
+const claude = (...p: string[]) => path.join(home, ".claude", "skills", ...p);
+const codex = (...p: string[]) => path.join(home, ".codex", "skills", ...p);
+const lock = (folder: string) => JSON.parse(fs.readFileSync(path.join(folder, ".omniforge-sync.json"), "utf8")) as { skills: Record<string, { source: string; digest: string }> };
+const ls = (dir: string) => fs.readdirSync(dir).filter((n) => !n.startsWith(".")).sort();
+
+describe("omniforge sync", () => {
+  it("--dry-run prints the plan for each agent's folder and writes nothing", async () => {
+    const r = await sync("--dry-run");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`sync from ${server.url} as alice@x.io (user scope), dry run`);
+    expect(r.out).toContain(`Claude Code: ${claude()}`);
+    expect(r.out).toContain(`Codex: ${codex()}`);
+    expect(r.out).toMatch(/\+ add\s+pdf-forms\s+sha256:/);
+    expect(r.out).toMatch(/note: pdf-forms: OmniForge enforces allowed-tools \(Read, Bash\); Claude Code only pre-approves them/);
+    expect(r.out).toContain("dry run: nothing written");
+    expect(fs.existsSync(claude())).toBe(false);
+    expect(fs.existsSync(codex())).toBe(false);
+  });
+
+  it("writes the skills into both agents' folders with a lock file, and a second run changes nothing", async () => {
+    const r = await sync();
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("synced: 6 added, 0 updated, 0 removed");
+    for (const f of [claude(), codex()]) {
+      expect(ls(f)).toEqual(["pdf-forms", "release-notes", "team-style"]);
+      expect(fs.statSync(path.join(f, "pdf-forms", "scripts", "fill.sh")).mode & 0o111).toBeTruthy();
+      expect(lock(f).skills["pdf-forms"]).toMatchObject({ source: server.url, digest: expect.stringMatching(/^sha256:/) });
+    }
+    expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).toContain("name: release-notes");
+    const where = deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "pdf-forms");
+    expect(where.map((d) => [d.agent, d.scope, d.user, d.tokenName, d.host, d.digest])).toEqual(
+      expect.arrayContaining([
+        ["claude-code", "user", "alice@x.io", "laptop", os.hostname(), lock(claude()).skills["pdf-forms"]!.digest],
+        ["codex", "user", "alice@x.io", "laptop", os.hostname(), lock(codex()).skills["pdf-forms"]!.digest],
+      ]),
+    );
+    expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toHaveLength(2);
+    const again = await sync();
+    expect(again.out).toMatch(/= keep\s+pdf-forms/);
+    expect(again.out).toContain("synced: 0 added, 0 updated, 0 removed");
+  });
+
+  it("a skill blocked by policy is removed on the next sync; a hand-written skill and a hand-edited copy stay", async () => {
+    fs.mkdirSync(claude("my-own"), { recursive: true });
+    fs.writeFileSync(claude("my-own", "SKILL.md"), "---\nname: my-own\ndescription: mine\n---\nMine.\n");
+    fs.mkdirSync(claude("team-style"), { recursive: true });
+    fs.writeFileSync(claude("team-style", "SKILL.md"), "---\nname: team-style\ndescription: my own take\n---\nHand-written.\n");
+    const first = await sync();
+    expect(first.out).toMatch(/! clash\s+team-style\s+\(a folder omniforge sync did not write; left alone\)/);
+    expect(fs.readFileSync(claude("team-style", "SKILL.md"), "utf8")).toContain("Hand-written.");
+    expect(lock(claude()).skills["team-style"]).toBeUndefined();
+
+    fs.appendFileSync(codex("pdf-forms", "SKILL.md"), "\nMy local tweak.\n");
+    changePolicy(h.db, { op: "block", name: "release-notes" }, { sink: h.audit, actor: { id: "admin-id" } });
+    changePolicy(h.db, { op: "block", name: "pdf-forms" }, { sink: h.audit, actor: { id: "admin-id" } });
+    const plan = await sync("--dry-run");
+    expect(plan.out).toMatch(/- remove\s+release-notes\s+sha256:\S+\s+\(no longer in your catalog \(revoked, blocked or deleted\)\)/);
+    expect(fs.existsSync(claude("release-notes"))).toBe(true);
+
+    const second = await sync();
+    expect(second.code).toBe(0);
+    expect(ls(claude())).toEqual(["my-own", "team-style"]);
+    expect(ls(codex())).toEqual(["pdf-forms", "team-style"]);
+    expect(second.out).toMatch(/! clash\s+pdf-forms\s+\(no longer in your catalog, but changed by hand since the last sync; left alone\)/);
+    expect(fs.readFileSync(claude("my-own", "SKILL.md"), "utf8")).toContain("Mine.");
+    expect(Object.keys(lock(claude()).skills)).toEqual([]);
+    expect(Object.keys(lock(codex()).skills)).toEqual(["pdf-forms", "team-style"]);
+    // The console's view follows: release-notes is deployed nowhere now.
+    expect(deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "release-notes")).toEqual([]);
+  });
+
+  it("a changed skill is updated in place", async () => {
+    await sync();
+    h.skill("enterprise", "release-notes", { body: "# release-notes\n\nNew steps.\n" });
+    const r = await sync();
+    expect(r.out).toMatch(/~ update\s+release-notes/);
+    expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).toContain("New steps.");
+  });
+
+  it("--watch asks with the ETag each round and syncs again only when the catalog changed", async () => {
+    const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: home } as unknown as CliIO & { stdout: string; stderr: string };
+    io.out = (s) => void (io.stdout += s);
+    io.err = (s) => void (io.stderr += s);
+    let round = 0;
+    const sleep = async () => {
+      // Between the first and the second poll an admin blocks a skill; the third poll finds nothing new.
+      if (++round === 2) changePolicy(h.db, { op: "block", name: "team-style" }, { sink: h.audit, actor: { id: "admin-id" } });
+    };
+    const code = await runSync(["--from", server.url, "--token", token, "--agent", "claude-code", "--scope", "user", "--watch", "--every", "10"], io, { rounds: 3, sleep });
+    expect(code, io.stderr).toBe(0);
+    expect(io.stdout.match(/^synced:.*$/gm)).toEqual(["synced: 3 added, 0 updated, 0 removed", "synced: 0 added, 0 updated, 1 removed"]);
+    expect(ls(claude())).toEqual(["pdf-forms", "release-notes"]);
+  });
+
+  it("a damaged lock file stops sync for that run instead of letting it forget what it owns", async () => {
+    await sync();
+    fs.writeFileSync(path.join(claude(), ".omniforge-sync.json"), "{ not json");
+    h.skill("enterprise", "release-notes", { body: "# release-notes\n\nNew steps.\n" });
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/\.omniforge-sync\.json is not a lock file omniforge sync can read/);
+    expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).not.toContain("New steps.");
+  });
+
+  it("a bad token stops before anything is written, with the console's reason", async () => {
+    token = "omf_wrong";
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("the console refused: 401");
+    expect(fs.existsSync(claude())).toBe(false);
+  });
+});

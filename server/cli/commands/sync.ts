@@ -1,0 +1,189 @@
+// `omniforge sync --from URL --token T --agent A [--agent B] --scope user|project [--dry-run]`: brings the skills
+// the console gives this user into each agent's own folder. It prints the plan first; it only ever touches what
+// its lock file says it wrote, so hand-written skills and hand-edited copies stay (reported as clashes).
+import os from "node:os";
+import path from "node:path";
+import type { CliIO } from "../io";
+import {
+  AGENT_LABELS,
+  applyFolder,
+  catalogChanged,
+  fetchCatalog,
+  fetchFolders,
+  formatPlan,
+  hasChanges,
+  isSyncAgent,
+  planFolder,
+  readLock,
+  reportSync,
+  skillsFolder,
+  SYNC_AGENTS,
+  SyncRemoteError,
+  type FolderPlan,
+  type RemoteCatalog,
+  type SyncAgent,
+  type SyncScope,
+} from "../../runtime/sync";
+import { parseFlags } from "./skill-list";
+
+export const summary = "Bring your console catalog into Claude Code, Codex, Gemini, OpenCode or Copilot's skill folders";
+
+const DEFAULT_EVERY_SECONDS = 300;
+
+const USAGE = `usage: omniforge sync --from URL --token TOKEN --agent ${SYNC_AGENTS.join("|")} [--agent ...]
+                      --scope user|project [--environment ENV] [--project DIR] [--dry-run]
+                      [--watch [--every SECONDS]]
+  writes the skills your console catalog gives you (GET URL/api/catalog, a token with catalog:read) into each
+  agent's skills folder; a lock file (.omniforge-sync.json) in each folder records what sync wrote, so it
+  updates and removes only those, and never overwrites a skill it did not write; --dry-run prints the plan only;
+  --watch keeps going, asking every --every seconds (default ${DEFAULT_EVERY_SECONDS}) whether the catalog changed (ETag)
+`;
+
+interface Target {
+  folder: string;
+  agents: SyncAgent[];
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  return runSync(args, io);
+}
+
+/** Tests bound --watch with `rounds` and a `sleep` that does not wait. */
+export interface WatchControl {
+  rounds?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+
+export async function runSync(args: string[], io: CliIO, watchControl: WatchControl = {}): Promise<number> {
+  const parsed = parseFlags(args, {
+    from: { type: "string" },
+    token: { type: "string" },
+    agent: { type: "string", multiple: true },
+    scope: { type: "string" },
+    environment: { type: "string" },
+    project: { type: "string" },
+    "dry-run": { type: "boolean" },
+    watch: { type: "boolean" },
+    every: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  const usage = (msg: string) => {
+    io.err(`omniforge sync: ${msg}\n${USAGE}`);
+    return 2;
+  };
+  if (typeof parsed === "string") return usage(parsed);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (positionals.length) return usage(`unexpected "${positionals[0]}"`);
+  if (!values.from) return usage("--from is required (the console's address)");
+  if (!/^https?:\/\//.test(values.from)) return usage(`--from must be an http(s) address, not "${values.from}"`);
+  if (!values.token) return usage("--token is required (make one on the console's Access tokens page)");
+  const agents = [...new Set(values.agent ?? [])];
+  if (agents.length === 0) return usage("give at least one --agent");
+  const bad = agents.find((a) => !isSyncAgent(a));
+  if (bad) return usage(`unknown agent "${bad}": use ${SYNC_AGENTS.join(", ")}`);
+  if (values.scope !== "user" && values.scope !== "project") return usage("--scope must be user or project");
+  const scope = values.scope as SyncScope;
+  const every = values.every === undefined ? DEFAULT_EVERY_SECONDS : Number(values.every);
+  if (!Number.isInteger(every) || every < 10) return usage("--every takes whole seconds, at least 10");
+  if (values.watch && values["dry-run"]) return usage("--watch and --dry-run do not go together");
+  const source = values.from.replace(/\/+$/, "");
+  const places = {
+    home: io.env.HOME || os.homedir(),
+    projectRoot: path.resolve(io.cwd, values.project ?? "."),
+    env: io.env,
+  };
+
+  // Agents whose folders coincide share one plan (and the first one's catalog).
+  const targets: Target[] = [];
+  for (const a of agents as SyncAgent[]) {
+    const folder = skillsFolder(a, scope, places);
+    const t = targets.find((x) => x.folder === folder);
+    if (t) t.agents.push(a);
+    else targets.push({ folder, agents: [a] });
+  }
+
+  const token = values.token;
+  const q = (agent: SyncAgent) => ({ agent, environment: values.environment });
+
+  /** One sync: plan every folder, print, apply (unless a dry run), report. The catalogs' ETags come back. */
+  const pass = async (): Promise<Map<SyncAgent, string>> => {
+    const etags = new Map<SyncAgent, string>();
+    const planned: { plan: FolderPlan; agent: SyncAgent }[] = [];
+    for (const t of targets) {
+      const agent = t.agents[0]!;
+      const catalog: RemoteCatalog = await fetchCatalog(source, token, q(agent));
+      etags.set(agent, catalog.etag);
+      if (planned.length === 0) io.out(`sync from ${source} as ${catalog.user ?? "a machine token"} (${scope} scope)${values["dry-run"] ? ", dry run" : ""}\n`);
+      const label = t.agents.map((a) => AGENT_LABELS[a]).join(" + ");
+      const plan = planFolder(t.folder, t.agents, source, catalog.skills, label);
+      for (const s of catalog.skipped) plan.notes.push(`${s.name}: not offered by the console (${s.reason})`);
+      if (t.agents.length > 1) plan.notes.push(`${label} read the same folder; it holds ${AGENT_LABELS[agent]}'s catalog`);
+      io.out(formatPlan(plan, label));
+      planned.push({ plan, agent });
+    }
+    const clashes = planned.reduce((n, p) => n + p.plan.steps.filter((s) => s.kind === "clash").length, 0);
+    const clashText = (tail: string) => `${clashes} clash${clashes === 1 ? "" : "es"} ${tail}`;
+    if (values["dry-run"]) {
+      io.out(`dry run: nothing written${clashes ? `; ${clashText("would be left alone")}` : ""}\n`);
+      return etags;
+    }
+    const counts = { add: 0, update: 0, remove: 0 };
+    for (const { plan, agent } of planned) {
+      if (!hasChanges(plan)) continue;
+      const wanted = new Map(plan.steps.filter((s) => s.kind === "add" || s.kind === "update").map((s) => [s.name, s.digest!] as const));
+      const folders = wanted.size ? await fetchFolders(source, token, q(agent), wanted) : new Map();
+      applyFolder(plan, (name) => folders.get(name) ?? []);
+      for (const s of plan.steps) if (s.kind in counts) counts[s.kind as keyof typeof counts]++;
+    }
+    // What each folder now holds from this console, so its "where is this deployed" view is current. A failed
+    // report does not undo a good sync: it is a warning.
+    for (const { plan } of planned) {
+      const lock = readLock(plan.folder);
+      const skills = Object.entries(lock.skills)
+        .filter(([, e]) => e.source === source)
+        .map(([name, e]) => ({ name, digest: e.digest }));
+      for (const agent of plan.agents) {
+        try {
+          await reportSync(source, token, { host: os.hostname(), agent, scope, skills });
+        } catch (e) {
+          io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
+        }
+      }
+    }
+    io.out(`synced: ${counts.add} added, ${counts.update} updated, ${counts.remove} removed${clashes ? `, ${clashText("left alone")}` : ""}\n`);
+    return etags;
+  };
+
+  const known = (e: unknown) => e instanceof SyncRemoteError || (e instanceof Error && /lock file/.test(e.message));
+  let etags: Map<SyncAgent, string>;
+  try {
+    etags = await pass();
+  } catch (e) {
+    if (!known(e)) throw e;
+    io.err(`omniforge sync: ${(e as Error).message}\n`);
+    return 1;
+  }
+  if (!values.watch) return 0;
+  // --watch: ask with If-None-Match every interval; only a changed catalog costs a full pass. A console that is
+  // briefly away is a warning, not the end of the watch.
+  const sleep = watchControl.sleep ?? wait;
+  io.err(`omniforge sync: watching ${source} every ${every}s (Ctrl-C stops)\n`);
+  for (let round = 1; watchControl.rounds === undefined || round <= watchControl.rounds; round++) {
+    await sleep(every * 1000);
+    try {
+      let changed = false;
+      for (const [agent, etag] of etags) changed = (await catalogChanged(source, token, q(agent), etag)) || changed;
+      if (changed) etags = await pass();
+    } catch (e) {
+      if (!known(e)) throw e;
+      io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,77 @@
+// `omniforge token create --email E --scope S[,S] [--expires DAYS] [--name N]`: on the console's own machine, an
+// administrator's shell mints an access token for a console user and prints the token alone on stdout, so a
+// provisioning script can capture it. Reaching <home>/console.db is the authority here (as for skill deploy);
+// the event is audited in the console's chain with the actor "cli".
+import fs from "node:fs";
+import path from "node:path";
+import type { CliIO } from "../io";
+import { openDb } from "../../../db/client";
+import { isServiceError } from "../../domain/errors";
+import { TOKEN_DEFAULT_EXPIRY_DAYS } from "../../domain/tokens";
+import { auditSinkFor, flushAudit } from "../../services/audit";
+import { createToken } from "../../services/tokens";
+import { findUserByEmail } from "../../services/users/users";
+import { configFrom, parseFlags } from "./skill-list";
+
+export const summary = "Mint an access token for a console user (prints the token alone)";
+
+const USAGE = `usage: omniforge token create --email EMAIL --scope catalog:read[,telemetry:write] [--expires DAYS]
+                             [--name NAME] [--home DIR]
+  makes an access token for the console user EMAIL in <home>/console.db and prints it alone on stdout
+  (it is shown once: only its hash is kept); --expires defaults to ${TOKEN_DEFAULT_EXPIRY_DAYS} days
+`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, {
+    home: { type: "string" },
+    email: { type: "string" },
+    scope: { type: "string" },
+    expires: { type: "string" },
+    name: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  const usage = (msg: string) => {
+    io.err(`omniforge token create: ${msg}\n${USAGE}`);
+    return 2;
+  };
+  if (typeof parsed === "string") return usage(parsed);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (positionals.length) return usage(`unexpected "${positionals[0]}"`);
+  if (!values.email) return usage("--email is required");
+  if (!values.scope) return usage("--scope is required");
+  const days = values.expires === undefined ? undefined : Number(values.expires);
+  if (days !== undefined && !/^\d+$/.test(values.expires!)) return usage(`--expires takes a number of days, not "${values.expires}"`);
+  const home = configFrom({ home: values.home }, io).home;
+  const dbFile = path.join(home, "console.db");
+  if (!fs.existsSync(dbFile)) {
+    io.err(`omniforge token create: no console database at ${dbFile} (start the console once, or pass --home)\n`);
+    return 1;
+  }
+  const db = openDb(dbFile);
+  try {
+    const user = findUserByEmail(db, values.email);
+    if (!user) {
+      io.err(`omniforge token create: no console user with the email ${values.email}\n`);
+      return 1;
+    }
+    const { token } = createToken(
+      db,
+      { id: "cli", role: "admin" },
+      { name: values.name ?? `cli ${new Date().toISOString().slice(0, 10)}`, scopes: values.scope, expiresInDays: days, forUserId: user.id },
+      { sink: auditSinkFor(db, { stdout: false }), actor: { id: "cli" } },
+    );
+    flushAudit(db);
+    io.out(token + "\n");
+    return 0;
+  } catch (e) {
+    if (isServiceError(e)) {
+      io.err(`omniforge token create: ${e.message}\n`);
+      return e.code === "BAD_REQUEST" ? 2 : 1;
+    }
+    throw e;
+  }
+}

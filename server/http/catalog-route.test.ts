@@ -1,0 +1,149 @@
+// GET /api/catalog over real HTTP on 127.0.0.1 against a real data home and SQLite file: who gets in, what the
+// policy leaves out (exactly as the playground resolves), the tar, 304 for an unchanged catalog, and the
+// reports `omniforge sync` sends back.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readTar } from "../runtime/registry/tar";
+import { changePolicy } from "../services/governance/policy-change";
+import { govHome, type GovHome } from "../services/governance/test-home";
+import { sessionSkills } from "../services/playground/scope";
+import { createToken, revokeToken } from "../services/tokens";
+import { createUser } from "../services/users/users";
+import { serveFetch } from "../test-support/http-server";
+import { deploymentsOf } from "../services/catalog-api";
+import { handleCatalogRequest, handleSyncReport } from "./catalog-route";
+
+let h: GovHome;
+let server: Awaited<ReturnType<typeof serveFetch>>;
+let aliceId: string;
+let token: string;
+let tokenId: string;
+
+beforeEach(async () => {
+  h = govHome();
+  const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
+  aliceId = alice.id;
+  ({ token, info: { id: tokenId } } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { sink: h.audit, actor: { id: alice.id } }));
+  h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" } });
+  h.skill("enterprise", "release-notes");
+  h.skill("personal", "my-notes", { userId: alice.id });
+  h.skill("personal", "someone-elses", { userId: "bob-id" });
+  h.skill("project", "ops-only", { extra: "scope:\n  agents: [ops-agent]" });
+  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dh }));
+});
+afterEach(async () => {
+  await server.close();
+  await h.cleanup();
+});
+
+// As claude-code: the project skill scoped to ops-agent is out of scope for it.
+const get = (query: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/api/catalog${query || "?agent=claude-code"}`, { headers });
+const bearer = (t = token) => ({ authorization: `Bearer ${t}` });
+const names = async (res: Response) => ((await res.json()) as { skills: { name: string }[] }).skills.map((s) => s.name);
+
+describe("who may read the catalog", () => {
+  it("no token, an unknown token and a cookie alone get 401", async () => {
+    expect((await get("")).status).toBe(401);
+    expect((await get("", bearer("omf_not-a-token"))).status).toBe(401);
+    expect((await get("", { cookie: "next-auth.session-token=x" })).status).toBe(401);
+  });
+
+  it("a revoked or expired token gets 401", async () => {
+    revokeToken(h.db, { id: aliceId, role: "author" }, tokenId, { sink: h.audit, actor: { id: aliceId } });
+    expect((await get("", bearer())).status).toBe(401);
+    const old = createToken(h.db, { id: aliceId, role: "author" }, { name: "old", scopes: "catalog:read", expiresInDays: 1 }, { sink: h.audit, actor: { id: aliceId } }, new Date(Date.now() - 2 * 86_400_000));
+    expect((await get("", bearer(old.token))).status).toBe(401);
+  });
+
+  it("a token without catalog:read gets 403", async () => {
+    const t = createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { sink: h.audit, actor: { id: aliceId } });
+    const res = await get("", bearer(t.token));
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: { code: "FORBIDDEN" } });
+  });
+});
+
+describe("what the catalog holds", () => {
+  it("the user's effective skills, the same as their playground, each with a folder digest", async () => {
+    const res = await get("?agent=claude-code", bearer());
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { user: string; skills: { name: string; digest: string; files: { path: string; executable: boolean }[] }[] };
+    expect(body.user).toBe("alice@x.io");
+    expect(body.skills.map((s) => s.name)).toEqual(["my-notes", "pdf-forms", "release-notes"]);
+    const playground = await sessionSkills(h.db, h.dh, { userId: aliceId, agent: "claude-code", environment: null, tenant: null, skills: null } as never);
+    expect(body.skills.map((s) => s.name)).toEqual(playground.map((e) => e.name));
+    const pdf = body.skills.find((s) => s.name === "pdf-forms")!;
+    expect(pdf.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(pdf.files).toEqual(expect.arrayContaining([{ path: "scripts/fill.sh", size: expect.any(Number), executable: true }]));
+    expect(await names(await get("?agent=ops-agent", bearer()))).toContain("ops-only");
+  });
+
+  it("a skill blocked by policy is absent, and the ETag changes", async () => {
+    const before = await get("", bearer());
+    changePolicy(h.db, { op: "block", name: "release-notes" }, { sink: h.audit, actor: { id: "admin-id" } });
+    const after = await get("", bearer());
+    expect(await names(after)).toEqual(["my-notes", "pdf-forms"]);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+  });
+
+  it("polling with If-None-Match gets 304 until something changes", async () => {
+    const first = await get("", bearer());
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await get("", { ...bearer(), "if-none-match": etag });
+    expect(again.status).toBe(304);
+    h.skill("enterprise", "release-notes", { body: "# release-notes\n\nNew steps.\n" });
+    expect((await get("", { ...bearer(), "if-none-match": etag })).status).toBe(200);
+  });
+
+  it("?format=tar streams the folders under <name>/, scripts executable", async () => {
+    const res = await get("?format=tar&agent=claude-code", bearer());
+    expect(res.headers.get("content-type")).toBe("application/x-tar");
+    const buf = new Uint8Array(await res.arrayBuffer());
+    const entries = readTar(buf, 1000);
+    expect(entries.map((e) => e.name).sort()).toEqual(["my-notes/SKILL.md", "pdf-forms/SKILL.md", "pdf-forms/scripts/fill.sh", "release-notes/SKILL.md"]);
+    expect(entries.find((e) => e.name.endsWith("fill.sh"))!.mode & 0o111).toBeTruthy();
+    expect(res.headers.get("etag")).toMatch(/-tar"$/);
+  });
+
+  it("a machine token gets the shared layers only (no personal layer)", async () => {
+    const m = createToken(h.db, { id: "admin", role: "admin" }, { name: "fleet", scopes: "catalog:read", forUserId: "machine" }, { sink: h.audit, actor: { id: "admin" } });
+    expect(await names(await get("", bearer(m.token)))).toEqual(["pdf-forms", "release-notes"]);
+  });
+
+  it("an unknown format is a 400", async () => {
+    expect((await get("?format=zip&agent=claude-code", bearer())).status).toBe(400);
+  });
+});
+
+describe("sync reports (POST /api/catalog/deployments)", () => {
+  const report = (body: unknown, t = token) =>
+    fetch(`${reportServer.url}/api/catalog/deployments`, { method: "POST", headers: { authorization: `Bearer ${t}`, "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  let reportServer: Awaited<ReturnType<typeof serveFetch>>;
+  beforeEach(async () => {
+    reportServer = await serveFetch((req) => handleSyncReport(req, { db: h.db, audit: h.audit }));
+  });
+  afterEach(() => reportServer.close());
+  const digest = "sha256:" + "a".repeat(64);
+
+  it("records where each skill is, replaces that place's list on the next report, and audits once per report", async () => {
+    const first = await report({ host: "laptop-1", agent: "claude-code", scope: "user", skills: [{ name: "pdf-forms", digest }, { name: "release-notes", digest }] });
+    expect(first.status).toBe(200);
+    await report({ host: "laptop-1", agent: "claude-code", scope: "user", skills: [{ name: "pdf-forms", digest }] });
+    const admin = { id: "x", role: "admin" as const };
+    expect(deploymentsOf(h.db, admin, "pdf-forms")).toMatchObject([{ host: "laptop-1", agent: "claude-code", user: "alice@x.io", tokenName: "laptop", digest }]);
+    expect(deploymentsOf(h.db, admin, "release-notes")).toEqual([]);
+    expect(deploymentsOf(h.db, { id: "someone-else", role: "author" }, "pdf-forms")).toEqual([]);
+    expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toHaveLength(2);
+  });
+
+  it("a malformed report is a 400 and records nothing; a token without catalog:read is a 403", async () => {
+    expect((await report("{not json")).status).toBe(400);
+    const bad = await report({ host: "h", agent: "vim", scope: "user", skills: [] });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/agent/);
+    const t = createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { sink: h.audit, actor: { id: aliceId } });
+    expect((await report({ host: "h", agent: "codex", scope: "user", skills: [] }, t.token)).status).toBe(403);
+    expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+// The console's catalog over HTTP (GET /api/catalog with a bearer token): the JSON listing, and the folders as a
+// tar, unpacked in memory and checked against the listing's digests before anything is written.
+import { readTar } from "../registry/tar";
+import type { SkillFile } from "../registry/skill-files";
+import { folderDigest } from "./digest";
+
+export interface RemoteCatalog {
+  etag: string;
+  user: string | null;
+  skills: { name: string; digest: string; allowedTools?: string[]; hasScripts: boolean }[];
+  skipped: { name: string; reason: string }[];
+}
+
+export class SyncRemoteError extends Error {}
+
+const MAX_TAR_BYTES = 200 * 1024 * 1024;
+
+function catalogUrl(from: string, q: { agent: string; environment?: string; format?: "tar" }): string {
+  const u = new URL("/api/catalog", from.endsWith("/") ? from : from + "/");
+  u.searchParams.set("agent", q.agent);
+  if (q.environment) u.searchParams.set("environment", q.environment);
+  if (q.format) u.searchParams.set("format", q.format);
+  return u.toString();
+}
+
+async function get(url: string, token: string): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/json, application/x-tar" } });
+  } catch (e) {
+    throw new SyncRemoteError(`could not reach ${new URL(url).origin}: ${(e as Error).message}`);
+  }
+  if (res.ok) return res;
+  let msg = `${res.status} ${res.statusText}`;
+  try {
+    const body = (await res.json()) as { error?: { message?: string } };
+    if (body.error?.message) msg = `${res.status}: ${body.error.message}`;
+  } catch {
+    /* not JSON: the status says enough */
+  }
+  throw new SyncRemoteError(`the console refused: ${msg}`);
+}
+
+export async function fetchCatalog(from: string, token: string, q: { agent: string; environment?: string }): Promise<RemoteCatalog> {
+  return (await (await get(catalogUrl(from, q), token)).json()) as RemoteCatalog;
+}
+
+/** Every skill's files from the tar, each checked against the digest the listing announced. */
+export async function fetchFolders(from: string, token: string, q: { agent: string; environment?: string }, expect: Map<string, string>): Promise<Map<string, SkillFile[]>> {
+  const res = await get(catalogUrl(from, { ...q, format: "tar" }), token);
+  const buf = new Uint8Array(await res.arrayBuffer());
+  if (buf.length > MAX_TAR_BYTES) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
+  const out = new Map<string, SkillFile[]>();
+  for (const e of readTar(buf, 100_000)) {
+    if (e.type !== "file") continue;
+    const [name, ...rest] = e.name.split("/");
+    const rel = rest.join("/");
+    if (!name || !rel || rest.some((p) => p === ".." || p === "" || p === ".")) throw new SyncRemoteError(`refused an archive entry "${e.name.slice(0, 200)}"`);
+    const list = out.get(name) ?? [];
+    list.push({ path: rel, data: buf.slice(e.offset, e.offset + e.size), executable: (e.mode & 0o111) !== 0 });
+    out.set(name, list);
+  }
+  for (const [name, digest] of expect) {
+    const got = out.get(name);
+    if (!got || folderDigest(got) !== digest) throw new SyncRemoteError(`the catalog changed while syncing (${name}); run sync again`);
+  }
+  return out;
+}
+
+/** Tells the console what a folder now holds from it (POST /api/catalog/deployments): "where is this deployed". */
+export async function reportSync(
+  from: string,
+  token: string,
+  report: { host: string; agent: string; scope: string; skills: { name: string; digest: string }[] },
+): Promise<void> {
+  const url = new URL("/api/catalog/deployments", from.endsWith("/") ? from : from + "/").toString();
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(report) });
+  } catch (e) {
+    throw new SyncRemoteError(`could not report to ${new URL(url).origin}: ${(e as Error).message}`);
+  }
+  if (!res.ok) throw new SyncRemoteError(`the console did not take the report: ${res.status}`);
+}
+
+/** Whether the catalog differs from the one with this ETag (a 304 says it does not): what --watch polls with. */
+export async function catalogChanged(from: string, token: string, q: { agent: string; environment?: string }, etag: string): Promise<boolean> {
+  let res: Response;
+  try {
+    res = await fetch(catalogUrl(from, q), { headers: { authorization: `Bearer ${token}`, "if-none-match": `"${etag}"` } });
+  } catch (e) {
+    throw new SyncRemoteError(`could not reach ${new URL(from).origin}: ${(e as Error).message}`);
+  }
+  await res.body?.cancel();
+  if (res.status === 304) return false;
+  if (res.ok) return true;
+  throw new SyncRemoteError(`the console refused: ${res.status}`);
+}

@@ -1,0 +1,48 @@
+// Where each agent reads skills from, per scope. Sources are cited in ./README.md. `omniforge sync` writes into
+// exactly one folder per agent and scope (the agent's own, not a shared alias), so an agent never sees a skill
+// twice; two agents whose folders coincide share one plan.
+import path from "node:path";
+
+export const SYNC_AGENTS = ["claude-code", "codex", "gemini", "opencode", "copilot", "agents"] as const;
+export type SyncAgent = (typeof SYNC_AGENTS)[number];
+export type SyncScope = "user" | "project";
+
+export const AGENT_LABELS: Record<SyncAgent, string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  gemini: "Gemini CLI",
+  opencode: "OpenCode",
+  copilot: "GitHub Copilot",
+  agents: "the shared .agents folder",
+};
+
+export interface TargetPlaces {
+  home: string;
+  projectRoot: string;
+  env: Record<string, string | undefined>;
+}
+
+export function isSyncAgent(s: string): s is SyncAgent {
+  return (SYNC_AGENTS as readonly string[]).includes(s);
+}
+
+/** The skills folder of `agent` for `scope`. */
+export function skillsFolder(agent: SyncAgent, scope: SyncScope, p: TargetPlaces): string {
+  const user = scope === "user";
+  const base = user ? p.home : p.projectRoot;
+  switch (agent) {
+    case "claude-code":
+      return path.join(base, ".claude", "skills");
+    case "codex":
+      // Codex keeps its user files under $CODEX_HOME (default ~/.codex); in a repository it reads .agents/skills.
+      return user ? path.join(p.env.CODEX_HOME ? path.resolve(p.env.CODEX_HOME) : path.join(p.home, ".codex"), "skills") : path.join(base, ".agents", "skills");
+    case "gemini":
+      return path.join(base, ".gemini", "skills");
+    case "opencode":
+      return user ? path.join(p.env.XDG_CONFIG_HOME ? path.resolve(p.env.XDG_CONFIG_HOME) : path.join(p.home, ".config"), "opencode", "skills") : path.join(base, ".opencode", "skills");
+    case "copilot":
+      return user ? path.join(base, ".copilot", "skills") : path.join(base, ".github", "skills");
+    case "agents":
+      return path.join(base, ".agents", "skills");
+  }
+}

@@ -1,0 +1,101 @@
+// The catalog a token's user gets on their own machine: the SAME resolution and policy as the playground
+// (resolutionFor + effectiveSkills: layers, that user's personal layer, blocked/disabled/approval/scope), each
+// skill with a digest of its whole folder, and an ETag over names, digests and policy so polling is cheap.
+// A machine token (no user) gets the shared layers only.
+import { createHash } from "node:crypto";
+import type { Db } from "../../../db/client";
+import type { DataHome } from "../../config";
+import { ServiceError } from "../../domain/errors";
+import { effectiveSkills } from "../../runtime/agent";
+import { readSkillFolder, SkillCopyError, type SkillFile } from "../../runtime/registry";
+import { folderDigest } from "../../runtime/sync/digest";
+import { resolutionFor, type ResolutionSetup } from "../governance/context";
+import { indexFor } from "../catalog/catalog";
+import { effectivePolicy } from "../policy/store";
+import type { TokenPrincipal } from "../tokens";
+
+export interface CatalogSkill {
+  name: string;
+  description: string;
+  layer: string;
+  plugin?: string;
+  /** folderDigest of every file: what `omniforge sync` compares and records. */
+  digest: string;
+  files: { path: string; size: number; executable: boolean }[];
+  hasScripts: boolean;
+  /** Our enforced allowed-tools; agents that only pre-approve cannot enforce it (sync says so). */
+  allowedTools?: string[];
+}
+
+export interface Catalog {
+  etag: string;
+  user: string | null;
+  agent: string | null;
+  environment: string | null;
+  skills: CatalogSkill[];
+  /** Skills that resolved but could not be packaged (a link leaving the folder, too large): left out, named. */
+  skipped: { name: string; reason: string }[];
+}
+
+export interface CatalogQuery {
+  agent?: string;
+  environment?: string;
+}
+
+const clean = (v: string | undefined) => (v && v.trim() ? v.trim().slice(0, 100) : undefined);
+
+async function setupFor(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<ResolutionSetup> {
+  const w = { agent: clean(q.agent), environment: clean(q.environment) };
+  if (p.userId) return resolutionFor(db, dh, { id: p.userId, role: p.role }, w);
+  const index = await indexFor(null, dh);
+  return { index, ctx: { ...w, policy: effectivePolicy(db, {}) }, userId: "" };
+}
+
+/** The catalog with every file's bytes (for the tar) kept beside it. */
+export async function catalogWithFiles(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<{ catalog: Catalog; files: Map<string, SkillFile[]> }> {
+  const { index, ctx } = await setupFor(db, dh, p, q);
+  const skills: CatalogSkill[] = [];
+  const skipped: Catalog["skipped"] = [];
+  const files = new Map<string, SkillFile[]>();
+  for (const e of effectiveSkills({ index, context: ctx })) {
+    let read: SkillFile[];
+    try {
+      read = readSkillFolder(e.dir);
+    } catch (err) {
+      if (!(err instanceof SkillCopyError)) throw err;
+      skipped.push({ name: e.name, reason: err.message });
+      continue;
+    }
+    files.set(e.name, read);
+    skills.push({
+      name: e.name,
+      description: e.description,
+      layer: e.layer,
+      ...(e.plugin ? { plugin: e.plugin } : {}),
+      digest: folderDigest(read),
+      files: read.map((f) => ({ path: f.path, size: f.data.length, executable: f.executable })),
+      hasScripts: e.hasScripts,
+      ...(e.allowedTools ? { allowedTools: e.allowedTools } : {}),
+    });
+  }
+  // The resolved list already reflects the policy; hashing the policy too means a policy edit that changes
+  // nothing visible still refreshes pollers, which is cheap and never wrong.
+  const etag = createHash("sha256")
+    .update(JSON.stringify({ s: skills.map((s) => [s.name, s.digest]), k: skipped, p: ctx.policy ?? null, a: ctx.agent ?? null, e: ctx.environment ?? null }))
+    .digest("hex")
+    .slice(0, 32);
+  return {
+    catalog: { etag, user: p.email, agent: ctx.agent ?? null, environment: ctx.environment ?? null, skills, skipped },
+    files,
+  };
+}
+
+export async function catalogFor(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<Catalog> {
+  return (await catalogWithFiles(db, dh, p, q)).catalog;
+}
+
+export function assertFormat(f: string | null): "json" | "tar" {
+  if (f === null || f === "json") return "json";
+  if (f === "tar") return "tar";
+  throw new ServiceError("BAD_REQUEST", `Unknown format "${f.slice(0, 20)}": use json or tar.`);
+}

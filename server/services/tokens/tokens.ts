@@ -1,0 +1,187 @@
+// Access tokens: made, listed, revoked and checked here. The secret is `omf_` + 32 random bytes (base64url); only
+// its sha256 is stored, so a stolen database does not hand out working tokens. Users manage their own tokens;
+// administrators also machine tokens (no user) and anyone's. Every create and revoke goes into the audit.
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { accessTokens, users, type AccessToken } from "../../../db/schema";
+import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import { ServiceError } from "../../domain/errors";
+import {
+  TOKEN_DEFAULT_EXPIRY_DAYS,
+  TOKEN_LAST_USED_RESOLUTION_MS,
+  TOKEN_MAX_EXPIRY_DAYS,
+  TOKEN_PREFIX,
+  TOKEN_SCOPES,
+  TOKEN_SECRET_BYTES,
+  type TokenScope,
+} from "../../domain/tokens";
+import type { Role } from "../../domain/vocabulary";
+
+export interface TokenCaller {
+  id: string;
+  email?: string;
+  role: Role;
+}
+
+export interface PublicToken {
+  id: string;
+  name: string;
+  userId: string | null;
+  userEmail: string | null;
+  createdBy: string;
+  scopes: TokenScope[];
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** Who a valid token speaks for: its user (null for a machine token) and what it may do. */
+export interface TokenPrincipal {
+  tokenId: string;
+  tokenName: string;
+  userId: string | null;
+  email: string | null;
+  role: Role;
+  scopes: TokenScope[];
+}
+
+const DAY_MS = 86_400_000;
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export function parseScopes(raw: string | string[]): TokenScope[] {
+  const list = (Array.isArray(raw) ? raw : raw.split(",")).map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) throw new ServiceError("BAD_REQUEST", `A token needs at least one scope: ${TOKEN_SCOPES.join(", ")}.`);
+  for (const s of list) {
+    if (!(TOKEN_SCOPES as readonly string[]).includes(s)) throw new ServiceError("BAD_REQUEST", `Unknown scope "${s.slice(0, 40)}": use ${TOKEN_SCOPES.join(", ")}.`);
+  }
+  return [...new Set(list)].sort() as TokenScope[];
+}
+
+function toPublic(row: AccessToken, email: string | null): PublicToken {
+  return {
+    id: row.id,
+    name: row.name,
+    userId: row.userId,
+    userEmail: email,
+    createdBy: row.createdBy,
+    scopes: row.scopes.split(",") as TokenScope[],
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
+
+export interface CreateTokenInput {
+  name: string;
+  scopes: TokenScope[] | string;
+  /** Days until it expires; default 90, at most 366. */
+  expiresInDays?: number;
+  /** Whose token: the caller by default; another user or "machine" (no user) for administrators only. */
+  forUserId?: string | "machine";
+}
+
+export function createToken(
+  db: Db,
+  caller: TokenCaller,
+  input: CreateTokenInput,
+  audit: { sink: AuditSink; actor: AuditActor },
+  now = new Date(),
+): { token: string; info: PublicToken } {
+  const name = input.name.trim();
+  if (!name || name.length > 80) throw new ServiceError("BAD_REQUEST", "A token needs a name of 1 to 80 characters.");
+  const scopes = parseScopes(input.scopes);
+  const days = input.expiresInDays ?? TOKEN_DEFAULT_EXPIRY_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_EXPIRY_DAYS) {
+    throw new ServiceError("BAD_REQUEST", `The expiry is a whole number of days from 1 to ${TOKEN_MAX_EXPIRY_DAYS}.`);
+  }
+  const target = input.forUserId ?? caller.id;
+  if (target !== caller.id && caller.role !== "admin") {
+    throw new ServiceError("FORBIDDEN", "Only administrators can make machine tokens or tokens for another user.");
+  }
+  const userId = target === "machine" ? null : target;
+  let email: string | null = null;
+  if (userId) {
+    const u = db.select().from(users).where(eq(users.id, userId)).get();
+    if (!u) throw new ServiceError("NOT_FOUND", "No such user.");
+    if (u.disabled) throw new ServiceError("BAD_REQUEST", `${u.email} is disabled; a token for them would not work.`);
+    email = u.email;
+  }
+  const token = TOKEN_PREFIX + randomBytes(TOKEN_SECRET_BYTES).toString("base64url");
+  const row = {
+    id: randomUUID(),
+    name,
+    userId,
+    createdBy: caller.id,
+    scopes: scopes.join(","),
+    tokenHash: hashToken(token),
+    prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + days * DAY_MS),
+  };
+  db.insert(accessTokens).values(row).run();
+  audit.sink.record({
+    type: "token_created",
+    actor: audit.actor,
+    details: { tokenId: row.id, name, forUser: email ?? "machine", scopes, expiresAt: row.expiresAt.toISOString() },
+  });
+  const saved = db.select().from(accessTokens).where(eq(accessTokens.id, row.id)).get()!;
+  return { token, info: toPublic(saved, email) };
+}
+
+/** The caller's own tokens; an administrator with `all` sees every token (machine tokens included). */
+export function listTokens(db: Db, caller: TokenCaller, opts: { all?: boolean } = {}): PublicToken[] {
+  if (opts.all && caller.role !== "admin") throw new ServiceError("FORBIDDEN", "Only administrators can list every token.");
+  const rows = db
+    .select({ t: accessTokens, email: users.email })
+    .from(accessTokens)
+    .leftJoin(users, eq(users.id, accessTokens.userId))
+    .where(opts.all ? undefined : eq(accessTokens.userId, caller.id))
+    .orderBy(desc(accessTokens.createdAt))
+    .all();
+  return rows.map((r) => toPublic(r.t, r.email ?? null));
+}
+
+export function revokeToken(db: Db, caller: TokenCaller, id: string, audit: { sink: AuditSink; actor: AuditActor }, now = new Date()): PublicToken {
+  const row = db.select().from(accessTokens).where(eq(accessTokens.id, id)).get();
+  // Someone else's token is "not found" to a non-admin: its existence is not theirs to learn.
+  if (!row || (row.userId !== caller.id && caller.role !== "admin")) throw new ServiceError("NOT_FOUND", "No such token.");
+  if (!row.revokedAt) {
+    db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt))).run();
+    audit.sink.record({ type: "token_revoked", actor: audit.actor, details: { tokenId: id, name: row.name, userId: row.userId ?? "machine" } });
+  }
+  const email = row.userId ? (db.select().from(users).where(eq(users.id, row.userId)).get()?.email ?? null) : null;
+  return toPublic(db.select().from(accessTokens).where(eq(accessTokens.id, id)).get()!, email);
+}
+
+/**
+ * The principal behind an `Authorization: Bearer` header, or a ServiceError: UNAUTHORIZED for a missing,
+ * unknown, expired or revoked token (one message, so a caller learns nothing about which), FORBIDDEN for a
+ * valid token without the scope.
+ */
+export function authenticateBearer(db: Db, authorization: string | null, scope: TokenScope, now = new Date()): TokenPrincipal {
+  const m = /^bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  const refused = new ServiceError("UNAUTHORIZED", "A valid access token is needed (Authorization: Bearer omf_…).");
+  if (!m) throw refused;
+  const row = db.select().from(accessTokens).where(eq(accessTokens.tokenHash, hashToken(m[1]!))).get();
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) throw refused;
+  let email: string | null = null;
+  let role: Role = "viewer";
+  if (row.userId) {
+    const u = db.select().from(users).where(eq(users.id, row.userId)).get();
+    if (!u || u.disabled) throw refused;
+    email = u.email;
+    role = u.role;
+  }
+  const scopes = row.scopes.split(",") as TokenScope[];
+  if (!scopes.includes(scope)) throw new ServiceError("FORBIDDEN", `This token lacks the ${scope} scope.`);
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOKEN_LAST_USED_RESOLUTION_MS) {
+    db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.id, row.id)).run();
+  }
+  return { tokenId: row.id, tokenName: row.name, userId: row.userId, email, role, scopes };
+}
