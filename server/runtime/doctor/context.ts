@@ -36,7 +36,10 @@ function listFiles(dir: string): string[] {
       if (out.length >= MAX_FILES) return;
       if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "__pycache__") continue;
       const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
+      // A folder with its own SKILL.md is a nested skill, doctored on its own.
+      if (e.isDirectory()) {
+        if (!fs.existsSync(path.join(dir, r, "SKILL.md"))) walk(r);
+      }
       else if (e.isFile() && r !== "SKILL.md" && r !== "skill.md") out.push(r);
     }
   };

@@ -9,7 +9,7 @@ import { finding } from "./checks";
 import { readText, type SkillContext } from "./context";
 import type { Finding, Overlap } from "./types";
 
-const WHEN = /\b(?:when|whenever|use (?:it |this )?(?:for|to|if|on|with|in)|used (?:for|to|when)|if (?:the )?(?:user|you)|asks?|asked|requests?|triggers?|for (?:tasks|requests|questions|work) (?:that|involving|about|on)|helps? (?:with|you))\b/i;
+const WHEN = /\b(?:when|whenever|use (?:it |this )?(?:for|to|if|on|with|in)|used (?:for|to|when)|if (?:the )?(?:user|you)|asks?|asked|requests?|triggers?|for (?:tasks|requests|questions|work) (?:that|involving|about|on))\b/i;
 const FIRST_PERSON = /(?:^|[^\w/'-])(?:I|I'm|I'll|I've|I'd|[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e'll|[Oo]ur|us)(?=$|[\s,.;:!?)])/;
 /** Fewer words than this say too little to route on. */
 export const MIN_DESCRIPTION_WORDS = 8;
@@ -23,7 +23,8 @@ export function checkDescription(ctx: SkillContext): Finding[] {
   const words = d.split(/\s+/).filter(Boolean).length;
   if (words < MIN_DESCRIPTION_WORDS || d.length < MIN_DESCRIPTION_CHARS) at("description.short", `the description has ${words} words (${d.length} characters): too few to route on`);
   if (!WHEN.test(d)) at("description.no-when", "the description does not say when to use the skill");
-  const fp = FIRST_PERSON.exec(d);
+  // Quoted text is what users type ("review my UI") and code is code: neither is the skill speaking.
+  const fp = FIRST_PERSON.exec(d.replace(/`[^`]*`|"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g, " "));
   if (fp) at("description.first-person", `the description speaks in the first person ("${fp[0].trim()}")`);
   for (const w of VENDOR_WORD_PATTERNS) {
     const re = new RegExp(`\\b${w}\\b`, "i");

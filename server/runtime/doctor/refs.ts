@@ -43,7 +43,7 @@ function unreferenced(ctx: SkillContext): Finding[] {
     const stem = base.replace(/\.[^.]+$/, "");
     const folders: string[] = [];
     for (let i = f.indexOf("/"); i >= 0; i = f.indexOf("/", i + 1)) folders.push(f.slice(0, i + 1));
-    const mentions = (t: string) => t.includes(f) || t.includes(base) || folders.some((d) => t.includes(d)) || (stem.length >= 6 && t.includes(stem));
+    const mentions = (t: string) => t.includes(f) || t.includes(base) || folders.some((d) => mentionsFolder(t, d)) || (stem.length >= 6 && t.includes(stem));
     if (mentions(ctx.body) || ctx.frontmatterLines.some((l) => l.includes(base))) continue;
     let found = false;
     for (const [other, t] of texts) {
@@ -57,4 +57,12 @@ function unreferenced(ctx: SkillContext): Finding[] {
     if (out.length >= MAX_UNREFERENCED) break;
   }
   return out;
+}
+
+/** "rules/" as a folder ("read the files in rules/"), not as the start of one file's path ("rules/a.md"). */
+function mentionsFolder(text: string, folder: string): boolean {
+  for (let i = text.indexOf(folder); i >= 0; i = text.indexOf(folder, i + 1)) {
+    if (!/[\w.*{<-]/.test(text[i + folder.length] ?? "")) return true;
+  }
+  return false;
 }

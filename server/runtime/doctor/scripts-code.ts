@@ -117,7 +117,7 @@ const LINE_CHECKS: Record<CodeLanguage, { code: Parameters<typeof finding>[0]; r
 
 const WRITE_CALL: Record<CodeLanguage, RegExp> = {
   python: /(?:open\s*\(\s*([^,()]+(?:\([^()]*\))?)\s*,\s*[rbuRBU]?["'](?:[^"']*[wax+][^"']*)["']|Path\s*\(([^()]+(?:\([^()]*\))?)\)\s*\.write_(?:text|bytes)|shutil\.(?:copy\w*|move)\s*\([^,]+,\s*([^,)]+))/,
-  js: /(?:writeFile(?:Sync)?|appendFile(?:Sync)?|createWriteStream|copyFile(?:Sync)?|symlink(?:Sync)?)\s*\(\s*(?:[^,]+,\s*)?([^,)]+)/,
+  js: /(?:writeFile(?:Sync)?|appendFile(?:Sync)?|createWriteStream)\s*\(\s*([^,)]+(?:\([^()]*\))?)|(?:copyFile(?:Sync)?|symlink(?:Sync)?|cp(?:Sync)?)\s*\([^,]+,\s*([^,)]+(?:\([^()]*\))?)/,
 };
 
 const NETWORK_USE: Record<CodeLanguage, RegExp> = {

@@ -22,8 +22,10 @@ export interface BodyUse {
 const SHELL_FENCES = new Set(["bash", "sh", "shell", "zsh", "console", "shell-session", "terminal"]);
 /** First words that make an inline code span a command to run. */
 const COMMAND_WORDS = new Set(["python", "python3", "bash", "sh", "zsh", "node", "npx", "npm", "pnpm", "yarn", "bun", "deno", "git", "gh", "curl", "wget", "pip", "pip3", "uv", "uvx", "make", "docker", "cargo", "go", "jq", "tsx", "pytest", "ruby", "perl"]);
-const WRITE_INTENT = /\b(?:write|writes|save|saves|create|creates|edit|edits|modify|modifies|overwrite|update|updates)\b[^.\n]{0,50}\b(?:file|files|\.md|\.json|\.ya?ml|\.txt|\.py|to disk)\b/i;
-const FETCH_INTENT = /\b(?:fetch|fetches|download|retrieve|browse|open|visit|read)\b[^.\n]{0,60}https?:\/\/|\bWebFetch\b/;
+/** Where an instruction starts: the line, a list item, or a new sentence (the verb is imperative there). */
+const STEP = String.raw`(?:^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\*\*[^*]+\*\*:?\s+)?|[.!?:;]\s+)`;
+const WRITE_INTENT = new RegExp(STEP + String.raw`(?:write|save|create|edit|modify|update|overwrite|append)\b[^.\n]{0,50}\b(?:file|files|\.md|\.json|\.ya?ml|\.txt|\.py|to disk)\b`, "i");
+const FETCH_INTENT = new RegExp(STEP + String.raw`(?:fetch|download|retrieve|browse|open|visit|read)\b[^.\n]{0,60}https?:\/\/`, "i");
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts)$/;
 
 /** Reads the body once: fences with their language, inline code spans, prose intents. */
