@@ -24,7 +24,7 @@ describe.skipIf(!present)("the doctor over the real skills", () => {
       "description.vendor-word": 6,
       "refs.missing": 32,
       "refs.outside": 5,
-      "refs.unreferenced": 28,
+      "refs.unreferenced": 7,
       "tools.unused": 6,
     });
     expect(r.skills.flatMap((s) => s.findings).filter((f) => f.severity === "high")).toEqual([]);

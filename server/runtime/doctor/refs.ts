@@ -7,7 +7,7 @@ import { readText, type SkillContext } from "./context";
 import type { Finding } from "./types";
 
 /** Files a person expects beside a skill without a link: licences, readmes, eval sets, agent manifests. */
-const EXPECTED = /^(?:LICEN[CS]E|COPYING|NOTICE|README|CHANGELOG|CONTRIBUTING|AUTHORS|SECURITY)(?:\.[\w.]+)?$|^(?:evals|agents|tests?|__tests__)\/|^(?:metadata|package|package-lock|pyproject|requirements|tsconfig)\.(?:json|toml|txt)$|\.(?:pyc|lock|map)$/i;
+const EXPECTED = /(?:^|\/)(?:LICEN[CS]E|COPYING|NOTICE|README|CHANGELOG|CONTRIBUTING|AUTHORS|SECURITY)(?:\.[\w.]+)?$|(?:^|\/)[^/]*[-_](?:OFL|LICEN[CS]E)\.txt$|^(?:evals|agents|tests?|__tests__)\/|^(?:metadata|package|package-lock|pyproject|requirements|tsconfig)\.(?:json|toml|txt)$|\.(?:pyc|lock|map)$/i;
 const TEXT = /\.(?:md|mdx|txt|py|sh|bash|js|mjs|cjs|ts|tsx|jsx|json|ya?ml|toml|html|xml|csv)$/i;
 const MAX_UNREFERENCED = 20;
 
