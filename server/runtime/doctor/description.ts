@@ -4,7 +4,7 @@
 // skill, or puts another close behind, is a pair competing for the same requests.
 import { VENDOR_WORD_PATTERNS } from "../../domain/vocabulary";
 import { SkillSearch } from "../search/engine";
-import { nameWords, terms } from "../search/text";
+import { nameWords, terms, termsWithWords } from "../search/text";
 import { finding } from "./checks";
 import { readText, type SkillContext } from "./context";
 import type { Finding, Overlap } from "./types";
@@ -40,12 +40,11 @@ function nameLine(ctx: SkillContext): number {
 }
 
 /**
- * How close another skill must score to the searched skill's own score to count as competing. A whole
- * description searched against the catalog finds itself far ahead (every word and phrase matches), so a
- * neighbour reaching 12% of that is rare: on the 40 real skills three pairs do, and all three read as
- * competing by hand (the two art skills, the two skill-creators, two "best practices" skills); the next
- * ones (10% and under) share only generic words. A trigger query is a request as users type it: there a
- * neighbour within 80% (or ahead) would win some runs.
+ * How close another skill must score to the searched skill's own score to count as competing. A skill's
+ * distinctive description words find itself far ahead (every one matches), so a neighbour reaching 12% of that
+ * is rare: on the 40 real skills eight pairs do (the two art skills, the qdrant scaling family, two database
+ * performance reviewers, two "best practices" skills), and the ones below share only a word or two. A trigger
+ * query is a request as users type it: there a neighbour within 80% (or ahead) would win some runs.
  */
 export const OVERLAP_RATIO = { description: 0.12, trigger: 0.8 } as const;
 const MAX_TRIGGER_QUERIES = 10;
@@ -65,6 +64,23 @@ function triggerQueries(ctx: SkillContext): string[] {
   }
 }
 
+/** Words of a description searched for it: its rarest in the catalog, in order (a whole description would cost a search per word). */
+export const DESCRIPTION_QUERY_WORDS = 16;
+
+/**
+ * A word in a quarter of a small catalog's descriptions, or in 5% of a large one's (at least 10), tells no
+ * pair apart; in a large catalog it would also make the search score every skill that has it (the cost).
+ */
+const searchable = (df: number, size: number) => size < 8 || df < Math.min(size / 4, Math.max(10, size / 20));
+
+function distinctive(description: string, df: Map<string, number>, size: number): string {
+  const tw = termsWithWords(description);
+  const seen = new Set<string>();
+  const unique = tw.filter((t) => !seen.has(t.term) && seen.add(t.term) && searchable(df.get(t.term) ?? 0, size));
+  const keep = new Set([...unique].sort((a, b) => (df.get(a.term) ?? 0) - (df.get(b.term) ?? 0)).slice(0, DESCRIPTION_QUERY_WORDS));
+  return unique.filter((t) => keep.has(t)).map((t) => t.word).join(" ");
+}
+
 /** Pairs of skills whose descriptions compete, each pair once. */
 export function findOverlaps(skills: SkillContext[]): Overlap[] {
   const search = new SkillSearch();
@@ -81,7 +97,7 @@ export function findOverlaps(skills: SkillContext[]): Overlap[] {
   const pairs = new Map<string, Overlap>();
   for (const s of byId.values()) {
     const queries = [
-      { query: s.description, from: "description", min: OVERLAP_RATIO.description },
+      { query: distinctive(s.description, df, byId.size), from: "description", min: OVERLAP_RATIO.description },
       ...triggerQueries(s).map((q) => ({ query: q, from: "evals/triggers.json", min: OVERLAP_RATIO.trigger })),
     ];
     for (const { query, from, min } of queries) {

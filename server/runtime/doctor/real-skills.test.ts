@@ -20,7 +20,7 @@ describe.skipIf(!present)("the doctor over the real skills", () => {
     for (const s of r.skills) for (const f of s.findings) counts[f.code] = (counts[f.code] ?? 0) + 1;
     expect(counts).toEqual({
       "description.no-when": 1,
-      "description.overlap": 24,
+      "description.overlap": 16,
       "description.vendor-word": 6,
       "refs.missing": 32,
       "refs.outside": 5,
@@ -30,7 +30,7 @@ describe.skipIf(!present)("the doctor over the real skills", () => {
     expect(r.skills.flatMap((s) => s.findings).filter((f) => f.severity === "high")).toEqual([]);
     const pairs = r.overlaps.map((o) => [o.aName, o.bName].sort().join(" ~ ")).sort();
     expect(pairs).toContain("algorithmic-art ~ canvas-design");
-    expect(pairs).toContain("skill-creator ~ skill-creator");
-    expect(pairs).toHaveLength(12);
+    expect(pairs).toContain("qdrant-horizontal-scaling ~ qdrant-scaling");
+    expect(pairs).toHaveLength(8);
   });
 });

@@ -137,11 +137,17 @@ export function credentialFindings(file: string, facts: FileFacts): Finding[] {
     : [finding("scripts.credential-read", `reads "${r.what}"`, file, r.line, r.snippet)];
 }
 
+/**
+ * Lines that can hold a finding or a fact: a redirection, pipe or substitution, a long blob, or a word some
+ * check looks at. Other lines (most of a script) are not tokenized: tokenizing is the scan's main cost.
+ */
+const WORTH_PARSING = /[>|`]|\$\(|<\(|[A-Za-z0-9+/]{120}|\b(?:curl|wget|fetch|https?|aria2c|nc|ncat|netcat|scp|sftp|ftp|telnet|socat|rsync|ssh|rm|tee|cp|mv|install|ln|crontab|systemctl|launchctl|sudo|doas|su|chmod|eval|base64|xxd|openssl|source|sh|bash|zsh|dash|ksh|fish|python3?|perl|ruby|node|php)\b|\.(?:ssh|aws|netrc|git-credentials|docker|kube|config|pgpass|npmrc|pypirc|gnupg)\b|id_(?:rsa|ed25519|ecdsa)|TOKEN|SECRET|API_?KEY|PASSW|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/;
+
 /** A shell script's findings. */
 export function scanShell(text: string, file: string): Finding[] {
   const facts = newFacts();
   const out: Finding[] = [];
-  for (const l of shellLines(text)) out.push(...checkShellText(l.text, file, l.line, facts));
+  for (const l of shellLines(text)) if (WORTH_PARSING.test(l.text)) out.push(...checkShellText(l.text, file, l.line, facts));
   out.push(...credentialFindings(file, facts));
   return out;
 }
