@@ -22,7 +22,8 @@ export function stripComments(text: string, lang: CodeLanguage): string {
       const q = text.slice(i, i + 3);
       const end = text.indexOf(q, i + 3);
       const stop = end < 0 ? n : end + 3;
-      out += blank(text.slice(i, stop));
+      // Keep the quotes, blank the content: exec("""…""") still reads as a literal, a docstring says nothing.
+      out += stop - i >= 6 ? q + blank(text.slice(i + 3, stop - 3)) + q : blank(text.slice(i, stop));
       i = stop;
       continue;
     }
@@ -173,7 +174,8 @@ export function scanCode(text: string, file: string, lang: CodeLanguage): Findin
         const target = w ? outsideArg(w[1] ?? w[2] ?? w[3] ?? "") : null;
         if (target && !CREDENTIAL_PATH.test(" " + target)) add(finding("scripts.write-outside", `writes to "${target}", outside the working folder`, file, lineNo, snippet));
       }
-      const cred = lits.find((s) => CREDENTIAL_PATH.test(" " + s));
+      // A path is one word: "'%s not found in .pypirc'" is a message, not a read.
+      const cred = lits.find((s) => !/\s/.test(s.trim()) && CREDENTIAL_PATH.test(" " + s));
       if (cred) facts.credentialReads.push({ line: lineNo, snippet, what: cred });
       if (NETWORK_USE[lang].test(l)) facts.network = true;
       if (WHOLE_ENV[lang].test(l)) facts.credentialReads.push({ line: lineNo, snippet, what: "the whole environment (every token in it)" });

@@ -7,13 +7,17 @@ import type { Finding } from "./types";
 
 /** What a file does overall, for checks that need two facts (credentials read + network use). */
 export interface FileFacts {
+  /** Variables the script sets itself to a non-empty value (rm -rf "$TMP" after TMP=$(mktemp -d) is no finding). */
+  assigned: Set<string>;
   credentialReads: { line: number; snippet: string; what: string }[];
   network: boolean;
   /** Credentials sent directly (piped into or passed as data to a network command). */
   sent: { line: number; snippet: string; what: string }[];
 }
 
-export const newFacts = (): FileFacts => ({ credentialReads: [], network: false, sent: [] });
+export const newFacts = (): FileFacts => ({ assigned: new Set(), credentialReads: [], network: false, sent: [] });
+
+const ASSIGNMENT = /^(?:(?:local|export|readonly|declare)\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?=\S)(?!["']{2}(?:\s|$))/;
 
 const isShell = (name: string) => INTERPRETERS.has(name);
 
@@ -76,7 +80,7 @@ export function checkShellCommands(cmds: ShellCommand[], file: string, line: num
     }
     // rm -rf on / , ~ or a variable.
     if (name === "rm" && hasRecursiveForce(args)) {
-      const target = args.find((a) => !a.startsWith("-") && isDangerousRemoveTarget(a));
+      const target = args.find((a) => !a.startsWith("-") && isDangerousRemoveTarget(a) && !facts.assigned.has(/^\$\{?([A-Za-z_][A-Za-z0-9_]*)/.exec(a)?.[1] ?? ""));
       if (target) add(finding("scripts.rm-rf", `rm -rf on "${target}"`, file, line, snippet));
     }
     // Persistence: crontab installs, writes to shell rc files and autostart places, service enablement.
@@ -147,7 +151,12 @@ const WORTH_PARSING = /[>|`]|\$\(|<\(|[A-Za-z0-9+/]{120}|\b(?:curl|wget|fetch|ht
 export function scanShell(text: string, file: string): Finding[] {
   const facts = newFacts();
   const out: Finding[] = [];
-  for (const l of shellLines(text)) if (WORTH_PARSING.test(l.text)) out.push(...checkShellText(l.text, file, l.line, facts));
+  const lines = shellLines(text);
+  for (const l of lines) {
+    const a = ASSIGNMENT.exec(l.text);
+    if (a) facts.assigned.add(a[1]!);
+  }
+  for (const l of lines) if (WORTH_PARSING.test(l.text)) out.push(...checkShellText(l.text, file, l.line, facts));
   out.push(...credentialFindings(file, facts));
   return out;
 }

@@ -32,6 +32,9 @@ describe("shell scripts", () => {
     expect(sh('rm -rf "${BUILD_DIR:?}/out"')).toEqual([]);
     expect(sh("rm -rf ./build dist")).toEqual([]);
     expect(sh("rm $FILE")).toEqual([]);
+    // set by the script itself: not an empty or foreign value
+    expect(sh('TMP=$(mktemp -d)\nrm -rf "$TMP"')).toEqual([]);
+    expect(sh('TMP=\nrm -rf "$TMP"/x')).toEqual(["scripts.rm-rf"]);
   });
 
   it("writes outside the working folder; /tmp and /dev/null are not", () => {
@@ -86,6 +89,7 @@ describe("python scripts", () => {
     expect(py("code = urlopen(URL).read()\nexec(urlopen(URL).read())\n")).toEqual(["scripts.download-exec", "scripts.obfuscation"]);
     expect(py("import ast\nvalue = ast.literal_eval(text)\n")).toEqual([]);
     expect(py('exec("print(1)")\n')).toEqual([]);
+    expect(py('exec("""exec _code_ in _globs_, _locs_""")\n')).toEqual([]);
   });
 
   it("credentials read and a network client in the same file; writes to home; rc files", () => {
@@ -95,6 +99,8 @@ describe("python scripts", () => {
     expect(py('with open(os.path.expanduser("~/.bashrc"), "a") as f:\n    f.write(line)\n')).toEqual(["scripts.persistence"]);
     expect(py('with open("out/report.md", "w") as f:\n    f.write(x)\ntoken = os.environ["GITHUB_TOKEN"]\nrequests.get(API, headers={"Authorization": token})\n')).toEqual([]);
     expect(py("os.chmod(path, 0o777)\n")).toEqual(["scripts.privilege"]);
+    // a message naming a credential file is not a read of it
+    expect(py("import requests\nraise ValueError('%s not found in .pypirc' % repo)\n")).toEqual([]);
   });
 });
 
