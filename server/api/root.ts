@@ -7,6 +7,7 @@ import { policyRouter } from "./routers/policy/_router";
 import { auditRouter } from "./routers/audit/_router";
 import { playgroundRouter } from "./routers/playground/_router";
 import { evalsRouter } from "./routers/evals/_router";
+import { doctorRouter } from "./routers/doctor/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   audit: auditRouter,
   playground: playgroundRouter,
   evals: evalsRouter,
+  doctor: doctorRouter,
 });
 
 export type AppRouter = typeof appRouter;

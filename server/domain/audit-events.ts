@@ -24,6 +24,7 @@ export const AUDIT_EVENT_TYPES = [
   "agent_run_started",
   "agent_run_finished",
   "eval_run",
+  "doctor_report",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
