@@ -52,22 +52,22 @@ export function DoctorReport() {
           <table className="w-full text-sm">
             <thead className="text-left text-xs text-slate-500">
               <tr>
-                <th className="py-1">Check</th>
-                <th>Severity</th>
-                <th className="text-right">Findings</th>
-                <th className="text-right">Silenced</th>
+                <th className="py-1 pr-3">Check</th>
+                <th className="px-3">Severity</th>
+                <th className="px-3 text-right">Findings</th>
+                <th className="px-3 text-right">Silenced</th>
                 <th className="pl-4">Why it matters · how to fix</th>
               </tr>
             </thead>
             <tbody>
               {r.byCheck.map((c) => (
                 <tr key={c.code} className="border-t border-slate-100 align-top dark:border-slate-800">
-                  <td className="py-1 font-mono text-xs">{c.code}</td>
-                  <td>
+                  <td className="py-1 pr-3 font-mono text-xs whitespace-nowrap">{c.code}</td>
+                  <td className="px-3">
                     <Severity s={c.severity} />
                   </td>
-                  <td className="text-right">{c.count}</td>
-                  <td className="text-right text-slate-500">{c.silenced}</td>
+                  <td className="px-3 text-right">{c.count}</td>
+                  <td className="px-3 text-right text-slate-500">{c.silenced}</td>
                   <td className="pl-4 text-xs text-slate-600 dark:text-slate-300">
                     {c.explanation} <span className="text-slate-500">Fix: {c.fix}</span>
                   </td>
