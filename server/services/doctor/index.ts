@@ -6,6 +6,7 @@ import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { SkillRef, SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
+import { readDoctorPolicy } from "./policy";
 import { entriesByKey, skillRows } from "../skills/list";
 
 export type SeverityCounts = Record<DoctorSeverity, number>;
@@ -18,8 +19,7 @@ export interface SkillFindings {
   silenced: number;
 }
 
-/** Codes silenced by policy for the whole console. None yet: a policy setting is the next step (issue 18). */
-const POLICY_IGNORE: readonly string[] = [];
+export { assertApprovable, readDoctorPolicy, setDoctorPolicy, type DoctorPolicy } from "./policy";
 
 function countsOf(findings: Finding[]): { counts: SeverityCounts; silenced: number } {
   const counts: SeverityCounts = { high: 0, medium: 0, low: 0 };
@@ -31,7 +31,7 @@ function countsOf(findings: Finding[]): { counts: SeverityCounts; silenced: numb
 /** One skill's findings (no overlaps: those need the catalog report). */
 export function skillFindings(ctx: SkillsContext, input: SkillRef): SkillFindings {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  const r = doctorSkill(dir, { ignore: POLICY_IGNORE });
+  const r = doctorSkill(dir, { ignore: readDoctorPolicy(ctx.db).ignore });
   return { ref, name: r.name, findings: r.findings, ...countsOf(r.findings) };
 }
 
@@ -59,7 +59,7 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     const e = entries.get(r.key);
     if (e) refByDir.set(e.dir, r.ref);
   }
-  const report = doctorCatalog([...refByDir.keys()], { ignore: POLICY_IGNORE });
+  const report = doctorCatalog([...refByDir.keys()], { ignore: readDoctorPolicy(ctx.db).ignore });
   const skills = report.skills.map((s) => ({ ref: refByDir.get(s.dir)!, name: s.name, findings: s.findings, ...countsOf(s.findings) })).sort(worse);
   const byCode = new Map<string, { count: number; silenced: number }>();
   for (const s of skills) {

@@ -1,4 +1,6 @@
-import { authedProcedure, createTRPCRouter } from "../../trpc";
+import { z } from "zod";
+import { DOCTOR_SEVERITIES } from "../../../runtime/doctor/types";
+import { adminProcedure, authedProcedure, createTRPCRouter } from "../../trpc";
 import * as h from "./doctor.handler";
 import { ZRefInput } from "../evals/evals.schema";
 
@@ -7,4 +9,6 @@ import { ZRefInput } from "../evals/evals.schema";
 export const doctorRouter = createTRPCRouter({
   skill: authedProcedure.input(ZRefInput).query(h.skill),
   report: authedProcedure.query(h.report),
+  policy: authedProcedure.query(h.policy),
+  setPolicy: adminProcedure.input(z.object({ gate: z.enum(DOCTOR_SEVERITIES).nullable(), ignore: z.array(z.string().max(64)).max(100) })).mutation(h.setPolicy),
 });

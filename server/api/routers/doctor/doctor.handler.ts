@@ -9,3 +9,5 @@ const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dh: ctx.dataHo
 
 export const skill = ({ ctx, input }: { ctx: AuthedContext; input: z.infer<typeof ZRefInput> }) => doctor.skillFindings(svc(ctx), input.ref);
 export const report = ({ ctx }: { ctx: AuthedContext }) => doctor.catalogReport(svc(ctx));
+export const policy = ({ ctx }: { ctx: AuthedContext }) => doctor.readDoctorPolicy(ctx.db);
+export const setPolicy = ({ ctx, input }: { ctx: AuthedContext; input: doctor.DoctorPolicy }) => doctor.setDoctorPolicy(svc(ctx), input);
