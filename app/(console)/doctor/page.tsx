@@ -1,10 +1,11 @@
+import { DoctorPolicy } from "~/components/doctor/doctor-policy";
 import { DoctorReport } from "~/components/doctor/doctor-report";
 import { requireUser } from "~/components/shell/require-user";
 
 export const dynamic = "force-dynamic";
 
 export default async function DoctorPage() {
-  await requireUser();
+  const user = await requireUser();
   return (
     <div className="space-y-4">
       <div>
@@ -14,6 +15,7 @@ export default async function DoctorPage() {
           The same report as <code>omniforge skill doctor</code>.
         </p>
       </div>
+      {user.role === "admin" && <DoctorPolicy />}
       <DoctorReport />
     </div>
   );
