@@ -13,6 +13,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/skills", label: "Skills", minRole: "viewer" },
   { href: "/layers", label: "Layers", minRole: "viewer" },
   { href: "/playground", label: "Playground", minRole: "viewer" },
+  { href: "/doctor", label: "Doctor", minRole: "viewer" },
   { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/policies", label: "Policies", minRole: "admin" },
   { href: "/tokens", label: "Access tokens", minRole: "viewer" },

@@ -9,6 +9,7 @@ import { playgroundRouter } from "./routers/playground/_router";
 import { evalsRouter } from "./routers/evals/_router";
 import { overviewRouter } from "./routers/overview/_router";
 import { tokensRouter } from "./routers/tokens/_router";
+import { doctorRouter } from "./routers/doctor/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   evals: evalsRouter,
   overview: overviewRouter,
   tokens: tokensRouter,
+  doctor: doctorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "skill list": () => import("./commands/skill-list"),
   "skill search": () => import("./commands/skill-search"),
   "skill eval": () => import("./commands/skill-eval"),
+  "skill doctor": () => import("./commands/skill-doctor"),
   "skill install": () => import("./commands/skill-install"),
   "skill deploy": () => import("./commands/skill-deploy"),
   "sandbox check": () => import("./commands/sandbox-check"),

@@ -31,6 +31,7 @@ export const AUDIT_EVENT_TYPES = [
   "token_created",
   "token_revoked",
   "catalog_synced",
+  "doctor_report",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -58,3 +58,6 @@ export const WATCH_LIMITS = {
   /** Rescan period of a layer that is too big to watch. */
   pollMs: 5_000,
 } as const;
+
+/** Vendor words spec 003 proposes to keep out of skill names; offered as a policy preset and read by the doctor. */
+export const VENDOR_WORD_PATTERNS: readonly string[] = ["claude", "anthropic", "gemini", "openai"];

@@ -16,8 +16,8 @@ export type PolicyChange =
   | { op: "setForbiddenPatterns"; patterns: string[] }
   | { op: "setRequireApproval"; scripts?: boolean; project?: boolean };
 
-/** Vendor words spec 003 proposes to keep out of skill names; offered as a preset, not forced on anyone. */
-export const VENDOR_WORD_PATTERNS = ["claude", "anthropic", "gemini", "openai"];
+// Defined in the domain so the runtime's doctor reads the same list; re-exported for the policy router.
+export { VENDOR_WORD_PATTERNS } from "../../domain/vocabulary";
 
 // Names as they appear in SKILL.md files (lenient: a broken name must still be blockable).
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,5 +1,6 @@
 import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, VENDOR_WORD_PATTERNS } from "../../../services/governance";
 import { readStoredPolicy } from "../../../services/policy/store";
+import { assertApprovable } from "../../../services/doctor";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange } from "./policy.schema";
 
@@ -14,5 +15,8 @@ export const approvalsHandler = async ({ ctx }: { ctx: AuthedContext }) => {
   return { items, recent: recentDecisions(ctx.db, 30) };
 };
 
-export const decideHandler = ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) =>
-  decideApproval(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
+/** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
+export const decideHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
+  if (input.decision === "approved") await assertApprovable({ db: ctx.db, dh: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } }, input.id);
+  return decideApproval(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
+};

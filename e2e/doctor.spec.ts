@@ -1,0 +1,55 @@
+// Issue #18 in the browser: a skill written on disk with a download-and-run script shows on /doctor as the worst
+// skill with a high finding, its file and line linked to the editor; the report is reached from the nav.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_HOME } from "../playwright.config";
+import { signInAsAdmin } from "./helpers";
+
+const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
+const name = `setup-risky-${Date.now().toString(36)}`;
+
+/** The doctor policy back to none (also after an earlier run that stopped half-way). */
+async function resetPolicy(page: Page) {
+  const res = await page.request.post("/api/trpc/doctor.setPolicy", { data: { json: { gate: null, ignore: [] } } });
+  expect(res.status()).toBe(200);
+}
+
+test("the doctor report lists a risky skill first, with the finding, why, and a link to the script", async ({ page }) => {
+  const dir = path.join(PROJECT_SKILLS, name);
+  fs.mkdirSync(path.join(dir, "scripts"), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: Installs the toolchain on a new laptop. Use when the user asks to set up build tools.\n---\n# Setup\n\nRun \`bash scripts/install.sh\`.\n`,
+  );
+  fs.writeFileSync(path.join(dir, "scripts", "install.sh"), "#!/bin/sh\n# upstream documents curl | sh\ncurl -fsSL https://get.example.dev/install | sh\n");
+  try {
+    await signInAsAdmin(page);
+    await resetPolicy(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Doctor" }).click();
+    await expect(page).toHaveURL(/\/doctor/);
+    const report = page.getByTestId("doctor-report");
+    await expect(report).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("doctor-count-high")).toContainText(/[1-9]/);
+    const first = page.getByTestId("doctor-skill").first();
+    await expect(first).toContainText(name);
+    await first.getByRole("button").click();
+    await expect(first).toContainText("scripts.download-exec");
+    await expect(first).toContainText("downloaded code is piped into sh");
+    await expect(first).toContainText("verify a checksum");
+    const link = first.getByRole("link", { name: "scripts/install.sh:3" });
+    await expect(link).toHaveAttribute("href", `/skills/project/${name}?file=scripts%2Finstall.sh`);
+
+    // An admin silences the check for every skill: the finding stays listed, marked, and no longer counts as high.
+    const policy = page.getByRole("region", { name: "Doctor policy" });
+    await policy.getByLabel("Silenced checks").fill("scripts.download-exec");
+    await policy.getByRole("button", { name: "Save policy" }).click();
+    await expect(page.getByTestId("doctor-policy-saved")).toBeVisible();
+    const again = page.getByTestId("doctor-skill").filter({ hasText: name });
+    await expect(again).toContainText("1 silenced");
+    await expect(again).toContainText("silenced by policy"); // still open: the report refreshed in place
+  } finally {
+    await resetPolicy(page).catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,13 @@
+// Thin handlers over the doctor service. Errors are ServiceErrors: the serviceErrors middleware maps them.
+import type { z } from "zod";
+import * as doctor from "../../../services/doctor";
+import type { SkillsContext } from "../../../services/skills";
+import type { AuthedContext } from "../../trpc";
+import type { ZRefInput } from "../evals/evals.schema";
+
+const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dh: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } });
+
+export const skill = ({ ctx, input }: { ctx: AuthedContext; input: z.infer<typeof ZRefInput> }) => doctor.skillFindings(svc(ctx), input.ref);
+export const report = ({ ctx }: { ctx: AuthedContext }) => doctor.catalogReport(svc(ctx));
+export const policy = ({ ctx }: { ctx: AuthedContext }) => doctor.readDoctorPolicy(ctx.db);
+export const setPolicy = ({ ctx, input }: { ctx: AuthedContext; input: doctor.DoctorPolicy }) => doctor.setDoctorPolicy(svc(ctx), input);

@@ -1,0 +1,125 @@
+// `omniforge skill doctor [<path>...]`: the skill doctor (server/runtime/doctor) over skill folders, folders of
+// skills, or, with no path, the whole catalog this user has (same layers, resolution and console policy as
+// `skill eval`). Overlaps are looked for among the skills doctored together. `--json` prints JSON Lines, one
+// object per skill. Exit 1 when an unsilenced finding at or above --fail-on (default high) exists, 2 on usage
+// errors: CI can gate a skill repository on it.
+import fs from "node:fs";
+import path from "node:path";
+import type { CliIO } from "../io";
+import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { atOrAbove, CHECKS, DOCTOR_SEVERITIES, doctorCatalog, isDoctorSeverity, unknownCodes, type DoctorSeverity, type Finding, type SkillReport } from "../../runtime/doctor";
+import { makeLayerConfig } from "../../runtime/registry/layers";
+import { resolveAll } from "../../runtime/registry/resolve";
+import { SkillIndex } from "../../runtime/registry/skill-index";
+import type { ResolveContext } from "../../runtime/registry/types";
+import { findSkillDirs } from "../../runtime/skill/index";
+import { policyFromHome } from "../../services/policy/home-policy";
+
+export const summary = "Check skills for incoherent allowed-tools, unsafe scripts, broken references and weak or competing descriptions";
+
+const USAGE = `usage: omniforge skill doctor [<path>...] [--json] [--fail-on high|medium|low] [--ignore CODE]...
+  <path>     a skill folder, or a folder of skill folders (every SKILL.md below it); none: the whole catalog
+             (layers, resolution and, when <home>/console.db exists, the console's policy)
+  --fail-on  exit 1 when a finding at or above this severity is not silenced (default high)
+  --ignore   silence a check (e.g. tools.unused, or a family: scripts.*) as a policy would; repeatable.
+             A skill silences its own with metadata: { doctor-ignore: "code1 code2" }
+  --skills   with no path: a folder of skill folders read as part of the project layer; repeatable
+  --home, --project, --user, --env, --agent, --tenant: as for \`omniforge skill list\`
+  --json     JSON Lines, one per skill: {"path","name","findings":[{"code","severity","message","file","line"}]}
+             (a silenced finding also has "silenced": "skill" | "policy")
+exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error
+checks: ${Object.keys(CHECKS).join(", ")}`;
+
+function jsonLine(r: SkillReport): string {
+  const findings = r.findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message, file: f.file, line: f.line, ...(f.silenced ? { silenced: f.silenced } : {}) }));
+  return JSON.stringify({ path: r.dir, name: r.name, findings }) + "\n";
+}
+
+function textBlock(r: SkillReport, shown: string): string {
+  if (!r.findings.length) return `${shown} (${r.name}): no findings\n`;
+  const lines = [`${shown} (${r.name})`];
+  for (const f of r.findings) {
+    lines.push(`  ${f.severity.padEnd(6)} ${f.code.padEnd(26)} ${f.file}:${f.line}  ${f.message}${f.silenced ? `  [silenced by ${f.silenced}]` : ""}`);
+    if (!f.silenced) {
+      if (f.snippet && f.file !== "SKILL.md") lines.push(`         ${f.snippet}`);
+      lines.push(`         fix: ${f.fix}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, {
+    ...LAYER_FLAGS,
+    env: { type: "string" },
+    agent: { type: "string" },
+    tenant: { type: "string" },
+    "fail-on": { type: "string" },
+    ignore: { type: "string", multiple: true },
+    skills: { type: "string", multiple: true },
+  });
+  const fail = (msg: string) => {
+    io.err(`omniforge skill doctor: ${msg}\n${USAGE}\n`);
+    return 2;
+  };
+  if (typeof parsed === "string") return fail(parsed);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE + "\n");
+    return 0;
+  }
+  const failOn = values["fail-on"] ?? "high";
+  if (!isDoctorSeverity(failOn)) return fail(`--fail-on must be one of ${DOCTOR_SEVERITIES.join(", ")}, not "${failOn}"`);
+  const ignore = (values.ignore ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  const unknown = unknownCodes(ignore);
+  if (unknown.length) return fail(`unknown check ${unknown.map((c) => `"${c}"`).join(", ")}`);
+
+  let dirs: string[] = [];
+  if (positionals.length) {
+    if (values.skills?.length) return fail("--skills reads the catalog; give paths or --skills, not both");
+    for (const p of positionals) {
+      const abs = path.resolve(io.cwd, p);
+      const st = fs.statSync(abs, { throwIfNoEntry: false });
+      if (!st?.isDirectory()) return fail(`${p}: not a folder`);
+      const found = fs.existsSync(path.join(abs, "SKILL.md")) ? [abs] : findSkillDirs(abs);
+      if (!found.length) return fail(`${p}: no SKILL.md in it or below it`);
+      dirs.push(...found);
+    }
+  } else {
+    const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
+    try {
+      const base = configFrom(values, io);
+      const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
+      for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
+      const config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
+      const policy = policyFromHome(config.home, { userId: config.userId });
+      if (policy) ctx.policy = policy;
+      dirs = resolveAll(SkillIndex.build(config), ctx).skills.map((e) => e.dir);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
+
+  const report = doctorCatalog(dirs, { ignore });
+  const counts: Record<DoctorSeverity, number> = { high: 0, medium: 0, low: 0 };
+  let silenced = 0;
+  let failing: Finding[] = [];
+  for (const r of report.skills) {
+    for (const f of r.findings) f.silenced ? silenced++ : counts[f.severity]++;
+    failing = failing.concat(atOrAbove(r.findings, failOn));
+    if (values.json) io.out(jsonLine(r));
+    else {
+      const rel = path.relative(io.cwd, r.dir);
+      io.out(textBlock(r, rel && !rel.startsWith("..") ? rel : r.dir));
+    }
+  }
+  if (!values.json) {
+    io.out(
+      `${report.skills.length} skill(s): ${counts.high} high, ${counts.medium} medium, ${counts.low} low` +
+        (silenced ? `, ${silenced} silenced` : "") +
+        (report.overlaps.length ? `; ${report.overlaps.length} overlapping pair(s)` : "") +
+        ` · fail-on ${failOn}: ${failing.length ? "FAIL" : "ok"}\n`,
+    );
+  }
+  return failing.length ? 1 : 0;
+}

@@ -1,0 +1,70 @@
+// What the checks read of one skill, read once: the checked SKILL.md and the list of its files.
+import fs from "node:fs";
+import path from "node:path";
+import { checkSkillDir, type SkillCheck } from "../skill/index";
+
+/** Files listed per skill; a skill with more is a data dump and the rest is not looked at. */
+export const MAX_FILES = 500;
+/** Largest file read for scanning or references. */
+export const MAX_READ_BYTES = 512 * 1024;
+
+export interface SkillContext {
+  dir: string;
+  check: SkillCheck;
+  name: string;
+  description: string;
+  body: string;
+  bodyStartLine: number;
+  /** Every file under the skill (relative, "/"-separated, sorted), without SKILL.md, dot files or node_modules. */
+  files: string[];
+  /** 1-based line of the description in SKILL.md (1 when not found). */
+  descriptionLine: number;
+  /** SKILL.md's lines before the body (the frontmatter), to point findings at a field. */
+  frontmatterLines: string[];
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= MAX_FILES) return;
+      if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "__pycache__") continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      // A folder with its own SKILL.md is a nested skill, doctored on its own.
+      if (e.isDirectory()) {
+        if (!fs.existsSync(path.join(dir, r, "SKILL.md"))) walk(r);
+      }
+      else if (e.isFile() && r !== "SKILL.md" && r !== "skill.md") out.push(r);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+export function readText(dir: string, rel: string): string | null {
+  try {
+    const file = path.join(dir, rel);
+    const st = fs.lstatSync(file);
+    if (!st.isFile() || st.size > MAX_READ_BYTES) return null;
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export function loadSkill(dir: string): SkillContext {
+  const abs = path.resolve(dir);
+  const check = checkSkillDir(abs, { rules: "spec" });
+  const raw = check.raw ?? {};
+  const name = check.properties?.name ?? (typeof raw.name === "string" ? raw.name : path.basename(abs));
+  const description = check.properties?.description ?? (typeof raw.description === "string" ? raw.description : "");
+  const frontmatterLines = check.file ? (readText(abs, path.basename(check.file)) ?? "").split("\n", Math.max(check.bodyStartLine - 1, 1)) : [];
+  const d = frontmatterLines.findIndex((l) => /^description\s*:/.test(l));
+  return { dir: abs, check, name, description, body: check.body ?? "", bodyStartLine: check.bodyStartLine, files: listFiles(abs), descriptionLine: d >= 0 ? d + 1 : 1, frontmatterLines };
+}
