@@ -14,6 +14,7 @@ import { DiagnosticsList } from "./diagnostics-list";
 import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
+import { useDoctorMarkers } from "./hooks/use-doctor-markers";
 import { useLiveCheck } from "./hooks/use-live-check";
 import { EDITOR_OPTIONS } from "./editor-options";
 import { useDiskWatch } from "./hooks/use-disk-watch";
@@ -49,6 +50,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     void qc.invalidateQueries({ queryKey: trpc.skill.info.queryKey({ ref: skillRef }) });
     void qc.invalidateQueries({ queryKey: trpc.skill.versions.queryKey({ ref: skillRef }) });
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
+    void qc.invalidateQueries({ queryKey: trpc.doctor.skill.queryKey({ ref: skillRef }) }); // findings follow each save
   }, [qc, trpc, skillRef]);
 
   useEffect(() => {
@@ -56,6 +58,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   }, [vocab.data]);
 
   const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor });
+  useDoctorMarkers({ skillRef, mounted, openPath, uriFor });
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
   const actions = useSkillActions({ skillRef, buffers: files, status, invalidate, setConflict });

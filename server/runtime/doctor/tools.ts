@@ -99,13 +99,13 @@ export function checkTools(ctx: SkillContext): Finding[] {
     if (reported.has(c.text) || commandAllowed(c.text, patterns, scripts)) continue;
     reported.add(c.text);
     const first = c.text.split(/\s+/).slice(0, 2).join(" ");
-    out.push(finding("tools.missing", `the body runs \`${c.text.length > 80 ? c.text.slice(0, 79) + "…" : c.text}\`, which allowed-tools does not allow`, "SKILL.md", c.line, c.text, `Add Bash(${first} *) (or Bash) to allowed-tools, or remove the instruction.`));
+    out.push({ ...finding("tools.missing", `the body runs \`${c.text.length > 80 ? c.text.slice(0, 79) + "…" : c.text}\`, which allowed-tools does not allow`, "SKILL.md", c.line, c.text, `Add Bash(${first} *) (or Bash) to allowed-tools, or remove the instruction.`), quickFix: { addTool: `Bash(${first} *)` } });
   }
   if (use.writes.length && !toolOnly("write_file", patterns)) {
-    out.push(finding("tools.missing", "the body asks the agent to write or edit files, which allowed-tools does not allow", "SKILL.md", use.writes[0]!, lineOf(ctx, use.writes[0]!), "Add Write (and Edit) to allowed-tools, or remove the instruction."));
+    out.push({ ...finding("tools.missing", "the body asks the agent to write or edit files, which allowed-tools does not allow", "SKILL.md", use.writes[0]!, lineOf(ctx, use.writes[0]!), "Add Write (and Edit) to allowed-tools, or remove the instruction."), quickFix: { addTool: "Write" } });
   }
   if (use.fetches.length && !toolOnly("webfetch", patterns)) {
-    out.push(finding("tools.missing", "the body asks the agent to fetch a URL, which allowed-tools does not allow", "SKILL.md", use.fetches[0]!, lineOf(ctx, use.fetches[0]!), "Add WebFetch to allowed-tools, or remove the instruction."));
+    out.push({ ...finding("tools.missing", "the body asks the agent to fetch a URL, which allowed-tools does not allow", "SKILL.md", use.fetches[0]!, lineOf(ctx, use.fetches[0]!), "Add WebFetch to allowed-tools, or remove the instruction."), quickFix: { addTool: "WebFetch" } });
   }
   out.push(...unused(ctx, patterns, use, scripts));
   return out;
@@ -137,7 +137,7 @@ function unused(ctx: SkillContext, patterns: ToolPattern[], use: BodyUse, script
     else if (t.some((x) => ["read_file", "list_files", "search_files"].includes(x))) used = ctx.files.length > 0 || READ_WORDS.test(ctx.body);
     else continue;
     if (!used) {
-      out.push(finding("tools.unused", `allowed-tools grants "${p.raw}" but nothing in the body or the scripts uses it`, "SKILL.md", allowedToolsLine(ctx) ?? 1, p.raw, `Remove "${p.raw}" from allowed-tools, or narrow it to what the skill runs.`));
+      out.push({ ...finding("tools.unused", `allowed-tools grants "${p.raw}" but nothing in the body or the scripts uses it`, "SKILL.md", allowedToolsLine(ctx) ?? 1, p.raw, `Remove "${p.raw}" from allowed-tools, or narrow it to what the skill runs.`), quickFix: { removeTool: p.raw } });
     }
   }
   return out;

@@ -23,6 +23,8 @@ export interface Finding {
   fix: string;
   /** Set when the finding is silenced: it is still returned so callers can show and audit it. */
   silenced?: SilencedBy;
+  /** An obvious fix an editor can apply in one click: a tool pattern to add to, or remove from, allowed-tools. */
+  quickFix?: { addTool: string } | { removeTool: string };
 }
 
 export interface SkillReport {

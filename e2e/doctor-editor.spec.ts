@@ -1,0 +1,35 @@
+// The doctor in the editor (issue #18): a finding is a marker on its line, and the obvious fix is one keystroke:
+// the body runs python3 but allowed-tools only grants Read, so the quick fix adds Bash(python3 *).
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { E2E_HOME } from "../playwright.config";
+import { signInAsAdmin } from "./helpers";
+
+const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
+
+test("a doctor finding shows as a marker and its quick fix edits allowed-tools", async ({ page }) => {
+  const name = `doc-fix-${Date.now().toString(36)}`;
+  const dir = path.join(PROJECT_SKILLS, name);
+  fs.mkdirSync(path.join(dir, "scripts"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "scripts", "report.py"), "print('report')\n");
+  fs.writeFileSync(
+    path.join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: Writes a short report. Use when someone asks for the weekly report.\nallowed-tools: Read\n---\n# Report\n\nRun the script:\n\n\`\`\`bash\npython3 scripts/report.py\n\`\`\`\n`,
+  );
+  await signInAsAdmin(page);
+  await page.goto(`/skills/project/${name}`);
+  const monaco = page.getByTestId("monaco-host").locator(".monaco-editor").first();
+  await expect(monaco).toContainText("allowed-tools: Read");
+  // The marker sits on the command's line.
+  const line = monaco.locator(".view-line", { hasText: "python3 scripts/report.py" });
+  await expect(monaco.locator(".squiggly-error, .squiggly-warning, .squiggly-info").first()).toBeAttached({ timeout: 15_000 });
+  await line.click();
+  await page.keyboard.press("ControlOrMeta+.");
+  await expect(page.getByText("Add Bash(python3 *) to allowed-tools")).toBeVisible();
+  await page.getByText("Add Bash(python3 *) to allowed-tools").click();
+  await expect(monaco).toContainText("allowed-tools: Read Bash(python3 *)");
+  await page.keyboard.press("ControlOrMeta+s");
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+  expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("allowed-tools: Read Bash(python3 *)\n");
+});
