@@ -10,6 +10,7 @@ import { auditSinkFor, flushAudit } from "../audit";
 import { policyFromHome } from "../policy/home-policy";
 import { executeDeploy, previewDeploy, type DeployPreview, type DeployResult, type DeployTarget } from "./deploy";
 import { GovernanceError } from "./errors";
+import { readDoctorPolicy } from "../doctor/policy";
 
 export interface CliDeployOptions {
   /** Copy the definition of this layer instead of the active one. */
@@ -54,7 +55,7 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
     sink = auditSinkFor(db, { stdout: false });
     auditTo = dbFile;
   }
-  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force }, policy, { sink, actor: opts.actor ?? { id: "cli" } });
+  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force }, policy, { sink, actor: opts.actor ?? { id: "cli" } }, db ? readDoctorPolicy(db) : undefined);
   if (db) flushAudit(db);
   return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
 }

@@ -19,6 +19,7 @@ import {
 import { refreshAll } from "../catalog/catalog";
 import { displayPath, scopeValues, type Places, type Viewer } from "./context";
 import { GovernanceError } from "./errors";
+import { atOrAbove, doctorSkill, type DoctorSeverity } from "../../runtime/doctor";
 
 export type DeployTarget = Exclude<LayerName, "plugin">;
 
@@ -164,8 +165,18 @@ export function executeDeploy(
   input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string },
   policy: ResolveContext["policy"],
   audit: { sink: AuditSink; actor: AuditActor },
+  /** The doctor's gate (services/doctor/policy.ts): no unsilenced finding at or above it may be deployed. */
+  doctor?: { gate: DoctorSeverity | null; ignore: string[] },
 ): DeployResult {
   const preview = previewDeploy(index, dh, input, policy);
+  if (doctor?.gate) {
+    const blocking = atOrAbove(doctorSkill(preview.from.id, { ignore: doctor.ignore }).findings, doctor.gate);
+    if (blocking.length) {
+      throw new GovernanceError("PRECONDITION_FAILED", `${input.name} has ${blocking.length} doctor finding(s) at or above ${doctor.gate}; the policy requires none before a deploy: ${blocking.map((f) => `${f.code} (${f.file}:${f.line})`).join(", ")}`, {
+        findings: blocking.map((f) => ({ code: f.code, severity: f.severity, message: f.message, file: f.file, line: f.line })),
+      });
+    }
+  }
   if (input.expectDigest && preview.from.digest !== input.expectDigest) {
     throw new GovernanceError("CONFLICT", "the source skill changed since the preview; look at the preview again before deploying");
   }

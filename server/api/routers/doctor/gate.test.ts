@@ -56,4 +56,16 @@ describe("doctor policy", () => {
     const id = items.find((i) => i.skill === "setup-tools")!.id;
     expect(await admin.policy.decide({ id, decision: "approved", comment: "" })).toMatchObject({ status: "approved" });
   });
+
+  it("the gate refuses deploying a definition with a high finding too, naming it; without the gate the deploy goes through", async () => {
+    const admin = caller(as("admin"));
+    await admin.doctor.setPolicy({ gate: "high", ignore: [] });
+    h.skill("project", "setup-tools", RISKY);
+    const deploy = () => admin.layers.deploy({ name: "setup-tools", target: "enterprise", replace: false });
+    await expect(deploy()).rejects.toMatchObject({ code: "PRECONDITION_FAILED", message: expect.stringContaining("before a deploy: scripts.download-exec (scripts/install.sh:2)") });
+    expect(h.audit.events.filter((e) => e.type === "skill_deployed")).toHaveLength(0);
+    await admin.doctor.setPolicy({ gate: null, ignore: [] });
+    await deploy();
+    expect(h.audit.events.filter((e) => e.type === "skill_deployed")).toHaveLength(1);
+  });
 });

@@ -16,6 +16,7 @@ import { resolveAll } from "../../../runtime/registry";
 import { indexFor } from "../../../services/catalog/catalog";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TWhatIf } from "./layers.schema";
+import { readDoctorPolicy } from "../../../services/doctor/policy";
 
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
@@ -58,10 +59,7 @@ export const deployPreviewHandler = async ({ ctx, input }: { ctx: AuthedContext;
 export const deployHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), {
-    sink: ctx.audit,
-    actor: actorOf(ctx.user),
-  });
+  return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), { sink: ctx.audit, actor: actorOf(ctx.user) }, readDoctorPolicy(ctx.db));
 };
 
 /** What an agent in this context would be offered: one winner per name (what the playground's listing shows). */
