@@ -6,14 +6,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CliIO } from "../io";
-import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { atOrAbove, CHECKS, DOCTOR_SEVERITIES, doctorCatalog, isDoctorSeverity, unknownCodes, type DoctorSeverity, type Finding, type SkillReport } from "../../runtime/doctor";
-import { makeLayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
-import type { ResolveContext } from "../../runtime/registry/types";
 import { findSkillDirs } from "../../runtime/skill/index";
-import { policyFromHome } from "../../services/policy/home-policy";
+import { doctorPolicyFromHome } from "../../services/policy/home-policy";
+import { contextFor } from "../policy-source";
 
 export const summary = "Check skills for incoherent allowed-tools, unsafe scripts, broken references and weak or competing descriptions";
 
@@ -86,14 +85,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       dirs.push(...found);
     }
   } else {
-    const ctx: ResolveContext = { environment: values.env, agent: values.agent, tenant: values.tenant };
     try {
-      const base = configFrom(values, io);
-      const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
-      for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return fail(`--skills ${d}: not a folder`);
-      const config = makeLayerConfig({ home: base.home, projectRoot: base.projectRoot, ...(base.userId ? { userId: base.userId } : {}), catalogDirs: catalogs });
-      const policy = policyFromHome(config.home, { userId: config.userId });
-      if (policy) ctx.policy = policy;
+      const config = catalogConfigFrom(values, io);
+      const { ctx } = contextFor(config, values, io.cwd);
+      // The console's silenced checks apply here too, beside --ignore.
+      ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
       dirs = resolveAll(SkillIndex.build(config), ctx).skills.map((e) => e.dir);
     } catch (e) {
       return fail((e as Error).message);

@@ -8,6 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import type { RegistryPolicy } from "../../runtime/registry";
+import { readDoctorPolicy, type DoctorPolicy } from "../doctor/policy";
 import { effectivePolicy } from "./store";
 
 /**
@@ -16,14 +17,23 @@ import { effectivePolicy } from "./store";
  * Throws with a readable message when the file exists but cannot be read.
  */
 export function policyFromHome(home: string, opts: { userId?: string } = {}): RegistryPolicy | null {
+  return readConsole(home, (db) => effectivePolicy(db, { userId: opts.userId ?? null }));
+}
+
+/** The console's doctor policy (gate and silenced checks), or null without a console.db. */
+export function doctorPolicyFromHome(home: string): DoctorPolicy | null {
+  return readConsole(home, (db) => readDoctorPolicy(db));
+}
+
+/** Runs `read` on the console's database opened read-only; null when the home has none. */
+function readConsole<T>(home: string, read: (db: Db) => T): T | null {
   const file = path.join(path.resolve(home), "console.db");
   if (!fs.existsSync(file)) return null;
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { readonly: true, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
-    const db = drizzle(sqlite, { schema }) as unknown as Db;
-    return effectivePolicy(db, { userId: opts.userId ?? null });
+    return read(drizzle(sqlite, { schema }) as unknown as Db);
   } catch (e) {
     throw new Error(`cannot read the console policy from ${file}: ${(e as Error).message}`);
   } finally {
