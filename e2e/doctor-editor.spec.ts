@@ -1,5 +1,5 @@
 // The doctor in the editor (issue #18): a finding is a marker on its line, and the obvious fix is one keystroke:
-// the body runs python3 but allowed-tools only grants Read, so the quick fix adds Bash(python3 *).
+// the body runs python3 but allowed-tools only grants Read, so the quick fix adds the narrowest pattern that allows it.
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -26,10 +26,10 @@ test("a doctor finding shows as a marker and its quick fix edits allowed-tools",
   await expect(monaco.locator(".squiggly-error, .squiggly-warning, .squiggly-info").first()).toBeAttached({ timeout: 15_000 });
   await line.click();
   await page.keyboard.press("ControlOrMeta+.");
-  await expect(page.getByText("Add Bash(python3 *) to allowed-tools")).toBeVisible();
-  await page.getByText("Add Bash(python3 *) to allowed-tools").click();
-  await expect(monaco).toContainText("allowed-tools: Read Bash(python3 *)");
+  await expect(page.getByText("Add Bash(python3 scripts/report.py *) to allowed-tools")).toBeVisible();
+  await page.getByRole("option", { name: /Add Bash\(python3 scripts\/report\.py \*\) to allowed-tools/ }).click();
+  await expect(monaco).toContainText("allowed-tools: Read Bash(python3 scripts/report.py *)");
   await page.keyboard.press("ControlOrMeta+s");
   await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
-  expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("allowed-tools: Read Bash(python3 *)\n");
+  expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("allowed-tools: Read Bash(python3 scripts/report.py *)\n");
 });
