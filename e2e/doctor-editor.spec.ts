@@ -26,7 +26,7 @@ test("a doctor finding shows as a marker and its quick fix edits allowed-tools",
   await expect(monaco.locator(".squiggly-error, .squiggly-warning, .squiggly-info").first()).toBeAttached({ timeout: 15_000 });
   await line.click();
   await page.keyboard.press("ControlOrMeta+.");
-  await expect(page.getByText("Add Bash(python3 scripts/report.py *) to allowed-tools")).toBeVisible();
+  await expect(page.getByRole("option", { name: /Add Bash\(python3 scripts\/report\.py \*\) to allowed-tools/ })).toBeVisible();
   await page.getByRole("option", { name: /Add Bash\(python3 scripts\/report\.py \*\) to allowed-tools/ }).click();
   await expect(monaco).toContainText("allowed-tools: Read Bash(python3 scripts/report.py *)");
   await page.keyboard.press("ControlOrMeta+s");
