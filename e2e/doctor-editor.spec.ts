@@ -8,9 +8,15 @@ import { signInAsAdmin } from "./helpers";
 
 const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
 
+let made: string | null = null;
+test.afterEach(() => {
+  if (made) fs.rmSync(made, { recursive: true, force: true });
+});
+
 test("a doctor finding shows as a marker and its quick fix edits allowed-tools", async ({ page }) => {
   const name = `doc-fix-${Date.now().toString(36)}`;
   const dir = path.join(PROJECT_SKILLS, name);
+  made = dir;
   fs.mkdirSync(path.join(dir, "scripts"), { recursive: true });
   fs.writeFileSync(path.join(dir, "scripts", "report.py"), "print('report')\n");
   fs.writeFileSync(
