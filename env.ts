@@ -71,6 +71,19 @@ export function processEnv(): EnvSource {
 }
 
 /**
+ * For the sandbox's self-test only: puts a fake secret into this process's environment, to prove a script never
+ * sees the server's environment, and returns the function that puts the environment back as it was.
+ */
+export function plantEnvSecret(key: string, value: string): () => void {
+  const before = process.env[key];
+  process.env[key] = value;
+  return () => {
+    if (before === undefined) delete process.env[key];
+    else process.env[key] = before;
+  };
+}
+
+/**
  * One setting, read now from `source` (default: the process environment) and checked by its declaration above.
  * Tests and the CLI change or pass their own environment after start, so this reads on each call.
  */

@@ -11,7 +11,6 @@ const ROOTS = ["server", "app", "components", "db", "proxy.ts", "instrumentation
 /** Files that may touch process.env, and why. */
 const ALLOWED: Record<string, string> = {
   "env.ts": "the one door",
-  "server/runtime/sandbox/self-test-run.ts": "plants a canary secret in its own environment to prove scripts cannot read it",
   "instrumentation.ts": "NEXT_RUNTIME is Next's own, set by Next for the hook",
 };
 const isTestSupport = (rel: string) => /\.test\.tsx?$/.test(rel) || /(^|\/)(test-support|test-helpers|test-world|test-home|test-fixtures)(\.ts|\/)/.test(rel);

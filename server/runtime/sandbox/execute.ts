@@ -100,7 +100,7 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
     if (!sandboxed) console.warn(`[sandbox] WARNING: running WITHOUT isolation (OMNIFORGE_SANDBOX=unsafe): ${plan.display.join(" ")}`);
     const raw = await runCapped({
       argv,
-      // Never process.env: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
+      // Never the server's environment: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
       env: { PATH: SANDBOX_ENV_PATH },
       cwd: sandboxed ? "/" : plan.scratchDir,
       stdin: plan.stdin,

@@ -10,6 +10,7 @@ import { executePlan, type RunnerContext } from "./execute";
 import { CANARY_SCRIPT, decideMode, executable, idInUse, type Check } from "./self-test";
 import { blockedAncestor } from "./skill-access";
 import type { SandboxStatus } from "./types";
+import { plantEnvSecret } from "../../../env";
 
 export interface SelfTestState {
   status: SandboxStatus;
@@ -130,8 +131,7 @@ async function canary(ctx: RunnerContext, layout: CgroupLayout | undefined): Pro
   const skill = path.join(dir, "skill");
   const scratch = path.join(dir, "scratch");
   const key = "OMNIFORGE_SANDBOX_CANARY_SECRET";
-  const before = process.env[key];
-  process.env[key] = `SECRET-${crypto.randomUUID()}`;
+  const restore = plantEnvSecret(key, `SECRET-${crypto.randomUUID()}`);
   try {
     fs.mkdirSync(skill, { recursive: true });
     fs.chmodSync(dir, 0o755);
@@ -155,8 +155,7 @@ async function canary(ctx: RunnerContext, layout: CgroupLayout | undefined): Pro
   } catch (err) {
     return { ok: false, detail: (err as Error).message };
   } finally {
-    if (before === undefined) delete process.env[key];
-    else process.env[key] = before;
+    restore();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

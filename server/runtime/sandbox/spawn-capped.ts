@@ -6,7 +6,7 @@ import { formatBytes } from "./limits";
 
 export interface CappedRun {
   argv: string[];
-  /** Passed as is: callers give a minimal env, never process.env (SANDBOX.md §4.1). */
+  /** Passed as is: callers give a minimal env, never the server's environment (SANDBOX.md §4.1). */
   env: Record<string, string>;
   cwd: string;
   stdin?: string;
