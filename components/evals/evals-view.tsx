@@ -13,6 +13,7 @@ import { SetTable, withKeys } from "./set-table";
 import { SuggestBox } from "./suggest-box";
 import type { EditableCase, SkillRef } from "./types";
 import { SkillViewTabs } from "./view-tabs";
+import { useStatus } from "~/components/editor/hooks/use-status";
 
 const MODES = ["tool", "prompt", "orchestrated"] as const;
 const plain = (cases: EditableCase[]) => cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger }));
@@ -31,9 +32,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   const [mode, setMode] = useState<(typeof MODES)[number]>("tool");
   const [runsPer, setRunsPer] = useState("");
   const [selected, setSelected] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, notice, setNotice, run: act } = useStatus();
 
   // The table is loaded from the file once per version of it: a background refetch of the same file must never
   // replace rows the author is typing.
@@ -61,19 +60,6 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   const dirty = JSON.stringify(plain(cases)) !== saved;
   const outcome = useMemo(() => new Map((run.data?.results ?? []).map((r) => [r.query, r.errored ? ("error" as const) : r.passed ? ("pass" as const) : ("fail" as const)])), [run.data]);
 
-  async function act<T>(what: () => Promise<T>): Promise<T | undefined> {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      return await what();
-    } catch (e) {
-      setError((e as Error).message);
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
   const blank = cases.some((c) => !c.query.trim());
   async function save() {
     if (blank) return setError("Every query needs text (or remove the empty row).");

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { monaco } from "../monaco-setup";
-import { applyToolFix, type ToolFix } from "../tool-fix";
+import { applyToolFix, type ToolFix } from "~/server/runtime/doctor/quick-fix";
 import type { SkillRef } from "../types";
 
 const OWNER = "omniforge-doctor";

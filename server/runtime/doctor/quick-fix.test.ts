@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyToolFix, splitPatterns } from "./tool-fix";
+import { applyToolFix, splitPatterns } from "./quick-fix";
 
 const md = (fm: string) => `---\nname: x\ndescription: Does x. Use for x.\n${fm}---\n# Body\n\nRun it.\n`;
 

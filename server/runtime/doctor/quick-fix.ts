@@ -1,7 +1,9 @@
-// The doctor's quick fixes for allowed-tools, as a text edit of SKILL.md that keeps everything else as written:
+// The doctor's quick fixes (types.ts `quickFix`) for allowed-tools, as a text edit of SKILL.md that keeps everything else as written:
 // a tool pattern added to, or removed from, the allowed-tools line (or its YAML list). Null when the file has a
 // shape this does not touch safely (no frontmatter, a folded value).
-export type ToolFix = { addTool: string } | { removeTool: string };
+import type { Finding } from "./types";
+
+export type ToolFix = NonNullable<Finding["quickFix"]>;
 
 /** Splits "Read Bash(git add *) Write" into its patterns: whitespace or commas outside parentheses. */
 export function splitPatterns(value: string): string[] {
