@@ -25,6 +25,13 @@ export const auditEvents = sqliteTable(
     // How `hash` was computed: 1 = plain sha256 (rows written before the chain was keyed), 2 = HMAC-SHA256
     // with the key in <home>/secrets. See server/services/audit/README.md.
     chain: integer("chain").notNull().default(1),
+    // Where the event happened when it did not happen in the console: the agent that reported it over OTLP
+    // (server/services/telemetry), its version, host and user. All null for the console's own events.
+    // Covered by the hash when set (server/services/audit/hash.ts), so rows written before stay valid.
+    sourceAgent: text("source_agent"),
+    sourceVersion: text("source_version"),
+    sourceHost: text("source_host"),
+    sourceUser: text("source_user"),
   },
   (t) => [
     index("audit_at_idx").on(t.at),
@@ -33,6 +40,7 @@ export const auditEvents = sqliteTable(
     index("audit_actor_at_idx").on(t.actorId, t.at),
     index("audit_session_idx").on(t.sessionId, t.at),
     index("audit_outcome_at_idx").on(t.outcome, t.at, t.skill, t.tool),
+    index("audit_source_at_idx").on(t.sourceAgent, t.at),
   ],
 );
 

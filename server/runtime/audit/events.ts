@@ -12,6 +12,16 @@ export interface AuditActor {
   email?: string;
 }
 
+/** Where an event happened outside the console: the agent that reported it (OTLP telemetry). */
+export interface AuditSource {
+  /** "claude-code", "codex", or the reporting service's name. */
+  agent: string;
+  version?: string;
+  host?: string;
+  /** The agent's user as it reported them (an email or an account id). */
+  user?: string;
+}
+
 export interface AuditEvent {
   type: AuditEventType;
   /** Set by the sink when absent. */
@@ -26,6 +36,8 @@ export interface AuditEvent {
   mode?: string;
   outcome?: AuditOutcome;
   durationMs?: number;
+  /** Set only for events reported by an agent; absent means the console itself. */
+  source?: AuditSource;
   /** Free-form, JSON-serialisable details (arguments, exit codes, before/after). Never secrets. */
   details?: Record<string, unknown>;
 }

@@ -27,6 +27,11 @@ export const EXPORT_COLUMNS = [
   "prevHash",
   "hash",
   "chain", // 1 = unkeyed sha256, 2 = keyed: a JSONL export re-verifies with the key
+  // Where an agent's event came from (telemetry); empty for the console's own. Part of the hash when set.
+  "sourceAgent",
+  "sourceVersion",
+  "sourceHost",
+  "sourceUser",
 ] as const;
 
 /**

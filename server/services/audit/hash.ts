@@ -21,11 +21,28 @@ export interface ChainedFields {
   outcome: string | null;
   durationMs: number | null;
   details: string | null;
+  /** The agent that reported the event (telemetry); absent or null for the console's own events. */
+  sourceAgent?: string | null;
+  sourceVersion?: string | null;
+  sourceHost?: string | null;
+  sourceUser?: string | null;
 }
 
-/** Field order is fixed here, so the serialisation never depends on object key order. */
+/** The source fields in the order canonical() appends them, or null when the row has none. */
+export function sourceTail(row: Pick<ChainedFields, "sourceAgent" | "sourceVersion" | "sourceHost" | "sourceUser">): (string | null)[] | null {
+  const tail = [row.sourceAgent ?? null, row.sourceVersion ?? null, row.sourceHost ?? null, row.sourceUser ?? null];
+  return tail.some((v) => v !== null) ? tail : null;
+}
+
+/**
+ * Field order is fixed here, so the serialisation never depends on object key order. The source fields are
+ * appended only when one is set: rows without a source (every row written before they existed) serialise
+ * exactly as before, so their hashes still verify, while a source added to or removed from a row changes
+ * its serialisation and breaks its hash.
+ */
 export function canonical(row: ChainedFields): string {
-  return JSON.stringify([
+  const tail = sourceTail(row);
+  const base = [
     row.id,
     row.at,
     row.type,
@@ -41,7 +58,8 @@ export function canonical(row: ChainedFields): string {
     row.outcome,
     row.durationMs,
     row.details,
-  ]);
+  ];
+  return JSON.stringify(tail ? base.concat(tail) : base);
 }
 
 export function chainHash(prevHash: string, row: ChainedFields): string {

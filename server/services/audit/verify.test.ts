@@ -98,3 +98,33 @@ describe("verifyChain", () => {
     expect(await verifyChainAsync(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "missing row" });
   });
 });
+
+describe("rows reported by agents (source fields)", () => {
+  const fromAgent = () => {
+    w.record({ type: "skill_activated", skill: "pdf-forms", source: { agent: "claude-code", version: "2.1.130", host: "laptop-7", user: "alice@x.io" } });
+    w.record({ type: "tool_call", actor: { id: "u1" }, tool: "read_file" });
+    w.flush();
+  };
+
+  it("console rows and agent rows verify together, and an agent row keeps its source", () => {
+    fromAgent();
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 12 });
+    expect(row(11)).toMatchObject({ sourceAgent: "claude-code", sourceVersion: "2.1.130", sourceHost: "laptop-7", sourceUser: "alice@x.io" });
+    expect(row(12)).toMatchObject({ sourceAgent: null, sourceHost: null });
+  });
+
+  it("a changed source breaks the chain at that row", () => {
+    fromAgent();
+    sql(`UPDATE audit_events SET source_host = 'other-host' WHERE id = 11`);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
+  });
+
+  it("a source removed from an agent row, or given to a console row, breaks the chain", () => {
+    fromAgent();
+    sql(`UPDATE audit_events SET source_agent = NULL, source_version = NULL, source_host = NULL, source_user = NULL WHERE id = 11`);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
+    sql(`UPDATE audit_events SET source_agent = 'claude-code', source_version = '2.1.130', source_host = 'laptop-7', source_user = 'alice@x.io' WHERE id = 11`);
+    sql(`UPDATE audit_events SET source_agent = 'codex' WHERE id = 3`);
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 3, reason: "edited" });
+  });
+});

@@ -36,10 +36,16 @@ export interface StoredRow extends ChainedFields {
   hash: string;
   /** 1 unkeyed, 2 keyed (absent in archive lines written before the chain was keyed: read as 1). */
   chain: number;
+  /** Read from the table always (null for console events); absent in archive lines written before they existed. */
+  sourceAgent: string | null;
+  sourceVersion: string | null;
+  sourceHost: string | null;
+  sourceUser: string | null;
 }
 
 export const ROW_COLUMNS = `id, at, type, actor_id AS actorId, actor_email AS actorEmail, session_id AS sessionId, skill, layer,
-  digest, tool, model, mode, outcome, duration_ms AS durationMs, details, prev_hash AS prevHash, hash, chain`;
+  digest, tool, model, mode, outcome, duration_ms AS durationMs, details, prev_hash AS prevHash, hash, chain,
+  source_agent AS sourceAgent, source_version AS sourceVersion, source_host AS sourceHost, source_user AS sourceUser`;
 
 const PAGE = 2_000;
 
@@ -50,6 +56,12 @@ export function chainStart(db: Db): { id: number; hash: string; archivedCount: n
               FROM audit_archives ORDER BY last_id DESC LIMIT 1`)
     .get() as { id: number; hash: string; archivedCount: number } | undefined;
   return a ?? { id: 0, hash: GENESIS_HASH, archivedCount: 0 };
+}
+
+/** canonical() of a raw ROW_COLUMNS array, without building an object. */
+function rawCanonical(r: unknown[]): string {
+  const base = r.slice(0, 15);
+  return JSON.stringify(r[18] !== null || r[19] !== null || r[20] !== null || r[21] !== null ? base.concat(r.slice(18, 22)) : base);
 }
 
 /** The walk itself, a page per step, so the sync and the async entry points share it. */
@@ -68,14 +80,14 @@ function* walk(db: Db): Generator<void, ChainVerifyResult> {
     return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).`, ...info(null) };
   }
   // Raw column arrays: ROW_COLUMNS lists the chained fields first, in canonical() order, then prev_hash,
-  // hash and chain, so the first 15 values serialise exactly as canonical() would (without building objects).
+  // hash and chain, then the four source fields, which canonical() appends when one is set.
   page.raw(true);
   let cursor = start.id;
   for (;;) {
     const rows = page.all(cursor) as unknown[][];
     if (rows.length === 0) break;
     for (const r of rows) {
-      const failure = checker.push({ id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string, chain: r[17] as number, canonical: JSON.stringify(r.slice(0, 15)) });
+      const failure = checker.push({ id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string, chain: r[17] as number, canonical: rawCanonical(r) });
       if (failure) return { ...failure, ...info(checker) };
     }
     cursor = rows[rows.length - 1]![0] as number;

@@ -73,6 +73,8 @@ export function toPendingFields(e: AuditEvent): PendingFields {
     outcome: str(e.outcome),
     durationMs: typeof e.durationMs === "number" && Number.isFinite(e.durationMs) ? Math.round(e.durationMs) : null,
     details,
+    // Only set when the event came from an agent, so console rows keep their old serialisation (hash.ts).
+    ...(e.source ? { sourceAgent: str(e.source.agent), sourceVersion: str(e.source.version), sourceHost: str(e.source.host), sourceUser: str(e.source.user) } : {}),
   };
 }
 
@@ -122,8 +124,8 @@ export class AuditWriter implements AuditSink {
   ) {
     const c = db.$client;
     this.insert = c.prepare(
-      `INSERT INTO audit_events (id, at, type, actor_id, actor_email, session_id, skill, layer, digest, tool, model, mode, outcome, duration_ms, details, prev_hash, hash, chain)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${AUDIT_CHAIN_HMAC})`,
+      `INSERT INTO audit_events (id, at, type, actor_id, actor_email, session_id, skill, layer, digest, tool, model, mode, outcome, duration_ms, details, prev_hash, hash, chain, source_agent, source_version, source_host, source_user)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${AUDIT_CHAIN_HMAC}, ?, ?, ?, ?)`,
     );
     this.headStmt = c.prepare(`SELECT id, hash FROM audit_events ORDER BY id DESC LIMIT 1`);
     this.archivedHeadStmt = c.prepare(`SELECT last_id AS id, head_hash AS hash FROM audit_archives ORDER BY last_id DESC LIMIT 1`);
@@ -258,7 +260,7 @@ export class AuditWriter implements AuditSink {
         row.prevHash = hash;
         row.hash = chainMac(keys.hmacKey, hash, row);
         // Positional binding: measurably cheaper than named parameters at tens of thousands of rows a second.
-        this.insert.run(id, r.at, r.type, r.actorId, r.actorEmail, r.sessionId, r.skill, r.layer, r.digest, r.tool, r.model, r.mode, r.outcome, r.durationMs, r.details, hash, row.hash);
+        this.insert.run(id, r.at, r.type, r.actorId, r.actorEmail, r.sessionId, r.skill, r.layer, r.digest, r.tool, r.model, r.mode, r.outcome, r.durationMs, r.details, hash, row.hash, r.sourceAgent ?? null, r.sourceVersion ?? null, r.sourceHost ?? null, r.sourceUser ?? null);
         const next = row.hash;
         out[i] = row;
         hash = next;
