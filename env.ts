@@ -3,6 +3,7 @@
 import { createEnv } from "@t3-oss/env-nextjs";
 import { z } from "zod";
 
+import { TELEMETRY_DEFAULT_MAX_BYTES, TELEMETRY_MAX_MAX_BYTES, TELEMETRY_MIN_MAX_BYTES } from "./server/domain/telemetry";
 import { checkAllowedOrigins } from "./server/http/origin";
 import { parseTrustedProxies } from "./server/http/peer";
 
@@ -36,6 +37,13 @@ export const SETTINGS = {
   // Days of audit events kept in the database; older ones are archived to JSONL files. 0 keeps everything.
   OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce.number({ error: "must be a whole number of days" }).int("must be a whole number of days").min(0).max(36_500).default(0),
   OMNIFORGE_MODEL: z.string().min(1).optional(),
+  // Largest OTLP request body /api/otel/v1/* accepts (after gzip is undone); larger ones get 413.
+  OMNIFORGE_TELEMETRY_MAX_BYTES: z.coerce
+    .number({ error: "must be a number of bytes" })
+    .int("must be a whole number of bytes")
+    .min(TELEMETRY_MIN_MAX_BYTES)
+    .max(TELEMETRY_MAX_MAX_BYTES)
+    .default(TELEMETRY_DEFAULT_MAX_BYTES),
   OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   // Addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (server/http/peer.ts).
   OMNIFORGE_TRUSTED_PROXIES: checkedBy(parseTrustedProxies).optional(),

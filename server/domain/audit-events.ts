@@ -32,6 +32,9 @@ export const AUDIT_EVENT_TYPES = [
   "token_revoked",
   "catalog_synced",
   "doctor_report",
+  // Reported by agents over OTLP (server/services/telemetry); the row's source says which agent, where.
+  "agent_tool_decision",
+  "agent_tool_result",
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

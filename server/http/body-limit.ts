@@ -1,13 +1,15 @@
 // Request body limits (server/domain/limits.ts), applied before a body is read: by Content-Length in the
 // console's server, and by counting while streaming in the tRPC route, so a client that sends no length or a
 // false one is cut off at the limit instead of being buffered whole.
+import { setting } from "../../env";
 import { BODY_LIMITS, TRPC_BODY_LIMIT_BY_PROCEDURE } from "../domain/limits";
 
 const OTHER_ROUTES_LIMIT = 1024 * 1024;
 
-/** The limit for a request path: per procedure for tRPC (the largest of a batch), 1 MiB elsewhere. */
+/** The limit for a request path: per procedure for tRPC (the largest of a batch), the telemetry setting for OTLP, 1 MiB elsewhere. */
 export function bodyLimitFor(url: string): number {
   const pathname = url.split("?")[0] ?? "";
+  if (pathname.startsWith("/api/otel/")) return setting("OMNIFORGE_TELEMETRY_MAX_BYTES");
   const m = /^\/api\/trpc\/([^/]+)$/.exec(pathname);
   if (!m) return pathname.startsWith("/api/trpc") ? BODY_LIMITS.trpc : OTHER_ROUTES_LIMIT;
   let limit: number = BODY_LIMITS.trpc;

@@ -1,0 +1,28 @@
+// Telemetry in: what the OTLP/HTTP receiver (server/services/telemetry) accepts and which agent events it keeps.
+// The event names and attributes come from the agents' own documentation (README, "Telemetry from agents").
+
+/** Default for OMNIFORGE_TELEMETRY_MAX_BYTES: the same 4 MiB most OTLP receivers accept by default. */
+export const TELEMETRY_DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+export const TELEMETRY_MIN_MAX_BYTES = 1024;
+export const TELEMETRY_MAX_MAX_BYTES = 64 * 1024 * 1024;
+
+/** OTLP/HTTP's two encodings. */
+export const OTLP_JSON = "application/json";
+export const OTLP_PROTOBUF = "application/x-protobuf";
+
+/** The agents we know by their OpenTelemetry resource's service.name (anything else keeps its own name). */
+export const KNOWN_AGENTS = { "claude-code": "claude-code", codex: "codex" } as const;
+
+/** Log events kept, by agent and event name (the agent's prefix removed). Anything else is counted and dropped. */
+export const AGENT_LOG_EVENTS = {
+  "claude-code": ["skill_activated", "tool_decision", "tool_result"],
+  codex: ["tool_decision", "tool_result"],
+} as const;
+
+/** Counters kept: Codex counts skill injections rather than logging them. */
+export const CODEX_SKILL_COUNTER = "codex.skill.injected";
+
+/** Reported times further than this from the receipt are replaced by it (kept in details), so a wrong clock cannot reorder the audit. */
+export const TELEMETRY_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+/** Longest attribute value kept in an audit row's details. */
+export const TELEMETRY_ATTRIBUTE_MAX_CHARS = 200;

@@ -1,0 +1,124 @@
+// The OTLP/HTTP receiver's logic: body bytes in, audit rows out. Decodes (JSON or protobuf, gzip allowed),
+// checks the whole request, maps it (map.ts), and only then records, so a bad payload writes nothing.
+// Throws ServiceError: BAD_REQUEST (with the reason), PAYLOAD_TOO_LARGE, UNSUPPORTED via BAD_REQUEST.
+import { gunzipSync } from "node:zlib";
+import type { Db } from "../../../db/client";
+import type { AuditSink } from "../../runtime/audit/events";
+import { ServiceError } from "../../domain/errors";
+import { OTLP_JSON, OTLP_PROTOBUF } from "../../domain/telemetry";
+import type { TokenPrincipal } from "../tokens";
+import { flushAudit } from "../audit";
+import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
+import { decodeProtobuf, type Signal } from "./otlp-proto";
+import { logsRequestSchema, metricsRequestSchema } from "./schemas";
+
+export type Encoding = "json" | "protobuf";
+
+export interface IntakeResult {
+  /** Audit events written. */
+  accepted: number;
+  /** Records (logs) or data points (metrics) counted and dropped: events the console does not keep. */
+  rejected: number;
+  /** Names what was dropped, for OTLP's partialSuccess.errorMessage; empty when nothing was. */
+  message: string;
+}
+
+/** The encoding of a Content-Type, or a 415-worthy error (reported as BAD_REQUEST with the reason). */
+export function encodingOf(contentType: string | null): Encoding {
+  const t = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (t === OTLP_JSON) return "json";
+  if (t === OTLP_PROTOBUF) return "protobuf";
+  throw new ServiceError("BAD_REQUEST", `Content-Type must be ${OTLP_JSON} or ${OTLP_PROTOBUF} (OTLP/HTTP), not "${t.slice(0, 60) || "none"}".`, { unsupportedMediaType: true });
+}
+
+/** Undoes Content-Encoding: gzip within the size limit (OTLP exporters may compress). */
+export function inflate(bytes: Uint8Array, contentEncoding: string | null, limit: number): Uint8Array {
+  const enc = (contentEncoding ?? "").trim().toLowerCase();
+  if (!enc || enc === "identity") return bytes;
+  if (enc !== "gzip") throw new ServiceError("BAD_REQUEST", `Content-Encoding "${enc.slice(0, 40)}" is not supported: send gzip or none.`);
+  try {
+    return gunzipSync(bytes, { maxOutputLength: limit });
+  } catch (e) {
+    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new ServiceError("PAYLOAD_TOO_LARGE", `The uncompressed body is larger than the limit of ${limit} bytes.`);
+    throw new ServiceError("BAD_REQUEST", "The body is not valid gzip.");
+  }
+}
+
+function decode(signal: Signal, encoding: Encoding, bytes: Uint8Array): unknown {
+  if (encoding === "protobuf") {
+    try {
+      return decodeProtobuf(signal, bytes);
+    } catch (e) {
+      throw new ServiceError("BAD_REQUEST", `The body is not an OTLP ${signal} export request in protobuf (${(e as Error).message.slice(0, 120)}).`);
+    }
+  }
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new ServiceError("BAD_REQUEST", "The body is not JSON.");
+  }
+}
+
+function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, signal: Signal): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue?.path.length ? issue.path.map(String).join(".") : "the body";
+  throw new ServiceError("BAD_REQUEST", `Not an OTLP ${signal} export request: ${where}: ${issue?.message ?? "invalid"}.`);
+}
+
+export function senderOf(p: TokenPrincipal): Sender {
+  // A machine token has no user: the token's name stands for it.
+  return { actorId: p.userId ?? `token:${p.tokenName}`, actorEmail: p.email };
+}
+
+function summary(m: Mapped): IntakeResult {
+  let rejected = 0;
+  for (const n of m.dropped.values()) rejected += n;
+  const names = [...m.dropped.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([k, n]) => `${k.split(":").slice(1).join(":")} ×${n}`);
+  return {
+    accepted: m.events.length,
+    rejected,
+    message: rejected ? `Not kept by the console (counted and dropped): ${names.join(", ")}${m.dropped.size > 10 ? ", …" : ""}.` : "",
+  };
+}
+
+export interface IntakeInput {
+  signal: Signal;
+  encoding: Encoding;
+  /** The body, already within the size limit and inflated. */
+  bytes: Uint8Array;
+  principal: TokenPrincipal;
+  received?: Date;
+}
+
+/** Decodes, checks and maps one export request, then records its events; nothing is recorded when it throws. */
+export function ingest(db: Db, sink: AuditSink, input: IntakeInput): IntakeResult {
+  const received = input.received ?? new Date();
+  const sender = senderOf(input.principal);
+  const body = decode(input.signal, input.encoding, input.bytes);
+  let mapped: Mapped;
+  if (input.signal === "logs") {
+    mapped = mapLogs(checked(logsRequestSchema, body, "logs"), sender, received);
+  } else {
+    const req = checked(metricsRequestSchema, body, "metrics");
+    // Cumulative counters need the value last recorded for their series: written rows must be visible.
+    flushAudit(db);
+    const last = db.$client.prepare(
+      `SELECT json_extract(details, '$.cumulative') AS v FROM audit_events
+        WHERE skill = ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY id DESC LIMIT 1`,
+    );
+    mapped = mapMetrics(req, sender, received, (series, skill) => {
+      const row = last.get(skill, series) as { v: number | null } | undefined;
+      return typeof row?.v === "number" ? row.v : null;
+    });
+  }
+  for (const e of mapped.events) sink.record(e);
+  // Written before answering: the agent's next export (and the dashboard) sees them, and a cumulative counter's
+  // next delta is computed against this one.
+  if (mapped.events.length) flushAudit(db);
+  return summary(mapped);
+}

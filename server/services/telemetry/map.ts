@@ -1,0 +1,213 @@
+// Agents' OpenTelemetry events -> audit events. Plain functions over the checked request (schemas.ts).
+// Kept: Claude Code's skill_activated, tool_decision and tool_result log events, Codex's tool_decision and
+// tool_result log events and its codex.skill.injected counter. Everything else is counted and dropped: the
+// counts are what the receiver answers as OTLP's partialSuccess.
+import type { AuditEvent, AuditSource } from "../../runtime/audit/events";
+import { AGENT_LOG_EVENTS, CODEX_SKILL_COUNTER, KNOWN_AGENTS, TELEMETRY_ATTRIBUTE_MAX_CHARS, TELEMETRY_CLOCK_SKEW_MS } from "../../domain/telemetry";
+import type { AnyValue, KeyValue, LogRecord, LogsRequest, Metric, MetricsRequest, NumberPoint } from "./schemas";
+
+/** Who sent the request: the token's user (or the machine token's name). */
+export interface Sender {
+  actorId: string;
+  actorEmail: string | null;
+}
+
+export interface Mapped {
+  events: AuditEvent[];
+  /** Records or data points dropped, by event or metric name (for the partialSuccess message). */
+  dropped: Map<string, number>;
+}
+
+type Attrs = Map<string, string | number | boolean>;
+
+function scalar(v: AnyValue | undefined): string | number | boolean | undefined {
+  if (!v) return undefined;
+  if (v.stringValue !== undefined) return v.stringValue;
+  if (v.boolValue !== undefined) return v.boolValue;
+  if (v.intValue !== undefined) return Number(v.intValue);
+  if (v.doubleValue !== undefined) return Number(v.doubleValue);
+  return undefined; // arrays, maps and bytes carry nothing the audit keeps
+}
+
+function attrs(list: KeyValue[] | undefined): Attrs {
+  const m: Attrs = new Map();
+  for (const kv of list ?? []) {
+    const v = scalar(kv.value);
+    if (v !== undefined) m.set(kv.key, v);
+  }
+  return m;
+}
+
+const text = (a: Attrs, ...keys: string[]): string | undefined => {
+  for (const k of keys) {
+    const v = a.get(k);
+    if (v !== undefined && v !== "") return String(v).slice(0, TELEMETRY_ATTRIBUTE_MAX_CHARS);
+  }
+  return undefined;
+};
+
+/** The agent a resource belongs to: Claude Code's service.name is "claude-code"; Codex's starts with "codex". */
+function agentOf(resource: Attrs): string {
+  const name = text(resource, "service.name") ?? "unknown";
+  if (name === KNOWN_AGENTS["claude-code"]) return "claude-code";
+  if (name.startsWith("codex")) return "codex";
+  return name;
+}
+
+function sourceOf(resource: Attrs, record: Attrs, sender: Sender): AuditSource {
+  return {
+    agent: agentOf(resource),
+    version: text(resource, "service.version") ?? text(record, "app.version"),
+    host: text(resource, "host.name") ?? text(record, "host.name"),
+    // The agent's own account: Claude Code's user.email / user.account_uuid / user.id, Codex's user.email / user.account_id.
+    user: text(record, "user.email", "user.account_uuid", "user.account_id", "user.id") ?? text(resource, "user.email") ?? sender.actorEmail ?? undefined,
+  };
+}
+
+/** The receipt time unless the reported time is believable (within the skew of it). */
+function timeOf(nanos: number | string | undefined, received: Date): { at: Date; reportedAt?: string } {
+  if (nanos === undefined || nanos === "0" || nanos === 0) return { at: received };
+  const ms = Number(BigInt(String(nanos)) / 1_000_000n);
+  if (Math.abs(ms - received.getTime()) <= TELEMETRY_CLOCK_SKEW_MS) return { at: new Date(ms) };
+  return { at: received, reportedAt: Number.isFinite(ms) ? new Date(Math.max(-8.64e15, Math.min(8.64e15, ms))).toISOString() : String(nanos) };
+}
+
+/** A log record's event name without the agent's prefix: event_name, the event.name attribute, or the body. */
+function eventNameOf(r: LogRecord, a: Attrs): string {
+  const raw = r.eventName || text(a, "event.name") || (typeof r.body?.stringValue === "string" ? r.body.stringValue : "") || "(unnamed)";
+  return raw.replace(/^(claude_code|codex)\./, "");
+}
+
+const allowedDecision = (d: string | undefined) => (d ? /^(accept|approved)/i.test(d) : undefined);
+
+function mapLog(agent: string, name: string, a: Attrs, base: AuditEvent): AuditEvent | null {
+  const known = (AGENT_LOG_EVENTS as Record<string, readonly string[]>)[agent];
+  if (!known?.includes(name)) return null;
+  const tool = text(a, "tool_name", "name");
+  if (name === "skill_activated") {
+    const skill = text(a, "skill.name");
+    if (!skill) return null;
+    return {
+      ...base,
+      type: "skill_activated",
+      skill,
+      outcome: "ok",
+      details: { ...base.details, trigger: text(a, "invocation_trigger"), skillSource: text(a, "skill.source"), plugin: text(a, "plugin.name") },
+    };
+  }
+  if (name === "tool_decision") {
+    const allowed = allowedDecision(text(a, "decision"));
+    if (!tool || allowed === undefined) return null;
+    return {
+      ...base,
+      type: "agent_tool_decision",
+      tool,
+      outcome: allowed ? "allowed" : "refused",
+      details: { ...base.details, decision: text(a, "decision"), decisionSource: text(a, "source", "decision_source"), toolUseId: text(a, "tool_use_id", "call_id") },
+    };
+  }
+  // tool_result
+  if (!tool) return null;
+  const success = a.get("success");
+  const duration = Number(a.get("duration_ms"));
+  return {
+    ...base,
+    type: "agent_tool_result",
+    tool,
+    outcome: success === true || success === "true" ? "ok" : "failed",
+    durationMs: Number.isFinite(duration) ? duration : undefined,
+    details: { ...base.details, errorType: text(a, "error_type"), toolUseId: text(a, "tool_use_id", "call_id"), decisionSource: text(a, "decision_source") },
+  };
+}
+
+const bump = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
+
+export function mapLogs(req: LogsRequest, sender: Sender, received: Date): Mapped {
+  const events: AuditEvent[] = [];
+  const dropped = new Map<string, number>();
+  for (const rl of req.resourceLogs ?? []) {
+    const resource = attrs(rl.resource?.attributes);
+    const agent = agentOf(resource);
+    for (const sl of rl.scopeLogs ?? []) {
+      for (const r of sl.logRecords ?? []) {
+        const a = attrs(r.attributes);
+        const name = eventNameOf(r, a);
+        const { at, reportedAt } = timeOf(r.timeUnixNano ?? r.observedTimeUnixNano, received);
+        const base: AuditEvent = {
+          type: "skill_activated", // replaced by mapLog
+          at,
+          actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
+          sessionId: text(a, "session.id", "conversation.id"),
+          source: sourceOf(resource, a, sender),
+          details: { event: `${agent === "codex" ? "codex" : agent === "claude-code" ? "claude_code" : agent}.${name}`, reportedAt },
+        };
+        const e = mapLog(agent, name, a, base);
+        if (e) events.push(e);
+        else bump(dropped, `${agent}:${name}`);
+      }
+    }
+  }
+  return { events, dropped };
+}
+
+/** The last cumulative value recorded for a counter series, so a cumulative counter becomes increments. */
+export type PreviousValue = (series: string, skill: string) => number | null;
+
+function pointCount(m: Metric): number {
+  const d = m.sum ?? m.gauge ?? m.histogram ?? m.exponentialHistogram ?? m.summary;
+  return Math.max(1, d?.dataPoints?.length ?? 0);
+}
+
+function pointValue(p: NumberPoint): number {
+  const v = p.asInt !== undefined ? Number(p.asInt) : p.asDouble !== undefined ? Number(p.asDouble) : 0;
+  return Number.isFinite(v) ? v : 0;
+}
+
+export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, previous: PreviousValue): Mapped {
+  const events: AuditEvent[] = [];
+  const dropped = new Map<string, number>();
+  for (const rm of req.resourceMetrics ?? []) {
+    const resource = attrs(rm.resource?.attributes);
+    const agent = agentOf(resource);
+    for (const sm of rm.scopeMetrics ?? []) {
+      for (const m of sm.metrics ?? []) {
+        if (m.name !== CODEX_SKILL_COUNTER || !m.sum) {
+          bump(dropped, `${agent}:${m.name}`, pointCount(m));
+          continue;
+        }
+        // OTLP: 1 = delta, 2 = cumulative (the OpenTelemetry SDKs' default for counters).
+        const cumulative = Number(m.sum.aggregationTemporality) === 2 || m.sum.aggregationTemporality === "AGGREGATION_TEMPORALITY_CUMULATIVE";
+        for (const p of m.sum.dataPoints ?? []) {
+          const a = attrs(p.attributes);
+          const skill = text(a, "skill");
+          if (!skill) {
+            bump(dropped, `${agent}:${m.name}`);
+            continue;
+          }
+          const source = sourceOf(resource, a, sender);
+          const value = pointValue(p);
+          // A series is one counter stream: its start time and labels, from one agent on one host.
+          const series = [source.agent, source.host ?? "", source.user ?? "", skill, text(a, "status") ?? "", text(a, "invoke_type") ?? "", String(p.startTimeUnixNano ?? "")].join("|");
+          let n = value;
+          if (cumulative) {
+            const before = previous(series, skill);
+            n = before !== null && value >= before ? value - before : value; // a smaller value: the counter restarted
+          }
+          n = Math.round(n);
+          if (n <= 0) continue;
+          const { at, reportedAt } = timeOf(p.timeUnixNano, received);
+          events.push({
+            type: "skill_activated",
+            at,
+            actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
+            skill,
+            outcome: text(a, "status") === "error" ? "failed" : "ok",
+            source,
+            details: { event: m.name, count: n, invokeType: text(a, "invoke_type"), series, ...(cumulative ? { cumulative: value } : {}), reportedAt },
+          });
+        }
+      }
+    }
+  }
+  return { events, dropped };
+}

@@ -1,0 +1,81 @@
+// The shape of an OTLP export request, as far as the receiver reads it: both encodings arrive here as OTLP/JSON's
+// plain objects (otlp-proto.ts converts protobuf). Anything else in them is ignored; a body that is not an export
+// request of this shape is a 400. int64 fields may be numbers or decimal strings (OTLP/JSON allows both).
+import { z } from "zod";
+
+const int64 = z.union([z.number(), z.string().regex(/^-?\d{1,20}$/, "an integer")]);
+
+export type AnyValue = {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: number | string;
+  doubleValue?: number | string;
+  arrayValue?: { values?: AnyValue[] };
+  kvlistValue?: { values?: KeyValue[] };
+  bytesValue?: string;
+};
+export type KeyValue = { key: string; value?: AnyValue };
+
+const anyValue: z.ZodType<AnyValue> = z.lazy(() =>
+  z.object({
+    stringValue: z.string().optional(),
+    boolValue: z.boolean().optional(),
+    intValue: int64.optional(),
+    // OTLP/JSON writes NaN and infinities as strings.
+    doubleValue: z.union([z.number(), z.string()]).optional(),
+    arrayValue: z.object({ values: z.array(anyValue).optional() }).optional(),
+    kvlistValue: z.object({ values: z.array(keyValue).optional() }).optional(),
+    bytesValue: z.string().optional(),
+  }),
+);
+const keyValue: z.ZodType<KeyValue> = z.lazy(() => z.object({ key: z.string(), value: anyValue.optional() }));
+const attributes = z.array(keyValue).optional();
+const resource = z.object({ attributes }).optional();
+const scope = z.object({ name: z.string().optional(), version: z.string().optional() }).optional();
+
+export const logRecordSchema = z.object({
+  timeUnixNano: int64.optional(),
+  observedTimeUnixNano: int64.optional(),
+  severityText: z.string().optional(),
+  body: anyValue.optional(),
+  attributes,
+  eventName: z.string().optional(),
+});
+export type LogRecord = z.output<typeof logRecordSchema>;
+
+export const logsRequestSchema = z.object({
+  resourceLogs: z
+    .array(z.object({ resource, scopeLogs: z.array(z.object({ scope, logRecords: z.array(logRecordSchema).optional() })).optional() }))
+    .optional(),
+});
+export type LogsRequest = z.output<typeof logsRequestSchema>;
+
+export const numberPointSchema = z.object({
+  attributes,
+  startTimeUnixNano: int64.optional(),
+  timeUnixNano: int64.optional(),
+  asInt: int64.optional(),
+  asDouble: z.union([z.number(), z.string()]).optional(),
+});
+export type NumberPoint = z.output<typeof numberPointSchema>;
+
+const points = z.object({ dataPoints: z.array(z.object({ attributes }).loose()).optional() }).loose();
+
+export const metricSchema = z.object({
+  name: z.string(),
+  sum: z
+    .object({ dataPoints: z.array(numberPointSchema).optional(), aggregationTemporality: z.union([z.number(), z.string()]).optional(), isMonotonic: z.boolean().optional() })
+    .optional(),
+  gauge: points.optional(),
+  histogram: points.optional(),
+  exponentialHistogram: points.optional(),
+  summary: points.optional(),
+});
+export type Metric = z.output<typeof metricSchema>;
+
+export const metricsRequestSchema = z.object({
+  resourceMetrics: z
+    .array(z.object({ resource, scopeMetrics: z.array(z.object({ scope, metrics: z.array(metricSchema).optional() })).optional() }))
+    .optional(),
+});
+export type MetricsRequest = z.output<typeof metricsRequestSchema>;
