@@ -35,9 +35,9 @@ function declaredBodyRefusal(req: http.IncomingMessage): { status: number; messa
     if (Number.isFinite(n) && n > limit) return { status: 413, message: `The request body is ${n} bytes; the limit here is ${limit} bytes.` };
     return null;
   }
-  // Without a length only our tRPC route can count while reading (server/http/body-limit.ts); elsewhere a
-  // streamed body of unknown size is not accepted.
-  if (req.headers["transfer-encoding"] && !url.startsWith("/api/trpc")) {
+  // Without a length only our tRPC and OTLP routes count while reading (server/http/body-limit.ts); elsewhere a
+  // streamed body of unknown size is not accepted. OpenTelemetry's exporters stream their bodies chunked.
+  if (req.headers["transfer-encoding"] && !url.startsWith("/api/trpc") && !url.startsWith("/api/otel/")) {
     return { status: 411, message: "Send a Content-Length with the request body." };
   }
   return null;

@@ -1,0 +1,244 @@
+// The OTLP/HTTP receiver over real HTTP on 127.0.0.1 (the console's own server wrapper, so its body limit
+// applies) against a real SQLite file, fed by the OpenTelemetry JS SDK's own exporters in both encodings, with
+// the events Claude Code and Codex document (README, "Telemetry from agents"). Then the refusals: tokens,
+// scopes, sizes and malformed bodies, none of which writes a row.
+import { gzipSync } from "node:zlib";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+process.env.OMNIFORGE_AUDIT_STDOUT = "0";
+process.env.OMNIFORGE_TELEMETRY_MAX_BYTES = String(64 * 1024);
+
+import { OTLPLogExporter as JsonLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
+import { OTLPLogExporter as ProtoLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
+import { AggregationTemporalityPreference, OTLPMetricExporter as JsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
+import { OTLPMetricExporter as ProtoMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import { auditSinkFor, flushAudit, verifyChain } from "../services/audit";
+import { ROW_COLUMNS, type StoredRow } from "../services/audit/verify";
+import { createToken } from "../services/tokens";
+import { createUser } from "../services/users/users";
+import { MemoryAuditSink } from "../runtime/audit/events";
+import { serveFetch } from "../test-support/http-server";
+import { tempDb } from "../test-support/temp-db";
+import { handleOtlpRequest } from "./otel-route";
+
+let t: ReturnType<typeof tempDb>;
+let server: Awaited<ReturnType<typeof serveFetch>>;
+let token: string;
+let catalogOnly: string;
+let aliceId: string;
+
+beforeAll(async () => {
+  t = tempDb();
+  const alice = await createUser(t.db, { email: "alice@x.io", role: "author", password: "password1" });
+  aliceId = alice.id;
+  const audit = { sink: new MemoryAuditSink(), actor: { id: alice.id } };
+  token = createToken(t.db, { id: alice.id, role: "author" }, { name: "claude on laptop", scopes: "telemetry:write" }, audit).token;
+  catalogOnly = createToken(t.db, { id: alice.id, role: "author" }, { name: "sync", scopes: "catalog:read" }, audit).token;
+  server = await serveFetch(async (req) => {
+    const path = new URL(req.url).pathname;
+    const signal = path.endsWith("/v1/metrics") ? "metrics" : "logs";
+    return handleOtlpRequest(req, signal, { db: t.db, audit: auditSinkFor(t.db) });
+  });
+});
+afterAll(async () => {
+  await server.close();
+  auditSinkFor(t.db).close();
+  t.cleanup();
+});
+// Each test looks only at the rows written since it started (rows are never deleted: that would break the chain).
+let since = 0;
+beforeEach(() => {
+  flushAudit(t.db);
+  since = (t.db.$client.prepare(`SELECT COALESCE(MAX(id), 0) AS n FROM audit_events`).get() as { n: number }).n;
+});
+afterEach(() => flushAudit(t.db));
+
+const rows = (where = "source_agent IS NOT NULL"): StoredRow[] => {
+  flushAudit(t.db);
+  return t.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id > ? AND ${where} ORDER BY id`).all(since) as StoredRow[];
+};
+const auth = (tk = token) => ({ Authorization: `Bearer ${tk}` });
+
+// Resources as the agents set them: Claude Code's service.name is "claude-code"; Codex's Rust CLI "codex_cli_rs".
+// host.name comes from OTEL_RESOURCE_ATTRIBUTES, which the README tells people to set.
+const claudeResource = resourceFromAttributes({ "service.name": "claude-code", "service.version": "2.1.130", "host.name": "alice-laptop" });
+const codexResource = resourceFromAttributes({ "service.name": "codex_cli_rs", "service.version": "0.146.0", "host.name": "build-box-3" });
+
+// Claude Code's standard attributes on every event (monitoring docs).
+const standard = { "session.id": "sess-42", "user.email": "alice@x.io", "user.id": "a1b2c3", "organization.id": "org-1", "terminal.type": "vscode" };
+
+async function sendLogs(exporter: JsonLogExporter | ProtoLogExporter, resource: typeof claudeResource, records: { body: string; attributes: Record<string, string | number> }[]) {
+  const provider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter })] });
+  const logger = provider.getLogger("com.anthropic.claude_code.events");
+  for (const r of records) logger.emit({ body: r.body, attributes: r.attributes, timestamp: Date.now() });
+  await provider.forceFlush();
+  await provider.shutdown();
+}
+
+const claudeEvents = [
+  {
+    body: "claude_code.skill_activated",
+    attributes: { ...standard, "event.name": "skill_activated", "event.timestamp": new Date().toISOString(), "event.sequence": 1, "skill.name": "pdf-forms", invocation_trigger: "claude-proactive", "skill.source": "userSettings" },
+  },
+  {
+    body: "claude_code.tool_decision",
+    attributes: { ...standard, "event.name": "tool_decision", "event.sequence": 2, tool_name: "Bash", tool_use_id: "toolu_1", decision: "reject", source: "user_reject" },
+  },
+  {
+    body: "claude_code.tool_result",
+    attributes: { ...standard, "event.name": "tool_result", "event.sequence": 3, tool_name: "Read", tool_use_id: "toolu_2", success: "true", duration_ms: 12, decision_type: "accept", decision_source: "config" },
+  },
+  // Not kept: counted and dropped.
+  { body: "claude_code.api_request", attributes: { ...standard, "event.name": "api_request", model: "claude-sonnet-4-5", cost_usd: 0.01, duration_ms: 900 } },
+  { body: "claude_code.user_prompt", attributes: { ...standard, "event.name": "user_prompt", prompt_length: 42 } },
+];
+
+describe("Claude Code's events, as its exporter sends them", () => {
+  for (const [encoding, Exporter] of [
+    ["http/json", JsonLogExporter],
+    ["http/protobuf", ProtoLogExporter],
+  ] as const) {
+    it(`${encoding}: skill activations, tool decisions and results become audit rows with their source`, async () => {
+      await sendLogs(new Exporter({ url: `${server.url}/api/otel/v1/logs`, headers: auth() }), claudeResource, claudeEvents);
+      const got = rows();
+      expect(got.map((r) => r.type)).toEqual(["skill_activated", "agent_tool_decision", "agent_tool_result"]);
+      for (const r of got) {
+        expect(r).toMatchObject({ sourceAgent: "claude-code", sourceVersion: "2.1.130", sourceHost: "alice-laptop", sourceUser: "alice@x.io", sessionId: "sess-42", actorId: aliceId });
+      }
+      expect(got[0]).toMatchObject({ skill: "pdf-forms", outcome: "ok" });
+      expect(JSON.parse(got[0]!.details!)).toMatchObject({ event: "claude_code.skill_activated", trigger: "claude-proactive", skillSource: "userSettings" });
+      expect(got[1]).toMatchObject({ tool: "Bash", outcome: "refused" });
+      expect(got[2]).toMatchObject({ tool: "Read", outcome: "ok", durationMs: 12 });
+      expect(verifyChain(t.db)).toMatchObject({ ok: true });
+    });
+  }
+
+  it("answers what it dropped as OTLP's partialSuccess, and a request of only unknown events is still a success", async () => {
+    const body = {
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "claude-code" } }] },
+          scopeLogs: [
+            {
+              logRecords: [
+                { body: { stringValue: "claude_code.api_request" }, attributes: [{ key: "event.name", value: { stringValue: "api_request" } }] },
+                { body: { stringValue: "claude_code.api_request" }, attributes: [{ key: "event.name", value: { stringValue: "api_request" } }] },
+                { body: { stringValue: "claude_code.brand_new_event" }, attributes: [{ key: "event.name", value: { stringValue: "brand_new_event" } }] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const res = await fetch(`${server.url}/api/otel/v1/logs`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    const json = (await res.json()) as { partialSuccess: { rejectedLogRecords: string; errorMessage: string } };
+    expect(json.partialSuccess.rejectedLogRecords).toBe("3");
+    expect(json.partialSuccess.errorMessage).toMatch(/api_request ×2.*brand_new_event ×1/);
+    expect(rows()).toEqual([]);
+  });
+});
+
+describe("Codex", () => {
+  it("its tool events (http/protobuf) become audit rows", async () => {
+    const std = { "conversation.id": "conv-9", "app.version": "0.146.0", "user.email": "bob@x.io" };
+    await sendLogs(new ProtoLogExporter({ url: `${server.url}/api/otel/v1/logs`, headers: auth() }), codexResource, [
+      { body: "codex.tool_decision", attributes: { ...std, "event.name": "codex.tool_decision", tool_name: "shell", call_id: "c1", decision: "approved", source: "config" } },
+      { body: "codex.tool_result", attributes: { ...std, "event.name": "codex.tool_result", tool_name: "shell", call_id: "c1", duration_ms: 340, success: "false" } },
+      { body: "codex.api_request", attributes: { ...std, "event.name": "codex.api_request", duration_ms: 800 } },
+    ]);
+    expect(rows()).toMatchObject([
+      { type: "agent_tool_decision", tool: "shell", outcome: "allowed", sourceAgent: "codex", sourceVersion: "0.146.0", sourceHost: "build-box-3", sourceUser: "bob@x.io", sessionId: "conv-9" },
+      { type: "agent_tool_result", tool: "shell", outcome: "failed", durationMs: 340 },
+    ]);
+  });
+
+  for (const [encoding, Exporter] of [
+    ["http/protobuf", ProtoMetricExporter],
+    ["http/json", JsonMetricExporter],
+  ] as const) {
+    it(`${encoding}: its codex.skill.injected counter (cumulative) becomes skill activations counted once each`, async () => {
+      const exporter = new Exporter({ url: `${server.url}/api/otel/v1/metrics`, headers: auth(), temporalityPreference: AggregationTemporalityPreference.CUMULATIVE });
+      const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+      const provider = new MeterProvider({ resource: codexResource, readers: [reader] });
+      const counter = provider.getMeter("codex").createCounter("codex.skill.injected");
+      const tokens = provider.getMeter("codex").createCounter("codex.tool.call"); // not kept
+      const labels = { status: "ok", skill: "pdf-forms", invoke_type: "explicit" };
+      counter.add(1, labels);
+      tokens.add(5, { tool: "shell" });
+      await reader.forceFlush();
+      counter.add(1, labels);
+      counter.add(2, { ...labels, skill: "release-notes" });
+      await reader.forceFlush();
+      await reader.forceFlush(); // nothing new: the same cumulative values again add nothing
+      await provider.shutdown();
+      const got = rows("type = 'skill_activated' AND source_agent = 'codex'");
+      const count = (skill: string) => got.filter((r) => r.skill === skill).reduce((n, r) => n + (JSON.parse(r.details!) as { count: number }).count, 0);
+      expect(count("pdf-forms")).toBe(2);
+      expect(count("release-notes")).toBe(2);
+      expect(got[0]).toMatchObject({ sourceHost: "build-box-3", sourceVersion: "0.146.0", outcome: "ok", actorId: aliceId });
+      expect(rows().filter((r) => r.tool === "shell" || r.type !== "skill_activated")).toEqual([]);
+    });
+  }
+});
+
+describe("refused, and nothing written", () => {
+  const post = (body: BodyInit, headers: Record<string, string>, path = "/api/otel/v1/logs") => fetch(`${server.url}${path}`, { method: "POST", headers, body });
+  const oneSkill = JSON.stringify({
+    resourceLogs: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "claude-code" } }] }, scopeLogs: [{ logRecords: [{ body: { stringValue: "claude_code.skill_activated" }, attributes: [{ key: "event.name", value: { stringValue: "skill_activated" } }, { key: "skill.name", value: { stringValue: "pdf-forms" } }] }] }] }],
+  });
+
+  it("no token or an unknown one: 401; a token without telemetry:write: 403", async () => {
+    const json = { "content-type": "application/json" };
+    expect((await post(oneSkill, json)).status).toBe(401);
+    expect((await post(oneSkill, { ...json, ...auth("omf_nope") })).status).toBe(401);
+    const res = await post(oneSkill, { ...json, ...auth(catalogOnly) });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toMatch(/telemetry:write/);
+    // The SDK's exporter with a wrong token: its export fails and nothing lands.
+    await sendLogs(new ProtoLogExporter({ url: `${server.url}/api/otel/v1/logs`, headers: auth(catalogOnly) }), claudeResource, claudeEvents);
+    expect(rows()).toEqual([]);
+  });
+
+  it("a body over OMNIFORGE_TELEMETRY_MAX_BYTES, sent whole or gzipped, is a 413", async () => {
+    const big = JSON.stringify({ resourceLogs: [], pad: "x".repeat(70 * 1024) });
+    expect((await post(big, { ...auth(), "content-type": "application/json" })).status).toBe(413);
+    const bomb = gzipSync(Buffer.from(big));
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    expect((await post(bomb, { ...auth(), "content-type": "application/json", "content-encoding": "gzip" })).status).toBe(413);
+    expect(rows()).toEqual([]);
+  });
+
+  it("a gzipped request within the limit is accepted", async () => {
+    const res = await post(gzipSync(Buffer.from(oneSkill)), { ...auth(), "content-type": "application/json", "content-encoding": "gzip" });
+    expect(res.status).toBe(200);
+    expect(rows()).toMatchObject([{ type: "skill_activated", skill: "pdf-forms", sourceAgent: "claude-code" }]);
+  });
+
+  it("malformed bodies are 400s with a reason, and a request with one bad record writes none of its good ones", async () => {
+    const json = { ...auth(), "content-type": "application/json" };
+    const proto = { ...auth(), "content-type": "application/x-protobuf" };
+    let res = await post("{not json", json);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/not JSON/);
+    res = await post(JSON.stringify({ resourceLogs: "lots" }), json);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/resourceLogs/);
+    const mixed = JSON.parse(oneSkill) as { resourceLogs: { scopeLogs: { logRecords: unknown[] }[] }[] };
+    mixed.resourceLogs[0]!.scopeLogs[0]!.logRecords.push({ attributes: 5 });
+    res = await post(JSON.stringify(mixed), json);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/logRecords\.1\.attributes/);
+    res = await post(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), proto);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/x-protobuf");
+    res = await post(oneSkill, { ...auth(), "content-type": "text/plain" });
+    expect(res.status).toBe(415);
+    res = await post(JSON.stringify({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ sum: {} }] }] }] }), json, "/api/otel/v1/metrics");
+    expect(res.status).toBe(400);
+    expect(rows()).toEqual([]);
+  });
+});
