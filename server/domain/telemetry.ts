@@ -26,3 +26,5 @@ export const CODEX_SKILL_COUNTER = "codex.skill.injected";
 export const TELEMETRY_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 /** Longest attribute value kept in an audit row's details. */
 export const TELEMETRY_ATTRIBUTE_MAX_CHARS = 200;
+/** Audit rows one counter data point may become (one per activation); beyond that the row says it was capped. */
+export const TELEMETRY_MAX_ROWS_PER_POINT = 1_000;

@@ -2,11 +2,14 @@
 // its schema from them, and the export route reads the query string with them, so the three never drift apart.
 
 /** The filter's fields, in the order a URL writes them. */
-export const AUDIT_FILTER_KEYS = ["from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome"] as const;
+export const AUDIT_FILTER_KEYS = ["from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome", "source"] as const;
 export type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];
 
 /** The fields compared as plain text (the others are times and the outcome). */
-export const AUDIT_TEXT_KEYS = ["type", "skill", "layer", "user", "session", "model", "tool"] as const satisfies readonly AuditFilterKey[];
+export const AUDIT_TEXT_KEYS = ["type", "skill", "layer", "user", "session", "model", "tool", "source"] as const satisfies readonly AuditFilterKey[];
+
+/** The `source` filter's value for the console's own events (rows no agent reported). */
+export const CONSOLE_SOURCE = "console";
 
 export const AUDIT_OUTCOMES = ["allowed", "refused", "failed", "ok"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];

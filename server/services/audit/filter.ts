@@ -2,7 +2,7 @@
 // its translation to SQL. Every condition is a column compared with a bound parameter; no text from the
 // filter is ever spliced into SQL.
 import { z } from "zod";
-import { AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
+import { AUDIT_OUTCOMES, CONSOLE_SOURCE, type AuditFilterKey } from "./filter-keys";
 
 export { AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
 
@@ -30,6 +30,8 @@ export const auditFilterSchema = z.object({
   model: name.optional(),
   tool: name.optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  /** "console" for the console's own events, or the agent that reported them ("claude-code", "codex"). */
+  source: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "A source is an agent's name or \"console\".").optional(),
 } satisfies Record<AuditFilterKey, z.ZodType>);
 export type AuditFilter = z.output<typeof auditFilterSchema>;
 export type AuditFilterInput = z.input<typeof auditFilterSchema>;
@@ -78,6 +80,14 @@ export function whereOf(filter: AuditFilter, scope: AuditScope, extra: string[] 
     if (v !== undefined) {
       parts.push(`${col} = ?`);
       params.push(v);
+    }
+  }
+  if (filter.source !== undefined) {
+    // The console's own rows have no source (telemetry rows always name their agent).
+    if (filter.source === CONSOLE_SOURCE) parts.push("source_agent IS NULL");
+    else {
+      parts.push("source_agent = ?");
+      params.push(filter.source);
     }
   }
   if (filter.from !== undefined) {

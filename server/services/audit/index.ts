@@ -15,5 +15,6 @@ export {
   scriptRunsByExitStatus,
   violations,
 } from "./queries";
+export { eventsBySource, type SourceCount } from "./sources";
 export { exportEvents, exportStream, type ExportFormat } from "./export";
 export { resolveUserFilter } from "./resolve";

@@ -3,7 +3,14 @@
 // tool_result log events and its codex.skill.injected counter. Everything else is counted and dropped: the
 // counts are what the receiver answers as OTLP's partialSuccess.
 import type { AuditEvent, AuditSource } from "../../runtime/audit/events";
-import { AGENT_LOG_EVENTS, CODEX_SKILL_COUNTER, KNOWN_AGENTS, TELEMETRY_ATTRIBUTE_MAX_CHARS, TELEMETRY_CLOCK_SKEW_MS } from "../../domain/telemetry";
+import {
+  AGENT_LOG_EVENTS,
+  CODEX_SKILL_COUNTER,
+  KNOWN_AGENTS,
+  TELEMETRY_ATTRIBUTE_MAX_CHARS,
+  TELEMETRY_CLOCK_SKEW_MS,
+  TELEMETRY_MAX_ROWS_PER_POINT,
+} from "../../domain/telemetry";
 import type { AnyValue, KeyValue, LogRecord, LogsRequest, Metric, MetricsRequest, NumberPoint } from "./schemas";
 
 /** Who sent the request: the token's user (or the machine token's name). */
@@ -196,15 +203,27 @@ export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, 
           n = Math.round(n);
           if (n <= 0) continue;
           const { at, reportedAt } = timeOf(p.timeUnixNano, received);
-          events.push({
-            type: "skill_activated",
-            at,
-            actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
-            skill,
-            outcome: text(a, "status") === "error" ? "failed" : "ok",
-            source,
-            details: { event: m.name, count: n, invokeType: text(a, "invoke_type"), series, ...(cumulative ? { cumulative: value } : {}), reportedAt },
-          });
+          // One row per activation, like Claude Code's events, so counts and charts need no special case; a
+          // runaway counter is capped (and says so) rather than flooding the audit.
+          const rows = Math.min(n, TELEMETRY_MAX_ROWS_PER_POINT);
+          for (let i = 0; i < rows; i++) {
+            events.push({
+              type: "skill_activated",
+              at,
+              actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
+              skill,
+              outcome: text(a, "status") === "error" ? "failed" : "ok",
+              source,
+              details: {
+                event: m.name,
+                invokeType: text(a, "invoke_type"),
+                series,
+                ...(cumulative ? { cumulative: value } : {}),
+                ...(n > rows ? { reported: n, capped: rows } : {}),
+                reportedAt,
+              },
+            });
+          }
         }
       }
     }

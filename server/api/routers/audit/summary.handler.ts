@@ -9,9 +9,10 @@ import {
   topSkillsByActivation,
 } from "../../../services/audit/queries";
 import { resolveUserFilter } from "../../../services/audit/resolve";
+import { eventsBySource } from "../../../services/audit/sources";
 import { scopeFor } from "./scope";
 
-/** Everything above the table in one round trip: the count and the four charts. */
+/** Everything above the table in one round trip: the count and the charts. */
 export function summaryHandler({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
   const scope = scopeFor(ctx.user);
   const input = resolveUserFilter(ctx.db, raw);
@@ -21,6 +22,7 @@ export function summaryHandler({ ctx, input: raw }: { ctx: AuthedContext; input:
     topSkills: topSkillsByActivation(ctx.db, input, scope, 10),
     refusals: refusalsBySkillAndTool(ctx.db, input, scope, 10),
     scriptRuns: scriptRunsByExitStatus(ctx.db, input, scope),
+    sources: eventsBySource(ctx.db, input, scope),
     scope: scope.kind,
   };
 }
