@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
+import { sourceLabel, sourceName } from "./event-format";
 import { EventsTable } from "./events-table";
 import { queryFilterToSearch, RANGES, readUrlFilter, toQueryFilter, writeUrlFilter, type UrlFilter } from "./url-filter";
 import { VerifyButton } from "./verify-button";
@@ -14,6 +15,13 @@ import { ViolationsTable } from "./violations-table";
 import { RetentionLine } from "./retention-line";
 
 const OUTCOMES = ["allowed", "refused", "failed", "ok"];
+
+/** The source filter's choices: the console, the agents we know, and any other agent seen in this range. */
+function sourceOptions(seen: { source: string }[] | undefined, current: string | undefined): string[] {
+  const out = ["console", "claude-code", "codex"];
+  for (const x of [...(seen ?? []).map((r) => r.source), current ?? ""]) if (x && !out.includes(x)) out.push(x);
+  return out;
+}
 
 export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; openedAt: number }) {
   const trpc = useTRPC();
@@ -52,7 +60,7 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const next: UrlFilter = {};
-    for (const k of ["range", "type", "skill", "layer", "user", "session", "model", "tool", "outcome"] as const) {
+    for (const k of ["range", "type", "skill", "layer", "user", "session", "model", "tool", "outcome", "source"] as const) {
       const v = String(f.get(k) ?? "").trim();
       if (v) next[k] = v;
     }
@@ -119,6 +127,17 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           </select>
         </label>
         <label className="text-xs">
+          Source
+          <select className="input" name="source" defaultValue={url.source ?? ""} aria-label="Source">
+            <option value="">Any source</option>
+            {sourceOptions(s?.sources, url.source).map((src) => (
+              <option key={src} value={src}>
+                {sourceName(src)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-xs">
           Outcome
           <select className="input" name="outcome" defaultValue={url.outcome ?? ""} aria-label="Outcome">
             <option value="">Any outcome</option>
@@ -162,6 +181,16 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
         </ChartCard>
         <ChartCard title="Top skills by activation" testId="chart-top-skills">
           {s && <BarList rows={s.topSkills.map((r) => ({ label: r.skill, n: r.n }))} empty="No skill activations in this range." />}
+        </ChartCard>
+        <ChartCard title="Events by source (agents report over OTLP)" testId="chart-sources">
+          {s && (
+            <BarList
+              rows={s.sources.map((r) => ({ label: sourceLabel(r), n: r.n }))}
+              color="#8b5cf6"
+              empty="No events in this range."
+              testId="source-bars"
+            />
+          )}
         </ChartCard>
         <ChartCard title="Refusals by skill and tool" testId="chart-refusals">
           {s && (

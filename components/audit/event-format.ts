@@ -16,3 +16,17 @@ export function outcomeClass(outcome: string | null): string {
       return "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300";
   }
 }
+
+const AGENT_NAMES: Record<string, string> = { "claude-code": "Claude Code", codex: "Codex", console: "Console playground" };
+
+/** A source as people say it: "Console playground", "Claude Code", or the agent's own name. */
+export function sourceName(source: string | null | undefined): string {
+  if (!source) return AGENT_NAMES.console!;
+  return AGENT_NAMES[source] ?? source;
+}
+
+/** A source with its reach: "Claude Code on 12 machines" (the console has none to count). */
+export function sourceLabel(s: { source: string; hosts: number }): string {
+  if (s.source === "console" || s.hosts === 0) return sourceName(s.source);
+  return `${sourceName(s.source)} on ${s.hosts} machine${s.hosts === 1 ? "" : "s"}`;
+}

@@ -5,12 +5,12 @@ import { CursorPager } from "./cursor-pager";
 import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { fmtTime, outcomeClass } from "./event-format";
+import { fmtTime, outcomeClass, sourceName } from "./event-format";
 import type { QueryFilter } from "./url-filter";
 
 const PAGE = 50;
 
-export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (key: "type" | "skill" | "user" | "session", value: string) => void }) {
+export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (key: "type" | "skill" | "user" | "session" | "source", value: string) => void }) {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [open, setOpen] = useState<number | null>(null);
@@ -27,6 +27,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
             <th>Type</th>
             <th>Outcome</th>
             <th>User</th>
+            <th>Source</th>
             <th>Skill</th>
             <th>Tool</th>
             <th>Session</th>
@@ -47,6 +48,10 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
                 <td data-testid="audit-row-type">{e.type}</td>
                 <td>{e.outcome && <span className={`badge ${outcomeClass(e.outcome)}`}>{e.outcome}</span>}</td>
                 <td className="max-w-48 truncate" title={e.actorId ?? ""}>{e.actorEmail ?? e.actorId}</td>
+                <td className="max-w-40 truncate" data-testid="audit-row-source" title={[e.sourceVersion, e.sourceUser].filter(Boolean).join(" · ")}>
+                  {sourceName(e.sourceAgent)}
+                  {e.sourceHost && <span className="muted"> · {e.sourceHost}</span>}
+                </td>
                 <td>{e.skill}</td>
                 <td>{e.tool}</td>
                 <td className="max-w-32 truncate font-mono text-xs" title={e.sessionId ?? ""}>{e.sessionId}</td>
@@ -54,12 +59,13 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
               </tr>
               {open === e.id && (
                 <tr>
-                  <td colSpan={8} className="bg-zinc-50 dark:bg-zinc-950/40">
+                  <td colSpan={9} className="bg-zinc-50 dark:bg-zinc-950/40">
                     <div className="flex flex-wrap gap-2 pb-2 text-xs">
                       <button className="btn" onClick={() => onPick("type", e.type)}>Only {e.type}</button>
                       {e.actorId && <button className="btn" onClick={() => onPick("user", e.actorId!)}>Only this user</button>}
                       {e.skill && <button className="btn" onClick={() => onPick("skill", e.skill!)}>Only skill {e.skill}</button>}
                       {e.sessionId && <button className="btn" onClick={() => onPick("session", e.sessionId!)}>Only this session</button>}
+                      <button className="btn" onClick={() => onPick("source", e.sourceAgent ?? "console")}>Only {sourceName(e.sourceAgent)}</button>
                     </div>
                     <pre className="overflow-x-auto text-xs whitespace-pre-wrap" data-testid="audit-details">
                       {JSON.stringify({ ...e, at: new Date(e.at).toISOString() }, null, 2)}
@@ -71,7 +77,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
           ))}
           {!q.isLoading && events.length === 0 && (
             <tr>
-              <td colSpan={8} className="muted py-6 text-center" data-testid="audit-empty">
+              <td colSpan={9} className="muted py-6 text-center" data-testid="audit-empty">
                 No events match these filters.
               </td>
             </tr>
