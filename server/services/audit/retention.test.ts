@@ -23,6 +23,17 @@ afterEach(() => {
 });
 
 describe("archiveBefore", () => {
+  it("archives rows agents reported like any other, and the archive keeps their source and verifies", async () => {
+    w.record({ type: "skill_activated", at: new Date(base + 10 * day), skill: "pdf-forms", source: { agent: "claude-code", version: "2.1.130", host: "m1", user: "a@x.io" } });
+    w.flush();
+    const r = await archiveBefore(t.db, base + 11 * day, path.join(t.dir, "archive"));
+    if (!r.archived) throw new Error("not archived");
+    const lines = fs.readFileSync(r.file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.find((l) => l.type === "skill_activated")).toMatchObject({ sourceAgent: "claude-code", sourceHost: "m1", skill: "pdf-forms" });
+    expect(await verifyArchiveFile(r.file)).toMatchObject({ ok: true, count: 31 });
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, archivedCount: 31 });
+  });
+
   it("moves old rows to a JSONL file, records the head, and the chain stays verifiable across the cut", async () => {
     const dir = path.join(t.dir, "archive");
     const r = await archiveBefore(t.db, base + 4 * day, dir);
