@@ -1,0 +1,88 @@
+// The mapping's edge cases, on plain OTLP/JSON requests: counters that restart or arrive as deltas, clocks
+// that are wrong, records that lack what the audit needs, and agents the console does not know.
+import { describe, expect, it } from "vitest";
+import { mapLogs, mapMetrics } from "./map";
+
+const sender = { actorId: "u1", actorEmail: "alice@x.io" };
+const received = new Date("2026-11-25T12:00:00Z");
+const kv = (o: Record<string, string | number>) =>
+  Object.entries(o).map(([key, v]) => ({ key, value: typeof v === "number" ? { intValue: v } : { stringValue: v } }));
+const nanos = (d: Date) => String(BigInt(d.getTime()) * 1_000_000n);
+
+function counter(value: number, temporality: 1 | 2) {
+  return {
+    resourceMetrics: [
+      {
+        resource: { attributes: kv({ "service.name": "codex_cli_rs", "host.name": "box" }) },
+        scopeMetrics: [{ metrics: [{ name: "codex.skill.injected", sum: { aggregationTemporality: temporality, isMonotonic: true, dataPoints: [{ attributes: kv({ skill: "pdf-forms", status: "ok" }), asInt: String(value), startTimeUnixNano: "1", timeUnixNano: nanos(received) }] } }] }],
+      },
+    ],
+  };
+}
+
+describe("Codex's counter", () => {
+  it("a cumulative value becomes the increase since the last one, and a smaller one means the counter restarted", () => {
+    expect(mapMetrics(counter(10, 2), sender, received, () => 7).events).toHaveLength(3);
+    expect(mapMetrics(counter(3, 2), sender, received, () => 10).events).toHaveLength(3);
+    expect(mapMetrics(counter(10, 2), sender, received, () => 10).events).toHaveLength(0);
+  });
+
+  it("a delta is taken as it is, without asking for the last value", () => {
+    const m = mapMetrics(counter(2, 1), sender, received, () => {
+      throw new Error("not asked for deltas");
+    });
+    expect(m.events.map((e) => [e.type, e.skill, e.source?.agent, e.source?.host])).toEqual([
+      ["skill_activated", "pdf-forms", "codex", "box"],
+      ["skill_activated", "pdf-forms", "codex", "box"],
+    ]);
+  });
+
+  it("a runaway counter is capped, and the rows say so", () => {
+    const m = mapMetrics(counter(5_000, 1), sender, received, () => null);
+    expect(m.events).toHaveLength(1_000);
+    expect(m.events[0]!.details).toMatchObject({ reported: 5_000, capped: 1_000 });
+  });
+});
+
+describe("log records", () => {
+  const logs = (service: string, records: { attrs: Record<string, string | number>; time?: Date }[]) => ({
+    resourceLogs: [{ resource: { attributes: kv({ "service.name": service }) }, scopeLogs: [{ logRecords: records.map((r) => ({ attributes: kv(r.attrs), timeUnixNano: r.time ? nanos(r.time) : undefined })) }] }],
+  });
+
+  it("a clock far off is replaced by the receipt time, and the reported time is kept", () => {
+    const future = new Date("2031-01-01T00:00:00Z");
+    const m = mapLogs(logs("claude-code", [{ attrs: { "event.name": "skill_activated", "skill.name": "pdf-forms" }, time: future }]), sender, received);
+    expect(m.events[0]!.at).toEqual(received);
+    expect(m.events[0]!.details).toMatchObject({ reportedAt: future.toISOString() });
+    const near = new Date(received.getTime() - 60_000);
+    expect(mapLogs(logs("claude-code", [{ attrs: { "event.name": "skill_activated", "skill.name": "x" }, time: near }]), sender, received).events[0]!.at).toEqual(near);
+  });
+
+  it("records without what the audit needs, and other agents' events, are counted as dropped by name", () => {
+    const m = mapLogs(
+      logs("claude-code", [
+        { attrs: { "event.name": "tool_decision", tool_name: "Bash" } }, // no decision
+        { attrs: { "event.name": "skill_activated" } }, // no skill name
+        { attrs: { "event.name": "skill_activated", "skill.name": "ok-skill" } },
+      ]),
+      sender,
+      received,
+    );
+    expect(m.events.map((e) => e.skill)).toEqual(["ok-skill"]);
+    expect([...m.dropped]).toEqual([
+      ["claude-code:tool_decision", 1],
+      ["claude-code:skill_activated", 1],
+    ]);
+    const other = mapLogs(logs("gemini-cli", [{ attrs: { "event.name": "gemini_cli.tool_call" } }]), sender, received);
+    expect(other.events).toEqual([]);
+    expect([...other.dropped]).toEqual([["gemini-cli:gemini_cli.tool_call", 1]]);
+  });
+
+  it("the agent's own user is the source's user; without one, the token's owner", () => {
+    const withUser = mapLogs(logs("claude-code", [{ attrs: { "event.name": "skill_activated", "skill.name": "a", "user.email": "bob@x.io" } }]), sender, received);
+    expect(withUser.events[0]!.source).toMatchObject({ agent: "claude-code", user: "bob@x.io" });
+    expect(withUser.events[0]!.actor).toEqual({ id: "u1", email: "alice@x.io" });
+    const without = mapLogs(logs("claude-code", [{ attrs: { "event.name": "skill_activated", "skill.name": "a" } }]), sender, received);
+    expect(without.events[0]!.source?.user).toBe("alice@x.io");
+  });
+});
