@@ -241,7 +241,8 @@ export class Executor {
       ctx.stack.restore(snapshot); // a tool that throws leaves the skill stack as it was
       if (err instanceof ScriptReadBlockedError) {
         const owner = ctx.stack.find(err.skill);
-        const error = err.message;
+        // Named after the mode's own script tool (orchestrated mode has skills.run_script, not run_script).
+        const error = ctx.mode === "orchestrated" ? err.message.replace("run it with run_script", "run it with skills.run_script") : err.message;
         this.record({
           type: "script_read_blocked",
           ...(owner ? this.skillFields(owner) : { skill: err.skill }),

@@ -149,5 +149,7 @@ describe("refusals in orchestrated mode", () => {
     expect(r.refused).toMatchObject({ skill: "readonly" });
     expect(r.output).toContain("unload the skill with skills.unload");
     expect(r.output).not.toMatch(/skill tool|`skill`/);
+    const read = await executor.execute({ name: "skills.read", input: { path: "scripts/report.py" } });
+    expect(read.output).toBe("scripts/report.py is a script of skill 'readonly': run it with skills.run_script instead of reading it");
   });
 });

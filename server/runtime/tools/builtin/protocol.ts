@@ -9,7 +9,7 @@ import { z } from "zod";
 import { displayPath, isInside, lexicalPath, PathError, readTextCapped, resolveForRead } from "../paths";
 import type { ToolDefinition } from "../types";
 import { DEFAULT_MAX_READ_BYTES } from "./read-file";
-import { commandAlternatives, runScriptInput, runSkillScript, selectSkill, skillRelativeScript, type RunScriptInput } from "./run-script";
+import { commandAlternatives, HOW_SCRIPTS_RUN, runScriptInput, runSkillScript, selectSkill, skillRelativeScript, type RunScriptInput } from "./run-script";
 
 const readInput = z.object({
   path: z.string().min(1).describe("Path relative to the skill's root_dir, e.g. references/forms.md"),
@@ -75,7 +75,7 @@ export const skillsReadTool: ToolDefinition<z.infer<typeof readInput>> = {
 export const skillsRunScriptTool: ToolDefinition<RunScriptInput> = {
   name: "skills.run_script",
   description:
-    "Run a script of a loaded skill in the sandbox ({skill?, path, args[], env{}, workdir}; .py with python3, .sh with bash, .js with node). The skill folder is /skill (read-only), workdir a folder in /scratch (default /scratch). Returns path, exit_code, stdout, stderr.",
+    `Run a script of a loaded skill in the sandbox ({skill?, path, args[], env{}, workdir}). ${HOW_SCRIPTS_RUN} The skill folder is /skill (read-only), workdir a folder in /scratch (default /scratch). Returns path, exit_code, stdout, stderr.`,
   inputSchema: runScriptInput,
   subject(i, ctx) {
     const skill = selectSkill(ctx, i.skill);

@@ -78,11 +78,15 @@ export function commandAlternatives(rel: string, args: string[] = []): string[] 
   return out;
 }
 
+/** The interpreter mapping in the tools' descriptions (the sandbox's rules, ../sandbox/script-path.ts). */
+export const HOW_SCRIPTS_RUN =
+  "How it runs: .py with python3, .sh and .bash with bash, .js, .mjs and .cjs with node; another file by its #! line, or itself when executable.";
+
 export const runScriptTool: ToolDefinition<Input> = {
   name: "run_script",
   description:
     "Run a script of the active skill (path relative to the skill folder, e.g. scripts/report.py) with args, env and workdir, in the sandbox. " +
-    "The script reads the skill folder at /skill (read-only) and writes to /scratch. Returns path, exit_code, stdout and stderr.",
+    `The script reads the skill folder at /skill (read-only) and writes to /scratch. ${HOW_SCRIPTS_RUN} Returns path, exit_code, stdout and stderr.`,
   inputSchema: runScriptInput,
   subject(i, ctx) {
     const skill = selectSkill(ctx, i.skill);
