@@ -15,7 +15,7 @@ export const runScriptInput = z
     path: z.string().min(1).optional().describe('Script path relative to the skill folder, e.g. "scripts/report.py"'),
     script: z.string().min(1).optional().describe("Same as path"),
     args: z.array(z.string()).max(256).optional().describe("Arguments passed to the script"),
-    env: z.record(z.string(), z.string()).optional().describe("Extra environment variables (PATH, LD_*, proxies and interpreter hooks are dropped)"),
+    env: z.object({}).catchall(z.string()).optional().describe("Extra environment variables (PATH, LD_*, proxies and interpreter hooks are dropped)"),
     workdir: z.string().optional().describe('Folder to start in, inside the scratch folder (default ".", the scratch itself)'),
     stdin: z.string().optional(),
     skill: z.string().optional().describe("Which active skill the script belongs to (default: the most recently activated)"),
