@@ -144,7 +144,11 @@ describe("refusals in orchestrated mode", () => {
     world.writeSkill("readonly", "allowed-tools: Read\n");
     const { executor } = makeExecutor(world, runner, orchestratedTools());
     executor.context.mode = "orchestrated";
+    const none = await executor.execute({ name: "skills.run_script", input: { path: "scripts/report.py" } });
+    expect(none.output).toContain("No skill is loaded: load one with skills.load first");
     await executor.execute({ name: "skill", input: { name: "readonly" } });
+    const ghost = await executor.execute({ name: "skills.read", input: { skill: "ghost", path: "SKILL.md" } });
+    expect(ghost.output).toContain("Skill 'ghost' is not loaded; load it with skills.load first");
     const r = await executor.execute({ name: "skills.run_script", input: { path: "scripts/report.py" } });
     expect(r.refused).toMatchObject({ skill: "readonly" });
     expect(r.output).toContain("unload the skill with skills.unload");

@@ -42,6 +42,10 @@ function shellQuote(a: string): string {
 export function selectSkill(ctx: ToolContext, name?: string): ActiveSkill {
   const skill = name ? ctx.stack.find(name) : ctx.stack.top();
   if (!skill) {
+    // In the mode's own words: orchestrated mode loads skills with skills.load, it has no activation tool.
+    if (ctx.mode === "orchestrated") {
+      throw new PathError(name ? `Skill '${name}' is not loaded; load it with skills.load first` : "No skill is loaded: load one with skills.load first");
+    }
     throw new PathError(name ? `Skill '${name}' is not active; activate it before running its scripts` : "run_script needs an active skill: activate one first");
   }
   return skill;
