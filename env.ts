@@ -4,6 +4,7 @@ import { createEnv } from "@t3-oss/env-nextjs";
 import { z } from "zod";
 
 import { TELEMETRY_DEFAULT_MAX_BYTES, TELEMETRY_MAX_MAX_BYTES, TELEMETRY_MIN_MAX_BYTES } from "./server/domain/telemetry";
+import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "./server/domain/skill-protocol";
 import { checkAllowedOrigins } from "./server/http/origin";
 import { parseTrustedProxies } from "./server/http/peer";
 
@@ -63,6 +64,10 @@ export const SETTINGS = {
   OMNIFORGE_PROVIDER: z.enum(["offline", "openai", "anthropic"]).optional(),
   // Skill scripts the console runs at once (playground turns and hooks); more wait their turn.
   OMNIFORGE_SCRIPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // Spec 004: skills loaded at once in an orchestrated session (skills.load beyond it is refused, saying so).
+  OMNIFORGE_MAX_LOADED_SKILLS: z.coerce.number().int().min(1).max(32).default(DEFAULT_MAX_LOADED_SKILLS),
+  // Seed 000: skills on one activation chain (a skill activating a skill...), across fork sub-agents.
+  OMNIFORGE_MAX_ACTIVATION_DEPTH: z.coerce.number().int().min(1).max(50).default(DEFAULT_MAX_ACTIVATION_DEPTH),
   // Whether the console follows the layer folders on disk (0: only its own writes refresh; tests use it).
   OMNIFORGE_WATCH: flag.default(true),
   // Where the shared fixtures are (tests and benchmarks only): default ../shared beside the clone.

@@ -4,3 +4,4 @@ export * from "./audit-events";
 export * from "./audit-chain";
 export * from "./limits";
 export * from "./tokens";
+export * from "./skill-protocol";

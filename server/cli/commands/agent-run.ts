@@ -15,6 +15,7 @@ import { SkillIndex } from "../../runtime/registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequested } from "../../runtime/sandbox/index";
 import { openDb } from "../../../db/client";
 import { auditSinkFor } from "../../services/audit/index";
+import { setting } from "../../../env";
 
 export const summary = "Run one request through the agent (tool, prompt or orchestrated disclosure) and print its steps";
 
@@ -181,6 +182,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       userId: values.user ?? "cli",
       ...(stepLimit ? { stepLimit } : {}),
       ...(settings.listingBudget ? { listingBudgetChars: settings.listingBudget } : {}),
+      maxLoadedSkills: setting("OMNIFORGE_MAX_LOADED_SKILLS", io.env),
+      maxActivationDepth: setting("OMNIFORGE_MAX_ACTIVATION_DEPTH", io.env),
       signal: ac.signal,
       onEvent: (e) => {
         if (values.json) io.out(JSON.stringify(e) + "\n");

@@ -13,7 +13,9 @@ import { hookNote, runHook, type HookRun } from "./hooks";
 import { listingBudgetFor, type ListingSkill } from "./listing";
 import { router } from "./routing";
 import type { SkillEntry } from "../registry/types";
-import { forkTools, toolsForMode, type ModeHost } from "./mode-tools";
+import { SESSION_OWNER, toolsForMode, type ModeHost } from "./mode-tools";
+import { ActivationChains } from "./activation-chain";
+import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "../../domain/skill-protocol";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
 import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
 import type {
@@ -30,13 +32,15 @@ import type {
 } from "./types";
 
 export const DEFAULT_STEP_LIMIT = 12;
-export const DEFAULT_MAX_LOADED_SKILLS = 3;
+export { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS };
 
 type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, "runId" | "t" | "depth" | "forkSkill"> : never) : never;
 
 interface ForkFrame {
   depth: number;
   skill: LoadedSkill;
+  /** The activation chain up to and including the fork skill (cycles and depth span sub-agents). */
+  chain: string[];
   /** The parent's stream: a sub-agent's events are part of the run that forked it. */
   forward(event: AgentEvent): void;
 }
@@ -135,14 +139,17 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     loaded: new Map(),
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
-    runFork: async (skill, task) => {
-      const sub = await run({ ...opts, request: task, history: [], stack: undefined }, { depth: depth + 1, skill, forward });
+    chains: new ActivationChains(fork?.chain ?? [], Math.max(1, opts.maxActivationDepth ?? DEFAULT_MAX_ACTIVATION_DEPTH)),
+    keepLoaded: !fork && mode === "orchestrated" && opts.activeSkills !== undefined,
+    runFork: async (skill, task, chain) => {
+      const sub = await run({ ...opts, request: task, history: [], stack: undefined, activeSkills: undefined }, { depth: depth + 1, skill, chain, forward });
       if (sub.reason === "answered") return sub.answer;
       return `(The sub-agent stopped without an answer: ${sub.reason}${sub.error ? `, ${sub.error}` : ""}.)`;
     },
   };
   const executor = new Executor({
-    tools: fork ? forkTools() : toolsForMode(mode, host, listing.text),
+    // A sub-agent activates skills with its mode's tools too (so a chain can run through it), without a listing.
+    tools: toolsForMode(mode, host, listing.text),
     context: {
       sessionId: opts.sessionId,
       userId: opts.userId,
@@ -216,6 +223,28 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     return hookNote(h, skill);
   };
 
+  // The session's loaded skills come back first (no new activation: they never went), in their order.
+  const restored: string[] = [];
+  const unavailable: string[] = [];
+  if (host.keepLoaded) {
+    for (const name of opts.activeSkills ?? []) {
+      const entry = byName.get(name);
+      let l: LoadedSkill | undefined;
+      try {
+        l = entry ? loadSkill(entry) : undefined;
+      } catch {
+        l = undefined;
+      }
+      if (!l || l.context === "fork") {
+        unavailable.push(name);
+        continue;
+      }
+      host.loaded.set(l.name, l);
+      stack.push({ name: l.name, layer: l.layer, digest: l.digest, baseDir: l.baseDir, ...(l.allowedTools ? { allowedTools: l.allowedTools } : {}), activatedBy: SESSION_OWNER });
+      restored.push(l.name);
+    }
+  }
+
   const messages: ChatMessage[] = [...(fork ? [] : opts.history ?? []), { role: "user", content: opts.request }];
   for (const m of messages) if (m.role === "tool" && !m.isError) meter.tag(m, stageOfHistory(m.tool, m.content));
 
@@ -228,7 +257,14 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     listing: listingInfo(listing),
     systemPromptChars: systemStatic.length,
     stepLimit,
+    ...(restored.length ? { activeSkills: restored } : {}),
   });
+  for (const name of unavailable) {
+    emit({ type: "skill_deactivated", skill: name, reason: "unavailable" });
+    try {
+      ctx.audit.record({ type: "skill_deactivated", actor: { id: ctx.userId }, sessionId: ctx.sessionId, model: provider.model, mode, skill: name, outcome: "ok", details: { reason: "unavailable", runId } });
+    } catch {}
+  }
   audit("agent_run_started", { request: maskSecrets(opts.request).slice(0, 300), listed: listing.listed, shortened: listing.shortened, omitted: listing.omitted, listing: listing.strategy });
 
   let steps = 0;
@@ -246,7 +282,8 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       steps++;
       const active = stack.list();
       const bodies = active.map((s) => ({ name: s.name, baseDir: s.baseDir, body: loadedOf(s)?.body ?? "" }));
-      const injected = mode === "orchestrated" && !fork ? activeSkillsBlock(bodies) : "";
+      // A sub-agent has its own skill in its instructions already; what it loads itself is injected like any.
+      const injected = mode === "orchestrated" ? activeSkillsBlock(fork ? bodies.filter((b) => b.name !== fork.skill.name) : bodies) : "";
       const system = injected ? `${systemStatic}\n\n${injected}` : systemStatic;
       const cost = meter.measure(steps, { system, tools: specs, messages, listing: listing.text, injectedBodies: injected });
       const started = performance.now();
@@ -330,7 +367,8 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   }
   if (reason === "step_limit") emit({ type: "error", message: `Stopped after ${stepLimit} model calls (the step limit) without an answer` });
   const durationMs = Math.round(performance.now() - t0);
-  emit({ type: "run_finished", reason, costs, steps, durationMs });
+  const activeSkills = stack.list().map((s) => s.name);
+  emit({ type: "run_finished", reason, costs, steps, durationMs, ...(host.keepLoaded ? { activeSkills } : {}) });
   audit("agent_run_finished", { reason, steps, durationMs, activated: activatedNames, ...(errorMessage ? { error: errorMessage.slice(0, 300) } : {}) });
-  return { runId, reason, answer, events, costs, messages, activated: activatedNames, ...(errorMessage ? { error: errorMessage } : {}) };
+  return { runId, reason, answer, events, costs, messages, activated: activatedNames, activeSkills, ...(errorMessage ? { error: errorMessage } : {}) };
 }

@@ -7,7 +7,8 @@ import path from "node:path";
 import { z } from "zod";
 import type { SkillEntry } from "../registry/types";
 import { activateSkill } from "../tools/lifecycle";
-import type { ActiveSkill, ToolContext, ToolDefinition } from "../tools/types";
+import type { ActiveSkill, ToolContext, ToolDefinition, ToolRunOutput } from "../tools/types";
+import { ActivationChainError, type ActivationChains } from "./activation-chain";
 import { notFoundMessage } from "../tools/builtin/skill";
 import { bashTool, builtinTools, createSkillTool, listFilesTool, orchestratedTools, readFileTool, runScriptTool, searchFilesTool, writeFileTool } from "../tools/builtin/index";
 import type { SearchOptions, SearchResult } from "../search/engine";
@@ -23,11 +24,37 @@ export interface ModeHost {
   search: (request: string, opts?: Omit<SearchOptions, "only">) => SearchResult;
   /** Bodies of skills activated in this run, by name (for <active_skills> and the offline provider). */
   loaded: Map<string, LoadedSkill>;
-  /** Runs a `context: fork` skill in a sub-agent; resolves to its final answer. */
-  runFork(skill: LoadedSkill, task: string): Promise<string>;
+  /** Runs a `context: fork` skill in a sub-agent continuing activation `chain`; resolves to its final answer. */
+  runFork(skill: LoadedSkill, task: string, chain: string[]): Promise<string>;
   /** The request of the run: a fork sub-agent's task when the model gives none. */
   request: string;
   maxLoadedSkills: number;
+  /** Activation chains of this run (cycles and the depth limit). */
+  chains: ActivationChains;
+  /** skills.load activations belong to the caller's session and outlive the run (until skills.unload). */
+  keepLoaded?: boolean;
+}
+
+/** A skill by name, or by location: its SKILL.md path or its folder (as given or after symlinks). */
+export function entryFor(host: ModeHost, ref: string): SkillEntry | undefined {
+  const r = ref.trim();
+  const named = host.skills.get(r);
+  if (named || !path.isAbsolute(r) || r.includes("\0")) return named;
+  const want = new Set([path.resolve(r), realOrSelf(r)]);
+  for (const e of host.skills.values()) {
+    for (const p of [e.file, e.dir]) if (want.has(path.resolve(p)) || want.has(realOrSelf(p))) return e;
+  }
+  return undefined;
+}
+
+/** The chain an activation would continue, or the refusal (cycle, depth) as the tool's result. */
+function chainOrRefusal(host: ModeHost, ctx: ToolContext, name: string, fork: boolean): { chain: string[] } | { refusal: ToolRunOutput } {
+  try {
+    return { chain: host.chains.check(name, ctx.stack.top()?.name, { fork }) };
+  } catch (e) {
+    if (e instanceof ActivationChainError) return { refusal: { ok: false, output: e.message, error: e.code, data: { chain: e.chain } } };
+    throw e;
+  }
 }
 
 function activeOf(s: LoadedSkill): Omit<ActiveSkill, "activatedBy"> {
@@ -35,7 +62,7 @@ function activeOf(s: LoadedSkill): Omit<ActiveSkill, "activatedBy"> {
 }
 
 function load(host: ModeHost, name: string): LoadedSkill | null {
-  const entry = host.skills.get(name.trim());
+  const entry = entryFor(host, name);
   if (!entry) return null;
   const skill = loadSkill(entry);
   host.loaded.set(skill.name, skill);
@@ -48,8 +75,9 @@ function restrictionNote(s: LoadedSkill): string {
     : "It does not restrict tools.";
 }
 
-async function forkAnswer(host: ModeHost, s: LoadedSkill, task: string | undefined): Promise<string> {
-  const answer = await host.runFork(s, task?.trim() || host.request);
+async function forkAnswer(host: ModeHost, s: LoadedSkill, task: string | undefined, chain: string[]): Promise<string> {
+  host.chains.record(s.name, chain);
+  const answer = await host.runFork(s, task?.trim() || host.request, chain);
   return `Skill '${s.name}' runs in its own context (context: fork). A sub-agent followed it without this conversation; its answer:\n\n${answer}`;
 }
 
@@ -82,9 +110,14 @@ export function agentSkillTool(host: ModeHost, listing: string): ToolDefinition<
       const name = (i.name ?? i.skill_name ?? "").trim();
       if ((i.action ?? "activate") === "activate") {
         const entry = host.skills.get(name);
-        if (entry?.context === "fork") {
-          const s = load(host, entry.name)!;
-          if (s.context === "fork") return { output: await forkAnswer(host, s, i.task ?? i.args), data: { name: s.name, fork: true, digest: s.digest } };
+        if (entry) {
+          const gate = chainOrRefusal(host, ctx, entry.name, entry.context === "fork");
+          if ("refusal" in gate) return gate.refusal;
+          if (entry.context === "fork") {
+            const s = load(host, entry.name)!;
+            if (s.context === "fork") return { output: await forkAnswer(host, s, i.task ?? i.args, gate.chain), data: { name: s.name, fork: true, digest: s.digest } };
+          }
+          host.chains.record(entry.name, gate.chain);
         }
       }
       return base.run({ name, ...(i.action ? { action: i.action } : {}) }, ctx);
@@ -122,8 +155,11 @@ export function promptReadFileTool(host: ModeHost): ToolDefinition {
     async run(i: { path: string; offset?: number; limit?: number }, ctx: ToolContext) {
       const entry = skillMdOf(i.path);
       if (!entry) return readFileTool.run(i, ctx);
+      const gate = chainOrRefusal(host, ctx, entry.name, entry.context === "fork");
+      if ("refusal" in gate) return gate.refusal;
       const s = load(host, entry.name)!;
-      if (s.context === "fork") return { output: await forkAnswer(host, s, undefined), data: { name: s.name, fork: true, digest: s.digest } };
+      if (s.context === "fork") return { output: await forkAnswer(host, s, undefined, gate.chain), data: { name: s.name, fork: true, digest: s.digest } };
+      host.chains.record(s.name, gate.chain);
       const how = activateSkill(ctx, activeOf(s));
       const text = fs.readFileSync(s.file, "utf8");
       return {
@@ -139,7 +175,7 @@ export function promptReadFileTool(host: ModeHost): ToolDefinition {
 // ---- orchestrated mode --------------------------------------------------------------------------------
 
 const loadInput = z.object({
-  names: z.array(z.string().min(1)).min(1).max(32).describe("Skills to load"),
+  names: z.array(z.string().min(1)).min(1).max(32).describe("Skills to load, by name (or by location: the SKILL.md path or the skill's folder)"),
   mode: z.enum(["replace", "add"]).optional().describe('"replace" (default) sets the loaded skills to names; "add" keeps the others'),
   task: z.string().optional().describe("For skills that run in their own context: what the skill should do"),
 });
@@ -159,7 +195,8 @@ function receipt(ctx: ToolContext, host: ModeHost) {
         root_dir: s.baseDir,
         digest: `sha256:${s.digest}`,
         layer: s.layer,
-        properties: {
+        // Every frontmatter field as parsed (license, compatibility, metadata, allowed-tools...), spec 004's SkillRecord.
+        properties: l?.properties ?? {
           name: s.name,
           description: host.skills.get(s.name)?.description ?? "",
           ...(s.allowedTools ? { "allowed-tools": s.allowedTools.join(" ") } : {}),
@@ -202,10 +239,17 @@ export function skillsLoadTool(host: ModeHost): ToolDefinition<z.infer<typeof lo
     description: `Load skills by name; their instructions appear in <active_skills> from the next call on. mode "replace" (default) or "add". At most ${host.maxLoadedSkills} skills can be loaded at once. Returns a receipt with each skill's root_dir and digest.`,
     inputSchema: loadInput,
     async run(i, ctx) {
-      const names = [...new Set(i.names.map((n) => n.trim()))];
-      const unknown = names.filter((n) => !host.skills.has(n));
+      const refs = [...new Set(i.names.map((n) => n.trim()))];
+      const unknown = refs.filter((n) => !entryFor(host, n));
       if (unknown.length) return { ok: false, output: unknown.map((n) => notFoundMessage(n, host.skills.keys())).join(" "), error: "unknown_skill" };
-      const loaded = names.map((n) => load(host, n)!);
+      const entries = [...new Map(refs.map((r) => entryFor(host, r)!).map((e) => [e.name, e])).values()];
+      const chains = new Map<string, string[]>();
+      for (const e of entries) {
+        const gate = chainOrRefusal(host, ctx, e.name, e.context === "fork");
+        if ("refusal" in gate) return gate.refusal;
+        chains.set(e.name, gate.chain);
+      }
+      const loaded = entries.map((e) => load(host, e.name)!);
       const forks = loaded.filter((s) => s.context === "fork");
       const inline = loaded.filter((s) => s.context !== "fork");
       const mode = i.mode ?? "replace";
@@ -213,13 +257,18 @@ export function skillsLoadTool(host: ModeHost): ToolDefinition<z.infer<typeof lo
       const kept = mode === "replace" ? [] : current.filter((n) => !inline.some((s) => s.name === n));
       const total = kept.length + inline.length;
       if (total > host.maxLoadedSkills) {
-        const error = `Too many skills: ${total} would be loaded, the limit is ${host.maxLoadedSkills}. Load fewer skills (or use mode "replace").`;
+        const error =
+          `Too many skills: ${total} would be loaded at once, the limit is ${host.maxLoadedSkills}. Nothing was loaded. ` +
+          `Load fewer skills: unload one with skills.unload, or use mode "replace".`;
         return { ok: false, output: error, error: "too_many_skills" };
       }
       if (mode === "replace") removeFromStack(ctx, current.filter((n) => !inline.some((s) => s.name === n)), "replaced");
-      for (const s of inline) activateSkill(ctx, activeOf(s));
+      for (const s of inline) {
+        host.chains.record(s.name, chains.get(s.name)!);
+        activateSkill(ctx, { ...activeOf(s), ...(host.keepLoaded ? { activatedBy: SESSION_OWNER } : {}) });
+      }
       const answers: string[] = [];
-      for (const s of forks) answers.push(await forkAnswer(host, s, i.task));
+      for (const s of forks) answers.push(await forkAnswer(host, s, i.task, chains.get(s.name)!));
       const r = receipt(ctx, host);
       return { output: JSON.stringify(r, null, 2) + (answers.length ? "\n\n" + answers.join("\n\n") : ""), data: r };
     },
@@ -292,7 +341,5 @@ export function toolsForMode(mode: DisclosureMode, host: ModeHost, listingText: 
   }
 }
 
-/** Tools of a fork sub-agent: the built-ins (its skill is already active; it cannot activate others). */
-export function forkTools(): ToolDefinition[] {
-  return builtinTools();
-}
+/** Who owns activations that outlive a run: the session (endRun releases only what a run tagged with its id). */
+export const SESSION_OWNER = "session";

@@ -206,7 +206,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
     const { result } = await run(s, "orchestrated", { maxLoadedSkills: 1 });
     const r = ofType(result.events, "tool_result")[0]!;
     expect(r.ok).toBe(false);
-    expect(r.output).toContain("Too many skills: 2 would be loaded, the limit is 1");
+    expect(r.output).toContain("Too many skills: 2 would be loaded at once, the limit is 1. Nothing was loaded");
     expect(ofType(result.events, "skill_activated")).toHaveLength(0);
   });
 });

@@ -18,12 +18,23 @@ export interface LoadedSkill {
   allowedTools?: string[];
   context: "inherit" | "fork";
   hooks?: { pre?: string; post?: string };
+  /** The frontmatter as parsed (JSON-safe), for spec 004 receipts: license, compatibility, metadata, allowed-tools... */
+  properties: Record<string, unknown>;
 }
 
 /** One winner per name: the list as given, or the index resolved with the context (policy, scope). */
 export function effectiveSkills(source: AgentSkillSource): SkillEntry[] {
   const list = Array.isArray(source) ? source : resolveAll(source.index, source.context ?? {}).skills;
   return list.filter((e) => e.loadable);
+}
+
+/** YAML may give dates and other objects; a receipt is JSON. */
+function jsonSafe(v: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }
 
 export class SkillLoadError extends Error {}
@@ -49,6 +60,7 @@ export function loadSkill(entry: SkillEntry): LoadedSkill {
     ...(p.allowedTools && p.allowedTools.length ? { allowedTools: p.allowedTools } : {}),
     context: p.context ?? "inherit",
     ...(p.hooks && (p.hooks.pre || p.hooks.post) ? { hooks: p.hooks } : {}),
+    properties: jsonSafe({ ...(check.raw ?? {}), name: p.name, description: p.description }),
   };
 }
 

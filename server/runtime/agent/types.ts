@@ -74,7 +74,8 @@ export interface ListingInfo {
 /** How a skill became active. */
 export type ActivationVia = "skill_tool" | "read_skill_md" | "skills.load" | "fork";
 
-export type DeactivationReason = "requested" | "unloaded" | "replaced" | "run_finished" | "fork_finished";
+/** "unavailable": a skill the session had loaded is no longer effective (blocked, removed, out of scope) at the next turn. */
+export type DeactivationReason = "requested" | "unloaded" | "replaced" | "run_finished" | "fork_finished" | "unavailable";
 
 interface EventBase {
   runId: string;
@@ -97,6 +98,8 @@ export type AgentEvent = EventBase &
         listing: ListingInfo;
         systemPromptChars: number;
         stepLimit: number;
+        /** Skills the session had loaded before this run (orchestrated mode), injected from the first call on. */
+        activeSkills?: string[];
       }
     | {
         type: "model_call";
@@ -152,6 +155,8 @@ export type AgentEvent = EventBase &
         costs: StageCost[];
         steps: number;
         durationMs: number;
+        /** What stays loaded for the session's next turn (orchestrated mode with a session). */
+        activeSkills?: string[];
       }
   );
 
@@ -261,8 +266,17 @@ export interface AgentRunOptions {
   stepLimit?: number;
   /** Character budget of the listing (default: listingBudgetFor(provider.contextTokens)). */
   listingBudgetChars?: number;
-  /** orchestrated mode: most skills loaded at once (default 3). */
+  /** orchestrated mode: most skills loaded at once (default 3, OMNIFORGE_MAX_LOADED_SKILLS). */
   maxLoadedSkills?: number;
+  /** Most skills on one activation chain, across fork sub-agents (default 5, OMNIFORGE_MAX_ACTIVATION_DEPTH). */
+  maxActivationDepth?: number;
+  /**
+   * orchestrated mode: the session's `active_skills` (spec 004), most recent last. Given (even empty), the run
+   * belongs to a session: these are loaded before the first call, what skills.load loads stays loaded when the
+   * run ends (until skills.unload), and the result's `activeSkills` is what to pass to the next turn. Absent, the
+   * run is its own session and releases everything it loaded.
+   */
+  activeSkills?: string[];
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
 }
@@ -278,5 +292,7 @@ export interface AgentRunResult {
   messages: ChatMessage[];
   /** Skills activated during the run, in order (all deactivated again when it ended). */
   activated: string[];
+  /** Skills still active when the run ended, most recent last (the session's `active_skills`). */
+  activeSkills: string[];
   error?: string;
 }

@@ -76,6 +76,8 @@ export interface BwrapMounts {
   scratchDir: string;
   /** The request's own variables, set after --clearenv. */
   env?: Record<string, string>;
+  /** Start folder relative to /scratch (checked by the request plan). */
+  workdir?: string;
 }
 
 export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
@@ -108,7 +110,7 @@ export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
     "--size", String(TMP_BYTES), "--tmpfs", "/tmp",
     "--ro-bind", m.skillDir, "/skill",
     "--bind", m.scratchDir, "/scratch",
-    "--chdir", "/scratch",
+    "--chdir", m.workdir ? `/scratch/${m.workdir}` : "/scratch",
     "--",
   ];
 }

@@ -82,7 +82,7 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
     const argv = sandboxed
       ? [
           ...prefix,
-          ...bwrapArgs(ctx.tools.bwrap, { runtimeDir: ctx.runtimeDir, skillDir: skillBind, scratchDir: scratchBind, env: plan.env }),
+          ...bwrapArgs(ctx.tools.bwrap, { runtimeDir: ctx.runtimeDir, skillDir: skillBind, scratchDir: scratchBind, env: plan.env, workdir: plan.workdir }),
           ...prlimitArgs(ctx.tools.prlimit, limits),
           ...plan.inner,
         ]
@@ -102,7 +102,7 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
       argv,
       // Never the server's environment: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
       env: { PATH: SANDBOX_ENV_PATH },
-      cwd: sandboxed ? "/" : plan.scratchDir,
+      cwd: sandboxed ? "/" : path.join(plan.scratchDir, plan.workdir ?? ""),
       stdin: plan.stdin,
       wallMs: limits.wallMs,
       outputBytes: limits.outputBytes,

@@ -1,5 +1,6 @@
 // A script request checked and turned into what to run, before anything starts: every refusal a caller can
 // cause (bad arguments, both or neither of script and command, a script outside the skill) is thrown here.
+import fs from "node:fs";
 import path from "node:path";
 import { envProblem } from "./command-line";
 import { checkLimits } from "./limits";
@@ -18,6 +19,8 @@ export interface Plan {
   scratchDir: string;
   stdin?: string;
   env?: Record<string, string>;
+  /** Relative to the scratch folder; "" or absent for the scratch itself. */
+  workdir?: string;
   limits: Partial<ScriptLimits> | undefined;
   signal?: AbortSignal;
 }
@@ -38,7 +41,8 @@ export function planRequest(req: ScriptRequest): Plan {
   checkLimits(req.limits, "script limits");
   const badEnv = envProblem(req.env);
   if (badEnv) throw new SandboxRefusal(badEnv);
-  const base = { scratchDir: req.scratchDir, stdin: req.stdin, env: req.env, limits: req.limits, signal: req.signal };
+  const workdir = checkWorkdir(req.scratchDir, req.workdir);
+  const base = { scratchDir: req.scratchDir, workdir, stdin: req.stdin, env: req.env, limits: req.limits, signal: req.signal };
   if (req.script !== undefined && req.command !== undefined) throw new SandboxRefusal("Give either a script or a command, not both");
   if (req.command !== undefined) {
     if (typeof req.command !== "string" || req.command.trim() === "" || req.command.includes("\0") || req.command.length > MAX_TEXT) {
@@ -62,6 +66,28 @@ export function planRequest(req: ScriptRequest): Plan {
     unsafeInner: [...interp, script.file, ...args],
     display: [...interp, inside, ...args],
   };
+}
+
+/** The working folder relative to the scratch; refused when it is not a folder really inside it (a symlink may point anywhere). */
+function checkWorkdir(scratchDir: string, workdir: unknown): string {
+  if (workdir === undefined || workdir === "" || workdir === ".") return "";
+  if (typeof workdir !== "string" || workdir.includes("\0") || path.isAbsolute(workdir)) {
+    throw new SandboxRefusal("workdir must be a folder relative to the scratch folder");
+  }
+  const abs = path.resolve(scratchDir, workdir);
+  let real: string;
+  let realScratch: string;
+  try {
+    realScratch = fs.realpathSync(scratchDir);
+    real = fs.realpathSync(abs);
+  } catch {
+    throw new SandboxRefusal(`workdir "${workdir}" does not exist in the scratch folder`);
+  }
+  const rel = path.relative(realScratch, real);
+  if (rel.startsWith("..") || path.isAbsolute(rel) || !fs.statSync(real).isDirectory()) {
+    throw new SandboxRefusal(`workdir "${workdir}" is not a folder inside the scratch folder`);
+  }
+  return rel.split(path.sep).join("/");
 }
 
 /** What a refused request shows as its command: as much of it as can be read without trusting it. */

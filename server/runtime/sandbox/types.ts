@@ -27,6 +27,9 @@ export interface ScriptRequest {
   /** Extra environment variables for the script (e.g. run_script's `env`); names [A-Za-z_][A-Za-z0-9_]*.
    * The script never gets the server's environment, only PATH, HOME, TMPDIR, LANG and these. */
   env?: Record<string, string>;
+  /** A folder below the scratch folder to start in ("out/x", "/"-separated); default the scratch folder itself.
+   * Must exist, and its real path must stay inside the scratch folder. */
+  workdir?: string;
   /** Overrides of the default limits. */
   limits?: Partial<ScriptLimits>;
   signal?: AbortSignal;

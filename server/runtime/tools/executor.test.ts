@@ -125,7 +125,7 @@ describe("restriction matrix", () => {
     const r = await executor.execute({ name: "run_script", input: { script: "./scripts/report.py", args: ["--x", "a b"] } });
     expect(r.ok).toBe(true);
     expect(r.output).toContain("report --x a b");
-    expect(r.output).toMatch(/exit code 0/);
+    expect(JSON.parse(r.output)).toMatchObject({ path: "scripts/report.py", exit_code: 0, stderr: "" });
     const ev = audit.events.find((e) => e.type === "script_executed");
     expect(ev).toMatchObject({ skill: "py", tool: "run_script", outcome: "ok", details: { exitCode: 0 } });
     expect((ev!.details as { command: string[] }).command.join(" ")).toContain("scripts/report.py");

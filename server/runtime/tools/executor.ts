@@ -202,7 +202,7 @@ export class Executor {
           `Tool '${tool}'${what ? ` (${what.length > 120 ? what.slice(0, 120) + "…" : what})` : ""} is not allowed by active skill '${first.skill.name}'. ` +
           `Allowed tools: ${allowed.join(", ") || "(none)"}.` +
           (others.length ? ` Also refused by ${others.join(", ")}.` : "") +
-          ` If the task needs this tool, deactivate the skill with the skill tool.`;
+          ` If the task needs this tool, ${deactivateHint(this.context.mode)}`;
         this.record({
           type: "tool_restriction_violated",
           ...this.skillFields(first.skill),
@@ -241,7 +241,8 @@ export class Executor {
       ctx.stack.restore(snapshot); // a tool that throws leaves the skill stack as it was
       if (err instanceof ScriptReadBlockedError) {
         const owner = ctx.stack.find(err.skill);
-        const error = err.message;
+        // Named after the mode's own script tool (orchestrated mode has skills.run_script, not run_script).
+        const error = ctx.mode === "orchestrated" ? err.message.replace("run it with run_script", "run it with skills.run_script") : err.message;
         this.record({
           type: "script_read_blocked",
           ...(owner ? this.skillFields(owner) : { skill: err.skill }),
@@ -257,4 +258,11 @@ export class Executor {
       return { ok: false, output: `Error from ${tool}: ${error}`, error, tool, durationMs: ms() };
     }
   }
+}
+
+/** How to drop a refusing skill, in the mode's own tools: orchestrated mode has no `skill` tool, prompt mode no way at all. */
+export function deactivateHint(mode: string | undefined): string {
+  if (mode === "orchestrated") return "unload the skill with skills.unload.";
+  if (mode === "prompt") return "tell the user: a skill activated by reading its SKILL.md stays active until the run ends.";
+  return "deactivate the skill with the skill tool.";
 }

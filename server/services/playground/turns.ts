@@ -12,6 +12,7 @@ import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, scratchDirOf, touchSession, type Actor, type PlaygroundSession } from "./sessions";
 import { PlaygroundError, type PlaygroundNote, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
 import { processEnv } from "../../../env";
+import { protocolOptions, sessionActiveSkills } from "./active-skills";
 
 export interface TurnDeps {
   db: Db;
@@ -111,6 +112,7 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
 
   // Reserve the session before anything awaits, so two sends at once cannot both start.
   const history = historyOf(deps.db, sessionId, beforeTurn);
+  const activeBefore = sessionActiveSkills(deps.db, sessionId, beforeTurn);
   const turn = nextTurn(deps.db, sessionId);
   appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
   touchSession(deps.db, sessionId);
@@ -157,11 +159,12 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
         sessionId,
         userId: session.userId,
         ...(deps.stepLimit ? { stepLimit: deps.stepLimit } : {}),
+        ...protocolOptions(env, mode, activeBefore),
         signal: state.controller.signal,
         onEvent: (e: AgentEvent) => push(e),
       });
       answer = result.answer;
-      record = { ...record, provider: provider.name, model: provider.model, reason: result.reason, ...(result.error ? { error: result.error } : {}) };
+      record = { ...record, provider: provider.name, model: provider.model, reason: result.reason, ...(result.error ? { error: result.error } : {}), ...(mode === "orchestrated" ? { activeSkills: result.activeSkills } : {}) };
     } catch (e) {
       // Anything before or around the loop (provider not configured, index unreadable) ends this turn only.
       const message = e instanceof Error ? e.message : String(e);

@@ -26,6 +26,8 @@ export interface TurnRecord {
   error?: string;
   /** The turn whose request this turn replayed (in another mode). */
   replayOf?: number;
+  /** Orchestrated turns: the session's active_skills when the turn ended (spec 004), most recent last. */
+  activeSkills?: string[];
   events: StreamEvent[];
 }
 

@@ -131,7 +131,7 @@ describe("run_script and bash", () => {
     expect(r.data).toMatchObject({ exitCode: 0, sandboxed });
     const f = await executor.execute({ name: "run_script", input: { script: "scripts/fail.sh" } });
     expect(f.ok).toBe(false);
-    expect(f.output).toMatch(/exit code 3/);
+    expect(JSON.parse(f.output)).toMatchObject({ path: "scripts/fail.sh", exit_code: 3 });
     expect(f.output).toContain("failing");
     expect(audit.events.filter((e) => e.type === "script_executed").map((e) => e.outcome)).toEqual(["ok", "failed"]);
   });

@@ -3,12 +3,13 @@
 // blocking and allowed-tools mapping (Read -> skills.read, Bash -> skills.run_script) as read_file and
 // run_script. skills.load / skills.unload need the registry and live with the agent; they can use
 // activateSkill/deactivateSkill from ../lifecycle.
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { displayPath, isInside, lexicalPath, PathError, readTextCapped, resolveForRead } from "../paths";
 import type { ToolDefinition } from "../types";
 import { DEFAULT_MAX_READ_BYTES } from "./read-file";
-import { commandAlternatives, runSkillScript, selectSkill, skillRelativeScript } from "./run-script";
+import { commandAlternatives, HOW_SCRIPTS_RUN, runScriptInput, runSkillScript, selectSkill, skillRelativeScript, type RunScriptInput } from "./run-script";
 
 const readInput = z.object({
   path: z.string().min(1).describe("Path relative to the skill's root_dir, e.g. references/forms.md"),
@@ -16,6 +17,31 @@ const readInput = z.object({
   offset: z.number().int().min(1).optional(),
   limit: z.number().int().min(1).optional(),
 });
+
+const LISTED_FILES = 20;
+
+/** Up to LISTED_FILES files of a skill folder ("/"-separated, shallow first, dot-files skipped) and how many more there are. */
+export function skillFiles(root: string): { files: string[]; more: number } {
+  const files: string[] = [];
+  let total = 0;
+  const queue = [""];
+  while (queue.length) {
+    const rel = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith(".")) continue;
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) queue.push(p);
+      else if (total++ < LISTED_FILES) files.push(p);
+    }
+  }
+  return { files, more: Math.max(0, total - files.length) };
+}
 
 export const skillsReadTool: ToolDefinition<z.infer<typeof readInput>> = {
   name: "skills.read",
@@ -27,7 +53,15 @@ export const skillsReadTool: ToolDefinition<z.infer<typeof readInput>> = {
   },
   run(i, ctx) {
     const skill = selectSkill(ctx, i.skill);
-    const r = resolveForRead(ctx, i.path, { base: skill.baseDir });
+    let r: ReturnType<typeof resolveForRead>;
+    try {
+      r = resolveForRead(ctx, i.path, { base: skill.baseDir });
+    } catch (e) {
+      // A wrong guess at a file name gets the real names, so the next call can be right.
+      if (!(e instanceof PathError) || !fs.existsSync(skill.baseDir) || fs.existsSync(lexicalPath(ctx, i.path, skill.baseDir))) throw e;
+      const { files, more } = skillFiles(skill.baseDir);
+      throw new PathError(`No file "${i.path}" in skill '${skill.name}'. Its files: ${files.join(", ") || "(none)"}${more ? ` and ${more} more` : ""}.`);
+    }
     // skills.read reads that skill's own files only, not the scratch or another skill.
     if (r.root.kind !== "skill" || r.root.skill !== skill.name || !isInside(path.resolve(skill.baseDir), r.abs)) {
       throw new PathError(`"${i.path}" is not a file of skill '${skill.name}'`);
@@ -38,22 +72,14 @@ export const skillsReadTool: ToolDefinition<z.infer<typeof readInput>> = {
   },
 };
 
-const runInput = z.object({
-  path: z.string().min(1).describe('Script path relative to the skill\'s root_dir, e.g. "scripts/extract.py"'),
-  args: z.array(z.string()).max(256).optional(),
-  stdin: z.string().optional(),
-  skill: z.string().optional().describe("Which loaded skill (default: the most recently loaded)"),
-});
-
-export const skillsRunScriptTool: ToolDefinition<z.infer<typeof runInput>> = {
+export const skillsRunScriptTool: ToolDefinition<RunScriptInput> = {
   name: "skills.run_script",
   description:
-    "Run a script of a loaded skill in the sandbox (.py with python3, .sh with bash, .js with node). The skill folder is /skill (read-only), the working folder /scratch. Returns exit_code, stdout, stderr.",
-  inputSchema: runInput,
+    `Run a script of a loaded skill in the sandbox ({skill?, path, args[], env{}, workdir}). ${HOW_SCRIPTS_RUN} The skill folder is /skill (read-only), workdir a folder in /scratch (default /scratch). Returns path, exit_code, stdout, stderr.`,
+  inputSchema: runScriptInput,
   subject(i, ctx) {
     const skill = selectSkill(ctx, i.skill);
-    return { commandAlternatives: commandAlternatives(skillRelativeScript(skill, i.path), i.args) };
+    return { commandAlternatives: commandAlternatives(skillRelativeScript(skill, (i.path ?? i.script ?? "").trim()), i.args) };
   },
-  run: (i, ctx) =>
-    runSkillScript(ctx, { script: i.path, ...(i.args ? { args: i.args } : {}), ...(i.stdin !== undefined ? { stdin: i.stdin } : {}), ...(i.skill ? { skill: i.skill } : {}) }, "skills.run_script"),
+  run: (i, ctx) => runSkillScript(ctx, i, "skills.run_script"),
 };

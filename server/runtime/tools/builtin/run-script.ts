@@ -5,16 +5,25 @@ import path from "node:path";
 import { z } from "zod";
 import { isInside, PathError } from "../paths";
 import type { ActiveSkill, ToolContext, ToolDefinition, ToolRunOutput } from "../types";
-import { NO_RUNNER, recordScriptExecuted, scriptToolOutput } from "./script-output";
+import { NO_RUNNER, protocolScriptOutput, recordScriptExecuted } from "./script-output";
+import { filterScriptEnv, resolveWorkdir } from "./script-env";
 
-const input = z.object({
-  script: z.string().min(1).describe('Script path relative to the skill folder, e.g. "scripts/report.py"'),
-  args: z.array(z.string()).max(256).optional().describe("Arguments passed to the script"),
-  stdin: z.string().optional(),
-  skill: z.string().optional().describe("Which active skill the script belongs to (default: the most recently activated)"),
-});
-export type RunScriptInput = z.infer<typeof input>;
+// Spec 004's input ({skill?, path, args[], env{}, workdir}) for every mode's script tool; `script` is our
+// older name for `path` and stays an alias.
+export const runScriptInput = z
+  .object({
+    path: z.string().min(1).optional().describe('Script path relative to the skill folder, e.g. "scripts/report.py"'),
+    script: z.string().min(1).optional().describe("Same as path"),
+    args: z.array(z.string()).max(256).optional().describe("Arguments passed to the script"),
+    env: z.object({}).catchall(z.string()).optional().describe("Extra environment variables (PATH, LD_*, proxies and interpreter hooks are dropped)"),
+    workdir: z.string().optional().describe('Folder to start in, inside the scratch folder (default ".", the scratch itself)'),
+    stdin: z.string().optional(),
+    skill: z.string().optional().describe("Which active skill the script belongs to (default: the most recently activated)"),
+  })
+  .refine((i) => !!(i.path ?? i.script), { message: "give the script's path" });
+export type RunScriptInput = z.infer<typeof runScriptInput>;
 type Input = RunScriptInput;
+const scriptOf = (i: Input) => (i.path ?? i.script ?? "").trim();
 
 /** How a person would type the interpreter for a script, by extension (for allowed-tools matching). */
 const INTERPRETER_SPELLINGS: Record<string, string[]> = {
@@ -33,6 +42,10 @@ function shellQuote(a: string): string {
 export function selectSkill(ctx: ToolContext, name?: string): ActiveSkill {
   const skill = name ? ctx.stack.find(name) : ctx.stack.top();
   if (!skill) {
+    // In the mode's own words: orchestrated mode loads skills with skills.load, it has no activation tool.
+    if (ctx.mode === "orchestrated") {
+      throw new PathError(name ? `Skill '${name}' is not loaded; load it with skills.load first` : "No skill is loaded: load one with skills.load first");
+    }
     throw new PathError(name ? `Skill '${name}' is not active; activate it before running its scripts` : "run_script needs an active skill: activate one first");
   }
   return skill;
@@ -69,15 +82,19 @@ export function commandAlternatives(rel: string, args: string[] = []): string[] 
   return out;
 }
 
+/** The interpreter mapping in the tools' descriptions (the sandbox's rules, ../sandbox/script-path.ts). */
+export const HOW_SCRIPTS_RUN =
+  "How it runs: .py with python3, .sh and .bash with bash, .js, .mjs and .cjs with node; another file by its #! line, or itself when executable.";
+
 export const runScriptTool: ToolDefinition<Input> = {
   name: "run_script",
   description:
-    "Run a script of the active skill (path relative to the skill folder, e.g. scripts/report.py) with arguments, in the sandbox. " +
-    "The script reads the skill folder at /skill (read-only) and writes to /scratch. Returns exit code, stdout and stderr.",
-  inputSchema: input,
+    "Run a script of the active skill (path relative to the skill folder, e.g. scripts/report.py) with args, env and workdir, in the sandbox. " +
+    `The script reads the skill folder at /skill (read-only) and writes to /scratch. ${HOW_SCRIPTS_RUN} Returns path, exit_code, stdout and stderr.`,
+  inputSchema: runScriptInput,
   subject(i, ctx) {
     const skill = selectSkill(ctx, i.skill);
-    return { commandAlternatives: commandAlternatives(skillRelativeScript(skill, i.script), i.args) };
+    return { commandAlternatives: commandAlternatives(skillRelativeScript(skill, scriptOf(i)), i.args) };
   },
   run: (i, ctx) => runSkillScript(ctx, i, "run_script"),
 };
@@ -85,7 +102,9 @@ export const runScriptTool: ToolDefinition<Input> = {
 /** Shared by run_script and skills.run_script: confine, run through the ScriptRunner, audit. */
 export async function runSkillScript(ctx: ToolContext, i: Input, tool: string): Promise<ToolRunOutput> {
   const skill = selectSkill(ctx, i.skill);
-  const rel = skillRelativeScript(skill, i.script);
+  const rel = skillRelativeScript(skill, scriptOf(i));
+  const workdir = resolveWorkdir(ctx.scratchDir, i.workdir);
+  const env = filterScriptEnv(i.env);
   // Confirm the file really is inside the skill folder (a symlink may point anywhere); the sandbox checks again.
   let real: string;
   let realBase: string;
@@ -103,8 +122,10 @@ export async function runSkillScript(ctx: ToolContext, i: Input, tool: string): 
     script: rel,
     args: i.args ?? [],
     scratchDir: ctx.scratchDir,
+    ...(Object.keys(env.env).length ? { env: env.env } : {}),
+    ...(workdir ? { workdir } : {}),
     ...(i.stdin !== undefined ? { stdin: i.stdin } : {}),
   });
   recordScriptExecuted(ctx, tool, skill, result);
-  return scriptToolOutput(result);
+  return protocolScriptOutput(rel, result, { workdir, dropped: env.dropped });
 }

@@ -45,3 +45,27 @@ export function scriptToolOutput(r: ScriptResult): ToolRunOutput {
 }
 
 export const NO_RUNNER = "Scripts cannot run in this session: no sandbox is configured for it.";
+
+/**
+ * A script tool's result in spec 004's shape, {path, exit_code, stdout, stderr}, plus ours (duration_ms, truncated,
+ * sandboxed, and timed_out / signal / env_dropped / workdir when they apply), as JSON text for the model and as data.
+ */
+export function protocolScriptOutput(rel: string, r: ScriptResult, extra: { workdir?: string; dropped?: { name: string; why: string }[] } = {}): ToolRunOutput {
+  const result = {
+    path: rel,
+    exit_code: r.exitCode,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    duration_ms: Math.round(r.durationMs),
+    truncated: r.truncated,
+    sandboxed: r.sandboxed,
+    ...(r.timedOut ? { timed_out: true } : {}),
+    ...(r.signal ? { signal: r.signal } : {}),
+    ...(extra.workdir ? { workdir: extra.workdir } : {}),
+    ...(extra.dropped?.length ? { env_dropped: extra.dropped.map((d) => `${d.name}: ${d.why}`) } : {}),
+  };
+  const data = { ...result, exitCode: r.exitCode, durationMs: r.durationMs, timedOut: r.timedOut, command: r.command };
+  if (r.refused) return { ok: false, output: formatScriptResult(r), error: r.refused, data };
+  const ok = r.exitCode === 0 && !r.timedOut;
+  return { ok, output: JSON.stringify(result, null, 2), data, ...(ok ? {} : { error: r.timedOut ? "timed out" : `exit code ${r.exitCode}` }) };
+}

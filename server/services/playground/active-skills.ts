@@ -1,0 +1,26 @@
+// A playground session's `active_skills` (spec 004): kept in the turn records rather than in memory, so they
+// survive a restart and a turn run elsewhere (a worker), and a replay starts from what was loaded before the
+// turn it replays. Only orchestrated turns hold them; a turn in another mode leaves them as they were.
+import type { Db } from "../../../db/client";
+import type { AgentRunOptions, DisclosureMode } from "../../runtime/agent";
+import { setting, type EnvSource } from "../../../env";
+import { listMessages } from "./sessions";
+
+/** The skills loaded when the last orchestrated turn before `beforeTurn` (every turn when undefined) ended. */
+export function sessionActiveSkills(db: Db, sessionId: string, beforeTurn?: number): string[] {
+  let last: string[] = [];
+  for (const m of listMessages(db, sessionId)) {
+    if (beforeTurn !== undefined && m.turn >= beforeTurn) continue;
+    if (m.role === "assistant" && Array.isArray(m.record?.activeSkills)) last = m.record.activeSkills.filter((n) => typeof n === "string");
+  }
+  return last;
+}
+
+/** What runAgent needs of the protocol for a playground turn: the limits (settings) and, orchestrated, the session's skills. */
+export function protocolOptions(env: EnvSource, mode: DisclosureMode, activeSkills: string[]): Pick<AgentRunOptions, "maxLoadedSkills" | "maxActivationDepth" | "activeSkills"> {
+  return {
+    maxLoadedSkills: setting("OMNIFORGE_MAX_LOADED_SKILLS", env),
+    maxActivationDepth: setting("OMNIFORGE_MAX_ACTIVATION_DEPTH", env),
+    ...(mode === "orchestrated" ? { activeSkills } : {}),
+  };
+}
