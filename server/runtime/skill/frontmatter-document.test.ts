@@ -41,6 +41,14 @@ describe("setFrontmatterField", () => {
   it("leaves the text untouched when the value does not change, and writes numbers and words without quotes", () => {
     expect(setFrontmatterField(SKILL, "description", "Old words.")).toBe(SKILL);
     expect(setFrontmatterField(SKILL, "priority", "5")).toContain("\npriority: 5\n---");
+    // Typed word by word in the form: the trailing space needs quotes for a moment, the finished value none.
+    const typing = setFrontmatterField(SKILL, "description", "Fills forms ");
+    expect(typing).toContain('description: "Fills forms "\n');
+    expect(setFrontmatterField(typing, "description", "Fills forms fast.")).toContain("description: Fills forms fast.\n");
+    // Cleared and typed again: the required field keeps its place.
+    const cleared = setFrontmatterField(SKILL, "description", "");
+    expect(cleared).toContain("name: pdf-forms # the folder name\ndescription:\nx-team");
+    expect(setFrontmatterField(cleared, "description", "N")).toContain("name: pdf-forms # the folder name\ndescription: N\nx-team");
   });
 
   it("removes a field given empty, and refuses broken YAML and values that would end the frontmatter", () => {

@@ -46,6 +46,7 @@ export function readFrontmatter(text: string): FrontmatterRead {
   return { ok: true, data: data as Record<string, unknown>, keys: Object.keys(data) };
 }
 
+const REQUIRED = new Set(["name", "description"]);
 const isEmpty = (v: FieldValue) => v === null || v === "" || (Array.isArray(v) && v.length === 0);
 const isRows = (v: readonly unknown[]): v is readonly (readonly [string, string])[] => v.some((x) => Array.isArray(x));
 
@@ -71,7 +72,8 @@ const joinLike = (old: string, words: readonly string[]) => words.join(old.inclu
 
 function setValue(doc: Document, path: readonly string[], value: FieldValue) {
   const node = doc.getIn(path, true);
-  if (isEmpty(value)) {
+  // Required fields cleared in the form stay in their place as "" (the validator says what is missing).
+  if (isEmpty(value) && !(value === "" && path.length === 1 && REQUIRED.has(path[0]!))) {
     doc.deleteIn(path);
     // A mapping left empty by the form (scope, hooks, metadata) goes too, rather than staying as `scope: {}`.
     for (let n = path.length - 1; n > 0; n--) {
@@ -80,7 +82,11 @@ function setValue(doc: Document, path: readonly string[], value: FieldValue) {
     }
     return;
   }
-  if (typeof value === "string") return doc.setIn(path, value);
+  if (typeof value === "string") {
+    // Quotes that emptiness or a space at the edge forced (typed in the form: "Fills forms ") go once they are not needed.
+    if (isScalar(node) && node.type?.startsWith("QUOTE") && /^\s|\s$|^$/.test(String(node.value)) && !/^\s|\s$/.test(value)) node.type = undefined;
+    return doc.setIn(path, value);
+  }
   if (value === null) return;
   if (isRows(value)) {
     if (isMap(node)) return setRows(doc, node, value);
