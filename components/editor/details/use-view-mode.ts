@@ -27,3 +27,12 @@ export function useViewMode(): [ViewMode, (m: ViewMode) => void] {
   }, []);
   return [mode, choose];
 }
+
+/** After the guided new-skill form: open on the Details form, unless the author already chose a view. */
+export function preferDetailsView(): void {
+  try {
+    if (!localStorage.getItem(KEY)) localStorage.setItem(KEY, "details");
+  } catch {
+    // Storage refused: the editor opens on its default view.
+  }
+}
