@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DisclosureMode } from "../../domain/vocabulary";
 import { suggestDescription, type Suggestion } from "../../runtime/evals";
-import { FrontmatterError, setFrontmatterField } from "../../runtime/skill/frontmatter-document";
+import { FrontmatterError, setFrontmatterField } from "../../runtime/skill";
 import { readSkillFile, saveFile, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
