@@ -46,7 +46,7 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
   const problems = read.ok && data.name !== undefined ? nameProblems(v.name) : [];
   const folder = v.name && problems.length === 0 && v.name.normalize("NFKC") !== skillRef.skill.normalize("NFKC");
   const others = (read.ok ? read.keys : []).filter((k) => !FORM_KEYS.has(k));
-  const scripts = files.filter((f) => f.type === "file" && f.path !== "SKILL.md").map((f) => f.path);
+  const scripts = files.filter((f) => f.type === "file" && (f.path.startsWith("scripts/") || f.executable)).map((f) => f.path);
   const input = (label: string, key: string, value: string, extra?: React.ReactNode) => (
     <label className="block text-sm">
       <span className="muted text-xs">{label}</span>
