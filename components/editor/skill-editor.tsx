@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { CompareView } from "./compare-view";
 import { ConflictView } from "./conflict-view";
+import { TextAndDetails } from "./details/text-and-details";
 import { DiagnosticsList } from "./diagnostics-list";
 import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
@@ -141,6 +142,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           ) : compare ? (
             <CompareView compare={compare} modelKey={files.key} theme={theme} onClose={() => actions.setCompare(null)} />
           ) : (
+            <TextAndDetails files={files} skillRef={skillRef} canWrite={canWrite} tree={info.data?.files ?? []}>
             <div className="min-h-0 flex-1 overflow-hidden rounded border border-zinc-200 dark:border-zinc-800" data-testid="monaco-host">
               {buf ? (
                 <Editor
@@ -160,6 +162,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
                 <p className="muted p-3 text-sm">Loading {openPath}…</p>
               )}
             </div>
+            </TextAndDetails>
           )}
           <DiagnosticsList
             diagnostics={check?.diagnostics ?? []}

@@ -1,11 +1,14 @@
 "use client";
-// New skill from a template: the name is checked as you type (spec rules, and not already taken in that layer),
-// in a layer the user may write to.
+// New skill from a short guided form: a name (checked as you type: spec rules, and not already taken in that
+// layer), what it does and when to use it (made into the description), and a template. The frontmatter is
+// written for the author; the editor then opens on its Details form unless they chose the text before.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { LAYER_LABEL, type LayerName as Layer } from "~/server/domain/vocabulary";
+import { preferDetailsView } from "~/components/editor/details/use-view-mode";
+import { composeDescription } from "./guided-description";
 import { editorHref } from "./links";
 import { useDebounced } from "./use-debounced";
 
@@ -19,6 +22,13 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
   const [plugin, setPlugin] = useState("");
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
+  const [what, setWhat] = useState("");
+  const [when, setWhen] = useState("");
+  const guide = (w: string, u: string) => {
+    setWhat(w);
+    setWhen(u);
+    setDescription(composeDescription(w, u));
+  };
   const [template, setTemplate] = useState("basic");
   const debounced = useDebounced(name, 150);
   useEffect(() => {
@@ -31,6 +41,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
     trpc.skill.create.mutationOptions({
       onSuccess: (r) => {
         void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
+        if (what) preferDetailsView(); // answered the questions: show fields, not YAML
         router.push(editorHref(r.ref));
       },
     }),
@@ -82,8 +93,16 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
           </select>
         )}
       </label>
+      <label className="text-sm">
+        <span className="muted text-xs">What does it do?</span>
+        <input className="input" aria-label="What it does" value={what} onChange={(e) => guide(e.target.value, when)} placeholder="Fills PDF forms" />
+      </label>
+      <label className="text-sm">
+        <span className="muted text-xs">When should an agent use it?</span>
+        <input className="input" aria-label="When to use it" value={when} onChange={(e) => guide(what, e.target.value)} placeholder="the user asks to complete a PDF" />
+      </label>
       <label className="text-sm sm:col-span-2">
-        <span className="muted text-xs">Description: what it does and when to use it</span>
+        <span className="muted text-xs">Description (what agents read to choose the skill; made from your answers, change it freely)</span>
         <input className="input" aria-label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1024} placeholder="Fills PDF forms. Use when the user asks to complete a PDF." />
       </label>
       <label className="text-sm">
@@ -100,7 +119,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="btn btn-primary" disabled={!ok || create.isPending || (layer === "plugin" && !plugin)}>
+        <button type="submit" className="btn btn-primary" disabled={!ok || !description.trim() || create.isPending || (layer === "plugin" && !plugin)}>
           Create skill
         </button>
       </div>

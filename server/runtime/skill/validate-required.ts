@@ -2,9 +2,8 @@
 import type { Diagnostic, RuleSet } from "./types";
 import { diag, type Range } from "./diagnostics";
 import { OPENING_RANGE } from "./parse";
-import { codePointLength, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, typeName, type FrontmatterContext } from "./field-values";
-
-const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
+import { codePointLength, MAX_DESCRIPTION_LENGTH, typeName, type FrontmatterContext } from "./field-values";
+import { nameProblems } from "./name-rule";
 
 export function checkName(
   raw: Record<string, unknown>,
@@ -31,48 +30,9 @@ export function checkName(
     out.push(diag("error", "name.type", `name must be a string, not ${typeName(v)}.`, valueRange("name")));
     return;
   }
-  if (v.trim() === "") {
-    out.push(diag("error", "name.empty", "name is empty: set it to the skill folder's name (lowercase letters, digits, hyphens).", valueRange("name")));
-    return;
-  }
-  // The spec allows only letters, digits and hyphens; skills-ref strips surrounding whitespace first, the spec
-  // does not, so " pdf " (quoted, or a block scalar's trailing newline) is not a valid name.
-  if (v !== v.trim()) {
-    const what = /^\s/.test(v) && /\s$/.test(v) ? "before and after it" : /^\s/.test(v) ? "before it" : "after it";
-    out.push(
-      diag("error", "name.whitespace", `name ${JSON.stringify(v)} has whitespace ${what}: write it as ${JSON.stringify(v.trim())}.`, valueRange("name")),
-    );
-  }
+  for (const problem of nameProblems(v)) out.push(diag(problem.severity, problem.code, problem.message, valueRange("name")));
+  if (v.trim() === "") return;
   const name = v.trim().normalize("NFKC");
-  const length = codePointLength(name);
-  if (length > MAX_NAME_LENGTH) {
-    out.push(diag("error", "name.too-long", `name has ${length} characters; the limit is ${MAX_NAME_LENGTH}.`, valueRange("name")));
-  }
-  // A suggestion must itself be a valid name: lowercase, other characters to single hyphens, none at the edges.
-  const valid = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, MAX_NAME_LENGTH).replace(/-+$/, "");
-  if (name !== name.toLowerCase()) {
-    out.push(diag("error", "name.case", `name "${name}" must be lowercase${valid ? `: use "${valid}"` : ""}.`, valueRange("name")));
-  }
-  if (name.startsWith("-") || name.endsWith("-")) {
-    out.push(diag("error", "name.hyphen-edge", `name "${name}" cannot start or end with a hyphen.`, valueRange("name")));
-  }
-  if (name.includes("--")) {
-    out.push(diag("error", "name.hyphen-consecutive", `name "${name}" cannot contain consecutive hyphens (--).`, valueRange("name")));
-  }
-  if (!NAME_CHARS.test(name)) {
-    const fixed = valid;
-    out.push(
-      diag(
-        "error",
-        "name.pattern",
-        `name "${name}" may only contain letters, digits and hyphens${fixed ? `: try "${fixed}"` : ""}.`,
-        valueRange("name"),
-      ),
-    );
-  }
-  if (name !== v.trim()) {
-    out.push(diag("info", "name.normalized", `name is compared in its NFKC-normalised form "${name}".`, valueRange("name")));
-  }
   if (ctx.dirName) {
     const dir = ctx.dirName.normalize("NFKC");
     if (dir !== name) {

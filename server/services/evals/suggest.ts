@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DisclosureMode } from "../../domain/vocabulary";
 import { suggestDescription, type Suggestion } from "../../runtime/evals";
-import { setFrontmatterField, SetFieldError } from "../../runtime/skill/set-field";
+import { FrontmatterError, setFrontmatterField } from "../../runtime/skill";
 import { readSkillFile, saveFile, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
@@ -49,7 +49,7 @@ export function applyDescription(ctx: SkillsContext, input: { ref: SkillRef; des
   try {
     text = setFrontmatterField(file.text, "description", input.description);
   } catch (e) {
-    if (e instanceof SetFieldError) throw new SkillServiceError("BAD_REQUEST", e.message);
+    if (e instanceof FrontmatterError) throw new SkillServiceError("BAD_REQUEST", e.message);
     throw e;
   }
   return saveFile(ctx, { ref: input.ref, path: "SKILL.md", text, baseDigest: input.baseDigest, message: "description suggested by trigger tests" });

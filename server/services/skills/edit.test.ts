@@ -39,6 +39,8 @@ describe("create, save, conflict, restore", () => {
   it("the name is checked against the spec and against existing folders in that layer", () => {
     const author = h.ctx(h.actor("author"));
     expect(checkNewName(author, { layer: "project" }, "Bad--Name").ok).toBe(false);
+    // The validator's rule, with its valid suggestion: the name the form accepts is the name the validator accepts.
+    expect(checkNewName(author, { layer: "project" }, "Good_One").problems[0]).toBe('name "Good_One" must be lowercase: use "good-one".');
     expect(checkNewName(author, { layer: "project" }, "a".repeat(65)).problems.join()).toMatch(/64/);
     expect(checkNewName(author, { layer: "project" }, "good-name")).toEqual({ ok: true, problems: [] });
     createSkill(author, { layer: "project", name: "good-name", description: "x", template: "basic" });

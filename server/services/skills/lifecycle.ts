@@ -10,20 +10,14 @@ import { sha256 } from "./files";
 import { deleteRows, getVersion, parseSnapshot, recordVersion, type Snapshot } from "./history";
 import { assertWrite, canRead, layerRootOf, normaliseRef, refFromHistory, skillDirOf, skillPathOf, writableLayers, type SkillActor, type SkillRef } from "./location";
 import { templateById } from "./templates";
+import { nameProblems as runtimeNameProblems } from "../../runtime/skill";
 
-const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-/** Problems with a new skill name (spec rules), empty when it is fine. */
+/** Problems with a new skill name, empty when it is fine: the validator's own name rule (one rule everywhere). */
 export function nameProblems(name: string): string[] {
-  const out: string[] = [];
   if (!name) return ["Enter a name."];
-  if (name.length > 64) out.push(`The name has ${name.length} characters; the limit is 64.`);
-  if (/[A-Z]/.test(name)) out.push("Use lowercase letters only.");
-  if (name.startsWith("-") || name.endsWith("-")) out.push("The name cannot start or end with a hyphen.");
-  if (name.includes("--")) out.push("The name cannot contain two hyphens in a row.");
-  if (/[^A-Za-z0-9-]/.test(name)) out.push("Use only lowercase letters, digits and hyphens.");
-  if (!out.length && !NAME_RE.test(name)) out.push("Use lowercase letters, digits and single hyphens.");
-  return out;
+  return runtimeNameProblems(name)
+    .filter((p) => p.severity === "error")
+    .map((p) => p.message);
 }
 
 export interface NameCheck {

@@ -1,0 +1,35 @@
+// The frontmatter's plain values as the form shows them: text fields as strings, lists as words, metadata as rows.
+// Lists are read as the runtime reads them (allowed-tools by its own parser; tags and scope split on commas and
+// spaces), so the form never shows a value the agent would read differently.
+import { parseAllowedTools } from "~/server/runtime/skill/allowed-tools";
+
+type Data = Record<string, unknown>;
+
+export const text = (v: unknown) => (typeof v === "string" ? v : "");
+export const words = (v: unknown): string[] =>
+  typeof v === "string" ? v.split(/[\s,]+/).filter(Boolean) : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+const mapping = (v: unknown): Data => (v && typeof v === "object" && !Array.isArray(v) ? (v as Data) : {});
+
+export function formValues(data: Data) {
+  const scope = mapping(data.scope);
+  const hooks = mapping(data.hooks);
+  return {
+    name: text(data.name),
+    description: text(data.description),
+    license: text(data.license),
+    compatibility: text(data.compatibility),
+    allowedTools: data["allowed-tools"] === undefined ? [] : parseAllowedTools(data["allowed-tools"]),
+    context: text(data.context),
+    agents: words(scope.agents),
+    environments: words(scope.environments),
+    tenants: words(scope.tenants),
+    tags: words(data.tags),
+    priority: text(data.priority),
+    metadata: Object.entries(mapping(data.metadata)).map(([k, v]) => [k, text(v)] as const),
+    pre: text(hooks.pre),
+    post: text(hooks.post),
+  };
+}
+
+/** The fields the form edits; any other key is kept as written and named under the form. */
+export const FORM_KEYS = new Set(["name", "description", "license", "compatibility", "allowed-tools", "context", "scope", "tags", "priority", "metadata", "hooks"]);

@@ -1,0 +1,44 @@
+// The naming rule for a string name, in one place: the validator reports it against the SKILL.md text, and the
+// editor's Details form checks it as the author types (this file is pure, so the browser can import it).
+import { codePointLength, MAX_NAME_LENGTH } from "./field-values";
+import type { Severity } from "./types";
+
+export interface NameProblem {
+  severity: Severity;
+  code: string;
+  message: string;
+}
+
+const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
+
+/** What is wrong with `v` as a skill name (empty when it is valid); the folder rule is the caller's. */
+export function nameProblems(v: string): NameProblem[] {
+  const out: NameProblem[] = [];
+  const p = (severity: Severity, code: string, message: string) => out.push({ severity, code, message });
+  if (v.trim() === "") {
+    p("error", "name.empty", "name is empty: set it to the skill folder's name (lowercase letters, digits, hyphens).");
+    return out;
+  }
+  // The spec allows only letters, digits and hyphens; skills-ref strips surrounding whitespace first, the spec
+  // does not, so " pdf " (quoted, or a block scalar's trailing newline) is not a valid name.
+  if (v !== v.trim()) {
+    const what = /^\s/.test(v) && /\s$/.test(v) ? "before and after it" : /^\s/.test(v) ? "before it" : "after it";
+    p("error", "name.whitespace", `name ${JSON.stringify(v)} has whitespace ${what}: write it as ${JSON.stringify(v.trim())}.`);
+  }
+  const name = v.trim().normalize("NFKC");
+  const length = codePointLength(name);
+  if (length > MAX_NAME_LENGTH) p("error", "name.too-long", `name has ${length} characters; the limit is ${MAX_NAME_LENGTH}.`);
+  // A suggestion must itself be a valid name: lowercase, other characters to single hyphens, none at the edges.
+  const valid = validNameFrom(name);
+  if (name !== name.toLowerCase()) p("error", "name.case", `name "${name}" must be lowercase${valid ? `: use "${valid}"` : ""}.`);
+  if (name.startsWith("-") || name.endsWith("-")) p("error", "name.hyphen-edge", `name "${name}" cannot start or end with a hyphen.`);
+  if (name.includes("--")) p("error", "name.hyphen-consecutive", `name "${name}" cannot contain consecutive hyphens (--).`);
+  if (!NAME_CHARS.test(name)) p("error", "name.pattern", `name "${name}" may only contain letters, digits and hyphens${valid ? `: try "${valid}"` : ""}.`);
+  if (name !== v.trim()) p("info", "name.normalized", `name is compared in its NFKC-normalised form "${name}".`);
+  return out;
+}
+
+/** The nearest valid name: lowercase, other characters to single hyphens, none at the edges ("" when none). */
+export function validNameFrom(s: string): string {
+  return s.trim().normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, MAX_NAME_LENGTH).replace(/-+$/, "");
+}
