@@ -135,7 +135,7 @@ test("an author creates a skill, sees live diagnostics, saves twice, compares ve
   await ctx.close();
 });
 
-test("two people edit the same skill: the second save gets the conflict view with both texts", async ({ browser }) => {
+test("two people edit the same skill: the one who saves second meets the conflict view with both texts", async ({ browser }) => {
   const a = await newUser(browser, "author");
   const b = await newUser(browser, "author");
   const name = `shared-${stamp}`;
@@ -143,14 +143,19 @@ test("two people edit the same skill: the second save gets the conflict view wit
   await b.page.goto(`/skills/project/${name}`);
   await expect(monaco(b.page)).toContainText(`name: ${name}`);
 
+  // Both are editing before A saves. (An untouched buffer would quietly take A's text from the disk watch.)
+  await appendText(b.page, "\nBetaWasHere\n");
   await appendText(a.page, "\nAlphaWasHere\n");
   await a.page.getByRole("button", { name: /^Save/ }).click();
   await expect(a.page.getByTestId("editor-notice")).toContainText("Saved");
 
-  await appendText(b.page, "\nBetaWasHere\n");
-  await b.page.getByRole("button", { name: /^Save/ }).click();
+  // B meets the conflict either at once (the editor watches the disk) or when saving, whichever comes first.
   const conflict = b.page.getByTestId("conflict-view");
-  await expect(conflict).toBeVisible();
+  const save = b.page.getByRole("button", { name: /^Save/ });
+  await expect(async () => {
+    if (!(await conflict.isVisible()) && (await save.isEnabled())) await save.click({ timeout: 1_000 });
+    await expect(conflict).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(conflict).toContainText("changed on disk");
   await expect(conflict.locator(".monaco-diff-editor")).toBeVisible();
   await b.page.getByText("Unified diff").click();
