@@ -76,6 +76,8 @@ export interface BwrapMounts {
   scratchDir: string;
   /** The request's own variables, set after --clearenv. */
   env?: Record<string, string>;
+  /** Folders of the skill (relative, e.g. "scripts") covered by an empty read-only tmpfs for this run. */
+  hidden?: string[];
 }
 
 export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
@@ -107,6 +109,7 @@ export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
     "--dev", "/dev",
     "--size", String(TMP_BYTES), "--tmpfs", "/tmp",
     "--ro-bind", m.skillDir, "/skill",
+    ...(m.hidden ?? []).flatMap((rel) => ["--perms", "0555", "--size", "4096", "--tmpfs", `/skill/${rel}`, "--remount-ro", `/skill/${rel}`]),
     "--bind", m.scratchDir, "/scratch",
     "--chdir", "/scratch",
     "--",

@@ -1,9 +1,10 @@
 // A script request checked and turned into what to run, before anything starts: every refusal a caller can
 // cause (bad arguments, both or neither of script and command, a script outside the skill) is thrown here.
+import fs from "node:fs";
 import path from "node:path";
 import { envProblem } from "./command-line";
 import { checkLimits } from "./limits";
-import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal } from "./script-path";
+import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal, scriptFolders } from "./script-path";
 import { executable } from "./self-test";
 import type { ScriptLimits, ScriptRequest, ScriptResult } from "./types";
 
@@ -15,6 +16,8 @@ export interface Plan {
   unsafeInner: string[]; // argv with host paths, for unsafe mode
   display: string[];
   skillDir: string;
+  /** Skill folders covered for this run (a command's view of the skill has no scripts/). */
+  hidden: string[];
   scratchDir: string;
   stdin?: string;
   env?: Record<string, string>;
@@ -46,7 +49,9 @@ export function planRequest(req: ScriptRequest): Plan {
     }
     const skillDir = realSkillDir(req.skillDir);
     const inner = ["/usr/bin/bash", "-c", req.command, "bash", ...args];
-    return { ...base, skillDir, inner, unsafeInner: inner, display: ["/usr/bin/bash", "-c", req.command, ...args] };
+    // Decided here, not by reading the command: whatever it spells, a command cannot open a script.
+    const hidden = skillDir === realScratch(req.scratchDir) ? [] : scriptFolders(skillDir);
+    return { ...base, skillDir, hidden, inner, unsafeInner: inner, display: ["/usr/bin/bash", "-c", req.command, ...args] };
   }
   if (req.script === undefined) throw new SandboxRefusal("Give a script path or a command to run");
   const script = resolveScript(req.skillDir, req.script);
@@ -58,10 +63,19 @@ export function planRequest(req: ScriptRequest): Plan {
   return {
     ...base,
     skillDir: script.skillDir,
+    hidden: [],
     inner: [...interp, inside, ...args],
     unsafeInner: [...interp, script.file, ...args],
     display: [...interp, inside, ...args],
   };
+}
+
+function realScratch(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** What a refused request shows as its command: as much of it as can be read without trusting it. */
