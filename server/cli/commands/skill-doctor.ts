@@ -87,7 +87,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } else {
     try {
       const config = catalogConfigFrom(values, io);
-      const { ctx } = contextFor(config, values, io.cwd);
+      const { ctx } = contextFor(config, values, io.cwd, io.env);
       // The console's silenced checks apply here too, beside --ignore.
       ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
       dirs = resolveAll(SkillIndex.build(config), ctx).skills.map((e) => e.dir);
