@@ -137,9 +137,10 @@ test("a what-if for another environment shows a different winner, with the chain
   writeSkill(ENTERPRISE_SKILLS, name, { extra: "priority: 0\nscope:\n  environments: [production]\n", body: "# Compliance\n\nCRITICAL: follow the data rules.\n" });
   writeSkill(PROJECT_SKILLS, name, { extra: "priority: 1000\nscope:\n  environments: [staging]\n", body: "# Team variant\n\nStaging shortcuts.\n" });
   await signInAsAdmin(page);
-  await expectCell(page, name, "project", "shadowed");
+  // No environment given and no default set: both definitions are scoped, so neither is active (#14 §4).
+  await expectCell(page, name, "project", "out of scope");
   await expect(page.getByTestId(`layer-row-${name}`)).toContainText("2 definitions");
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("nothing active");
 
   const whatIf = page.getByRole("form", { name: "What-if" });
   await whatIf.getByLabel("Environment").fill("staging");
