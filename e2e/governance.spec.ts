@@ -141,6 +141,8 @@ test("a what-if for another environment shows a different winner, with the chain
   await expectCell(page, name, "project", "out of scope");
   await expect(page.getByTestId(`layer-row-${name}`)).toContainText("2 definitions");
   await expect(page.getByTestId(`winner-${name}`)).toHaveText("nothing active");
+  // priority: 1000 on the project copy cannot beat the enterprise one: the view says why.
+  await expect(page.getByTestId("layers-rules")).toContainText("Priority orders definitions of one name only inside one layer");
 
   const whatIf = page.getByRole("form", { name: "What-if" });
   await whatIf.getByLabel("Environment").fill("staging");
