@@ -59,6 +59,8 @@ export function formatEvent(e: AgentEvent): string | null {
       return line(`+ activated '${e.skill}' (${e.layer}, ${e.digest.slice(0, 12)}) via ${e.via}; allowed-tools: ${e.allowedTools ? e.allowedTools.join(" ") : "no restriction"}`);
     case "skill_deactivated":
       return line(`- deactivated '${e.skill}' (${e.reason})`);
+    case "skill_model":
+      return line(`${e.used ? "⇄" : "!"} ${e.detail}`);
     case "tool_call":
       return line(`→ ${e.tool} ${clip(JSON.stringify(e.input), 300)}`);
     case "tool_result": {

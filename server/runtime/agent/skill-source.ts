@@ -18,6 +18,8 @@ export interface LoadedSkill {
   allowedTools?: string[];
   context: "inherit" | "fork";
   hooks?: { pre?: string; post?: string };
+  /** The model the skill asks for while it is active (skill-model.ts). */
+  model?: string;
 }
 
 /** One winner per name: the list as given, or the index resolved with the context (policy, scope). */
@@ -49,6 +51,7 @@ export function loadSkill(entry: SkillEntry): LoadedSkill {
     ...(p.allowedTools && p.allowedTools.length ? { allowedTools: p.allowedTools } : {}),
     context: p.context ?? "inherit",
     ...(p.hooks && (p.hooks.pre || p.hooks.post) ? { hooks: p.hooks } : {}),
+    ...(p.model?.trim() ? { model: p.model.trim() } : {}),
   };
 }
 
