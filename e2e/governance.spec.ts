@@ -137,9 +137,12 @@ test("a what-if for another environment shows a different winner, with the chain
   writeSkill(ENTERPRISE_SKILLS, name, { extra: "priority: 0\nscope:\n  environments: [production]\n", body: "# Compliance\n\nCRITICAL: follow the data rules.\n" });
   writeSkill(PROJECT_SKILLS, name, { extra: "priority: 1000\nscope:\n  environments: [staging]\n", body: "# Team variant\n\nStaging shortcuts.\n" });
   await signInAsAdmin(page);
-  await expectCell(page, name, "project", "shadowed");
+  // No environment given and no default set: both definitions are scoped, so neither is active (#14 §4).
+  await expectCell(page, name, "project", "out of scope");
   await expect(page.getByTestId(`layer-row-${name}`)).toContainText("2 definitions");
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`winner-${name}`)).toHaveText("nothing active");
+  // priority: 1000 on the project copy cannot beat the enterprise one: the view says why.
+  await expect(page.getByTestId("layers-rules")).toContainText("Priority orders definitions of one name only inside one layer");
 
   const whatIf = page.getByRole("form", { name: "What-if" });
   await whatIf.getByLabel("Environment").fill("staging");

@@ -113,7 +113,7 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
               className="input"
               name={key}
               list={`whatif-${key}`}
-              placeholder="any"
+              placeholder={options.data?.defaults[key] ? `default: ${options.data.defaults[key]}` : "none (no default)"}
               aria-label={label}
               autoComplete="off"
               value={draft[key] ?? ""}
@@ -142,6 +142,13 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
           </button>
         </div>
       </form>
+      <p className="muted text-xs" data-testid="layers-rules">
+        The layer decides first ({"enterprise › personal › project › plugin"}, or project before personal with{" "}
+        <code>precedence: project-first</code>). <strong>Priority orders definitions of one name only inside one layer</strong>: a number
+        set in a lower layer must never outrank what the organisation deployed above it, so a priority on a definition that is alone in its
+        layer changes nothing (the doctor marks it in the editor). A skill scoped to environments, agents or tenants is active only when the
+        context names a matching value; an empty field means the admin&apos;s default, and without one a scoped skill is out of scope.
+      </p>
       {isWhatIf && (
         <p className="text-sm" data-testid="whatif-banner">
           Showing what an agent gets for{" "}

@@ -11,6 +11,8 @@ export type Step =
   | { kind: "selected"; event: Ev<"skill_selected"> }
   | { kind: "activated"; event: Ev<"skill_activated"> }
   | { kind: "deactivated"; event: Ev<"skill_deactivated"> }
+  /** A skill's `model` field: the turn switched to it, or says why it could not. */
+  | { kind: "skill-model"; event: Ev<"skill_model"> }
   | { kind: "tool"; call: Ev<"tool_call">; result?: Ev<"tool_result">; scripts: Ev<"script_run">[]; notes: PlaygroundNote[] }
   | { kind: "script"; event: Ev<"script_run"> }
   | { kind: "note"; note: PlaygroundNote }
@@ -46,6 +48,9 @@ export function toSteps(events: StreamEvent[]): Step[] {
         break;
       case "skill_deactivated":
         steps.push({ kind: "deactivated", event: e });
+        break;
+      case "skill_model":
+        steps.push({ kind: "skill-model", event: e });
         break;
       case "tool_call": {
         const step = { kind: "tool" as const, call: e, scripts: [], notes: [] };

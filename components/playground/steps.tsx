@@ -161,6 +161,12 @@ export function StepView({ step }: { step: Step }) {
           Model: {step.text}
         </p>
       );
+    case "skill-model":
+      return (
+        <p className={step.event.used ? plain : bad} data-testid="step-skill-model">
+          {step.event.detail}
+        </p>
+      );
     case "error":
       return (
         <p className={bad} data-testid="step-error">

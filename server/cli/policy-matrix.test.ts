@@ -41,7 +41,7 @@ afterAll(() => h.cleanup());
 describe("one policy, console and CLI", () => {
   for (const c of MATRIX) {
     it(`${c.title}: the console and the CLI agree with the matrix`, async () => {
-      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c);
+      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c, h.dh.home);
       const [viaConsole, viaCli] = [await consoleStates(), cliStates()];
       for (const [key, state] of Object.entries(c.expect)) {
         expect(viaConsole.get(key), `console: ${key}`).toBe(state);

@@ -7,6 +7,8 @@ import type { LayerConfig } from "../runtime/registry/layers";
 import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
 import { policyFromHome } from "../services/policy/home-policy";
 import { configContext, readSkillsConfig, type SkillsConfig } from "../runtime/registry/config-file";
+import { withEnvScopeDefaults } from "../services/skills-config";
+import type { EnvSource } from "../../env";
 
 export interface PolicySource {
   policy?: RegistryPolicy;
@@ -30,10 +32,16 @@ export function policyFor(config: LayerConfig, opts: { file?: string; cwd: strin
 }
 
 /** The resolution context of a command: scope values from its flags, the policy from policyFor. */
-export function contextFor(config: LayerConfig, values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string }, cwd: string): { ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig } {
+export function contextFor(
+  config: LayerConfig,
+  values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string },
+  cwd: string,
+  envSource?: EnvSource,
+): { ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig } {
   const source = policyFor(config, { file: values.policy, cwd });
   const settings = readSkillsConfig(config.home, config.projectRoot);
-  const ctx: ResolveContext = { environment: values.environment ?? values.env, agent: values.agent, tenant: values.tenant, ...configContext(settings) };
+  // The same defaults as the console's (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): one rule for both.
+  const ctx: ResolveContext = { environment: values.environment ?? values.env, agent: values.agent, tenant: values.tenant, ...withEnvScopeDefaults(configContext(settings), envSource) };
   if (source.policy) ctx.policy = source.policy;
   return { ctx, policyFrom: source.from, settings };
 }

@@ -33,7 +33,7 @@ afterAll(async () => {
 describe("the catalog API against the policy matrix", () => {
   for (const c of MATRIX) {
     it(`${c.title}: active definitions are offered, from their layer; nothing else is`, async () => {
-      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c);
+      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c, h.dh.home);
       const res = await fetch(`${server.url}/api/catalog?agent=claude-code`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       const offered = new Map(((await res.json()) as { skills: { name: string; layer: string }[] }).skills.map((s) => [s.name, s.layer]));

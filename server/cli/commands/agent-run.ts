@@ -60,6 +60,8 @@ export function formatEvent(e: AgentEvent): string | null {
       return line(`+ activated '${e.skill}' (${e.layer}, ${e.digest.slice(0, 12)}) via ${e.via}; allowed-tools: ${e.allowedTools ? e.allowedTools.join(" ") : "no restriction"}`);
     case "skill_deactivated":
       return line(`- deactivated '${e.skill}' (${e.reason})`);
+    case "skill_model":
+      return line(`${e.used ? "⇄" : "!"} ${e.detail}`);
     case "tool_call":
       return line(`→ ${e.tool} ${clip(JSON.stringify(e.input), 300)}`);
     case "tool_result": {
@@ -131,7 +133,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     provider = createProvider(values.provider, io.env);
     config = configFrom(values, io);
     // The console's policy when this home has a console.db: a skill blocked there is never offered here.
-    ({ ctx, policyFrom, settings } = contextFor(config, values, io.cwd));
+    ({ ctx, policyFrom, settings } = contextFor(config, values, io.cwd, io.env));
     // config.yaml's defaults, under the flags.
     if (!values.mode && settings.mode) mode = settings.mode;
   } catch (e) {

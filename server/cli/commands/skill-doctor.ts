@@ -8,7 +8,7 @@ import path from "node:path";
 import type { CliIO } from "../io";
 import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
 import { atOrAbove, CHECKS, DOCTOR_SEVERITIES, doctorCatalog, isDoctorSeverity, unknownCodes, type DoctorSeverity, type Finding, type SkillReport } from "../../runtime/doctor";
-import { resolveAll } from "../../runtime/registry/resolve";
+import { layerRivals, resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import { findSkillDirs } from "../../runtime/skill/index";
 import { doctorPolicyFromHome } from "../../services/policy/home-policy";
@@ -74,6 +74,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (unknown.length) return fail(`unknown check ${unknown.map((c) => `"${c}"`).join(", ")}`);
 
   let dirs: string[] = [];
+  let index: SkillIndex | undefined;
   if (positionals.length) {
     if (values.skills?.length) return fail("--skills reads the catalog; give paths or --skills, not both");
     for (const p of positionals) {
@@ -87,16 +88,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } else {
     try {
       const config = catalogConfigFrom(values, io);
-      const { ctx } = contextFor(config, values, io.cwd);
+      const { ctx } = contextFor(config, values, io.cwd, io.env);
       // The console's silenced checks apply here too, beside --ignore.
       ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
-      dirs = resolveAll(SkillIndex.build(config), ctx).skills.map((e) => e.dir);
+      index = SkillIndex.build(config);
+      dirs = resolveAll(index, ctx).skills.map((e) => e.dir);
     } catch (e) {
       return fail((e as Error).message);
     }
   }
 
-  const report = doctorCatalog(dirs, { ignore });
+  // Only the catalog knows a definition's rivals in its layer (for priority.no-effect); loose folders do not.
+  const catalog = index;
+  const report = doctorCatalog(dirs, { ignore, ...(catalog ? { layerRivals: (s: { dir: string; name: string }) => layerRivals(catalog, s.dir, s.name) } : {}) });
   const counts: Record<DoctorSeverity, number> = { high: 0, medium: 0, low: 0 };
   let silenced = 0;
   let failing: Finding[] = [];

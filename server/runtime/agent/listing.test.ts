@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildListing, listingBudgetFor, SEARCH_TOOL, type ListingSkill } from "./listing";
+import { buildListing, listingBudgetFor, rankByText, SEARCH_TOOL, type ListingSkill } from "./listing";
 import { DISCLOSURE_MODES } from "./types";
 
 const long = (topic: string) =>
@@ -136,5 +136,35 @@ describe("listing at scale", () => {
     expect(l.listed + l.omitted).toBe(5000);
     expect(l.described[0]).toBe("skill-42");
     expect(statedOmitted(l.text)).toBe(l.omitted);
+  });
+});
+
+describe("tags in the listing (#14 §4)", () => {
+  const tagged = (): ListingSkill[] => [
+    { name: "pdf-forms", description: "Fill PDF forms. Use when a form must be completed.", location: "/p/pdf-forms/SKILL.md", tags: ["documents", "paperwork"] },
+    { name: "csv-insights", description: "Summarise CSV files. Use when a table needs numbers.", location: "/p/csv/SKILL.md" },
+  ];
+
+  it("shows each skill's tags in every mode when the whole catalog fits with them", () => {
+    expect(buildListing(tagged(), { mode: "tool", budgetChars: 8000 }).text).toContain('"pdf-forms": Fill PDF forms. Use when a form must be completed. [tags: documents, paperwork]');
+    for (const mode of ["prompt", "orchestrated"] as const) {
+      const l = buildListing(tagged(), { mode, budgetChars: 8000 });
+      expect(l.text).toContain("<tags>documents, paperwork</tags>");
+      expect(l.why).toMatch(/full descriptions and tags/);
+      expect(l.chars).toBeLessThanOrEqual(8000);
+    }
+  });
+
+  it("drops the tags, never a description's words, when they do not fit", () => {
+    const without = buildListing(tagged().map(({ tags: _t, ...s }) => s), { mode: "tool", budgetChars: 8000 }).chars;
+    const l = buildListing(tagged(), { mode: "tool", budgetChars: without + 5 });
+    expect(l.text).not.toContain("tags");
+    expect(l.shortened).toBe(0);
+  });
+
+  it("ranks by a tag the request names", () => {
+    const l = buildListing(tagged(), { mode: "tool", budgetChars: 8000, request: "help with my paperwork" });
+    expect(l.text.indexOf("pdf-forms")).toBeGreaterThan(0);
+    expect(rankByText(tagged(), "help with my paperwork")[0]).toBe("pdf-forms");
   });
 });

@@ -25,6 +25,8 @@ export interface ListingSkill {
   description: string;
   /** Absolute SKILL.md path (shown in prompt mode). */
   location: string;
+  /** Frontmatter tags: shown when the whole catalog fits with them (tagsLine), and ranked by rankByText. */
+  tags?: string[];
 }
 
 /** The whole catalog is listed when every description fits at this length or longer. */
@@ -58,12 +60,14 @@ function escapeXml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** One skill's line; `description` null lists the name only. */
-function line(mode: DisclosureMode, s: ListingSkill, description: string | null): string {
-  if (mode === "tool") return description === null ? `"${s.name}"` : `"${s.name}": ${description}`;
+/** One skill's line; `description` null lists the name only; `withTags` adds its tags (when it has any). */
+function line(mode: DisclosureMode, s: ListingSkill, description: string | null, withTags = false): string {
+  const tags = withTags && s.tags?.length ? s.tags.join(", ") : "";
+  if (mode === "tool") return (description === null ? `"${s.name}"` : `"${s.name}": ${description}`) + (tags ? ` [tags: ${tags}]` : "");
   const desc = description === null ? "" : `\n<description>${escapeXml(description)}</description>`;
+  const tagLine = tags ? `\n<tags>${escapeXml(tags)}</tags>` : "";
   const loc = mode === "prompt" ? `\n<location>${escapeXml(s.location)}</location>` : "";
-  return `<skill>\n<name>${escapeXml(s.name)}</name>${desc}${loc}\n</skill>`;
+  return `<skill>\n<name>${escapeXml(s.name)}</name>${desc}${tagLine}${loc}\n</skill>`;
 }
 
 function note(shortened: number, budget: number): string {
@@ -155,7 +159,17 @@ function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Di
     lineLen.set(s.name, len);
   }
   if (length() > budget) return null;
-  const text = render(mode, sorted.map((s) => line(mode, s, desc.get(s.name)!)), note(shortened.size, budget));
+  let text = render(mode, sorted.map((s) => line(mode, s, desc.get(s.name)!)), note(shortened.size, budget));
+  // Tags only where the budget allows: every description whole, and the tagged listing still within budget.
+  // They are extra words for choosing, never worth shortening a description for.
+  let tagged = false;
+  if (shortened.size === 0 && sorted.some((s) => s.tags?.length)) {
+    const withTags = render(mode, sorted.map((s) => line(mode, s, desc.get(s.name)!, true)), "");
+    if (withTags.length <= budget) {
+      text = withTags;
+      tagged = true;
+    }
+  }
   const names = sorted.map((s) => s.name);
   return withTokens({
     text,
@@ -172,7 +186,7 @@ function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Di
     shortenedNames: names.filter((n) => shortened.has(n)),
     why: shortened.size
       ? `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters once ${shortened.size} description${shortened.size === 1 ? " was" : "s were"} shortened (least relevant to the request first).`
-      : `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters with their full descriptions.`,
+      : `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters with their full descriptions${tagged ? " and tags" : ""}.`,
     skills: sorted,
   });
 }

@@ -17,6 +17,7 @@ import { SESSION_OWNER, toolsForMode, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
 import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "../../domain/skill-protocol";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
+import { skillModelSwitch } from "./skill-model";
 import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
 import type {
   ActivationVia,
@@ -106,7 +107,8 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     else deliver(e);
   };
   const mode = opts.mode;
-  const provider = opts.provider;
+  // `let`: an activated skill's `model` field may switch it for the rest of the run (skill-model.ts).
+  let provider = opts.provider;
   const stepLimit = Math.max(1, Math.floor(opts.stepLimit ?? DEFAULT_STEP_LIMIT));
   const costs: StageCost[] = [];
   const activatedNames: string[] = [];
@@ -210,7 +212,14 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     emit({ type: "skill_activated", skill: s.name, layer: s.layer, digest: s.digest, allowedTools: s.allowedTools ?? null, via, baseDir: s.baseDir });
     const loaded = loadedOf(s);
     const hook = loaded ? await runHook(ctx, loaded, "pre", opts.signal) : null;
-    return hook ? [reportHook(hook, s.name)] : [];
+    const notes = hook ? [reportHook(hook, s.name)] : [];
+    const switched = skillModelSwitch(provider, loaded, opts.modelFor);
+    if (switched) {
+      emit(switched.event);
+      if (switched.provider) provider = switched.provider;
+      notes.push(switched.note);
+    }
+    return notes;
   };
   const onDeactivated = async (s: ActiveSkill, why: DeactivationReason): Promise<string[]> => {
     emit({ type: "skill_deactivated", skill: s.name, reason: why });

@@ -36,7 +36,7 @@ export interface Router {
 export function router(source: AgentSkillSource, entries: SkillEntry[], index?: SkillIndex): Router {
   const search = searchOf(source, entries, index);
   const byId = new Map(entries.map((e) => [e.id, e]));
-  const listable = entries.map((e) => ({ name: e.name, description: e.description, location: e.file }));
+  const listable = entries.map((e) => ({ name: e.name, description: e.description, location: e.file, ...(e.tags.length ? { tags: e.tags } : {}) }));
   const route = (request: string, opts: RouteOptions): Routed => {
     const ranked = search(request, { limit: RANKED_KEEP, ...(opts.recent?.length ? { recent: opts.recent } : {}) });
     const listing = buildListing(listable, { mode: opts.mode, budgetChars: opts.budgetChars, ranking: ranked.hits.map((h) => byId.get(h.id)?.name ?? h.name) });

@@ -20,6 +20,8 @@ export interface LoadedSkill {
   hooks?: { pre?: string; post?: string };
   /** The frontmatter as parsed (JSON-safe), for spec 004 receipts: license, compatibility, metadata, allowed-tools... */
   properties: Record<string, unknown>;
+  /** The model the skill asks for while it is active (skill-model.ts). */
+  model?: string;
 }
 
 /** One winner per name: the list as given, or the index resolved with the context (policy, scope). */
@@ -61,6 +63,7 @@ export function loadSkill(entry: SkillEntry): LoadedSkill {
     context: p.context ?? "inherit",
     ...(p.hooks && (p.hooks.pre || p.hooks.post) ? { hooks: p.hooks } : {}),
     properties: jsonSafe({ ...(check.raw ?? {}), name: p.name, description: p.description }),
+    ...(p.model?.trim() ? { model: p.model.trim() } : {}),
   };
 }
 

@@ -120,6 +120,8 @@ export type AgentEvent = EventBase &
         baseDir: string;
       }
     | { type: "skill_deactivated"; skill: string; reason: DeactivationReason }
+    /** An activated skill's `model` field: the rest of the run uses it (used), or why it cannot (detail). */
+    | { type: "skill_model"; skill: string; model: string; used: boolean; provider: string; detail: string }
     | { type: "tool_call"; callId: string; tool: string; input: unknown }
     | {
         type: "tool_result";
@@ -277,6 +279,11 @@ export interface AgentRunOptions {
    * run is its own session and releases everything it loaded.
    */
   activeSkills?: string[];
+  /**
+   * The host's answer to a skill's `model` field: a provider running that model, or why there is none (the
+   * provider is not configured). Absent: the field is reported as not honoured here and the run keeps its model.
+   */
+  modelFor?: (model: string) => ModelProvider | string;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
 }

@@ -106,6 +106,11 @@ export const CHECKS = {
     explanation: "Another skill in the catalog competes for the same requests: the ranking cannot tell the two apart.",
     fix: "Say in each description what sets it apart (the inputs, the outcome, when not to use it), with the words users type.",
   },
+  "priority.no-effect": {
+    severity: "low",
+    explanation: "priority is set but no other definition of this name is in the same layer: priority only orders definitions within a layer, so it changes nothing.",
+    fix: "Remove priority, or give the definition it should beat in this layer a lower one; to win over another layer, deploy to a higher layer instead.",
+  },
 } as const satisfies Record<string, CheckDoc>;
 
 export type CheckCode = keyof typeof CHECKS;

@@ -131,7 +131,7 @@ describe("silencing", () => {
 
   it("every code in the table has a severity, an explanation and a fix; typos in ignore lists are named", () => {
     for (const [code, doc] of Object.entries(CHECKS)) {
-      expect(code).toMatch(/^(tools|scripts|refs|description)\.[a-z-]+$/);
+      expect(code).toMatch(/^(tools|scripts|refs|description|priority)\.[a-z-]+$/);
       expect(doc.explanation.length).toBeGreaterThan(20);
       expect(doc.fix.length).toBeGreaterThan(10);
     }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { CHECKS, CHECK_CODES, type CheckCode } from "./checks";
 import { loadSkill, type SkillContext } from "./context";
 import { checkDescription, findOverlaps, overlapFindings } from "./description";
+import { checkPriority } from "./priority";
 import { checkRefs } from "./refs";
 import { checkScripts } from "./scripts";
 import { checkTools } from "./tools";
@@ -42,8 +43,8 @@ function finish(ctx: SkillContext, findings: Finding[], opts: DoctorOptions): Fi
   return findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
-function perSkill(ctx: SkillContext): Finding[] {
-  return [...checkTools(ctx), ...checkScripts(ctx), ...checkRefs(ctx), ...checkDescription(ctx)];
+function perSkill(ctx: SkillContext, opts: DoctorOptions): Finding[] {
+  return [...checkTools(ctx), ...checkScripts(ctx), ...checkRefs(ctx), ...checkDescription(ctx), ...checkPriority(ctx, opts.layerRivals?.(ctx))];
 }
 
 function report(ctx: SkillContext, findings: Finding[], opts: DoctorOptions): SkillReport {
@@ -53,7 +54,7 @@ function report(ctx: SkillContext, findings: Finding[], opts: DoctorOptions): Sk
 /** One skill folder's findings (no overlap check: that needs a catalog). */
 export function doctorSkill(dir: string, opts: DoctorOptions = {}): SkillReport {
   const ctx = loadSkill(dir);
-  return report(ctx, perSkill(ctx), opts);
+  return report(ctx, perSkill(ctx, opts), opts);
 }
 
 /** A catalog: every skill's findings plus the overlaps between them (each also a finding of both skills). */
@@ -67,7 +68,7 @@ export function doctorCatalog(entries: Iterable<string | { dir: string }>, opts:
     ctxs.push(loadSkill(dir));
   }
   const overlaps = findOverlaps(ctxs);
-  return { skills: ctxs.map((c) => report(c, [...perSkill(c), ...overlapFindings(c, overlaps)], opts)), overlaps };
+  return { skills: ctxs.map((c) => report(c, [...perSkill(c, opts), ...overlapFindings(c, overlaps)], opts)), overlaps };
 }
 
 /** Unsilenced findings at or above a severity. */

@@ -58,4 +58,9 @@ export interface CatalogReport {
 export interface DoctorOptions {
   /** Codes (or "family.*") silenced by policy for every skill. */
   ignore?: readonly string[];
+  /**
+   * How many other definitions of this skill's name are in its own layer (the registry knows; the doctor reads
+   * folders). Undefined: unknown, and the priority check says nothing.
+   */
+  layerRivals?: (skill: { dir: string; name: string }) => number | undefined;
 }

@@ -24,6 +24,21 @@ describe("config.yaml", () => {
     expect(readSkillsConfig(t.home, t.project)).toMatchObject({ mode: "orchestrated", precedence: "project-first", disabledSkills: ["old-notes"] });
   });
 
+  it("defaults: the scope context of a caller that names none, each key from its own file, checked by name", () => {
+    expect(() => parseConfigFile("defaults:\n  region: eu\n", "c.yaml")).toThrow(/c\.yaml: defaults\.region: unknown key/);
+    expect(() => parseConfigFile("defaults:\n  environment: [prod]\n", "c.yaml")).toThrow(/defaults\.environment: must be a name/);
+    t = tempLayers();
+    fs.writeFileSync(path.join(t.home, "config.yaml"), "defaults:\n  environment: dev\n  tenant: acme\n");
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    const projectFile = path.join(t.project, ".omniforge", "config.yaml");
+    fs.writeFileSync(projectFile, "defaults:\n  environment: prod\n");
+    const ctx = configContext(readSkillsConfig(t.home, t.project));
+    expect(ctx.scopeDefaults).toEqual({ environment: "prod", tenant: "acme", from: { environment: projectFile, tenant: path.join(t.home, "config.yaml") } });
+    writeSkill(path.join(t.project, ".omniforge", "skills"), "release", { extra: "scope:\n  environments: [prod]" });
+    expect(resolve(SkillIndex.build(t.config), "release", ctx).winner?.layer).toBe("project");
+    expect(resolve(SkillIndex.build(t.config), "release", {}).winner).toBeNull();
+  });
+
   it("precedence project-first lets the project beat the user's own skill (enterprise still wins), and says why", () => {
     t = tempLayers();
     writeSkill(path.join(t.home, "skills"), "review");

@@ -6,10 +6,12 @@
 //   precedence: project-first  the project's skills win over the user's own (enterprise still wins)
 //   listing.budget: 8000       characters of the skill listing (default: 1% of the model's context)
 //   mode: tool|prompt|orchestrated   the default disclosure mode
+//   defaults: {environment: prod, agent: x, tenant: y}   the scope context of a caller that names none
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+import type { ScopeDefaults } from "./types";
 
 export const PRECEDENCES = ["default", "project-first"] as const;
 export type Precedence = (typeof PRECEDENCES)[number];
@@ -20,6 +22,10 @@ export interface SkillsConfig {
   precedence?: Precedence;
   listingBudget?: number;
   mode?: DisclosureMode;
+  /** defaults.environment / .agent / .tenant: used when a caller names none (scoped skills match nothing without). */
+  defaults?: { environment?: string; agent?: string; tenant?: string };
+  /** The file each default came from. */
+  defaultsFrom?: Partial<Record<"environment" | "agent" | "tenant", string>>;
   /** The files it came from, project last. */
   sources: string[];
 }
@@ -29,7 +35,7 @@ export class ConfigFileError extends Error {}
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** One file's settings; throws ConfigFileError naming the file and the key. */
-export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, "sources"> {
+export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, "sources" | "defaultsFrom"> {
   const fail = (key: string, why: string) => new ConfigFileError(`${file}: ${key}: ${why}`);
   let raw: unknown;
   try {
@@ -40,7 +46,7 @@ export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, 
   if (raw === null || raw === undefined) return {};
   if (typeof raw !== "object" || Array.isArray(raw)) throw new ConfigFileError(`${file}: must be a mapping of settings`);
   const o = raw as Record<string, unknown>;
-  const out: Omit<SkillsConfig, "sources"> = {};
+  const out: Omit<SkillsConfig, "sources" | "defaultsFrom"> = {};
   for (const key of Object.keys(o)) {
     const v = o[key];
     switch (key) {
@@ -72,16 +78,27 @@ export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, 
         if (!(DISCLOSURE_MODES as readonly unknown[]).includes(v)) throw fail("mode", `must be ${DISCLOSURE_MODES.join(", ")}`);
         out.mode = v as DisclosureMode;
         break;
+      case "defaults": {
+        if (!v || typeof v !== "object" || Array.isArray(v)) throw fail("defaults", "must be a mapping (defaults.environment, defaults.agent, defaults.tenant)");
+        out.defaults = {};
+        for (const [k, x] of Object.entries(v)) {
+          if (k !== "environment" && k !== "agent" && k !== "tenant") throw fail(`defaults.${k}`, "unknown key (known: defaults.environment, defaults.agent, defaults.tenant)");
+          if (typeof x !== "string" || !NAME.test(x)) throw fail(`defaults.${k}`, "must be a name (letters, digits, . _ -)");
+          out.defaults[k] = x;
+        }
+        break;
+      }
       default:
-        throw fail(key, "unknown key (known: skills.enabled, disabled_skills, precedence, listing.budget, mode)");
+        throw fail(key, "unknown key (known: skills.enabled, disabled_skills, precedence, listing.budget, mode, defaults)");
     }
   }
   return out;
 }
 
 /** The resolution context fields a config sets. */
-export function configContext(c: SkillsConfig): { precedence?: Precedence; disabledNames?: string[]; skillsEnabled?: boolean } {
+export function configContext(c: SkillsConfig): { precedence?: Precedence; disabledNames?: string[]; skillsEnabled?: boolean; scopeDefaults?: ScopeDefaults } {
   return {
+    ...(c.defaults && Object.keys(c.defaults).length ? { scopeDefaults: { ...c.defaults, from: c.defaultsFrom ?? {} } } : {}),
     ...(c.precedence ? { precedence: c.precedence } : {}),
     ...(c.disabledSkills?.length ? { disabledNames: c.disabledSkills } : {}),
     ...(c.skillsEnabled === false ? { skillsEnabled: false } : {}),
@@ -99,7 +116,12 @@ export function readSkillsConfig(home: string, projectRoot: string): SkillsConfi
     } catch {
       continue;
     }
-    Object.assign(out, parseConfigFile(text, file));
+    const parsed = parseConfigFile(text, file);
+    // Each default key on its own: the project may set the environment and keep the home's tenant.
+    const defaults = { ...out.defaults, ...parsed.defaults };
+    for (const k of Object.keys(parsed.defaults ?? {}) as ("environment" | "agent" | "tenant")[]) out.defaultsFrom = { ...out.defaultsFrom, [k]: file };
+    Object.assign(out, parsed);
+    if (Object.keys(defaults).length) out.defaults = defaults;
     out.sources.push(file);
   }
   return out;

@@ -4,7 +4,7 @@ export * from "./types";
 export * from "./layers";
 export { SkillIndex, type IndexChange, type RebuildStats, type ChangeListener } from "./skill-index";
 export { loadBody, BodyCache, BodyLoadError, defaultBodyCache, type LoadedBody } from "./body";
-export { resolve, resolveAll, parseSkillRef, precedenceSort, type DefinitionSource } from "./resolve";
+export { resolve, resolveAll, parseSkillRef, precedenceSort, layerRivals, type DefinitionSource } from "./resolve";
 export { approvalKey, blockReason, disabledReason, scopeReason, approvalReason } from "./policy";
 export * from "./archive";
 export { readSkillFolder, writeSkillFolder, SkillCopyError, type SkillFile } from "./skill-files";

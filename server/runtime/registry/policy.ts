@@ -44,18 +44,30 @@ export function disabledReason(entry: SkillEntry, policy: RegistryPolicy | undef
 
 const list = (xs: string[]) => `[${xs.join(", ")}]`;
 
-/** Absent scope lists, and context fields that are not given, mean "everywhere". */
+/**
+ * Absent scope lists mean "everywhere". A scoped skill is active only when the context matches: a caller that
+ * names no environment (agent, tenant) gets the admin's default, and without one the scope does not match,
+ * so a prod-only skill never reaches a caller who did not say where it runs.
+ */
 export function scopeReason(entry: SkillEntry, ctx: ResolveContext): string | null {
   const s = entry.scope;
   if (!s) return null;
-  const checks: [string[] | undefined, string | undefined, string][] = [
-    [s.environments, ctx.environment, "environment"],
-    [s.agents, ctx.agent, "agent"],
-    [s.tenants, ctx.tenant, "tenant"],
+  const fields: [string[] | undefined, "environment" | "agent" | "tenant"][] = [
+    [s.environments, "environment"],
+    [s.agents, "agent"],
+    [s.tenants, "tenant"],
   ];
-  for (const [allowed, actual, what] of checks) {
-    if (allowed && allowed.length && actual !== undefined && !allowed.includes(actual)) {
-      return `out of scope: limited to ${what}s ${list(allowed)}, this context's ${what} is "${actual}"`;
+  for (const [allowed, what] of fields) {
+    if (!allowed || !allowed.length) continue;
+    const given = ctx[what];
+    const fallback = ctx.scopeDefaults?.[what];
+    const actual = given ?? fallback;
+    if (actual === undefined) {
+      return `out of scope: limited to ${what}s ${list(allowed)} and this context names no ${what} (none given, no default set)`;
+    }
+    if (!allowed.includes(actual)) {
+      const from = given === undefined ? ` (the default, from ${ctx.scopeDefaults?.from?.[what] ?? "the settings"})` : "";
+      return `out of scope: limited to ${what}s ${list(allowed)}, this context's ${what} is "${actual}"${from}`;
     }
   }
   return null;

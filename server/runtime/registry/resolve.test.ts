@@ -198,7 +198,7 @@ describe("policy", () => {
 });
 
 describe("scope", () => {
-  it("environments/agents/tenants filter; absent lists and absent context fields mean everywhere", () => {
+  it("environments/agents/tenants filter; absent lists mean everywhere", () => {
     writeSkill(root("enterprise"), "deploy", { extra: "scope:\n  environments: [prod]\n  agents: [ops-agent]" });
     writeSkill(root("project"), "deploy");
     const index = SkillIndex.build(t.config);
@@ -207,7 +207,30 @@ describe("scope", () => {
     expect(dev.candidates[0]!.reason).toBe('out of scope: limited to environments [prod], this context\'s environment is "dev"');
     expect(resolve(index, "deploy", { environment: "prod", agent: "ops-agent" }).winner?.layer).toBe("enterprise");
     expect(resolve(index, "deploy", { environment: "prod", agent: "chat" }).candidates[0]!.status).toBe("out-of-scope");
-    expect(resolve(index, "deploy", {}).winner?.layer).toBe("enterprise");
+  });
+
+  it("a scoped skill is out of scope when the context names nothing; the admin's default fills the gap", () => {
+    writeSkill(root("enterprise"), "deploy", { extra: "scope:\n  environments: [prod]" });
+    writeSkill(root("project"), "notes");
+    const index = SkillIndex.build(t.config);
+    const none = resolve(index, "deploy", {});
+    expect(none.winner).toBeNull();
+    expect(none.candidates[0]!.reason).toBe("out of scope: limited to environments [prod] and this context names no environment (none given, no default set)");
+    expect(resolve(index, "notes", {}).winner?.layer).toBe("project"); // unscoped: everywhere
+    const defaults = { environment: "prod", from: { environment: "OMNIFORGE_DEFAULT_ENVIRONMENT" } };
+    expect(resolve(index, "deploy", { scopeDefaults: defaults }).winner?.layer).toBe("enterprise");
+    // The caller's own value wins over the default, and the why names where a default came from.
+    expect(resolve(index, "deploy", { environment: "dev", scopeDefaults: defaults }).winner).toBeNull();
+    const wrongDefault = resolve(index, "deploy", { scopeDefaults: { environment: "dev", from: { environment: "config.yaml" } } });
+    expect(wrongDefault.candidates[0]!.reason).toBe('out of scope: limited to environments [prod], this context\'s environment is "dev" (the default, from config.yaml)');
+  });
+
+  it("agents and tenants follow the same rule", () => {
+    writeSkill(root("project"), "ops", { extra: "scope:\n  agents: [ops-agent]\n  tenants: [acme]" });
+    const index = SkillIndex.build(t.config);
+    expect(resolve(index, "ops", { agent: "ops-agent" }).candidates[0]!.reason).toMatch(/tenants \[acme\] and this context names no tenant/);
+    expect(resolve(index, "ops", { tenant: "acme" }).candidates[0]!.reason).toMatch(/agents \[ops-agent\] and this context names no agent/);
+    expect(resolve(index, "ops", { agent: "ops-agent", scopeDefaults: { tenant: "acme" } }).winner?.layer).toBe("project");
   });
 });
 

@@ -2,6 +2,7 @@
 // Order: layer (enterprise > personal > project > plugin) always first; `priority` only within a layer;
 // plugin ties go to the latest install (with a warning). Definitions kept out by policy, scope, approval or
 // errors do not compete, except a broken enterprise definition, which holds the name (see below).
+import fs from "node:fs";
 import { LAYER_ORDER, layerRank } from "./layers";
 import { approvalReason, blockReason, disabledReason, scopeReason } from "./policy";
 import type { Candidate, EffectiveSkills, Resolution, ResolveContext, SkillEntry } from "./types";
@@ -146,4 +147,23 @@ export function resolveAll(index: DefinitionSource, ctx: ResolveContext = {}): E
     if (r.winner) skills.push(r.winner);
   }
   return { skills, byName };
+}
+
+/**
+ * How many other definitions of a skill's name sit in its own layer: all that its `priority` can order it
+ * against (layers decide first). Undefined when the folder is not a definition of that name here.
+ */
+export function layerRivals(source: DefinitionSource, dir: string, name: string): number | undefined {
+  const defs = source.definitions(name);
+  const self = defs.find((e) => e.dir === dir) ?? defs.find((e) => sameFolder(e.dir, dir));
+  if (!self) return undefined;
+  return defs.filter((e) => e !== self && e.layer === self.layer).length;
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return false;
+  }
 }

@@ -69,10 +69,21 @@ export interface RegistryPolicy {
 
 export const EMPTY_POLICY: RegistryPolicy = { blockedNames: [], disabled: [] };
 
+/** What an admin set for callers that name no environment, agent or tenant, and where it was set. */
+export interface ScopeDefaults {
+  environment?: string;
+  agent?: string;
+  tenant?: string;
+  /** Where these came from, for the why of a resolution (e.g. "OMNIFORGE_DEFAULT_ENVIRONMENT"). */
+  from?: Partial<Record<"environment" | "agent" | "tenant", string>>;
+}
+
 export interface ResolveContext {
   agent?: string;
   tenant?: string;
   environment?: string;
+  /** Used when the caller gives no value; a field with neither matches no scoped skill. */
+  scopeDefaults?: ScopeDefaults;
   policy?: RegistryPolicy;
   /** From config.yaml (config-file.ts): the order of the personal and project layers, names disabled, loading off. */
   precedence?: "default" | "project-first";

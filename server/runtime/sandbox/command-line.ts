@@ -78,6 +78,8 @@ export interface BwrapMounts {
   env?: Record<string, string>;
   /** Start folder relative to /scratch (checked by the request plan). */
   workdir?: string;
+  /** Folders of the skill (relative, e.g. "scripts") covered by an empty read-only tmpfs for this run. */
+  hidden?: string[];
 }
 
 export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
@@ -109,6 +111,7 @@ export function bwrapArgs(bwrap: string, m: BwrapMounts): string[] {
     "--dev", "/dev",
     "--size", String(TMP_BYTES), "--tmpfs", "/tmp",
     "--ro-bind", m.skillDir, "/skill",
+    ...(m.hidden ?? []).flatMap((rel) => ["--perms", "0555", "--size", "4096", "--tmpfs", `/skill/${rel}`, "--remount-ro", `/skill/${rel}`]),
     "--bind", m.scratchDir, "/scratch",
     "--chdir", m.workdir ? `/scratch/${m.workdir}` : "/scratch",
     "--",

@@ -36,6 +36,12 @@ let runCounter = 0;
 
 export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boolean, layout: CgroupLayout | undefined): Promise<ScriptResult> {
   const id = ++runCounter; // per process, not per instance: two runners must never share a cgroup name
+  if (!sandboxed && plan.hidden.length > 0) {
+    // Without namespaces nothing can be covered, and a command that could read the scripts is not run.
+    throw new SandboxRefusal(
+      "Without the sandbox (unsafe mode) a shell command cannot be kept from reading the skill's scripts/, so it is not run; run a script with run_script",
+    );
+  }
   const limits = effectiveLimits(ctx.limits, plan.limits, layout !== undefined);
   const scratchBlocked = prepareScratch(plan.scratchDir, ctx);
   // A scratch folder in a private data home (0700, as ~/.omniforge is): root binds it, in a mount namespace
@@ -82,7 +88,7 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
     const argv = sandboxed
       ? [
           ...prefix,
-          ...bwrapArgs(ctx.tools.bwrap, { runtimeDir: ctx.runtimeDir, skillDir: skillBind, scratchDir: scratchBind, env: plan.env, workdir: plan.workdir }),
+          ...bwrapArgs(ctx.tools.bwrap, { runtimeDir: ctx.runtimeDir, skillDir: skillBind, scratchDir: scratchBind, env: plan.env, workdir: plan.workdir, hidden: plan.hidden }),
           ...prlimitArgs(ctx.tools.prlimit, limits),
           ...plan.inner,
         ]

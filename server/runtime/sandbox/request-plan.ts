@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { envProblem } from "./command-line";
 import { checkLimits } from "./limits";
-import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal } from "./script-path";
+import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal, scriptFolders } from "./script-path";
 import { executable } from "./self-test";
 import type { ScriptLimits, ScriptRequest, ScriptResult } from "./types";
 
@@ -16,6 +16,8 @@ export interface Plan {
   unsafeInner: string[]; // argv with host paths, for unsafe mode
   display: string[];
   skillDir: string;
+  /** Skill folders covered for this run (a command's view of the skill has no scripts/). */
+  hidden: string[];
   scratchDir: string;
   stdin?: string;
   env?: Record<string, string>;
@@ -50,7 +52,9 @@ export function planRequest(req: ScriptRequest): Plan {
     }
     const skillDir = realSkillDir(req.skillDir);
     const inner = ["/usr/bin/bash", "-c", req.command, "bash", ...args];
-    return { ...base, skillDir, inner, unsafeInner: inner, display: ["/usr/bin/bash", "-c", req.command, ...args] };
+    // Decided here, not by reading the command: whatever it spells, a command cannot open a script.
+    const hidden = skillDir === realScratch(req.scratchDir) ? [] : scriptFolders(skillDir);
+    return { ...base, skillDir, hidden, inner, unsafeInner: inner, display: ["/usr/bin/bash", "-c", req.command, ...args] };
   }
   if (req.script === undefined) throw new SandboxRefusal("Give a script path or a command to run");
   const script = resolveScript(req.skillDir, req.script);
@@ -62,6 +66,7 @@ export function planRequest(req: ScriptRequest): Plan {
   return {
     ...base,
     skillDir: script.skillDir,
+    hidden: [],
     inner: [...interp, inside, ...args],
     unsafeInner: [...interp, script.file, ...args],
     display: [...interp, inside, ...args],
@@ -76,18 +81,26 @@ function checkWorkdir(scratchDir: string, workdir: unknown): string {
   }
   const abs = path.resolve(scratchDir, workdir);
   let real: string;
-  let realScratch: string;
+  let scratchReal: string;
   try {
-    realScratch = fs.realpathSync(scratchDir);
+    scratchReal = fs.realpathSync(scratchDir);
     real = fs.realpathSync(abs);
   } catch {
     throw new SandboxRefusal(`workdir "${workdir}" does not exist in the scratch folder`);
   }
-  const rel = path.relative(realScratch, real);
+  const rel = path.relative(scratchReal, real);
   if (rel.startsWith("..") || path.isAbsolute(rel) || !fs.statSync(real).isDirectory()) {
     throw new SandboxRefusal(`workdir "${workdir}" is not a folder inside the scratch folder`);
   }
   return rel.split(path.sep).join("/");
+}
+
+function realScratch(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** What a refused request shows as its command: as much of it as can be read without trusting it. */

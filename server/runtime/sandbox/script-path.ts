@@ -105,3 +105,25 @@ function readHead(file: string): string {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * The folders a command run must not see: every top-level `scripts` folder of the skill (any case, as the
+ * read tools count it), and the folder a `scripts` symlink points to when that stays inside the skill.
+ * Relative to the skill folder, "/"-separated.
+ */
+export function scriptFolders(skillDir: string): string[] {
+  const out = new Set<string>();
+  for (const entry of fs.readdirSync(skillDir, { withFileTypes: true })) {
+    if (entry.name.toLowerCase() !== "scripts") continue;
+    if (entry.isDirectory()) out.add(entry.name);
+    else if (entry.isSymbolicLink()) {
+      try {
+        const target = fs.realpathSync(path.join(skillDir, entry.name));
+        if (target.startsWith(skillDir + path.sep) && fs.statSync(target).isDirectory()) out.add(path.relative(skillDir, target).split(path.sep).join("/"));
+      } catch {
+        /* dangling: nothing to hide */
+      }
+    }
+  }
+  return [...out];
+}

@@ -133,7 +133,7 @@ async function canary(ctx: RunnerContext, layout: CgroupLayout | undefined): Pro
   const key = "OMNIFORGE_SANDBOX_CANARY_SECRET";
   const restore = plantEnvSecret(key, `SECRET-${crypto.randomUUID()}`);
   try {
-    fs.mkdirSync(skill, { recursive: true });
+    fs.mkdirSync(path.join(skill, "scripts"), { recursive: true });
     fs.chmodSync(dir, 0o755);
     fs.chmodSync(skill, 0o755);
     const res = await executePlan(
@@ -143,6 +143,8 @@ async function canary(ctx: RunnerContext, layout: CgroupLayout | undefined): Pro
         unsafeInner: [],
         display: ["canary"],
         skillDir: skill,
+        // Covered as every command run covers it, so a bubblewrap that cannot do that fails here, not per run.
+        hidden: ["scripts"],
         scratchDir: scratch,
         limits: { wallMs: 10_000 },
       },

@@ -18,7 +18,9 @@ export interface ScriptRequest {
   skillDir: string;
   /** Path of the script relative to skillDir (e.g. "scripts/report.py"); confined to skillDir. */
   script?: string;
-  /** Instead of a script: a command line run as `/usr/bin/bash -c command` in /scratch (the `bash` tool). */
+  /** Instead of a script: a command line run as `/usr/bin/bash -c command` in /scratch (the `bash` tool).
+   * A command never sees the skill's scripts/ folder: it is covered by an empty read-only tmpfs, so no
+   * spelling of a path can read a script; scripts are reached through `script` only. */
   command?: string;
   args?: string[];
   /** Absolute per-session scratch folder; mounted read-write at /scratch. */

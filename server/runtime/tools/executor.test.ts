@@ -248,7 +248,7 @@ describe("adversarial calls", () => {
     expect(blocked.every((e) => e.outcome === "refused" && e.skill === "victim" && e.digest)).toBe(true);
   });
 
-  it("search_files skips scripts and bash `cat scripts/...` is refused as a script read", async () => {
+  it("search_files skips scripts and bash `cat scripts/...` finds the folder empty", async () => {
     const { executor } = await active();
     const s = await executor.execute({ name: "search_files", input: { pattern: "SCRIPT_BODY_MARKER" } });
     expect(s.ok).toBe(true);
@@ -256,8 +256,9 @@ describe("adversarial calls", () => {
     expect(s.output).toMatch(/under scripts\/ skipped/);
     const direct = await executor.execute({ name: "search_files", input: { pattern: "x", path: "scripts/report.py" } });
     expect(direct.refused?.rule).toBe("script-read");
+    // The sandbox decides, not the command's text: the general shell's scripts/ is an empty folder.
     const cat = await executor.execute({ name: "bash", input: { command: `cat ${dir}/scripts/report.py` } });
-    expect(cat.refused?.rule).toBe("script-read");
+    expect(cat.ok).toBe(false);
     expect(cat.output).not.toContain("SCRIPT_BODY_MARKER");
     // Mentioning the word in a grep pattern is not reading a script.
     const grep = await executor.execute({ name: "bash", input: { command: "grep -c scripts /skill/SKILL.md || true" } });

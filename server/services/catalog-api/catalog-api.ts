@@ -10,6 +10,7 @@ import { effectiveSkills } from "../../runtime/agent";
 import { readSkillFolder, SkillCopyError, type SkillFile } from "../../runtime/registry";
 import { folderDigest } from "../../runtime/sync/digest";
 import { resolutionFor, type ResolutionSetup } from "../governance/context";
+import { configContextFor } from "../skills-config";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { TokenPrincipal } from "../tokens";
@@ -48,7 +49,7 @@ async function setupFor(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery
   const w = { agent: clean(q.agent), environment: clean(q.environment) };
   if (p.userId) return resolutionFor(db, dh, { id: p.userId, role: p.role }, w);
   const index = await indexFor(null, dh);
-  return { index, ctx: { ...w, policy: effectivePolicy(db, {}) }, userId: "" };
+  return { index, ctx: { ...w, policy: effectivePolicy(db, {}), ...configContextFor(dh.home, dh.projectRoot) }, userId: "" };
 }
 
 /** The catalog with every file's bytes (for the tar) kept beside it. */

@@ -2,6 +2,7 @@
 // page). Rights are the skills' rights: a skill is doctored only when the actor may read it, and the report
 // covers the active definitions the actor's catalog resolves to. A report is audited with what it silenced.
 import { CHECKS, doctorCatalog, doctorSkill, type DoctorSeverity, type Finding, type Overlap } from "../../runtime/doctor";
+import { layerRivals, type SkillIndex } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { SkillRef, SkillsContext } from "../skills";
@@ -28,10 +29,14 @@ function countsOf(findings: Finding[]): { counts: SeverityCounts; silenced: numb
   return { counts, silenced };
 }
 
+/** What a definition's priority can be compared with: the registry's count of same-name rivals in its layer. */
+const rivalsIn = (index: SkillIndex) => (s: { dir: string; name: string }) => layerRivals(index, s.dir, s.name);
+
 /** One skill's findings (no overlaps: those need the catalog report). */
-export function skillFindings(ctx: SkillsContext, input: SkillRef): SkillFindings {
+export async function skillFindings(ctx: SkillsContext, input: SkillRef): Promise<SkillFindings> {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  const r = doctorSkill(dir, { ignore: readDoctorPolicy(ctx.db).ignore });
+  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const r = doctorSkill(dir, { ignore: readDoctorPolicy(ctx.db).ignore, layerRivals: rivalsIn(index) });
   return { ref, name: r.name, findings: r.findings, ...countsOf(r.findings) };
 }
 
@@ -59,7 +64,7 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     const e = entries.get(r.key);
     if (e) refByDir.set(e.dir, r.ref);
   }
-  const report = doctorCatalog([...refByDir.keys()], { ignore: readDoctorPolicy(ctx.db).ignore });
+  const report = doctorCatalog([...refByDir.keys()], { ignore: readDoctorPolicy(ctx.db).ignore, layerRivals: rivalsIn(index) });
   const skills = report.skills.map((s) => ({ ref: refByDir.get(s.dir)!, name: s.name, findings: s.findings, ...countsOf(s.findings) })).sort(worse);
   const byCode = new Map<string, { count: number; silenced: number }>();
   for (const s of skills) {

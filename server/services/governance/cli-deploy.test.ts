@@ -31,7 +31,8 @@ describe("cliDeploy", () => {
   it("deploys and records skill_deployed in the console's audit chain", () => {
     h.skill("project", "data-handling", { extra: "scope:\n  environments: [production]" });
     const out = cliDeploy(config(), "data-handling", "enterprise", { fromLayer: "project" });
-    expect(out.result?.message).toMatch(/changes from the project definition/);
+    // Scoped to production: a caller naming no environment is served by neither copy (#14 §4).
+    expect(out.result?.message).toMatch(/out of scope: limited to environments \[production\] and this context names no environment/);
     expect(out.auditTo).toBe(h.dh.dbFile);
     expect(formatPreview(out.preview)).toContain("* environment=production: project -> enterprise (the copy)");
     const events = listEvents(h.db, { type: "skill_deployed" }, { kind: "all" }).events;

@@ -7,6 +7,7 @@ import { resolveAll } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { scopeValues } from "../governance/context";
+import { configContextFor } from "../skills-config";
 import { availableProviders, providerFor } from "./providers";
 import { sharedRunner } from "./sandbox";
 import { sessionSkillSet } from "./scope";
@@ -47,7 +48,8 @@ export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionI
 export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
   const index = await indexFor(actor.id, dh);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
-  const skills = resolveAll(index, { policy: effectivePolicy(db, { userId: actor.id }) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  // The admin's scope defaults too, as a session that names no environment would resolve.
+  const skills = resolveAll(index, { policy: effectivePolicy(db, { userId: actor.id }), ...configContextFor(dh.home, dh.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
   let sandbox: { mode: string; detail: string };
   try {
     const st = await sharedRunner(dh.scratchRoot, env).sandbox.status();

@@ -47,3 +47,17 @@ export function checkProviderChoice(provider: string, model: string | undefined,
 export function providerFor(provider: string, model: string, env: Env = processEnv()): ModelProvider {
   return createProvider(provider, provider === "offline" ? env : { ...env, OMNIFORGE_MODEL: model });
 }
+
+/**
+ * The provider for a skill's `model` field, or why there is none: "offline" is the offline model, a name
+ * starting with "claude" is Anthropic's, any other goes to the OpenAI-compatible endpoint (which serves many
+ * vendors' models). Only providers configured on this server are used.
+ */
+export function providerForSkillModel(model: string, env: Env = processEnv()): ModelProvider | string {
+  const name = model === OFFLINE_MODEL || model === "offline" ? "offline" : /^claude/i.test(model) ? "anthropic" : "openai";
+  if (name !== "offline" && !MODEL_NAME.test(model)) return `"${model}" is not a model name`;
+  if (!availableProviders(env).some((p) => p.name === name)) {
+    return `the ${name} provider is not configured on this server (${name === "openai" ? "OPENAI_BASE_URL or OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} is not set)`;
+  }
+  return providerFor(name, model, env);
+}

@@ -5,7 +5,7 @@ import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 import { runAgent, type AgentEvent, type ChatMessage, type DisclosureMode, type RunFinishReason } from "../../runtime/agent";
 import type { AuditSink } from "../../runtime/audit/events";
-import { providerFor } from "./providers";
+import { providerFor, providerForSkillModel } from "./providers";
 import { processWide } from "../../process-wide";
 import { sessionSkillSet } from "./scope";
 import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
@@ -154,6 +154,8 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
         skills: set.entries,
         searchIndex: set.index,
         runner: turnRunner(shared, note),
+        // A skill's `model` field runs the rest of the turn with that model when its provider is configured.
+        modelFor: (model) => providerForSkillModel(model, env),
         audit: deps.audit,
         scratchDir: scratchDirOf(deps.dataHome, sessionId),
         sessionId,

@@ -5,12 +5,13 @@ import { searchOf } from "../../runtime/agent/skill-source";
 import { resolveAll } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
+import { configContextFor } from "../skills-config";
 import type { SkillsContext } from "./context";
 import { refFromEntry } from "./location";
 
 export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
   const index = await indexFor(ctx.actor.id, ctx.dh);
-  const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }) };
+  const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dh.home, ctx.dh.projectRoot) };
   const entries = resolveAll(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const r = searchOf({ index, context }, entries)(request, { limit });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { refreshAll } from "../../../services/catalog/catalog";
 import { createCaller } from "../../root";
 
 let h: ReturnType<typeof skillsTestHome>;
@@ -31,6 +32,19 @@ describe("doctor router", () => {
       ["scripts.download-exec", "scripts/install.sh", 2],
     ]);
     expect(r.counts).toEqual({ high: 2, medium: 0, low: 0 });
+  });
+
+  it("skill: a priority that can never matter is a marker on its line, until a same-layer rival exists", async () => {
+    const skills = path.join(h.dh.projectRoot, ".omniforge", "skills");
+    writeSkillOnDisk(path.join(skills, "release"), { "SKILL.md": skillMd("release", "Prepares a release of the product. Use when cutting a release branch.", "priority: 1000\n") });
+    const alone = await caller(as("viewer")).doctor.skill({ ref: { layer: "project", skill: "release" } });
+    expect(alone.findings.map((f) => [f.code, f.line])).toEqual([["priority.no-effect", 4]]);
+    // A second project definition of the name (another project folder): now the priority orders the two.
+    const rivalDir = path.join(h.dh.projectRoot, ".claude", "skills", "release");
+    writeSkillOnDisk(rivalDir, { "SKILL.md": skillMd("release") });
+    refreshAll([path.join(rivalDir, "SKILL.md")]); // what the console's watcher does on a change
+    const rival = await caller(as("viewer")).doctor.skill({ ref: { layer: "project", skill: "release" } });
+    expect(rival.findings.map((f) => f.code)).not.toContain("priority.no-effect");
   });
 
   it("skill: a skill that does not exist is NOT_FOUND", async () => {

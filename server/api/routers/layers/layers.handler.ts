@@ -17,6 +17,7 @@ import { indexFor } from "../../../services/catalog/catalog";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TWhatIf } from "./layers.schema";
 import { readDoctorPolicy } from "../../../services/doctor/policy";
+import { configContextFor } from "../../../services/skills-config";
 
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
@@ -26,7 +27,10 @@ export async function optionsHandler({ ctx }: { ctx: AuthedContext }) {
     ctx.user.role === "admin"
       ? listUsers(ctx.db).map((u) => ({ id: u.id, email: u.email }))
       : [{ id: ctx.user.id, email: ctx.user.email }];
-  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), deployTargets: deployTargetsFor(ctx.user) };
+  // The admin's scope defaults (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): what an empty what-if field means.
+  const d = configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot).scopeDefaults;
+  const defaults = { environment: d?.environment ?? null, agent: d?.agent ?? null, tenant: d?.tenant ?? null };
+  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(ctx.user) };
 }
 
 export const matrixHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {

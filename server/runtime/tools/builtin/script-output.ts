@@ -37,7 +37,7 @@ export function recordScriptExecuted(ctx: ToolContext, tool: string, skill: Acti
   });
 }
 
-export function scriptToolOutput(r: ScriptResult): ToolRunOutput {
+export function scriptToolOutput(r: ScriptResult): Exclude<ToolRunOutput, string> {
   const data = { exitCode: r.exitCode, sandboxed: r.sandboxed, durationMs: r.durationMs, timedOut: r.timedOut, truncated: r.truncated, command: r.command };
   if (r.refused) return { ok: false, output: formatScriptResult(r), error: r.refused, data };
   const ok = r.exitCode === 0 && !r.timedOut;
