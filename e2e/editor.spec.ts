@@ -89,7 +89,15 @@ test("an author creates a skill, sees live diagnostics, saves twice, compares ve
   await expect(page.getByTestId("diagnostics")).toContainText("0 errors");
   await expect(page.getByTestId("preview")).toContainText("First body line.");
   await page.getByRole("tab", { name: "Agent view" }).click();
-  await expect(page.getByTestId("listing")).toContainText(`<name>\n${name}\n</name>`);
+  // What each mode sends, from the runtime's own code, for the saved skill, with token counts.
+  await expect(page.getByTestId("disclosure-listing")).toContainText(`"${name}": Notes for ${name}.`);
+  await expect(page.getByTestId("disclosure-activation")).toContainText(`Skill '${name}' activated. Base path: `);
+  await expect(page.getByTestId("disclosure-listing-tokens")).toContainText(/~\d+ tokens/);
+  await page.getByRole("tab", { name: "Prompt mode" }).click();
+  await expect(page.getByTestId("disclosure-listing")).toContainText(`<location>`);
+  await page.getByRole("tab", { name: "Orchestrated mode" }).click();
+  await expect(page.getByTestId("disclosure-injected")).toContainText(`<skill name="${name}"`);
+  await expect(page.getByTestId("disclosure")).toContainText("Showing the saved SKILL.md");
   await expect(page.getByTestId("costs")).toContainText("2 · body on activation");
 
   // Unsaved changes: leaving through a console link asks first.

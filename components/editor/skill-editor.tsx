@@ -11,6 +11,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { CompareView } from "./compare-view";
 import { ConflictView } from "./conflict-view";
 import { DiagnosticsList } from "./diagnostics-list";
+import { DisclosurePanel } from "./disclosure-panel";
 import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
@@ -51,6 +52,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     void qc.invalidateQueries({ queryKey: trpc.skill.versions.queryKey({ ref: skillRef }) });
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
     void qc.invalidateQueries({ queryKey: trpc.doctor.skill.queryKey({ ref: skillRef }) }); // findings follow each save
+    void qc.invalidateQueries({ queryKey: trpc.skill.disclosure.queryKey({ ref: skillRef }) });
   }, [qc, trpc, skillRef]);
 
   useEffect(() => {
@@ -183,7 +185,12 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           </div>
           <div className="card min-h-0 flex-1 overflow-auto">
             {tab === "preview" && <PreviewPanel check={check} onOpen={(p) => void openFile(p)} />}
-            {tab === "agent" && <AgentPanel check={check} />}
+            {tab === "agent" && (
+              <div className="space-y-4">
+                <DisclosurePanel skillRef={skillRef} unsaved={dirty.has("SKILL.md")} />
+                <AgentPanel check={check} />
+              </div>
+            )}
             {tab === "history" && (
               <HistoryPanel versions={versions.data} canWrite={canWrite} busy={busy} onCompare={(a, b) => void actions.onCompare(a, b)} onRestore={(v) => void actions.onRestore(v)} />
             )}

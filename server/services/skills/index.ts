@@ -17,6 +17,7 @@ export { readSkillFile, saveFile, createFile, createFolder, renamePath, deletePa
 export { createSkill, deleteSkill, restoreDeleted, listDeleted, checkNewName, nameProblems, writableTargets, type CreateSkillInput, type DeletedSkill } from "./lifecycle";
 export { importArchive, exportZip, MAX_IMPORT_BYTES, type ImportInput, type ImportReport } from "./transfer";
 export { liveCheck, linksOf, type LiveCheck, type LinkInfo } from "./live-check";
+export { skillDisclosure } from "./disclosure";
 export { listVersions, type VersionSummary } from "./history";
 export { SKILL_TEMPLATES } from "./templates";
 export { editorVocabulary, type EditorVocabulary } from "./vocabulary";

@@ -30,6 +30,9 @@ export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof 
 
 export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => skills.liveCheck(svc(ctx), input.ref, input.text));
 
+export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
+  run(ctx, "skill.disclosure", () => skills.skillDisclosure(svc(ctx), input.ref));
+
 /** A conflict is an answer, not a failure: the editor needs both texts and the diff to show the conflict view. */
 export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>
   run(ctx, "skill.save", () => {
