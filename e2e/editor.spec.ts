@@ -282,7 +282,7 @@ test("a viewer reads a skill but sees no save button, and a direct save call is 
 });
 
 test("files, preview links, completion, unsaved drafts, and delete then restore of a whole skill", async ({ browser }) => {
-  const { ctx, page, external } = await newUser(browser, "author");
+  const { ctx, page, external, email } = await newUser(browser, "author");
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(e.message));
   page.on("console", (m) => {
@@ -340,14 +340,26 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await monaco(page).locator(".view-line", { hasText: `name: ${name}` }).hover({ position: { x: 8, y: 5 } });
   await expect(page.locator(".monaco-hover").first()).toContainText("1-64 characters");
 
-  // An unsaved edit survives leaving the page and coming back.
+  // An unsaved edit is kept on the server for its author: another browser, signed in as the same person, offers it.
+  const draftSaved = page.waitForResponse((r) => r.url().includes("draft.save") && r.ok());
   await replaceText(page, validText(name, "DraftLine\n"));
-  await page.goto("/skills");
+  await draftSaved;
+  const other = await browser.newContext();
+  const page2 = await other.newPage();
+  await signIn(page2, email, "author-pass-123");
+  await page2.goto(`/skills/project/${name}`);
+  await expect(page2.getByTestId("draft-offer")).toContainText("unsaved draft of SKILL.md");
+  await expect(monaco(page2)).not.toContainText("DraftLine");
+  await page2.getByRole("button", { name: "Restore draft" }).click();
+  await expect(page2.getByTestId("editor-notice")).toContainText("Restored your unsaved draft of SKILL.md");
+  await expect(monaco(page2)).toContainText("DraftLine");
+  await page2.getByRole("button", { name: /^Save/ }).click();
+  await expect(page2.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+  await other.close();
+  // Saved: the draft is gone, so the first browser opens the file without an offer.
   await page.goto(`/skills/project/${name}`);
-  await expect(page.getByTestId("editor-notice")).toContainText("Restored your unsaved draft of SKILL.md");
   await expect(monaco(page)).toContainText("DraftLine");
-  await page.getByRole("button", { name: /^Save/ }).click();
-  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+  await expect(page.getByTestId("draft-offer")).toHaveCount(0);
 
   // Delete the whole skill (with confirmation), then restore it from the deleted skills.
   await page.getByRole("button", { name: "Delete…" }).click();

@@ -12,6 +12,7 @@ import { CompareView } from "./compare-view";
 import { ConflictView } from "./conflict-view";
 import { DiagnosticsList } from "./diagnostics-list";
 import { DisclosurePanel } from "./disclosure-panel";
+import { DraftOffers } from "./draft-offers";
 import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
@@ -116,6 +117,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           {notice}
         </p>
       )}
+      <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDraft} />
       <div className="grid gap-3 lg:grid-cols-[14rem_minmax(0,1fr)_24rem]" style={{ height: "calc(100vh - 11rem)", minHeight: 480 }}>
         <FileTree
           files={info.data?.files ?? []}

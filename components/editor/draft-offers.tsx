@@ -1,0 +1,32 @@
+"use client";
+// Drafts kept on the server for files of this skill: offered back, never applied behind the author's back.
+import type { Draft, DraftOffer } from "./drafts";
+
+export function DraftOffers({ offers, onRestore, onDiscard }: { offers: Record<string, DraftOffer>; onRestore: (d: Draft) => void; onDiscard: (path: string) => void }) {
+  const list = Object.values(offers);
+  if (!list.length) return null;
+  return (
+    <div className="space-y-1">
+      {list.map(({ draft, currentDigest }) => (
+        <div
+          key={draft.path}
+          className="flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-200"
+          data-testid="draft-offer"
+        >
+          <span>
+            You have an unsaved draft of <strong>{draft.path}</strong> from {new Date(draft.updatedAt).toLocaleString()}.
+            {draft.baseDigest !== currentDigest && " The file changed since."}
+          </span>
+          <span className="ml-auto flex gap-2">
+            <button className="btn btn-primary px-2 py-1 text-xs" onClick={() => onRestore(draft)}>
+              Restore draft
+            </button>
+            <button className="btn px-2 py-1 text-xs" onClick={() => onDiscard(draft.path)}>
+              Discard draft
+            </button>
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
