@@ -117,6 +117,12 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           {notice}
         </p>
       )}
+      {info.data?.reviewOf && (
+        <p className="rounded-md border border-indigo-300 bg-indigo-50 px-3 py-2 text-sm text-indigo-900 dark:border-indigo-800 dark:bg-indigo-950/50 dark:text-indigo-200" data-testid="review-banner">
+          You are reviewing a personal skill of {info.data.reviewOf.email ?? info.data.reviewOf.id}
+          {info.data.canWrite ? "" : ", read-only"}. Each time it is opened, the audit log records it.
+        </p>
+      )}
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDraft} />
       <div className="grid gap-3 lg:grid-cols-[14rem_minmax(0,1fr)_24rem]" style={{ height: "calc(100vh - 11rem)", minHeight: 480 }}>
         <FileTree

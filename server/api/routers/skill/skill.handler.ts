@@ -19,7 +19,10 @@ async function run<T>(_ctx: AuthedContext, _what: string, fn: () => T | Promise<
   return await fn();
 }
 
-export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => skills.listSkills(svc(ctx), input));
+export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => {
+  const { owner, ...query } = input;
+  return skills.listSkills(svc(ctx), query, owner);
+});
 
 export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", () => skills.searchSkills(svc(ctx), input.q, input.limit));
 
