@@ -378,3 +378,39 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   expect(pageErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   await ctx.close();
 });
+
+test("an administrator picks a user on the skills list and opens that user's personal skill read-only", async ({ browser }) => {
+  const { ctx, page, email } = await newUser(browser, "author");
+  const name = `mine-${stamp}`;
+  await page.goto("/skills");
+  await page.getByRole("button", { name: "New skill" }).click();
+  const form = page.getByRole("form", { name: "New skill" });
+  await form.getByLabel("Skill name").fill(name);
+  await form.getByLabel("Description").fill(`Private notes of ${name}. Use when testing reviews.`);
+  await form.getByLabel("Target layer").selectOption("personal");
+  await form.getByRole("button", { name: "Create skill" }).click();
+  await expect(page).toHaveURL(new RegExp(`/skills/personal/${name}`));
+  await expect(monaco(page)).toContainText(`name: ${name}`, { timeout: 30_000 });
+  await expect(page.getByTestId("review-banner")).toHaveCount(0);
+  await ctx.close();
+
+  const adminCtx = await browser.newContext();
+  const admin = await adminCtx.newPage();
+  await signInAsAdmin(admin);
+  await admin.goto("/skills");
+  // Not in the admin's own catalog; listed once the admin picks its owner.
+  await admin.getByLabel("Search skills").fill(name);
+  await expect(admin.getByTestId(`skill-row-personal-${name}`)).toHaveCount(0);
+  await admin.getByLabel("Personal skills of").selectOption({ label: email });
+  const row = admin.getByTestId(`skill-row-personal-${name}`);
+  await expect(row).toBeVisible();
+  await row.getByRole("link", { name }).click();
+  await expect(admin).toHaveURL(/owner=/);
+  await expect(admin.getByTestId("review-banner")).toContainText(`personal skill of ${email}, read-only`);
+  await expect(monaco(admin)).toContainText(`Private notes of ${name}.`, { timeout: 30_000 });
+  // Read-only: typing changes nothing.
+  await monaco(admin).locator(".view-lines").click();
+  await admin.keyboard.insertText("ADMIN-EDIT");
+  await expect(monaco(admin)).not.toContainText("ADMIN-EDIT");
+  await adminCtx.close();
+});
