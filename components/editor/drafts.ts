@@ -34,7 +34,11 @@ export function useServerDrafts(skillRef: SkillRef) {
         .query({ ref: skillRef })
         .then((ds) => new Map(ds.map((d) => [d.path, d])))
         .catch(() => new Map());
-      return (await listed.current).get(path);
+      // Offered once per open: a later reload of the file (a change on disk) does not offer it again.
+      const all = await listed.current;
+      const d = all.get(path);
+      all.delete(path);
+      return d;
     },
     [client, skillRef],
   );
