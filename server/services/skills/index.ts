@@ -12,7 +12,7 @@ import { entriesByKey, queryRows, skillRows, type ListQuery, type SkillList } fr
 import { auditSkill } from "./context";
 import { assertMayReview, canWrite, type SkillRef } from "./location";
 
-export type { SkillsContext } from "./context";
+export { type SkillsContext, skillActor } from "./context";
 export * from "./errors";
 export { type SkillRef, type SkillActor, canRead, canWrite, writableLayers, safeRelPath, confine } from "./location";
 export { listTree, languageOf, type TreeNode, type FileContent } from "./files";

@@ -22,6 +22,8 @@ export interface SkillActor {
   id: string;
   email: string;
   role: Role;
+  /** An administrator whom the policy lets change other users' personal skills (adminsEditPersonal). */
+  mayEditPersonal?: boolean;
 }
 
 /** Identifies one skill definition (a folder in one layer), independent of its frontmatter name. */
@@ -74,7 +76,7 @@ export function canWrite(actor: SkillActor, ref: SkillRef): boolean {
   if (actor.role === "viewer") return false;
   switch (ref.layer) {
     case "personal":
-      return ref.ownerId === actor.id;
+      return ref.ownerId === actor.id || (actor.role === "admin" && actor.mayEditPersonal === true);
     case "project":
       return true;
     case "enterprise":

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import * as drafts from "../../../services/drafts";
+import { skillActor } from "../../../services/skills";
 import { authedProcedure, createTRPCRouter, type AuthedContext } from "../../trpc";
 import { ZSkillRef } from "../skill/skill.schema";
 
 // Editor drafts of the signed-in user only: the service narrows every query to ctx.user.
-const svc = (ctx: AuthedContext) => ({ db: ctx.db, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } });
+const svc = (ctx: AuthedContext) => ({ db: ctx.db, actor: skillActor(ctx.db, ctx.user) });
 const ZPath = z.string().min(1).max(1024);
 
 export const draftRouter = createTRPCRouter({

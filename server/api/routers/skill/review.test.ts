@@ -46,6 +46,21 @@ describe("an administrator reviews personal skills", () => {
     expect(h.audit.events.filter((e) => e.type === "personal_skill_opened")).toHaveLength(2);
   });
 
+  it("when the policy allows it, an administrator may also change a user's personal skill; the owner's draft stays theirs", async () => {
+    const admin = caller(as("admin", "root"));
+    const ref = { layer: "personal" as const, skill: "ann-notes", ownerId: "ann" };
+    await admin.policy.change({ op: "setAdminsEditPersonal", allow: true });
+    expect((await admin.skill.info({ ref })).canWrite).toBe(true);
+    const file = await admin.skill.readFile({ ref, path: "SKILL.md" });
+    expect(await admin.skill.save({ ref, path: "SKILL.md", text: file.text + "reviewed\n", baseDigest: file.digest })).toMatchObject({ status: "saved" });
+    expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_saved", actor: { id: "root" }, details: { ownerId: "ann" } });
+    // Another author still may not; and switched off again, the admin is back to reading.
+    await expect(caller(as("author", "bob")).skill.save({ ref, path: "SKILL.md", text: "x", baseDigest: null })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await admin.policy.change({ op: "setAdminsEditPersonal", allow: false });
+    expect((await admin.skill.info({ ref })).canWrite).toBe(false);
+    expect(await admin.policy.get()).not.toHaveProperty("adminsEditPersonal");
+  });
+
   it("an author can neither list nor open another user's personal skills; refusals are logged", async () => {
     const bob = caller(as("author", "bob"));
     await expect(bob.skill.list({ owner: "ann" })).rejects.toMatchObject({ code: "FORBIDDEN" });

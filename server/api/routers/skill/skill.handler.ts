@@ -11,7 +11,7 @@ const svc = (ctx: AuthedContext): skills.SkillsContext => ({
   db: ctx.db,
   dh: ctx.dataHome,
   audit: ctx.audit,
-  actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role },
+  actor: skills.skillActor(ctx.db, ctx.user),
 });
 
 /** Services throw SkillServiceError (a ServiceError): the serviceErrors middleware maps it and audits refusals. */
