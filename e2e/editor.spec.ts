@@ -412,5 +412,20 @@ test("an administrator picks a user on the skills list and opens that user's per
   await monaco(admin).locator(".view-lines").click();
   await admin.keyboard.insertText("ADMIN-EDIT");
   await expect(monaco(admin)).not.toContainText("ADMIN-EDIT");
+  // The policy may allow more: then the same skill opens for editing; switched back off afterwards.
+  const allow = async (on: boolean) => {
+    await admin.goto("/policies");
+    const box = admin.getByLabel("Administrators may change users' personal skills");
+    if ((await box.isChecked()) !== on) await box.click();
+    await expect(box).toBeChecked({ checked: on });
+  };
+  const editorUrl = admin.url();
+  await allow(true);
+  await admin.goto(editorUrl);
+  await expect(admin.getByTestId("review-banner")).toContainText(`personal skill of ${email}.`);
+  await monaco(admin).locator(".view-lines").click();
+  await admin.keyboard.insertText("ADMIN-EDIT");
+  await expect(monaco(admin)).toContainText("ADMIN-EDIT");
+  await allow(false);
   await adminCtx.close();
 });

@@ -6,7 +6,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/components/plural";
-import type { SkillRef } from "./types";
+import { AgentPanel } from "./side-panel";
+import type { LiveCheckResult, SkillRef } from "./types";
 
 const MODES = ["tool", "prompt", "orchestrated"] as const;
 const MODE_LABEL: Record<(typeof MODES)[number], string> = { tool: "Tool", prompt: "Prompt", orchestrated: "Orchestrated" };
@@ -57,6 +58,16 @@ export function DisclosurePanel({ skillRef, unsaved }: { skillRef: SkillRef; uns
         testId="disclosure-activation"
       />
       {m.injected && <Block title="Injected instructions" note="Added to the instructions of every later call while the skill is loaded." text={m.injected} testId="disclosure-injected" />}
+    </div>
+  );
+}
+
+/** The "Agent view" tab: what each mode sends (saved skill), then the stage costs of the text being edited. */
+export function AgentTab({ skillRef, unsaved, check }: { skillRef: SkillRef; unsaved: boolean; check: LiveCheckResult | null }) {
+  return (
+    <div className="space-y-4">
+      <DisclosurePanel skillRef={skillRef} unsaved={unsaved} />
+      <AgentPanel check={check} />
     </div>
   );
 }

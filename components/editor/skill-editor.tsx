@@ -11,8 +11,8 @@ import { useTRPC } from "~/components/providers/trpc";
 import { CompareView } from "./compare-view";
 import { ConflictView } from "./conflict-view";
 import { DiagnosticsList } from "./diagnostics-list";
-import { DisclosurePanel } from "./disclosure-panel";
-import { DraftOffers } from "./draft-offers";
+import { AgentTab } from "./disclosure-panel";
+import { DraftOffers, ReviewBanner } from "./editor-notices";
 import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
@@ -28,7 +28,7 @@ import { useSystemTheme } from "./hooks/use-system-theme";
 import { monaco } from "./monaco-setup";
 import { registerSkillProviders, setVocabulary } from "./monaco-providers";
 import { LINK_CODES, RefusedLink } from "./refused-link";
-import { AgentPanel, PreviewPanel } from "./side-panel";
+import { PreviewPanel } from "./side-panel";
 import type { SkillRef } from "./types";
 
 export default function SkillEditor({ skillRef, initialFile }: { skillRef: SkillRef; initialFile?: string }) {
@@ -117,12 +117,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           {notice}
         </p>
       )}
-      {info.data?.reviewOf && (
-        <p className="rounded-md border border-indigo-300 bg-indigo-50 px-3 py-2 text-sm text-indigo-900 dark:border-indigo-800 dark:bg-indigo-950/50 dark:text-indigo-200" data-testid="review-banner">
-          You are reviewing a personal skill of {info.data.reviewOf.email ?? info.data.reviewOf.id}
-          {info.data.canWrite ? "" : ", read-only"}. Each time it is opened, the audit log records it.
-        </p>
-      )}
+      <ReviewBanner info={info.data} />
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDraft} />
       <div className="grid gap-3 lg:grid-cols-[14rem_minmax(0,1fr)_24rem]" style={{ height: "calc(100vh - 11rem)", minHeight: 480 }}>
         <FileTree
@@ -193,12 +188,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           </div>
           <div className="card min-h-0 flex-1 overflow-auto">
             {tab === "preview" && <PreviewPanel check={check} onOpen={(p) => void openFile(p)} />}
-            {tab === "agent" && (
-              <div className="space-y-4">
-                <DisclosurePanel skillRef={skillRef} unsaved={dirty.has("SKILL.md")} />
-                <AgentPanel check={check} />
-              </div>
-            )}
+            {tab === "agent" && <AgentTab skillRef={skillRef} unsaved={dirty.has("SKILL.md")} check={check} />}
             {tab === "history" && (
               <HistoryPanel versions={versions.data} canWrite={canWrite} busy={busy} onCompare={(a, b) => void actions.onCompare(a, b)} onRestore={(v) => void actions.onRestore(v)} />
             )}

@@ -1,6 +1,9 @@
 "use client";
-// Drafts kept on the server for files of this skill: offered back, never applied behind the author's back.
+// The notices above the editor: drafts kept on the server for files of this skill (offered back, never applied
+// behind the author's back), and an administrator's review of another user's personal skill (whose, whether
+// read-only, and that the visit is on the audit record).
 import type { Draft, DraftOffer } from "./drafts";
+import type { SkillInfo } from "./types";
 
 export function DraftOffers({ offers, onRestore, onDiscard }: { offers: Record<string, DraftOffer>; onRestore: (d: Draft) => void; onDiscard: (path: string) => void }) {
   const list = Object.values(offers);
@@ -28,5 +31,15 @@ export function DraftOffers({ offers, onRestore, onDiscard }: { offers: Record<s
         </div>
       ))}
     </div>
+  );
+}
+
+export function ReviewBanner({ info }: { info: SkillInfo | undefined }) {
+  if (!info?.reviewOf) return null;
+  return (
+    <p className="rounded-md border border-indigo-300 bg-indigo-50 px-3 py-2 text-sm text-indigo-900 dark:border-indigo-800 dark:bg-indigo-950/50 dark:text-indigo-200" data-testid="review-banner">
+      You are reviewing a personal skill of {info.reviewOf.email ?? info.reviewOf.id}
+      {info.canWrite ? "" : ", read-only"}. Each time it is opened, the audit log records it.
+    </p>
   );
 }
