@@ -1,54 +1,76 @@
-// Unsaved edits survive leaving the page (back button, a closed tab, a crash): each dirty file is kept in the
-// browser's localStorage with the digest it was edited from, and offered back when the file is opened again.
-// Restoring keeps that digest, so if the file changed meanwhile the next save shows the conflict view.
+"use client";
+// Unsaved edits survive leaving the page and follow their author to another browser: each dirty file is kept on
+// the server as the signed-in user's draft (draft router; nobody else ever reads it), with the digest it was
+// edited from, and offered back when the skill is opened again. Restoring keeps that digest, so if the file
+// changed meanwhile the next save shows the conflict view.
+import { useCallback, useRef, useState } from "react";
+import { useTRPCClient } from "~/components/providers/trpc";
+import type { SkillRef } from "./types";
+
 export interface Draft {
+  path: string;
   text: string;
-  digest: string | null;
-  at: number;
+  baseDigest: string | null;
+  updatedAt: number;
 }
 
-const PREFIX = "omniforge-draft:";
-const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
-
-export const draftKey = (skillKey: string, path: string) => `${PREFIX}${skillKey}:${path}`;
-
-export function readDraft(key: string): Draft | null {
-  try {
-    const raw = localStorage.getItem(key);
-    if (!raw) return null;
-    const d = JSON.parse(raw) as Draft;
-    if (typeof d.text !== "string" || Date.now() - d.at > MAX_AGE_MS) {
-      localStorage.removeItem(key);
-      return null;
-    }
-    return d;
-  } catch {
-    return null;
-  }
+export interface DraftOffer {
+  draft: Draft;
+  /** The digest of the file as just loaded: a different one means the file changed since the draft. */
+  currentDigest: string | null;
 }
 
-export function writeDraft(key: string, d: Omit<Draft, "at">): void {
-  try {
-    localStorage.setItem(key, JSON.stringify({ ...d, at: Date.now() }));
-  } catch {
-    // storage full or disabled: the beforeunload warning still protects the edit
-  }
-}
+export function useServerDrafts(skillRef: SkillRef) {
+  const client = useTRPCClient();
+  // The user's drafts of this skill, fetched once per editor.
+  const listed = useRef<Promise<Map<string, Draft>> | null>(null);
+  // What the server holds per path as far as this editor knows (text last sent): saves only send changes.
+  const sent = useRef(new Map<string, string>());
+  const [offers, setOffers] = useState<Record<string, DraftOffer>>({});
 
-export function clearDraft(key: string): void {
-  try {
-    localStorage.removeItem(key);
-  } catch {
-    // ignore
-  }
-}
+  const draftOf = useCallback(
+    async (path: string): Promise<Draft | undefined> => {
+      listed.current ??= client.draft.list
+        .query({ ref: skillRef })
+        .then((ds) => new Map(ds.map((d) => [d.path, d])))
+        .catch(() => new Map());
+      // Offered once per open: a later reload of the file (a change on disk) does not offer it again.
+      const all = await listed.current;
+      const d = all.get(path);
+      all.delete(path);
+      return d;
+    },
+    [client, skillRef],
+  );
 
-/** Drops every draft of one skill (it was deleted). */
-export function clearSkillDrafts(skillKey: string): void {
-  try {
-    const prefix = `${PREFIX}${skillKey}:`;
-    for (const k of Object.keys(localStorage)) if (k.startsWith(prefix)) localStorage.removeItem(k);
-  } catch {
-    // ignore
-  }
+  const offer = useCallback((d: Draft, currentDigest: string | null) => setOffers((prev) => ({ ...prev, [d.path]: { draft: d, currentDigest } })), []);
+  const dropOffer = useCallback((path: string) => setOffers((prev) => Object.fromEntries(Object.entries(prev).filter(([p]) => p !== path))), []);
+
+  const discard = useCallback(
+    (path?: string) => {
+      if (path === undefined) sent.current.clear();
+      else sent.current.delete(path);
+      client.draft.discard.mutate({ ref: skillRef, ...(path !== undefined ? { path } : {}) }).catch(() => {});
+    },
+    [client, skillRef],
+  );
+
+  /** Sends the drafts of dirty files that changed, and drops the ones whose file is clean again. */
+  const sync = useCallback(
+    (buffers: Record<string, { text: string; saved: string; digest: string | null }>) => {
+      for (const [path, b] of Object.entries(buffers)) {
+        if (b.text !== b.saved) {
+          if (sent.current.get(path) === b.text) continue;
+          sent.current.set(path, b.text);
+          // A failed save leaves the beforeunload warning as the protection; the next edit tries again.
+          client.draft.save.mutate({ ref: skillRef, path, text: b.text, baseDigest: b.digest }).catch(() => sent.current.delete(path));
+        } else if (sent.current.has(path)) {
+          discard(path);
+        }
+      }
+    },
+    [client, skillRef, discard],
+  );
+
+  return { draftOf, offers, offer, dropOffer, discard, sync, sent };
 }

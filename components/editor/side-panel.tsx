@@ -1,6 +1,7 @@
 "use client";
 // The side panel: the body as Markdown (links to the skill's own files open them; links that leave the skill are
-// flagged; images are never fetched), the stage-1 listing entry as the agent sees it, and the cost of each stage.
+// flagged; images are never fetched), and the cost of each stage for the text being edited (what each mode sends
+// is disclosure-panel.tsx).
 import ReactMarkdown from "react-markdown";
 import type { LiveCheckResult } from "./types";
 
@@ -50,15 +51,8 @@ export function AgentPanel({ check }: { check: LiveCheckResult | null }) {
   return (
     <div className="space-y-3 text-sm">
       <div>
-        <h3 className="font-semibold">Stage 1: listing entry</h3>
-        <p className="muted text-xs">Exactly what the agent sees about this skill before activating it.</p>
-        {check.listing ? (
-          <pre className="mt-1 overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap dark:bg-zinc-800" data-testid="listing">
-            {check.listing}
-          </pre>
-        ) : (
-          <p className="error-text mt-1">Not listed: the skill does not load.</p>
-        )}
+        <h3 className="font-semibold">As you type</h3>
+        <p className="muted text-xs">Stage costs of the text in the editor, saved or not.</p>
       </div>
       <table className="table" data-testid="costs">
         <thead>

@@ -12,6 +12,8 @@ import { CompareView } from "./compare-view";
 import { ConflictView } from "./conflict-view";
 import { TextAndDetails } from "./details/text-and-details";
 import { DiagnosticsList } from "./diagnostics-list";
+import { AgentTab } from "./disclosure-panel";
+import { DraftOffers, ReviewBanner, StatusLines } from "./editor-notices";
 import { EditorHeader } from "./editor-header";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
@@ -27,7 +29,7 @@ import { useSystemTheme } from "./hooks/use-system-theme";
 import { monaco } from "./monaco-setup";
 import { registerSkillProviders, setVocabulary } from "./monaco-providers";
 import { LINK_CODES, RefusedLink } from "./refused-link";
-import { AgentPanel, PreviewPanel } from "./side-panel";
+import { PreviewPanel } from "./side-panel";
 import type { SkillRef } from "./types";
 
 export default function SkillEditor({ skillRef, initialFile }: { skillRef: SkillRef; initialFile?: string }) {
@@ -52,6 +54,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     void qc.invalidateQueries({ queryKey: trpc.skill.versions.queryKey({ ref: skillRef }) });
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
     void qc.invalidateQueries({ queryKey: trpc.doctor.skill.queryKey({ ref: skillRef }) }); // findings follow each save
+    void qc.invalidateQueries({ queryKey: trpc.skill.disclosure.queryKey({ ref: skillRef }) });
   }, [qc, trpc, skillRef]);
 
   useEffect(() => {
@@ -105,16 +108,9 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
         onExport={() => void actions.onExport()}
         onDelete={() => void actions.onDeleteSkill()}
       />
-      {error && (
-        <p className="error-text" data-testid="editor-error">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-200" data-testid="editor-notice">
-          {notice}
-        </p>
-      )}
+      <StatusLines error={error} notice={notice} />
+      <ReviewBanner info={info.data} />
+      <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDraft} />
       <div className="grid gap-3 lg:grid-cols-[14rem_minmax(0,1fr)_24rem]" style={{ height: "calc(100vh - 11rem)", minHeight: 480 }}>
         <FileTree
           files={info.data?.files ?? []}
@@ -186,7 +182,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           </div>
           <div className="card min-h-0 flex-1 overflow-auto">
             {tab === "preview" && <PreviewPanel check={check} onOpen={(p) => void openFile(p)} />}
-            {tab === "agent" && <AgentPanel check={check} />}
+            {tab === "agent" && <AgentTab skillRef={skillRef} unsaved={dirty.has("SKILL.md")} check={check} />}
             {tab === "history" && (
               <HistoryPanel versions={versions.data} canWrite={canWrite} busy={busy} onCompare={(a, b) => void actions.onCompare(a, b)} onRestore={(v) => void actions.onRestore(v)} />
             )}

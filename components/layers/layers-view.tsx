@@ -163,6 +163,14 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
               .join(", ")}
           </strong>
           .
+          {whatIf.userId && whatIf.userId !== options.data?.me && (
+            <>
+              {" "}
+              <Link className="text-indigo-700 underline dark:text-indigo-300" href={`/skills?owner=${encodeURIComponent(whatIf.userId)}`}>
+                Open this user&apos;s personal skills
+              </Link>
+            </>
+          )}
         </p>
       )}
 

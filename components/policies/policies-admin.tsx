@@ -92,6 +92,20 @@ export function PoliciesAdmin() {
         </label>
       </section>
 
+      <section className="card space-y-2" aria-label="Personal skills">
+        <h2 className="font-semibold">Personal skills</h2>
+        <p className="muted text-sm">Administrators can always open any user&apos;s personal skills to review them, read-only; each visit is in the audit log.</p>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={!!p.adminsEditPersonal}
+            onChange={(e) => apply({ op: "setAdminsEditPersonal", allow: e.target.checked })}
+            aria-label="Administrators may change users' personal skills"
+          />
+          Administrators may also change users&apos; personal skills
+        </label>
+      </section>
+
       <ApprovalsQueue />
 
       <section className="card space-y-2" aria-label="Blocked names">

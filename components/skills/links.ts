@@ -1,9 +1,11 @@
 // URLs of the skill pages. A skill is identified by layer + folder (plus plugin / project folder when needed).
 import type { SkillRef } from "~/server/services/skills/location";
 
-export function editorHref(ref: SkillRef, file?: string): string {
+/** `me`: the signed-in user's id, so a personal skill of someone else (an administrator's review) names its owner. */
+export function editorHref(ref: SkillRef, file?: string, me?: string): string {
   const q = new URLSearchParams();
   if (ref.plugin) q.set("plugin", ref.plugin);
+  if (ref.layer === "personal" && ref.ownerId && me !== undefined && ref.ownerId !== me) q.set("owner", ref.ownerId);
   if (ref.base && ref.base !== ".omniforge/skills") q.set("base", ref.base);
   if (file && file !== "SKILL.md") q.set("file", file);
   const qs = q.toString();

@@ -26,9 +26,12 @@ function ago(ms: number): string {
   return new Date(ms).toLocaleDateString();
 }
 
-export function SkillsList({ canCreate }: { canCreate: boolean }) {
+export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: boolean; me?: string; isAdmin?: boolean }) {
   const trpc = useTRPC();
   const params = useSearchParams();
+  // Administrators review a user's personal skills (read-only, each open audited): ?owner=<user id>.
+  const [owner, setOwner] = useState(isAdmin ? (params.get("owner") ?? "") : "");
+  const users = useQuery(trpc.user.list.queryOptions(undefined, { enabled: isAdmin, staleTime: 60_000 }));
   const [q, setQ] = useState("");
   const [layer, setLayer] = useState<(typeof LAYERS)[number] | "">("");
   const [status, setStatus] = useState<(typeof STATUSES)[number] | "">("");
@@ -40,7 +43,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
   const query = useDebounced(q, 200);
   const list = useQuery(
     trpc.skill.list.queryOptions(
-      { q: query || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, tag: tag || undefined, sort, dir, offset: page * PAGE, limit: PAGE },
+      { q: query || undefined, owner: owner || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, tag: tag || undefined, sort, dir, offset: page * PAGE, limit: PAGE },
       { placeholderData: keepPreviousData, staleTime: 2000 },
     ),
   );
@@ -94,6 +97,21 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
             }}
           />
         </label>
+        {isAdmin && (
+          <label className="text-sm">
+            <span className="muted text-xs">Personal skills of</span>
+            <select className="input" aria-label="Personal skills of" value={owner} onChange={(e) => (setOwner(e.target.value), setPage(0))}>
+              <option value="">me (my whole catalog)</option>
+              {users.data
+                ?.filter((u) => u.id !== me)
+                .map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.email}
+                  </option>
+                ))}
+            </select>
+          </label>
+        )}
         <label className="text-sm">
           <span className="muted text-xs">Layer</span>
           <select className="input" aria-label="Layer filter" value={layer} onChange={(e) => (setLayer(e.target.value as typeof layer), setPage(0))}>
@@ -157,7 +175,7 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
             {list.data?.rows.map((r) => (
               <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
                 <td className="font-medium">
-                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref)}>
+                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref, undefined, me)}>
                     {r.name}
                   </Link>
                   {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}

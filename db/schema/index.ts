@@ -7,3 +7,4 @@ export * from "./evals";
 export * from "./auth-sessions";
 export * from "./tokens";
 export * from "./deployments";
+export * from "./drafts";

@@ -10,6 +10,7 @@ import { evalsRouter } from "./routers/evals/_router";
 import { overviewRouter } from "./routers/overview/_router";
 import { tokensRouter } from "./routers/tokens/_router";
 import { doctorRouter } from "./routers/doctor/_router";
+import { draftRouter } from "./routers/draft/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -23,6 +24,7 @@ export const appRouter = createTRPCRouter({
   overview: overviewRouter,
   tokens: tokensRouter,
   doctor: doctorRouter,
+  draft: draftRouter,
 });
 
 export type AppRouter = typeof appRouter;

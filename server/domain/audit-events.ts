@@ -14,6 +14,7 @@ export const AUDIT_EVENT_TYPES = [
   "skill_deployed",
   "skill_imported",
   "skill_installed",
+  "personal_skill_opened",
   "policy_changed",
   "approval_decided",
   "user_created",

@@ -28,6 +28,7 @@ export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
   "skill.save": BODY_LIMITS.trpcEditorText,
   "skill.check": BODY_LIMITS.trpcEditorText,
   "skill.createFile": BODY_LIMITS.trpcEditorText,
+  "draft.save": BODY_LIMITS.trpcEditorText,
   // A pasted trigger set (skill-creator's JSON), up to 2 MiB of text like the editor.
   "evals.parseSet": BODY_LIMITS.trpcEditorText,
   "skill.import": BODY_LIMITS.trpcImport,
@@ -39,3 +40,8 @@ export const SESSION_IDLE_MAX_MS = 8 * 60 * 60 * 1000;
 export const SESSION_TOUCH_EVERY_MS = 60 * 1000;
 /** Ended or expired session rows are kept this long (who was signed in when), then dropped. */
 export const SESSION_KEEP_ENDED_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Editor drafts (unsaved text kept on the server) older than this are dropped when their user next lists drafts. */
+export const DRAFT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
+/** Drafts one user keeps at most; saving one more drops that user's oldest. */
+export const DRAFTS_PER_USER_MAX = 200;

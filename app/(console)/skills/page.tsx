@@ -10,7 +10,7 @@ export default async function SkillsPage() {
   const user = await requireUser();
   return (
     <Suspense>
-      <SkillsList canCreate={hasRole(user.role, "author")} />
+      <SkillsList canCreate={hasRole(user.role, "author")} me={user.id} isAdmin={user.role === "admin"} />
       <EvalOverview />
     </Suspense>
   );

@@ -6,7 +6,6 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
 import { downloadBase64 } from "../download";
-import { clearDraft, clearSkillDrafts, draftKey } from "../drafts";
 import type { SkillRef, VersionRow } from "../types";
 import { conflictOf, type Conflict } from "./use-save";
 import type { Buf, SkillBuffers } from "./use-skill-buffers";
@@ -63,7 +62,7 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
   async function onDeletePath(p: string) {
     const r = await run(() => client.skill.deletePath.mutate({ ref: skillRef, path: p }));
     if (!r) return;
-    for (const k of Object.keys(b.buffers)) if (under(k, p)) clearDraft(draftKey(b.key, k));
+    for (const k of Object.keys(b.buffers)) if (under(k, p)) b.discardDrafts(k);
     const gone = Object.keys(b.buffers).filter((k) => under(k, p));
     setTimeout(() => gone.forEach(b.disposeModel), 200);
     b.setBuffers((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => !under(k, p))));
@@ -118,7 +117,7 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
   async function onDeleteSkill() {
     const r = await run(() => client.skill.delete.mutate({ ref: skillRef }));
     if (!r) return;
-    clearSkillDrafts(b.key);
+    b.discardDrafts();
     b.setBuffers({});
     b.buffersRef.current = {};
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });

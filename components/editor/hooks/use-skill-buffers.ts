@@ -1,9 +1,9 @@
 "use client";
 // One buffer per open file of the skill: the text being edited, the text last loaded or saved, and the digest
-// it was loaded with (for conflict detection). Unsaved buffers survive a reload as drafts in localStorage.
+// it was loaded with (for conflict detection). Unsaved buffers are kept as the user's drafts on the server (../drafts.ts).
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
-import { clearDraft, draftKey, readDraft, writeDraft } from "../drafts";
+import { useServerDrafts, type Draft } from "../drafts";
 import { monaco } from "../monaco-setup";
 import type { SkillRef } from "../types";
 import { useUnsavedGuard } from "../unsaved-guard";
@@ -23,6 +23,7 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
   const { setError, setNotice } = status;
   const [buffers, setBuffers] = useState<Record<string, Buf>>({});
   const [openPath, setOpenPath] = useState(initialFile || "SKILL.md");
+  const drafts = useServerDrafts(skillRef);
 
   // Refs so the Ctrl/Cmd+S command (registered once) always sees the latest state.
   const buffersRef = useRef(buffers);
@@ -65,39 +66,49 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
           setNotice(`${p} is a binary file (${f.size} bytes); it is listed but not opened in the editor.`);
           return false;
         }
-        const draft = readDraft(draftKey(key, p));
-        if (draft && draft.text !== f.text) {
-          // Keep the digest the draft was edited from: if the file changed since, saving shows the conflict view.
-          pendingSync.current.add(p);
-          setBuffers((prev) => ({ ...prev, [p]: { text: draft.text, saved: f.text!, digest: draft.digest, language: f.language } }));
-          setNotice(
-            `Restored your unsaved draft of ${p} from ${new Date(draft.at).toLocaleString()}.` +
-              (draft.digest !== f.digest ? " The file changed on disk since: saving will show both versions." : ""),
-          );
-        } else {
-          if (draft) clearDraft(draftKey(key, p));
-          pendingSync.current.add(p);
-          setBuffers((prev) => ({ ...prev, [p]: { text: f.text!, saved: f.text!, digest: f.digest, language: f.language } }));
-        }
+        pendingSync.current.add(p);
+        setBuffers((prev) => ({ ...prev, [p]: { text: f.text!, saved: f.text!, digest: f.digest, language: f.language } }));
+        const draft = await drafts.draftOf(p);
+        if (draft && draft.text !== f.text) drafts.offer(draft, f.digest);
+        else if (draft) drafts.discard(p);
         return true;
       } catch (e) {
         setError(errMessage(e));
         return false;
       }
     },
-    [client, skillRef, key, setError, setNotice],
+    [client, skillRef, setError, setNotice, drafts.draftOf, drafts.offer, drafts.discard],
   );
 
-  // Dirty buffers are mirrored to localStorage (debounced, and at once when the page goes away or the editor
-  // unmounts); clean ones drop their draft.
-  const flushDrafts = useCallback(() => {
-    for (const [p, b] of Object.entries(buffersRef.current)) {
-      if (b.text !== b.saved) writeDraft(draftKey(key, p), { text: b.text, digest: b.digest });
-      else clearDraft(draftKey(key, p));
-    }
-  }, [key]);
+  /** Takes an offered draft into the buffer. Its digest is kept: if the file changed since, saving shows both versions. */
+  const restoreDraft = useCallback(
+    (d: Draft) => {
+      const b = buffersRef.current[d.path];
+      if (!b) return;
+      pendingSync.current.add(d.path);
+      setBuffers((prev) => ({ ...prev, [d.path]: { ...b, text: d.text, digest: d.baseDigest } }));
+      drafts.dropOffer(d.path);
+      setNotice(
+        `Restored your unsaved draft of ${d.path} from ${new Date(d.updatedAt).toLocaleString()}.` +
+          (d.baseDigest !== b.digest ? " The file changed since: saving will show both versions." : ""),
+      );
+    },
+    [setNotice, drafts.dropOffer],
+  );
+  const discardDraft = useCallback(
+    (path: string) => {
+      drafts.dropOffer(path);
+      drafts.discard(path);
+    },
+    [drafts.dropOffer, drafts.discard],
+  );
+
+  // Dirty buffers are sent as drafts (debounced, and at once when the page goes away or the editor unmounts);
+  // clean ones drop theirs.
+  const syncDrafts = drafts.sync;
+  const flushDrafts = useCallback(() => syncDrafts(buffersRef.current), [syncDrafts]);
   useEffect(() => {
-    const t = setTimeout(flushDrafts, 400);
+    const t = setTimeout(flushDrafts, 600);
     return () => clearTimeout(t);
   }, [buffers, flushDrafts]);
   useEffect(() => {
@@ -121,7 +132,7 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
     if (initialFile && initialFile !== "SKILL.md") void loadFile(initialFile);
   }, [loadFile, initialFile]);
 
-  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, disposeModel, loadFile, openFile };
+  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, disposeModel, loadFile, openFile, draftOffers: drafts.offers, restoreDraft, discardDraft, discardDrafts: drafts.discard };
 }
 
 export type SkillBuffers = ReturnType<typeof useSkillBuffers>;

@@ -8,3 +8,4 @@ export { OfflineProvider, OFFLINE_MODEL, OFFLINE_NOTICE, planActions, bashComman
 export { AiSdkProvider, openAiCompatibleProvider, anthropicProvider, ProviderConfigError, wireName } from "./ai-providers";
 export { router, RANKED_KEEP, type Router, type Routed, type RouteOptions } from "./routing";
 export { effectiveSkills, loadSkill, searchOf, SkillLoadError, type LoadedSkill } from "./skill-source";
+export { disclosurePreview, type ModeDisclosure, type DisclosureOptions } from "./disclosure";

@@ -14,7 +14,8 @@ export type PolicyChange =
   /** null turns allowlist mode off; a list (even empty) turns it on. */
   | { op: "setAllowlist"; names: string[] | null }
   | { op: "setForbiddenPatterns"; patterns: string[] }
-  | { op: "setRequireApproval"; scripts?: boolean; project?: boolean };
+  | { op: "setRequireApproval"; scripts?: boolean; project?: boolean }
+  | { op: "setAdminsEditPersonal"; allow: boolean };
 
 // Defined in the domain so the runtime's doctor reads the same list; re-exported for the policy router.
 export { VENDOR_WORD_PATTERNS } from "../../domain/vocabulary";
@@ -88,6 +89,10 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
         if (change.project) p.requireApprovalForProject = true;
         else delete p.requireApprovalForProject;
       }
+      break;
+    case "setAdminsEditPersonal":
+      if (change.allow) p.adminsEditPersonal = true;
+      else delete p.adminsEditPersonal;
       break;
   }
   return normalisePolicy(p);

@@ -7,7 +7,10 @@ import type { Db } from "../../../db/client";
 import { approvals, policySettings } from "../../../db/schema";
 import { approvalKey, EMPTY_POLICY, type LayerName, type RegistryPolicy } from "../../runtime/registry";
 
-export type StoredPolicy = Omit<RegistryPolicy, "approvedDigests">;
+export type StoredPolicy = Omit<RegistryPolicy, "approvedDigests"> & {
+  /** Administrators may change (not only review) any user's personal skills. Off: they read them only. */
+  adminsEditPersonal?: boolean;
+};
 
 const POLICY_KEY = "policy";
 
@@ -28,6 +31,7 @@ export function normalisePolicy(raw: Partial<StoredPolicy> | null | undefined): 
   }
   if (p.requireApprovalForScripts) out.requireApprovalForScripts = true;
   if (p.requireApprovalForProject) out.requireApprovalForProject = true;
+  if (p.adminsEditPersonal) out.adminsEditPersonal = true;
   return out;
 }
 

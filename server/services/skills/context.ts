@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import { refreshAll } from "../catalog/catalog";
+import { readStoredPolicy } from "../policy/store";
 import type { SkillActor, SkillRef } from "./location";
 
 export interface SkillsContext {
@@ -10,6 +11,13 @@ export interface SkillsContext {
   dh: DataHome;
   audit: AuditSink;
   actor: SkillActor;
+}
+
+/** The acting user as the skills service sees them: an administrator carries what the policy grants on personal skills. */
+export function skillActor(db: Db, user: Pick<SkillActor, "id" | "email" | "role">): SkillActor {
+  const actor: SkillActor = { id: user.id, email: user.email, role: user.role };
+  if (user.role === "admin" && readStoredPolicy(db).adminsEditPersonal) actor.mayEditPersonal = true;
+  return actor;
 }
 
 /** Records an audit event about one skill definition. */

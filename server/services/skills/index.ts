@@ -1,5 +1,7 @@
 // The skills service: what the console's skill pages and the skill router call. Plain functions over a
 // SkillsContext (db, data home, audit sink, actor); rights are checked here, whatever the UI shows.
+import { eq } from "drizzle-orm";
+import { users } from "../../../db/schema";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { SkillsContext } from "./context";
@@ -7,9 +9,10 @@ import { existingSkillDir } from "./edit";
 import { listTree } from "./files";
 import { latestChanges } from "./history";
 import { entriesByKey, queryRows, skillRows, type ListQuery, type SkillList } from "./list";
-import { canWrite, type SkillRef } from "./location";
+import { auditSkill } from "./context";
+import { assertMayReview, canWrite, type SkillRef } from "./location";
 
-export type { SkillsContext } from "./context";
+export { type SkillsContext, skillActor } from "./context";
 export * from "./errors";
 export { type SkillRef, type SkillActor, canRead, canWrite, writableLayers, safeRelPath, confine } from "./location";
 export { listTree, languageOf, type TreeNode, type FileContent } from "./files";
@@ -17,14 +20,24 @@ export { readSkillFile, saveFile, createFile, createFolder, renamePath, deletePa
 export { createSkill, deleteSkill, restoreDeleted, listDeleted, checkNewName, nameProblems, writableTargets, type CreateSkillInput, type DeletedSkill } from "./lifecycle";
 export { importArchive, exportZip, MAX_IMPORT_BYTES, type ImportInput, type ImportReport } from "./transfer";
 export { liveCheck, linksOf, type LiveCheck, type LinkInfo } from "./live-check";
+export { skillDisclosure } from "./disclosure";
 export { listVersions, type VersionSummary } from "./history";
 export { SKILL_TEMPLATES } from "./templates";
 export { editorVocabulary, type EditorVocabulary } from "./vocabulary";
 export type { ListQuery, SkillList, SkillRow, ListStatus, ListSort } from "./list";
 export { searchSkills } from "./search";
 
-/** The list page: every definition the actor can see, resolved with the current policy. */
-export async function listSkills(ctx: SkillsContext, query: ListQuery): Promise<SkillList> {
+/**
+ * The list page: every definition the actor can see, resolved with the current policy. `owner` (administrators
+ * only) lists that user's personal skills instead, resolved as that user's catalog resolves them.
+ */
+export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: string): Promise<SkillList> {
+  if (owner !== undefined && owner !== ctx.actor.id) {
+    assertMayReview(ctx.actor, owner);
+    const index = await indexFor(owner, ctx.dh);
+    const rows = skillRows(index, effectivePolicy(ctx.db, { userId: owner }), latestChanges(ctx.db), owner).filter((r) => r.layer === "personal");
+    return queryRows(rows, entriesByKey(index, rows), query);
+  }
   const index = await indexFor(ctx.actor.id, ctx.dh);
   const rows = skillRows(index, effectivePolicy(ctx.db), latestChanges(ctx.db), ctx.actor.id);
   return queryRows(rows, entriesByKey(index, rows), query);
@@ -33,18 +46,25 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery): Promise<
 /** The editor's header: files, whether the actor may write, and the definition's status in the list. */
 export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  const index = await indexFor(ctx.actor.id, ctx.dh);
+  // Reviewing someone's personal skills is part of an administrator's job, and each look is on the record.
+  const someoneElse = ref.layer === "personal" && ref.ownerId !== ctx.actor.id;
+  if (someoneElse) auditSkill(ctx, "personal_skill_opened", ref, { details: { canWrite: canWrite(ctx.actor, ref) } });
+  const index = await indexFor(someoneElse ? ref.ownerId! : ctx.actor.id, ctx.dh);
   const entry = index.entries().find((e) => e.dir === dir);
   let status: string | null = null;
   let statusReason = "";
   if (entry) {
-    const rows = skillRows(index, effectivePolicy(ctx.db), new Map(), ctx.actor.id);
+    const owner = someoneElse ? ref.ownerId! : ctx.actor.id;
+    const rows = skillRows(index, effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined), new Map(), owner);
     const row = rows.find((r) => r.ref.layer === ref.layer && r.ref.skill === ref.skill && (r.ref.plugin ?? "") === (ref.plugin ?? "") && (r.ref.base ?? "") === (ref.base ?? ""));
     status = row?.status ?? null;
     statusReason = row?.statusReason ?? "";
   }
+  const reviewOf = someoneElse ? { id: ref.ownerId!, email: ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ref.ownerId!)).get()?.email ?? null } : null;
   return {
     ref,
+    /** Someone else's personal skill opened by an administrator: whose. */
+    reviewOf,
     name: entry?.name ?? ref.skill,
     description: entry?.description ?? "",
     status,

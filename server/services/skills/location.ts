@@ -1,6 +1,7 @@
 // Which folder a skill definition is, who may read or write it, and confinement of every file path inside it.
 // Rights live here (not in the UI): viewers read; authors write the project layer and their own personal layer;
-// admins also the enterprise and plugin layers. Nobody writes someone else's personal layer.
+// admins also the enterprise and plugin layers, and read (never write) every user's personal layer, as reviewing
+// them is their job. Nobody writes someone else's personal layer.
 import fs from "node:fs";
 import path from "node:path";
 import type { Role } from "../../../db/schema";
@@ -21,6 +22,8 @@ export interface SkillActor {
   id: string;
   email: string;
   role: Role;
+  /** An administrator whom the policy lets change other users' personal skills (adminsEditPersonal). */
+  mayEditPersonal?: boolean;
 }
 
 /** Identifies one skill definition (a folder in one layer), independent of its frontmatter name. */
@@ -73,7 +76,7 @@ export function canWrite(actor: SkillActor, ref: SkillRef): boolean {
   if (actor.role === "viewer") return false;
   switch (ref.layer) {
     case "personal":
-      return ref.ownerId === actor.id;
+      return ref.ownerId === actor.id || (actor.role === "admin" && actor.mayEditPersonal === true);
     case "project":
       return true;
     case "enterprise":
@@ -90,6 +93,12 @@ export function writableLayers(actor: SkillActor): LayerName[] {
 
 export function assertRead(actor: SkillActor, ref: SkillRef): void {
   if (!canRead(actor, ref)) throw forbidden("You may only read your own personal skills.");
+}
+
+/** Looking at another user's personal layer as a whole (the skills list): administrators only. */
+export function assertMayReview(actor: SkillActor, owner: string): void {
+  if (!isSafeSegment(owner)) throw badRequest("Invalid owner of the personal layer.");
+  if (owner !== actor.id && actor.role !== "admin") throw forbidden("Only administrators can look at another user's personal skills.");
 }
 
 export function assertWrite(actor: SkillActor, ref: SkillRef): void {
@@ -113,6 +122,8 @@ export function layerRootOf(dh: DataHome, ref: SkillRef): string {
 export function skillDirOf(dh: DataHome, ref: SkillRef): string {
   const dir = skillPathOf(dh, ref);
   try {
+    // A personal layer root is itself a folder under <home>/users: a link there must not lead out of it either.
+    if (ref.layer === "personal") assertInsideLayer(path.join(dh.home, "users"), layerRootOf(dh, ref), "The personal skills folder");
     assertInsideLayer(layerRootOf(dh, ref), dir, ref.skill);
   } catch (e) {
     if (e instanceof ConfinementError) throw forbidden(e.message, { code: e.code });

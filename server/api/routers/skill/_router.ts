@@ -9,6 +9,7 @@ export const skillRouter = createTRPCRouter({
   info: authedProcedure.input(S.ZRefInput).query(h.info),
   readFile: authedProcedure.input(S.ZFileInput).query(h.readFile),
   check: authedProcedure.input(S.ZCheckInput).mutation(h.check),
+  disclosure: authedProcedure.input(S.ZRefInput).query(h.disclosure),
   save: authedProcedure.input(S.ZSaveInput).mutation(h.save),
   createFile: authedProcedure.input(S.ZCreateFileInput).mutation(h.createFile),
   rename: authedProcedure.input(S.ZRenameInput).mutation(h.rename),

@@ -11,7 +11,7 @@ const svc = (ctx: AuthedContext): skills.SkillsContext => ({
   db: ctx.db,
   dh: ctx.dataHome,
   audit: ctx.audit,
-  actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role },
+  actor: skills.skillActor(ctx.db, ctx.user),
 });
 
 /** Services throw SkillServiceError (a ServiceError): the serviceErrors middleware maps it and audits refusals. */
@@ -19,7 +19,10 @@ async function run<T>(_ctx: AuthedContext, _what: string, fn: () => T | Promise<
   return await fn();
 }
 
-export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => skills.listSkills(svc(ctx), input));
+export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => {
+  const { owner, ...query } = input;
+  return skills.listSkills(svc(ctx), query, owner);
+});
 
 export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", () => skills.searchSkills(svc(ctx), input.q, input.limit));
 
@@ -29,6 +32,9 @@ export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof 
   run(ctx, "skill.readFile", () => skills.readSkillFile(svc(ctx), input.ref, input.path));
 
 export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => skills.liveCheck(svc(ctx), input.ref, input.text));
+
+export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
+  run(ctx, "skill.disclosure", () => skills.skillDisclosure(svc(ctx), input.ref));
 
 /** A conflict is an answer, not a failure: the editor needs both texts and the diff to show the conflict view. */
 export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>

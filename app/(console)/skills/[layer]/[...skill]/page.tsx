@@ -18,7 +18,7 @@ const safeDecode = (s: string) => {
 };
 
 
-// /skills/<layer>/<folder...>?plugin=&base=&file= : the editor of one skill definition; ?view=evals: its trigger
+// /skills/<layer>/<folder...>?plugin=&base=&owner=&file= : the editor of one skill definition; ?view=evals: its trigger
 // tests. Rights are checked by the server on every call; an unknown layer is just a clear message.
 export default async function SkillEditorPage(props: {
   params: Promise<{ layer: string; skill: string[] }>;
@@ -37,11 +37,13 @@ export default async function SkillEditorPage(props: {
     skill: skill.map(safeDecode).join("/"),
     ...(one(sp.plugin) ? { plugin: one(sp.plugin) } : {}),
     ...(base && (PROJECT_SKILL_DIRS as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
+    // Someone else's personal skill (an administrator's review); the server decides whether this user may.
+    ...(layer === "personal" && one(sp.owner) ? { ownerId: one(sp.owner) } : {}),
   };
   if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} />;
   return (
     <>
-      <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />
+      <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />
       {/* Synced copies are named by the skill's folder name, which the spec makes its name. */}
       <div className="mt-6">
         <SkillDeployments name={ref.skill.split("/").at(-1)!} />

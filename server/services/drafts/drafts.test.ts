@@ -1,0 +1,68 @@
+// Drafts against a real SQLite file: a draft follows its user and no one else ever reads or discards it.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DRAFT_MAX_AGE_MS } from "../../domain/limits";
+import { skillsTestHome } from "../skills/test-support";
+import type { SkillRef } from "../skills/location";
+import { discardDrafts, listDrafts, saveDraft } from "./index";
+
+let h: ReturnType<typeof skillsTestHome>;
+beforeEach(() => {
+  h = skillsTestHome();
+});
+afterEach(() => h.cleanup());
+
+const ref: SkillRef = { layer: "project", skill: "pdf-tools" };
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as { code?: string }).code;
+  }
+  return "no error";
+};
+
+describe("editor drafts", () => {
+  it("keeps a draft for its author, updated in place, and offers it back", () => {
+    const ann = h.ctx(h.actor("author", "ann"));
+    saveDraft(ann, { ref, path: "SKILL.md", text: "first", baseDigest: "a".repeat(64) }, 1000);
+    saveDraft(ann, { ref, path: "SKILL.md", text: "second", baseDigest: "a".repeat(64) }, 2000);
+    expect(listDrafts(ann, ref, 3000)).toEqual([{ path: "SKILL.md", text: "second", baseDigest: "a".repeat(64), updatedAt: 2000 }]);
+  });
+
+  it("another user, an admin included, never sees or discards someone's draft", () => {
+    const ann = h.ctx(h.actor("author", "ann"));
+    const bob = h.ctx(h.actor("author", "bob"));
+    const admin = h.ctx(h.actor("admin", "root"));
+    saveDraft(ann, { ref, path: "SKILL.md", text: "ann's words", baseDigest: null });
+    expect(listDrafts(bob, ref)).toEqual([]);
+    expect(listDrafts(admin, ref)).toEqual([]);
+    expect(discardDrafts(bob, ref)).toEqual({ discarded: 0 });
+    saveDraft(bob, { ref, path: "SKILL.md", text: "bob's words", baseDigest: null });
+    expect(listDrafts(ann, ref).map((d) => d.text)).toEqual(["ann's words"]);
+    expect(listDrafts(bob, ref).map((d) => d.text)).toEqual(["bob's words"]);
+  });
+
+  it("personal drafts: only the owner keeps one; an admin reading another's personal skill cannot", () => {
+    const ann = h.ctx(h.actor("author", "ann"));
+    const admin = h.ctx(h.actor("admin", "root"));
+    const personal: SkillRef = { layer: "personal", skill: "mine", ownerId: "ann" };
+    saveDraft(ann, { ref: personal, path: "SKILL.md", text: "x", baseDigest: null });
+    expect(code(() => saveDraft(admin, { ref: personal, path: "SKILL.md", text: "y", baseDigest: null }))).toBe("FORBIDDEN");
+    expect(code(() => listDrafts(h.ctx(h.actor("author", "bob")), personal))).toBe("FORBIDDEN");
+    expect(listDrafts(admin, personal)).toEqual([]);
+  });
+
+  it("a viewer keeps no drafts; paths outside the skill are refused", () => {
+    expect(code(() => saveDraft(h.ctx(h.actor("viewer")), { ref, path: "SKILL.md", text: "x", baseDigest: null }))).toBe("FORBIDDEN");
+    expect(code(() => saveDraft(h.ctx(h.actor("author")), { ref, path: "../escape.md", text: "x", baseDigest: null }))).toBe("BAD_REQUEST");
+  });
+
+  it("discards one file's draft or all of a skill's, and drops drafts older than the limit", () => {
+    const ann = h.ctx(h.actor("author", "ann"));
+    saveDraft(ann, { ref, path: "SKILL.md", text: "a", baseDigest: null }, 1000);
+    saveDraft(ann, { ref, path: "references/b.md", text: "b", baseDigest: null }, 1000);
+    expect(discardDrafts(ann, ref, "SKILL.md")).toEqual({ discarded: 1 });
+    expect(listDrafts(ann, ref, 2000).map((d) => d.path)).toEqual(["references/b.md"]);
+    expect(listDrafts(ann, ref, 1000 + DRAFT_MAX_AGE_MS + 1)).toEqual([]);
+  });
+});

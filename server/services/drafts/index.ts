@@ -1,0 +1,62 @@
+// Editor drafts: the unsaved text of a file, kept per user on the server so it follows its author to another
+// browser. Every query is narrowed to the acting user: nobody reads, overwrites or discards another's draft.
+// A draft is only kept where its author may write (a read-only view has nothing to lose).
+import { and, asc, eq, lt } from "drizzle-orm";
+import { editorDrafts } from "../../../db/schema";
+import { DRAFT_MAX_AGE_MS, DRAFTS_PER_USER_MAX } from "../../domain/limits";
+import type { SkillsContext } from "../skills/context";
+import { assertRead, assertWrite, historyKey, normaliseRef, safeRelPath, type SkillRef } from "../skills/location";
+
+export interface Draft {
+  path: string;
+  text: string;
+  /** sha256 of the file the draft was edited from (null: the file did not exist). */
+  baseDigest: string | null;
+  updatedAt: number;
+}
+
+type Ctx = Pick<SkillsContext, "db" | "actor">;
+
+const keyOf = (ref: SkillRef) => JSON.stringify(historyKey(ref));
+
+function target(ctx: Ctx, input: SkillRef, mode: "read" | "write") {
+  const ref = normaliseRef(input, ctx.actor);
+  if (mode === "write") assertWrite(ctx.actor, ref);
+  else assertRead(ctx.actor, ref);
+  return keyOf(ref);
+}
+
+export function saveDraft(ctx: Ctx, input: { ref: SkillRef; path: string; text: string; baseDigest: string | null }, now = Date.now()): { updatedAt: number } {
+  const skillKey = target(ctx, input.ref, "write");
+  const path = safeRelPath(input.path);
+  const row = { userId: ctx.actor.id, skillKey, path, text: input.text, baseDigest: input.baseDigest, updatedAt: now };
+  ctx.db
+    .insert(editorDrafts)
+    .values(row)
+    .onConflictDoUpdate({ target: [editorDrafts.userId, editorDrafts.skillKey, editorDrafts.path], set: { text: row.text, baseDigest: row.baseDigest, updatedAt: now } })
+    .run();
+  const mine = ctx.db.select({ id: editorDrafts.id }).from(editorDrafts).where(eq(editorDrafts.userId, ctx.actor.id)).orderBy(asc(editorDrafts.updatedAt)).all();
+  for (const old of mine.slice(0, Math.max(0, mine.length - DRAFTS_PER_USER_MAX))) ctx.db.delete(editorDrafts).where(eq(editorDrafts.id, old.id)).run();
+  return { updatedAt: now };
+}
+
+/** The acting user's drafts of one skill (drafts past DRAFT_MAX_AGE_MS are dropped first). */
+export function listDrafts(ctx: Ctx, ref: SkillRef, now = Date.now()): Draft[] {
+  const skillKey = target(ctx, ref, "read");
+  ctx.db.delete(editorDrafts).where(and(eq(editorDrafts.userId, ctx.actor.id), lt(editorDrafts.updatedAt, now - DRAFT_MAX_AGE_MS))).run();
+  return ctx.db
+    .select({ path: editorDrafts.path, text: editorDrafts.text, baseDigest: editorDrafts.baseDigest, updatedAt: editorDrafts.updatedAt })
+    .from(editorDrafts)
+    .where(and(eq(editorDrafts.userId, ctx.actor.id), eq(editorDrafts.skillKey, skillKey)))
+    .orderBy(asc(editorDrafts.path))
+    .all();
+}
+
+/** Drops the acting user's draft of one file, or of every file of the skill when no path is given. */
+export function discardDrafts(ctx: Ctx, ref: SkillRef, path?: string): { discarded: number } {
+  const skillKey = target(ctx, ref, "read");
+  const where = [eq(editorDrafts.userId, ctx.actor.id), eq(editorDrafts.skillKey, skillKey)];
+  if (path !== undefined) where.push(eq(editorDrafts.path, safeRelPath(path)));
+  const r = ctx.db.delete(editorDrafts).where(and(...where)).run();
+  return { discarded: r.changes };
+}
