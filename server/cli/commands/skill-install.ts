@@ -35,7 +35,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const source = positionals[0]!;
   try {
-    const r = installSkill(path.resolve(io.cwd, source), config, { plugin: values.plugin, force: values.force });
+    const r = await installSkill(path.resolve(io.cwd, source), config, { plugin: values.plugin, force: values.force });
     if (values.json) {
       io.out(JSON.stringify(r, null, 2) + "\n");
       return 0;

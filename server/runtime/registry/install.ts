@@ -49,22 +49,22 @@ export type SkillSource = string | { bytes: Uint8Array; fileName: string };
 
 const sourceLabel = (source: SkillSource) => (typeof source === "string" ? source : source.fileName);
 
-function fromArchive(bytes: Uint8Array, label: string, limits: ArchiveLimits) {
+async function fromArchive(bytes: Uint8Array, label: string, limits: ArchiveLimits) {
   const format = detectArchiveFormat(bytes, label);
   if (!format) throw new InstallError(`${label} is not a folder, a .zip, a .tar.gz or a .tar`, "install.format");
-  const x = extractArchive(bytes, format, limits);
+  const x = await extractArchive(bytes, format, limits);
   const files = x.files.map((f) => ({ path: f.path, data: x.contents.get(f.path)!, executable: f.executable }));
-  return { files, format, skipped: x.skipped };
+  return { files, format: format as ArchiveFormat | "folder", skipped: x.skipped };
 }
 
 /** Reads the source into memory, checked against the limits, without writing anything. */
-export function readInstallSource(
+export async function readInstallSource(
   source: SkillSource,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
-): { files: SkillFile[]; format: ArchiveFormat | "folder"; skipped: string[] } {
+): Promise<{ files: SkillFile[]; format: ArchiveFormat | "folder"; skipped: string[] }> {
   if (typeof source !== "string") {
     try {
-      return fromArchive(source.bytes, source.fileName, limits);
+      return await fromArchive(source.bytes, source.fileName, limits);
     } catch (e) {
       if (e instanceof ArchiveError) throw new InstallError(`refused ${source.fileName}: ${e.message}`, e.code);
       throw e;
@@ -86,7 +86,7 @@ export function readInstallSource(
     if (st.size > limits.maxArchiveBytes) {
       throw new ArchiveError("archive.too-large", `the archive is ${st.size} bytes; the limit is ${limits.maxArchiveBytes} bytes`);
     }
-    return fromArchive(new Uint8Array(fs.readFileSync(source)), source, limits);
+    return await fromArchive(new Uint8Array(fs.readFileSync(source)), source, limits);
   } catch (e) {
     if (e instanceof ArchiveError) throw new InstallError(`refused ${source}: ${e.message}`, e.code);
     if (e instanceof SkillCopyError) throw new InstallError(`refused ${source}: ${e.message}`, "install.copy");
@@ -131,13 +131,13 @@ export interface ImportResult {
  * Imports a skill (folder, archive path or uploaded bytes) into any layer: <layer root>/<name>, written
  * atomically. The plugin layer goes through installSkill (plugin folder + manifest).
  */
-export function importSkill(source: SkillSource, config: LayerConfig, layer: LayerName, opts: InstallOptions = {}): ImportResult {
+export async function importSkill(source: SkillSource, config: LayerConfig, layer: LayerName, opts: InstallOptions = {}): Promise<ImportResult> {
   if (layer === "plugin") {
-    const r = installSkill(source, config, opts);
+    const r = await installSkill(source, config, opts);
     return { name: r.name, layer, plugin: r.plugin, dir: r.dir, format: r.format, files: r.files, totalBytes: r.totalBytes, replaced: r.replaced, diagnostics: r.diagnostics, skipped: r.skipped };
   }
   const label = sourceLabel(source);
-  const read = readInstallSource(source, opts.limits);
+  const read = await readInstallSource(source, opts.limits);
   const root = writableRoot(config, layer);
   const { staging, name } = stageSkill(read.files, root, label);
   const target = path.join(root, name);
@@ -159,12 +159,12 @@ export function importSkill(source: SkillSource, config: LayerConfig, layer: Lay
   };
 }
 
-export function installSkill(source: SkillSource, config: LayerConfig, opts: InstallOptions = {}): InstallResult {
+export async function installSkill(source: SkillSource, config: LayerConfig, opts: InstallOptions = {}): Promise<InstallResult> {
   if (opts.plugin !== undefined && !isSafeSegment(opts.plugin)) {
     throw new InstallError(`invalid plugin name "${opts.plugin}": use letters, digits, dot, dash or underscore`, "install.plugin-name");
   }
   const label = sourceLabel(source);
-  const read = readInstallSource(source, opts.limits);
+  const read = await readInstallSource(source, opts.limits);
   // The skill is staged inside the plugin's staging folder, so one rename puts plugin.json and skill in place.
   const staging = makeStaging(path.join(pluginsDir(config), "install"));
   try {
