@@ -10,7 +10,7 @@ import { codePointLength, isEmptyOptional, MAX_COMPATIBILITY_LENGTH, typeName, t
 import { checkDescription, checkName } from "./validate-required";
 import { checkExtensions, checkMetadata } from "./validate-optional";
 
-export { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "./field-values";
+;
 export { extractProperties } from "./properties";
 
 const SPEC_LIST = "name, description, license, compatibility, metadata, allowed-tools";

@@ -7,7 +7,7 @@ import { auditEvents } from "../../../db/schema/audit";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
 
-export { AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
+export { AUDIT_FILTER_KEYS,  type AuditFilterKey } from "./filter-keys";
 
 /** Accepts epoch milliseconds or an ISO date string (URLs carry the readable form). */
 const time = z.union([z.number(), z.string().min(1).max(40)]).transform((v, ctx) => {
@@ -35,7 +35,6 @@ export const auditFilterSchema = z.object({
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
 } satisfies Record<AuditFilterKey, z.ZodType>);
 export type AuditFilter = z.output<typeof auditFilterSchema>;
-export type AuditFilterInput = z.input<typeof auditFilterSchema>;
 
 export const pageSchema = z.object({
   /** Opaque keyset cursor from the previous page ("<at>.<id>"). */

@@ -11,14 +11,14 @@ import { asc, gt, lte, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
-import { ChainChecker, type BreakReason, type ChainFailure, type CheckerKeys } from "./chain-check";
+import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
 import { canonical, GENESIS_HASH, type ChainedFields } from "./hash";
 import { loadAuditKeys, loadAuditKeysAt } from "./keys";
 import { archivedHeadQuery, ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 
-export type { BreakReason } from "./chain-check";
+;
 export type { CheckpointReport } from "./checkpoint-check";
 
 export type VerifyResult = { ok: true; count: number; head: string; archivedCount: number; startId: number } | ChainFailure;

@@ -26,7 +26,6 @@ export const ZListInput = z.object({
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });
-export type TListInput = z.infer<typeof ZListInput>;
 
 export const ZSearchInput = z.object({ q: z.string().trim().min(1).max(2000), limit: z.number().int().min(1).max(50).optional() });
 
