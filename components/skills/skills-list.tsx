@@ -14,6 +14,7 @@ import { editorHref } from "./links";
 import { stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
 import { count } from "~/components/plural";
+import { DataTable } from "~/components/shell/data-table";
 
 const PAGE = 50;
 type Sort = "name" | "layer" | "status" | "changed";
@@ -141,70 +142,49 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
         </button>
       </div>
       {list.error && <p className="error-text">{list.error.message}</p>}
-      <div className="card overflow-x-auto p-0">
-        <table className="table" data-testid="skills-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Layer</th>
-              <th>Status</th>
-              <th>Tags</th>
-              <th>Description</th>
-              <th>Last change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.rows.map((r) => (
-              <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
-                <td className="font-medium">
-                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref)}>
-                    {r.name}
-                  </Link>
-                  {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
-                </td>
-                <td>
-                  <span className="badge bg-indigo-50 text-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-200">
-                    {LAYER_LABEL[r.layer]}
-                    {r.plugin ? ` · ${r.plugin}` : ""}
-                  </span>
-                </td>
-                <td>
-                  <span className={`badge ${stateClass(r.status)}`} title={r.statusReason}>
-                    {stateLabel(r.status)}
-                  </span>
-                  {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
-                  {r.status === "invalid" && r.statusReason && (
-                    <div className="mt-1 max-w-xs text-xs text-red-800 dark:text-red-300" data-testid="invalid-reason">
-                      {r.statusReason}
-                    </div>
-                  )}
-                </td>
-                <td className="text-xs">
-                  {r.tags.map((t) => (
-                    <button key={t} type="button" className="badge mr-1 bg-zinc-100 hover:bg-zinc-200 dark:bg-zinc-800" onClick={() => (setTag(t), setPage(0))} title={`Only skills tagged ${t}`}>
-                      {t}
-                    </button>
-                  ))}
-                </td>
-                <td className="max-w-md text-xs">
-                  <span className="line-clamp-2">{r.description}</span>
-                </td>
-                <td className="text-xs whitespace-nowrap">
-                  {ago(r.lastChange.at)}
-                  <div className="muted">{r.lastChange.source === "disk" ? "on disk" : r.lastChange.by}</div>
-                </td>
-              </tr>
-            ))}
-            {list.data && list.data.rows.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted py-6 text-center">
-                  No skill matches.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="skills-table" columns={["Name", "Layer", "Status", "Tags", "Description", "Last change"]} note={list.data && list.data.rows.length === 0 ? "No skill matches." : null}>
+        {list.data?.rows.map((r) => (
+          <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
+            <td className="font-medium">
+              <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref)}>
+                {r.name}
+              </Link>
+              {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
+            </td>
+            <td>
+              <span className="badge bg-indigo-50 text-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-200">
+                {LAYER_LABEL[r.layer]}
+                {r.plugin ? ` · ${r.plugin}` : ""}
+              </span>
+            </td>
+            <td>
+              <span className={`badge ${stateClass(r.status)}`} title={r.statusReason}>
+                {stateLabel(r.status)}
+              </span>
+              {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
+              {r.status === "invalid" && r.statusReason && (
+                <div className="mt-1 max-w-xs text-xs text-red-800 dark:text-red-300" data-testid="invalid-reason">
+                  {r.statusReason}
+                </div>
+              )}
+            </td>
+            <td className="text-xs">
+              {r.tags.map((t) => (
+                <button key={t} type="button" className="badge mr-1 bg-zinc-100 hover:bg-zinc-200 dark:bg-zinc-800" onClick={() => (setTag(t), setPage(0))} title={`Only skills tagged ${t}`}>
+                  {t}
+                </button>
+              ))}
+            </td>
+            <td className="max-w-md text-xs">
+              <span className="line-clamp-2">{r.description}</span>
+            </td>
+            <td className="text-xs whitespace-nowrap">
+              {ago(r.lastChange.at)}
+              <div className="muted">{r.lastChange.source === "disk" ? "on disk" : r.lastChange.by}</div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <div className="flex items-center gap-2 text-sm">
         <button className="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>
           Previous
