@@ -7,15 +7,11 @@ import { checkSkillDir } from "../skill";
 import type { Diagnostic } from "../skill/types";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, extractArchive, type ArchiveFormat, type ArchiveLimits } from "./archive";
 import { isSafeSegment, type LayerConfig, type LayerName, type PluginManifest, pluginsDir, writableRoot } from "./layers";
-import { commitStaging, makeStaging, readSkillFolder, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
+import { commitStaging, makeStaging, readSkillFolder, RegistryError, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
 
-export class InstallError extends Error {
-  constructor(
-    message: string,
-    readonly code: string = "install.refused",
-  ) {
-    super(message);
-    this.name = "InstallError";
+export class InstallError extends RegistryError {
+  constructor(message: string, code = "install.refused") {
+    super(message, code);
   }
 }
 
@@ -28,20 +24,24 @@ export interface InstallOptions {
   now?: () => Date;
 }
 
-export interface InstallResult {
+/** What an install or an import wrote. */
+interface Written {
   name: string;
-  plugin: string;
-  /** The installed skill folder. */
+  /** The written skill folder. */
   dir: string;
-  pluginDir: string;
-  source: string;
   format: ArchiveFormat | "folder";
   files: number;
   totalBytes: number;
   replaced: boolean;
-  /** Warnings and infos of the installed SKILL.md (errors refuse the install). */
+  /** Warnings and infos of the written SKILL.md (errors refuse it). */
   diagnostics: Diagnostic[];
   skipped: string[];
+}
+
+export interface InstallResult extends Written {
+  plugin: string;
+  pluginDir: string;
+  source: string;
 }
 
 /** A folder or archive path, or an uploaded archive's bytes (the console's import). */
@@ -114,17 +114,9 @@ function stageSkill(files: SkillFile[], parent: string, label: string): { stagin
   }
 }
 
-export interface ImportResult {
-  name: string;
+export interface ImportResult extends Written {
   layer: LayerName;
   plugin?: string;
-  dir: string;
-  format: ArchiveFormat | "folder";
-  files: number;
-  totalBytes: number;
-  replaced: boolean;
-  diagnostics: Diagnostic[];
-  skipped: string[];
 }
 
 /**
@@ -134,7 +126,8 @@ export interface ImportResult {
 export async function importSkill(source: SkillSource, config: LayerConfig, layer: LayerName, opts: InstallOptions = {}): Promise<ImportResult> {
   if (layer === "plugin") {
     const r = await installSkill(source, config, opts);
-    return { name: r.name, layer, plugin: r.plugin, dir: r.dir, format: r.format, files: r.files, totalBytes: r.totalBytes, replaced: r.replaced, diagnostics: r.diagnostics, skipped: r.skipped };
+    const { pluginDir: _dir, source: _source, ...written } = r;
+    return { ...written, layer };
   }
   const label = sourceLabel(source);
   const read = await readInstallSource(source, opts.limits);

@@ -57,19 +57,24 @@ export function withPeople<T extends { actorId: string | null; actorEmail: strin
   return events.map((e) => (e.actorId && !e.actorEmail && email.has(e.actorId) ? { ...e, actorEmail: email.get(e.actorId)! } : e));
 }
 
-/** One page of events, newest first. `nextCursor` is null on the last page. */
-export function listEvents(
-  db: Db,
-  filter: AuditFilter,
-  scope: AuditScope,
-  page: AuditPage = {},
-): { events: AuditEventView[]; nextCursor: string | null } {
+export type EventPage = { events: AuditEventView[]; nextCursor: string | null };
+
+/**
+ * A keyset page: `read` returns up to `fetch` stored rows older than the cursor, newest first; one more than
+ * the page size is asked for, so a full page knows whether another follows.
+ */
+function paged(db: Db, page: AuditPage, read: (older: SQL | undefined, fetch: number) => StoredRow[]): EventPage {
   flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
-  const rows = listPage(db, whereOf(filter, scope, olderThan(parseCursor(cursor))), limit + 1);
+  const rows = read(olderThan(parseCursor(cursor)), limit + 1);
   const more = rows.length > limit;
   const events = withPeople(db, rows.slice(0, limit).map(toView));
   return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
+}
+
+/** One page of events, newest first. `nextCursor` is null on the last page. */
+export function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
+  return paged(db, page, (older, fetch) => listPage(db, whereOf(filter, scope, older), fetch));
 }
 
 /** How many events match (the table's "N events"). */
@@ -211,23 +216,14 @@ export const VIOLATION_TYPES = ["tool_restriction_violated", "script_read_blocke
  * newest first, with the session it came from. Each kind is read through its own (type, at) index and the
  * two pages merged, so this stays fast however many events there are.
  */
-export function violations(
-  db: Db,
-  filter: AuditFilter,
-  scope: AuditScope,
-  page: AuditPage = {},
-): { events: AuditEventView[]; nextCursor: string | null } {
-  flushAudit(db);
-  const { cursor, limit } = pageSchema.parse(page);
-  const older = olderThan(parseCursor(cursor));
+export function violations(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
   const types = VIOLATION_TYPES.filter((type) => !filter.type || filter.type === type);
   if (types.length === 0) return { events: [], nextCursor: null };
   // One page per kind, merged here in the same (at, id) descending order.
-  const rows = types
-    .flatMap((type) => listPage(db, whereOf({ ...filter, type }, scope, older), limit + 1))
-    .sort((a, b) => b.at - a.at || b.id - a.id)
-    .slice(0, limit + 1);
-  const more = rows.length > limit;
-  const events = withPeople(db, rows.slice(0, limit).map(toView));
-  return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
+  return paged(db, page, (older, fetch) =>
+    types
+      .flatMap((type) => listPage(db, whereOf({ ...filter, type }, scope, older), fetch))
+      .sort((a, b) => b.at - a.at || b.id - a.id)
+      .slice(0, fetch),
+  );
 }
