@@ -5,6 +5,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
 import { DataTable } from "~/components/shell/data-table";
+import { Options } from "~/components/shell/options";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
@@ -76,11 +77,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
         <input className="input" name="email" type="email" placeholder="email@example.com" aria-label="Email" required />
         <input className="input" name="name" placeholder="Name (optional)" aria-label="Name" />
         <select className="input" name="role" defaultValue="author" aria-label="Role">
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
+          <Options values={ROLES} />
         </select>
         <input className="input" name="password" type="password" placeholder="Initial password (8+)" aria-label="Password" required minLength={8} />
         <button className="btn btn-primary justify-center" type="submit" disabled={create.isPending}>
@@ -104,11 +101,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                 title={u.id === currentUserId ? "Another administrator changes your role" : undefined}
                 onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
               >
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
+                <Options values={ROLES} />
               </select>
             </td>
             <td>
