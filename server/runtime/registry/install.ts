@@ -114,6 +114,20 @@ function stageSkill(files: SkillFile[], parent: string, label: string): { stagin
   }
 }
 
+/** The report of a skill written at `dir`; its SKILL.md is checked again in place (in staging the folder name differs). */
+function written(name: string, dir: string, read: Awaited<ReturnType<typeof readInstallSource>>, replaced: boolean): Written {
+  return {
+    name,
+    dir,
+    format: read.format,
+    files: read.files.length,
+    totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
+    replaced,
+    diagnostics: checkSkillDir(dir, { rules: "omniforge" }).diagnostics,
+    skipped: read.skipped,
+  };
+}
+
 export interface ImportResult extends Written {
   layer: LayerName;
   plugin?: string;
@@ -139,17 +153,7 @@ export async function importSkill(source: SkillSource, config: LayerConfig, laye
     throw new InstallError(`${target} already exists; use force to replace it`, "install.exists");
   }
   const { replaced } = commitStaging(staging, target, opts.force === true);
-  return {
-    name,
-    layer,
-    dir: target,
-    format: read.format,
-    files: read.files.length,
-    totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
-    replaced,
-    diagnostics: checkSkillDir(target, { rules: "omniforge" }).diagnostics,
-    skipped: read.skipped,
-  };
+  return { ...written(name, target, read, replaced), layer };
 }
 
 export async function installSkill(source: SkillSource, config: LayerConfig, opts: InstallOptions = {}): Promise<InstallResult> {
@@ -177,20 +181,7 @@ export async function installSkill(source: SkillSource, config: LayerConfig, opt
     fs.writeFileSync(path.join(staging, "plugin.json"), JSON.stringify(manifest, null, 2) + "\n");
     const { replaced } = commitStaging(staging, pluginDir, opts.force === true);
     const dir = path.join(pluginDir, "skills", name);
-    return {
-      name,
-      plugin,
-      dir,
-      pluginDir,
-      source: manifest.source,
-      format: read.format,
-      files: read.files.length,
-      totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
-      replaced,
-      // Checked again in place: in staging the folder name differs from the skill name.
-      diagnostics: checkSkillDir(dir, { rules: "omniforge" }).diagnostics,
-      skipped: read.skipped,
-    };
+    return { ...written(name, dir, read, replaced), plugin, pluginDir, source: manifest.source };
   } catch (e) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw e;
