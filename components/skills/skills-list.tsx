@@ -95,28 +95,8 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
             }}
           />
         </label>
-        <label className="text-sm">
-          <span className="muted text-xs">Layer</span>
-          <select className="input" aria-label="Layer filter" value={layer} onChange={(e) => (setLayer(e.target.value as typeof layer), setPage(0))}>
-            <option value="">All layers</option>
-            {LAYERS.map((l) => (
-              <option key={l} value={l}>
-                {LAYER_LABEL[l]} {list.data?.counts.layers[l] !== undefined ? `(${list.data.counts.layers[l]})` : ""}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="muted text-xs">Status</span>
-          <select className="input" aria-label="Status filter" value={status} onChange={(e) => (setStatus(e.target.value as typeof status), setPage(0))}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {SKILL_STATE_LABEL[s]} {list.data?.counts.statuses[s] !== undefined ? `(${list.data.counts.statuses[s]})` : ""}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CountedFilter label="Layer" any="All layers" value={layer} values={LAYERS} labels={LAYER_LABEL} counts={list.data?.counts.layers} onChange={(v) => (setLayer(v), setPage(0))} />
+        <CountedFilter label="Status" any="Any status" value={status} values={STATUSES} labels={SKILL_STATE_LABEL} counts={list.data?.counts.statuses} onChange={(v) => (setStatus(v), setPage(0))} />
         <label className="text-sm">
           <span className="muted text-xs">Tag</span>
           <select className="input" aria-label="Tag filter" value={tag} onChange={(e) => (setTag(e.target.value), setPage(0))}>
@@ -198,5 +178,31 @@ export function SkillsList({ canCreate }: { canCreate: boolean }) {
         {list.isFetching && <span className="muted text-xs">searching…</span>}
       </div>
     </div>
+  );
+}
+
+/** A filter select whose options say how many skills have each value. */
+function CountedFilter<T extends string>(props: {
+  label: string;
+  any: string;
+  value: T | "";
+  values: readonly T[];
+  labels: Record<T, string>;
+  counts: Partial<Record<T, number>> | undefined;
+  onChange: (value: T | "") => void;
+}) {
+  const { label, any, value, values, labels, counts, onChange } = props;
+  return (
+    <label className="text-sm">
+      <span className="muted text-xs">{label}</span>
+      <select className="input" aria-label={`${label} filter`} value={value} onChange={(e) => onChange(e.target.value as T | "")}>
+        <option value="">{any}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {labels[v]} {counts?.[v] !== undefined ? `(${counts[v]})` : ""}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
