@@ -18,7 +18,7 @@
 // the same write lock every AUDIT_CHECKPOINT_EVERY_ROWS rows, and a timer anchors a quiet head after
 // AUDIT_CHECKPOINT_EVERY_MS.
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
-import { desc, fillPlaceholders, Param, Placeholder, sql } from "drizzle-orm";
+import { desc, fillPlaceholders, is, Param, Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { auditEvents } from "../../../db/schema/audit";
 import { AUDIT_CHAIN_HMAC, AUDIT_CHECKPOINT_EVERY_MS, AUDIT_CHECKPOINT_EVERY_ROWS } from "../../domain/audit-chain";
@@ -121,8 +121,12 @@ function prepareInsert(db: Db): (row: WrittenEvent) => void {
     .toSQL();
   // Each parameter is a Param (value + column) around a placeholder, or around a fixed value such as `chain`.
   // The audit columns are plain integers and text, whose driver value is the value itself.
-  const inner = (p: unknown) => (p instanceof Param ? p.value : p);
-  const order = q.params.map((p) => (inner(p) instanceof Placeholder ? ((inner(p) as Placeholder).name as keyof WrittenEvent) : null));
+  // drizzle's is(), not instanceof: a server bundle may hold two copies of drizzle's classes.
+  const inner = (p: unknown) => (is(p, Param) ? p.value : p);
+  const order = q.params.map((p) => {
+    const v = inner(p);
+    return is(v, Placeholder) ? (v.name as keyof WrittenEvent) : null;
+  });
   const fixed = fillPlaceholders(q.params.map((p, i) => (order[i] ? null : p)), {});
   const stmt = db.$client.prepare(q.sql);
   const args: unknown[] = new Array(order.length);
