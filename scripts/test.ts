@@ -1,4 +1,4 @@
-// `npm test`: type-check, unit tests (Vitest), production build, e2e (Playwright in Debian's chromium) on a
+// `npm test`: type-check, dead code (knip), unit tests (Vitest), production build, e2e (Playwright in Debian's chromium) on a
 // throw-away data home. Ends with one plain line `N passed, N failed` counting every test, for CI.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -57,6 +57,16 @@ if (want("typecheck")) {
   else {
     failed++;
     failures.push("typecheck");
+  }
+}
+
+// Dead code fails CI: files nothing imports, exports and types nobody uses, dependencies nothing needs
+// (knip, with the app's entry points in knip.json).
+if (want("deadcode")) {
+  if (run("deadcode", bin("knip"), ["--no-progress", "--no-config-hints"])) passed++;
+  else {
+    failed++;
+    failures.push("deadcode: knip lists unused files, exports or dependencies above; delete them (or un-export what is used only in its file)");
   }
 }
 

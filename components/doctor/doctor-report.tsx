@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { editorHref } from "~/components/skills/links";
+import { Section } from "~/components/shell/section";
 
 const SEVERITY_STYLE: Record<string, string> = {
   high: "bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200",
@@ -44,8 +45,7 @@ export function DoctorReport() {
         </div>
       </section>
 
-      <section className="card space-y-2" aria-label="By check">
-        <h2 className="font-semibold">By check</h2>
+      <Section label="By check" title="By check">
         {r.byCheck.length === 0 ? (
           <p className="text-sm text-slate-500">No findings.</p>
         ) : (
@@ -76,10 +76,9 @@ export function DoctorReport() {
             </tbody>
           </table>
         )}
-      </section>
+      </Section>
 
-      <section className="card space-y-2" aria-label="Skills, worst first">
-        <h2 className="font-semibold">Skills, worst first</h2>
+      <Section label="Skills, worst first" title="Skills, worst first">
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {r.skills.map((s) => {
             const key = `${s.ref.layer}/${s.ref.plugin ?? ""}/${s.ref.skill}`;
@@ -120,10 +119,9 @@ export function DoctorReport() {
             );
           })}
         </ul>
-      </section>
+      </Section>
 
-      <section className="card space-y-2" aria-label="Overlapping skills">
-        <h2 className="font-semibold">Overlapping descriptions</h2>
+      <Section label="Overlapping skills" title="Overlapping descriptions">
         {r.overlaps.length === 0 ? (
           <p className="text-sm text-slate-500">No two skills compete for the same requests.</p>
         ) : (
@@ -145,7 +143,7 @@ export function DoctorReport() {
             ))}
           </ul>
         )}
-      </section>
+      </Section>
       {total === 0 && r.silenced === 0 && <p className="text-sm text-emerald-700">Every skill is in good health.</p>}
     </div>
   );

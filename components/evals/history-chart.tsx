@@ -1,5 +1,6 @@
 // F1 over this skill's runs, oldest to newest, as a small line; a dot where SKILL.md changed between runs.
 import type { EvalRunSummary } from "./types";
+import { Section } from "~/components/shell/section";
 
 export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummary[]; selected: number | null; onSelect: (id: number) => void }) {
   const done = [...runs].filter((r) => r.status === "done").reverse();
@@ -9,8 +10,7 @@ export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummar
   const x = (i: number) => (done.length === 1 ? w / 2 : 10 + (i * (w - 20)) / (done.length - 1));
   const y = (f1: number | null) => h - 10 - (f1 ?? 0) * (h - 20);
   return (
-    <section className="card space-y-2" aria-label="Run history">
-      <h2 className="font-semibold">History</h2>
+    <Section label="Run history" title="History">
       <svg width={w} height={h} role="img" aria-label={`F1 over ${done.length} runs`} data-testid="history-chart" className="overflow-visible">
         <polyline fill="none" stroke="currentColor" strokeOpacity={0.5} points={done.map((r, i) => `${x(i)},${y(r.f1)}`).join(" ")} />
         {done.map((r, i) => (
@@ -28,6 +28,6 @@ export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummar
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   );
 }

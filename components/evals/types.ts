@@ -2,12 +2,9 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "~/server/api/root";
 
 type Out = inferRouterOutputs<AppRouter>["evals"];
-export type TriggerSetView = Out["getSet"];
 export type EvalRun = Out["get"];
 export type EvalRunSummary = Out["list"][number];
 export type QueryRow = EvalRun["results"][number];
-export type ProviderChoice = Out["providers"][number];
-export type OverviewRow = Out["overview"][number];
 export interface EditableCase {
   /** Stable key for React while rows are edited. */
   key: number;

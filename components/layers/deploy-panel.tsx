@@ -7,6 +7,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import type { ChainLink } from "~/server/services/governance/matrix";
 import { StatusBadge } from "./status-badge";
 import type { CandidateStatus } from "~/server/runtime/registry/types";
+import { Options } from "~/components/shell/options";
 
 type Target = "enterprise" | "personal" | "project";
 
@@ -60,11 +61,7 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
         <label className="flex flex-col gap-1 text-xs font-medium">
           into the layer
           <select className="input" value={target} onChange={(e) => setTarget(e.target.value as Target)} aria-label="Target layer">
-            {targets.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
+            <Options values={targets} />
           </select>
         </label>
       </div>

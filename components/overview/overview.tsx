@@ -10,6 +10,7 @@ import { stateLabel } from "~/components/skills/skill-state";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { evalsHref } from "~/components/evals/view-tabs";
 import type { AppRouter } from "~/server/api/root";
+import { Section } from "~/components/shell/section";
 
 type Overview = inferRouterOutputs<AppRouter>["overview"]["get"];
 
@@ -40,8 +41,7 @@ export function OverviewDashboard() {
         <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?type=script_executed" warn />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
-        <section className="card space-y-2" aria-label="By layer and status">
-          <h2 className="font-semibold">Catalog</h2>
+        <Section label="By layer and status" title="Catalog">
           <p className="text-sm">
             {Object.entries(o.byLayer)
               .map(([l, n]) => `${(LAYER_LABEL as Record<string, string>)[l] ?? l} ${n}`)
@@ -55,9 +55,8 @@ export function OverviewDashboard() {
           <p className="muted text-sm">
             Last 24 h: {d.activations} activations, {d.scriptRuns} script runs ({d.scriptFailures} failed), {d.refusals} refused requests, {d.toolViolations} refused tool calls.
           </p>
-        </section>
-        <section className="card space-y-2" aria-label="Invalid skills">
-          <h2 className="font-semibold">Invalid skills</h2>
+        </Section>
+        <Section label="Invalid skills" title="Invalid skills">
           {o.invalid.length === 0 ? (
             <p className="muted text-sm">None: every skill loads.</p>
           ) : (
@@ -72,10 +71,9 @@ export function OverviewDashboard() {
               ))}
             </ul>
           )}
-        </section>
+        </Section>
         {o.isAdmin && (
-          <section className="card space-y-2" aria-label="Awaiting approval">
-            <h2 className="font-semibold">Awaiting approval</h2>
+          <Section label="Awaiting approval" title="Awaiting approval">
             {o.pendingApprovals.length === 0 ? (
               <p className="muted text-sm">Nothing waits for a decision.</p>
             ) : (
@@ -90,10 +88,9 @@ export function OverviewDashboard() {
                 ))}
               </ul>
             )}
-          </section>
+          </Section>
         )}
-        <section className="card space-y-2" aria-label="Busiest skills">
-          <h2 className="font-semibold">Busiest skills (24 h)</h2>
+        <Section label="Busiest skills" title="Busiest skills (24 h)">
           {o.busiest.length === 0 ? (
             <p className="muted text-sm">No activations in the last 24 hours.</p>
           ) : (
@@ -108,9 +105,8 @@ export function OverviewDashboard() {
               ))}
             </ul>
           )}
-        </section>
-        <section className="card space-y-2" aria-label="Trigger tests">
-          <h2 className="font-semibold">Trigger tests</h2>
+        </Section>
+        <Section label="Trigger tests" title="Trigger tests">
           {o.evals.length === 0 ? (
             <p className="muted text-sm">No trigger test has run yet: open a skill and its Evals tab.</p>
           ) : (
@@ -127,7 +123,7 @@ export function OverviewDashboard() {
               ))}
             </ul>
           )}
-        </section>
+        </Section>
       </div>
     </div>
   );

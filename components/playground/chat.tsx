@@ -12,6 +12,7 @@ import { answerOf, costsOf, toSteps, totals } from "./steps-model";
 import { StepList } from "./steps";
 import { useDebounced } from "~/components/skills/use-debounced";
 import { MODES, type Message, type Mode } from "./types";
+import { Options } from "~/components/shell/options";
 
 interface TurnView {
   turn: number;
@@ -40,11 +41,7 @@ function ReplayControl({ turn, current, disabled, onReplay }: { turn: number; cu
   return (
     <span className="flex items-center gap-1 text-xs">
       <select className="input !w-auto !py-0.5 text-xs" aria-label={`Replay mode for turn ${turn}`} value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-        {MODES.map((m) => (
-          <option key={m} value={m}>
-            {m}
-          </option>
-        ))}
+        <Options values={MODES} />
       </select>
       <button className="btn !px-2 !py-0.5 text-xs" disabled={disabled} onClick={() => onReplay(mode)}>
         Replay in mode…

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { MODES, type Mode } from "./types";
+import { Options } from "~/components/shell/options";
 
 export function NewSessionForm({ onCreated }: { onCreated: (id: string) => void }) {
   const trpc = useTRPC();
@@ -69,11 +70,7 @@ export function NewSessionForm({ onCreated }: { onCreated: (id: string) => void 
       <label className="block">
         <span className="muted text-xs">Disclosure mode</span>
         <select className="input" name="mode" aria-label="Disclosure mode" defaultValue="tool">
-          {MODES.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
+          <Options values={MODES} />
         </select>
       </label>
       {(["environment", "agent", "tenant"] as const).map((k) => {

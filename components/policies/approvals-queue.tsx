@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import type { ApprovalItem } from "~/server/services/governance/approvals";
+import { DataTable } from "~/components/shell/data-table";
 
 export function ApprovalsQueue() {
   const trpc = useTRPC();
@@ -36,33 +37,21 @@ export function ApprovalsQueue() {
       {q.data && q.data.recent.length > 0 && (
         <details>
           <summary className="cursor-pointer text-sm font-medium">Recent decisions</summary>
-          <table className="table mt-2">
-            <thead>
-              <tr>
-                <th>Skill</th>
-                <th>Layer</th>
-                <th>Version</th>
-                <th>Decision</th>
-                <th>By</th>
-                <th>Comment</th>
+          <DataTable columns={["Skill", "Layer", "Version", "Decision", "By", "Comment"]} card={false} className="mt-2">
+            {q.data.recent.map((r) => (
+              <tr key={r.id}>
+                <td>{r.skill}</td>
+                <td>
+                  {r.layer}
+                  {r.plugin ? ` (${r.plugin})` : ""}
+                </td>
+                <td className="font-mono text-xs">{r.digest.slice(0, 12)}</td>
+                <td>{r.status}</td>
+                <td>{r.decidedBy}</td>
+                <td>{r.comment}</td>
               </tr>
-            </thead>
-            <tbody>
-              {q.data.recent.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.skill}</td>
-                  <td>
-                    {r.layer}
-                    {r.plugin ? ` (${r.plugin})` : ""}
-                  </td>
-                  <td className="font-mono text-xs">{r.digest.slice(0, 12)}</td>
-                  <td>{r.status}</td>
-                  <td>{r.decidedBy}</td>
-                  <td>{r.comment}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </details>
       )}
     </section>

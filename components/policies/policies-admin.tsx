@@ -9,6 +9,7 @@ import { LAYERS } from "~/server/domain/vocabulary";
 import type { PolicyChange } from "~/server/services/governance/policy-change";
 import { ApprovalsQueue } from "./approvals-queue";
 import { CatalogNames, PatternPreview } from "./pattern-preview";
+import { Section } from "~/components/shell/section";
 
 export function PoliciesAdmin() {
   const trpc = useTRPC();
@@ -69,8 +70,7 @@ export function PoliciesAdmin() {
         </p>
       )}
 
-      <section className="card space-y-2" aria-label="Approvals required">
-        <h2 className="font-semibold">Approval required</h2>
+      <Section label="Approvals required" title="Approval required">
         <p className="muted text-sm">A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.</p>
         <label className="flex items-center gap-2 text-sm">
           <input
@@ -90,7 +90,7 @@ export function PoliciesAdmin() {
           />
           Require approval for project skills
         </label>
-      </section>
+      </Section>
 
       <section className="card space-y-2" aria-label="Personal skills">
         <h2 className="font-semibold">Personal skills</h2>
@@ -108,8 +108,7 @@ export function PoliciesAdmin() {
 
       <ApprovalsQueue />
 
-      <section className="card space-y-2" aria-label="Blocked names">
-        <h2 className="font-semibold">Blocked everywhere</h2>
+      <Section label="Blocked names" title="Blocked everywhere">
         <p className="muted text-sm">A blocked name is never active, in any layer, for any agent.</p>
         <form className="flex gap-2" onSubmit={(e) => onForm(e, (f) => ({ op: "block", name: String(f.get("name") ?? "") }))}>
           <input className="input max-w-xs" name="name" placeholder="skill-name" aria-label="Skill name to block" list="catalog-names" autoComplete="off" required />
@@ -128,10 +127,9 @@ export function PoliciesAdmin() {
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
 
-      <section className="card space-y-2" aria-label="Disabled definitions">
-        <h2 className="font-semibold">Disabled in one layer</h2>
+      <Section label="Disabled definitions" title="Disabled in one layer">
         <p className="muted text-sm">Switch off one layer’s definition of a name; the next layer’s definition takes its place.</p>
         <form
           className="grid gap-2 sm:grid-cols-4"
@@ -167,10 +165,9 @@ export function PoliciesAdmin() {
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
 
-      <section className="card space-y-2" aria-label="Allowlist">
-        <h2 className="font-semibold">Allowlist mode</h2>
+      <Section label="Allowlist" title="Allowlist mode">
         <p className="muted text-sm">
           {p.allowlist ? (
             <>
@@ -212,10 +209,9 @@ export function PoliciesAdmin() {
             )}
           </div>
         </form>
-      </section>
+      </Section>
 
-      <section className="card space-y-2" aria-label="Forbidden names">
-        <h2 className="font-semibold">Names that may not be used</h2>
+      <Section label="Forbidden names" title="Names that may not be used">
         <p className="muted text-sm">
           A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Vendor words
           (claude, anthropic, gemini, openai) are a common choice: some vendors refuse skills whose names carry them.
@@ -251,7 +247,7 @@ export function PoliciesAdmin() {
             </button>
           </div>
         </form>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { editorHref } from "./links";
+import { DataTable } from "~/components/shell/data-table";
 
 export function DeletedSkills({ canRestore }: { canRestore: boolean }) {
   const trpc = useTRPC();
@@ -32,48 +33,27 @@ export function DeletedSkills({ canRestore }: { canRestore: boolean }) {
           Restored. <Link className="underline" href={editorHref(restore.data.ref)}>Open {restore.data.ref.skill}</Link>
         </p>
       )}
-      <div className="card overflow-x-auto p-0">
-        <table className="table" data-testid="deleted-table">
-          <thead>
-            <tr>
-              <th>Skill folder</th>
-              <th>Layer</th>
-              <th>Deleted</th>
-              <th>By</th>
-              <th>Files</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {deleted.data?.map((d) => (
-              <tr key={d.versionId} data-testid={`deleted-${d.ref.skill}`}>
-                <td className="font-mono">{d.ref.skill}</td>
-                <td>
-                  {LAYER_LABEL[d.ref.layer]}
-                  {d.ref.plugin ? ` · ${d.ref.plugin}` : ""}
-                </td>
-                <td>{new Date(d.deletedAt).toLocaleString()}</td>
-                <td>{d.deletedBy}</td>
-                <td>{d.files}</td>
-                <td>
-                  {canRestore && (
-                    <button className="btn" disabled={restore.isPending} onClick={() => restore.mutate({ id: d.versionId })}>
-                      Restore
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {deleted.data?.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted py-6 text-center">
-                  No deleted skills.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="deleted-table" columns={["Skill folder", "Layer", "Deleted", "By", "Files", ""]} note={deleted.data?.length === 0 ? "No deleted skills." : null}>
+        {deleted.data?.map((d) => (
+          <tr key={d.versionId} data-testid={`deleted-${d.ref.skill}`}>
+            <td className="font-mono">{d.ref.skill}</td>
+            <td>
+              {LAYER_LABEL[d.ref.layer]}
+              {d.ref.plugin ? ` · ${d.ref.plugin}` : ""}
+            </td>
+            <td>{new Date(d.deletedAt).toLocaleString()}</td>
+            <td>{d.deletedBy}</td>
+            <td>{d.files}</td>
+            <td>
+              {canRestore && (
+                <button className="btn" disabled={restore.isPending} onClick={() => restore.mutate({ id: d.versionId })}>
+                  Restore
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

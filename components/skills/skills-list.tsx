@@ -14,6 +14,7 @@ import { editorHref } from "./links";
 import { stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
 import { count } from "~/components/plural";
+import { DataTable } from "~/components/shell/data-table";
 
 const PAGE = 50;
 type Sort = "name" | "layer" | "status" | "changed";
@@ -112,28 +113,8 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
             </select>
           </label>
         )}
-        <label className="text-sm">
-          <span className="muted text-xs">Layer</span>
-          <select className="input" aria-label="Layer filter" value={layer} onChange={(e) => (setLayer(e.target.value as typeof layer), setPage(0))}>
-            <option value="">All layers</option>
-            {LAYERS.map((l) => (
-              <option key={l} value={l}>
-                {LAYER_LABEL[l]} {list.data?.counts.layers[l] !== undefined ? `(${list.data.counts.layers[l]})` : ""}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="muted text-xs">Status</span>
-          <select className="input" aria-label="Status filter" value={status} onChange={(e) => (setStatus(e.target.value as typeof status), setPage(0))}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {SKILL_STATE_LABEL[s]} {list.data?.counts.statuses[s] !== undefined ? `(${list.data.counts.statuses[s]})` : ""}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CountedFilter label="Layer" any="All layers" value={layer} values={LAYERS} labels={LAYER_LABEL} counts={list.data?.counts.layers} onChange={(v) => (setLayer(v), setPage(0))} />
+        <CountedFilter label="Status" any="Any status" value={status} values={STATUSES} labels={SKILL_STATE_LABEL} counts={list.data?.counts.statuses} onChange={(v) => (setStatus(v), setPage(0))} />
         <label className="text-sm">
           <span className="muted text-xs">Tag</span>
           <select className="input" aria-label="Tag filter" value={tag} onChange={(e) => (setTag(e.target.value), setPage(0))}>
@@ -159,70 +140,49 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
         </button>
       </div>
       {list.error && <p className="error-text">{list.error.message}</p>}
-      <div className="card overflow-x-auto p-0">
-        <table className="table" data-testid="skills-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Layer</th>
-              <th>Status</th>
-              <th>Tags</th>
-              <th>Description</th>
-              <th>Last change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.rows.map((r) => (
-              <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
-                <td className="font-medium">
-                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref, undefined, me)}>
-                    {r.name}
-                  </Link>
-                  {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
-                </td>
-                <td>
-                  <span className="badge bg-indigo-50 text-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-200">
-                    {LAYER_LABEL[r.layer]}
-                    {r.plugin ? ` · ${r.plugin}` : ""}
-                  </span>
-                </td>
-                <td>
-                  <span className={`badge ${stateClass(r.status)}`} title={r.statusReason}>
-                    {stateLabel(r.status)}
-                  </span>
-                  {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
-                  {r.status === "invalid" && r.statusReason && (
-                    <div className="mt-1 max-w-xs text-xs text-red-800 dark:text-red-300" data-testid="invalid-reason">
-                      {r.statusReason}
-                    </div>
-                  )}
-                </td>
-                <td className="text-xs">
-                  {r.tags.map((t) => (
-                    <button key={t} type="button" className="badge mr-1 bg-zinc-100 hover:bg-zinc-200 dark:bg-zinc-800" onClick={() => (setTag(t), setPage(0))} title={`Only skills tagged ${t}`}>
-                      {t}
-                    </button>
-                  ))}
-                </td>
-                <td className="max-w-md text-xs">
-                  <span className="line-clamp-2">{r.description}</span>
-                </td>
-                <td className="text-xs whitespace-nowrap">
-                  {ago(r.lastChange.at)}
-                  <div className="muted">{r.lastChange.source === "disk" ? "on disk" : r.lastChange.by}</div>
-                </td>
-              </tr>
-            ))}
-            {list.data && list.data.rows.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted py-6 text-center">
-                  No skill matches.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="skills-table" columns={["Name", "Layer", "Status", "Tags", "Description", "Last change"]} note={list.data && list.data.rows.length === 0 ? "No skill matches." : null}>
+        {list.data?.rows.map((r) => (
+          <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
+            <td className="font-medium">
+              <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref, undefined, me)}>
+                {r.name}
+              </Link>
+              {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
+            </td>
+            <td>
+              <span className="badge bg-indigo-50 text-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-200">
+                {LAYER_LABEL[r.layer]}
+                {r.plugin ? ` · ${r.plugin}` : ""}
+              </span>
+            </td>
+            <td>
+              <span className={`badge ${stateClass(r.status)}`} title={r.statusReason}>
+                {stateLabel(r.status)}
+              </span>
+              {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
+              {r.status === "invalid" && r.statusReason && (
+                <div className="mt-1 max-w-xs text-xs text-red-800 dark:text-red-300" data-testid="invalid-reason">
+                  {r.statusReason}
+                </div>
+              )}
+            </td>
+            <td className="text-xs">
+              {r.tags.map((t) => (
+                <button key={t} type="button" className="badge mr-1 bg-zinc-100 hover:bg-zinc-200 dark:bg-zinc-800" onClick={() => (setTag(t), setPage(0))} title={`Only skills tagged ${t}`}>
+                  {t}
+                </button>
+              ))}
+            </td>
+            <td className="max-w-md text-xs">
+              <span className="line-clamp-2">{r.description}</span>
+            </td>
+            <td className="text-xs whitespace-nowrap">
+              {ago(r.lastChange.at)}
+              <div className="muted">{r.lastChange.source === "disk" ? "on disk" : r.lastChange.by}</div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <div className="flex items-center gap-2 text-sm">
         <button className="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>
           Previous
@@ -236,5 +196,31 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
         {list.isFetching && <span className="muted text-xs">searching…</span>}
       </div>
     </div>
+  );
+}
+
+/** A filter select whose options say how many skills have each value. */
+function CountedFilter<T extends string>(props: {
+  label: string;
+  any: string;
+  value: T | "";
+  values: readonly T[];
+  labels: Record<T, string>;
+  counts: Partial<Record<T, number>> | undefined;
+  onChange: (value: T | "") => void;
+}) {
+  const { label, any, value, values, labels, counts, onChange } = props;
+  return (
+    <label className="text-sm">
+      <span className="muted text-xs">{label}</span>
+      <select className="input" aria-label={`${label} filter`} value={value} onChange={(e) => onChange(e.target.value as T | "")}>
+        <option value="">{any}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {labels[v]} {counts?.[v] !== undefined ? `(${counts[v]})` : ""}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -3,6 +3,7 @@
 // which digest and when last seen. Administrators see every machine; others their own.
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
+import { DataTable } from "~/components/shell/data-table";
 
 export function SkillDeployments({ name }: { name: string }) {
   const trpc = useTRPC();
@@ -16,34 +17,22 @@ export function SkillDeployments({ name }: { name: string }) {
         </p>
       )}
       {!!rows.data?.length && (
-        <table className="table text-sm">
-          <thead>
-            <tr>
-              <th>User</th>
-              <th>Machine</th>
-              <th>Agent</th>
-              <th>Digest</th>
-              <th>Since</th>
-              <th>Last seen</th>
+        <DataTable columns={["User", "Machine", "Agent", "Digest", "Since", "Last seen"]} card={false} className="text-sm">
+          {rows.data.map((d) => (
+            <tr key={`${d.tokenName}/${d.host}/${d.agent}/${d.scope}`}>
+              <td>{d.user ?? `machine token “${d.tokenName}”`}</td>
+              <td>{d.host}</td>
+              <td>
+                {d.agent} ({d.scope})
+              </td>
+              <td>
+                <code title={d.digest}>{d.digest.slice(7, 19)}</code>
+              </td>
+              <td>{new Date(d.firstSeenAt).toLocaleString()}</td>
+              <td>{new Date(d.lastSeenAt).toLocaleString()}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.data.map((d) => (
-              <tr key={`${d.tokenName}/${d.host}/${d.agent}/${d.scope}`}>
-                <td>{d.user ?? `machine token “${d.tokenName}”`}</td>
-                <td>{d.host}</td>
-                <td>
-                  {d.agent} ({d.scope})
-                </td>
-                <td>
-                  <code title={d.digest}>{d.digest.slice(7, 19)}</code>
-                </td>
-                <td>{new Date(d.firstSeenAt).toLocaleString()}</td>
-                <td>{new Date(d.lastSeenAt).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );

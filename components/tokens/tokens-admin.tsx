@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { TOKEN_DEFAULT_EXPIRY_DAYS, TOKEN_SCOPES, type TokenScope } from "~/server/domain/tokens";
+import { DataTable } from "~/components/shell/data-table";
 
 const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
 
@@ -110,53 +111,30 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
           user&apos;s tokens and machine tokens
         </label>
       )}
-      <div className="card overflow-x-auto p-0">
-        <table className="table" data-testid="tokens-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>For</th>
-              <th>Scopes</th>
-              <th>Created</th>
-              <th>Expires</th>
-              <th>Last used</th>
-              <th>Last sync</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.length === 0 && (
-              <tr>
-                <td colSpan={8} className="muted">
-                  No tokens yet.
-                </td>
-              </tr>
-            )}
-            {list.data?.map((t) => (
-              <tr key={t.id} data-testid={`token-row-${t.name}`}>
-                <td className="font-medium">
-                  {t.name} <span className="muted text-xs">{t.prefix}…</span>
-                </td>
-                <td>{t.userEmail ?? "machine"}</td>
-                <td>{t.scopes.join(", ")}</td>
-                <td>{when(t.createdAt)}</td>
-                <td>{when(t.expiresAt)}</td>
-                <td>{when(t.lastUsedAt)}</td>
-                <td>{when(t.lastSyncAt)}</td>
-                <td>
-                  {t.revokedAt ? (
-                    <span className="muted">revoked {when(t.revokedAt)}</span>
-                  ) : (
-                    <button className="btn" type="button" onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke ${t.name}`}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="tokens-table" columns={["Name", "For", "Scopes", "Created", "Expires", "Last used", "Last sync", ""]} note={list.data?.length === 0 ? "No tokens yet." : null}>
+        {list.data?.map((t) => (
+          <tr key={t.id} data-testid={`token-row-${t.name}`}>
+            <td className="font-medium">
+              {t.name} <span className="muted text-xs">{t.prefix}…</span>
+            </td>
+            <td>{t.userEmail ?? "machine"}</td>
+            <td>{t.scopes.join(", ")}</td>
+            <td>{when(t.createdAt)}</td>
+            <td>{when(t.expiresAt)}</td>
+            <td>{when(t.lastUsedAt)}</td>
+            <td>{when(t.lastSyncAt)}</td>
+            <td>
+              {t.revokedAt ? (
+                <span className="muted">revoked {when(t.revokedAt)}</span>
+              ) : (
+                <button className="btn" type="button" onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke ${t.name}`}>
+                  Revoke
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

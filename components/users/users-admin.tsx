@@ -4,6 +4,8 @@ import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
+import { DataTable } from "~/components/shell/data-table";
+import { Options } from "~/components/shell/options";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
@@ -75,90 +77,61 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
         <input className="input" name="email" type="email" placeholder="email@example.com" aria-label="Email" required />
         <input className="input" name="name" placeholder="Name (optional)" aria-label="Name" />
         <select className="input" name="role" defaultValue="author" aria-label="Role">
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
+          <Options values={ROLES} />
         </select>
         <input className="input" name="password" type="password" placeholder="Initial password (8+)" aria-label="Password" required minLength={8} />
         <button className="btn btn-primary justify-center" type="submit" disabled={create.isPending}>
           Create user
         </button>
       </form>
-      <div className="card overflow-x-auto p-0">
-        <table className="table" data-testid="users-table">
-          <thead>
-            <tr>
-              <th>Email</th>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {users.isLoading && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  Loading…
-                </td>
-              </tr>
-            )}
-            {users.data?.map((u) => (
-              <tr key={u.id} data-testid={`user-row-${u.email}`}>
-                <td className="font-medium">
-                  {u.email}
-                  {u.id === currentUserId && <span className="muted ml-1 text-xs">(you)</span>}
-                </td>
-                <td>{u.name}</td>
-                <td>
-                  <select
-                    className="input w-28 py-1"
-                    aria-label={`Role of ${u.email}`}
-                    value={u.role}
-                    disabled={u.id === currentUserId}
-                    title={u.id === currentUserId ? "Another administrator changes your role" : undefined}
-                    onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  {u.disabled ? (
-                    <span className="badge bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">disabled</span>
-                  ) : (
-                    <span className="badge bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200">active</span>
-                  )}
-                </td>
-                <td className="muted">{new Date(u.createdAt).toLocaleString()}</td>
-                <td className="space-x-2 whitespace-nowrap text-right">
-                  <button
-                    className="btn"
-                    title="End every open session of this user now; they sign in again"
-                    disabled={signOutEverywhere.isPending}
-                    onClick={() => signOutEverywhere.mutate({ id: u.id })}
-                  >
-                    Sign out everywhere
-                  </button>
-                  {u.id !== currentUserId && <ResetPassword userId={u.id} email={u.email} />}
-                  {/* Nobody disables themselves (the server refuses it too). */}
-                  {u.id !== currentUserId && (
-                    <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
-                      {u.disabled ? "Enable" : "Disable"}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="users-table" columns={["Email", "Name", "Role", "Status", "Created", ""]} note={users.isLoading ? "Loading…" : null}>
+        {users.data?.map((u) => (
+          <tr key={u.id} data-testid={`user-row-${u.email}`}>
+            <td className="font-medium">
+              {u.email}
+              {u.id === currentUserId && <span className="muted ml-1 text-xs">(you)</span>}
+            </td>
+            <td>{u.name}</td>
+            <td>
+              <select
+                className="input w-28 py-1"
+                aria-label={`Role of ${u.email}`}
+                value={u.role}
+                disabled={u.id === currentUserId}
+                title={u.id === currentUserId ? "Another administrator changes your role" : undefined}
+                onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
+              >
+                <Options values={ROLES} />
+              </select>
+            </td>
+            <td>
+              {u.disabled ? (
+                <span className="badge bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">disabled</span>
+              ) : (
+                <span className="badge bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200">active</span>
+              )}
+            </td>
+            <td className="muted">{new Date(u.createdAt).toLocaleString()}</td>
+            <td className="space-x-2 whitespace-nowrap text-right">
+              <button
+                className="btn"
+                title="End every open session of this user now; they sign in again"
+                disabled={signOutEverywhere.isPending}
+                onClick={() => signOutEverywhere.mutate({ id: u.id })}
+              >
+                Sign out everywhere
+              </button>
+              {u.id !== currentUserId && <ResetPassword userId={u.id} email={u.email} />}
+              {/* Nobody disables themselves (the server refuses it too). */}
+              {u.id !== currentUserId && (
+                <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
+                  {u.disabled ? "Enable" : "Disable"}
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

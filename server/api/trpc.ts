@@ -21,10 +21,6 @@ export interface TRPCContext {
 /** The context of every authed procedure (and of the handlers they call): the user is there. */
 export type AuthedContext = TRPCContext & { user: SessionUser };
 
-export function createInnerTRPCContext(ctx: TRPCContext): TRPCContext {
-  return ctx;
-}
-
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {

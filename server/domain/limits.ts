@@ -34,6 +34,9 @@ export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
   "skill.import": BODY_LIMITS.trpcImport,
 };
 
+/** Most audit events one page may hold: the dashboard's list, the API and the export's pages. */
+export const AUDIT_PAGE_MAX = 500;
+
 /** A console session ends this long after its last request (the session cookie lives as long). */
 export const SESSION_IDLE_MAX_MS = 8 * 60 * 60 * 1000;
 /** How stale a session's last-seen time may get before a request writes it again (one write a minute, not one a request). */

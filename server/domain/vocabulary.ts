@@ -4,7 +4,6 @@
 
 export const ROLES = ["viewer", "author", "admin"] as const;
 export type Role = (typeof ROLES)[number];
-export const ROLE_LABEL: Record<Role, string> = { viewer: "Viewer", author: "Author", admin: "Administrator" };
 /** Roles are ordered: an admin may do everything an author may, an author everything a viewer may. */
 export const hasRole = (role: Role, min: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(min);
 
@@ -33,11 +32,6 @@ export const SKILL_STATE_LABEL: Record<SkillState, string> = {
 /** How skills reach the model: the skill tool (Claude Code), the system prompt (Codex), or skills.* calls (seed 004). */
 export const DISCLOSURE_MODES = ["tool", "prompt", "orchestrated"] as const;
 export type DisclosureMode = (typeof DISCLOSURE_MODES)[number];
-export const DISCLOSURE_MODE_LABEL: Record<DisclosureMode, string> = {
-  tool: "Skill tool",
-  prompt: "System prompt",
-  orchestrated: "Orchestrated",
-};
 
 /** The agentskills.io format's limits (spec 002). */
 export const FORMAT_LIMITS = {

@@ -100,7 +100,7 @@ describe("what the catalog holds", () => {
     const res = await get("?format=tar&agent=claude-code", bearer());
     expect(res.headers.get("content-type")).toBe("application/x-tar");
     const buf = new Uint8Array(await res.arrayBuffer());
-    const entries = readTar(buf, 1000);
+    const entries = await readTar(buf, 1000);
     expect(entries.map((e) => e.name).sort()).toEqual(["my-notes/SKILL.md", "pdf-forms/SKILL.md", "pdf-forms/scripts/fill.sh", "release-notes/SKILL.md"]);
     expect(entries.find((e) => e.name.endsWith("fill.sh"))!.mode & 0o111).toBeTruthy();
     expect(res.headers.get("etag")).toMatch(/-tar"$/);

@@ -16,7 +16,10 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { auditSinkFor, flushAudit, verifyChain } from "../services/audit";
-import { ROW_COLUMNS, type StoredRow } from "../services/audit/verify";
+import { ROW_FIELDS } from "../services/audit/rows";
+import type { StoredRow } from "../services/audit/verify";
+import { auditEvents } from "../../db/schema/audit";
+import { and, eq, gt, isNotNull, type SQL } from "drizzle-orm";
 import { createToken } from "../services/tokens";
 import { createUser } from "../services/users/users";
 import { MemoryAuditSink } from "../runtime/audit/events";
@@ -56,9 +59,10 @@ beforeEach(() => {
 });
 afterEach(() => flushAudit(t.db));
 
-const rows = (where = "source_agent IS NOT NULL"): StoredRow[] => {
+/** Agents' rows written since the test began (and matching `extra`), in order. */
+const rows = (extra?: SQL): StoredRow[] => {
   flushAudit(t.db);
-  return t.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id > ? AND ${where} ORDER BY id`).all(since) as StoredRow[];
+  return t.db.select(ROW_FIELDS).from(auditEvents).where(and(gt(auditEvents.id, since), isNotNull(auditEvents.sourceAgent), extra)).orderBy(auditEvents.id).all() as StoredRow[];
 };
 const auth = (tk = token) => ({ Authorization: `Bearer ${tk}` });
 
@@ -175,7 +179,7 @@ describe("Codex", () => {
       await reader.forceFlush();
       await reader.forceFlush(); // nothing new: the same cumulative values again add nothing
       await provider.shutdown();
-      const got = rows("type = 'skill_activated' AND source_agent = 'codex'");
+      const got = rows(and(eq(auditEvents.type, "skill_activated"), eq(auditEvents.sourceAgent, "codex")));
       const count = (skill: string) => got.filter((r) => r.skill === skill).length;
       expect(count("pdf-forms")).toBe(2);
       expect(count("release-notes")).toBe(2);

@@ -4,11 +4,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import type { SkillsConfig } from "../../runtime/registry/config-file";
 import type { ResolveContext } from "../../runtime/registry/types";
-import { LAYER_FLAGS, configFrom, parseFlags } from "./skill-list";
+import { configFrom } from "./skill-list";
 import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
 import { createProvider, DISCLOSURE_MODES, isProviderName, runAgent, type AgentEvent, type DisclosureMode } from "../../runtime/agent/index";
 import { SkillIndex } from "../../runtime/registry/skill-index";
@@ -84,30 +85,15 @@ export function formatEvent(e: AgentEvent): string | null {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
-    ...LAYER_FLAGS,
-    mode: { type: "string" },
-    provider: { type: "string" },
-    environment: { type: "string" },
-    env: { type: "string" },
-    agent: { type: "string" },
-    tenant: { type: "string" },
-    policy: { type: "string" },
-    steps: { type: "string" },
-  });
-  if (typeof parsed === "string") {
-    io.err(`omniforge agent run: ${parsed}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const cmd = parseCommand("agent run", USAGE, args, {
+    ...CONTEXT_FLAGS,
+    ...stringFlags("mode", "provider", "environment", "policy", "steps"),
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   const request = positionals.join(" ").trim();
   if (!request) {
-    io.err(`omniforge agent run: give the request in quotes\n${USAGE}`);
-    return 2;
+    return fail(`give the request in quotes`);
   }
   let mode = (values.mode ?? "tool") as DisclosureMode;
   if (!DISCLOSURE_MODES.includes(mode)) {

@@ -2,8 +2,8 @@
 // It never overwrites: what exists is left as it is and said so.
 import fs from "node:fs";
 import path from "node:path";
+import { parseCommand } from "../args";
 import type { CliIO } from "../io";
-import { parseFlags } from "./skill-list";
 
 export const summary = "Create .omniforge/skills/ in the project with an example skill (never overwrites)";
 
@@ -30,20 +30,13 @@ what an agent reads to choose it.
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, { project: { type: "string" }, help: { type: "boolean", short: "h" } });
-  if (typeof parsed === "string") {
-    io.err(`omniforge init: ${parsed}\n${USAGE}\n`);
-    return 2;
+  const cmd = parseCommand("init", USAGE, args, { project: { type: "string" }, help: { type: "boolean", short: "h" } }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
+  if (positionals.length) {
+    return fail(`unexpected argument "${positionals[0]}"`);
   }
-  if (parsed.values.help) {
-    io.out(USAGE + "\n");
-    return 0;
-  }
-  if (parsed.positionals.length) {
-    io.err(`omniforge init: unexpected argument "${parsed.positionals[0]}"\n${USAGE}\n`);
-    return 2;
-  }
-  const project = path.resolve(io.cwd, parsed.values.project ?? ".");
+  const project = path.resolve(io.cwd, values.project ?? ".");
   if (!fs.statSync(project, { throwIfNoEntry: false })?.isDirectory()) {
     io.err(`omniforge init: ${project} is not a folder\n`);
     return 2;

@@ -5,8 +5,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDb } from "../../../db/client";
+import { LAYER_FLAGS, parseCommand } from "../args";
 import type { CliIO } from "../io";
-import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { configFrom } from "./skill-list";
 import { auditSinkFor, flushAudit } from "../../services/audit";
 import { changePolicy, exportPolicy, importPolicy } from "../../services/governance";
 import { readStoredPolicy } from "../../services/policy/store";
@@ -39,18 +40,15 @@ export function command(verb: Verb) {
   return {
     summary: SUMMARY[verb],
     async run(args: string[], io: CliIO): Promise<number> {
-      const parsed = parseFlags(args, { ...LAYER_FLAGS, reason: { type: "string" } });
+      const cmd = parseCommand(`policy ${verb}`, USAGE, args, { ...LAYER_FLAGS, reason: { type: "string" } }, io);
+      if (typeof cmd === "number") return cmd;
+      const { values, positionals } = cmd;
+      // A refusal of the console (exit 1) is not a usage problem: no usage under it.
       const fail = (msg: string, code = 2) => {
+        if (code === 2) return cmd.fail(msg);
         io.err(`omniforge policy ${verb}: ${msg}\n`);
-        if (code === 2) io.err(USAGE + "\n");
         return code;
       };
-      if (typeof parsed === "string") return fail(parsed);
-      const { values, positionals } = parsed;
-      if (values.help) {
-        io.out(USAGE + "\n");
-        return 0;
-      }
       const wants = verb === "list" ? 0 : 1;
       if (positionals.length !== wants) return fail(wants ? "give one argument" : "no arguments expected");
       let config;

@@ -1,12 +1,13 @@
 // `omniforge skill deploy <name> --scope enterprise|personal|project [--from LAYER] [--force]`: copies the
 // winning (or a chosen) definition into a layer, atomically, and says what changes for that name.
+import { LAYER_FLAGS, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import { DeployError } from "../../runtime/registry/deploy";
 import { cliDeploy, formatPreview } from "../../services/governance/cli-deploy";
 import { GovernanceError } from "../../services/governance/errors";
 import type { DeployTarget } from "../../services/governance/deploy";
 import { isLayerName, type LayerName } from "../../runtime/registry/layers";
-import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { configFrom } from "./skill-list";
 
 export const summary = "Copy a skill's definition into the enterprise, personal or project layer";
 
@@ -20,26 +21,14 @@ const USAGE = `usage: omniforge skill deploy <name|name@plugin> --scope enterpri
 const TARGETS = ["enterprise", "personal", "project"];
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
+  const cmd = parseCommand("skill deploy", USAGE, args, {
     ...LAYER_FLAGS,
-    scope: { type: "string" },
-    from: { type: "string" },
     force: { type: "boolean" },
     "dry-run": { type: "boolean" },
-  });
-  if (typeof parsed === "string") {
-    io.err(`omniforge skill deploy: ${parsed}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  const usage = (msg: string) => {
-    io.err(`omniforge skill deploy: ${msg}\n${USAGE}`);
-    return 2;
-  };
+    ...stringFlags("scope", "from"),
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail: usage } = cmd;
   if (positionals.length !== 1) return usage(positionals.length ? "give exactly one skill name" : "missing the skill name");
   if (!values.scope) return usage("--scope is required (enterprise, personal or project)");
   if (!TARGETS.includes(values.scope)) return usage(`--scope must be enterprise, personal or project, not "${values.scope}"`);

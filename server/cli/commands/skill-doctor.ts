@@ -5,8 +5,9 @@
 // errors: CI can gate a skill repository on it.
 import fs from "node:fs";
 import path from "node:path";
+import { CONTEXT_FLAGS, parseCommand } from "../args";
 import type { CliIO } from "../io";
-import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { catalogConfigFrom } from "./skill-list";
 import { atOrAbove, CHECKS, DOCTOR_SEVERITIES, doctorCatalog, isDoctorSeverity, unknownCodes, type DoctorSeverity, type Finding, type SkillReport } from "../../runtime/doctor";
 import { layerRivals, resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
@@ -48,25 +49,14 @@ function textBlock(r: SkillReport, shown: string): string {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
-    ...LAYER_FLAGS,
-    env: { type: "string" },
-    agent: { type: "string" },
-    tenant: { type: "string" },
+  const cmd = parseCommand("skill doctor", USAGE, args, {
+    ...CONTEXT_FLAGS,
     "fail-on": { type: "string" },
     ignore: { type: "string", multiple: true },
     skills: { type: "string", multiple: true },
-  });
-  const fail = (msg: string) => {
-    io.err(`omniforge skill doctor: ${msg}\n${USAGE}\n`);
-    return 2;
-  };
-  if (typeof parsed === "string") return fail(parsed);
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE + "\n");
-    return 0;
-  }
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   const failOn = values["fail-on"] ?? "high";
   if (!isDoctorSeverity(failOn)) return fail(`--fail-on must be one of ${DOCTOR_SEVERITIES.join(", ")}, not "${failOn}"`);
   const ignore = (values.ignore ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);

@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
-import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { catalogConfigFrom } from "./skill-list";
 import { createProvider, isProviderName } from "../../runtime/agent/providers";
 import { createSandbox, unsafeRequested } from "../../runtime/sandbox/index";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
@@ -76,29 +77,13 @@ function textReport(skill: string, results: QueryResult[], s: ReturnType<typeof 
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
-    ...LAYER_FLAGS,
-    env: { type: "string" },
-    agent: { type: "string" },
-    tenant: { type: "string" },
-    triggers: { type: "string" },
-    provider: { type: "string" },
-    model: { type: "string" },
-    mode: { type: "string" },
-    runs: { type: "string" },
-    threshold: { type: "string" },
+  const cmd = parseCommand("skill eval", USAGE, args, {
+    ...CONTEXT_FLAGS,
     skills: { type: "string", multiple: true },
-  });
-  const fail = (msg: string) => {
-    io.err(`omniforge skill eval: ${msg}\n${USAGE}\n`);
-    return 2;
-  };
-  if (typeof parsed === "string") return fail(parsed);
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE + "\n");
-    return 0;
-  }
+    ...stringFlags("triggers", "provider", "model", "mode", "runs", "threshold"),
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   if (positionals.length !== 1) return fail("give the name of one skill");
   const name = positionals[0]!;
   const mode = (values.mode ?? "tool") as DisclosureMode;

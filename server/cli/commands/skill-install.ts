@@ -1,9 +1,10 @@
 // `omniforge skill install <folder|.zip|.tar.gz> [--plugin NAME] [--force]`: installs a skill into the plugin
 // layer. Archives are checked completely (paths, links, sizes, ratio, one skill root) before anything is written.
 import path from "node:path";
+import { LAYER_FLAGS, parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { installSkill, InstallError } from "../../runtime/registry/install";
-import { configFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { configFrom } from "./skill-list";
 
 export const summary = "Install a skill (folder, .zip or .tar.gz) into the plugin layer";
 
@@ -12,19 +13,11 @@ const USAGE = `usage: omniforge skill install <folder|file.zip|file.tar.gz> [--p
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, { ...LAYER_FLAGS, plugin: { type: "string" }, force: { type: "boolean" } });
-  if (typeof parsed === "string") {
-    io.err(`omniforge skill install: ${parsed}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const cmd = parseCommand("skill install", USAGE, args, { ...LAYER_FLAGS, plugin: { type: "string" }, force: { type: "boolean" } }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   if (positionals.length !== 1) {
-    io.err(`omniforge skill install: ${positionals.length ? "give exactly one source" : "missing the folder or archive to install"}\n${USAGE}`);
-    return 2;
+    return fail(`${positionals.length ? "give exactly one source" : "missing the folder or archive to install"}`);
   }
   let config;
   try {
@@ -35,7 +28,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const source = positionals[0]!;
   try {
-    const r = installSkill(path.resolve(io.cwd, source), config, { plugin: values.plugin, force: values.force });
+    const r = await installSkill(path.resolve(io.cwd, source), config, { plugin: values.plugin, force: values.force });
     if (values.json) {
       io.out(JSON.stringify(r, null, 2) + "\n");
       return 0;

@@ -5,7 +5,7 @@
 // `skill validate`'s, and scripts/ is hashed only when the policy needs approval digests.
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { CONTEXT_FLAGS, parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
@@ -23,27 +23,6 @@ const USAGE = `usage: omniforge skill list [--json | --jsonl] [--home DIR] [--pr
   --jsonl    the same objects as JSON Lines (one per line), for large catalogs and streaming readers
 Diagnostics are the frontmatter's (what a listing shows); omniforge skill validate also checks the body.
 `;
-
-/** Flags every registry command takes. */
-export const LAYER_FLAGS = {
-  home: { type: "string" },
-  project: { type: "string" },
-  user: { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const satisfies ParseArgsConfig["options"];
-
-export type Parsed<O extends ParseArgsConfig["options"]> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
-
-/** parseArgs with strict checking; a usage problem becomes a message (exit 2) instead of a stack trace. */
-export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O): Parsed<O> | string {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    // Node's message goes on to explain "--" escaping, which is noise for a usage line.
-    return (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
-  }
-}
 
 export function configFrom(values: { home?: string; project?: string; user?: string }, io: CliIO): LayerConfig {
   return layerConfigFromEnv({ home: values.home, project: values.project, user: values.user }, io.env, io.cwd);
@@ -79,30 +58,18 @@ function table(rows: string[][]): string {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
-    ...LAYER_FLAGS,
-    env: { type: "string" },
-    agent: { type: "string" },
-    tenant: { type: "string" },
+  const cmd = parseCommand("skill list", USAGE, args, {
+    ...CONTEXT_FLAGS,
     policy: { type: "string" },
     jsonl: { type: "boolean" },
-  });
-  if (typeof parsed === "string") {
-    io.err(`omniforge skill list: ${parsed}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   if (positionals.length) {
-    io.err(`omniforge skill list: unexpected argument "${positionals[0]}"\n${USAGE}`);
-    return 2;
+    return fail(`unexpected argument "${positionals[0]}"`);
   }
   if (values.json && values.jsonl) {
-    io.err(`omniforge skill list: give --json or --jsonl, not both\n${USAGE}`);
-    return 2;
+    return fail(`give --json or --jsonl, not both`);
   }
   let config: LayerConfig;
   let ctx: ResolveContext;

@@ -1,8 +1,9 @@
 // `omniforge skill read-properties <path>`: the frontmatter as JSON, in skills-ref's exact shape and format,
 // so scripts written against skills-ref keep working. Exit 1 when the skill cannot be loaded.
+import { parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { checkSkillDir, formatPropertiesJson, readProperties } from "../../runtime/skill/index";
-import { parseCommandArgs, skillDirOf } from "./skill-validate";
+import { skillDirOf } from "./skill-validate";
 
 export const summary = "Print a skill's frontmatter properties as JSON (skills-ref format)";
 
@@ -11,20 +12,13 @@ const USAGE = `usage: omniforge skill read-properties <path>
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(args, { help: { type: "boolean", short: "h" } } as const);
-  if (typeof parsed === "string") {
-    io.err(`omniforge skill read-properties: ${parsed}\n${USAGE}`);
-    return 2;
+  const cmd = parseCommand("skill read-properties", USAGE, args, { help: { type: "boolean", short: "h" } }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
+  if (positionals.length !== 1) {
+    return fail(`give exactly one skill folder`);
   }
-  if (parsed.values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (parsed.positionals.length !== 1) {
-    io.err(`omniforge skill read-properties: give exactly one skill folder\n${USAGE}`);
-    return 2;
-  }
-  const target = skillDirOf(parsed.positionals[0]!, io);
+  const target = skillDirOf(positionals[0]!, io);
   if ("error" in target) {
     io.err(`omniforge skill read-properties: ${target.error}\n`);
     return 2;

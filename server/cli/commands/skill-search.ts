@@ -5,9 +5,10 @@
 // (a catalog checked out somewhere) to the project layer.
 import fs from "node:fs";
 import path from "node:path";
+import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
-import { catalogConfigFrom, LAYER_FLAGS, parseFlags } from "./skill-list";
+import { catalogConfigFrom } from "./skill-list";
 import { router, type Routed } from "../../runtime/agent/routing";
 import { listingBudgetFor } from "../../runtime/agent/listing";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
@@ -100,28 +101,13 @@ function textBlock(q: Query, r: Routed, limit: number, multi: boolean): string {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
-    ...LAYER_FLAGS,
-    env: { type: "string" },
-    agent: { type: "string" },
-    tenant: { type: "string" },
-    policy: { type: "string" },
-    queries: { type: "string" },
-    limit: { type: "string" },
-    budget: { type: "string" },
-    mode: { type: "string" },
+  const cmd = parseCommand("skill search", USAGE, args, {
+    ...CONTEXT_FLAGS,
     skills: { type: "string", multiple: true },
-  });
-  const fail = (msg: string) => {
-    io.err(`omniforge skill search: ${msg}\n${USAGE}`);
-    return 2;
-  };
-  if (typeof parsed === "string") return fail(parsed);
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+    ...stringFlags("policy", "queries", "limit", "budget", "mode"),
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   const limit = positiveInt(values.limit, "limit", 5);
   const budget = positiveInt(values.budget, "budget", listingBudgetFor(200_000));
   if (typeof limit === "string") return fail(limit);

@@ -1,9 +1,10 @@
 // `omniforge skill to-prompt <path>...`: the <available_skills> XML block (skills-ref format) for a system
 // prompt. Like skills-ref, a skill that cannot be loaded fails the whole command (exit 1) rather than
 // silently producing a shorter list.
+import { parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { checkSkillDir, toPrompt, type SkillCheck } from "../../runtime/skill/index";
-import { display, parseCommandArgs, skillDirOf } from "./skill-validate";
+import { display, skillDirOf } from "./skill-validate";
 
 export const summary = "Print the <available_skills> XML block for skill folders";
 
@@ -12,21 +13,14 @@ const USAGE = `usage: omniforge skill to-prompt <path>...
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(args, { help: { type: "boolean", short: "h" } } as const);
-  if (typeof parsed === "string") {
-    io.err(`omniforge skill to-prompt: ${parsed}\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (parsed.positionals.length === 0) {
-    io.err(`omniforge skill to-prompt: give at least one skill folder\n${USAGE}`);
-    return 2;
+  const cmd = parseCommand("skill to-prompt", USAGE, args, { help: { type: "boolean", short: "h" } }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
+  if (positionals.length === 0) {
+    return fail(`give at least one skill folder`);
   }
   const checks: SkillCheck[] = [];
-  for (const arg of parsed.positionals) {
+  for (const arg of positionals) {
     const target = skillDirOf(arg, io);
     if ("error" in target) {
       io.err(`omniforge skill to-prompt: ${target.error}\n`);

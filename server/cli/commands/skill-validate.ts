@@ -3,7 +3,7 @@
 // object per skill per line, for CI; `--recursive` validates every skill folder below each path.
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { checkSkillDir, findSkillDirs, type RuleSet, type SkillCheck } from "../../runtime/skill/index";
 
@@ -30,17 +30,6 @@ export function skillDirOf(arg: string, io: CliIO): { dir: string } | { error: s
   return { error: `not a skill folder or SKILL.md file: ${arg}` };
 }
 
-type Parsed<O extends ParseArgsConfig["options"]> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
-
-/** parseArgs with strict checking; a usage problem becomes a message instead of a stack trace. */
-export function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O): Parsed<O> | string {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    return (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
-  }
-}
-
 /** Paths shown relative to the current folder when they are inside it. */
 export function display(p: string, io: CliIO): string {
   const rel = path.relative(io.cwd, p);
@@ -48,29 +37,20 @@ export function display(p: string, io: CliIO): string {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(args, {
+  const cmd = parseCommand("skill validate", USAGE, args, {
     rules: { type: "string" },
     json: { type: "boolean" },
     recursive: { type: "boolean", short: "r" },
     help: { type: "boolean", short: "h" },
-  } as const);
-  if (typeof parsed === "string") {
-    io.err(`omniforge skill validate: ${parsed}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail } = cmd;
   const rules = values.rules ?? "spec";
   if (rules !== "spec" && rules !== "omniforge") {
-    io.err(`omniforge skill validate: --rules must be spec or omniforge, not "${rules}"\n${USAGE}`);
-    return 2;
+    return fail(`--rules must be spec or omniforge, not "${rules}"`);
   }
   if (positionals.length === 0) {
-    io.err(`omniforge skill validate: give at least one skill folder or SKILL.md\n${USAGE}`);
-    return 2;
+    return fail(`give at least one skill folder or SKILL.md`);
   }
   const dirs: string[] = [];
   const empty: string[] = [];

@@ -3,6 +3,7 @@
 // its lock file says it wrote, so hand-written skills and hand-edited copies stay (reported as clashes).
 import os from "node:os";
 import path from "node:path";
+import { parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import {
   AGENT_LABELS,
@@ -24,7 +25,6 @@ import {
   type SyncAgent,
   type SyncScope,
 } from "../../runtime/sync";
-import { parseFlags } from "./skill-list";
 
 export const summary = "Bring your console catalog into Claude Code, Codex, Gemini, OpenCode or Copilot's skill folders";
 
@@ -57,28 +57,15 @@ export interface WatchControl {
 const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 export async function runSync(args: string[], io: CliIO, watchControl: WatchControl = {}): Promise<number> {
-  const parsed = parseFlags(args, {
-    from: { type: "string" },
-    token: { type: "string" },
+  const cmd = parseCommand("sync", USAGE, args, {
     agent: { type: "string", multiple: true },
-    scope: { type: "string" },
-    environment: { type: "string" },
-    project: { type: "string" },
     "dry-run": { type: "boolean" },
     watch: { type: "boolean" },
-    every: { type: "string" },
     help: { type: "boolean", short: "h" },
-  });
-  const usage = (msg: string) => {
-    io.err(`omniforge sync: ${msg}\n${USAGE}`);
-    return 2;
-  };
-  if (typeof parsed === "string") return usage(parsed);
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+    ...stringFlags("from", "token", "scope", "environment", "project", "every"),
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail: usage } = cmd;
   if (positionals.length) return usage(`unexpected "${positionals[0]}"`);
   if (!values.from) return usage("--from is required (the console's address)");
   if (!/^https?:\/\//.test(values.from)) return usage(`--from must be an http(s) address, not "${values.from}"`);

@@ -4,6 +4,7 @@
 // the event is audited in the console's chain with the actor "cli".
 import fs from "node:fs";
 import path from "node:path";
+import { parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import { openDb } from "../../../db/client";
 import { isServiceError } from "../../domain/errors";
@@ -11,7 +12,7 @@ import { TOKEN_DEFAULT_EXPIRY_DAYS } from "../../domain/tokens";
 import { auditSinkFor, flushAudit } from "../../services/audit";
 import { createToken } from "../../services/tokens";
 import { findUserByEmail } from "../../services/users/users";
-import { configFrom, parseFlags } from "./skill-list";
+import { configFrom } from "./skill-list";
 
 export const summary = "Mint an access token for a console user (prints the token alone)";
 
@@ -22,24 +23,12 @@ const USAGE = `usage: omniforge token create --email EMAIL --scope catalog:read[
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseFlags(args, {
-    home: { type: "string" },
-    email: { type: "string" },
-    scope: { type: "string" },
-    expires: { type: "string" },
-    name: { type: "string" },
+  const cmd = parseCommand("token create", USAGE, args, {
     help: { type: "boolean", short: "h" },
-  });
-  const usage = (msg: string) => {
-    io.err(`omniforge token create: ${msg}\n${USAGE}`);
-    return 2;
-  };
-  if (typeof parsed === "string") return usage(parsed);
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+    ...stringFlags("home", "email", "scope", "expires", "name"),
+  }, io);
+  if (typeof cmd === "number") return cmd;
+  const { values, positionals, fail: usage } = cmd;
   if (positionals.length) return usage(`unexpected "${positionals[0]}"`);
   if (!values.email) return usage("--email is required");
   if (!values.scope) return usage("--scope is required");

@@ -47,6 +47,9 @@ export interface AuditSink {
 }
 
 /** A sink that keeps events in memory: for the CLI's --json output and for tests. */
+/** Records nothing: for previews that run tools without a real session (the editor's disclosure preview). */
+export const nullAuditSink: AuditSink = { record() {} };
+
 export class MemoryAuditSink implements AuditSink {
   readonly events: AuditEvent[] = [];
   record(event: AuditEvent): void {
@@ -54,4 +57,3 @@ export class MemoryAuditSink implements AuditSink {
   }
 }
 
-export const nullAuditSink: AuditSink = { record() {} };

@@ -12,8 +12,8 @@ import { checkTools } from "./tools";
 import { DOCTOR_SEVERITIES, type CatalogReport, type DoctorOptions, type DoctorSeverity, type Finding, type SkillReport } from "./types";
 
 export * from "./types";
-export { CHECKS, CHECK_CODES, type CheckCode, type CheckDoc } from "./checks";
-export { OVERLAP_RATIO } from "./description";
+export { CHECKS,  type CheckCode,  } from "./checks";
+;
 
 /** The frontmatter key (under metadata) that silences codes for one skill: `metadata: { doctor-ignore: "tools.unused" }`. */
 export const IGNORE_KEY = "doctor-ignore";

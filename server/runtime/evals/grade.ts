@@ -6,6 +6,7 @@ import { runAgent } from "../agent/loop";
 import type { AgentSkillSource, DisclosureMode, ModelProvider } from "../agent/types";
 import type { SkillIndex } from "../registry/skill-index";
 import type { ScriptRunner } from "../sandbox/types";
+import { agentOptions } from "./agent-options";
 import type { TaskEval } from "./format";
 
 export interface ExpectationGrade {
@@ -84,14 +85,9 @@ export async function gradeTaskEvals(opts: GradeOptions): Promise<TaskGrade[]> {
     let grade: TaskGrade;
     try {
       const run = await runAgent({
+        ...agentOptions(opts),
         request: e.prompt,
-        mode: opts.mode,
-        provider: opts.provider,
-        skills: opts.skills,
-        ...(opts.searchIndex ? { searchIndex: opts.searchIndex } : {}),
-        ...(opts.runner ? { runner: opts.runner } : {}),
         audit: opts.audit ?? new MemoryAuditSink(),
-        scratchDir: opts.scratchDir,
         sessionId: `grade-${e.id}`,
         userId: "eval",
         ...(opts.signal ? { signal: opts.signal } : {}),

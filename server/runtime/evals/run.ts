@@ -7,6 +7,7 @@ import { router } from "../agent/routing";
 import { effectiveSkills } from "../agent/skill-source";
 import type { AgentEvent, AgentSkillSource, DisclosureMode, ListingInfo, ModelProvider, StageCost } from "../agent/types";
 import type { SkillIndex } from "../registry/skill-index";
+import { agentOptions } from "./agent-options";
 import type { TriggerCase } from "./format";
 
 /** A query passes when its trigger rate is on the right side of this (skill-creator's 0.5). */
@@ -99,14 +100,9 @@ export async function runTriggerEval(opts: TriggerRunOptions): Promise<QueryResu
       let activated: string | null = null;
       try {
         const result = await runAgent({
+          ...agentOptions(opts),
           request: c.query,
-          mode: opts.mode,
-          provider: opts.provider,
-          skills: opts.skills,
-          ...(opts.searchIndex ? { searchIndex: opts.searchIndex } : {}),
-          ...(opts.listingBudgetChars ? { listingBudgetChars: opts.listingBudgetChars } : {}),
           audit,
-          scratchDir: opts.scratchDir,
           sessionId: `eval-${opts.skill}`,
           userId: opts.userId ?? "eval",
           stepLimit: 4,

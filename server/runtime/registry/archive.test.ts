@@ -19,9 +19,9 @@ afterEach(() => t.cleanup());
 const skillMd = (name: string) => strToU8(frontmatter({ name }));
 const pluginsTree = () => listTree(path.join(t.home, "plugins"));
 
-function codeOf(fn: () => unknown): string {
+async function codeOf(fn: () => unknown): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof ArchiveError) return e.code;
     if (e instanceof InstallError) return e.code;
@@ -31,15 +31,15 @@ function codeOf(fn: () => unknown): string {
 }
 
 /** Writes an archive to disk and expects install to refuse it with `code`, leaving nothing behind. */
-function expectRefusedInstall(fileName: string, bytes: Uint8Array, code: string) {
+async function expectRefusedInstall(fileName: string, bytes: Uint8Array, code: string) {
   const file = path.join(t.base, fileName);
   fs.writeFileSync(file, bytes);
-  expect(codeOf(() => installSkill(file, t.config))).toBe(code);
+  expect(await codeOf(() => installSkill(file, t.config))).toBe(code);
   expect(pluginsTree()).toEqual([]);
 }
 
 describe("entry names", () => {
-  it("refuses traversal, absolute paths, drive letters and backslashes", () => {
+  it("refuses traversal, absolute paths, drive letters and backslashes", async () => {
     expect(safeEntryPath("./a/b.md")).toBe("a/b.md");
     for (const bad of ["../evil", "a/../../evil", "/etc/passwd", "C:/x", "c:evil", "a\\..\\b", "x\0y"]) {
       expect(() => safeEntryPath(bad), bad).toThrow(ArchiveError);
@@ -48,56 +48,56 @@ describe("entry names", () => {
 });
 
 describe("zip safety (each refused, nothing written)", () => {
-  it("zip-slip with ..", () => {
-    expectRefusedInstall("slip.zip", zipSync({ "SKILL.md": skillMd("slip"), "../evil.sh": strToU8("x") }), "archive.path");
+  it("zip-slip with ..", async () => {
+    await expectRefusedInstall("slip.zip", zipSync({ "SKILL.md": skillMd("slip"), "../evil.sh": strToU8("x") }), "archive.path");
     expect(fs.existsSync(path.join(t.home, "evil.sh"))).toBe(false);
   });
 
-  it("absolute path and backslash names", () => {
-    expectRefusedInstall("abs.zip", zipSync({ "SKILL.md": skillMd("abs"), "/abs/evil": strToU8("x") }), "archive.path");
-    expectRefusedInstall("bs.zip", zipSync({ "SKILL.md": skillMd("bs"), "..\\evil": strToU8("x") }), "archive.path");
+  it("absolute path and backslash names", async () => {
+    await expectRefusedInstall("abs.zip", zipSync({ "SKILL.md": skillMd("abs"), "/abs/evil": strToU8("x") }), "archive.path");
+    await expectRefusedInstall("bs.zip", zipSync({ "SKILL.md": skillMd("bs"), "..\\evil": strToU8("x") }), "archive.path");
   });
 
-  it("a symlink entry (fflate-made and made by the real zip tool)", () => {
+  it("a symlink entry (fflate-made and made by the real zip tool)", async () => {
     const link: Zippable = { "SKILL.md": skillMd("ln"), "link": [strToU8("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }] };
-    expectRefusedInstall("link.zip", zipSync(link), "archive.link");
+    await expectRefusedInstall("link.zip", zipSync(link), "archive.link");
 
     const src = path.join(t.base, "src");
     writeSkill(src, "ln2");
     fs.symlinkSync("/etc/passwd", path.join(src, "ln2", "passwd"));
     const out = path.join(t.base, "real-link.zip");
     execFileSync("zip", ["-q", "-r", "-y", out, "ln2"], { cwd: src });
-    expect(codeOf(() => installSkill(out, t.config))).toBe("archive.link");
+    expect(await codeOf(() => installSkill(out, t.config))).toBe("archive.link");
     expect(pluginsTree()).toEqual([]);
   });
 
-  it("too many files", () => {
+  it("too many files", async () => {
     const files: Zippable = { "SKILL.md": skillMd("many") };
     for (let i = 0; i < DEFAULT_ARCHIVE_LIMITS.maxFiles; i++) files[`references/f${i}.md`] = strToU8(`${i}`);
-    expectRefusedInstall("many.zip", zipSync(files, { level: 0 }), "archive.too-many-files");
+    await expectRefusedInstall("many.zip", zipSync(files, { level: 0 }), "archive.too-many-files");
   });
 
-  it("a file over the per-file limit, and a total over the total limit", () => {
+  it("a file over the per-file limit, and a total over the total limit", async () => {
     const big = new Uint8Array(DEFAULT_ARCHIVE_LIMITS.maxFileBytes + 1).map((_, i) => (i * 2654435761) >>> 24);
-    expectRefusedInstall("big.zip", zipSync({ "SKILL.md": skillMd("big"), "assets/big.bin": big }, { level: 0 }), "archive.file-too-large");
+    await expectRefusedInstall("big.zip", zipSync({ "SKILL.md": skillMd("big"), "assets/big.bin": big }, { level: 0 }), "archive.file-too-large");
     const small = { ...DEFAULT_ARCHIVE_LIMITS, maxTotalBytes: 1000 };
     const zip = zipSync({ "SKILL.md": skillMd("tot"), "a.txt": new Uint8Array(600), "b.txt": new Uint8Array(600) }, { level: 0 });
-    expect(codeOf(() => inspectArchive(zip, "zip", small))).toBe("archive.too-large");
+    expect(await codeOf(() => inspectArchive(zip, "zip", small))).toBe("archive.too-large");
   });
 
-  it("a zip bomb (compression ratio) is refused from the directory, before inflating", () => {
+  it("a zip bomb (compression ratio) is refused from the directory, before inflating", async () => {
     const zeros = new Uint8Array(8 * 1024 * 1024);
     const zip = zipSync({ "SKILL.md": skillMd("bomb"), "assets/zeros.bin": zeros }, { level: 9 });
     expect(zip.length).toBeLessThan(100_000);
-    expectRefusedInstall("bomb.zip", zip, "archive.ratio");
+    await expectRefusedInstall("bomb.zip", zip, "archive.ratio");
   });
 
-  it("more than one skill root, or none", () => {
-    expectRefusedInstall("two.zip", zipSync({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": skillMd("b") }), "archive.no-skill");
-    expectRefusedInstall("none.zip", zipSync({ "README.md": strToU8("hi") }), "archive.no-skill");
+  it("more than one skill root, or none", async () => {
+    await expectRefusedInstall("two.zip", zipSync({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": skillMd("b") }), "archive.no-skill");
+    await expectRefusedInstall("none.zip", zipSync({ "README.md": strToU8("hi") }), "archive.no-skill");
   });
 
-  it("a header that under-declares a file's size (the data would be cut) fails the CRC check", () => {
+  it("a header that under-declares a file's size (the data would be cut) fails the CRC check", async () => {
     const content = strToU8("x".repeat(5000));
     const zip = zipSync({ "SKILL.md": skillMd("lie"), "big.txt": content });
     // Patch the uncompressed size of big.txt in the central directory (and local header) to 100 bytes.
@@ -109,59 +109,59 @@ describe("zip safety (each refused, nothing written)", () => {
       if (sig === 0x04034b50 && view.getUint32(o + 22, true) === 5000) (view.setUint32(o + 22, 100, true), patched++);
     }
     expect(patched).toBe(2);
-    expect(codeOf(() => extractArchive(zip, "zip"))).toBe("archive.corrupt");
+    expect(await codeOf(() => extractArchive(zip, "zip"))).toBe("archive.corrupt");
   });
 
-  it("a damaged file that is not an archive", () => {
+  it("a damaged file that is not an archive", async () => {
     const file = path.join(t.base, "junk.zip");
     fs.writeFileSync(file, "this is not a zip");
-    expect(codeOf(() => installSkill(file, t.config))).toBe("install.format");
-    expect(codeOf(() => inspectArchive(strToU8("PK\x03\x04garbage"), "zip"))).toBe("archive.corrupt");
+    expect(await codeOf(() => installSkill(file, t.config))).toBe("install.format");
+    expect(await codeOf(() => inspectArchive(strToU8("PK\x03\x04garbage"), "zip"))).toBe("archive.corrupt");
   });
 });
 
 describe("tar.gz safety", () => {
-  it("zip-slip member names made by GNU tar -P are refused", () => {
+  it("zip-slip member names made by GNU tar -P are refused", async () => {
     const src = path.join(t.base, "src", "skill");
     writeSkill(path.dirname(src), "skill");
     fs.writeFileSync(path.join(t.base, "src", "evil.txt"), "x");
     const out = path.join(t.base, "slip.tar.gz");
     execFileSync("tar", ["-cPzf", out, "SKILL.md", "../evil.txt"], { cwd: src });
     expect(execFileSync("tar", ["-tzf", out], { encoding: "utf8" })).toContain("../evil.txt");
-    expect(codeOf(() => installSkill(out, t.config))).toBe("archive.path");
+    expect(await codeOf(() => installSkill(out, t.config))).toBe("archive.path");
     expect(pluginsTree()).toEqual([]);
   });
 
-  it("symlinks and hard links are refused", () => {
+  it("symlinks and hard links are refused", async () => {
     const src = path.join(t.base, "src");
     writeSkill(src, "linky");
     fs.symlinkSync("/etc", path.join(src, "linky", "etc"));
     const out = path.join(t.base, "link.tar.gz");
     execFileSync("tar", ["-czf", out, "linky"], { cwd: src });
-    expect(codeOf(() => installSkill(out, t.config))).toBe("archive.link");
+    expect(await codeOf(() => installSkill(out, t.config))).toBe("archive.link");
     fs.unlinkSync(path.join(src, "linky", "etc"));
     fs.linkSync(path.join(src, "linky", "SKILL.md"), path.join(src, "linky", "hard.md"));
     execFileSync("tar", ["-czf", out, "linky"], { cwd: src });
-    expect(codeOf(() => installSkill(out, t.config))).toBe("archive.link");
+    expect(await codeOf(() => installSkill(out, t.config))).toBe("archive.link");
     expect(pluginsTree()).toEqual([]);
   });
 
-  it("a gzip bomb stops while decompressing", () => {
+  it("a gzip bomb stops while decompressing", async () => {
     const src = path.join(t.base, "src");
     writeSkill(src, "gzb");
     fs.writeFileSync(path.join(src, "gzb", "zeros.bin"), new Uint8Array(5 * 1024 * 1024));
     const out = path.join(t.base, "gzb.tar.gz");
     execFileSync("tar", ["-czf", out, "gzb"], { cwd: src });
-    expect(codeOf(() => installSkill(out, t.config))).toBe("archive.ratio");
+    expect(await codeOf(() => installSkill(out, t.config))).toBe("archive.ratio");
     // Over the total budget: stopped by size before the whole stream is inflated.
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, maxTotalBytes: 1024 * 1024, maxRatio: 1e9 };
-    expect(codeOf(() => inspectArchive(new Uint8Array(fs.readFileSync(out)), "tar.gz", limits))).toBe("archive.too-large");
+    expect(await codeOf(() => inspectArchive(new Uint8Array(fs.readFileSync(out)), "tar.gz", limits))).toBe("archive.too-large");
     // And a plain gzip of something that is not a tar is reported as damaged, not crashed on.
-    expect(codeOf(() => inspectArchive(gzipSync(strToU8("hello")), "tar.gz"))).toBe("archive.corrupt");
+    expect(await codeOf(() => inspectArchive(gzipSync(strToU8("hello")), "tar.gz"))).toBe("archive.corrupt");
     expect(pluginsTree()).toEqual([]);
   });
 
-  it("reads pax and GNU long names", () => {
+  it("reads pax and GNU long names", async () => {
     const src = path.join(t.base, "src");
     const long = "references/" + "deep-folder-name/".repeat(8) + "a-very-long-file-name-that-needs-more-than-one-hundred-bytes.md";
     writeSkill(src, "longnames");
@@ -170,7 +170,7 @@ describe("tar.gz safety", () => {
     for (const format of ["pax", "gnu"]) {
       const out = path.join(t.base, `${format}.tar.gz`);
       execFileSync("tar", [`--format=${format}`, "-czf", out, "longnames"], { cwd: src });
-      const x = extractArchive(new Uint8Array(fs.readFileSync(out)), "tar.gz");
+      const x = await extractArchive(new Uint8Array(fs.readFileSync(out)), "tar.gz");
       expect(x.root).toBe("longnames/");
       expect(new TextDecoder().decode(x.contents.get(long))).toBe("deep\n");
     }
@@ -178,9 +178,9 @@ describe("tar.gz safety", () => {
 });
 
 describe("install", () => {
-  it("from a folder, into <home>/plugins/<skill>/skills/<skill> with a manifest", () => {
+  it("from a folder, into <home>/plugins/<skill>/skills/<skill> with a manifest", async () => {
     const src = writeSkill(path.join(t.base, "src"), "folder-skill", { scripts: { "run.sh": "#!/bin/sh\necho ok\n" } });
-    const r = installSkill(src, t.config, { now: () => new Date("2026-04-01T00:00:00Z") });
+    const r = await installSkill(src, t.config, { now: () => new Date("2026-04-01T00:00:00Z") });
     expect(r).toMatchObject({ name: "folder-skill", plugin: "folder-skill", format: "folder", files: 2, replaced: false });
     expect(fs.statSync(path.join(r.dir, "scripts", "run.sh")).mode & 0o111).not.toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(r.pluginDir, "plugin.json"), "utf8"));
@@ -189,12 +189,12 @@ describe("install", () => {
     expect(w?.layer).toBe("plugin");
     expect(w?.hasScripts).toBe(true);
     // Installing again needs force.
-    expect(codeOf(() => installSkill(src, t.config))).toBe("install.exists");
-    expect(installSkill(src, t.config, { force: true }).replaced).toBe(true);
+    expect(await codeOf(() => installSkill(src, t.config))).toBe("install.exists");
+    expect((await installSkill(src, t.config, { force: true })).replaced).toBe(true);
     expect(pluginsTree().filter((p) => p.includes(".staging") || p.includes(".trash"))).toEqual([]);
   });
 
-  it("from a .zip with one top folder (and macOS junk skipped), under a chosen plugin name", () => {
+  it("from a .zip with one top folder (and macOS junk skipped), under a chosen plugin name", async () => {
     const zip = zipSync({
       "zipped/SKILL.md": skillMd("zipped"),
       "zipped/references/guide.md": strToU8("# guide\n"),
@@ -202,7 +202,7 @@ describe("install", () => {
     });
     const file = path.join(t.base, "zipped.zip");
     fs.writeFileSync(file, zip);
-    const r = installSkill(file, t.config, { plugin: "acme-tools" });
+    const r = await installSkill(file, t.config, { plugin: "acme-tools" });
     expect(r).toMatchObject({ name: "zipped", plugin: "acme-tools", format: "zip", files: 2 });
     expect(r.skipped).toEqual(["__MACOSX/zipped/._SKILL.md"]);
     expect(listTree(path.join(t.home, "plugins"))).toEqual([
@@ -216,50 +216,50 @@ describe("install", () => {
     ]);
   });
 
-  it("from a .tar.gz made by GNU tar (SKILL.md at the top)", () => {
+  it("from a .tar.gz made by GNU tar (SKILL.md at the top)", async () => {
     const src = writeSkill(path.join(t.base, "src"), "tarred", { scripts: { "go.sh": "echo go\n" } });
     const file = path.join(t.base, "tarred.tar.gz");
     execFileSync("tar", ["-czf", file, "."], { cwd: src });
-    const r = installSkill(file, t.config);
+    const r = await installSkill(file, t.config);
     expect(r).toMatchObject({ name: "tarred", format: "tar.gz", files: 2 });
     expect(fs.readFileSync(path.join(r.dir, "scripts", "go.sh"), "utf8")).toBe("echo go\n");
     expect(fs.statSync(path.join(r.dir, "scripts", "go.sh")).mode & 0o100).not.toBe(0);
   });
 
-  it("refuses a skill whose SKILL.md does not load, leaving nothing", () => {
+  it("refuses a skill whose SKILL.md does not load, leaving nothing", async () => {
     const file = path.join(t.base, "bad.zip");
     fs.writeFileSync(file, zipSync({ "SKILL.md": strToU8("---\nname: [\n---\n") }));
-    expect(codeOf(() => installSkill(file, t.config))).toBe("install.invalid");
+    expect(await codeOf(() => installSkill(file, t.config))).toBe("install.invalid");
     expect(pluginsTree()).toEqual([]);
   });
 
-  it("refuses a folder with a symlink that leaves it", () => {
+  it("refuses a folder with a symlink that leaves it", async () => {
     const src = writeSkill(path.join(t.base, "src"), "leaky");
     fs.symlinkSync("/etc/hostname", path.join(src, "host"));
-    expect(codeOf(() => installSkill(src, t.config))).toBe("install.copy");
+    expect(await codeOf(() => installSkill(src, t.config))).toBe("install.copy");
     expect(pluginsTree()).toEqual([]);
   });
 });
 
 describe("import (the console's upload) into any layer", () => {
-  it("uploaded zip bytes go to <layer root>/<name>, atomically, with diagnostics checked in place", () => {
+  it("uploaded zip bytes go to <layer root>/<name>, atomically, with diagnostics checked in place", async () => {
     const bytes = zipSync({ "up/SKILL.md": skillMd("uploaded"), "up/references/a.md": strToU8("a\n") });
-    const r = importSkill({ bytes, fileName: "up.zip" }, t.config, "project");
+    const r = await importSkill({ bytes, fileName: "up.zip" }, t.config, "project");
     const target = path.join(writableRoot(t.config, "project"), "uploaded");
     expect(r).toMatchObject({ name: "uploaded", layer: "project", dir: target, format: "zip", files: 2, replaced: false });
     expect(r.diagnostics.filter((d) => d.code.includes("name"))).toEqual([]);
     expect(listTree(writableRoot(t.config, "project"))).toEqual(["uploaded", "uploaded/SKILL.md", "uploaded/references", "uploaded/references/a.md"]);
-    expect(codeOf(() => importSkill({ bytes, fileName: "up.zip" }, t.config, "project"))).toBe("install.exists");
-    expect(importSkill({ bytes, fileName: "up.zip" }, t.config, "project", { force: true }).replaced).toBe(true);
+    expect(await codeOf(() => importSkill({ bytes, fileName: "up.zip" }, t.config, "project"))).toBe("install.exists");
+    expect((await importSkill({ bytes, fileName: "up.zip" }, t.config, "project", { force: true })).replaced).toBe(true);
     expect(listTree(writableRoot(t.config, "project")).filter((p) => p.startsWith("."))).toEqual([]);
   });
 
-  it("a refused upload leaves the layer untouched, and the plugin layer gets a manifest", () => {
+  it("a refused upload leaves the layer untouched, and the plugin layer gets a manifest", async () => {
     const bad = zipSync({ "SKILL.md": skillMd("x"), "../../escape": strToU8("x") });
-    expect(codeOf(() => importSkill({ bytes: bad, fileName: "bad.zip" }, t.config, "enterprise"))).toBe("archive.path");
+    expect(await codeOf(() => importSkill({ bytes: bad, fileName: "bad.zip" }, t.config, "enterprise"))).toBe("archive.path");
     expect(listTree(path.join(t.home, "enterprise"))).toEqual([]);
     const good = zipSync({ "SKILL.md": skillMd("plug") });
-    const r = importSkill({ bytes: good, fileName: "plug.zip" }, t.config, "plugin", { plugin: "vendor" });
+    const r = await importSkill({ bytes: good, fileName: "plug.zip" }, t.config, "plugin", { plugin: "vendor" });
     expect(r).toMatchObject({ layer: "plugin", plugin: "vendor", name: "plug" });
     expect(JSON.parse(fs.readFileSync(path.join(t.home, "plugins", "vendor", "plugin.json"), "utf8")).source).toBe("upload:plug.zip");
   });

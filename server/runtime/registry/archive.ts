@@ -2,9 +2,11 @@
 // inside the target (no "..", absolute paths, drive letters or backslashes), no links of any kind, no
 // devices, size and count limits, a compression-ratio guard against bombs, exactly one skill root.
 // inspectArchive lists; extractArchive returns the files in memory so any caller can write them to any layer.
+// Parsing is yauzl's (zip.ts) and tar-stream's (tar.ts); the checks here are ours and run on the listing.
 import zlib from "node:zlib";
-import { Gunzip, unzipSync } from "fflate";
-import { readTar, TarFormatError } from "./tar";
+import { Gunzip } from "fflate";
+import { readTar, TarFormatError, type TarEntry } from "./tar";
+import { openZip, type OpenZip, type ZipEntry } from "./zip";
 
 export type ArchiveFormat = "zip" | "tar.gz" | "tar";
 
@@ -109,55 +111,26 @@ export function safeEntryPath(name: string): string {
 
 // ---------- zip ----------
 
-const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8);
-const u32 = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
-const utf8 = new TextDecoder("utf-8");
-
-/** Reads the central directory ourselves: fflate does not expose the Unix mode, which is where symlinks show. */
-function zipEntries(bytes: Uint8Array, limits: ArchiveLimits): RawEntry[] {
-  let e = bytes.length - 22;
-  for (; e >= 0 && u32(bytes, e) !== 0x06054b50; --e) {
-    if (bytes.length - e > 65558) e = -1;
-  }
-  if (e < 0) throw new ArchiveError("archive.corrupt", "not a zip file (no end of central directory record)");
-  if (e >= 20 && u32(bytes, e - 20) === 0x07064b50) {
-    throw new ArchiveError("archive.format", "zip64 archives are not supported for skills (they exceed the size limits anyway)");
-  }
-  const count = u16(bytes, e + 10);
-  let o = u32(bytes, e + 16);
-  if (count > limits.maxFiles * 2) {
-    throw new ArchiveError("archive.too-many-files", `the archive has ${count} entries; the limit is ${limits.maxFiles} files`);
-  }
-  const out: RawEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (o + 46 > bytes.length || u32(bytes, o) !== 0x02014b50) throw new ArchiveError("archive.corrupt", "the zip central directory is damaged");
-    const madeBy = u16(bytes, o + 4);
-    const flags = u16(bytes, o + 8);
-    const method = u16(bytes, o + 10);
-    const crc = u32(bytes, o + 16);
-    const csize = u32(bytes, o + 20);
-    const usize = u32(bytes, o + 24);
-    const nlen = u16(bytes, o + 28);
-    const xlen = u16(bytes, o + 30);
-    const clen = u16(bytes, o + 32);
-    const attrs = u32(bytes, o + 38);
-    const raw = bytes.subarray(o + 46, o + 46 + nlen);
-    // Same decoding as fflate (UTF-8 when flagged, else one char per byte) so names match one to one.
-    const name = flags & 0x800 ? utf8.decode(raw) : String.fromCharCode(...raw);
-    o += 46 + nlen + xlen + clen;
-    if (flags & 1) throw new ArchiveError("archive.encrypted", `entry "${name}" is encrypted; encrypted archives are not supported`);
-    const unixMode = madeBy >> 8 === 3 ? attrs >>> 16 : 0;
-    const fmt = unixMode & 0o170000;
-    let type: RawEntry["type"] = "file";
-    if (fmt === 0o120000) type = "symlink";
-    else if (name.endsWith("/") || fmt === 0o040000 || attrs & 0x10) type = "dir";
-    else if (fmt !== 0 && fmt !== 0o100000) type = "other";
-    if (type === "file" && method !== 0 && method !== 8) {
-      throw new ArchiveError("archive.format", `entry "${name}" uses compression method ${method}; only stored and deflate are supported`);
+async function zipEntries(bytes: Uint8Array, limits: ArchiveLimits): Promise<{ zip: OpenZip; entries: ZipEntry[] }> {
+  let zip: OpenZip;
+  let entries: ZipEntry[];
+  try {
+    zip = await openZip(bytes);
+    if (zip.entryCount > limits.maxFiles * 2) {
+      throw new ArchiveError("archive.too-many-files", `the archive has ${zip.entryCount} entries; the limit is ${limits.maxFiles} files`);
     }
-    out.push({ name, type, size: usize, compressedSize: csize, crc, mode: unixMode & 0o777, index: i });
+    entries = await zip.entries();
+  } catch (e) {
+    if (e instanceof ArchiveError) throw e;
+    throw new ArchiveError("archive.corrupt", `not a zip file or damaged: ${(e as Error).message}`);
   }
-  return out;
+  for (const e of entries) {
+    if (e.encrypted) throw new ArchiveError("archive.encrypted", `entry "${e.name}" is encrypted; encrypted archives are not supported`);
+    if (e.type === "file" && e.method !== 0 && e.method !== 8) {
+      throw new ArchiveError("archive.format", `entry "${e.name}" uses compression method ${e.method}; only stored and deflate are supported`);
+    }
+  }
+  return { zip, entries };
 }
 
 // ---------- tar.gz ----------
@@ -197,12 +170,9 @@ function gunzipGuarded(bytes: Uint8Array, limits: ArchiveLimits): Uint8Array {
   return out;
 }
 
-function tarEntries(tar: Uint8Array, limits: ArchiveLimits) {
+async function tarEntries(tar: Uint8Array, limits: ArchiveLimits): Promise<TarEntry[]> {
   try {
-    return readTar(tar, limits.maxFiles).map((t, index) => ({
-      raw: { name: t.name, type: t.type, size: t.size, mode: t.mode, index } as RawEntry,
-      offset: t.offset,
-    }));
+    return await readTar(tar, limits.maxFiles);
   } catch (e) {
     if (e instanceof TarFormatError) {
       if (e.message.startsWith("more than")) {
@@ -303,72 +273,46 @@ function checkSize(bytes: Uint8Array, limits: ArchiveLimits): void {
 }
 
 /** Lists and checks an archive without extracting it (a .tar.gz is decompressed in memory, within the limits). */
-export function inspectArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): ArchiveInspection {
-  const { format: f, root, files, totalBytes, skipped } = listArchive(bytes, format, limits);
+export async function inspectArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<ArchiveInspection> {
+  const { format: f, root, files, totalBytes, skipped } = await listArchive(bytes, format, limits);
   return { format: f, root, files, totalBytes, skipped };
 }
 
-function listArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits) {
+async function listArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits) {
   checkSize(bytes, limits);
   if (format === "zip") {
-    const zipRaw = zipEntries(bytes, limits);
-    return { ...checkListing(format, zipRaw, limits), tar: null, zipRaw };
+    const { zip, entries } = await zipEntries(bytes, limits);
+    return { ...checkListing(format, entries, limits), read: (index: number) => zip.read(index), crcs: entries };
   }
   const tar = format === "tar.gz" ? gunzipGuarded(bytes, limits) : bytes;
-  const entries = tarEntries(tar, limits);
-  return { ...checkListing(format, entries.map((e) => e.raw), limits), tar: { bytes: tar, entries }, zipRaw: [] as RawEntry[] };
+  const entries = await tarEntries(tar, limits);
+  const raw = entries.map((t, index): RawEntry => ({ name: t.name, type: t.type, size: t.size, mode: t.mode, index }));
+  return { ...checkListing(format, raw, limits), read: async (index: number) => entries[index]!.data!, crcs: [] as RawEntry[] };
 }
 
 /** Checks the whole archive, then returns its files in memory (paths relative to the skill root). */
-export function extractArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): ExtractedArchive {
-  const listing = listArchive(bytes, format, limits);
-  const { picked, tar, zipRaw, ...inspection } = listing;
+export async function extractArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<ExtractedArchive> {
+  const { picked, read, crcs, ...inspection } = await listArchive(bytes, format, limits);
   const contents = new Map<string, Uint8Array>();
-  if (tar) {
-    for (const e of tar.entries) {
-      const rel = picked.get(e.raw.index);
-      if (rel !== undefined) contents.set(rel, tar.bytes.slice(e.offset, e.offset + e.raw.size));
-    }
-  } else {
-    let i = 0;
-    let unzipped: Record<string, Uint8Array>;
-    const byName = new Map<string, string>();
+  for (const [index, rel] of picked) {
     try {
-      unzipped = unzipSync(bytes, {
-        filter: (f) => {
-          const index = i++;
-          const raw = zipRaw[index];
-          // fflate walks the same central directory; any disagreement means a crafted archive.
-          if (!raw || raw.name !== f.name || (raw.type === "file" && raw.size !== f.originalSize)) {
-            throw new ArchiveError("archive.corrupt", `the zip directory is inconsistent at entry ${index}`);
-          }
-          const rel = picked.get(index);
-          if (rel === undefined) return false;
-          byName.set(f.name, rel);
-          return true;
-        },
-      });
+      contents.set(rel, await read(index));
     } catch (e) {
-      if (e instanceof ArchiveError) throw e;
-      throw new ArchiveError("archive.corrupt", `the zip data is damaged: ${(e as Error).message}`);
-    }
-    for (const [name, data] of Object.entries(unzipped)) {
-      const rel = byName.get(name);
-      if (rel !== undefined) contents.set(rel, data);
+      // yauzl fails an entry whose data is longer or shorter than its header says.
+      throw new ArchiveError("archive.corrupt", `"${rel}" is damaged: ${(e as Error).message}`);
     }
   }
   const crcByPath = new Map<string, number>();
-  for (const r of zipRaw) {
+  for (const r of crcs) {
     const rel = picked.get(r.index);
     if (rel !== undefined && r.crc !== undefined) crcByPath.set(rel, r.crc);
   }
   for (const f of inspection.files) {
     const data = contents.get(f.path);
-    // fflate sizes its output from the header (never more), so a lying header shows up as a short file or,
-    // when the data is longer than declared, as a CRC mismatch of the truncated output.
     if (!data || data.length !== f.size) {
       throw new ArchiveError("archive.corrupt", `"${f.path}" does not decompress to its declared size (${f.size} bytes)`);
     }
+    // yauzl does not check CRC-32: a file altered after the directory was written shows here.
     const crc = crcByPath.get(f.path);
     if (crc !== undefined && zlib.crc32(data) >>> 0 !== crc) {
       throw new ArchiveError("archive.corrupt", `"${f.path}" fails its CRC-32 check: the archive is damaged or was tampered with`);

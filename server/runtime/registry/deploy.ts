@@ -3,17 +3,13 @@
 import path from "node:path";
 import { isInside, isSafeSegment, type LayerConfig, type LayerName, writableRoot } from "./layers";
 import { parseSkillRef, resolve } from "./resolve";
-import { readSkillFolder, SkillCopyError, writeSkillFolder } from "./skill-files";
+import { readSkillFolder, RegistryError, SkillCopyError, writeSkillFolder } from "./skill-files";
 import { SkillIndex } from "./skill-index";
 import type { ResolveContext, SkillEntry } from "./types";
 
-export class DeployError extends Error {
-  constructor(
-    message: string,
-    readonly code: string = "deploy.refused",
-  ) {
-    super(message);
-    this.name = "DeployError";
+export class DeployError extends RegistryError {
+  constructor(message: string, code = "deploy.refused") {
+    super(message, code);
   }
 }
 

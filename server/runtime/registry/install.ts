@@ -7,15 +7,11 @@ import { checkSkillDir } from "../skill";
 import type { Diagnostic } from "../skill/types";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, extractArchive, type ArchiveFormat, type ArchiveLimits } from "./archive";
 import { isSafeSegment, type LayerConfig, type LayerName, type PluginManifest, pluginsDir, writableRoot } from "./layers";
-import { commitStaging, makeStaging, readSkillFolder, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
+import { commitStaging, makeStaging, readSkillFolder, RegistryError, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
 
-export class InstallError extends Error {
-  constructor(
-    message: string,
-    readonly code: string = "install.refused",
-  ) {
-    super(message);
-    this.name = "InstallError";
+export class InstallError extends RegistryError {
+  constructor(message: string, code = "install.refused") {
+    super(message, code);
   }
 }
 
@@ -28,20 +24,24 @@ export interface InstallOptions {
   now?: () => Date;
 }
 
-export interface InstallResult {
+/** What an install or an import wrote. */
+interface Written {
   name: string;
-  plugin: string;
-  /** The installed skill folder. */
+  /** The written skill folder. */
   dir: string;
-  pluginDir: string;
-  source: string;
   format: ArchiveFormat | "folder";
   files: number;
   totalBytes: number;
   replaced: boolean;
-  /** Warnings and infos of the installed SKILL.md (errors refuse the install). */
+  /** Warnings and infos of the written SKILL.md (errors refuse it). */
   diagnostics: Diagnostic[];
   skipped: string[];
+}
+
+export interface InstallResult extends Written {
+  plugin: string;
+  pluginDir: string;
+  source: string;
 }
 
 /** A folder or archive path, or an uploaded archive's bytes (the console's import). */
@@ -49,22 +49,22 @@ export type SkillSource = string | { bytes: Uint8Array; fileName: string };
 
 const sourceLabel = (source: SkillSource) => (typeof source === "string" ? source : source.fileName);
 
-function fromArchive(bytes: Uint8Array, label: string, limits: ArchiveLimits) {
+async function fromArchive(bytes: Uint8Array, label: string, limits: ArchiveLimits) {
   const format = detectArchiveFormat(bytes, label);
   if (!format) throw new InstallError(`${label} is not a folder, a .zip, a .tar.gz or a .tar`, "install.format");
-  const x = extractArchive(bytes, format, limits);
+  const x = await extractArchive(bytes, format, limits);
   const files = x.files.map((f) => ({ path: f.path, data: x.contents.get(f.path)!, executable: f.executable }));
-  return { files, format, skipped: x.skipped };
+  return { files, format: format as ArchiveFormat | "folder", skipped: x.skipped };
 }
 
 /** Reads the source into memory, checked against the limits, without writing anything. */
-export function readInstallSource(
+export async function readInstallSource(
   source: SkillSource,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
-): { files: SkillFile[]; format: ArchiveFormat | "folder"; skipped: string[] } {
+): Promise<{ files: SkillFile[]; format: ArchiveFormat | "folder"; skipped: string[] }> {
   if (typeof source !== "string") {
     try {
-      return fromArchive(source.bytes, source.fileName, limits);
+      return await fromArchive(source.bytes, source.fileName, limits);
     } catch (e) {
       if (e instanceof ArchiveError) throw new InstallError(`refused ${source.fileName}: ${e.message}`, e.code);
       throw e;
@@ -86,7 +86,7 @@ export function readInstallSource(
     if (st.size > limits.maxArchiveBytes) {
       throw new ArchiveError("archive.too-large", `the archive is ${st.size} bytes; the limit is ${limits.maxArchiveBytes} bytes`);
     }
-    return fromArchive(new Uint8Array(fs.readFileSync(source)), source, limits);
+    return await fromArchive(new Uint8Array(fs.readFileSync(source)), source, limits);
   } catch (e) {
     if (e instanceof ArchiveError) throw new InstallError(`refused ${source}: ${e.message}`, e.code);
     if (e instanceof SkillCopyError) throw new InstallError(`refused ${source}: ${e.message}`, "install.copy");
@@ -114,30 +114,37 @@ function stageSkill(files: SkillFile[], parent: string, label: string): { stagin
   }
 }
 
-export interface ImportResult {
-  name: string;
+/** The report of a skill written at `dir`; its SKILL.md is checked again in place (in staging the folder name differs). */
+function written(name: string, dir: string, read: Awaited<ReturnType<typeof readInstallSource>>, replaced: boolean): Written {
+  return {
+    name,
+    dir,
+    format: read.format,
+    files: read.files.length,
+    totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
+    replaced,
+    diagnostics: checkSkillDir(dir, { rules: "omniforge" }).diagnostics,
+    skipped: read.skipped,
+  };
+}
+
+export interface ImportResult extends Written {
   layer: LayerName;
   plugin?: string;
-  dir: string;
-  format: ArchiveFormat | "folder";
-  files: number;
-  totalBytes: number;
-  replaced: boolean;
-  diagnostics: Diagnostic[];
-  skipped: string[];
 }
 
 /**
  * Imports a skill (folder, archive path or uploaded bytes) into any layer: <layer root>/<name>, written
  * atomically. The plugin layer goes through installSkill (plugin folder + manifest).
  */
-export function importSkill(source: SkillSource, config: LayerConfig, layer: LayerName, opts: InstallOptions = {}): ImportResult {
+export async function importSkill(source: SkillSource, config: LayerConfig, layer: LayerName, opts: InstallOptions = {}): Promise<ImportResult> {
   if (layer === "plugin") {
-    const r = installSkill(source, config, opts);
-    return { name: r.name, layer, plugin: r.plugin, dir: r.dir, format: r.format, files: r.files, totalBytes: r.totalBytes, replaced: r.replaced, diagnostics: r.diagnostics, skipped: r.skipped };
+    const r = await installSkill(source, config, opts);
+    const { pluginDir: _dir, source: _source, ...written } = r;
+    return { ...written, layer };
   }
   const label = sourceLabel(source);
-  const read = readInstallSource(source, opts.limits);
+  const read = await readInstallSource(source, opts.limits);
   const root = writableRoot(config, layer);
   const { staging, name } = stageSkill(read.files, root, label);
   const target = path.join(root, name);
@@ -146,25 +153,15 @@ export function importSkill(source: SkillSource, config: LayerConfig, layer: Lay
     throw new InstallError(`${target} already exists; use force to replace it`, "install.exists");
   }
   const { replaced } = commitStaging(staging, target, opts.force === true);
-  return {
-    name,
-    layer,
-    dir: target,
-    format: read.format,
-    files: read.files.length,
-    totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
-    replaced,
-    diagnostics: checkSkillDir(target, { rules: "omniforge" }).diagnostics,
-    skipped: read.skipped,
-  };
+  return { ...written(name, target, read, replaced), layer };
 }
 
-export function installSkill(source: SkillSource, config: LayerConfig, opts: InstallOptions = {}): InstallResult {
+export async function installSkill(source: SkillSource, config: LayerConfig, opts: InstallOptions = {}): Promise<InstallResult> {
   if (opts.plugin !== undefined && !isSafeSegment(opts.plugin)) {
     throw new InstallError(`invalid plugin name "${opts.plugin}": use letters, digits, dot, dash or underscore`, "install.plugin-name");
   }
   const label = sourceLabel(source);
-  const read = readInstallSource(source, opts.limits);
+  const read = await readInstallSource(source, opts.limits);
   // The skill is staged inside the plugin's staging folder, so one rename puts plugin.json and skill in place.
   const staging = makeStaging(path.join(pluginsDir(config), "install"));
   try {
@@ -184,20 +181,7 @@ export function installSkill(source: SkillSource, config: LayerConfig, opts: Ins
     fs.writeFileSync(path.join(staging, "plugin.json"), JSON.stringify(manifest, null, 2) + "\n");
     const { replaced } = commitStaging(staging, pluginDir, opts.force === true);
     const dir = path.join(pluginDir, "skills", name);
-    return {
-      name,
-      plugin,
-      dir,
-      pluginDir,
-      source: manifest.source,
-      format: read.format,
-      files: read.files.length,
-      totalBytes: read.files.reduce((n, f) => n + f.data.length, 0),
-      replaced,
-      // Checked again in place: in staging the folder name differs from the skill name.
-      diagnostics: checkSkillDir(dir, { rules: "omniforge" }).diagnostics,
-      skipped: read.skipped,
-    };
+    return { ...written(name, dir, read, replaced), plugin, pluginDir, source: manifest.source };
   } catch (e) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw e;

@@ -15,6 +15,17 @@ export interface SkillFile {
 
 export class SkillCopyError extends Error {}
 
+/** A refusal with a stable code for callers (install.*, deploy.*): one shape for the registry's operations. */
+export class RegistryError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
 /** Folders never copied: version-control metadata and dependency caches are not part of a skill. */
 const SKIP = new Set([".git", "node_modules", ".DS_Store"]);
 

@@ -127,10 +127,6 @@ export function stemWord(word: string): string {
   return s;
 }
 
-export function isStopWord(word: string): boolean {
-  return STOP.has(word);
-}
-
 /**
  * Raw words of a text, lower-cased, in order. camelCase and PascalCase are split, and the joined form is kept
  * too ("TimesFM" -> times, fm, timesfm), so both spellings a person might type match.

@@ -45,18 +45,7 @@ function checkBytes(
 ): SkillCheck {
   const diagnostics: Diagnostic[] = [];
   const digest = sha256Hex(bytes);
-  const result: SkillCheck = {
-    dir,
-    file,
-    digest,
-    raw: null,
-    properties: null,
-    body: null,
-    bodyStartLine: 1,
-    valid: false,
-    loadable: false,
-    diagnostics,
-  };
+  const result: SkillCheck = { ...emptyCheck(dir, file), digest, diagnostics };
   if (fileName !== "SKILL.md") {
     diagnostics.push(
       diag(
@@ -124,7 +113,8 @@ function tooLarge(size: number): Diagnostic {
   );
 }
 
-function emptyCheck(dir: string, file: string | null, diagnostic: Diagnostic): SkillCheck {
+/** A check that found nothing loadable (yet): the start of every check, and the answer when there is no file. */
+function emptyCheck(dir: string, file: string | null, diagnostic?: Diagnostic): SkillCheck {
   return {
     dir,
     file,
@@ -135,7 +125,7 @@ function emptyCheck(dir: string, file: string | null, diagnostic: Diagnostic): S
     bodyStartLine: 1,
     valid: false,
     loadable: false,
-    diagnostics: [diagnostic],
+    diagnostics: diagnostic ? [diagnostic] : [],
   };
 }
 

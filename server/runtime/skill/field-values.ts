@@ -1,6 +1,17 @@
 // What every frontmatter rule shares: the format's limits, how a value is measured (code points) and named
 // in a message, and when an optional field counts as absent.
-import type { RuleSet } from "./types";
+import type { Range } from "./diagnostics";
+import type { Diagnostic, RuleSet } from "./types";
+
+/** The frontmatter under check, as each field's rule reads it and reports on it. */
+export interface FieldsUnderCheck {
+  raw: Record<string, unknown>;
+  /** The field is present (an empty optional field counts as absent). */
+  has: (k: string) => boolean;
+  ctx: FrontmatterContext;
+  out: Diagnostic[];
+  valueRange: (k: string) => Range;
+}
 
 export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;

@@ -19,7 +19,7 @@ export {
 } from "./fields";
 export { resolveInsideSkill, type RelativePath } from "./paths";
 export { MAX_SKILL_FILE_BYTES } from "./parse";
-export { MAX_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_COMPATIBILITY_LENGTH } from "./validate";
+export { MAX_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_COMPATIBILITY_LENGTH } from "./field-values";
 export { MAX_BODY_LINES } from "./body";
 export { readFrontmatter, setFrontmatterField, setFrontmatterFields, FrontmatterError, type FieldValue, type FrontmatterRead } from "./frontmatter-document";
 export { nameProblems, validNameFrom, type NameProblem } from "./name-rule";

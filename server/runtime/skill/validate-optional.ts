@@ -6,7 +6,7 @@ import type { ParsedSkill } from "./parse";
 import type { FieldPos } from "./fast-yaml";
 import { suggestField } from "./fields";
 import { resolveInsideSkill } from "./paths";
-import { NUMBER, SCOPE_KEYS, typeName, type FrontmatterContext } from "./field-values";
+import { NUMBER, SCOPE_KEYS, typeName, type FieldsUnderCheck, type FrontmatterContext } from "./field-values";
 
 export function checkMetadata(value: unknown, pos: FieldPos | undefined, parsed: ParsedSkill, out: Diagnostic[], rules: RuleSet) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -35,14 +35,11 @@ export function checkMetadata(value: unknown, pos: FieldPos | undefined, parsed:
 }
 
 export function checkExtensions(
-  raw: Record<string, unknown>,
-  has: (k: string) => boolean,
-  ctx: FrontmatterContext,
-  out: Diagnostic[],
-  valueRange: (k: string) => Range,
+  f: FieldsUnderCheck,
   fields: Map<string, FieldPos>,
   parsed: ParsedSkill,
 ) {
+  const { raw, has, ctx, out, valueRange } = f;
   for (const key of ["model", "agent"] as const) {
     if (has(key) && (typeof raw[key] !== "string" || (raw[key] as string).trim() === "")) {
       out.push(diag("error", `${key}.type`, `${key} must be a non-empty string.`, valueRange(key)));

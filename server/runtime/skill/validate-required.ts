@@ -1,18 +1,11 @@
 // The two required fields: name (characters, case, hyphens, length, its folder) and description.
-import type { Diagnostic, RuleSet } from "./types";
-import { diag, type Range } from "./diagnostics";
+import { diag } from "./diagnostics";
 import { OPENING_RANGE } from "./parse";
-import { codePointLength, MAX_DESCRIPTION_LENGTH, typeName, type FrontmatterContext } from "./field-values";
+import { codePointLength, MAX_DESCRIPTION_LENGTH, typeName, type FieldsUnderCheck } from "./field-values";
 import { nameProblems } from "./name-rule";
 
-export function checkName(
-  raw: Record<string, unknown>,
-  has: (k: string) => boolean,
-  ctx: FrontmatterContext,
-  out: Diagnostic[],
-  valueRange: (k: string) => Range,
-  keys: string[],
-) {
+export function checkName(f: FieldsUnderCheck, keys: string[]) {
+  const { raw, has, ctx, out, valueRange } = f;
   if (!has("name")) {
     const lookalike = keys.find((k) => k.toLowerCase() === "name");
     out.push(
@@ -49,13 +42,9 @@ export function checkName(
   }
 }
 
-export function checkDescription(
-  raw: Record<string, unknown>,
-  has: (k: string) => boolean,
-  rules: RuleSet,
-  out: Diagnostic[],
-  valueRange: (k: string) => Range,
-) {
+export function checkDescription(f: FieldsUnderCheck) {
+  const { raw, has, out, valueRange } = f;
+  const rules = f.ctx.rules;
   if (!has("description")) {
     out.push(diag("error", "description.missing", 'Missing required field "description": say what the skill does and when to use it.', OPENING_RANGE));
     return;

@@ -6,11 +6,11 @@ import { diag, type Range } from "./diagnostics";
 import type { ParsedSkill } from "./parse";
 import { EXTENSION_FIELDS, SPEC_FIELDS, VENDOR_FIELDS, suggestField } from "./fields";
 import { splitPatterns } from "./allowed-tools";
-import { codePointLength, isEmptyOptional, MAX_COMPATIBILITY_LENGTH, typeName, type FrontmatterContext } from "./field-values";
+import { codePointLength, isEmptyOptional, MAX_COMPATIBILITY_LENGTH, typeName, type FieldsUnderCheck, type FrontmatterContext } from "./field-values";
 import { checkDescription, checkName } from "./validate-required";
 import { checkExtensions, checkMetadata } from "./validate-optional";
 
-export { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "./field-values";
+;
 export { extractProperties } from "./properties";
 
 const SPEC_LIST = "name, description, license, compatibility, metadata, allowed-tools";
@@ -57,8 +57,9 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
     }
   }
 
-  checkName(raw, has, ctx, out, valueRange, keys);
-  checkDescription(raw, has, rules, out, valueRange);
+  const f: FieldsUnderCheck = { raw, has, ctx, out, valueRange };
+  checkName(f, keys);
+  checkDescription(f);
 
   if (has("compatibility")) {
     const v = raw.compatibility;
@@ -100,5 +101,5 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
 
   if (has("metadata")) checkMetadata(raw.metadata, fields.get("metadata"), parsed, out, rules);
 
-  if (!spec) checkExtensions(raw, has, ctx, out, valueRange, fields, parsed);
+  if (!spec) checkExtensions(f, fields, parsed);
 }

@@ -51,13 +51,13 @@ export async function fetchFolders(from: string, token: string, q: { agent: stri
   const buf = new Uint8Array(await res.arrayBuffer());
   if (buf.length > MAX_TAR_BYTES) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
   const out = new Map<string, SkillFile[]>();
-  for (const e of readTar(buf, 100_000)) {
+  for (const e of await readTar(buf, 100_000)) {
     if (e.type !== "file") continue;
     const [name, ...rest] = e.name.split("/");
     const rel = rest.join("/");
     if (!name || !rel || rest.some((p) => p === ".." || p === "" || p === ".")) throw new SyncRemoteError(`refused an archive entry "${e.name.slice(0, 200)}"`);
     const list = out.get(name) ?? [];
-    list.push({ path: rel, data: buf.slice(e.offset, e.offset + e.size), executable: (e.mode & 0o111) !== 0 });
+    list.push({ path: rel, data: e.data!, executable: (e.mode & 0o111) !== 0 });
     out.set(name, list);
   }
   for (const [name, digest] of expect) {

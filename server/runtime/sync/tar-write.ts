@@ -1,5 +1,5 @@
 // A small tar writer (ustar, with a pax header for paths over 100 bytes), the counterpart of the reader in
-// registry/tar.ts: enough to stream skill folders to `omniforge sync` without a dependency.
+// registry/tar.ts (tar-stream): enough to stream skill folders to `omniforge sync`, one block at a time.
 const BLOCK = 512;
 const enc = new TextEncoder();
 

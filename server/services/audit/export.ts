@@ -3,6 +3,7 @@
 // JSONL values are exactly as stored, so an export can be compared with the table or re-verified; CSV
 // neutralises spreadsheet formulas (see csvField).
 import type { Db } from "../../../db/client";
+import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import type { AuditFilter, AuditScope } from "./filter";
 import { listEvents, type AuditEventView } from "./queries";
 
@@ -69,7 +70,7 @@ export async function* exportEvents(
   filter: AuditFilter,
   scope: AuditScope,
   format: ExportFormat,
-  pageSize = 500,
+  pageSize = AUDIT_PAGE_MAX,
 ): AsyncGenerator<string> {
   if (format === "csv") yield EXPORT_COLUMNS.join(",") + "\r\n";
   let cursor: string | undefined;

@@ -1,10 +1,13 @@
 // The dashboard's filter, validated once here (the router, the export route and the URL all use it), and
-// its translation to SQL. Every condition is a column compared with a bound parameter; no text from the
-// filter is ever spliced into SQL.
+// its translation to drizzle conditions on db/schema/audit.ts's columns. Every condition is a column compared
+// with a bound parameter; no text from the filter is ever spliced into SQL.
+import { and, eq, gte, isNull, lt, or, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import { auditEvents } from "../../../db/schema/audit";
+import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { AUDIT_OUTCOMES, CONSOLE_SOURCE, type AuditFilterKey } from "./filter-keys";
 
-export { AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, type AuditFilterKey } from "./filter-keys";
+export { AUDIT_FILTER_KEYS, type AuditFilterKey } from "./filter-keys";
 
 /** Accepts epoch milliseconds or an ISO date string (URLs carry the readable form). */
 const time = z.union([z.number(), z.string().min(1).max(40)]).transform((v, ctx) => {
@@ -34,12 +37,11 @@ export const auditFilterSchema = z.object({
   source: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "A source is an agent's name or \"console\".").optional(),
 } satisfies Record<AuditFilterKey, z.ZodType>);
 export type AuditFilter = z.output<typeof auditFilterSchema>;
-export type AuditFilterInput = z.input<typeof auditFilterSchema>;
 
 export const pageSchema = z.object({
   /** Opaque keyset cursor from the previous page ("<at>.<id>"). */
   cursor: z.string().regex(/^\d+\.\d+$/).optional(),
-  limit: z.number().int().min(1).max(500).default(50),
+  limit: z.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
 });
 export type AuditPage = z.input<typeof pageSchema>;
 
@@ -51,56 +53,45 @@ export function auditScopeFor(user: { id: string; role: string }): AuditScope {
   return user.role === "admin" ? { kind: "all" } : { kind: "own", actorId: user.id };
 }
 
-export interface Where {
-  sql: string;
-  params: unknown[];
-}
+const COLUMNS = [
+  ["type", auditEvents.type],
+  ["skill", auditEvents.skill],
+  ["layer", auditEvents.layer],
+  ["user", auditEvents.actorId],
+  ["session", auditEvents.sessionId],
+  ["model", auditEvents.model],
+  ["tool", auditEvents.tool],
+  ["outcome", auditEvents.outcome],
+] as const satisfies readonly (readonly [keyof AuditFilter, unknown])[];
 
-const COLUMNS: [keyof AuditFilter, string][] = [
-  ["type", "type"],
-  ["skill", "skill"],
-  ["layer", "layer"],
-  ["user", "actor_id"],
-  ["session", "session_id"],
-  ["model", "model"],
-  ["tool", "tool"],
-  ["outcome", "outcome"],
-];
-
-/** `WHERE ...` for a filter and a scope (always a valid clause: "WHERE 1" when nothing is set). */
-export function whereOf(filter: AuditFilter, scope: AuditScope, extra: string[] = [], extraParams: unknown[] = []): Where {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  if (scope.kind === "own") {
-    parts.push("actor_id = ?");
-    params.push(scope.actorId);
-  }
+/**
+ * The WHERE condition for a filter and a scope, plus any extra conditions (undefined when nothing is set).
+ * `from`/`to` may be drizzle placeholders, so a query repeated per time bucket is prepared once.
+ */
+export function whereOf(
+  filter: Omit<AuditFilter, "from" | "to"> & { from?: number | Placeholder; to?: number | Placeholder },
+  scope: AuditScope,
+  ...extra: (SQL | undefined)[]
+): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (scope.kind === "own") parts.push(eq(auditEvents.actorId, scope.actorId));
   for (const [key, col] of COLUMNS) {
     const v = filter[key];
-    if (v !== undefined) {
-      parts.push(`${col} = ?`);
-      params.push(v);
-    }
+    if (v !== undefined) parts.push(eq(col, v));
   }
   if (filter.source !== undefined) {
     // The console's own rows have no source (telemetry rows always name their agent).
-    if (filter.source === CONSOLE_SOURCE) parts.push("source_agent IS NULL");
-    else {
-      parts.push("source_agent = ?");
-      params.push(filter.source);
-    }
+    parts.push(filter.source === CONSOLE_SOURCE ? isNull(auditEvents.sourceAgent) : eq(auditEvents.sourceAgent, filter.source));
   }
-  if (filter.from !== undefined) {
-    parts.push("at >= ?");
-    params.push(filter.from);
-  }
-  if (filter.to !== undefined) {
-    parts.push("at < ?");
-    params.push(filter.to);
-  }
+  if (filter.from !== undefined) parts.push(gte(auditEvents.at, filter.from));
+  if (filter.to !== undefined) parts.push(lt(auditEvents.at, filter.to));
   parts.push(...extra);
-  params.push(...extraParams);
-  return { sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "WHERE 1", params };
+  return and(...parts);
+}
+
+/** Rows after a keyset cursor in the (at, id) descending order. */
+export function olderThan(c: { at: number; id: number } | null): SQL | undefined {
+  return c ? or(lt(auditEvents.at, c.at), and(eq(auditEvents.at, c.at), lt(auditEvents.id, c.id))) : undefined;
 }
 
 export function parseCursor(cursor: string | undefined): { at: number; id: number } | null {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEvent } from "../../runtime/audit/events";
-import { auditFilterSchema, type AuditScope } from "./filter";
+import { ZListInput } from "../../api/routers/audit/list.schema";
+import { AUDIT_PAGE_MAX } from "../../domain/limits";
+import { auditFilterSchema, pageSchema, type AuditScope } from "./filter";
 import {
   countEvents,
   getEvent,
@@ -154,5 +156,12 @@ describe("audit queries", () => {
     expect(() => auditFilterSchema.parse({ from: "yesterday-ish" })).toThrow(/Not a date/);
     expect(() => auditFilterSchema.parse({ type: "x'; DROP TABLE audit_events; --" })).toThrow(/lower-case/);
     expect(() => auditFilterSchema.parse({ outcome: "maybe" })).toThrow();
+  });
+
+  it("takes the same largest page through the API as in the service, and no larger", () => {
+    expect(ZListInput.parse({ limit: AUDIT_PAGE_MAX }).limit).toBe(AUDIT_PAGE_MAX);
+    expect(pageSchema.parse({ limit: AUDIT_PAGE_MAX }).limit).toBe(AUDIT_PAGE_MAX);
+    expect(() => ZListInput.parse({ limit: AUDIT_PAGE_MAX + 1 })).toThrow();
+    expect(() => pageSchema.parse({ limit: AUDIT_PAGE_MAX + 1 })).toThrow();
   });
 });

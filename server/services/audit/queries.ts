@@ -1,29 +1,36 @@
-// Read side of the audit log, for the dashboard and the CLI. Plain functions over the SQLite connection:
+// Read side of the audit log, for the dashboard and the CLI. Plain functions over drizzle queries on db/schema/audit.ts:
 // filter (validated by filter.ts) + scope (set by the server: authors see only their own events).
 // Each query is shaped so SQLite can answer it from an index whose last column is `at` (see db/schema/audit.ts):
 // lists are ordered by (at, id) descending with a keyset cursor, so a page at 1,000,000 rows reads ~limit
 // index entries instead of sorting the matches.
+import { and, asc, count, desc, eq, inArray, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import type { Statement } from "better-sqlite3";
-import { cursorOf, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
+import { auditEvents } from "../../../db/schema/audit";
+import { users } from "../../../db/schema/users";
+import { cursorOf, olderThan, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
+import { ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
-import { ROW_COLUMNS, type StoredRow } from "./verify";
+import type { StoredRow } from "./verify";
 
 export interface AuditEventView extends Omit<StoredRow, "details"> {
   details: Record<string, unknown> | null;
 }
 
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function stmt(db: Db, sql: string): Statement {
-  let m = statements.get(db);
-  if (!m) statements.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) {
-    s = db.$client.prepare(sql);
-    if (m.size > 500) m.clear();
-    m.set(sql, s);
-  }
-  return s;
+/** Newest first, with the id breaking ties: the order every list and cursor uses. */
+const NEWEST_FIRST = [desc(auditEvents.at), desc(auditEvents.id)] as const;
+
+function listPage(db: Db, where: SQL | undefined, limit: number): StoredRow[] {
+  return db
+    .select(ROW_FIELDS)
+    .from(auditEvents)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(limit)
+    .all();
+}
+
+function countWhere(db: Db, where: SQL | undefined): number {
+  return db.select({ n: count() }).from(auditEvents).where(where).get()!.n;
 }
 
 export function toView(row: StoredRow): AuditEventView {
@@ -45,42 +52,40 @@ export function toView(row: StoredRow): AuditEventView {
 export function withPeople<T extends { actorId: string | null; actorEmail: string | null }>(db: Db, events: T[]): T[] {
   const ids = [...new Set(events.filter((e) => e.actorId && !e.actorEmail).map((e) => e.actorId!))];
   if (!ids.length) return events;
-  const rows = db.$client.prepare(`SELECT id, email FROM users WHERE id IN (${ids.map(() => "?").join(",")})`).all(...ids) as { id: string; email: string }[];
+  const rows = db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)).all();
   const email = new Map(rows.map((r) => [r.id, r.email]));
   return events.map((e) => (e.actorId && !e.actorEmail && email.has(e.actorId) ? { ...e, actorEmail: email.get(e.actorId)! } : e));
 }
 
-/** One page of events, newest first. `nextCursor` is null on the last page. */
-export function listEvents(
-  db: Db,
-  filter: AuditFilter,
-  scope: AuditScope,
-  page: AuditPage = {},
-): { events: AuditEventView[]; nextCursor: string | null } {
+export type EventPage = { events: AuditEventView[]; nextCursor: string | null };
+
+/**
+ * A keyset page: `read` returns up to `fetch` stored rows older than the cursor, newest first; one more than
+ * the page size is asked for, so a full page knows whether another follows.
+ */
+function paged(db: Db, page: AuditPage, read: (older: SQL | undefined, fetch: number) => StoredRow[]): EventPage {
   flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
-  const c = parseCursor(cursor);
-  const w = c ? whereOf(filter, scope, ["(at < ? OR (at = ? AND id < ?))"], [c.at, c.at, c.id]) : whereOf(filter, scope);
-  const rows = stmt(db, `SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql} ORDER BY at DESC, id DESC LIMIT ?`).all(
-    ...w.params,
-    limit + 1,
-  ) as StoredRow[];
+  const rows = read(olderThan(parseCursor(cursor)), limit + 1);
   const more = rows.length > limit;
   const events = withPeople(db, rows.slice(0, limit).map(toView));
   return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
 }
 
+/** One page of events, newest first. `nextCursor` is null on the last page. */
+export function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
+  return paged(db, page, (older, fetch) => listPage(db, whereOf(filter, scope, older), fetch));
+}
+
 /** How many events match (the table's "N events"). */
 export function countEvents(db: Db, filter: AuditFilter, scope: AuditScope): number {
   flushAudit(db);
-  const w = whereOf(filter, scope);
-  return (stmt(db, `SELECT COUNT(*) AS n FROM audit_events ${w.sql}`).get(...w.params) as { n: number }).n;
+  return countWhere(db, whereOf(filter, scope));
 }
 
 export function getEvent(db: Db, id: number, scope: AuditScope): AuditEventView | null {
   flushAudit(db);
-  const w = whereOf({}, scope, ["id = ?"], [id]);
-  const row = stmt(db, `SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql}`).get(...w.params) as StoredRow | undefined;
+  const row = db.select(ROW_FIELDS).from(auditEvents).where(whereOf({}, scope, eq(auditEvents.id, id))).get();
   return row ? withPeople(db, [toView(row)])[0]! : null;
 }
 
@@ -103,11 +108,11 @@ export function timeSeries(
 ): { bucket: Bucket; points: { t: number; type: string; n: number }[] } {
   flushAudit(db);
   const ms = BUCKET_MS[bucket];
-  const w0 = whereOf(filter, scope);
-  const span = stmt(db, `SELECT MIN(at) AS lo, MAX(at) AS hi FROM audit_events ${w0.sql}`).get(...w0.params) as {
-    lo: number | null;
-    hi: number | null;
-  };
+  const span = db
+    .select({ lo: min(auditEvents.at), hi: max(auditEvents.at) })
+    .from(auditEvents)
+    .where(whereOf(filter, scope))
+    .get()!;
   if (span.lo === null || span.hi === null) return { bucket, points: [] };
   // At most MAX_BUCKETS buckets, the newest ones (the chart draws no more).
   const lastStart = Math.floor(span.hi / ms) * ms;
@@ -116,13 +121,18 @@ export function timeSeries(
   // sort. A single GROUP BY over (bucket, type) has to visit every row for its type and sort the buckets in
   // a temporary b-tree (measured ~10x slower at 1,000,000 rows).
   const types = filter.type ? [filter.type] : eventTypes(db);
+  // Prepared once per type, with the bucket's bounds as placeholders.
+  const range = { from: sql.placeholder("from"), to: sql.placeholder("to") };
+  const counters = types.map((type) => ({
+    type,
+    query: db.select({ n: count() }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
+  }));
   const points: { t: number; type: string; n: number }[] = [];
   for (let t = firstStart; t <= lastStart; t += ms) {
     const from = Math.max(t, filter.from ?? -Infinity);
     const to = Math.min(t + ms, filter.to ?? Infinity);
-    for (const type of types) {
-      const w = whereOf({ ...filter, type, from, to }, scope);
-      const n = (stmt(db, `SELECT COUNT(*) AS n FROM audit_events ${w.sql}`).get(...w.params) as { n: number }).n;
+    for (const { type, query } of counters) {
+      const n = query.get({ from, to })!.n;
       if (n > 0) points.push({ t, type, n });
     }
   }
@@ -134,24 +144,28 @@ export const MAX_BUCKETS = 400;
 
 /** The distinct event types present, by skipping through the (type, at) index (one seek per type). */
 export function eventTypes(db: Db): string[] {
-  return (
-    stmt(
-      db,
-      `WITH RECURSIVE t(v) AS (SELECT MIN(type) FROM audit_events
-         UNION ALL SELECT (SELECT MIN(type) FROM audit_events WHERE type > t.v) FROM t WHERE t.v IS NOT NULL)
+  // A recursive CTE, which drizzle's builder does not express; the table and column still come from the schema.
+  const type = sql.identifier(auditEvents.type.name);
+  return db
+    .all<{ v: string }>(
+      sql`WITH RECURSIVE t(v) AS (SELECT MIN(${type}) FROM ${auditEvents}
+         UNION ALL SELECT (SELECT MIN(${type}) FROM ${auditEvents} WHERE ${type} > t.v) FROM t WHERE t.v IS NOT NULL)
        SELECT v FROM t WHERE v IS NOT NULL`,
-    ).all() as { v: string }[]
-  ).map((r) => r.v);
+    )
+    .map((r) => r.v);
 }
 
 /** Skills by number of activations, most first. */
 export function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): { skill: string; n: number }[] {
   flushAudit(db);
-  const w = whereOf({ ...filter, type: "skill_activated" }, scope, ["skill IS NOT NULL"]);
-  return stmt(db, `SELECT skill, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY skill ORDER BY n DESC, skill LIMIT ?`).all(
-    ...w.params,
-    limit,
-  ) as { skill: string; n: number }[];
+  return db
+    .select({ skill: auditEvents.skill, n: count() })
+    .from(auditEvents)
+    .where(whereOf({ ...filter, type: "skill_activated" }, scope, isNotNull(auditEvents.skill)))
+    .groupBy(auditEvents.skill)
+    .orderBy(desc(count()), asc(auditEvents.skill))
+    .limit(limit)
+    .all() as { skill: string; n: number }[];
 }
 
 /** Refused tool calls, blocked reads and refused scripts, grouped by skill and tool. */
@@ -163,11 +177,15 @@ export function refusalsBySkillAndTool(
 ): { skill: string | null; tool: string | null; n: number }[] {
   flushAudit(db);
   // Refusals of a skill's tools and scripts; refused logins and role checks have neither and are left out.
-  const w = whereOf({ ...filter, outcome: "refused" }, scope, ["(skill IS NOT NULL OR tool IS NOT NULL)"]);
-  return stmt(
-    db,
-    `SELECT skill, tool, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY skill, tool ORDER BY n DESC, skill, tool LIMIT ?`,
-  ).all(...w.params, limit) as { skill: string | null; tool: string | null; n: number }[];
+  const w = whereOf({ ...filter, outcome: "refused" }, scope, or(isNotNull(auditEvents.skill), isNotNull(auditEvents.tool)));
+  return db
+    .select({ skill: auditEvents.skill, tool: auditEvents.tool, n: count() })
+    .from(auditEvents)
+    .where(w)
+    .groupBy(auditEvents.skill, auditEvents.tool)
+    .orderBy(desc(count()), asc(auditEvents.skill), asc(auditEvents.tool))
+    .limit(limit)
+    .all();
 }
 
 /**
@@ -176,18 +194,19 @@ export function refusalsBySkillAndTool(
  */
 export function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): { status: string; n: number }[] {
   flushAudit(db);
-  const w = whereOf({ ...filter, type: "script_executed" }, scope);
-  const rows = stmt(
-    db,
-    `SELECT CASE
-        WHEN json_extract(details, '$.timedOut') = 1 THEN 'timeout'
-        WHEN outcome = 'refused' THEN 'refused'
-        WHEN json_type(details, '$.exitCode') = 'integer' THEN 'exit ' || json_extract(details, '$.exitCode')
-        ELSE 'unknown' END AS status,
-      COUNT(*) AS n
-     FROM audit_events ${w.sql} GROUP BY status ORDER BY n DESC`,
-  ).all(...w.params) as { status: string; n: number }[];
-  return rows;
+  const { details, outcome } = auditEvents;
+  const status = sql<string>`CASE
+        WHEN json_extract(${details}, '$.timedOut') = 1 THEN 'timeout'
+        WHEN ${outcome} = 'refused' THEN 'refused'
+        WHEN json_type(${details}, '$.exitCode') = 'integer' THEN 'exit ' || json_extract(${details}, '$.exitCode')
+        ELSE 'unknown' END`;
+  return db
+    .select({ status, n: count() })
+    .from(auditEvents)
+    .where(whereOf({ ...filter, type: "script_executed" }, scope))
+    .groupBy(status)
+    .orderBy(desc(count()))
+    .all();
 }
 
 export const VIOLATION_TYPES = ["tool_restriction_violated", "script_read_blocked"] as const;
@@ -197,27 +216,14 @@ export const VIOLATION_TYPES = ["tool_restriction_violated", "script_read_blocke
  * newest first, with the session it came from. Each kind is read through its own (type, at) index and the
  * two pages merged, so this stays fast however many events there are.
  */
-export function violations(
-  db: Db,
-  filter: AuditFilter,
-  scope: AuditScope,
-  page: AuditPage = {},
-): { events: AuditEventView[]; nextCursor: string | null } {
-  flushAudit(db);
-  const { cursor, limit } = pageSchema.parse(page);
-  const c = parseCursor(cursor);
-  const cur = c ? { extra: ["(at < ? OR (at = ? AND id < ?))"], params: [c.at, c.at, c.id] } : { extra: [], params: [] };
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const type of VIOLATION_TYPES) {
-    if (filter.type && filter.type !== type) continue;
-    const w = whereOf({ ...filter, type }, scope, cur.extra, cur.params);
-    parts.push(`SELECT * FROM (SELECT ${ROW_COLUMNS} FROM audit_events ${w.sql} ORDER BY at DESC, id DESC LIMIT ?)`);
-    params.push(...w.params, limit + 1);
-  }
-  if (parts.length === 0) return { events: [], nextCursor: null };
-  const rows = stmt(db, `${parts.join(" UNION ALL ")} ORDER BY at DESC, id DESC LIMIT ?`).all(...params, limit + 1) as StoredRow[];
-  const more = rows.length > limit;
-  const events = withPeople(db, rows.slice(0, limit).map(toView));
-  return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
+export function violations(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
+  const types = VIOLATION_TYPES.filter((type) => !filter.type || filter.type === type);
+  if (types.length === 0) return { events: [], nextCursor: null };
+  // One page per kind, merged here in the same (at, id) descending order.
+  return paged(db, page, (older, fetch) =>
+    types
+      .flatMap((type) => listPage(db, whereOf({ ...filter, type }, scope, older), fetch))
+      .sort((a, b) => b.at - a.at || b.id - a.id)
+      .slice(0, fetch),
+  );
 }

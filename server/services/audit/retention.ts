@@ -5,11 +5,14 @@
 // across the cut.
 import fs from "node:fs";
 import path from "node:path";
+import { and, asc, between, count, gt, gte, lte, max, min, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
+import { archivedHeadQuery, ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
-import { ROW_COLUMNS, verifyArchiveFile, type StoredRow, type VerifyResult } from "./verify";
+import { verifyArchiveFile, type VerifyResult } from "./verify";
 import { setting, type EnvSource } from "../../../env";
 
 export type ArchiveResult =
@@ -25,17 +28,13 @@ const PAGE = 2_000;
  */
 export async function archiveBefore(db: Db, cutoff: Date | number, dir: string): Promise<ArchiveResult> {
   flushAudit(db);
-  const c = db.$client;
   const cut = typeof cutoff === "number" ? cutoff : cutoff.getTime();
   if (!Number.isFinite(cut)) throw new Error("archiveBefore: the cutoff is not a valid time.");
-  const prev = c.prepare(`SELECT last_id AS id, head_hash AS hash FROM audit_archives ORDER BY last_id DESC LIMIT 1`).get() as
-    | { id: number; hash: string }
-    | undefined;
-  const first = c.prepare(`SELECT MIN(id) AS id FROM audit_events`).get() as { id: number | null };
+  const prev = archivedHeadQuery(db).get();
+  const first = db.select({ id: min(auditEvents.id) }).from(auditEvents).get()!;
   if (first.id === null) return { archived: false, reason: "no events" };
-  const firstNew = c.prepare(`SELECT MIN(id) AS id FROM audit_events WHERE at >= ?`).get(cut) as { id: number | null };
-  const lastId =
-    firstNew.id === null ? (c.prepare(`SELECT MAX(id) AS id FROM audit_events`).get() as { id: number }).id : firstNew.id - 1;
+  const firstNew = db.select({ id: min(auditEvents.id) }).from(auditEvents).where(gte(auditEvents.at, cut)).get()!;
+  const lastId = firstNew.id === null ? db.select({ id: max(auditEvents.id) }).from(auditEvents).get()!.id! : firstNew.id - 1;
   if (lastId < first.id) return { archived: false, reason: "no events before the cutoff" };
 
   fs.mkdirSync(dir, { recursive: true });
@@ -44,19 +43,25 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
   const tmp = `${file}.partial`;
 
   // Stream the range a page at a time: memory stays bounded whatever the size of the archive.
-  const page = c.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ${PAGE}`);
+  const page = db
+    .select(ROW_FIELDS)
+    .from(auditEvents)
+    .where(and(gt(auditEvents.id, sql.placeholder("cursor")), lte(auditEvents.id, lastId)))
+    .orderBy(asc(auditEvents.id))
+    .limit(PAGE)
+    .prepare();
   const fd = fs.openSync(tmp, "wx", 0o600);
-  let count = 0;
+  let rows = 0;
   let headHash = "";
   try {
     let cursor = first.id - 1;
     for (;;) {
-      const rows = page.all(cursor, lastId) as StoredRow[];
-      if (rows.length === 0) break;
-      fs.writeSync(fd, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-      count += rows.length;
-      cursor = rows[rows.length - 1]!.id;
-      headHash = rows[rows.length - 1]!.hash;
+      const batch = page.all({ cursor });
+      if (batch.length === 0) break;
+      fs.writeSync(fd, batch.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      rows += batch.length;
+      cursor = batch[batch.length - 1]!.id;
+      headHash = batch[batch.length - 1]!.hash;
     }
     fs.fsyncSync(fd);
   } finally {
@@ -74,13 +79,13 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
   }
   fs.renameSync(tmp, file);
 
-  const commit = c.transaction(() => {
-    const still = c.prepare(`SELECT COUNT(*) AS n FROM audit_events WHERE id BETWEEN ? AND ?`).get(first.id, lastId) as { n: number };
-    if (still.n !== count) throw new Error(`archiveBefore: ${count} rows archived but ${still.n} are in the range now; nothing removed.`);
-    c.prepare(
-      `INSERT INTO audit_archives (first_id, last_id, count, head_hash, file, archived_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(first.id, lastId, count, headHash, file, Date.now());
-    c.prepare(`DELETE FROM audit_events WHERE id BETWEEN ? AND ?`).run(first.id, lastId);
+  const range = between(auditEvents.id, first.id, lastId);
+  // better-sqlite3's transaction (not drizzle's): it offers BEGIN IMMEDIATE, so the write lock is held first.
+  const commit = db.$client.transaction(() => {
+    const still = db.select({ n: count() }).from(auditEvents).where(range).get()!;
+    if (still.n !== rows) throw new Error(`archiveBefore: ${rows} rows archived but ${still.n} are in the range now; nothing removed.`);
+    db.insert(auditArchives).values({ firstId: first.id!, lastId, count: rows, headHash, file, archivedAt: Date.now() }).run();
+    db.delete(auditEvents).where(range).run();
   });
   try {
     commit.immediate();
@@ -88,7 +93,7 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
     fs.rmSync(file, { force: true });
     throw err;
   }
-  return { archived: true, file, firstId: first.id, lastId, count, headHash };
+  return { archived: true, file, firstId: first.id, lastId, count: rows, headHash };
 }
 
 /** OMNIFORGE_AUDIT_RETENTION_DAYS: keep this many days of events in the table; unset or 0 keeps everything. */

@@ -1,7 +1,9 @@
 // Where the audited events came from: the console itself, or an agent reporting over OTLP (server/services/
 // telemetry), with how many machines and people each agent reported from. For the dashboard's source chart
 // and its source filter ("Console playground" vs "Claude Code on 12 machines").
+import { count, countDistinct, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { auditEvents } from "../../../db/schema/audit";
 import { CONSOLE_SOURCE } from "./filter-keys";
 import { whereOf, type AuditFilter, type AuditScope } from "./filter";
 import { flushAudit } from "./sink";
@@ -18,19 +20,23 @@ export interface SourceCount {
 /** Event counts by source, most first (the source filter itself is ignored, so every source stays listed). */
 export function eventsBySource(db: Db, filter: AuditFilter, scope: AuditScope): SourceCount[] {
   flushAudit(db);
-  const w = whereOf({ ...filter, source: undefined }, scope);
+  const base = { ...filter, source: undefined };
   // Counts first (no row needs reading beyond what the filter does); distinct hosts and users only over agents'
   // rows, so the console's own (usually most) rows are not visited for them.
-  const counts = db.$client
-    .prepare(`SELECT source_agent AS agent, COUNT(*) AS n FROM audit_events ${w.sql} GROUP BY source_agent`)
-    .all(...w.params) as { agent: string | null; n: number }[];
-  const wa = whereOf({ ...filter, source: undefined }, scope, ["source_agent IS NOT NULL"]);
+  const counts = db
+    .select({ agent: auditEvents.sourceAgent, n: count() })
+    .from(auditEvents)
+    .where(whereOf(base, scope))
+    .groupBy(auditEvents.sourceAgent)
+    .all();
   const reach = new Map(
-    (
-      db.$client
-        .prepare(`SELECT source_agent AS agent, COUNT(DISTINCT source_host) AS hosts, COUNT(DISTINCT source_user) AS users FROM audit_events ${wa.sql} GROUP BY source_agent`)
-        .all(...wa.params) as { agent: string; hosts: number; users: number }[]
-    ).map((r) => [r.agent, r]),
+    db
+      .select({ agent: auditEvents.sourceAgent, hosts: countDistinct(auditEvents.sourceHost), users: countDistinct(auditEvents.sourceUser) })
+      .from(auditEvents)
+      .where(whereOf(base, scope, isNotNull(auditEvents.sourceAgent)))
+      .groupBy(auditEvents.sourceAgent)
+      .all()
+      .map((r) => [r.agent, r]),
   );
   const rows: SourceCount[] = counts.map((c) => ({
     source: c.agent ?? CONSOLE_SOURCE,

@@ -6,8 +6,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chainHash, chainMac, GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
-import { tempDb, type TempDb } from "./testing";
-import { ROW_COLUMNS, verifyChain, type StoredRow } from "./verify";
+import { storedRow, tempDb, type TempDb } from "./testing";
+import { verifyChain } from "./verify";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;
@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 const sql = (q: string, ...p: unknown[]) => t.db.$client.prepare(q).run(...p);
-const row = (id: number) => t.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = ?`).get(id) as StoredRow;
+const row = (id: number) => storedRow(t.db, id);
 const maxId = () => (t.db.$client.prepare(`SELECT MAX(id) AS m FROM audit_events`).get() as { m: number }).m;
 const checkpointFile = () => path.join(t.dir, "checkpoints.jsonl");
 const checkpointRows = () =>
@@ -245,7 +245,7 @@ describe("a database written before the chain was keyed", () => {
       writer.close();
       expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 7, keyedFrom: 6, unkeyed: 5 });
       // Anyone can re-hash unkeyed rows, but the first keyed row still links to the original ones.
-      const get = (id: number) => old.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = ?`).get(id) as StoredRow;
+      const get = (id: number) => storedRow(old.db, id);
       const saved = [3, 4, 5].map(get);
       old.db.$client.prepare(`UPDATE audit_events SET outcome = 'refused' WHERE id = 3`).run();
       for (let id = 3, p = get(2).hash; id <= 5; id++) {
@@ -257,7 +257,7 @@ describe("a database written before the chain was keyed", () => {
       for (const r of saved) old.db.$client.prepare(`UPDATE audit_events SET outcome = ?, prev_hash = ?, hash = ? WHERE id = ?`).run(r.outcome, r.prevHash, r.hash, r.id);
       expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 7 });
       // From the switch-over on, an unkeyed row is a forgery, even one that links.
-      const r7 = old.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = 7`).get() as StoredRow;
+      const r7 = storedRow(old.db, 7);
       old.db.$client.prepare(`UPDATE audit_events SET hash = ?, chain = 1 WHERE id = 7`).run(chainHash(r7.prevHash, r7));
       expect(verifyChain(old.db)).toMatchObject({ ok: false, brokenAt: 7, reason: "edited" });
     } finally {

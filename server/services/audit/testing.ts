@@ -2,7 +2,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { closeDb, openDb, type Db } from "../../../db/client";
+import { auditEvents } from "../../../db/schema/audit";
+import { ROW_FIELDS } from "./rows";
+import type { StoredRow } from "./verify";
 
 export interface TempDb {
   db: Db;
@@ -24,4 +28,9 @@ export function tempDb(): TempDb {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One stored row exactly as the table holds it (tests read rows to tamper with them). */
+export function storedRow(db: Db, id: number): StoredRow {
+  return db.select(ROW_FIELDS).from(auditEvents).where(eq(auditEvents.id, id)).get()!;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chainHash } from "./hash";
-import { tempDb, type TempDb } from "./testing";
-import { verifyChain, verifyChainAsync, ROW_COLUMNS, type StoredRow } from "./verify";
+import { storedRow, tempDb, type TempDb } from "./testing";
+import { verifyChain, verifyChainAsync } from "./verify";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 const sql = (q: string, ...p: unknown[]) => t.db.$client.prepare(q).run(...p);
-const row = (id: number) => t.db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id = ?`).get(id) as StoredRow;
+const row = (id: number) => storedRow(t.db, id);
 
 describe("verifyChain", () => {
   it("reports an intact chain with its size and head", () => {

@@ -7,15 +7,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
+import { asc, gt, lte, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
-import { ChainChecker, type BreakReason, type ChainFailure, type CheckerKeys } from "./chain-check";
+import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
 import { canonical, GENESIS_HASH, type ChainedFields } from "./hash";
 import { loadAuditKeys, loadAuditKeysAt } from "./keys";
+import { archivedHeadQuery, ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 
-export type { BreakReason } from "./chain-check";
+;
 export type { CheckpointReport } from "./checkpoint-check";
 
 export type VerifyResult = { ok: true; count: number; head: string; archivedCount: number; startId: number } | ChainFailure;
@@ -43,22 +46,17 @@ export interface StoredRow extends ChainedFields {
   sourceUser: string | null;
 }
 
-export const ROW_COLUMNS = `id, at, type, actor_id AS actorId, actor_email AS actorEmail, session_id AS sessionId, skill, layer,
-  digest, tool, model, mode, outcome, duration_ms AS durationMs, details, prev_hash AS prevHash, hash, chain,
-  source_agent AS sourceAgent, source_version AS sourceVersion, source_host AS sourceHost, source_user AS sourceUser`;
-
 const PAGE = 2_000;
 
 /** Where the table's part of the chain starts: after the newest archive, or at genesis. */
 export function chainStart(db: Db): { id: number; hash: string; archivedCount: number } {
-  const a = db.$client
-    .prepare(`SELECT last_id AS id, head_hash AS hash, (SELECT COALESCE(SUM(count), 0) FROM audit_archives) AS archivedCount
-              FROM audit_archives ORDER BY last_id DESC LIMIT 1`)
-    .get() as { id: number; hash: string; archivedCount: number } | undefined;
-  return a ?? { id: 0, hash: GENESIS_HASH, archivedCount: 0 };
+  const a = archivedHeadQuery(db).get();
+  if (!a) return { id: 0, hash: GENESIS_HASH, archivedCount: 0 };
+  const archived = db.select({ n: sum(auditArchives.count).mapWith(Number) }).from(auditArchives).get();
+  return { ...a, archivedCount: archived?.n ?? 0 };
 }
 
-/** canonical() of a raw ROW_COLUMNS array, without building an object. */
+/** canonical() of a raw ROW_FIELDS value array, without building an object. */
 function rawCanonical(r: unknown[]): string {
   const base = r.slice(0, 15);
   return JSON.stringify(r[18] !== null || r[19] !== null || r[20] !== null || r[21] !== null ? base.concat(r.slice(18, 22)) : base);
@@ -70,21 +68,30 @@ function* walk(db: Db): Generator<void, ChainVerifyResult> {
   const start = chainStart(db);
   const keys = loadAuditKeys(db);
   const info = (checker: ChainChecker | null): ChainInfo => ({ keyedFrom: keys.keyedFrom, unkeyed: checker?.unkeyed ?? 0, checkpoints: checkCheckpoints(db, keys) });
-  const page = db.$client.prepare(`SELECT ${ROW_COLUMNS} FROM audit_events WHERE id > ? ORDER BY id LIMIT ${PAGE}`);
+  const page = db
+    .select(ROW_FIELDS)
+    .from(auditEvents)
+    .where(gt(auditEvents.id, sql.placeholder("cursor")))
+    .orderBy(asc(auditEvents.id))
+    .limit(PAGE)
+    .prepare();
   const checker = new ChainChecker(start, keys);
   // Rows still in the table at or below the archived head were not removed by retention: they do not belong.
-  const stale = db.$client.prepare(`SELECT id, hash FROM audit_events WHERE id <= ? ORDER BY id LIMIT 1`).get(start.id) as
-    | { id: number; hash: string }
-    | undefined;
+  const stale = db
+    .select({ id: auditEvents.id, hash: auditEvents.hash })
+    .from(auditEvents)
+    .where(lte(auditEvents.id, start.id))
+    .orderBy(asc(auditEvents.id))
+    .limit(1)
+    .get();
   if (stale) {
     return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).`, ...info(null) };
   }
-  // Raw column arrays: ROW_COLUMNS lists the chained fields first, in canonical() order, then prev_hash,
+  // Raw value arrays: ROW_FIELDS lists the chained fields first, in canonical() order, then prev_hash,
   // hash and chain, then the four source fields, which canonical() appends when one is set.
-  page.raw(true);
   let cursor = start.id;
   for (;;) {
-    const rows = page.all(cursor) as unknown[][];
+    const rows = page.values({ cursor }) as unknown[][];
     if (rows.length === 0) break;
     for (const r of rows) {
       const failure = checker.push({ id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string, chain: r[17] as number, canonical: rawCanonical(r) });
@@ -174,9 +181,11 @@ export async function verifyArchiveFile(
 
 /** Verifies every archive file recorded in audit_archives, each linked to the one before it. */
 export async function verifyArchives(db: Db): Promise<{ file: string; result: VerifyResult }[]> {
-  const archives = db.$client
-    .prepare(`SELECT first_id AS firstId, last_id AS lastId, head_hash AS headHash, file FROM audit_archives ORDER BY last_id`)
-    .all() as { firstId: number; lastId: number; headHash: string; file: string }[];
+  const archives = db
+    .select({ firstId: auditArchives.firstId, lastId: auditArchives.lastId, headHash: auditArchives.headHash, file: auditArchives.file })
+    .from(auditArchives)
+    .orderBy(asc(auditArchives.lastId))
+    .all();
   const out: { file: string; result: VerifyResult }[] = [];
   const keys = loadAuditKeys(db);
   let prev = { id: 0, hash: GENESIS_HASH };

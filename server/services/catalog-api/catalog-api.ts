@@ -91,10 +91,6 @@ export async function catalogWithFiles(db: Db, dh: DataHome, p: TokenPrincipal, 
   };
 }
 
-export async function catalogFor(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<Catalog> {
-  return (await catalogWithFiles(db, dh, p, q)).catalog;
-}
-
 export function assertFormat(f: string | null): "json" | "tar" {
   if (f === null || f === "json") return "json";
   if (f === "tar") return "tar";

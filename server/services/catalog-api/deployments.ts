@@ -21,7 +21,6 @@ export const syncReportSchema = z.object({
     .array(z.object({ name: z.string().min(1).max(128), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/) }))
     .max(MAX_REPORTED_SKILLS),
 });
-export type SyncReport = z.infer<typeof syncReportSchema>;
 
 export function recordSync(db: Db, p: TokenPrincipal, raw: unknown, sink: AuditSink, now = new Date()): { recorded: number; removed: number } {
   const parsed = syncReportSchema.safeParse(raw);

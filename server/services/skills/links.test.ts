@@ -28,9 +28,9 @@ afterEach(() => {
 });
 
 /** The error code and message of a call that must be refused. */
-function refusal(fn: () => unknown): { code: string; message: string } {
+async function refusal(fn: () => unknown): Promise<{ code: string; message: string }> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     return { code: (e as SkillServiceError).code, message: (e as Error).message };
   }
@@ -42,16 +42,16 @@ const evil: SkillRef = { layer: "project", skill: "evil" };
 describe("a linked skill folder that leaves the layer", () => {
   beforeEach(() => fs.symlinkSync(path.join(outside, "stolen"), path.join(projectRoot, "evil")));
 
-  it("is refused for reading, listing files and export, with the reason", () => {
+  it("is refused for reading, listing files and export, with the reason", async () => {
     const viewer = h.ctx(h.actor("viewer"));
     for (const fn of [() => readSkillFile(viewer, evil, "secret.txt"), () => readSkillFile(viewer, evil, "SKILL.md"), () => skillTree(viewer, evil), () => exportZip(viewer, evil)]) {
-      const r = refusal(fn);
+      const r = await refusal(fn);
       expect(r.code).toBe("FORBIDDEN");
       expect(r.message).toMatch(/evil is a symbolic link .* outside its layer folder/);
     }
   });
 
-  it("is refused for every write, and nothing appears outside", () => {
+  it("is refused for every write, and nothing appears outside", async () => {
     const author = h.ctx(h.actor("author"));
     const calls = [
       () => createFile(author, evil, "planted.md", "x"),
@@ -61,7 +61,7 @@ describe("a linked skill folder that leaves the layer", () => {
       () => deletePath(author, evil, "secret.txt"),
       () => createSkill(author, { layer: "project", name: "evil", description: "x. Use for x.", template: "minimal" }),
     ];
-    for (const fn of calls) expect(refusal(fn).code).not.toBe("none");
+    for (const fn of calls) expect((await refusal(fn)).code).not.toBe("none");
     expect(fs.readdirSync(path.join(outside, "stolen")).sort()).toEqual(["SKILL.md", "secret.txt"]);
     expect(fs.readFileSync(path.join(outside, "stolen", "SKILL.md"), "utf8")).toContain("name: stolen");
   });
@@ -76,41 +76,41 @@ describe("a linked skill folder that leaves the layer", () => {
     await expect(skillInfo(viewer, evil)).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
-  it("can be deleted by an author: the link goes, its target stays", () => {
-    expect(refusal(() => deleteSkill(h.ctx(h.actor("viewer")), evil)).code).toBe("FORBIDDEN");
+  it("can be deleted by an author: the link goes, its target stays", async () => {
+    expect((await refusal(() => deleteSkill(h.ctx(h.actor("viewer")), evil))).code).toBe("FORBIDDEN");
     deleteSkill(h.ctx(h.actor("author")), evil);
     expect(fs.lstatSync(path.join(projectRoot, "evil"), { throwIfNoEntry: false })).toBeUndefined();
     expect(fs.existsSync(path.join(outside, "stolen", "secret.txt"))).toBe(true);
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_deleted", skill: "evil" });
   });
 
-  it("an import cannot land in it", () => {
+  it("an import cannot land in it", async () => {
     const zip = zipSync({ "evil/SKILL.md": new TextEncoder().encode(skillMd("evil")) });
-    const r = refusal(() => importArchive(h.ctx(h.actor("author")), { layer: "project", data: zip, fileName: "evil.zip", folder: "evil" }));
+    const r = await refusal(() => importArchive(h.ctx(h.actor("author")), { layer: "project", data: zip, fileName: "evil.zip", folder: "evil" }));
     expect(r.code).not.toBe("none");
     expect(fs.existsSync(path.join(outside, "stolen", "evil"))).toBe(false);
   });
 });
 
 describe("other links", () => {
-  it("a linked collection folder below the layer is refused for the skills inside it", () => {
+  it("a linked collection folder below the layer is refused for the skills inside it", async () => {
     fs.mkdirSync(path.join(projectRoot, "team"));
     fs.symlinkSync(outside, path.join(projectRoot, "team", "shared"));
-    const r = refusal(() => readSkillFile(h.ctx(h.actor("viewer")), { layer: "project", skill: "team/shared/stolen" }, "secret.txt"));
+    const r = await refusal(() => readSkillFile(h.ctx(h.actor("viewer")), { layer: "project", skill: "team/shared/stolen" }, "secret.txt"));
     expect(r.code).toBe("FORBIDDEN");
   });
 
-  it("a personal skill folder linked to another user's personal skills is refused", () => {
+  it("a personal skill folder linked to another user's personal skills is refused", async () => {
     const other = path.join(h.dh.home, "users", "author-2", "skills");
     writeSkillOnDisk(path.join(other, "diary"), { "SKILL.md": skillMd("diary", "Author 2's diary.") });
     const mine = path.join(h.dh.home, "users", "viewer-1", "skills");
     fs.mkdirSync(mine, { recursive: true });
     fs.symlinkSync(other, path.join(mine, "peek"));
-    const r = refusal(() => readSkillFile(h.ctx(h.actor("viewer")), { layer: "personal", skill: "peek/diary" }, "SKILL.md"));
+    const r = await refusal(() => readSkillFile(h.ctx(h.actor("viewer")), { layer: "personal", skill: "peek/diary" }, "SKILL.md"));
     expect(r.code).toBe("FORBIDDEN");
   });
 
-  it("a link inside a skill that stays inside it keeps working", () => {
+  it("a link inside a skill that stays inside it keeps working", async () => {
     fs.symlinkSync("guide.md", path.join(projectRoot, "pdf-tools", "references", "current.md"));
     const file = readSkillFile(h.ctx(h.actor("viewer")), { layer: "project", skill: "pdf-tools" }, "references/current.md");
     expect(file.text).toBe("# Guide\n");

@@ -25,9 +25,9 @@ function zipFolder(dir: string, top: string): Uint8Array {
   return zipSync(tree);
 }
 
-const refused = (fn: () => unknown) => {
+const refused = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     return e as SkillServiceError;
   }
@@ -37,53 +37,53 @@ const refused = (fn: () => unknown) => {
 const layerFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
 
 describe("import", () => {
-  it("imports a zip with a top folder, validates it and records a version and an audit event", () => {
+  it("imports a zip with a top folder, validates it and records a version and an audit event", async () => {
     const a = h.ctx(h.actor("author"));
     const zip = zipSync({ "hello/SKILL.md": strToU8(skillMd("hello")), "hello/references/r.md": strToU8("# R\n") });
-    const dry = importArchive(a, { layer: "project", fileName: "hello.zip", data: zip, dryRun: true });
+    const dry = await importArchive(a, { layer: "project", fileName: "hello.zip", data: zip, dryRun: true });
     expect(dry).toMatchObject({ folder: "hello", name: "hello", loadable: true, valid: true, imported: false });
     expect(fs.existsSync(skillDirOf(h.dh, dry.ref))).toBe(false);
-    const r = importArchive(a, { layer: "project", fileName: "hello.zip", data: zip });
+    const r = await importArchive(a, { layer: "project", fileName: "hello.zip", data: zip });
     expect(r.imported).toBe(true);
     expect(fs.readFileSync(path.join(skillDirOf(h.dh, r.ref), "references/r.md"), "utf8")).toBe("# R\n");
     expect(listVersions(h.db, r.ref)[0]).toMatchObject({ action: "import", hasSnapshot: true });
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_imported", skill: "hello", layer: "project" });
     // Same folder again: refused, the first stays.
-    expect(refused(() => importArchive(a, { layer: "project", fileName: "hello.zip", data: zip })).code).toBe("CONFLICT");
+    expect((await refused(() => importArchive(a, { layer: "project", fileName: "hello.zip", data: zip }))).code).toBe("CONFLICT");
   });
 
-  it("a skill that breaks the spec but loads imports with warnings; one that cannot load is refused", () => {
+  it("a skill that breaks the spec but loads imports with warnings; one that cannot load is refused", async () => {
     const a = h.ctx(h.actor("author"));
     // Name differs from the folder and a vendor field: loads, with diagnostics.
     const lenient = zipSync({ "lenient/SKILL.md": strToU8(skillMd("other-name", "Works. Use it.", "argument-hint: x\n")) });
-    const r = importArchive(a, { layer: "project", fileName: "lenient.zip", data: lenient });
+    const r = await importArchive(a, { layer: "project", fileName: "lenient.zip", data: lenient });
     expect(r.imported).toBe(true);
     expect(r.loadable).toBe(true);
     expect(r.diagnostics.length).toBeGreaterThan(0);
     const broken = zipSync({ "broken/SKILL.md": strToU8("no frontmatter here\n") });
-    const err = refused(() => importArchive(a, { layer: "project", fileName: "broken.zip", data: broken }));
+    const err = await refused(() => importArchive(a, { layer: "project", fileName: "broken.zip", data: broken }));
     expect(err.code).toBe("BAD_REQUEST");
     expect(fs.existsSync(path.join(h.dh.projectRoot, ".omniforge/skills/broken"))).toBe(false);
   });
 
-  it("refuses zip-slip, links, non-archives and a viewer, leaving nothing behind", () => {
+  it("refuses zip-slip, links, non-archives and a viewer, leaving nothing behind", async () => {
     const a = h.ctx(h.actor("author"));
     const root = path.join(h.dh.projectRoot, ".omniforge/skills");
     const before = layerFiles(root);
     const slip = zipSync({ "evil/SKILL.md": strToU8(skillMd("evil")), "evil/../../escape.txt": strToU8("x") });
-    expect(refused(() => importArchive(a, { layer: "project", fileName: "evil.zip", data: slip })).details?.code).toBe("archive.path");
+    expect((await refused(() => importArchive(a, { layer: "project", fileName: "evil.zip", data: slip }))).details?.code).toBe("archive.path");
     const link = zipSync({ "ln/SKILL.md": strToU8(skillMd("ln")), "ln/passwd": [strToU8("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
-    expect(refused(() => importArchive(a, { layer: "project", fileName: "ln.zip", data: link })).details?.code).toBe("archive.link");
-    expect(refused(() => importArchive(a, { layer: "project", fileName: "x.zip", data: strToU8("not a zip") })).code).toBe("BAD_REQUEST");
+    expect((await refused(() => importArchive(a, { layer: "project", fileName: "ln.zip", data: link }))).details?.code).toBe("archive.link");
+    expect((await refused(() => importArchive(a, { layer: "project", fileName: "x.zip", data: strToU8("not a zip") }))).code).toBe("BAD_REQUEST");
     const ok = zipSync({ "fine/SKILL.md": strToU8(skillMd("fine")) });
-    expect(refused(() => importArchive(h.ctx(h.actor("viewer")), { layer: "project", fileName: "fine.zip", data: ok })).code).toBe("FORBIDDEN");
+    expect((await refused(() => importArchive(h.ctx(h.actor("viewer")), { layer: "project", fileName: "fine.zip", data: ok }))).code).toBe("FORBIDDEN");
     expect(layerFiles(root)).toEqual(before);
     expect(fs.existsSync(path.join(h.dh.projectRoot, "escape.txt"))).toBe(false);
   });
 
-  itNeeding(sharedFixture("fixtures/real-skills/anthropics__skills/skill-creator/SKILL.md"), "a real skill folder from anthropics/skills imports unchanged and loads", () => {
+  itNeeding(sharedFixture("fixtures/real-skills/anthropics__skills/skill-creator/SKILL.md"), "a real skill folder from anthropics/skills imports unchanged and loads", async () => {
     const a = h.ctx(h.actor("author"));
-    const r = importArchive(a, { layer: "project", fileName: "skill-creator.zip", data: zipFolder(REAL, "skill-creator") });
+    const r = await importArchive(a, { layer: "project", fileName: "skill-creator.zip", data: zipFolder(REAL, "skill-creator") });
     expect(r).toMatchObject({ imported: true, loadable: true, name: "skill-creator" });
     const original = readSkillFolder(REAL);
     const copied = readSkillFolder(skillDirOf(h.dh, r.ref));
@@ -103,19 +103,19 @@ const realSkills = fs.existsSync(REAL_ROOT)
   : [];
 
 describeNeeding(sharedFixture("fixtures/real-skills"), "every real skill folder of the fixtures", () => {
-  it("imports unchanged, loads, and exports to the same files", () => {
+  it("imports unchanged, loads, and exports to the same files", async () => {
     const a = h.ctx(h.actor("author"));
     const loaded: string[] = [];
     for (const dir of realSkills) {
       const folder = path.basename(dir);
       const collection = path.basename(path.dirname(dir));
-      const r = importArchive(a, { layer: "project", fileName: `${folder}.zip`, data: zipFolder(dir, folder), folder: `${collection}--${folder}`.replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 120) });
+      const r = await importArchive(a, { layer: "project", fileName: `${folder}.zip`, data: zipFolder(dir, folder), folder: `${collection}--${folder}`.replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 120) });
       expect(r.imported, dir).toBe(true);
       expect(r.loadable, dir).toBe(true);
       const norm = (files: ReturnType<typeof readSkillFolder>) => files.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable]);
       expect(norm(readSkillFolder(skillDirOf(h.dh, r.ref))), dir).toEqual(norm(readSkillFolder(dir)));
       const out = exportZip(a, r.ref);
-      const again = importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
+      const again = await importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
       expect(norm(readSkillFolder(skillDirOf(h.dh, again.ref))), dir).toEqual(norm(readSkillFolder(dir)));
       loaded.push(`${collection}/${folder}`);
     }
@@ -124,13 +124,13 @@ describeNeeding(sharedFixture("fixtures/real-skills"), "every real skill folder 
 });
 
 describe("export", () => {
-  it("exports a .zip with a top folder named like the skill; re-importing gives the same files", () => {
+  it("exports a .zip with a top folder named like the skill; re-importing gives the same files", async () => {
     const a = h.ctx(h.actor("author"));
     const { ref } = createSkill(a, { layer: "project", name: "round-trip", description: "Round trips. Use to test.", template: "with-script" });
     writeSkillOnDisk(skillDirOf(h.dh, ref), { "assets/blob.bin": new Uint8Array([0, 159, 146, 150]) });
     const out = exportZip(h.ctx(h.actor("viewer")), ref);
     expect(out.fileName).toBe("round-trip.zip");
-    const back = importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
+    const back = await importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
     expect(back.ref).toMatchObject({ layer: "personal", skill: "round-trip", ownerId: "author-1" });
     const norm = (dir: string) => readSkillFolder(dir).map((f) => [f.path, Buffer.from(f.data).toString("hex"), f.executable]);
     expect(norm(skillDirOf(h.dh, back.ref))).toEqual(norm(skillDirOf(h.dh, ref)));

@@ -50,13 +50,13 @@ function folderFor(input: ImportInput, root: string, name: string | null): strin
 }
 
 /** Checks an archive and, unless dryRun, writes it as a new skill folder of the chosen layer. */
-export function importArchive(ctx: SkillsContext, input: ImportInput): ImportReport {
+export async function importArchive(ctx: SkillsContext, input: ImportInput): Promise<ImportReport> {
   if (input.data.length > MAX_IMPORT_BYTES) throw badRequest(`The archive is ${input.data.length} bytes; the limit is ${MAX_IMPORT_BYTES}.`);
   const format = detectArchiveFormat(input.data, input.fileName);
   if (!format) throw badRequest("This is not a .zip (or .tar.gz) archive.", { code: "archive.format" });
   let extracted;
   try {
-    extracted = extractArchive(input.data, format);
+    extracted = await extractArchive(input.data, format);
   } catch (e) {
     if (e instanceof ArchiveError) throw badRequest(`The archive was refused: ${e.message}.`, { code: e.code });
     throw e;

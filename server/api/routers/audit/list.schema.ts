@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AUDIT_PAGE_MAX } from "../../../domain/limits";
 import { auditFilterSchema } from "../../../services/audit/filter";
 
 export const ZAuditFilterInput = auditFilterSchema;
@@ -6,7 +7,7 @@ export type TAuditFilterInput = z.output<typeof ZAuditFilterInput>;
 
 export const ZListInput = auditFilterSchema.extend({
   cursor: z.string().regex(/^\d+\.\d+$/, "Not a page cursor.").optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: z.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
 });
 export type TListInput = z.output<typeof ZListInput>;
 

@@ -28,7 +28,6 @@ export const ZListInput = z.object({
   /** Administrators: list this user's personal skills instead of their own catalog. */
   owner: z.string().min(1).max(128).optional(),
 });
-export type TListInput = z.infer<typeof ZListInput>;
 
 export const ZSearchInput = z.object({ q: z.string().trim().min(1).max(2000), limit: z.number().int().min(1).max(50).optional() });
 

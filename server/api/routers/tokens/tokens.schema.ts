@@ -8,7 +8,6 @@ export const ZCreateTokenInput = z.object({
   /** Another user's id or "machine": administrators only (the service decides). */
   forUserId: z.string().min(1).max(128).optional(),
 });
-export type TCreateTokenInput = z.infer<typeof ZCreateTokenInput>;
 
 export const ZListTokensInput = z.object({ all: z.boolean().optional() }).optional();
 export const ZRevokeTokenInput = z.object({ id: z.string().min(1).max(128) });

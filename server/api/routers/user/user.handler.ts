@@ -1,7 +1,7 @@
 import type { AuthedContext } from "../../trpc";
 import { actorOf } from "../../trpc";
 import { createUser, listUsers, signOutEverywhere, updateUser } from "../../../services/users/users";
-import type { TChangePasswordInput, TCreateUserInput, TSignOutEverywhereInput, TUpdateUserInput } from "./user.schema";
+import type { TChangePasswordInput, TCreateUserInput, TUserIdInput, TUpdateUserInput } from "./user.schema";
 import { changeOwnPassword, resetPassword } from "../../../services/users/passwords";
 
 
@@ -14,7 +14,7 @@ export function updateHandler({ ctx, input }: { ctx: AuthedContext; input: TUpda
   return updateUser(ctx.db, id, change, { sink: ctx.audit, actor: actorOf(ctx.user) });
 }
 
-export function signOutEverywhereHandler({ ctx, input }: { ctx: AuthedContext; input: TSignOutEverywhereInput }) {
+export function signOutEverywhereHandler({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
   return { sessionsEnded: signOutEverywhere(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) }) };
 }
 
@@ -25,4 +25,4 @@ export const changePasswordHandler = ({ ctx, input }: { ctx: AuthedContext; inpu
   changeOwnPassword(ctx.db, { userId: ctx.user.id, current: input.current, next: input.next, ...(ctx.user.sid ? { keepSession: ctx.user.sid } : {}) }, { sink: ctx.audit, actor: actorOf(ctx.user) });
 
 /** Admins: a one-time password for another user, returned once. */
-export const resetPasswordHandler = ({ ctx, input }: { ctx: AuthedContext; input: TSignOutEverywhereInput }) => resetPassword(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) });
+export const resetPasswordHandler = ({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) => resetPassword(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) });

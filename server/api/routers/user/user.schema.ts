@@ -17,12 +17,12 @@ export const ZUpdateUserInput = z.object({
 });
 export type TUpdateUserInput = z.infer<typeof ZUpdateUserInput>;
 
-export const ZSignOutEverywhereInput = z.object({ id: z.string().min(1).max(128) });
-export type TSignOutEverywhereInput = z.infer<typeof ZSignOutEverywhereInput>;
+/** One user, by id: signing them out everywhere and resetting their password take only that. */
+export const ZUserIdInput = z.object({ id: z.string().min(1).max(128) });
+export type TUserIdInput = z.infer<typeof ZUserIdInput>;
 
 export const ZChangePasswordInput = z.object({
   current: z.string().min(1, "Enter your current password.").max(1024),
   next: z.string().min(8, "Passwords need at least 8 characters.").max(1024),
 });
 export type TChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
-export const ZResetPasswordInput = ZSignOutEverywhereInput;

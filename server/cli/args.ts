@@ -1,0 +1,64 @@
+// Flags, usage and --help, the same way for every command: a usage problem prints "omniforge <command>: <what>"
+// and the usage on stderr and exits 2; --help prints the usage and exits 0. Only node:util here, so the
+// light commands (validate, to-prompt) stay light in the CLI bundle.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { CliIO } from "./io";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Flags every registry command takes. */
+export const LAYER_FLAGS = {
+  home: { type: "string" },
+  project: { type: "string" },
+  user: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Options;
+
+/** LAYER_FLAGS plus the resolution context (--env, --agent, --tenant), for commands that resolve skills. */
+export const CONTEXT_FLAGS = {
+  ...LAYER_FLAGS,
+  env: { type: "string" },
+  agent: { type: "string" },
+  tenant: { type: "string" },
+} as const satisfies Options;
+
+/** Flags that each take one value: `...stringFlags("from", "scope")`. */
+export function stringFlags<K extends string>(...names: K[]): Record<K, { type: "string" }> {
+  return Object.fromEntries(names.map((n) => [n, { type: "string" }])) as Record<K, { type: "string" }>;
+}
+
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
+
+/** parseArgs with strict checking; a usage problem becomes a message (exit 2) instead of a stack trace. */
+function parseFlags<O extends Options>(args: string[], options: O): Parsed<O> | string {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    // Node's message goes on to explain "--" escaping, which is noise for a usage line.
+    return (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+  }
+}
+
+export interface Command<O extends Options> {
+  values: Parsed<O>["values"];
+  positionals: string[];
+  /** Prints the problem and the usage on stderr; returns the exit code 2. */
+  fail(problem: string): 2;
+}
+
+/** Parses a command's arguments; returns the exit code instead when they are wrong or --help was asked. */
+export function parseCommand<O extends Options>(name: string, usage: string, args: string[], options: O, io: CliIO): Command<O> | 0 | 2 {
+  const text = usage.endsWith("\n") ? usage : `${usage}\n`;
+  const fail = (problem: string): 2 => {
+    io.err(`omniforge ${name}: ${problem}\n${text}`);
+    return 2;
+  };
+  const parsed = parseFlags(args, options);
+  if (typeof parsed === "string") return fail(parsed);
+  if ((parsed.values as { help?: boolean }).help) {
+    io.out(text);
+    return 0;
+  }
+  return { values: parsed.values, positionals: parsed.positionals, fail };
+}
