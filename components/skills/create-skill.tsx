@@ -12,7 +12,6 @@ import { composeDescription } from "./guided-description";
 import { editorHref } from "./links";
 import { useDebounced } from "./use-debounced";
 
-
 export function CreateSkill({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();

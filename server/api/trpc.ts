@@ -75,7 +75,6 @@ export const authedProcedure = publicProcedure.use(({ ctx, next, path }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-
 function requireRole(min: Role) {
   return authedProcedure.use(({ ctx, next, path }) => {
     if (!hasRole(ctx.user.role, min)) {

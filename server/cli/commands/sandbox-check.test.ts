@@ -10,7 +10,6 @@ function capture(env: Record<string, string> = {}) {
   return { io, out: () => out.join(""), err: () => err.join("") };
 }
 
-
 describe("omniforge sandbox check", () => {
   itNeeding(bubblewrap(), "prints the mode and each check, exit 0 when scripts can run", async () => {
     const c = capture();

@@ -71,8 +71,6 @@ export function recentRequests(history: ChatMessage[] | undefined, n = 2): strin
   return (history ?? []).filter((m) => m.role === "user").slice(-n).map((m) => (m as { content: string }).content);
 }
 
-
-
 /** The listing as events carry it (without the skill objects). */
 export function listingInfo(l: ListingInfo): ListingInfo {
   const { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why } = l;

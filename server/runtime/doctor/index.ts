@@ -12,8 +12,7 @@ import { checkTools } from "./tools";
 import { DOCTOR_SEVERITIES, type CatalogReport, type DoctorOptions, type DoctorSeverity, type Finding, type SkillReport } from "./types";
 
 export * from "./types";
-export { CHECKS,  type CheckCode,  } from "./checks";
-;
+export { CHECKS, type CheckCode } from "./checks";
 
 /** The frontmatter key (under metadata) that silences codes for one skill: `metadata: { doctor-ignore: "tools.unused" }`. */
 export const IGNORE_KEY = "doctor-ignore";

@@ -10,7 +10,6 @@ import { codePointLength, isEmptyOptional, MAX_COMPATIBILITY_LENGTH, typeName, t
 import { checkDescription, checkName } from "./validate-required";
 import { checkExtensions, checkMetadata } from "./validate-optional";
 
-;
 export { extractProperties } from "./properties";
 
 const SPEC_LIST = "name, description, license, compatibility, metadata, allowed-tools";

@@ -18,7 +18,6 @@ export interface JsonSchemaObject {
 
 export type ToolInputSchema = z.ZodType | JsonSchemaObject;
 
-
 /** What a tool's run() may return: plain text, or text plus structured data for the console. */
 export type ToolRunOutput = string | { output: string; ok?: boolean; error?: string; data?: unknown };
 
@@ -58,7 +57,6 @@ export interface ToolResult {
   tool?: string;
   durationMs: number;
 }
-
 
 export interface ToolContext {
   sessionId: string;

@@ -18,7 +18,6 @@ import { loadAuditKeys, loadAuditKeysAt } from "./keys";
 import { archivedHeadQuery, ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 
-;
 export type { CheckpointReport } from "./checkpoint-check";
 
 export type VerifyResult = { ok: true; count: number; head: string; archivedCount: number; startId: number } | ChainFailure;

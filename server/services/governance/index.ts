@@ -1,20 +1,13 @@
 // Governance: policy changes, approvals, the override matrix and what-if, deploy with a preview.
-;
-export {  changePolicy, VENDOR_WORD_PATTERNS,  } from "./policy-change";
-export { resolutionFor, scopeValues,       } from "./context";
-export { buildMatrix, explain, readDefinition,      } from "./matrix";
-export { syncApprovals, decideApproval, recentDecisions, approvalNotes,    } from "./approvals";
+export { changePolicy, VENDOR_WORD_PATTERNS } from "./policy-change";
+export { resolutionFor, scopeValues } from "./context";
+export { buildMatrix, explain, readDefinition } from "./matrix";
+export { syncApprovals, decideApproval, recentDecisions, approvalNotes } from "./approvals";
 export { allDefinitions } from "./definitions";
 export {
   checkDeployRight,
   deployTargetsFor,
   previewDeploy,
   executeDeploy,
-  
-  
-  
-  
-  
 } from "./deploy";
-;
-export { exportPolicy, importPolicy,  } from "./policy-document";
+export { exportPolicy, importPolicy } from "./policy-document";

@@ -5,7 +5,6 @@ import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 import type { TGetInput, TListInput } from "./list.schema";
 
-
 function split(ctx: AuthedContext, input: TListInput) {
   const { cursor, limit, ...filter } = input;
   return { filter: resolveUserFilter(ctx.db, filter), page: { cursor, limit } };

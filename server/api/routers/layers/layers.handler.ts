@@ -19,7 +19,6 @@ import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput
 import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
 
-
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
 export async function optionsHandler({ ctx }: { ctx: AuthedContext }) {
   const index = await indexFor(ctx.user.id, ctx.dataHome);

@@ -18,7 +18,6 @@ import {
 import type { AuthedContext } from "../../trpc";
 import type { TCreateInput } from "./playground.schema";
 
-
 const deps = (ctx: AuthedContext): TurnDeps => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit });
 
 export const optionsHandler = ({ ctx }: { ctx: AuthedContext }) => playgroundOptions(ctx.db, ctx.dataHome, ctx.user);

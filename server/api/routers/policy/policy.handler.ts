@@ -4,7 +4,6 @@ import { assertApprovable } from "../../../services/doctor";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange } from "./policy.schema";
 
-
 export const getHandler = ({ ctx }: { ctx: AuthedContext }) => ({ policy: readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
 
 export const changeHandler = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) =>

@@ -4,7 +4,6 @@ import { createUser, listUsers, signOutEverywhere, updateUser } from "../../../s
 import type { TChangePasswordInput, TCreateUserInput, TUserIdInput, TUpdateUserInput } from "./user.schema";
 import { changeOwnPassword, resetPassword } from "../../../services/users/passwords";
 
-
 export const listHandler = ({ ctx }: { ctx: AuthedContext }) => listUsers(ctx.db);
 
 export const createHandler = ({ ctx, input }: { ctx: AuthedContext; input: TCreateUserInput }) => createUser(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });

@@ -17,7 +17,6 @@ const safeDecode = (s: string) => {
   }
 };
 
-
 // /skills/<layer>/<folder...>?plugin=&base=&owner=&file= : the editor of one skill definition; ?view=evals: its trigger
 // tests. Rights are checked by the server on every call; an unknown layer is just a clear message.
 export default async function SkillEditorPage(props: {
