@@ -2,7 +2,7 @@
 // SKILL.md's diagnostics under the editor: counts, the files with unsaved edits, and one line per problem that
 // takes the cursor to it.
 import type { LiveCheckResult } from "./types";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 
 type Diag = NonNullable<LiveCheckResult>["diagnostics"][number];
 

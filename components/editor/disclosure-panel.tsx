@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 import { AgentPanel } from "./side-panel";
 import type { LiveCheckResult, SkillRef } from "./types";
 

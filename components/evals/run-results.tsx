@@ -1,6 +1,6 @@
 // One run's results, row by row as they arrive, its confusion summary, and what changed since the previous run.
 import type { EvalRun, QueryRow } from "./types";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? "n/a" : `${Math.round(n * 100)}%`);
 

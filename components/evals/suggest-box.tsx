@@ -5,7 +5,7 @@ import { diffWords } from "diff";
 import { useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
 import type { SkillRef } from "./types";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 
 type Suggestion = Awaited<ReturnType<ReturnType<typeof useTRPCClient>["evals"]["suggest"]["mutate"]>>;
 const pct = (n: number) => `${Math.round(n * 100)}%`;

@@ -5,7 +5,7 @@ import type { Explanation } from "~/server/services/governance/matrix";
 import { LinkActions } from "./policy-actions";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 
 export function ResolutionChain({ explanation, isAdmin = false }: { explanation: Explanation; isAdmin?: boolean }) {
   return (

@@ -2,7 +2,7 @@
 // What a list of forbidden-name patterns would block in this catalog, as the admin types it (the same matching
 // as the registry's policy check).
 import { matchesPattern } from "~/server/runtime/registry/policy";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 
 export function PatternPreview({ patterns, names }: { patterns: string[]; names: string[] }) {
   if (!patterns.length) return null;

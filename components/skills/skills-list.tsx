@@ -13,7 +13,7 @@ import { LAYER_LABEL, LAYERS, SKILL_STATE_LABEL, SKILL_STATES as STATUSES } from
 import { editorHref } from "./links";
 import { stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 import { DataTable } from "~/components/shell/data-table";
 
 const PAGE = 50;

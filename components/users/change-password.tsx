@@ -3,7 +3,7 @@
 // every other session of this account ends (this browser stays signed in).
 import { useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
-import { count } from "~/components/plural";
+import { count } from "~/server/domain/plural";
 
 export function ChangePassword() {
   const client = useTRPCClient();

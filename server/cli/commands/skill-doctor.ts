@@ -14,6 +14,7 @@ import { SkillIndex } from "../../runtime/registry/skill-index";
 import { findSkillDirs } from "../../runtime/skill/index";
 import { doctorPolicyFromHome } from "../../services/policy/home-policy";
 import { contextFor } from "../policy-source";
+import { count } from "../../domain/plural";
 
 export const summary = "Check skills for incoherent allowed-tools, unsafe scripts, broken references and weak or competing descriptions";
 
@@ -105,9 +106,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   if (!values.json) {
     io.out(
-      `${report.skills.length} skill(s): ${counts.high} high, ${counts.medium} medium, ${counts.low} low` +
+      `${count(report.skills.length, "skill")}: ${counts.high} high, ${counts.medium} medium, ${counts.low} low` +
         (silenced ? `, ${silenced} silenced` : "") +
-        (report.overlaps.length ? `; ${report.overlaps.length} overlapping pair(s)` : "") +
+        (report.overlaps.length ? `; ${count(report.overlaps.length, "overlapping pair")}` : "") +
         ` · fail-on ${failOn}: ${failing.length ? "FAIL" : "ok"}\n`,
     );
   }

@@ -9,6 +9,7 @@ import { atOrAbove, doctorSkill, isDoctorSeverity, unknownCodes, type DoctorSeve
 import { approvalDigestOf } from "../governance/approvals";
 import { allDefinitions } from "../governance/definitions";
 import type { SkillsContext } from "../skills";
+import { count } from "../../domain/plural";
 
 const KEY = "doctor";
 
@@ -70,7 +71,7 @@ export async function assertApprovable(ctx: SkillsContext, approvalId: number): 
   if (!entry) return;
   const blocking: Finding[] = atOrAbove(doctorSkill(entry.dir, { ignore: policy.ignore }).findings, policy.gate);
   if (!blocking.length) return;
-  throw new ServiceError("PRECONDITION_FAILED", `${row.skill} has ${blocking.length} doctor finding(s) at or above ${policy.gate}; the policy requires none before approval: ${blocking.map((f) => `${f.code} (${f.file}:${f.line})`).join(", ")}`, {
+  throw new ServiceError("PRECONDITION_FAILED", `${row.skill} has ${count(blocking.length, "doctor finding")} at or above ${policy.gate}; the policy requires none before approval: ${blocking.map((f) => `${f.code} (${f.file}:${f.line})`).join(", ")}`, {
     findings: blocking.map((f) => ({ code: f.code, severity: f.severity, message: f.message, file: f.file, line: f.line })),
   });
 }

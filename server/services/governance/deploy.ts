@@ -20,6 +20,7 @@ import { refreshAll } from "../catalog/catalog";
 import { displayPath, scopeValues, type Places, type Viewer } from "./context";
 import { GovernanceError } from "./errors";
 import { atOrAbove, doctorSkill, type DoctorSeverity } from "../../runtime/doctor";
+import { count } from "../../domain/plural";
 
 export type DeployTarget = Exclude<LayerName, "plugin">;
 
@@ -172,7 +173,7 @@ export function executeDeploy(
   if (doctor?.gate) {
     const blocking = atOrAbove(doctorSkill(preview.from.id, { ignore: doctor.ignore }).findings, doctor.gate);
     if (blocking.length) {
-      throw new GovernanceError("PRECONDITION_FAILED", `${input.name} has ${blocking.length} doctor finding(s) at or above ${doctor.gate}; the policy requires none before a deploy: ${blocking.map((f) => `${f.code} (${f.file}:${f.line})`).join(", ")}`, {
+      throw new GovernanceError("PRECONDITION_FAILED", `${input.name} has ${count(blocking.length, "doctor finding")} at or above ${doctor.gate}; the policy requires none before a deploy: ${blocking.map((f) => `${f.code} (${f.file}:${f.line})`).join(", ")}`, {
         findings: blocking.map((f) => ({ code: f.code, severity: f.severity, message: f.message, file: f.file, line: f.line })),
       });
     }

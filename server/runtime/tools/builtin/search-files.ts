@@ -7,6 +7,7 @@ import { z } from "zod";
 import { displayPath, isInside, lexicalPath, looksBinary, readRoots, resolveForRead, scriptOwner } from "../paths";
 import { matchesPathGlob } from "../patterns";
 import type { ToolDefinition } from "../types";
+import { count } from "../../../domain/plural";
 
 const MAX_MATCHES = 200;
 const MAX_FILES = 2000;
@@ -76,7 +77,7 @@ export const searchFilesTool: ToolDefinition<z.infer<typeof input>> = {
     const out = matches.length ? matches.join("\n") : `No match for /${i.pattern}/`;
     const notes = [
       matches.length >= MAX_MATCHES ? `[... stopped at ${MAX_MATCHES} matches]` : "",
-      skippedScripts ? `[${skippedScripts} file(s) under scripts/ skipped: scripts are run with run_script, not read]` : "",
+      skippedScripts ? `[${count(skippedScripts, "file")} under scripts/ skipped: scripts are run with run_script, not read]` : "",
     ].filter(Boolean);
     return { output: [out, ...notes].join("\n"), data: { matches: matches.length, files, skippedScripts } };
   },

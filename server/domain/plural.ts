@@ -1,4 +1,4 @@
-// Counts in words, with the language's plural rules ("1 error", "2 errors", "0 errors"), one helper for every page.
+// Counts in words, with the language's plural rules ("1 error", "2 errors", "0 errors"), one helper for every page and the CLI.
 const rules = new Intl.PluralRules("en-US");
 
 /** "3 errors": `n` and the noun in the form its number takes. `many` defaults to `one` + "s". */
