@@ -15,10 +15,19 @@ export const LAYER_FLAGS = {
   help: { type: "boolean", short: "h" },
 } as const satisfies Options;
 
-/** LAYER_FLAGS plus the resolution context (--env, --agent, --tenant), for commands that resolve skills. */
+/** --environment, with --env as its short alias: one spelling in every command's usage. */
+export const ENVIRONMENT_FLAGS = {
+  environment: { type: "string" },
+  env: { type: "string" },
+} as const satisfies Options;
+
+/** The environment asked for, whichever spelling was used. */
+export const environmentOf = (values: { environment?: string; env?: string }): string | undefined => values.environment ?? values.env;
+
+/** LAYER_FLAGS plus the resolution context (--environment/--env, --agent, --tenant), for commands that resolve skills. */
 export const CONTEXT_FLAGS = {
   ...LAYER_FLAGS,
-  env: { type: "string" },
+  ...ENVIRONMENT_FLAGS,
   agent: { type: "string" },
   tenant: { type: "string" },
 } as const satisfies Options;

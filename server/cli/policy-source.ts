@@ -8,6 +8,7 @@ import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
 import { policyFromHome } from "../services/policy/home-policy";
 import { configContext, readSkillsConfig, type SkillsConfig } from "../runtime/registry/config-file";
 import { withEnvScopeDefaults } from "../services/skills-config";
+import { environmentOf } from "./args";
 import type { EnvSource } from "../../env";
 
 export interface PolicySource {
@@ -41,7 +42,7 @@ export function contextFor(
   const source = policyFor(config, { file: values.policy, cwd });
   const settings = readSkillsConfig(config.home, config.projectRoot);
   // The same defaults as the console's (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): one rule for both.
-  const ctx: ResolveContext = { environment: values.environment ?? values.env, agent: values.agent, tenant: values.tenant, ...withEnvScopeDefaults(configContext(settings), envSource) };
+  const ctx: ResolveContext = { environment: environmentOf(values), agent: values.agent, tenant: values.tenant, ...withEnvScopeDefaults(configContext(settings), envSource) };
   if (source.policy) ctx.policy = source.policy;
   return { ctx, policyFrom: source.from, settings };
 }

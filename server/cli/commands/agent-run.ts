@@ -87,7 +87,7 @@ export function formatEvent(e: AgentEvent): string | null {
 export async function run(args: string[], io: CliIO): Promise<number> {
   const cmd = parseCommand("agent run", USAGE, args, {
     ...CONTEXT_FLAGS,
-    ...stringFlags("mode", "provider", "environment", "policy", "steps"),
+    ...stringFlags("mode", "provider", "policy", "steps"),
   }, io);
   if (typeof cmd === "number") return cmd;
   const { values, positionals, fail } = cmd;

@@ -25,7 +25,7 @@ const USAGE = `usage: omniforge skill doctor [<path>...] [--json] [--fail-on hig
   --ignore   silence a check (e.g. tools.unused, or a family: scripts.*) as a policy would; repeatable.
              A skill silences its own with metadata: { doctor-ignore: "code1 code2" }
   --skills   with no path: a folder of skill folders read as part of the project layer; repeatable
-  --home, --project, --user, --env, --agent, --tenant: as for \`omniforge skill list\`
+  --home, --project, --user, --environment (--env), --agent, --tenant: as for \`omniforge skill list\`
   --json     JSON Lines, one per skill: {"path","name","findings":[{"code","severity","message","file","line"}]}
              (a silenced finding also has "silenced": "skill" | "policy")
 exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error

@@ -28,7 +28,7 @@ const USAGE = `usage: omniforge skill eval <name> [--triggers FILE] [--provider 
   --runs       runs per query (default 3 for model providers, 1 offline; at most ${MAX_RUNS})
   --threshold  trigger rate a query needs to count as triggered (default ${DEFAULT_THRESHOLD})
   --skills     a folder of skill folders read as part of the project layer; repeatable
-  --home, --project, --user, --env, --agent, --tenant: as for \`omniforge skill list\`
+  --home, --project, --user, --environment (--env), --agent, --tenant: as for \`omniforge skill list\`
   --json       one JSON object: {"skill","provider","model","mode","runs","results":[...],"summary":{...}}
 exit status: 0 every query passed, 1 some failed or errored, 2 usage error`;
 

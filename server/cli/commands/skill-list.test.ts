@@ -88,6 +88,17 @@ describe("omniforge skill list", () => {
     fs.rmSync(path.join(t.home, "skills", "prod-only"), { recursive: true });
   });
 
+  it("--environment is the flag's one spelling, --env its alias: both give the same context", () => {
+    writeSkill(path.join(t.home, "skills"), "prod-only", { extra: "scope:\n  environments: [prod]" });
+    const statusWith = (...flags: string[]) =>
+      (JSON.parse(omniforge("skill", "list", "--json", ...flags).out) as { name: string; status: string }[]).find((x) => x.name === "prod-only")!.status;
+    expect(statusWith("--environment", "prod")).toBe("active");
+    expect(statusWith("--env", "prod")).toBe("active");
+    expect(statusWith("--environment", "dev")).not.toBe("active");
+    expect(omniforge("skill", "list", "--help").out).toContain("--environment NAME");
+    fs.rmSync(path.join(t.home, "skills", "prod-only"), { recursive: true });
+  });
+
   it("usage errors exit 2 with a clear line", () => {
     const r = omniforge("skill", "list", "--bogus");
     expect(r.code).toBe(2);

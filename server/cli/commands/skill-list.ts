@@ -16,9 +16,10 @@ import type { ResolveContext } from "../../runtime/registry/types";
 export const summary = "List every skill definition across the layers, with the winner of each name and why";
 
 const USAGE = `usage: omniforge skill list [--json | --jsonl] [--home DIR] [--project DIR] [--user ID]
-                          [--env NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json]
+                          [--environment NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json]
   --home     OMNIFORGE_HOME (default: $OMNIFORGE_HOME, else ~/.omniforge)
   --project  project root (default: $OMNIFORGE_PROJECT_ROOT, else the current folder)
+  --environment, --agent, --tenant  the caller's context for scoped skills (--env: short for --environment)
   --json     one JSON array, one object per definition, in precedence order
   --jsonl    the same objects as JSON Lines (one per line), for large catalogs and streaming readers
 Diagnostics are the frontmatter's (what a listing shows); omniforge skill validate also checks the body.

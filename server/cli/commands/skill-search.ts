@@ -27,7 +27,7 @@ const USAGE = `usage: omniforge skill search "<request>" [--limit K] [--budget C
   --budget   listing budget in characters (default ${listingBudgetFor(200_000)}, a 200k-token model's)
   --mode     tool (default), prompt or orchestrated: the listing format
   --skills   a folder of skill folders (e.g. a catalog checkout), read as part of the project layer; repeatable
-  --home, --project, --user, --env, --agent, --tenant, --policy FILE.json: as for \`omniforge skill list\`
+  --home, --project, --user, --environment (--env), --agent, --tenant, --policy FILE.json: as for \`omniforge skill list\`
   --json     one line per request: {"id","request","results":[{"name","layer","plugin","dir","score","why"}],
              "abstain":bool,"listing":{"chars","withDescription":[dirs],"nameOnly":[dirs],"omitted":n}}
 `;

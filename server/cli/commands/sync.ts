@@ -3,7 +3,7 @@
 // its lock file says it wrote, so hand-written skills and hand-edited copies stay (reported as clashes).
 import os from "node:os";
 import path from "node:path";
-import { parseCommand, stringFlags } from "../args";
+import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import {
   AGENT_LABELS,
@@ -62,7 +62,8 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
     "dry-run": { type: "boolean" },
     watch: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-    ...stringFlags("from", "token", "scope", "environment", "project", "every"),
+    ...ENVIRONMENT_FLAGS,
+    ...stringFlags("from", "token", "scope", "project", "every"),
   }, io);
   if (typeof cmd === "number") return cmd;
   const { values, positionals, fail: usage } = cmd;
@@ -96,7 +97,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
   }
 
   const token = values.token;
-  const q = (agent: SyncAgent) => ({ agent, environment: values.environment });
+  const q = (agent: SyncAgent) => ({ agent, environment: environmentOf(values) });
 
   /** One sync: plan every folder, print, apply (unless a dry run), report. The catalogs' ETags come back. */
   const pass = async (): Promise<Map<SyncAgent, string>> => {
