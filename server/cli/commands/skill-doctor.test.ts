@@ -64,7 +64,7 @@ describe("omniforge skill doctor", () => {
     const ok = omniforge(clean);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain("no findings");
-    expect(ok.out).toMatch(/1 skill\(s\): 0 high, 0 medium, 0 low · fail-on high: ok/);
+    expect(ok.out).toMatch(/1 skill: 0 high, 0 medium, 0 low · fail-on high: ok/);
     const tiny = omniforge(quiet, "--fail-on", "low");
     expect(tiny.code).toBe(1); // no "when to use" (medium) is not silenced; "too short" is
     expect(tiny.out).toContain("description.short");
