@@ -5,5 +5,5 @@ type Out = inferRouterOutputs<AppRouter>["skill"];
 export type LiveCheckResult = Out["check"];
 export type SkillInfo = Out["info"];
 export type VersionRow = Out["versions"][number];
-export type SaveOutcome = Out["save"];
+type SaveOutcome = Out["save"];
 export type { SkillRef } from "~/server/services/skills/location";

@@ -162,7 +162,7 @@ export type AgentEvent = EventBase &
       }
   );
 
-export type AgentEventType = AgentEvent["type"];
+type AgentEventType = AgentEvent["type"];
 export type RunFinishReason = "answered" | "step_limit" | "aborted" | "error";
 
 // ---------------------------------------------------------------------------------------------------------

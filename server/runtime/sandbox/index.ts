@@ -3,12 +3,8 @@
 import { Sandbox, type SandboxOptions } from "./sandbox";
 import type { SandboxStatus } from "./types";
 
-export type { SandboxMode, SandboxStatus, ScriptLimits, ScriptRequest, ScriptResult, ScriptRunner } from "./types";
-export { DEFAULT_LIMITS } from "./limits";
+export type { SandboxStatus } from "./types";
 export { Sandbox, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID, type SandboxOptions } from "./sandbox";
-export { SandboxRefusal } from "./script-path";
-export { removeOwnSandboxDirs, sweepStaleSandboxDirs } from "./temp-dirs";
-export { listScratch, readScratchFile, type ScratchEntry } from "./scratch-files";
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return new Sandbox(options);

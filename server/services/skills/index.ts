@@ -14,17 +14,16 @@ import { assertMayReview, canWrite, type SkillRef } from "./location";
 
 export { type SkillsContext, skillActor } from "./context";
 export * from "./errors";
-export { type SkillRef, type SkillActor, canRead, canWrite, writableLayers, safeRelPath, confine } from "./location";
-export { listTree, languageOf, type TreeNode, type FileContent } from "./files";
-export { readSkillFile, saveFile, createFile, createFolder, renamePath, deletePath, restoreVersion, readVersion, skillTree, type SaveInput, type SaveResult } from "./edit";
-export { createSkill, deleteSkill, restoreDeleted, listDeleted, checkNewName, nameProblems, writableTargets, type CreateSkillInput, type DeletedSkill } from "./lifecycle";
-export { importArchive, exportZip, MAX_IMPORT_BYTES, type ImportInput, type ImportReport } from "./transfer";
-export { liveCheck, linksOf, type LiveCheck, type LinkInfo } from "./live-check";
+export { type SkillRef, type SkillActor } from "./location";
+export { readSkillFile, saveFile, createFile, createFolder, renamePath, deletePath, restoreVersion, readVersion, skillTree } from "./edit";
+export { createSkill, deleteSkill, restoreDeleted, listDeleted, checkNewName, writableTargets } from "./lifecycle";
+export { importArchive, exportZip } from "./transfer";
+export { liveCheck } from "./live-check";
 export { skillDisclosure } from "./disclosure";
-export { listVersions, type VersionSummary } from "./history";
+export { listVersions } from "./history";
 export { SKILL_TEMPLATES } from "./templates";
-export { editorVocabulary, type EditorVocabulary } from "./vocabulary";
-export type { ListQuery, SkillList, SkillRow, ListStatus, ListSort } from "./list";
+export { editorVocabulary } from "./vocabulary";
+export type { ListQuery, SkillList } from "./list";
 export { searchSkills } from "./search";
 
 /**

@@ -9,10 +9,8 @@ import { skillsReadTool, skillsRunScriptTool } from "./protocol";
 import { writeFileTool } from "./write-file";
 
 export { bashTool, listFilesTool, readFileTool, runScriptTool, searchFilesTool, writeFileTool };
-export { createSkillTool, type SkillForActivation, type SkillToolOptions } from "./skill";
-export { commandAlternatives, runSkillScript, selectSkill, skillRelativeScript, type RunScriptInput } from "./run-script";
-export { skillsReadTool, skillsRunScriptTool } from "./protocol";
-export { DEFAULT_MAX_READ_BYTES } from "./read-file";
+export { createSkillTool, type SkillForActivation } from "./skill";
+export { skillsRunScriptTool } from "./protocol";
 
 /** read_file, list_files, search_files, write_file, run_script, bash. */
 export function builtinTools(): ToolDefinition[] {
