@@ -90,6 +90,15 @@ export function PoliciesAdmin() {
           />
           Require approval for project skills
         </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={!!p.nameMustMatchFolder}
+            onChange={(e) => apply({ op: "setNameMustMatchFolder", on: e.target.checked })}
+            aria-label="A skill's name must match its folder"
+          />
+          A skill&apos;s name must match its folder (otherwise such a skill loads under its name with a warning)
+        </label>
       </Section>
 
       <section className="card space-y-2" aria-label="Personal skills">

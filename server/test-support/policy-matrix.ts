@@ -6,7 +6,7 @@ import path from "node:path";
 import type { TPolicyChange } from "../api/routers/policy/policy.schema";
 import { skillMd, writeSkillOnDisk } from "../services/skills/test-support";
 
-export type MatrixState = "active" | "shadowed" | "blocked" | "disabled" | "pending-approval" | "out-of-scope";
+export type MatrixState = "active" | "shadowed" | "blocked" | "disabled" | "pending-approval" | "out-of-scope" | "invalid";
 export interface MatrixCase {
   title: string;
   changes: TPolicyChange[];
@@ -27,17 +27,22 @@ export const MATRIX: MatrixCase[] = [
   { title: "a scoped skill and a caller naming no environment", changes: [], expect: { "release-notes@project": "out-of-scope", "csv-insights@project": "active" } },
   { title: "the admin's default environment", changes: [], defaults: { environment: "prod" }, expect: { "release-notes@project": "active" } },
   { title: "a default environment outside the scope", changes: [], defaults: { environment: "dev" }, expect: { "release-notes@project": "out-of-scope" } },
+  // A name that differs from its folder loads with a warning (as the reference and Claude Code do) unless the
+  // policy makes the mismatch an error (seed 003's rule).
+  { title: "a name that differs from its folder, no rule", changes: [], expect: { "legacy-name@project": "active" } },
+  { title: "the policy requires names to match folders", changes: [{ op: "setNameMustMatchFolder", on: true }], expect: { "legacy-name@project": "invalid", "csv-insights@project": "active" } },
   { title: "approval required for scripts", changes: [{ op: "setRequireApproval", scripts: true }], expect: { "deploy-helper@project": "pending-approval", "csv-insights@project": "active" } },
 ];
 
 /** The matrix's skills: pdf-tools in enterprise and project, csv-insights, deploy-helper (with a script) and
- * release-notes (scoped to environments [prod]) in project. */
+ * release-notes (scoped to environments [prod]) and legacy-name (in a folder named legacy-folder) in project. */
 export function writeMatrixSkills(dh: { home: string; projectRoot: string }): void {
   const project = path.join(dh.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(dh.home, "enterprise", "skills", "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "csv-insights"), { "SKILL.md": skillMd("csv-insights") });
   writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo deploy\n" });
+  writeSkillOnDisk(path.join(project, "legacy-folder"), { "SKILL.md": skillMd("legacy-name") });
   writeSkillOnDisk(path.join(project, "release-notes"), { "SKILL.md": skillMd("release-notes", undefined, "scope:\n  environments: [prod]\n") });
 }
 
@@ -49,6 +54,7 @@ export async function applyCase(policy: { change(c: TPolicyChange): Promise<unkn
   await policy.change({ op: "setAllowlist", names: null });
   await policy.change({ op: "setForbiddenPatterns", patterns: [] });
   await policy.change({ op: "setRequireApproval", scripts: false, project: false });
+  await policy.change({ op: "setNameMustMatchFolder", on: false });
   for (const n of ["pdf-tools", "csv-insights", "deploy-helper"]) await policy.change({ op: "unblock", name: n });
   await policy.change({ op: "enable", name: "pdf-tools", layer: "enterprise" });
   for (const change of c.changes) await policy.change(change);

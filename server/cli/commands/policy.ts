@@ -71,6 +71,8 @@ export function command(verb: Verb) {
             io.out(`allowlist: ${p.allowlist ? p.allowlist.join(", ") || "(empty: nothing may be active)" : "off"}\n`);
             io.out(`forbidden name patterns: ${p.forbiddenNamePatterns?.join(", ") || "none"}\n`);
             io.out(`approval required for: ${[p.requireApprovalForScripts && "skills with scripts", p.requireApprovalForProject && "project skills"].filter(Boolean).join(", ") || "nothing"}\n`);
+            io.out(`name must match folder: ${p.nameMustMatchFolder ? "yes (a mismatch is invalid)" : "no (a mismatch is a warning)"}\n`);
+            io.out(`administrators may change personal skills: ${p.adminsEditPersonal ? "yes" : "no (read-only review)"}\n`);
           }
           return 0;
         }

@@ -73,6 +73,13 @@ export function scopeReason(entry: SkillEntry, ctx: ResolveContext): string | nu
   return null;
 }
 
+/** The policy's name rule: a definition whose name differs from its folder is invalid when the policy says so. */
+export function folderNameReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
+  if (!policy?.nameMustMatchFolder) return null;
+  const mismatch = entry.diagnostics.find((d) => d.code === "name.directory-mismatch");
+  return mismatch ? `its name differs from its folder, which the policy does not allow: ${mismatch.message}` : null;
+}
+
 /**
  * Approval is bound to entry.approvalDigest (SKILL.md, plus scripts/ when present): an edited skill needs a new
  * approval. Enterprise is exempt (admins deployed it).

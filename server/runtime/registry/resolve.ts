@@ -4,7 +4,7 @@
 // errors do not compete, except a broken enterprise definition, which holds the name (see below).
 import fs from "node:fs";
 import { LAYER_ORDER, layerRank } from "./layers";
-import { approvalReason, blockReason, disabledReason, scopeReason } from "./policy";
+import { approvalReason, blockReason, disabledReason, folderNameReason, scopeReason } from "./policy";
 import type { Candidate, EffectiveSkills, Resolution, ResolveContext, SkillEntry } from "./types";
 
 export interface DefinitionSource {
@@ -75,7 +75,9 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
   for (const entry of ordered) {
     let status: Candidate["status"] | null = null;
     let reason = "";
+    const folderName = entry.loadable ? folderNameReason(entry, policy) : null;
     if (!entry.loadable) [status, reason] = ["invalid", `does not load: ${firstError(entry)}`];
+    else if (folderName) [status, reason] = ["invalid", folderName];
     else if (blocked) [status, reason] = ["blocked", blocked];
     else {
       const checks: [Candidate["status"], string | null][] = [

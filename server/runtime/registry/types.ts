@@ -63,6 +63,11 @@ export interface RegistryPolicy {
   requireApprovalForScripts?: boolean;
   /** Project-layer skills need an approval of their exact digest. */
   requireApprovalForProject?: boolean;
+  /**
+   * A name that differs from its folder makes the definition invalid (seed 003's rule). Off, such a skill loads
+   * under its name with a warning, as the reference tool and Claude Code do.
+   */
+  nameMustMatchFolder?: boolean;
   /** approvalKey(entry) -> approved entry.approvalDigest. Editing SKILL.md or a script needs a new approval. */
   approvedDigests?: Record<string, string>;
 }

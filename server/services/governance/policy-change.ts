@@ -15,7 +15,8 @@ export type PolicyChange =
   | { op: "setAllowlist"; names: string[] | null }
   | { op: "setForbiddenPatterns"; patterns: string[] }
   | { op: "setRequireApproval"; scripts?: boolean; project?: boolean }
-  | { op: "setAdminsEditPersonal"; allow: boolean };
+  | { op: "setAdminsEditPersonal"; allow: boolean }
+  | { op: "setNameMustMatchFolder"; on: boolean };
 
 // Defined in the domain so the runtime's doctor reads the same list; re-exported for the policy router.
 export { VENDOR_WORD_PATTERNS } from "../../domain/vocabulary";
@@ -93,6 +94,10 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
     case "setAdminsEditPersonal":
       if (change.allow) p.adminsEditPersonal = true;
       else delete p.adminsEditPersonal;
+      break;
+    case "setNameMustMatchFolder":
+      if (change.on) p.nameMustMatchFolder = true;
+      else delete p.nameMustMatchFolder;
       break;
   }
   return normalisePolicy(p);

@@ -8,7 +8,7 @@ import { normalisePolicy, readStoredPolicy, writeStoredPolicy, type StoredPolicy
 import { applyPolicyChange, type PolicyChange } from "./policy-change";
 import { GovernanceError } from "./errors";
 
-const KEYS = ["blockedNames", "disabled", "allowlist", "forbiddenNamePatterns", "requireApprovalForScripts", "requireApprovalForProject", "adminsEditPersonal"] as const;
+const KEYS = ["blockedNames", "disabled", "allowlist", "forbiddenNamePatterns", "requireApprovalForScripts", "requireApprovalForProject", "nameMustMatchFolder", "adminsEditPersonal"] as const;
 
 export function exportPolicy(db: Db): string {
   const p = readStoredPolicy(db);
@@ -69,6 +69,11 @@ export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { 
     if (v === undefined || v === null) continue;
     if (typeof v !== "boolean") problems.push(`${k}: must be true or false`);
     else step(k, { op: "setRequireApproval", [k === "requireApprovalForScripts" ? "scripts" : "project"]: v });
+  }
+  const strict = doc.nameMustMatchFolder;
+  if (strict !== undefined && strict !== null) {
+    if (typeof strict !== "boolean") problems.push("nameMustMatchFolder: must be true or false");
+    else step("nameMustMatchFolder", { op: "setNameMustMatchFolder", on: strict });
   }
   const edit = doc.adminsEditPersonal;
   if (edit !== undefined && edit !== null) {

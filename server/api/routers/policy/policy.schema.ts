@@ -12,6 +12,7 @@ export const ZPolicyChange = z.discriminatedUnion("op", [
   z.object({ op: z.literal("setForbiddenPatterns"), patterns: z.array(z.string().max(200)).max(200) }),
   z.object({ op: z.literal("setRequireApproval"), scripts: z.boolean().optional(), project: z.boolean().optional() }),
   z.object({ op: z.literal("setAdminsEditPersonal"), allow: z.boolean() }),
+  z.object({ op: z.literal("setNameMustMatchFolder"), on: z.boolean() }),
 ]);
 export type TPolicyChange = z.infer<typeof ZPolicyChange>;
 
