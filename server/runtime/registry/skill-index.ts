@@ -34,6 +34,7 @@ export class SkillIndex {
   private nameIndex: Map<string, SkillEntry[]> | null = null;
   private sorted: SkillEntry[] | null = null;
   private listeners = new Set<ChangeListener>();
+  private generation = 0;
   private watcher: RegistryWatcher | null = null;
   readonly bodies: BodyCache;
   private readonly entryOptions: EntryOptions;
@@ -108,6 +109,11 @@ export class SkillIndex {
       this.emit(change);
     }
     return change;
+  }
+
+  /** Grows every time the entries may have changed (a rebuild or a refresh that found something): a cache key. */
+  get version(): number {
+    return this.generation;
   }
 
   /** Every definition, in precedence order (layer, then root order, then folder path). */
@@ -200,6 +206,7 @@ export class SkillIndex {
   }
 
   private invalidate(): void {
+    this.generation++;
     this.sorted = null;
     this.nameIndex = null;
   }

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import { estimateTokens } from "../../runtime/skill/tokens";
 import { listingBudgetFor, listingInfo, recentRequests, router, DISCLOSURE_MODES, type ChatMessage, type DisclosureMode } from "../../runtime/agent";
-import { resolveAll } from "../../runtime/registry";
+import { resolveCached } from "../catalog/resolution";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { scopeValues } from "../governance/context";
@@ -47,7 +47,7 @@ export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionI
 export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
   const index = await indexFor(actor.id, dh);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
-  const skills = resolveAll(index, { policy: effectivePolicy(db, { userId: actor.id }) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  const skills = resolveCached(index, { policy: effectivePolicy(db, { userId: actor.id }) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
   let sandbox: { mode: string; detail: string };
   try {
     const st = await sharedRunner(dh.scratchRoot, env).sandbox.status();

@@ -2,10 +2,11 @@
 // (from the version history, or "on disk" when the file changed outside the console), search over name,
 // description, tags and body text, filters, sort and pages. Bodies are read once per digest and cached.
 import fs from "node:fs";
-import { resolveAll, type CandidateStatus, type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { type CandidateStatus, type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
 import { configContextFor } from "../skills-config";
+import { resolveCached } from "../catalog/resolution";
 
 export type ListStatus = "active" | Exclude<CandidateStatus, "winner">;
 export type ListSort = "name" | "layer" | "status" | "changed";
@@ -78,7 +79,7 @@ export function skillRows(
   changes: Map<string, { authorEmail: string; createdAt: number }>,
   userId: string,
 ): SkillRow[] {
-  const resolution = resolveAll(index, { policy, ...configContextFor(index.config.home, index.config.projectRoot) });
+  const resolution = resolveCached(index, { policy, ...configContextFor(index.config.home, index.config.projectRoot) });
   return index.entries().map((entry) => {
     const candidate = resolution.byName[entry.name]?.candidates.find((c) => c.entry.id === entry.id);
     const status: ListStatus = !candidate ? (entry.loadable ? "shadowed" : "invalid") : candidate.status === "winner" ? "active" : candidate.status;
