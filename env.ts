@@ -57,6 +57,8 @@ export const SETTINGS = {
   OMNIFORGE_SCRIPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   // Whether the console follows the layer folders on disk (0: only its own writes refresh; tests use it).
   OMNIFORGE_WATCH: flag.default(true),
+  // Whether playground turns run in a worker thread, off the console's request path (0: in the request thread).
+  OMNIFORGE_TURN_WORKER: flag.default(true),
   // Where the shared fixtures are (tests and benchmarks only): default ../shared beside the clone.
   OMNIFORGE_SHARED_DIR: z.string().min(1).optional(),
 } as const;

@@ -11,8 +11,10 @@ const MAX_INDEXES = 32;
 interface CatalogState {
   indexes: Map<string, SkillIndex>;
   pending: Map<string, Promise<SkillIndex>>;
+  /** Others holding indexes of the same folders (the playground's turn worker), told of the console's writes. */
+  refreshListeners: Set<(paths: string[]) => void>;
 }
-const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map() }));
+const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map(), refreshListeners: new Set() }));
 
 /** Layer folders as seen by a console user (their personal layer is <home>/users/<id>/skills). */
 export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome()): LayerConfig {
@@ -58,7 +60,16 @@ export async function indexFor(userId: string | null, dh: DataHome = resolveData
  * watcher's debounce, so the next read shows the change.
  */
 export function refreshAll(paths: string[]): void {
-  for (const index of state().indexes.values()) index.refresh(paths);
+  const s = state();
+  for (const index of s.indexes.values()) index.refresh(paths);
+  for (const listener of s.refreshListeners) listener(paths);
+}
+
+/** Calls `listener` with the paths of every refreshAll; returns the unsubscribe. */
+export function onRefreshAll(listener: (paths: string[]) => void): () => void {
+  const s = state();
+  s.refreshListeners.add(listener);
+  return () => s.refreshListeners.delete(listener);
 }
 
 export async function closeAllIndexes(): Promise<void> {

@@ -7,6 +7,7 @@ import { MemoryAuditSink } from "../../runtime/audit/events";
 import { tempDb } from "../../test-support/temp-db";
 import { closeAllIndexes } from "../catalog/catalog";
 import { closePlaygroundSandboxes } from "./sandbox";
+import { closeTurnWorker } from "./turn-pool";
 import type { Db } from "../../../db/client";
 
 export interface PlaygroundWorld {
@@ -44,6 +45,7 @@ export function playgroundWorld(): PlaygroundWorld {
       }
     },
     async cleanup() {
+      await closeTurnWorker();
       await closePlaygroundSandboxes();
       await closeAllIndexes();
       t.cleanup();

@@ -1,0 +1,93 @@
+// The console's side of the turn worker: one worker_threads thread per server process, started on the first turn,
+// so a chat's CPU work (ranking the catalog, the loop) never stalls the console's requests. Events come back as
+// they happen (streaming and stop keep working); if the worker dies, its turns end with an error and the next
+// turn starts a new one.
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { repoRoot } from "../../config";
+import { processWide } from "../../process-wide";
+import type { AuditSink } from "../../runtime/audit/events";
+import { onRefreshAll } from "../catalog/catalog";
+import type { FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
+import type { StreamEvent } from "./types";
+
+interface Pending {
+  push(event: StreamEvent): void;
+  audit: AuditSink;
+  resolve(outcome: TurnOutcome): void;
+}
+
+interface PoolState {
+  worker: Worker | null;
+  pending: Map<string, Pending>;
+  unsubscribe: (() => void) | null;
+}
+
+const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, pending: new Map(), unsubscribe: null }));
+
+function workerFile(): string {
+  return path.join(/*turbopackIgnore: true*/ repoRoot(), "server", "services", "playground", "turn-worker.ts");
+}
+
+/** The worker runs TypeScript sources: through tsx, already loaded when the console runs under it. */
+function execArgv(): string[] {
+  return process.execArgv.some((a) => a.includes("tsx")) ? process.execArgv : [...process.execArgv, "--import", "tsx"];
+}
+
+function failAll(s: PoolState, message: string): void {
+  for (const [, p] of s.pending) p.resolve({ answer: "", reason: "error", error: message });
+  s.pending.clear();
+}
+
+function worker(): Worker {
+  const s = state();
+  if (s.worker) return s.worker;
+  const w = new Worker(workerFile(), { execArgv: execArgv() });
+  // A running turn keeps it busy; an idle worker must not keep the process alive.
+  w.unref();
+  w.on("message", (m: FromWorker) => {
+    const p = s.pending.get(m.id);
+    if (!p) return;
+    // Audit records go through the console's own sink, which keeps the hash chain in one writer.
+    if (m.type === "audit") p.audit.record(m.event);
+    else if (m.type === "event") p.push(m.event);
+    else if (m.type === "done") {
+      s.pending.delete(m.id);
+      p.resolve(m.outcome);
+    }
+  });
+  const gone = (why: string) => {
+    if (s.worker !== w) return;
+    s.worker = null;
+    failAll(s, `the playground's turn worker stopped: ${why}`);
+  };
+  w.on("error", (e) => gone(e.message));
+  w.on("exit", (code) => gone(`exit code ${code}`));
+  s.unsubscribe ??= onRefreshAll((paths) => s.worker?.postMessage({ type: "refresh", paths } satisfies ToWorker));
+  s.worker = w;
+  return w;
+}
+
+/** Runs a turn in the worker; resolves with its outcome however it ends (the abort signal stops it there). */
+export function runInWorker(job: TurnJob, hooks: { push(event: StreamEvent): void; audit: AuditSink; signal: AbortSignal }): Promise<TurnOutcome> {
+  const s = state();
+  const w = worker();
+  return new Promise<TurnOutcome>((resolve) => {
+    s.pending.set(job.id, { push: hooks.push, audit: hooks.audit, resolve });
+    const abort = () => w.postMessage({ type: "abort", id: job.id } satisfies ToWorker);
+    if (hooks.signal.aborted) abort();
+    else hooks.signal.addEventListener("abort", abort, { once: true });
+    w.postMessage({ type: "run", job } satisfies ToWorker);
+  });
+}
+
+/** Stops the worker (server shutdown, tests). */
+export async function closeTurnWorker(): Promise<void> {
+  const s = state();
+  const w = s.worker;
+  s.worker = null;
+  s.unsubscribe?.();
+  s.unsubscribe = null;
+  failAll(s, "the console is shutting down");
+  if (w) await w.terminate();
+}

@@ -1,0 +1,38 @@
+// The messages between the console's thread and the playground's turn worker (turn-worker.ts). Plain data only:
+// they are copied across threads (structured clone keeps Dates).
+import type { DataHome } from "../../config";
+import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
+import type { StreamEvent } from "./types";
+import type { AuditEvent } from "../../runtime/audit/events";
+import type { PlaygroundSession } from "./sessions";
+
+export interface TurnJob {
+  /** Unique per turn: `${sessionId}#${turn}`. */
+  id: string;
+  request: string;
+  history: ChatMessage[];
+  mode: DisclosureMode;
+  session: PlaygroundSession;
+  dataHome: DataHome;
+  env: Record<string, string | undefined>;
+  stepLimit?: number;
+}
+
+export interface TurnOutcome {
+  answer: string;
+  provider?: string;
+  model?: string;
+  reason: RunFinishReason;
+  error?: string;
+}
+
+export type ToWorker =
+  | { type: "run"; job: TurnJob }
+  | { type: "abort"; id: string }
+  /** The console wrote skill files: the worker's indexes re-read them now, as the console's own do. */
+  | { type: "refresh"; paths: string[] };
+
+export type FromWorker =
+  | { type: "event"; id: string; event: StreamEvent }
+  | { type: "audit"; id: string; event: AuditEvent }
+  | { type: "done"; id: string; outcome: TurnOutcome };
