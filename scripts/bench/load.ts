@@ -9,7 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fixtureSkillDirs, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
+import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
 
 export const name = "load";
 
@@ -238,6 +238,7 @@ async function stopConsole(child: ChildProcess): Promise<void> {
 }
 
 export async function run(): Promise<Record<string, unknown>> {
+  if (!fs.existsSync(REAL_SKILLS)) return { skipped: `${REAL_SKILLS} is absent (set OMNIFORGE_SHARED_DIR)` };
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-load-"));
   fs.chmodSync(home, 0o700);
   const skills = seedSkills(home, fixtureSkillDirs(), SKILLS);

@@ -5,10 +5,12 @@ import path from "node:path";
 import { closeDb, openDb } from "../../../db/client";
 import { createUser } from "../../../server/services/users/users";
 
-const FIXTURES = process.env.REAL_SKILLS_DIR ?? "/work/shared/fixtures/real-skills";
+const repo = path.resolve(import.meta.dirname, "..", "..", "..");
+/** The real skills of the shared fixtures (OMNIFORGE_SHARED_DIR, default ../shared beside the clone). */
+export const REAL_SKILLS = path.join(process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repo, "../shared"), "fixtures", "real-skills");
 
 /** Every skill folder (one holding a SKILL.md) under the real-skills fixtures. */
-export function fixtureSkillDirs(root = FIXTURES): string[] {
+export function fixtureSkillDirs(root = REAL_SKILLS): string[] {
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > 4) return;
@@ -20,7 +22,7 @@ export function fixtureSkillDirs(root = FIXTURES): string[] {
     }
   };
   walk(root, 0);
-  if (!out.length) throw new Error(`load bench: no skills under ${root} (set REAL_SKILLS_DIR)`);
+  if (!out.length) throw new Error(`load bench: no skills under ${root} (set OMNIFORGE_SHARED_DIR)`);
   return out.sort();
 }
 
