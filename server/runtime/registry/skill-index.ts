@@ -201,7 +201,8 @@ export class SkillIndex {
     this.listeners.clear();
   }
 
-  private watchTargets(): string[] {
+  /** The folders a watcher follows for this index: its layer roots (plugins through their parent folder). */
+  watchTargets(): string[] {
     return [...new Set([...layerRoots(this.config).filter((r) => r.layer !== "plugin").map((r) => r.dir), pluginsDir(this.config)])];
   }
 

@@ -42,7 +42,9 @@ function failAll(s: PoolState, message: string): void {
 function worker(): Worker {
   const s = state();
   if (s.worker) return s.worker;
-  const w = new Worker(workerFile(), { execArgv: execArgv() });
+  // The worker's indexes do not watch the disk themselves: the console's watcher sends them every change
+  // (refreshAll -> "refresh"), so the folders are followed once.
+  const w = new Worker(workerFile(), { execArgv: execArgv(), env: { ...process.env, OMNIFORGE_WATCH: "0" } });
   // A running turn keeps it busy; an idle worker must not keep the process alive.
   w.unref();
   w.on("message", (m: FromWorker) => {
