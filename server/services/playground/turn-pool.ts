@@ -6,6 +6,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { repoRoot } from "../../config";
 import { processWide } from "../../process-wide";
+import { processEnv } from "../../../env";
 import type { AuditSink } from "../../runtime/audit/events";
 import { onRefreshAll } from "../catalog/catalog";
 import type { FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
@@ -44,7 +45,7 @@ function worker(): Worker {
   if (s.worker) return s.worker;
   // The worker's indexes do not watch the disk themselves: the console's watcher sends them every change
   // (refreshAll -> "refresh"), so the folders are followed once.
-  const w = new Worker(workerFile(), { execArgv: execArgv(), env: { ...process.env, OMNIFORGE_WATCH: "0" } });
+  const w = new Worker(workerFile(), { execArgv: execArgv(), env: { ...processEnv(), OMNIFORGE_WATCH: "0" } });
   // A running turn keeps it busy; an idle worker must not keep the process alive.
   w.unref();
   w.on("message", (m: FromWorker) => {
