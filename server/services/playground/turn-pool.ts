@@ -6,10 +6,15 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { repoRoot } from "../../config";
 import { processWide } from "../../process-wide";
-import { processEnv } from "../../../env";
 import type { AuditSink } from "../../runtime/audit/events";
 import { onRefreshAll } from "../catalog/catalog";
-import type { FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
+import { randomUUID } from "node:crypto";
+import type { DisclosureMode } from "../../runtime/agent";
+import { processEnv, setting } from "../../../env";
+import { listingPreview } from "./listing";
+import { readableSession, type Actor } from "./sessions";
+import type { ListingCall, FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
+import type { TurnDeps } from "./turns";
 import type { StreamEvent } from "./types";
 
 interface Pending {
@@ -21,10 +26,11 @@ interface Pending {
 interface PoolState {
   worker: Worker | null;
   pending: Map<string, Pending>;
+  calls: Map<string, { resolve(value: unknown): void; reject(e: Error): void }>;
   unsubscribe: (() => void) | null;
 }
 
-const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, pending: new Map(), unsubscribe: null }));
+const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, pending: new Map(), calls: new Map(), unsubscribe: null }));
 
 function workerFile(): string {
   return path.join(/*turbopackIgnore: true*/ repoRoot(), "server", "services", "playground", "turn-worker.ts");
@@ -38,6 +44,8 @@ function execArgv(): string[] {
 function failAll(s: PoolState, message: string): void {
   for (const [, p] of s.pending) p.resolve({ answer: "", reason: "error", error: message });
   s.pending.clear();
+  for (const [, c] of s.calls) c.reject(new Error(message));
+  s.calls.clear();
 }
 
 function worker(): Worker {
@@ -49,6 +57,13 @@ function worker(): Worker {
   // A running turn keeps it busy; an idle worker must not keep the process alive.
   w.unref();
   w.on("message", (m: FromWorker) => {
+    if (m.type === "listed") {
+      const c = s.calls.get(m.id);
+      s.calls.delete(m.id);
+      if (m.error !== undefined) c?.reject(new Error(m.error));
+      else c?.resolve(m.value);
+      return;
+    }
     const p = s.pending.get(m.id);
     if (!p) return;
     // Audit records go through the console's own sink, which keeps the hash chain in one writer.
@@ -81,6 +96,29 @@ export function runInWorker(job: TurnJob, hooks: { push(event: StreamEvent): voi
     if (hooks.signal.aborted) abort();
     else hooks.signal.addEventListener("abort", abort, { once: true });
     w.postMessage({ type: "run", job } satisfies ToWorker);
+  });
+}
+
+/**
+ * The side panel's listing preview, computed in the worker (it reads and ranks the whole catalog). Who may read
+ * the session is checked here first, so a refusal is the caller's ServiceError as before.
+ */
+export async function listingFor(
+  deps: Pick<TurnDeps, "db" | "dataHome" | "env">,
+  actor: Actor,
+  sessionId: string,
+  mode?: DisclosureMode,
+  request = "",
+): Promise<Awaited<ReturnType<typeof listingPreview>>> {
+  readableSession(deps.db, actor, sessionId);
+  const env = deps.env ?? processEnv();
+  if (!setting("OMNIFORGE_TURN_WORKER", env)) return listingPreview(deps, actor, sessionId, mode, request);
+  const s = state();
+  const w = worker();
+  const call: ListingCall = { id: randomUUID(), dataHome: deps.dataHome, env: { ...env }, actor: { id: actor.id, role: actor.role }, sessionId, ...(mode ? { mode } : {}), request };
+  return new Promise((resolve, reject) => {
+    s.calls.set(call.id, { resolve: resolve as (v: unknown) => void, reject });
+    w.postMessage({ type: "listing", call } satisfies ToWorker);
   });
 }
 

@@ -26,8 +26,20 @@ export interface TurnOutcome {
   error?: string;
 }
 
+/** A playground.listing preview: reads every available SKILL.md and ranks the catalog, so it runs there too. */
+export interface ListingCall {
+  id: string;
+  dataHome: DataHome;
+  env: Record<string, string | undefined>;
+  actor: { id: string; role: "viewer" | "author" | "admin" };
+  sessionId: string;
+  mode?: DisclosureMode;
+  request: string;
+}
+
 export type ToWorker =
   | { type: "run"; job: TurnJob }
+  | { type: "listing"; call: ListingCall }
   | { type: "abort"; id: string }
   /** The console wrote skill files: the worker's indexes re-read them now, as the console's own do. */
   | { type: "refresh"; paths: string[] };
@@ -35,4 +47,5 @@ export type ToWorker =
 export type FromWorker =
   | { type: "event"; id: string; event: StreamEvent }
   | { type: "audit"; id: string; event: AuditEvent }
-  | { type: "done"; id: string; outcome: TurnOutcome };
+  | { type: "done"; id: string; outcome: TurnOutcome }
+  | { type: "listed"; id: string; value?: unknown; error?: string };

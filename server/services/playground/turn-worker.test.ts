@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listSkills } from "../skills";
-import { createSession, followTurn, listMessages, settled, startTurn, stopTurn, type Actor, type StreamItem } from "./index";
+import { MemoryAuditSink } from "../../runtime/audit/events";
+import { changePolicy } from "../governance/policy-change";
+import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, type Actor, type StreamItem } from "./index";
 import { playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
 
 let w: PlaygroundWorld;
@@ -68,5 +70,20 @@ describe("turn worker", () => {
     expect(await settled(s.id, 15_000)).toBe(true);
     const last = listMessages(w.db, s.id).at(-1);
     expect(last?.record?.reason).toBe("aborted");
+  });
+
+  it("the side panel's listing comes from the worker, the same as in this thread, and sees a policy change at once", async () => {
+    w.skill("env-check", "description: Check the environment variables of a deployment. Use when a deploy fails.", "# Env check\n");
+    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
+    const deps = { db: w.db, dataHome: w.dh, env: {} };
+    const viaWorker = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
+    const here = await listingPreview(deps, alice, s.id, undefined, "draft the release notes");
+    expect(viaWorker).toEqual(here);
+    expect(viaWorker.matches[0]?.name).toBe("release-notes");
+    // Someone else's session is refused in this thread, before the worker is asked.
+    await expect(listingFor(deps, { id: "mallory", role: "author" }, s.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    changePolicy(w.db, { op: "block", name: "release-notes" }, { sink: new MemoryAuditSink(), actor: { id: "admin", email: "admin@x.io" } });
+    const after = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
+    expect(after.matches.map((m) => m.name)).not.toContain("release-notes");
   });
 });

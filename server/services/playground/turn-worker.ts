@@ -7,6 +7,7 @@ import type { AuditEvent } from "../../runtime/audit/events";
 import { refreshAll } from "../catalog/catalog";
 import type { FromWorker, ToWorker, TurnOutcome } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
+import { listingPreview } from "./listing";
 
 const port = parentPort;
 if (!port) throw new Error("turn-worker.ts runs as a worker thread only");
@@ -20,6 +21,19 @@ port.on("message", (m: ToWorker) => {
   }
   if (m.type === "refresh") {
     refreshAll(m.paths);
+    return;
+  }
+  if (m.type === "listing") {
+    const { call } = m;
+    void (async () => {
+      try {
+        const db = openDb(call.dataHome.dbFile);
+        const value = await listingPreview({ db, dataHome: call.dataHome, env: call.env }, call.actor, call.sessionId, call.mode, call.request);
+        send({ type: "listed", id: call.id, value });
+      } catch (e) {
+        send({ type: "listed", id: call.id, error: (e as Error).message });
+      }
+    })();
     return;
   }
   const { job } = m;
