@@ -70,7 +70,10 @@ export async function indexFor(userId: string | null, dh: DataHome = resolveData
   const inFlight = s.pending.get(key);
   if (inFlight) return inFlight;
   const p = (async () => {
-    const index = SkillIndex.build(layerConfigFor(userId, dh));
+    // Another user's index of the same data home shares the enterprise, project and plugin layers: its unchanged
+    // entries are reused, so a new user's first page costs a walk and stats, not parsing every skill again.
+    const donor = [...s.indexes].find(([k]) => k.startsWith(`${homeKey(dh)}\u0000`))?.[1];
+    const index = SkillIndex.build(layerConfigFor(userId, dh), donor ? { reuse: donor } : {});
     s.indexes.set(key, index);
     if (setting("OMNIFORGE_WATCH")) await follow(dh);
     while (s.indexes.size > MAX_INDEXES) {
