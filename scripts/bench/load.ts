@@ -31,6 +31,31 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * CPU time (ms) used so far by every process of the console's process group (the server, its turn worker thread
+ * included). Divided by the requests it served, this is a figure the other work on a shared machine does not
+ * inflate the way it inflates latencies. Linux only (/proc); null elsewhere.
+ */
+function groupCpuMs(pgid: number): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue; // ended meanwhile
+      }
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After "pid (comm) ": state ppid pgrp ... utime (14th field overall) stime (15th).
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
@@ -261,9 +286,12 @@ export async function run(): Promise<Record<string, unknown>> {
 
     const rounds: Record<string, { rps: number; p50: number; p99: number; n: number; errors: number }>[] = [];
     const totals: number[] = [];
+    const cpuPerRequest: number[] = [];
     const firstErrors: string[] = [];
     for (let r = 0; r < ROUNDS; r++) {
+      const cpu0 = groupCpuMs(child.pid!);
       const { rec, elapsed } = await mix(base, browsers, chatters, SECONDS);
+      const cpu1 = groupCpuMs(child.pid!);
       const out: (typeof rounds)[number] = {};
       let all = 0;
       for (const label of new Set([...rec.times.keys(), ...rec.errors.keys()])) {
@@ -275,6 +303,7 @@ export async function run(): Promise<Record<string, unknown>> {
       }
       rounds.push(out);
       totals.push(all / elapsed);
+      if (cpu0 !== null && cpu1 !== null) cpuPerRequest.push((cpu1 - cpu0) / all);
     }
     const labels = [...new Set(rounds.flatMap((r) => Object.keys(r)))].sort();
     const perProcedure: Record<string, unknown> = {};
@@ -289,6 +318,8 @@ export async function run(): Promise<Record<string, unknown>> {
       seconds: SECONDS,
       rounds: ROUNDS,
       requestsPerSecond: r1(median(totals)),
+      // The console's CPU (its turn worker included) per request of the mix: the cost, apart from the waiting.
+      ...(cpuPerRequest.length ? { serverCpuMsPerRequest: r1(median(cpuPerRequest)) } : {}),
       perProcedure,
       alone: { skillListPageMs: r1(soloList), auditListMs: r1(soloAudit), skillInfoMs: r1(soloInfo), healthMs: r1(soloHealth) },
       ...(firstErrors.length ? { firstErrors: firstErrors.slice(0, 6) } : {}),
