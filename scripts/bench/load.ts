@@ -244,7 +244,10 @@ async function startConsole(home: string, port: number, admin: SeedUser): Promis
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("load bench: the console did not start in 10 minutes");
+    if (Date.now() > deadline) {
+      await stopConsole(child);
+      throw new Error("load bench: the console did not start in 10 minutes");
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   return { child, base, log };
@@ -270,7 +273,14 @@ export async function run(): Promise<Record<string, unknown>> {
   const users = await seedUsers(home, BROWSERS + CHATTERS);
   fs.mkdirSync(path.join(home, "project"));
   const port = await freePort();
-  const { child, base, log } = await startConsole(home, port, users[0]!);
+  let started: Awaited<ReturnType<typeof startConsole>>;
+  try {
+    started = await startConsole(home, port, users[0]!);
+  } catch (e) {
+    fs.rmSync(home, { recursive: true, force: true });
+    throw e;
+  }
+  const { child, base, log } = started;
   try {
     const clients = users.map(() => new Client(base));
     await Promise.all(clients.map((c, i) => c.signIn(users[i]!.email, users[i]!.password)));
