@@ -9,6 +9,7 @@ import { availableProviders } from "./providers";
 import { sharedRunner } from "./sandbox";
 import { deleteSession, ownSession, type Actor } from "./sessions";
 import { settled, stopTurn, type TurnDeps } from "./turns";
+import { warmTurnWorker } from "./turn-pool";
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 
@@ -31,7 +32,7 @@ export {
 import { processEnv } from "../../../env";
 export { sessionSkills } from "./scope";
 export { listingPreview, everythingCost } from "./listing";
-export { listingFor } from "./turn-pool";
+export { listingFor, warmTurnWorker } from "./turn-pool";
 export { startTurn, followTurn, stopTurn, runningTurn, settled, failureText, type TurnDeps, type TurnInput } from "./turns";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
@@ -44,6 +45,7 @@ export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionI
 
 /** What the "new session" form offers this user. */
 export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
+  void warmTurnWorker(env); // the page is open: a turn is likely next
   const index = await indexFor(actor.id, dh);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
   const skills = resolveCached(index, { policy: effectivePolicy(db, { userId: actor.id }) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));

@@ -25,12 +25,14 @@ interface Pending {
 
 interface PoolState {
   worker: Worker | null;
+  /** Resolves when the current worker has loaded its modules. */
+  ready: Promise<void>;
   pending: Map<string, Pending>;
   calls: Map<string, { resolve(value: unknown): void; reject(e: Error): void }>;
   unsubscribe: (() => void) | null;
 }
 
-const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, pending: new Map(), calls: new Map(), unsubscribe: null }));
+const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, ready: Promise.resolve(), pending: new Map(), calls: new Map(), unsubscribe: null }));
 
 function workerFile(): string {
   return path.join(/*turbopackIgnore: true*/ repoRoot(), "server", "services", "playground", "turn-worker.ts");
@@ -56,7 +58,13 @@ function worker(): Worker {
   const w = new Worker(workerFile(), { execArgv: execArgv(), env: { ...processEnv(), OMNIFORGE_WATCH: "0" } });
   // A running turn keeps it busy; an idle worker must not keep the process alive.
   w.unref();
+  let loaded: () => void = () => {};
+  s.ready = new Promise<void>((resolve) => (loaded = resolve));
   w.on("message", (m: FromWorker) => {
+    if (m.type === "ready") {
+      loaded();
+      return;
+    }
     if (m.type === "listed") {
       const c = s.calls.get(m.id);
       s.calls.delete(m.id);
@@ -77,6 +85,7 @@ function worker(): Worker {
   const gone = (why: string) => {
     if (s.worker !== w) return;
     s.worker = null;
+    loaded();
     failAll(s, `the playground's turn worker stopped: ${why}`);
   };
   w.on("error", (e) => gone(e.message));
@@ -84,6 +93,16 @@ function worker(): Worker {
   s.unsubscribe ??= onRefreshAll((paths) => s.worker?.postMessage({ type: "refresh", paths } satisfies ToWorker));
   s.worker = w;
   return w;
+}
+
+/**
+ * Starts the worker ahead of the first turn (loading its modules takes about a second), so opening the playground
+ * is what pays for it rather than the first message. Resolves when it is ready.
+ */
+export function warmTurnWorker(env = processEnv()): Promise<void> {
+  if (!setting("OMNIFORGE_TURN_WORKER", env)) return Promise.resolve();
+  worker();
+  return state().ready;
 }
 
 /** Runs a turn in the worker; resolves with its outcome however it ends (the abort signal stops it there). */

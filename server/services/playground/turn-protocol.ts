@@ -48,4 +48,6 @@ export type FromWorker =
   | { type: "event"; id: string; event: StreamEvent }
   | { type: "audit"; id: string; event: AuditEvent }
   | { type: "done"; id: string; outcome: TurnOutcome }
-  | { type: "listed"; id: string; value?: unknown; error?: string };
+  | { type: "listed"; id: string; value?: unknown; error?: string }
+  /** Sent once its modules are loaded: from then on a turn starts without the start-up cost. */
+  | { type: "ready" };

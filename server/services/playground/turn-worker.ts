@@ -54,3 +54,5 @@ port.on("message", (m: ToWorker) => {
     send({ type: "done", id: job.id, outcome });
   })();
 });
+
+send({ type: "ready" });
