@@ -75,6 +75,8 @@ export const SETTINGS = {
   OMNIFORGE_DEFAULT_ENVIRONMENT: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "must be a name (letters, digits, . _ -)").optional(),
   OMNIFORGE_DEFAULT_AGENT: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "must be a name (letters, digits, . _ -)").optional(),
   OMNIFORGE_DEFAULT_TENANT: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "must be a name (letters, digits, . _ -)").optional(),
+  // Whether playground turns run in a worker thread, off the console's request path (0: in the request thread).
+  OMNIFORGE_TURN_WORKER: flag.default(true),
   // Where the shared fixtures are (tests and benchmarks only): default ../shared beside the clone.
   OMNIFORGE_SHARED_DIR: z.string().min(1).optional(),
 } as const;

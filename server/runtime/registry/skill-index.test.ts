@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BodyCache } from "./body";
-import { layerRoots, writableRoot } from "./layers";
+import { layerRoots, makeLayerConfig, writableRoot } from "./layers";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, type TempLayers, waitFor, writePlugin, writeSkill } from "./test-helpers";
@@ -85,6 +85,20 @@ describe("index", () => {
     expect(stats).toMatchObject({ entries: 3, parsed: 1, reused: 2, removed: 0 });
     expect(index.definitions("a")[0]).toBe(before);
     expect(index.definitions("b")[0]!.description).toBe("Edited description.");
+  });
+
+  it("a new user's index reuses another user's unchanged shared entries, never their personal ones", () => {
+    for (const n of ["a", "b"]) writeSkill(projectRoot(), n);
+    const alice = SkillIndex.build(makeLayerConfig({ home: t.home, projectRoot: t.project, userId: "alice" }));
+    writeSkill(writableRoot(alice.config, "personal"), "mine");
+    alice.rebuild();
+    fs.writeFileSync(path.join(projectRoot(), "b", "SKILL.md"), "---\nname: b\ndescription: Changed since.\n---\nnew\n");
+    const bob = SkillIndex.build(makeLayerConfig({ home: t.home, projectRoot: t.project, userId: "bob" }), { reuse: alice });
+    // Unchanged: the very same entry; changed since: read again; someone else's personal skill: not there.
+    expect(bob.definitions("a")[0]).toBe(alice.definitions("a")[0]);
+    expect(bob.definitions("b")[0]!.description).toBe("Changed since.");
+    expect(bob.definitions("mine")).toEqual([]);
+    void alice.close();
   });
 
   it("refresh(paths) picks up a new skill, an edit, a deleted skill and a new plugin", () => {

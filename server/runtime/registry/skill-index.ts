@@ -25,6 +25,8 @@ export interface RebuildStats {
 
 export type ChangeListener = (change: IndexChange) => void;
 
+const sameEntryOptions = (a: EntryOptions, b: EntryOptions) => JSON.stringify(a) === JSON.stringify(b);
+
 const emptyChange = (): IndexChange => ({ added: [], changed: [], removed: [] });
 const isEmpty = (c: IndexChange) => !c.added.length && !c.changed.length && !c.removed.length;
 
@@ -34,6 +36,7 @@ export class SkillIndex {
   private nameIndex: Map<string, SkillEntry[]> | null = null;
   private sorted: SkillEntry[] | null = null;
   private listeners = new Set<ChangeListener>();
+  private generation = 0;
   private watcher: RegistryWatcher | null = null;
   readonly bodies: BodyCache;
   private readonly entryOptions: EntryOptions;
@@ -46,16 +49,21 @@ export class SkillIndex {
     this.entryOptions = opts.entries ?? {};
   }
 
-  /** A new index, built cold. `entries` narrows what each entry holds (a one-shot listing: see EntryOptions). */
-  static build(config: LayerConfig, opts: { bodyCache?: BodyCache; entries?: EntryOptions } = {}): SkillIndex {
+  /**
+   * A new index, built cold. `entries` narrows what each entry holds (a one-shot listing: see EntryOptions).
+   * `reuse`: another index over some of the same folders (another console user's: the shared layers are the
+   * same); its entries whose SKILL.md is unchanged are taken as they are instead of being read and parsed again.
+   */
+  static build(config: LayerConfig, opts: { bodyCache?: BodyCache; entries?: EntryOptions; reuse?: SkillIndex } = {}): SkillIndex {
     const index = new SkillIndex(config, opts);
-    index.rebuild({ cold: true });
+    const reusable = opts.reuse && sameEntryOptions(opts.reuse.entryOptions, index.entryOptions) ? opts.reuse.byId : undefined;
+    index.rebuild({ cold: true, previous: reusable });
     return index;
   }
 
   /** Rescans every layer root. Warm by default: entries whose SKILL.md mtime and size are unchanged are reused. */
-  rebuild(opts: { cold?: boolean } = {}): RebuildStats {
-    const previous = opts.cold ? new Map<string, SkillEntry>() : this.byId;
+  rebuild(opts: { cold?: boolean; previous?: Map<string, SkillEntry> } = {}): RebuildStats {
+    const previous = opts.previous ?? (opts.cold ? new Map<string, SkillEntry>() : this.byId);
     const next = new Map<string, SkillEntry>();
     let parsed = 0;
     let reused = 0;
@@ -108,6 +116,11 @@ export class SkillIndex {
       this.emit(change);
     }
     return change;
+  }
+
+  /** Grows every time the entries may have changed (a rebuild or a refresh that found something): a cache key. */
+  get version(): number {
+    return this.generation;
   }
 
   /** Every definition, in precedence order (layer, then root order, then folder path). */
@@ -195,11 +208,13 @@ export class SkillIndex {
     this.listeners.clear();
   }
 
-  private watchTargets(): string[] {
+  /** The folders a watcher follows for this index: its layer roots (plugins through their parent folder). */
+  watchTargets(): string[] {
     return [...new Set([...layerRoots(this.config).filter((r) => r.layer !== "plugin").map((r) => r.dir), pluginsDir(this.config)])];
   }
 
   private invalidate(): void {
+    this.generation++;
     this.sorted = null;
     this.nameIndex = null;
   }

@@ -137,7 +137,8 @@ export class RegistryWatcher {
     if (fsw) await fsw.close();
   }
 
-  private addNewTargets(): void {
+  /** Looks at the targets again now (a new one is watched at once instead of at the next poll). */
+  addNewTargets(): void {
     if (!this.fsw || this.closed) return;
     for (const t of this.targets()) {
       const present = isDir(t);

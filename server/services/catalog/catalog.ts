@@ -1,7 +1,10 @@
 // The console's view of the skill layers. Each console user has their own personal layer, so there is one
 // SkillIndex per user (enterprise, project and plugins are shared folders, read by each). Indexes are built
-// once, follow the disk through the registry's watcher, and are kept for the most recently used users.
+// once, follow the disk through one registry watcher per data home (shared by every user's index: watching the
+// shared layers once per signed-in user cost a watcher, its memory and its rescans twenty times over), and are
+// kept for the most recently used users.
 import { makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
+import type { RegistryWatcher } from "../../runtime/registry/watch";
 import { resolveDataHome, type DataHome } from "../../config";
 import { processWide } from "../../process-wide";
 import { setting } from "../../../env";
@@ -11,8 +14,42 @@ const MAX_INDEXES = 32;
 interface CatalogState {
   indexes: Map<string, SkillIndex>;
   pending: Map<string, Promise<SkillIndex>>;
+  /** Others holding indexes of the same folders (the playground's turn worker), told of every refresh. */
+  refreshListeners: Set<(paths: string[]) => void>;
+  /** One watcher per data home, following the layer roots of all its indexes. */
+  watchers: Map<string, Promise<RegistryWatcher>>;
+  /** The watchers that have started, for /api/health (read without waiting). */
+  started: Set<RegistryWatcher>;
 }
-const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map() }));
+const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map(), refreshListeners: new Set(), watchers: new Map(), started: new Set() }));
+
+const homeKey = (dh: DataHome) => `${dh.home}\u0000${dh.projectRoot}`;
+
+/** Starts the data home's shared watcher, or makes it look at the targets again (a new user's personal layer). */
+async function follow(dh: DataHome): Promise<void> {
+  const s = state();
+  const key = homeKey(dh);
+  const existing = s.watchers.get(key);
+  if (existing) {
+    (await existing).addNewTargets();
+    return;
+  }
+  const started = (async () => {
+    const { RegistryWatcher } = await import("../../runtime/registry/watch");
+    const mine = () => [...s.indexes].filter(([k]) => k.startsWith(`${key}\u0000`)).map(([, index]) => index);
+    const w = new RegistryWatcher(
+      () => [...new Set(mine().flatMap((index) => index.watchTargets()))],
+      (paths) => refreshAll(paths),
+      { onError: (e) => console.warn(`[omniforge] watcher: ${e.message}`) },
+    );
+    await w.start();
+    s.started.add(w);
+    return w;
+  })();
+  s.watchers.set(key, started);
+  started.catch(() => s.watchers.delete(key));
+  await started;
+}
 
 /** Layer folders as seen by a console user (their personal layer is <home>/users/<id>/skills). */
 export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome()): LayerConfig {
@@ -21,7 +58,7 @@ export function layerConfigFor(userId: string | null, dh: DataHome = resolveData
 
 /** The index for one user, built and watching. `null` means no personal layer (e.g. the what-if "nobody"). */
 export async function indexFor(userId: string | null, dh: DataHome = resolveDataHome()): Promise<SkillIndex> {
-  const key = `${dh.home}\u0000${dh.projectRoot}\u0000${userId ?? ""}`;
+  const key = `${homeKey(dh)}\u0000${userId ?? ""}`;
   const s = state();
   const hit = s.indexes.get(key);
   if (hit) {
@@ -33,11 +70,12 @@ export async function indexFor(userId: string | null, dh: DataHome = resolveData
   const inFlight = s.pending.get(key);
   if (inFlight) return inFlight;
   const p = (async () => {
-    const index = SkillIndex.build(layerConfigFor(userId, dh));
-    if (setting("OMNIFORGE_WATCH")) {
-      await index.watch({ onError: (e) => console.warn(`[omniforge] watcher: ${e.message}`) });
-    }
+    // Another user's index of the same data home shares the enterprise, project and plugin layers: its unchanged
+    // entries are reused, so a new user's first page costs a walk and stats, not parsing every skill again.
+    const donor = [...s.indexes].find(([k]) => k.startsWith(`${homeKey(dh)}\u0000`))?.[1];
+    const index = SkillIndex.build(layerConfigFor(userId, dh), donor ? { reuse: donor } : {});
     s.indexes.set(key, index);
+    if (setting("OMNIFORGE_WATCH")) await follow(dh);
     while (s.indexes.size > MAX_INDEXES) {
       const [oldKey, old] = s.indexes.entries().next().value as [string, SkillIndex];
       s.indexes.delete(oldKey);
@@ -58,25 +96,37 @@ export async function indexFor(userId: string | null, dh: DataHome = resolveData
  * watcher's debounce, so the next read shows the change.
  */
 export function refreshAll(paths: string[]): void {
-  for (const index of state().indexes.values()) index.refresh(paths);
+  const s = state();
+  for (const index of s.indexes.values()) index.refresh(paths);
+  for (const listener of s.refreshListeners) listener(paths);
+}
+
+/** Calls `listener` with the paths of every refreshAll; returns the unsubscribe. */
+export function onRefreshAll(listener: (paths: string[]) => void): () => void {
+  const s = state();
+  s.refreshListeners.add(listener);
+  return () => s.refreshListeners.delete(listener);
 }
 
 export async function closeAllIndexes(): Promise<void> {
   const s = state();
   const all = [...s.indexes.values()];
   s.indexes.clear();
-  await Promise.all(all.map((i) => i.close()));
+  const watchers = [...s.watchers.values()];
+  s.watchers.clear();
+  s.started.clear();
+  await Promise.all([...all.map((i) => i.close()), ...watchers.map(async (w) => (await w.catch(() => null))?.close())]);
 }
 
 /** What the layer watchers do, for /api/health: how many indexes follow the disk, by polling or not, and how many layer folders are too big to watch (counts only: health is public). */
 export function watchSummary(): { indexes: number; polling: number; tooBig: number } {
   let polling = 0;
   const tooBig = new Set<string>();
-  const indexes = [...state().indexes.values()];
-  for (const index of indexes) {
-    const w = index.watchState();
-    if (w?.mode === "polling") polling++;
-    for (const r of w?.tooBig ?? []) tooBig.add(r);
+  const s = state();
+  for (const w of s.started) {
+    const st = w.state();
+    if (st.mode === "polling") polling++;
+    for (const r of st.tooBig) tooBig.add(r);
   }
-  return { indexes: indexes.length, polling, tooBig: tooBig.size };
+  return { indexes: s.indexes.size, polling, tooBig: tooBig.size };
 }

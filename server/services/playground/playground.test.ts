@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support";
 import {
   createSession,
@@ -18,6 +18,7 @@ import {
   type Actor,
   type StreamItem,
   type TurnDeps,
+  warmTurnWorker,
 } from "./index";
 import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
 
@@ -27,6 +28,8 @@ const alice: Actor = { id: "alice", role: "author" };
 const bob: Actor = { id: "bob", role: "author" };
 const admin: Actor = { id: "root-admin", role: "admin" };
 
+// As in a server, where opening the playground starts the turn worker: the timing checks measure turns, not its start.
+beforeAll(() => warmTurnWorker({}), 30_000);
 beforeEach(() => {
   w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);

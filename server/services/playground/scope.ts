@@ -3,9 +3,9 @@
 // then narrowed to the session's chosen subset, if any.
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
-import { effectiveSkills } from "../../runtime/agent";
 import type { SkillEntry, SkillIndex } from "../../runtime/registry";
 import { resolutionFor } from "../governance/context";
+import { resolveCached } from "../catalog/resolution";
 import type { PlaygroundSession } from "./sessions";
 
 export async function sessionSkills(db: Db, dh: DataHome, s: PlaygroundSession): Promise<SkillEntry[]> {
@@ -19,7 +19,7 @@ export async function sessionSkillSet(db: Db, dh: DataHome, s: PlaygroundSession
     agent: s.agent ?? undefined,
     tenant: s.tenant ?? undefined,
   });
-  const entries = effectiveSkills({ index, context: ctx });
+  const entries = resolveCached(index, ctx).skills.filter((e) => e.loadable);
   if (!s.skills?.length) return { entries, index };
   const wanted = new Set(s.skills);
   return { entries: entries.filter((e) => wanted.has(e.name) || (e.plugin !== undefined && wanted.has(`${e.name}@${e.plugin}`))), index };

@@ -44,6 +44,8 @@ export function playgroundWorld(): PlaygroundWorld {
       }
     },
     async cleanup() {
+      // The turn worker stays up between tests (as it does in a server): starting it costs a second, which the
+      // timing checks of the turn tests would count. It is unref'd, so it never keeps the test process alive.
       await closePlaygroundSandboxes();
       await closeAllIndexes();
       t.cleanup();

@@ -1,18 +1,19 @@
-// Turns: one at a time per session, run in the background (the loop and scripts are async, so sessions of
-// many users do not block each other), streamed to any number of followers, stoppable, and persisted with
+// Turns: one at a time per session, run in the background (in the turn worker, turn-pool.ts, so a chat's CPU
+// work never stalls the console's requests), streamed to any number of followers, stoppable, and persisted with
 // their events when they end, however they end. The registry of running turns is per server process.
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
-import { runAgent, type AgentEvent, type ChatMessage, type DisclosureMode, type RunFinishReason } from "../../runtime/agent";
+import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import type { AuditSink } from "../../runtime/audit/events";
-import { providerFor, providerForSkillModel } from "./providers";
 import { processWide } from "../../process-wide";
-import { sessionSkillSet } from "./scope";
-import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
-import { appendMessage, listMessages, nextTurn, ownSession, readableSession, scratchDirOf, touchSession, type Actor, type PlaygroundSession } from "./sessions";
-import { PlaygroundError, type PlaygroundNote, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
-import { processEnv } from "../../../env";
-import { protocolOptions, sessionActiveSkills } from "./active-skills";
+import type { SharedRunner } from "./sandbox";
+import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor } from "./sessions";
+import { runInWorker } from "./turn-pool";
+import type { TurnJob } from "./turn-protocol";
+import { runTurnJob } from "./turn-run";
+import { PlaygroundError, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
+import { processEnv, setting } from "../../../env";
+import { sessionActiveSkills } from "./active-skills";
 
 export interface TurnDeps {
   db: Db;
@@ -116,7 +117,6 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   const turn = nextTurn(deps.db, sessionId);
   appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
   touchSession(deps.db, sessionId);
-  const t0 = performance.now();
   const state: RunningTurn = {
     sessionId,
     userId: actor.id,
@@ -134,45 +134,24 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
     state.items.push({ seq: state.items.length, turn, event });
     for (const w of state.wake) w();
   };
-  const note = (n: PlaygroundNote) => push({ ...n, t: Math.round(performance.now() - t0) });
 
   state.finished = (async () => {
-    const env = deps.env ?? processEnv();
-    let record: TurnRecord = { mode, provider: session.provider, model: session.model, reason: "error", events: [] };
-    let answer = "";
-    try {
-      const provider = providerFor(session.provider, session.model, env);
-      const shared = deps.runner ?? sharedRunner(deps.dataHome.scratchRoot, env);
-      const status = await shared.sandbox.status();
-      note({ type: "sandbox", mode: status.mode, detail: status.detail });
-      const set = await sessionSkillSet(deps.db, deps.dataHome, session);
-      const result = await runAgent({
-        request,
-        history,
-        mode,
-        provider,
-        skills: set.entries,
-        searchIndex: set.index,
-        runner: turnRunner(shared, note),
-        // A skill's `model` field runs the rest of the turn with that model when its provider is configured.
-        modelFor: (model) => providerForSkillModel(model, env),
-        audit: deps.audit,
-        scratchDir: scratchDirOf(deps.dataHome, sessionId),
-        sessionId,
-        userId: session.userId,
-        ...(deps.stepLimit ? { stepLimit: deps.stepLimit } : {}),
-        ...protocolOptions(env, mode, activeBefore),
-        signal: state.controller.signal,
-        onEvent: (e: AgentEvent) => push(e),
-      });
-      answer = result.answer;
-      record = { ...record, provider: provider.name, model: provider.model, reason: result.reason, ...(result.error ? { error: result.error } : {}), ...(mode === "orchestrated" ? { activeSkills: result.activeSkills } : {}) };
-    } catch (e) {
-      // Anything before or around the loop (provider not configured, index unreadable) ends this turn only.
-      const message = e instanceof Error ? e.message : String(e);
-      push({ type: "error", message, runId: "", t: Math.round(performance.now() - t0), depth: 0 } as AgentEvent);
-      record = { ...record, reason: state.controller.signal.aborted ? "aborted" : "error", error: message };
-    }
+    const job: TurnJob = { id: `${sessionId}#${turn}`, request, history, mode, session, dataHome: deps.dataHome, env: { ...(deps.env ?? processEnv()) }, activeSkills: activeBefore, ...(deps.stepLimit ? { stepLimit: deps.stepLimit } : {}) };
+    const hooks = { push, audit: deps.audit, signal: state.controller.signal };
+    // Off the request path in the turn worker; in this thread only with a runner handed in (tests) or when switched off.
+    const inThread = deps.runner !== undefined || !setting("OMNIFORGE_TURN_WORKER", deps.env ?? processEnv());
+    const outcome = inThread ? await runTurnJob(deps.db, job, { ...hooks, runner: deps.runner }) : await runInWorker(job, hooks);
+    const answer = outcome.answer;
+    const record: TurnRecord = {
+      mode,
+      provider: outcome.provider ?? session.provider,
+      model: outcome.model ?? session.model,
+      reason: outcome.reason,
+      events: [],
+      ...(outcome.error ? { error: outcome.error } : {}),
+      // Orchestrated turns record what they leave loaded: the next turn of the session starts from it (spec 004).
+      ...(mode === "orchestrated" && outcome.activeSkills ? { activeSkills: outcome.activeSkills } : {}),
+    };
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {

@@ -2,10 +2,11 @@
 // (from the version history, or "on disk" when the file changed outside the console), search over name,
 // description, tags and body text, filters, sort and pages. Bodies are read once per digest and cached.
 import fs from "node:fs";
-import { resolveAll, type CandidateStatus, type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { type CandidateStatus, type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
 import { configContextFor } from "../skills-config";
+import { resolveCached } from "../catalog/resolution";
 
 export type ListStatus = "active" | Exclude<CandidateStatus, "winner">;
 export type ListSort = "name" | "layer" | "status" | "changed";
@@ -71,25 +72,27 @@ function bodyText(entry: SkillEntry): string {
   return text;
 }
 
-/** Every row (unfiltered) for the user whose index this is. */
-export function skillRows(
-  index: SkillIndex,
-  policy: RegistryPolicy,
-  changes: Map<string, { authorEmail: string; createdAt: number }>,
-  userId: string,
-): SkillRow[] {
-  const resolution = resolveAll(index, { policy, ...configContextFor(index.config.home, index.config.projectRoot) });
-  return index.entries().map((entry) => {
+interface BaseRow {
+  row: Omit<SkillRow, "lastChange">;
+  entry: SkillEntry;
+  changeKey: string;
+}
+
+// Rows without their last change, per resolution (itself cached per index version and context) and user: what
+// stays the same between requests is computed once per change, as the resolution is.
+const baseRowsMemo = new WeakMap<object, Map<string, BaseRow[]>>();
+
+function baseRows(index: SkillIndex, policy: RegistryPolicy, userId: string): BaseRow[] {
+  const resolution = resolveCached(index, { policy, ...configContextFor(index.config.home, index.config.projectRoot) });
+  let byUser = baseRowsMemo.get(resolution);
+  if (!byUser) baseRowsMemo.set(resolution, (byUser = new Map()));
+  const hit = byUser.get(userId);
+  if (hit) return hit;
+  const rows = index.entries().map((entry) => {
     const candidate = resolution.byName[entry.name]?.candidates.find((c) => c.entry.id === entry.id);
     const status: ListStatus = !candidate ? (entry.loadable ? "shadowed" : "invalid") : candidate.status === "winner" ? "active" : candidate.status;
     const ref = refFromEntry(entry, userId);
-    const change = changes.get(changeKey(historyKey(ref)));
-    // The file is newer than the console's last version: someone changed it on disk (git, another editor).
-    const lastChange =
-      change && entry.mtimeMs <= change.createdAt + 2000
-        ? { at: change.createdAt, by: change.authorEmail, source: "console" as const }
-        : { at: Math.round(entry.mtimeMs), by: null, source: "disk" as const };
-    return {
+    const row = {
       key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ref.skill].join("/"),
       ref,
       name: entry.name,
@@ -100,8 +103,28 @@ export function skillRows(
       statusReason: candidate?.reason ?? "",
       validity: entry.status,
       tags: entry.tags,
-      lastChange,
     };
+    return { row, entry, changeKey: changeKey(historyKey(ref)) };
+  });
+  byUser.set(userId, rows);
+  return rows;
+}
+
+/** Every row (unfiltered) for the user whose index this is. Callers must not change the rows. */
+export function skillRows(
+  index: SkillIndex,
+  policy: RegistryPolicy,
+  changes: Map<string, { authorEmail: string; createdAt: number }>,
+  userId: string,
+): SkillRow[] {
+  return baseRows(index, policy, userId).map(({ row, entry, changeKey }) => {
+    const change = changes.get(changeKey);
+    // The file is newer than the console's last version: someone changed it on disk (git, another editor).
+    const lastChange =
+      change && entry.mtimeMs <= change.createdAt + 2000
+        ? { at: change.createdAt, by: change.authorEmail, source: "console" as const }
+        : { at: Math.round(entry.mtimeMs), by: null, source: "disk" as const };
+    return { ...row, lastChange };
   });
 }
 

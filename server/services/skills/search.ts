@@ -2,8 +2,8 @@
 // over the skills this user's agents can use now (their layers, resolved with the policy in force, so a
 // blocked, disabled or unapproved skill is never found), with the explanation of each result.
 import { searchOf } from "../../runtime/agent/skill-source";
-import { resolveAll } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
+import { resolveCached } from "../catalog/resolution";
 import { effectivePolicy } from "../policy/store";
 import { configContextFor } from "../skills-config";
 import type { SkillsContext } from "./context";
@@ -12,7 +12,7 @@ import { refFromEntry } from "./location";
 export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
   const index = await indexFor(ctx.actor.id, ctx.dh);
   const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dh.home, ctx.dh.projectRoot) };
-  const entries = resolveAll(index, context).skills.filter((e) => e.loadable);
+  const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const r = searchOf({ index, context }, entries)(request, { limit });
   return {

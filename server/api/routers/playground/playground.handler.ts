@@ -3,7 +3,7 @@
 import {
   createSession,
   followTurn,
-  listingPreview,
+  listingFor,
   listMessages,
   listSessions,
   playgroundOptions,
@@ -56,7 +56,7 @@ export const stopHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessi
   ({ stopped: stopTurn(ctx.db, ctx.user, input.sessionId) });
 
 export const listingHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
-  listingPreview(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");
+  listingFor(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");
 
 /** The running turn's events, live. Access is checked before the stream starts (a refusal is an error, not an empty stream). */
 export const followHandler = ({ ctx, input, signal }: { ctx: AuthedContext; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>

@@ -1,0 +1,345 @@
+// The console under load (issue 15): the production console (`npm start`'s server) on a free port over a throw-away
+// private data home with 600 skills (the real skills of /work/shared/fixtures copied under several names), 20
+// signed-in people: 16 browsing the skill list, skill details and the audit, 4 chatting in the playground with the
+// offline provider. Prints requests/s and p50/p99 per procedure, and the skill.list page and /api/health alone.
+// Targets: reads p99 < 200 ms, health < 20 ms under load, a skill.list page < 10 ms alone.
+// LOAD_BENCH_SECONDS (default 30) sets how long the mix runs; LOAD_BENCH_ROUNDS (default 1) repeats it (medians).
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
+
+export const name = "load";
+
+const repo = path.resolve(import.meta.dirname, "..", "..");
+const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
+const ROUNDS = Number(process.env.LOAD_BENCH_ROUNDS ?? 1);
+const SKILLS = 600;
+const BROWSERS = 16;
+const CHATTERS = 4;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * CPU time (ms) used so far by every process of the console's process group (the server, its turn worker thread
+ * included). Divided by the requests it served, this is a figure the other work on a shared machine does not
+ * inflate the way it inflates latencies. Linux only (/proc); null elsewhere.
+ */
+function groupCpuMs(pgid: number): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue; // ended meanwhile
+      }
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After "pid (comm) ": state ppid pgrp ... utime (14th field overall) stime (15th).
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
+};
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+async function answer<T>(proc: string, res: Response): Promise<T> {
+  const text = await res.text();
+  let body: { result?: { data: { json: T } } } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // not JSON: reported below
+  }
+  if (!res.ok || !body.result) throw new Error(`${proc}: ${res.status} ${text.slice(0, 300)}`);
+  return body.result.data.json;
+}
+
+class Client {
+  cookie = "";
+  constructor(readonly base: string) {}
+
+  private keep(res: Response) {
+    const jar = new Map(this.cookie ? this.cookie.split("; ").map((c) => c.split("=", 2) as [string, string]) : []);
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const i = pair!.indexOf("=");
+      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
+    }
+    this.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  async signIn(email: string, password: string): Promise<void> {
+    const csrf = await fetch(`${this.base}/api/auth/csrf`, { headers: { cookie: this.cookie } });
+    this.keep(csrf);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await fetch(`${this.base}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: this.cookie, origin: this.base },
+      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+    });
+    this.keep(res);
+    if (!/session-token=/.test(this.cookie)) throw new Error(`load bench: ${email} could not sign in (${res.status})`);
+  }
+
+  async query<T>(proc: string, input: unknown): Promise<T> {
+    const q = encodeURIComponent(JSON.stringify({ json: input }));
+    const res = await fetch(`${this.base}/api/trpc/${proc}?input=${q}`, { headers: { cookie: this.cookie } });
+    return answer<T>(proc, res);
+  }
+
+  async mutate<T>(proc: string, input: unknown): Promise<T> {
+    const res = await fetch(`${this.base}/api/trpc/${proc}`, {
+      method: "POST",
+      headers: { cookie: this.cookie, "content-type": "application/json", origin: this.base },
+      body: JSON.stringify({ json: input }),
+    });
+    return answer<T>(proc, res);
+  }
+
+  async health(): Promise<void> {
+    const res = await fetch(`${this.base}/api/health`);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`health: ${res.status}`);
+  }
+}
+
+class Recorder {
+  times = new Map<string, number[]>();
+  errors = new Map<string, string[]>();
+  async time<T>(label: string, f: () => Promise<T>): Promise<T | undefined> {
+    const t0 = performance.now();
+    try {
+      const v = await f();
+      const list = this.times.get(label) ?? [];
+      list.push(performance.now() - t0);
+      this.times.set(label, list);
+      return v;
+    } catch (e) {
+      const list = this.errors.get(label) ?? [];
+      list.push((e as Error).message);
+      this.errors.set(label, list);
+      return undefined;
+    }
+  }
+}
+
+interface SkillRowLite {
+  ref: unknown;
+  name: string;
+}
+
+/** One round of the mix; returns per-procedure latencies. */
+async function mix(base: string, browsers: Client[], chatters: Client[], seconds: number) {
+  const rec = new Recorder();
+  const until = Date.now() + seconds * 1000;
+  const queries = ["", "", "", "test", "review", "python", "deploy"];
+  let known: SkillRowLite[] = [];
+  const browse = async (c: Client, i: number) => {
+    let n = i;
+    while (Date.now() < until) {
+      n++;
+      const step = n % 4;
+      if (step === 0 || !known.length) {
+        const q = queries[n % queries.length];
+        const page = await rec.time("skill.list", () => c.query<{ rows: SkillRowLite[] }>("skill.list", { ...(q ? { q } : {}), offset: (n % 5) * 100, limit: 100 }));
+        if (page?.rows.length && !q) known = page.rows;
+      } else if (step === 1 || step === 2) {
+        const row = known[n % known.length]!;
+        await rec.time("skill.info", () => c.query("skill.info", { ref: row.ref }));
+      } else {
+        await rec.time("audit.list", () => c.query("audit.list", {}));
+      }
+      if (n % 5 === 0) await rec.time("health", () => c.health());
+    }
+  };
+  const chat = async (c: Client, i: number) => {
+    const session = await c.mutate<{ id: string }>("playground.create", { title: `load ${i}`, provider: "offline" });
+    let k = 0;
+    while (Date.now() < until) {
+      k++;
+      const t0 = performance.now();
+      const sent = await rec.time("playground.send", () => c.mutate("playground.send", { sessionId: session.id, request: `Review this pull request and write tests for the change (${k})` }));
+      if (!sent) break;
+      // The UI follows the turn; the load run polls what the page shows until the turn is over.
+      for (;;) {
+        const got = await rec.time("playground.get", () => c.query<{ running: unknown }>("playground.get", { sessionId: session.id }));
+        if (!got || !got.running || Date.now() > until + 30_000) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const list = rec.times.get("turn (send to done)") ?? [];
+      list.push(performance.now() - t0);
+      rec.times.set("turn (send to done)", list);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all([...browsers.map(browse), ...chatters.map(chat)]);
+  const elapsed = (performance.now() - t0) / 1000;
+  return { rec, elapsed };
+}
+
+/** One client alone, one request after another: what a page costs without anyone else. */
+async function alone(c: Client, proc: () => Promise<unknown>, n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await proc();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+async function startConsole(home: string, port: number, admin: SeedUser): Promise<{ child: ChildProcess; base: string; log: string[] }> {
+  const base = `http://127.0.0.1:${port}`;
+  const log: string[] = [];
+  // The offline provider only: no real model is called.
+  const env = { ...process.env };
+  for (const k of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OMNIFORGE_MODEL"]) delete env[k];
+  const child = spawn(path.join(repo, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+    cwd: repo,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...env,
+      PORT: String(port),
+      OMNIFORGE_HOME: home,
+      // An empty project: the catalog is exactly the seeded skills, not whatever the checkout holds.
+      OMNIFORGE_PROJECT_ROOT: path.join(home, "project"),
+      NEXTAUTH_URL: base,
+      OMNIFORGE_DEMO: "0",
+      OMNIFORGE_ADMIN_EMAIL: admin.email,
+      OMNIFORGE_ADMIN_PASSWORD: admin.password,
+      OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "10000",
+      OMNIFORGE_AUDIT_STDOUT: "0",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  for (const s of [child.stdout!, child.stderr!]) s.on("data", (d: Buffer) => log.push(d.toString()));
+  const deadline = Date.now() + 600_000; // a stale build is rebuilt first
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`load bench: the console stopped:\n${log.join("").slice(-3000)}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stopConsole(child);
+      throw new Error("load bench: the console did not start in 10 minutes");
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { child, base, log };
+}
+
+async function stopConsole(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    process.kill(-child.pid!, "SIGTERM");
+  } catch {
+    return;
+  }
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  if (!fs.existsSync(REAL_SKILLS)) return { skipped: `${REAL_SKILLS} is absent (set OMNIFORGE_SHARED_DIR)` };
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-load-"));
+  fs.chmodSync(home, 0o700);
+  const skills = seedSkills(home, fixtureSkillDirs(), SKILLS);
+  const users = await seedUsers(home, BROWSERS + CHATTERS);
+  fs.mkdirSync(path.join(home, "project"));
+  const port = await freePort();
+  let started: Awaited<ReturnType<typeof startConsole>>;
+  try {
+    started = await startConsole(home, port, users[0]!);
+  } catch (e) {
+    fs.rmSync(home, { recursive: true, force: true });
+    throw e;
+  }
+  const { child, base, log } = started;
+  try {
+    const clients = users.map(() => new Client(base));
+    await Promise.all(clients.map((c, i) => c.signIn(users[i]!.email, users[i]!.password)));
+    const browsers = clients.slice(0, BROWSERS);
+    const chatters = clients.slice(BROWSERS);
+    // Warm up: every user's index is built once, the build's code paths are compiled.
+    await Promise.all(clients.map((c) => c.query("skill.list", { limit: 100 })));
+    const first = await browsers[0]!.query<{ total: number; rows: SkillRowLite[] }>("skill.list", { limit: 100 });
+    const soloList = await alone(browsers[0]!, () => browsers[0]!.query("skill.list", { limit: 100 }), 40);
+    const soloAudit = await alone(browsers[0]!, () => browsers[0]!.query("audit.list", {}), 40);
+    const soloInfo = await alone(browsers[0]!, () => browsers[0]!.query("skill.info", { ref: first.rows[3]!.ref }), 40);
+    const soloHealth = await alone(browsers[0]!, () => browsers[0]!.health(), 40);
+
+    const rounds: Record<string, { rps: number; p50: number; p99: number; n: number; errors: number }>[] = [];
+    const totals: number[] = [];
+    const cpuPerRequest: number[] = [];
+    const firstErrors: string[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const cpu0 = groupCpuMs(child.pid!);
+      const { rec, elapsed } = await mix(base, browsers, chatters, SECONDS);
+      const cpu1 = groupCpuMs(child.pid!);
+      const out: (typeof rounds)[number] = {};
+      let all = 0;
+      for (const label of new Set([...rec.times.keys(), ...rec.errors.keys()])) {
+        const t = [...(rec.times.get(label) ?? [])].sort((a, b) => a - b);
+        const errors = rec.errors.get(label) ?? [];
+        firstErrors.push(...errors.slice(0, 2).map((e) => `${label}: ${e}`));
+        if (!label.startsWith("turn")) all += t.length + errors.length;
+        out[label] = { rps: r1(t.length / elapsed), p50: r1(pct(t, 50)), p99: r1(pct(t, 99)), n: t.length, errors: errors.length };
+      }
+      rounds.push(out);
+      totals.push(all / elapsed);
+      if (cpu0 !== null && cpu1 !== null) cpuPerRequest.push((cpu1 - cpu0) / all);
+    }
+    const labels = [...new Set(rounds.flatMap((r) => Object.keys(r)))].sort();
+    const perProcedure: Record<string, unknown> = {};
+    for (const l of labels) {
+      const of = (k: "rps" | "p50" | "p99" | "n" | "errors") => median(rounds.map((r) => r[l]?.[k] ?? 0));
+      perProcedure[l] = { rps: of("rps"), p50Ms: of("p50"), p99Ms: of("p99"), requests: of("n"), errors: of("errors") };
+    }
+    return {
+      skills: first.total,
+      seededSkills: skills,
+      users: { browsing: BROWSERS, chatting: CHATTERS },
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      requestsPerSecond: r1(median(totals)),
+      // The console's CPU (its turn worker included) per request of the mix: the cost, apart from the waiting.
+      ...(cpuPerRequest.length ? { serverCpuMsPerRequest: r1(median(cpuPerRequest)) } : {}),
+      perProcedure,
+      alone: { skillListPageMs: r1(soloList), auditListMs: r1(soloAudit), skillInfoMs: r1(soloInfo), healthMs: r1(soloHealth) },
+      ...(firstErrors.length ? { firstErrors: firstErrors.slice(0, 6) } : {}),
+      targets: { readsP99Ms: 200, healthP99Ms: 20, skillListAloneMs: 10 },
+    };
+  } catch (e) {
+    process.stderr.write(`load bench: the console said:\n${log.join("").slice(-4000)}\n`);
+    throw e;
+  } finally {
+    await stopConsole(child);
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}

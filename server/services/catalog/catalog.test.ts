@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skillMd, skillsTestHome, writeSkillOnDisk } from "../skills/test-support";
+import { closeAllIndexes, indexFor, onRefreshAll, watchSummary } from "./catalog";
+
+let h: ReturnType<typeof skillsTestHome>;
+beforeEach(() => {
+  h = skillsTestHome();
+  process.env.OMNIFORGE_WATCH = "1";
+});
+afterEach(async () => {
+  await closeAllIndexes();
+  process.env.OMNIFORGE_WATCH = "0";
+  h.cleanup();
+});
+
+async function until(check: () => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("catalog watcher", () => {
+  it("one watcher follows the shared layers for every user, and each user's own layer", async () => {
+    const alice = await indexFor("alice", h.dh);
+    const bob = await indexFor("bob", h.dh);
+    const told: string[][] = [];
+    const stop = onRefreshAll((paths) => told.push(paths));
+    try {
+      writeSkillOnDisk(path.join(h.dh.home, "enterprise/skills/shared-one"), { "SKILL.md": skillMd("shared-one") });
+      await until(() => [alice, bob].every((i) => i.entries().some((e) => e.name === "shared-one")));
+      // Bob's personal layer, created after his index was: followed too, and only his index has it.
+      fs.mkdirSync(path.join(h.dh.home, "users/bob/skills"), { recursive: true });
+      writeSkillOnDisk(path.join(h.dh.home, "users/bob/skills/mine"), { "SKILL.md": skillMd("mine") });
+      await until(() => bob.entries().some((e) => e.name === "mine"));
+      expect(alice.entries().some((e) => e.name === "mine")).toBe(false);
+      // The playground's worker hears of every change the watcher saw.
+      expect(told.flat().some((p) => p.startsWith(path.join(h.dh.home, "enterprise")))).toBe(true);
+      expect(watchSummary()).toMatchObject({ indexes: 2, polling: 0 });
+    } finally {
+      stop();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+// The console's side of the turn worker: one worker_threads thread per server process, started on the first turn,
+// so a chat's CPU work (ranking the catalog, the loop) never stalls the console's requests. Events come back as
+// they happen (streaming and stop keep working); if the worker dies, its turns end with an error and the next
+// turn starts a new one.
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { repoRoot } from "../../config";
+import { processWide } from "../../process-wide";
+import type { AuditSink } from "../../runtime/audit/events";
+import { onRefreshAll } from "../catalog/catalog";
+import { randomUUID } from "node:crypto";
+import type { DisclosureMode } from "../../runtime/agent";
+import { processEnv, setting } from "../../../env";
+import { listingPreview } from "./listing";
+import { readableSession, type Actor } from "./sessions";
+import type { ListingCall, FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
+import type { TurnDeps } from "./turns";
+import type { StreamEvent } from "./types";
+
+interface Pending {
+  push(event: StreamEvent): void;
+  audit: AuditSink;
+  resolve(outcome: TurnOutcome): void;
+}
+
+interface PoolState {
+  worker: Worker | null;
+  /** Resolves when the current worker has loaded its modules. */
+  ready: Promise<void>;
+  pending: Map<string, Pending>;
+  calls: Map<string, { resolve(value: unknown): void; reject(e: Error): void }>;
+  unsubscribe: (() => void) | null;
+}
+
+const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, ready: Promise.resolve(), pending: new Map(), calls: new Map(), unsubscribe: null }));
+
+function workerFile(): string {
+  return path.join(/*turbopackIgnore: true*/ repoRoot(), "server", "services", "playground", "turn-worker.ts");
+}
+
+/** The worker runs TypeScript sources: through tsx, already loaded when the console runs under it. */
+function execArgv(): string[] {
+  return process.execArgv.some((a) => a.includes("tsx")) ? process.execArgv : [...process.execArgv, "--import", "tsx"];
+}
+
+function failAll(s: PoolState, message: string): void {
+  for (const [, p] of s.pending) p.resolve({ answer: "", reason: "error", error: message });
+  s.pending.clear();
+  for (const [, c] of s.calls) c.reject(new Error(message));
+  s.calls.clear();
+}
+
+function worker(): Worker {
+  const s = state();
+  if (s.worker) return s.worker;
+  // The worker's indexes do not watch the disk themselves: the console's watcher sends them every change
+  // (refreshAll -> "refresh"), so the folders are followed once.
+  const w = new Worker(workerFile(), { execArgv: execArgv(), env: { ...processEnv(), OMNIFORGE_WATCH: "0" } });
+  // A running turn keeps it busy; an idle worker must not keep the process alive.
+  w.unref();
+  let loaded: () => void = () => {};
+  s.ready = new Promise<void>((resolve) => (loaded = resolve));
+  w.on("message", (m: FromWorker) => {
+    if (m.type === "ready") {
+      loaded();
+      return;
+    }
+    if (m.type === "listed") {
+      const c = s.calls.get(m.id);
+      s.calls.delete(m.id);
+      if (m.error !== undefined) c?.reject(new Error(m.error));
+      else c?.resolve(m.value);
+      return;
+    }
+    const p = s.pending.get(m.id);
+    if (!p) return;
+    // Audit records go through the console's own sink, which keeps the hash chain in one writer.
+    if (m.type === "audit") p.audit.record(m.event);
+    else if (m.type === "event") p.push(m.event);
+    else if (m.type === "done") {
+      s.pending.delete(m.id);
+      p.resolve(m.outcome);
+    }
+  });
+  const gone = (why: string) => {
+    if (s.worker !== w) return;
+    s.worker = null;
+    loaded();
+    failAll(s, `the playground's turn worker stopped: ${why}`);
+  };
+  w.on("error", (e) => gone(e.message));
+  w.on("exit", (code) => gone(`exit code ${code}`));
+  s.unsubscribe ??= onRefreshAll((paths) => s.worker?.postMessage({ type: "refresh", paths } satisfies ToWorker));
+  s.worker = w;
+  return w;
+}
+
+/**
+ * Starts the worker ahead of the first turn (loading its modules takes about a second), so opening the playground
+ * is what pays for it rather than the first message. Resolves when it is ready.
+ */
+export function warmTurnWorker(env = processEnv()): Promise<void> {
+  if (!setting("OMNIFORGE_TURN_WORKER", env)) return Promise.resolve();
+  worker();
+  return state().ready;
+}
+
+/** Runs a turn in the worker; resolves with its outcome however it ends (the abort signal stops it there). */
+export function runInWorker(job: TurnJob, hooks: { push(event: StreamEvent): void; audit: AuditSink; signal: AbortSignal }): Promise<TurnOutcome> {
+  const s = state();
+  const w = worker();
+  return new Promise<TurnOutcome>((resolve) => {
+    s.pending.set(job.id, { push: hooks.push, audit: hooks.audit, resolve });
+    const abort = () => w.postMessage({ type: "abort", id: job.id } satisfies ToWorker);
+    if (hooks.signal.aborted) abort();
+    else hooks.signal.addEventListener("abort", abort, { once: true });
+    w.postMessage({ type: "run", job } satisfies ToWorker);
+  });
+}
+
+/**
+ * The side panel's listing preview, computed in the worker (it reads and ranks the whole catalog). Who may read
+ * the session is checked here first, so a refusal is the caller's ServiceError as before.
+ */
+export async function listingFor(
+  deps: Pick<TurnDeps, "db" | "dataHome" | "env">,
+  actor: Actor,
+  sessionId: string,
+  mode?: DisclosureMode,
+  request = "",
+): Promise<Awaited<ReturnType<typeof listingPreview>>> {
+  readableSession(deps.db, actor, sessionId);
+  const env = deps.env ?? processEnv();
+  if (!setting("OMNIFORGE_TURN_WORKER", env)) return listingPreview(deps, actor, sessionId, mode, request);
+  const s = state();
+  const w = worker();
+  const call: ListingCall = { id: randomUUID(), dataHome: deps.dataHome, env: { ...env }, actor: { id: actor.id, role: actor.role }, sessionId, ...(mode ? { mode } : {}), request };
+  return new Promise((resolve, reject) => {
+    s.calls.set(call.id, { resolve: resolve as (v: unknown) => void, reject });
+    w.postMessage({ type: "listing", call } satisfies ToWorker);
+  });
+}
+
+/** Stops the worker (server shutdown, tests). */
+export async function closeTurnWorker(): Promise<void> {
+  const s = state();
+  const w = s.worker;
+  s.worker = null;
+  s.unsubscribe?.();
+  s.unsubscribe = null;
+  failAll(s, "the console is shutting down");
+  if (w) await w.terminate();
+}

@@ -1,0 +1,65 @@
+// One playground turn's work: the provider, the sandbox, the session's skills and the agent loop. Runs in the
+// turn worker (turn-worker.ts) so ranking hundreds of skills and the loop never hold up the console's requests,
+// or in the console's thread when a test hands in its own script runner.
+import type { Db } from "../../../db/client";
+import { runAgent, type AgentEvent } from "../../runtime/agent";
+import type { AuditSink } from "../../runtime/audit/events";
+import { protocolOptions } from "./active-skills";
+import { providerFor, providerForSkillModel } from "./providers";
+import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
+import { sessionSkillSet } from "./scope";
+import { scratchDirOf } from "./sessions";
+import type { TurnJob, TurnOutcome } from "./turn-protocol";
+import type { PlaygroundNote, StreamEvent } from "./types";
+
+export interface TurnHooks {
+  push(event: StreamEvent): void;
+  audit: AuditSink;
+  signal: AbortSignal;
+  runner?: SharedRunner;
+}
+
+export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promise<TurnOutcome> {
+  const t0 = performance.now();
+  const note = (n: PlaygroundNote) => hooks.push({ ...n, t: Math.round(performance.now() - t0) });
+  const { session, env } = job;
+  try {
+    const provider = providerFor(session.provider, session.model, env);
+    const shared = hooks.runner ?? sharedRunner(job.dataHome.scratchRoot, env);
+    const status = await shared.sandbox.status();
+    note({ type: "sandbox", mode: status.mode, detail: status.detail });
+    const set = await sessionSkillSet(db, job.dataHome, session);
+    const result = await runAgent({
+      request: job.request,
+      history: job.history,
+      mode: job.mode,
+      provider,
+      skills: set.entries,
+      searchIndex: set.index,
+      runner: turnRunner(shared, note),
+      // A skill's `model` field runs the rest of the turn with that model when its provider is configured.
+      modelFor: (model) => providerForSkillModel(model, env),
+      audit: hooks.audit,
+      scratchDir: scratchDirOf(job.dataHome, session.id),
+      sessionId: session.id,
+      userId: session.userId,
+      ...(job.stepLimit ? { stepLimit: job.stepLimit } : {}),
+      ...protocolOptions(env, job.mode, job.activeSkills),
+      signal: hooks.signal,
+      onEvent: (e: AgentEvent) => hooks.push(e),
+    });
+    return {
+      answer: result.answer,
+      provider: provider.name,
+      model: provider.model,
+      reason: result.reason,
+      ...(result.error ? { error: result.error } : {}),
+      ...(job.mode === "orchestrated" ? { activeSkills: result.activeSkills } : {}),
+    };
+  } catch (e) {
+    // Anything before or around the loop (provider not configured, index unreadable) ends this turn only.
+    const message = e instanceof Error ? e.message : String(e);
+    hooks.push({ type: "error", message, runId: "", t: Math.round(performance.now() - t0), depth: 0 } as AgentEvent);
+    return { answer: "", reason: hooks.signal.aborted ? "aborted" : "error", error: message };
+  }
+}

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listSkills } from "../skills";
+import { MemoryAuditSink } from "../../runtime/audit/events";
+import { changePolicy } from "../governance/policy-change";
+import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, type Actor, type StreamItem } from "./index";
+import { playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+
+let w: PlaygroundWorld;
+const alice: Actor = { id: "alice", role: "author" };
+
+// A catalog big enough that ranking it for a first turn is real work (hundreds of skills with long bodies).
+function bigCatalog(n: number): void {
+  const body = Array.from({ length: 120 }, (_, k) => `${k + 1}. Check the input of step ${k}, run the tool, compare the output with the expected values and write down what changed.`).join("\n");
+  for (let i = 0; i < n; i++) w.skill(`catalog-skill-${i}`, `description: Skill number ${i} of a large catalog about topic ${i % 37}. Use when topic ${i % 37} comes up.`, `# Skill ${i}\n\n${body}\n`);
+}
+
+beforeEach(() => {
+  w = playgroundWorld();
+  w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
+});
+afterEach(async () => {
+  await w.cleanup();
+});
+
+describe("turn worker", () => {
+  it("a playground turn does not hold up a concurrent read", async () => {
+    bigCatalog(600);
+    const ctx = { db: w.db, dh: w.dh, audit: w.audit, actor: { id: "alice", email: "alice@x.io", role: "author" as const } };
+    await listSkills(ctx, {}); // the console's own index is built before the turn, as on a running server
+    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
+    // How long this thread is kept from running anything else while the turn goes on.
+    let longest = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 2);
+    try {
+      await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
+      const reads: number[] = [];
+      while (!(await Promise.race([settled(s.id, 5).then((done) => done)]))) {
+        const t0 = performance.now();
+        await listSkills(ctx, { limit: 100 });
+        reads.push(performance.now() - t0);
+      }
+      await settled(s.id, 60_000);
+      expect(reads.length).toBeGreaterThan(0);
+    } finally {
+      clearInterval(tick);
+    }
+    // In the request thread the first turn's ranking alone takes this thread for over half a second here.
+    expect(longest).toBeLessThan(250);
+    const answer = listMessages(w.db, s.id).find((m) => m.role === "assistant");
+    expect(answer?.record?.reason).toBe("answered");
+    expect(answer?.record?.events.some((e) => e.type === "skill_activated")).toBe(true);
+  });
+
+  it("streams events from the worker as they come, and stop ends the turn there", async () => {
+    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
+    await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
+    const items: StreamItem[] = [];
+    for await (const item of followTurn(w.db, alice, s.id)) items.push(item);
+    expect(items.map((i) => i.event.type)).toContain("script_run");
+    // The worker's audit records reach the console's sink (one writer keeps the chain).
+    expect(w.audit.events.some((e) => e.type === "script_executed")).toBe(true);
+
+    await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes again" });
+    expect(stopTurn(w.db, alice, s.id)).toBe(true);
+    expect(await settled(s.id, 15_000)).toBe(true);
+    const last = listMessages(w.db, s.id).at(-1);
+    expect(last?.record?.reason).toBe("aborted");
+  });
+
+  it("the side panel's listing comes from the worker, the same as in this thread, and sees a policy change at once", async () => {
+    w.skill("env-check", "description: Check the environment variables of a deployment. Use when a deploy fails.", "# Env check\n");
+    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
+    const deps = { db: w.db, dataHome: w.dh, env: {} };
+    const viaWorker = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
+    const here = await listingPreview(deps, alice, s.id, undefined, "draft the release notes");
+    expect(viaWorker).toEqual(here);
+    expect(viaWorker.matches[0]?.name).toBe("release-notes");
+    // Someone else's session is refused in this thread, before the worker is asked.
+    await expect(listingFor(deps, { id: "mallory", role: "author" }, s.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    changePolicy(w.db, { op: "block", name: "release-notes" }, { sink: new MemoryAuditSink(), actor: { id: "admin", email: "admin@x.io" } });
+    const after = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
+    expect(after.matches.map((m) => m.name)).not.toContain("release-notes");
+  });
+});
