@@ -15,8 +15,6 @@ import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 
 export * from "./types";
-export { availableProviders, checkProviderChoice, providerFor, type ProviderChoice } from "./providers";
-export { closePlaygroundSandboxes, sharedRunner, wrapRunner, scriptLimit, type SharedRunner } from "./sandbox";
 export {
   createSession,
   listSessions,
@@ -26,15 +24,11 @@ export {
   listMessages,
   scratchDirOf,
   type Actor,
-  type SessionSettings,
-  type PlaygroundSession,
-  type PlaygroundMessage,
 } from "./sessions";
 import { processEnv } from "../../../env";
-export { sessionSkills } from "./scope";
-export { listingPreview, everythingCost } from "./listing";
+export { listingPreview } from "./listing";
 export { listingFor, warmTurnWorker } from "./turn-pool";
-export { startTurn, followTurn, stopTurn, runningTurn, settled, failureText, type TurnDeps, type TurnInput } from "./turns";
+export { startTurn, followTurn, stopTurn, runningTurn, settled, type TurnDeps } from "./turns";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
 export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionId: string): Promise<void> {

@@ -140,14 +140,3 @@ export async function listingFor(
     w.postMessage({ type: "listing", call } satisfies ToWorker);
   });
 }
-
-/** Stops the worker (server shutdown, tests). */
-export async function closeTurnWorker(): Promise<void> {
-  const s = state();
-  const w = s.worker;
-  s.worker = null;
-  s.unsubscribe?.();
-  s.unsubscribe = null;
-  failAll(s, "the console is shutting down");
-  if (w) await w.terminate();
-}
