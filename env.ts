@@ -70,6 +70,8 @@ export const SETTINGS = {
   OMNIFORGE_MAX_ACTIVATION_DEPTH: z.coerce.number().int().min(1).max(50).default(DEFAULT_MAX_ACTIVATION_DEPTH),
   // Whether the console follows the layer folders on disk (0: only its own writes refresh; tests use it).
   OMNIFORGE_WATCH: flag.default(true),
+  // Single-user installs: every console user's personal layer also reads the agents' folders of the console's HOME.
+  OMNIFORGE_PERSONAL_AGENT_FOLDERS: flag.default(false),
   // The scope context of a caller that names none (console, playground, CLI): a skill scoped to environments,
   // agents or tenants is active only when the context matches, and a missing value matches nothing.
   OMNIFORGE_DEFAULT_ENVIRONMENT: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "must be a name (letters, digits, . _ -)").optional(),

@@ -45,3 +45,23 @@ describe("catalog watcher", () => {
     }
   });
 });
+
+describe("a single-user install's agent folders (OMNIFORGE_PERSONAL_AGENT_FOLDERS)", () => {
+  it("off by default; on, each user's personal layer also reads the agents' folders of the console's HOME", async () => {
+    const { SkillIndex, resolveAll } = await import("../../runtime/registry");
+    const { layerConfigFor } = await import("./catalog");
+    const userHome = path.join(h.dh.home, "..", "person");
+    writeSkillOnDisk(path.join(userHome, ".claude", "skills", "my-notes"), { "SKILL.md": skillMd("my-notes") });
+    writeSkillOnDisk(path.join(userHome, ".gemini", "skills", "gem-helper"), { "SKILL.md": skillMd("gem-helper") });
+    const personal = (env: Record<string, string>) =>
+      resolveAll(SkillIndex.build(layerConfigFor("alice", h.dh, env)), {})
+        .skills.filter((e) => e.layer === "personal")
+        .map((e) => e.name)
+        .sort();
+    expect(personal({ HOME: userHome })).toEqual([]);
+    expect(personal({ HOME: userHome, OMNIFORGE_PERSONAL_AGENT_FOLDERS: "1" })).toEqual(["gem-helper", "my-notes"]);
+    // The what-if "nobody" has no personal layer at all.
+    expect(layerConfigFor(null, h.dh, { HOME: userHome, OMNIFORGE_PERSONAL_AGENT_FOLDERS: "1" }).agentUserDirs).toBeUndefined();
+    fs.rmSync(userHome, { recursive: true, force: true });
+  });
+});

@@ -3,11 +3,11 @@
 // once, follow the disk through one registry watcher per data home (shared by every user's index: watching the
 // shared layers once per signed-in user cost a watcher, its memory and its rescans twenty times over), and are
 // kept for the most recently used users.
-import { makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
+import { agentUserSkillDirs, makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
 import type { RegistryWatcher } from "../../runtime/registry/watch";
 import { resolveDataHome, type DataHome } from "../../config";
 import { processWide } from "../../process-wide";
-import { setting } from "../../../env";
+import { processEnv, setting, type EnvSource } from "../../../env";
 
 const MAX_INDEXES = 32;
 
@@ -52,8 +52,11 @@ async function follow(dh: DataHome): Promise<void> {
 }
 
 /** Layer folders as seen by a console user (their personal layer is <home>/users/<id>/skills). */
-export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome()): LayerConfig {
-  return makeLayerConfig({ home: dh.home, projectRoot: dh.projectRoot, userId: userId ?? undefined });
+export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome(), env: EnvSource = processEnv()): LayerConfig {
+  // A single-user install points the console at the person's own agent folders (~/.claude/skills and the rest,
+  // read from the console's HOME), so their personal layer is the one their agents already use.
+  const agentUserDirs = userId !== null && setting("OMNIFORGE_PERSONAL_AGENT_FOLDERS", env) ? agentUserSkillDirs(env) : undefined;
+  return makeLayerConfig({ home: dh.home, projectRoot: dh.projectRoot, userId: userId ?? undefined, agentUserDirs });
 }
 
 /** The index for one user, built and watching. `null` means no personal layer (e.g. the what-if "nobody"). */
