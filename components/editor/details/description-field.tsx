@@ -3,7 +3,8 @@
 // hints about how agents will choose the skill (from the last save: the doctor reads the saved files).
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
-import { codePointLength, MAX_DESCRIPTION_LENGTH } from "~/server/runtime/skill/field-values";
+import { MAX_DESCRIPTION_LENGTH } from "~/server/domain/limits";
+import { codePointLength } from "~/server/runtime/skill/field-values";
 import type { SkillRef } from "../types";
 
 export function DescriptionField({ skillRef, value, onChange, disabled }: { skillRef: SkillRef; value: string; onChange: (v: string) => void; disabled?: boolean }) {

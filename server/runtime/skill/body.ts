@@ -4,8 +4,8 @@
 import type { Diagnostic, RuleSet } from "./types";
 import { diag } from "./diagnostics";
 import { resolveInsideSkill, type RelativePath } from "./paths";
+import { MAX_BODY_LINES } from "../../domain/limits";
 
-export const MAX_BODY_LINES = 500;
 /** The spec's advisory budget: ~5000 tokens, which it equates to ~20,000 characters. */
 export const ADVISORY_BODY_CHARS = 20_000;
 const MAX_REFERENCE_DIAGNOSTICS = 50;

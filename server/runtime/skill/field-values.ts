@@ -13,9 +13,6 @@ export interface FieldsUnderCheck {
   valueRange: (k: string) => Range;
 }
 
-export const MAX_NAME_LENGTH = 64;
-export const MAX_DESCRIPTION_LENGTH = 1024;
-export const MAX_COMPATIBILITY_LENGTH = 500;
 
 /** A priority value, as YAML writes a number. */
 export const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;

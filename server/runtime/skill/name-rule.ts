@@ -1,6 +1,7 @@
 // The naming rule for a string name, in one place: the validator reports it against the SKILL.md text, and the
 // editor's Details form checks it as the author types (this file is pure, so the browser can import it).
-import { codePointLength, MAX_NAME_LENGTH } from "./field-values";
+import { MAX_NAME_LENGTH } from "../../domain/limits";
+import { codePointLength } from "./field-values";
 import type { Severity } from "./types";
 
 export interface NameProblem {

@@ -1,7 +1,8 @@
 // The two required fields: name (characters, case, hyphens, length, its folder) and description.
 import { diag } from "./diagnostics";
 import { OPENING_RANGE } from "./parse";
-import { codePointLength, MAX_DESCRIPTION_LENGTH, typeName, type FieldsUnderCheck } from "./field-values";
+import { MAX_DESCRIPTION_LENGTH } from "../../domain/limits";
+import { codePointLength, typeName, type FieldsUnderCheck } from "./field-values";
 import { nameProblems } from "./name-rule";
 
 export function checkName(f: FieldsUnderCheck, keys: string[]) {

@@ -6,7 +6,8 @@ import { diag, type Range } from "./diagnostics";
 import type { ParsedSkill } from "./parse";
 import { EXTENSION_FIELDS, SPEC_FIELDS, VENDOR_FIELDS, suggestField } from "./fields";
 import { splitPatterns } from "./allowed-tools";
-import { codePointLength, isEmptyOptional, MAX_COMPATIBILITY_LENGTH, typeName, type FieldsUnderCheck, type FrontmatterContext } from "./field-values";
+import { MAX_COMPATIBILITY_LENGTH } from "../../domain/limits";
+import { codePointLength, isEmptyOptional, typeName, type FieldsUnderCheck, type FrontmatterContext } from "./field-values";
 import { checkDescription, checkName } from "./validate-required";
 import { checkExtensions, checkMetadata } from "./validate-optional";
 
