@@ -16,6 +16,7 @@ import type { SkillEntry } from "../registry/types";
 import { SESSION_OWNER, toolsForMode, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
 import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "../../domain/skill-protocol";
+import { forkAgentOf, toolsForForkAgent } from "./fork-agent";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
 import { skillModelSwitch } from "./skill-model";
 import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
@@ -149,7 +150,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   };
   const executor = new Executor({
     // A sub-agent activates skills with its mode's tools too (so a chain can run through it), without a listing.
-    tools: toolsForMode(mode, host, listing.text),
+    tools: fork ? toolsForForkAgent(toolsForMode(mode, host, listing.text), forkAgentOf(fork.skill)) : toolsForMode(mode, host, listing.text),
     context: {
       sessionId: opts.sessionId,
       userId: opts.userId,
@@ -165,7 +166,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const ctx: ToolContext = executor.context;
   const specs = executor.specs();
   const meter = new CostMeter();
-  const base = fork ? forkSystemPrompt(fork.skill) : baseSystemPrompt(mode);
+  const base = fork ? forkSystemPrompt(fork.skill, forkAgentOf(fork.skill)) : baseSystemPrompt(mode);
   const systemStatic = mode === "tool" || fork ? base : `${base}\n\n## Available skills\n${listing.text}`;
 
   const audit = (type: "agent_run_started" | "agent_run_finished", details: Record<string, unknown>) => {

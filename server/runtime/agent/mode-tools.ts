@@ -15,6 +15,7 @@ import type { SearchOptions, SearchResult } from "../search/engine";
 import { skillToolDescription } from "./prompts";
 import { loadSkill, type LoadedSkill } from "./skill-source";
 import type { DisclosureMode } from "./types";
+import { forkAgentOf } from "./fork-agent";
 
 /** What the mode tools need from the run. */
 export interface ModeHost {
@@ -78,7 +79,8 @@ function restrictionNote(s: LoadedSkill): string {
 async function forkAnswer(host: ModeHost, s: LoadedSkill, task: string | undefined, chain: string[]): Promise<string> {
   host.chains.record(s.name, chain);
   const answer = await host.runFork(s, task?.trim() || host.request, chain);
-  return `Skill '${s.name}' runs in its own context (context: fork). A sub-agent followed it without this conversation; its answer:\n\n${answer}`;
+  const note = forkAgentOf(s).note;
+  return `Skill '${s.name}' runs in its own context (context: fork). A sub-agent followed it without this conversation; its answer:\n\n${answer}${note ? `\n\n${note}` : ""}`;
 }
 
 // ---- tool mode ----------------------------------------------------------------------------------------

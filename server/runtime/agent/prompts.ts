@@ -42,10 +42,11 @@ export function baseSystemPrompt(mode: DisclosureMode): string {
 }
 
 /** Instructions of a `context: fork` sub-agent: the skill body is its primary instruction, nothing of the parent. */
-export function forkSystemPrompt(skill: { name: string; baseDir: string; body: string }): string {
+export function forkSystemPrompt(skill: { name: string; baseDir: string; body: string }, agent?: { type: string; readOnly: boolean }): string {
   return [
     `You are a sub-agent running the skill '${skill.name}'. Its instructions below are your primary instructions. ` +
-      `You do not see the conversation that led here; only your final answer goes back.`,
+      `You do not see the conversation that led here; only your final answer goes back.` +
+      (agent?.readOnly ? ` You run as the ${agent.type} agent: read-only, so you have no tool that writes files or runs commands.` : ""),
     TOOL_RULES,
     NAVIGATION_RULES,
     `## Skill '${skill.name}' (base path: ${skill.baseDir})\n\n${skill.body.trim()}`,

@@ -22,6 +22,8 @@ export interface LoadedSkill {
   properties: Record<string, unknown>;
   /** The model the skill asks for while it is active (skill-model.ts). */
   model?: string;
+  /** The sub-agent type that runs a fork skill (fork-agent.ts). */
+  agent?: string;
 }
 
 /** One winner per name: the list as given, or the index resolved with the context (policy, scope). */
@@ -64,6 +66,7 @@ export function loadSkill(entry: SkillEntry): LoadedSkill {
     ...(p.hooks && (p.hooks.pre || p.hooks.post) ? { hooks: p.hooks } : {}),
     properties: jsonSafe({ ...(check.raw ?? {}), name: p.name, description: p.description }),
     ...(p.model?.trim() ? { model: p.model.trim() } : {}),
+    ...(typeof check.raw?.agent === "string" && check.raw.agent.trim() ? { agent: check.raw.agent.trim() } : {}),
   };
 }
 

@@ -86,7 +86,9 @@ export const EXTENSION_FIELD_DOCS: readonly FieldDoc[] = [
     name: "agent",
     kind: "extension",
     type: "string",
-    description: "Which agent type runs a forked skill (used with context: fork).",
+    description:
+      "Which agent type runs a forked skill (used with context: fork): general-purpose (the default, every tool), Explore or Plan (read-only: " +
+      "no tool that writes files or runs commands). Another name runs as general-purpose, and the answer says so.",
   },
   {
     name: "hooks",
