@@ -1,0 +1,16 @@
+"use client";
+// The people an admin can look at on behalf of: every user but the one signed in, by email. The skills list
+// and the layers what-if both offer them after their own "me" choice.
+export function OtherUserOptions({ users, me }: { users: readonly { id: string; email: string }[] | undefined; me: string | undefined }) {
+  return (
+    <>
+      {users
+        ?.filter((u) => u.id !== me)
+        .map((u) => (
+          <option key={u.id} value={u.id}>
+            {u.email}
+          </option>
+        ))}
+    </>
+  );
+}
