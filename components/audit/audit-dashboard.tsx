@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
 import { sourceLabel, sourceName } from "./event-format";
@@ -119,33 +120,21 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           Event type
           <select className="input" name="type" defaultValue={url.type ?? ""} aria-label="Event type">
             <option value="">Any type</option>
-            {AUDIT_EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
+            <Options values={AUDIT_EVENT_TYPES} />
           </select>
         </label>
         <label className="text-xs">
           Source
           <select className="input" name="source" defaultValue={url.source ?? ""} aria-label="Source">
             <option value="">Any source</option>
-            {sourceOptions(s?.sources, url.source).map((src) => (
-              <option key={src} value={src}>
-                {sourceName(src)}
-              </option>
-            ))}
+            <Options values={sourceOptions(s?.sources, url.source)} label={sourceName} />
           </select>
         </label>
         <label className="text-xs">
           Outcome
           <select className="input" name="outcome" defaultValue={url.outcome ?? ""} aria-label="Outcome">
             <option value="">Any outcome</option>
-            {OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
+            <Options values={OUTCOMES} />
           </select>
         </label>
         {(["skill", "layer", "user", "session", "model", "tool"] as const).map((k) => (

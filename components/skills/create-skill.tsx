@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { Options } from "~/components/shell/options";
 import { type LayerName as Layer } from "~/server/domain/vocabulary";
 import { preferDetailsView } from "~/components/editor/details/use-view-mode";
 import { composeDescription } from "./guided-description";
@@ -93,11 +94,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
       <label className="text-sm">
         <span className="muted text-xs">Template</span>
         <select className="input" aria-label="Template" value={template} onChange={(e) => setTemplate(e.target.value)}>
-          {targets.data?.templates.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label}
-            </option>
-          ))}
+          <Options values={targets.data?.templates ?? []} value={(t) => t.id} label={(t) => t.label} />
         </select>
       </label>
       <div className="flex items-end justify-end gap-2">
