@@ -3,13 +3,13 @@
 // either way), and a scripted OpenAI-compatible HTTP server on 127.0.0.1.
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { makeLayerConfig, type LayerConfig } from "../registry/layers";
 import { SkillIndex } from "../registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
 import type { ScriptRunner } from "../sandbox/types";
+import { listenLocal } from "../../test-support/listen";
 import { streamAnthropic, streamOpenAi } from "./test-sse";
 
 export interface AgentWorld {
@@ -145,18 +145,8 @@ export async function scriptedOpenAiServer(
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    auth,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocal(server);
+  return { baseURL: `${url}/v1`, requests, auth, close };
 }
 
 // ---- scripted Anthropic Messages API server -------------------------------------------------------------
@@ -207,16 +197,6 @@ export async function scriptedAnthropicServer(replies: ScriptedReply[]): Promise
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    keys,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocal(server);
+  return { baseURL: `${url}/v1`, requests, keys, close };
 }
