@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
 import { sourceLabel, sourceName } from "./event-format";
@@ -115,39 +116,15 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           To (UTC, optional)
           <input className="input" type="datetime-local" name="to" defaultValue={local(url.to)} aria-label="To" />
         </label>
-        <label className="text-xs">
-          Event type
-          <select className="input" name="type" defaultValue={url.type ?? ""} aria-label="Event type">
-            <option value="">Any type</option>
-            {AUDIT_EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs">
-          Source
-          <select className="input" name="source" defaultValue={url.source ?? ""} aria-label="Source">
-            <option value="">Any source</option>
-            {sourceOptions(s?.sources, url.source).map((src) => (
-              <option key={src} value={src}>
-                {sourceName(src)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs">
-          Outcome
-          <select className="input" name="outcome" defaultValue={url.outcome ?? ""} aria-label="Outcome">
-            <option value="">Any outcome</option>
-            {OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Event type" name="type" value={url.type} any="Any type">
+          <Options values={AUDIT_EVENT_TYPES} />
+        </FilterSelect>
+        <FilterSelect label="Source" name="source" value={url.source} any="Any source">
+          <Options values={sourceOptions(s?.sources, url.source)} label={sourceName} />
+        </FilterSelect>
+        <FilterSelect label="Outcome" name="outcome" value={url.outcome} any="Any outcome">
+          <Options values={OUTCOMES} />
+        </FilterSelect>
         {(["skill", "layer", "user", "session", "model", "tool"] as const).map((k) => (
           <label key={k} className="text-xs">
             {k === "user" ? "User (email or id)" : k[0]!.toUpperCase() + k.slice(1)}
@@ -225,5 +202,18 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
         <ViolationsTable key={key} filter={filter} />
       )}
     </div>
+  );
+}
+
+/** One of the filter form's selects: read on submit, empty for "any". */
+function FilterSelect({ label, name, value, any, children }: { label: string; name: string; value: string | undefined; any: string; children: React.ReactNode }) {
+  return (
+    <label className="text-xs">
+      {label}
+      <select className="input" name={name} defaultValue={value ?? ""} aria-label={label}>
+        <option value="">{any}</option>
+        {children}
+      </select>
+    </label>
   );
 }

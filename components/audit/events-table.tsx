@@ -5,6 +5,7 @@ import { CursorPager } from "./cursor-pager";
 import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { DataTable } from "~/components/shell/data-table";
 import { fmtTime, outcomeClass, sourceName } from "./event-format";
 import type { QueryFilter } from "./url-filter";
 
@@ -20,70 +21,55 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
   return (
     <div className="card overflow-x-auto p-0">
       {q.error && <p className="error-text m-3" data-testid="audit-error">{q.error.message}</p>}
-      <table className="table" data-testid="audit-table">
-        <thead>
-          <tr>
-            <th>Time (UTC)</th>
-            <th>Type</th>
-            <th>Outcome</th>
-            <th>User</th>
-            <th>Source</th>
-            <th>Skill</th>
-            <th>Tool</th>
-            <th>Session</th>
-            <th className="text-right">ms</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <Fragment key={e.id}>
-              <tr
-                data-testid="audit-row"
-                data-event-id={e.id}
-                className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
-                onClick={() => setOpen(open === e.id ? null : e.id)}
-                aria-expanded={open === e.id}
-              >
-                <td className="font-mono text-xs whitespace-nowrap">{fmtTime(e.at)}</td>
-                <td data-testid="audit-row-type">{e.type}</td>
-                <td>{e.outcome && <span className={`badge ${outcomeClass(e.outcome)}`}>{e.outcome}</span>}</td>
-                <td className="max-w-48 truncate" title={e.actorId ?? ""}>{e.actorEmail ?? e.actorId}</td>
-                <td className="max-w-40 truncate" data-testid="audit-row-source" title={[e.sourceVersion, e.sourceUser].filter(Boolean).join(" · ")}>
-                  {sourceName(e.sourceAgent)}
-                  {e.sourceHost && <span className="muted"> · {e.sourceHost}</span>}
-                </td>
-                <td>{e.skill}</td>
-                <td>{e.tool}</td>
-                <td className="max-w-32 truncate font-mono text-xs" title={e.sessionId ?? ""}>{e.sessionId}</td>
-                <td className="text-right">{e.durationMs ?? ""}</td>
-              </tr>
-              {open === e.id && (
-                <tr>
-                  <td colSpan={9} className="bg-zinc-50 dark:bg-zinc-950/40">
-                    <div className="flex flex-wrap gap-2 pb-2 text-xs">
-                      <button className="btn" onClick={() => onPick("type", e.type)}>Only {e.type}</button>
-                      {e.actorId && <button className="btn" onClick={() => onPick("user", e.actorId!)}>Only this user</button>}
-                      {e.skill && <button className="btn" onClick={() => onPick("skill", e.skill!)}>Only skill {e.skill}</button>}
-                      {e.sessionId && <button className="btn" onClick={() => onPick("session", e.sessionId!)}>Only this session</button>}
-                      <button className="btn" onClick={() => onPick("source", e.sourceAgent ?? "console")}>Only {sourceName(e.sourceAgent)}</button>
-                    </div>
-                    <pre className="overflow-x-auto text-xs whitespace-pre-wrap" data-testid="audit-details">
-                      {JSON.stringify({ ...e, at: new Date(e.at).toISOString() }, null, 2)}
-                    </pre>
-                  </td>
-                </tr>
-              )}
-            </Fragment>
-          ))}
-          {!q.isLoading && events.length === 0 && (
-            <tr>
-              <td colSpan={9} className="muted py-6 text-center" data-testid="audit-empty">
-                No events match these filters.
+      <DataTable card={false} testId="audit-table" columns={["Time (UTC)", "Type", "Outcome", "User", "Source", "Skill", "Tool", "Session", { label: "ms", className: "text-right" }]}>
+        {events.map((e) => (
+          <Fragment key={e.id}>
+            <tr
+              data-testid="audit-row"
+              data-event-id={e.id}
+              className="cursor-pointer hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+              onClick={() => setOpen(open === e.id ? null : e.id)}
+              aria-expanded={open === e.id}
+            >
+              <td className="font-mono text-xs whitespace-nowrap">{fmtTime(e.at)}</td>
+              <td data-testid="audit-row-type">{e.type}</td>
+              <td>{e.outcome && <span className={`badge ${outcomeClass(e.outcome)}`}>{e.outcome}</span>}</td>
+              <td className="max-w-48 truncate" title={e.actorId ?? ""}>{e.actorEmail ?? e.actorId}</td>
+              <td className="max-w-40 truncate" data-testid="audit-row-source" title={[e.sourceVersion, e.sourceUser].filter(Boolean).join(" · ")}>
+                {sourceName(e.sourceAgent)}
+                {e.sourceHost && <span className="muted"> · {e.sourceHost}</span>}
               </td>
+              <td>{e.skill}</td>
+              <td>{e.tool}</td>
+              <td className="max-w-32 truncate font-mono text-xs" title={e.sessionId ?? ""}>{e.sessionId}</td>
+              <td className="text-right">{e.durationMs ?? ""}</td>
             </tr>
-          )}
-        </tbody>
-      </table>
+            {open === e.id && (
+              <tr>
+                <td colSpan={9} className="bg-zinc-50 dark:bg-zinc-950/40">
+                  <div className="flex flex-wrap gap-2 pb-2 text-xs">
+                    <button className="btn" onClick={() => onPick("type", e.type)}>Only {e.type}</button>
+                    {e.actorId && <button className="btn" onClick={() => onPick("user", e.actorId!)}>Only this user</button>}
+                    {e.skill && <button className="btn" onClick={() => onPick("skill", e.skill!)}>Only skill {e.skill}</button>}
+                    {e.sessionId && <button className="btn" onClick={() => onPick("session", e.sessionId!)}>Only this session</button>}
+                    <button className="btn" onClick={() => onPick("source", e.sourceAgent ?? "console")}>Only {sourceName(e.sourceAgent)}</button>
+                  </div>
+                  <pre className="overflow-x-auto text-xs whitespace-pre-wrap" data-testid="audit-details">
+                    {JSON.stringify({ ...e, at: new Date(e.at).toISOString() }, null, 2)}
+                  </pre>
+                </td>
+              </tr>
+            )}
+          </Fragment>
+        ))}
+        {!q.isLoading && events.length === 0 && (
+          <tr>
+            <td colSpan={9} className="muted py-6 text-center" data-testid="audit-empty">
+              No events match these filters.
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <div className="flex items-center justify-between gap-2 p-2 text-sm">
         <span className="muted">
           {q.isFetching ? "Loading…" : `Page ${cursors.length}, ${events.length} row${events.length === 1 ? "" : "s"}`}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
+import { DataTable } from "~/components/shell/data-table";
 import { evalsHref } from "./view-tabs";
 
 export function EvalOverview() {
@@ -12,36 +13,24 @@ export function EvalOverview() {
   return (
     <section className="card mt-4 space-y-2 p-0" aria-label="Trigger tests" data-testid="eval-overview">
       <h2 className="px-3 pt-3 font-semibold">Trigger tests</h2>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Skill</th>
-            <th>Layer</th>
-            <th>Last run</th>
-            <th>Passed</th>
-            <th>F1</th>
-            <th>Provider</th>
+      <DataTable card={false} columns={["Skill", "Layer", "Last run", "Passed", "F1", "Provider"]}>
+        {rows.data.map((r) => (
+          <tr key={r.runId}>
+            <td>
+              <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={evalsHref(r.ref)}>
+                {r.skillName}
+              </Link>
+            </td>
+            <td>{r.layer}</td>
+            <td>{r.finishedAt ? new Date(r.finishedAt).toLocaleString() : "—"}</td>
+            <td>
+              {r.passed}/{r.total}
+            </td>
+            <td>{r.f1 === null ? "n/a" : `${Math.round(r.f1 * 100)}%`}</td>
+            <td>{r.provider}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.data.map((r) => (
-            <tr key={r.runId}>
-              <td>
-                <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={evalsHref(r.ref)}>
-                  {r.skillName}
-                </Link>
-              </td>
-              <td>{r.layer}</td>
-              <td>{r.finishedAt ? new Date(r.finishedAt).toLocaleString() : "—"}</td>
-              <td>
-                {r.passed}/{r.total}
-              </td>
-              <td>{r.f1 === null ? "n/a" : `${Math.round(r.f1 * 100)}%`}</td>
-              <td>{r.provider}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }

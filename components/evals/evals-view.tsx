@@ -14,6 +14,7 @@ import { SuggestBox } from "./suggest-box";
 import type { EditableCase, SkillRef } from "./types";
 import { SkillViewTabs } from "./view-tabs";
 import { useStatus } from "~/components/editor/hooks/use-status";
+import { Options } from "~/components/shell/options";
 
 const MODES = ["tool", "prompt", "orchestrated"] as const;
 const plain = (cases: EditableCase[]) => cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger }));
@@ -118,11 +119,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
         <label className="text-sm">
           Provider
           <select className="input ml-1" aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
-            {(providers.data ?? [{ name: "offline", label: "Offline" }]).map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.label}
-              </option>
-            ))}
+            <Options<{ name: string; label: string }> values={providers.data ?? [{ name: "offline", label: "Offline" }]} value={(p) => p.name} label={(p) => p.label} />
           </select>
         </label>
         <label className="text-sm">

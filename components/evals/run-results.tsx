@@ -1,5 +1,6 @@
 // One run's results, row by row as they arrive, its confusion summary, and what changed since the previous run.
 import type { EvalRun, QueryRow } from "./types";
+import { DataTable } from "~/components/shell/data-table";
 import { count } from "~/server/domain/plural";
 
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? "n/a" : `${Math.round(n * 100)}%`);
@@ -47,25 +48,11 @@ export function RunResults({ run, previous }: { run: EvalRun; previous: EvalRun 
           ))}
         </div>
       ) : null}
-      <table className="table" data-testid="run-table">
-        <thead>
-          <tr>
-            <th>Outcome</th>
-            <th className="w-full">Query</th>
-            <th>Expected</th>
-            <th>Rate</th>
-            <th>Fired</th>
-            <th>Listed</th>
-            <th>Tokens</th>
-            <th>ms</th>
-          </tr>
-        </thead>
-        <tbody>
-          {run.results.map((r, i) => (
-            <ResultRow key={i} r={r} change={changeOf(before.get(r.query), r)} />
-          ))}
-        </tbody>
-      </table>
+      <DataTable card={false} testId="run-table" columns={["Outcome", { label: "Query", className: "w-full" }, "Expected", "Rate", "Fired", "Listed", "Tokens", "ms"]}>
+        {run.results.map((r, i) => (
+          <ResultRow key={i} r={r} change={changeOf(before.get(r.query), r)} />
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -2,10 +2,11 @@
 // Diff between any two layers' SKILL.md of one name.
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import type { ChainLink } from "~/server/services/governance/matrix";
 import { stateLabel } from "~/components/skills/skill-state";
+import { usePrefersDark } from "~/components/editor/hooks/use-system-theme";
 
 const MonacoDiff = dynamic(() => import("./monaco-diff"), {
   ssr: false,
@@ -13,18 +14,6 @@ const MonacoDiff = dynamic(() => import("./monaco-diff"), {
 });
 
 const labelOf = (c: ChainLink) => `${c.layer}${c.plugin ? ` (${c.plugin})` : ""} — ${stateLabel(c.status)}`;
-
-function usePrefersDark(): boolean {
-  const [dark, setDark] = useState(false);
-  useEffect(() => {
-    const mq = window.matchMedia("(prefers-color-scheme: dark)");
-    setDark(mq.matches);
-    const on = (e: MediaQueryListEvent) => setDark(e.matches);
-    mq.addEventListener("change", on);
-    return () => mq.removeEventListener("change", on);
-  }, []);
-  return dark;
-}
 
 export function DiffView({ chain, userId }: { chain: ChainLink[]; userId?: string }) {
   const trpc = useTRPC();

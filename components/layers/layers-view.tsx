@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { OtherUserOptions } from "~/components/users/other-user-options";
 import { SKILL_STATES } from "~/server/domain/vocabulary";
 import { DeployPanel } from "./deploy-panel";
 import { DiffView } from "./diff-view";
@@ -91,13 +92,7 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
           User (personal layer)
           <select className="input" name="userId" value={draft.userId ?? ""} onChange={setField("userId")} aria-label="User">
             <option value="">me</option>
-            {options.data?.users
-              .filter((u) => u.id !== options.data?.me)
-              .map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.email}
-                </option>
-              ))}
+            <OtherUserOptions users={options.data?.users} me={options.data?.me} />
           </select>
         </label>
         {(

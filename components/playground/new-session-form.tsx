@@ -49,11 +49,7 @@ export function NewSessionForm({ onCreated }: { onCreated: (id: string) => void 
       <label className="block">
         <span className="muted text-xs">Provider</span>
         <select className="input" aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
-          {o.providers.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.label}
-            </option>
-          ))}
+          <Options values={o.providers} value={(p) => p.name} label={(p) => p.label} />
         </select>
       </label>
       <label className="block">

@@ -9,6 +9,7 @@ import { LAYERS } from "~/server/domain/vocabulary";
 import type { PolicyChange } from "~/server/services/governance/policy-change";
 import { ApprovalsQueue } from "./approvals-queue";
 import { CatalogNames, PatternPreview } from "./pattern-preview";
+import { ListTextarea, PolicyToggle } from "./policy-fields";
 import { Section } from "~/components/shell/section";
 
 export function PoliciesAdmin() {
@@ -72,47 +73,19 @@ export function PoliciesAdmin() {
 
       <Section label="Approvals required" title="Approval required">
         <p className="muted text-sm">A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.</p>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={!!p.requireApprovalForScripts}
-            onChange={(e) => apply({ op: "setRequireApproval", scripts: e.target.checked })}
-            aria-label="Require approval for skills with scripts"
-          />
-          Require approval for skills with scripts
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={!!p.requireApprovalForProject}
-            onChange={(e) => apply({ op: "setRequireApproval", project: e.target.checked })}
-            aria-label="Require approval for project skills"
-          />
-          Require approval for project skills
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={!!p.nameMustMatchFolder}
-            onChange={(e) => apply({ op: "setNameMustMatchFolder", on: e.target.checked })}
-            aria-label="A skill's name must match its folder"
-          />
+        <PolicyToggle label="Require approval for skills with scripts" checked={p.requireApprovalForScripts} onChange={(on) => apply({ op: "setRequireApproval", scripts: on })} />
+        <PolicyToggle label="Require approval for project skills" checked={p.requireApprovalForProject} onChange={(on) => apply({ op: "setRequireApproval", project: on })} />
+        <PolicyToggle label="A skill's name must match its folder" checked={p.nameMustMatchFolder} onChange={(on) => apply({ op: "setNameMustMatchFolder", on })}>
           A skill&apos;s name must match its folder (otherwise such a skill loads under its name with a warning)
-        </label>
+        </PolicyToggle>
       </Section>
 
       <section className="card space-y-2" aria-label="Personal skills">
         <h2 className="font-semibold">Personal skills</h2>
         <p className="muted text-sm">Administrators can always open any user&apos;s personal skills to review them, read-only; each visit is in the audit log.</p>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={!!p.adminsEditPersonal}
-            onChange={(e) => apply({ op: "setAdminsEditPersonal", allow: e.target.checked })}
-            aria-label="Administrators may change users' personal skills"
-          />
+        <PolicyToggle label="Administrators may change users' personal skills" checked={p.adminsEditPersonal} onChange={(allow) => apply({ op: "setAdminsEditPersonal", allow })}>
           Administrators may also change users&apos; personal skills
-        </label>
+        </PolicyToggle>
       </section>
 
       <ApprovalsQueue />
@@ -198,15 +171,7 @@ export function PoliciesAdmin() {
             apply({ op: "setAllowlist", names });
           }}
         >
-          <textarea
-            className="input font-mono"
-            name="names"
-            rows={3}
-            key={(p.allowlist ?? []).join(",")}
-            defaultValue={(p.allowlist ?? []).join("\n")}
-            placeholder="one name per line"
-            aria-label="Allowlisted names"
-          />
+          <ListTextarea name="names" values={p.allowlist ?? []} placeholder="one name per line" label="Allowlisted names" />
           <div className="flex gap-2">
             <button className="btn btn-primary" type="submit">
               {p.allowlist ? "Save allowlist" : "Turn on with these names"}
@@ -232,16 +197,7 @@ export function PoliciesAdmin() {
             apply({ op: "setForbiddenPatterns", patterns: splitList(String(new FormData(e.currentTarget).get("patterns") ?? "")) });
           }}
         >
-          <textarea
-            className="input font-mono"
-            name="patterns"
-            rows={3}
-            key={(p.forbiddenNamePatterns ?? []).join(",")}
-            defaultValue={(p.forbiddenNamePatterns ?? []).join("\n")}
-            placeholder="one word or /pattern/ per line"
-            aria-label="Forbidden name patterns"
-            onChange={(e) => setDraftPatterns(e.target.value)}
-          />
+          <ListTextarea name="patterns" values={p.forbiddenNamePatterns ?? []} placeholder="one word or /pattern/ per line" label="Forbidden name patterns" onChange={setDraftPatterns} />
           <PatternPreview patterns={splitList(draftPatterns ?? (p.forbiddenNamePatterns ?? []).join("\n"))} names={names} />
           <div className="flex gap-2">
             <button className="btn btn-primary" type="submit">

@@ -1,4 +1,4 @@
-// The console's list tables (users, tokens, deleted skills, skills, approvals, deployments): the header row from
+// The console's list tables (users, tokens, deleted skills, skills, approvals, deployments, audit, trigger tests): the header row from
 // a list of column names, and one full-width row for "loading" or "nothing yet", so each list writes only its rows.
 import type { ReactNode } from "react";
 
@@ -10,8 +10,8 @@ export function DataTable({
   className,
   children,
 }: {
-  /** Header cells; "" for a column without a title (the row's buttons). */
-  columns: string[];
+  /** Header cells; "" for a column without a title (the row's buttons); a class for one that is aligned or sized. */
+  columns: (string | { label: string; className: string })[];
   testId?: string;
   /** Shown as the only row's text when set (e.g. "Loading…", "No tokens yet."). */
   note?: ReactNode;
@@ -24,9 +24,15 @@ export function DataTable({
     <table className={className ? `table ${className}` : "table"} data-testid={testId}>
       <thead>
         <tr>
-          {columns.map((c, i) => (
-            <th key={i}>{c}</th>
-          ))}
+          {columns.map((c, i) =>
+            typeof c === "string" ? (
+              <th key={i}>{c}</th>
+            ) : (
+              <th key={i} className={c.className}>
+                {c.label}
+              </th>
+            ),
+          )}
         </tr>
       </thead>
       <tbody>

@@ -6,10 +6,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { LAYER_LABEL, type LayerName as Layer } from "~/server/domain/vocabulary";
+import { Options } from "~/components/shell/options";
+import { type LayerName as Layer } from "~/server/domain/vocabulary";
 import { preferDetailsView } from "~/components/editor/details/use-view-mode";
 import { composeDescription } from "./guided-description";
 import { editorHref } from "./links";
+import { LayerSelect, PluginSelect } from "./target-select";
 import { useDebounced } from "./use-debounced";
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "~/server/domain/limits";
 
@@ -75,23 +77,8 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
       </label>
       <label className="text-sm">
         <span className="muted text-xs">Layer</span>
-        <select className="input" aria-label="Target layer" value={layer} onChange={(e) => setLayer(e.target.value as Layer)}>
-          {targets.data?.layers.map((l) => (
-            <option key={l} value={l}>
-              {LAYER_LABEL[l]}
-            </option>
-          ))}
-        </select>
-        {layer === "plugin" && (
-          <select className="input mt-1" aria-label="Plugin" value={plugin} onChange={(e) => setPlugin(e.target.value)}>
-            <option value="">Choose a plugin</option>
-            {targets.data?.plugins.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        )}
+        <LayerSelect label="Target layer" layers={targets.data?.layers} value={layer} onChange={setLayer} />
+        {layer === "plugin" && <PluginSelect label="Plugin" className="input mt-1" plugins={targets.data?.plugins} value={plugin} onChange={setPlugin} />}
       </label>
       <label className="text-sm">
         <span className="muted text-xs">What does it do?</span>
@@ -108,11 +95,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
       <label className="text-sm">
         <span className="muted text-xs">Template</span>
         <select className="input" aria-label="Template" value={template} onChange={(e) => setTemplate(e.target.value)}>
-          {targets.data?.templates.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label}
-            </option>
-          ))}
+          <Options values={targets.data?.templates ?? []} value={(t) => t.id} label={(t) => t.label} />
         </select>
       </label>
       <div className="flex items-end justify-end gap-2">

@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { LAYER_LABEL, type LayerName as Layer } from "~/server/domain/vocabulary";
 import { editorHref } from "./links";
+import { LayerSelect, PluginSelect } from "./target-select";
 import { useDebounced } from "./use-debounced";
 
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -60,29 +61,9 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="muted text-xs">Into layer</span>
-          <select
-            className="input"
-            aria-label="Import layer"
-            value={layer}
-            onChange={(e) => setLayer(e.target.value as Layer)}
-          >
-            {targets.data?.layers.map((l) => (
-              <option key={l} value={l}>
-                {LAYER_LABEL[l]}
-              </option>
-            ))}
-          </select>
+          <LayerSelect label="Import layer" layers={targets.data?.layers} value={layer} onChange={setLayer} />
         </label>
-        {layer === "plugin" && (
-          <select className="input w-48" aria-label="Import plugin" value={plugin} onChange={(e) => setPlugin(e.target.value)}>
-            <option value="">Choose a plugin</option>
-            {targets.data?.plugins.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        )}
+        {layer === "plugin" && <PluginSelect label="Import plugin" className="input w-48" plugins={targets.data?.plugins} value={plugin} onChange={setPlugin} />}
         <label className="text-sm">
           <span className="muted text-xs">Skill folder as .zip</span>
           <input className="input" type="file" accept=".zip,application/zip" aria-label="Skill archive" onChange={(e) => void pick(e.target.files?.[0])} />

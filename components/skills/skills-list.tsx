@@ -6,6 +6,8 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { Options } from "~/components/shell/options";
+import { OtherUserOptions } from "~/components/users/other-user-options";
 import { CreateSkill } from "./create-skill";
 import { ImportSkill } from "./import-skill";
 import { SkillFinder } from "./skill-finder";
@@ -103,13 +105,7 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
             <span className="muted text-xs">Personal skills of</span>
             <select className="input" aria-label="Personal skills of" value={owner} onChange={(e) => (setOwner(e.target.value), setPage(0))}>
               <option value="">me (my whole catalog)</option>
-              {users.data
-                ?.filter((u) => u.id !== me)
-                .map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.email}
-                  </option>
-                ))}
+              <OtherUserOptions users={users.data} me={me} />
             </select>
           </label>
         )}
@@ -119,11 +115,7 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
           <span className="muted text-xs">Tag</span>
           <select className="input" aria-label="Tag filter" value={tag} onChange={(e) => (setTag(e.target.value), setPage(0))}>
             <option value="">Any tag</option>
-            {[...new Set([...(list.data?.tags ?? []), ...(tag ? [tag] : [])])].sort().map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
+            <Options values={[...new Set([...(list.data?.tags ?? []), ...(tag ? [tag] : [])])].sort()} />
           </select>
         </label>
         <label className="text-sm">

@@ -1,9 +1,9 @@
 // A real HTTP server on 127.0.0.1 (a free port) built with the console's own server wrapper, serving a
 // fetch-style handler the way Next serves a route handler: what route-level tests run against.
 import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { createConsoleServer } from "../http/node-server";
+import { listenLocal } from "./listen";
 
 export async function serveFetch(handler: (req: Request) => Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createConsoleServer(async (req, res) => {
@@ -11,16 +11,7 @@ export async function serveFetch(handler: (req: Request) => Promise<Response>): 
     res.writeHead(res2.status, Object.fromEntries(res2.headers));
     res.end(Buffer.from(await res2.arrayBuffer()));
   });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
-  };
+  return listenLocal(server);
 }
 
 function toWebRequest(req: http.IncomingMessage): Request {

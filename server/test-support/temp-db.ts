@@ -5,14 +5,23 @@ import os from "node:os";
 import path from "node:path";
 import { closeDb, openDb, type Db } from "../../db/client";
 
-export function tempDb(): { db: Db; dir: string; cleanup: () => void } {
+export interface TempDb {
+  db: Db;
+  dir: string;
+  /** The database file (the audit tests reopen it to tamper with rows). */
+  file: string;
+  cleanup(): void;
+}
+
+export function tempDb(): TempDb {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-db-"));
   const file = path.join(dir, "console.db");
   const db = openDb(file);
   return {
     db,
     dir,
-    cleanup: () => {
+    file,
+    cleanup() {
       closeDb(file);
       fs.rmSync(dir, { recursive: true, force: true });
     },

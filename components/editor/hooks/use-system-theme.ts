@@ -1,8 +1,8 @@
 "use client";
 import { useEffect, useState } from "react";
 
-/** Monaco's theme follows the system's light or dark setting, live. */
-export function useSystemTheme(): string {
+/** Whether the system asks for dark colours, live: the skill editor and the layers diff both follow it. */
+export function usePrefersDark(): boolean {
   const [dark, setDark] = useState(false);
   useEffect(() => {
     const mq = window.matchMedia("(prefers-color-scheme: dark)");
@@ -11,5 +11,10 @@ export function useSystemTheme(): string {
     mq.addEventListener("change", on);
     return () => mq.removeEventListener("change", on);
   }, []);
-  return dark ? "vs-dark" : "vs";
+  return dark;
+}
+
+/** Monaco's theme follows the system's light or dark setting, live. */
+export function useSystemTheme(): string {
+  return usePrefersDark() ? "vs-dark" : "vs";
 }

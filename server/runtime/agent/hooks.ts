@@ -2,6 +2,7 @@
 // skill is activated and right after it is deactivated, audited as hook_executed.
 import type { ScriptResult } from "../sandbox/types";
 import { maskSecrets } from "../tools/audit-args";
+import { sessionAuditFields } from "../tools/session-audit";
 import type { ToolContext } from "../tools/types";
 import type { LoadedSkill } from "./skill-source";
 
@@ -29,10 +30,7 @@ export async function runHook(ctx: ToolContext, skill: LoadedSkill, hook: "pre" 
   try {
     ctx.audit.record({
       type: "hook_executed",
-      actor: { id: ctx.userId },
-      sessionId: ctx.sessionId,
-      ...(ctx.model ? { model: ctx.model } : {}),
-      ...(ctx.mode ? { mode: ctx.mode } : {}),
+      ...sessionAuditFields(ctx),
       skill: skill.name,
       layer: skill.layer,
       digest: skill.digest,

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { SkillEntry } from "../registry/types";
-import { activateSkill } from "../tools/lifecycle";
+import { activateSkill, recordDeactivated } from "../tools/lifecycle";
 import type { ActiveSkill, ToolContext, ToolDefinition, ToolRunOutput } from "../tools/types";
 import { ActivationChainError, type ActivationChains } from "./activation-chain";
 import { notFoundMessage } from "../tools/builtin/skill";
@@ -218,20 +218,7 @@ export function removeFromStack(ctx: ToolContext, names: string[], reason: strin
   const removed = snap.filter((e) => drop.has(e.skill.name)).map((e) => ({ ...e.skill }));
   if (!removed.length) return [];
   ctx.stack.restore(snap.filter((e) => !drop.has(e.skill.name)));
-  for (const s of removed.reverse()) {
-    ctx.audit.record({
-      type: "skill_deactivated",
-      actor: { id: ctx.userId },
-      sessionId: ctx.sessionId,
-      ...(ctx.model ? { model: ctx.model } : {}),
-      ...(ctx.mode ? { mode: ctx.mode } : {}),
-      skill: s.name,
-      layer: s.layer,
-      digest: s.digest,
-      outcome: "ok",
-      details: { reason, stack: ctx.stack.list().map((x) => x.name) },
-    });
-  }
+  recordDeactivated(ctx, removed.reverse(), reason);
   return removed;
 }
 

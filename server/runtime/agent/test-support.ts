@@ -3,13 +3,13 @@
 // either way), and a scripted OpenAI-compatible HTTP server on 127.0.0.1.
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { makeLayerConfig, type LayerConfig } from "../registry/layers";
 import { SkillIndex } from "../registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
 import type { ScriptRunner } from "../sandbox/types";
+import { listenLocal } from "../../test-support/listen";
 import { streamAnthropic, streamOpenAi } from "./test-sse";
 
 export interface AgentWorld {
@@ -91,6 +91,21 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
+/** A fake model API: a POST to a path ending in `route` has its JSON body answered; anything else is a 404. */
+function fakeApi<B>(route: string, notFound: (url: string | undefined) => unknown, answer: (body: B, req: http.IncomingMessage, res: http.ServerResponse) => void): http.Server {
+  return http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      if (req.method !== "POST" || !req.url?.endsWith(route)) {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify(notFound(req.url)));
+        return;
+      }
+      answer(JSON.parse(raw) as B, req, res);
+    });
+  });
+}
+
 /**
  * Answers /v1/chat/completions with the next scripted reply (the last one repeats). `delayMs` holds each
  * answer back (for abort tests). Anything else is a 404.
@@ -102,61 +117,42 @@ export async function scriptedOpenAiServer(
 ): Promise<ScriptedServer> {
   const requests: ChatRequestBody[] = [];
   const auth: string[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d) => (raw += d));
-    req.on("end", () => {
-      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
-        return;
-      }
-      const body = JSON.parse(raw) as ChatRequestBody;
-      requests.push(body);
-      auth.push(String(req.headers.authorization ?? ""));
-      const n = requests.length - 1;
-      const reply = typeof replies === "function" ? replies(body, n) : replies[Math.min(n, replies.length - 1)]!;
-      if (body.stream) {
-        setTimeout(() => void streamOpenAi(res, reply, n, body.model, opts.chunkDelayMs ?? 0), opts.delayMs ?? 0);
-        return;
-      }
-      const toolCalls = (reply.toolCalls ?? []).map((c, k) => ({
-        id: `call_${n}_${k}`,
-        type: "function",
-        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-      }));
-      const payload = {
-        id: `chatcmpl-${n}`,
-        object: "chat.completion",
-        created: 1_700_000_000 + n,
-        model: body.model,
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-            finish_reason: toolCalls.length ? "tool_calls" : "stop",
-          },
-        ],
-        usage: { prompt_tokens: 100 + n, completion_tokens: 10, total_tokens: 110 + n },
-      };
-      const send = () => {
-        if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(payload));
-      };
-      if (opts.delayMs) setTimeout(send, opts.delayMs);
-      else send();
-    });
+  const server = fakeApi<ChatRequestBody>("/chat/completions", (url) => ({ error: { message: `no route ${url}` } }), (body, req, res) => {
+    requests.push(body);
+    auth.push(String(req.headers.authorization ?? ""));
+    const n = requests.length - 1;
+    const reply = typeof replies === "function" ? replies(body, n) : replies[Math.min(n, replies.length - 1)]!;
+    if (body.stream) {
+      setTimeout(() => void streamOpenAi(res, reply, n, body.model, opts.chunkDelayMs ?? 0), opts.delayMs ?? 0);
+      return;
+    }
+    const toolCalls = (reply.toolCalls ?? []).map((c, k) => ({
+      id: `call_${n}_${k}`,
+      type: "function",
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
+    const payload = {
+      id: `chatcmpl-${n}`,
+      object: "chat.completion",
+      created: 1_700_000_000 + n,
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          finish_reason: toolCalls.length ? "tool_calls" : "stop",
+        },
+      ],
+      usage: { prompt_tokens: 100 + n, completion_tokens: 10, total_tokens: 110 + n },
+    };
+    const send = () => {
+      if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(payload));
+    };
+    if (opts.delayMs) setTimeout(send, opts.delayMs);
+    else send();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    auth,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocal(server);
+  return { baseURL: `${url}/v1`, requests, auth, close };
 }
 
 // ---- scripted Anthropic Messages API server -------------------------------------------------------------
@@ -172,51 +168,32 @@ export interface AnthropicRequestBody {
 export async function scriptedAnthropicServer(replies: ScriptedReply[]): Promise<{ baseURL: string; requests: AnthropicRequestBody[]; keys: string[]; close(): Promise<void> }> {
   const requests: AnthropicRequestBody[] = [];
   const keys: string[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d) => (raw += d));
-    req.on("end", () => {
-      if (req.method !== "POST" || !req.url?.endsWith("/messages")) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "no route" } }));
-        return;
-      }
-      const body = JSON.parse(raw) as AnthropicRequestBody;
-      requests.push(body);
-      keys.push(String(req.headers["x-api-key"] ?? ""));
-      const n = requests.length - 1;
-      const reply = replies[Math.min(n, replies.length - 1)]!;
-      if ((body as { stream?: boolean }).stream) {
-        void streamAnthropic(res, reply, n, body.model);
-        return;
-      }
-      const content = [
-        ...(reply.content ? [{ type: "text", text: reply.content }] : []),
-        ...(reply.toolCalls ?? []).map((c, k) => ({ type: "tool_use", id: `toolu_${n}_${k}`, name: c.name, input: c.arguments })),
-      ];
-      res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({
-          id: `msg_${n}`,
-          type: "message",
-          role: "assistant",
-          model: body.model,
-          content,
-          stop_reason: reply.toolCalls?.length ? "tool_use" : "end_turn",
-          stop_sequence: null,
-          usage: { input_tokens: 200 + n, output_tokens: 20 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    keys,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
+  const server = fakeApi<AnthropicRequestBody>("/messages", () => ({ type: "error", error: { type: "not_found_error", message: "no route" } }), (body, req, res) => {
+    requests.push(body);
+    keys.push(String(req.headers["x-api-key"] ?? ""));
+    const n = requests.length - 1;
+    const reply = replies[Math.min(n, replies.length - 1)]!;
+    if ((body as { stream?: boolean }).stream) {
+      void streamAnthropic(res, reply, n, body.model);
+      return;
+    }
+    const content = [
+      ...(reply.content ? [{ type: "text", text: reply.content }] : []),
+      ...(reply.toolCalls ?? []).map((c, k) => ({ type: "tool_use", id: `toolu_${n}_${k}`, name: c.name, input: c.arguments })),
+    ];
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        id: `msg_${n}`,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content,
+        stop_reason: reply.toolCalls?.length ? "tool_use" : "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 200 + n, output_tokens: 20 },
       }),
-  };
+    );
+  });
+  const { url, close } = await listenLocal(server);
+  return { baseURL: `${url}/v1`, requests, keys, close };
 }

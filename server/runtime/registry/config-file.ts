@@ -37,6 +37,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** One file's settings; throws ConfigFileError naming the file and the key. */
 export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, "sources" | "defaultsFrom"> {
   const fail = (key: string, why: string) => new ConfigFileError(`${file}: ${key}: ${why}`);
+  // A setting that takes one of a fixed list of words.
+  const oneOf = <T extends string>(key: string, v: unknown, values: readonly T[], sep: string): T => {
+    if (!(values as readonly unknown[]).includes(v)) throw fail(key, `must be ${values.join(sep)}`);
+    return v as T;
+  };
   let raw: unknown;
   try {
     raw = parse(text);
@@ -64,8 +69,7 @@ export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, 
         out.disabledSkills = v as string[];
         break;
       case "precedence":
-        if (!(PRECEDENCES as readonly unknown[]).includes(v)) throw fail("precedence", `must be ${PRECEDENCES.join(" or ")}`);
-        out.precedence = v as Precedence;
+        out.precedence = oneOf("precedence", v, PRECEDENCES, " or ");
         break;
       case "listing": {
         const budget = (v as { budget?: unknown } | null)?.budget;
@@ -75,8 +79,7 @@ export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, 
         break;
       }
       case "mode":
-        if (!(DISCLOSURE_MODES as readonly unknown[]).includes(v)) throw fail("mode", `must be ${DISCLOSURE_MODES.join(", ")}`);
-        out.mode = v as DisclosureMode;
+        out.mode = oneOf("mode", v, DISCLOSURE_MODES, ", ");
         break;
       case "defaults": {
         if (!v || typeof v !== "object" || Array.isArray(v)) throw fail("defaults", "must be a mapping (defaults.environment, defaults.agent, defaults.tenant)");

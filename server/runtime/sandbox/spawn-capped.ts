@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import os from "node:os";
 import { formatBytes } from "./limits";
+import type { ProcessOutcome } from "./types";
 
 export interface CappedRun {
   argv: string[];
@@ -17,15 +18,8 @@ export interface CappedRun {
   killGroup?: boolean;
 }
 
-export interface CappedResult {
-  exitCode: number | null;
-  signal?: string;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timedOut: boolean;
+export interface CappedResult extends ProcessOutcome {
   cancelled: boolean;
-  durationMs: number;
   /** The wrapper could not be started at all (e.g. ENOENT). */
   spawnError?: string;
 }

@@ -46,7 +46,8 @@ export interface ScriptLimits {
   fileBytes: number;
 }
 
-export interface ScriptResult {
+/** How a process ended, as both the capped spawn and the sandbox's script result report it. */
+export interface ProcessOutcome {
   /** Exit code; 128+N when killed by signal N (bubblewrap's convention). null when it never started. */
   exitCode: number | null;
   signal?: string;
@@ -56,6 +57,9 @@ export interface ScriptResult {
   truncated: boolean;
   timedOut: boolean;
   durationMs: number;
+}
+
+export interface ScriptResult extends ProcessOutcome {
   sandboxed: boolean;
   /** The argv shown to people and the audit log (interpreter + /skill path + args), never the wrapper. */
   command: string[];

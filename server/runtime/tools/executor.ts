@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 import type { AuditEvent, AuditOutcome, AuditSink } from "../audit/events";
 import { auditArguments } from "./audit-args";
+import { sessionAuditFields } from "./session-audit";
 import { ScriptReadBlockedError } from "./paths";
 import { matchesPattern, type CallForMatch } from "./patterns";
 import type { CallSubject, JsonSchemaObject, ToolCall, ToolContext, ToolDefinition, ToolInputSchema, ToolResult } from "./types";
@@ -107,10 +108,7 @@ export class Executor {
     const ctx = this.context;
     try {
       ctx.audit.record({
-        actor: { id: ctx.userId },
-        sessionId: ctx.sessionId,
-        ...(ctx.model ? { model: ctx.model } : {}),
-        ...(ctx.mode ? { mode: ctx.mode } : {}),
+        ...sessionAuditFields(ctx),
         ...event,
       });
     } catch {

@@ -1,16 +1,8 @@
 // Activation and deactivation with their audit events, so the skill tool, skills.load/unload and the
 // agent loop's end-of-run cleanup all change the stack the same way.
 import type { PushResult } from "./stack";
+import { sessionAuditFields } from "./session-audit";
 import type { ActiveSkill, ToolContext } from "./types";
-
-function base(ctx: ToolContext) {
-  return {
-    actor: { id: ctx.userId },
-    sessionId: ctx.sessionId,
-    ...(ctx.model ? { model: ctx.model } : {}),
-    ...(ctx.mode ? { mode: ctx.mode } : {}),
-  };
-}
 
 /** Pushes the skill (tagged with the current run unless told otherwise) and records skill_activated. */
 export function activateSkill(ctx: ToolContext, skill: ActiveSkill): PushResult {
@@ -18,7 +10,7 @@ export function activateSkill(ctx: ToolContext, skill: ActiveSkill): PushResult 
   const result = ctx.stack.push(entry);
   ctx.audit.record({
     type: "skill_activated",
-    ...base(ctx),
+    ...sessionAuditFields(ctx),
     skill: entry.name,
     layer: entry.layer,
     digest: entry.digest,
@@ -33,11 +25,12 @@ export function activateSkill(ctx: ToolContext, skill: ActiveSkill): PushResult 
   return result;
 }
 
-function recordDeactivated(ctx: ToolContext, removed: ActiveSkill[], reason: string): void {
+/** Records skill_deactivated for each removed skill, in the given order, with the stack as it is now. */
+export function recordDeactivated(ctx: ToolContext, removed: ActiveSkill[], reason: string): void {
   for (const s of removed) {
     ctx.audit.record({
       type: "skill_deactivated",
-      ...base(ctx),
+      ...sessionAuditFields(ctx),
       skill: s.name,
       layer: s.layer,
       digest: s.digest,

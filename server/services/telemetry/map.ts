@@ -127,32 +127,35 @@ function mapLog(agent: string, name: string, a: Attrs, base: AuditEvent): AuditE
   };
 }
 
+/** OTLP nests every signal as resource → scope → item: each item, with its resource's attributes and agent. */
+function* scopeItems<R extends { resource?: { attributes?: KeyValue[] } }, S, I>(resources: R[] | undefined, scopes: (r: R) => S[] | undefined, items: (s: S) => I[] | undefined) {
+  for (const r of resources ?? []) {
+    const resource = attrs(r.resource?.attributes);
+    const agent = agentOf(resource);
+    for (const sc of scopes(r) ?? []) for (const item of items(sc) ?? []) yield { resource, agent, item };
+  }
+}
+
 const bump = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
 
 export function mapLogs(req: LogsRequest, sender: Sender, received: Date): Mapped {
   const events: AuditEvent[] = [];
   const dropped = new Map<string, number>();
-  for (const rl of req.resourceLogs ?? []) {
-    const resource = attrs(rl.resource?.attributes);
-    const agent = agentOf(resource);
-    for (const sl of rl.scopeLogs ?? []) {
-      for (const r of sl.logRecords ?? []) {
-        const a = attrs(r.attributes);
-        const name = eventNameOf(r, a);
-        const { at, reportedAt } = timeOf(r.timeUnixNano ?? r.observedTimeUnixNano, received);
-        const base: AuditEvent = {
-          type: "skill_activated", // replaced by mapLog
-          at,
-          actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
-          sessionId: text(a, "session.id", "conversation.id"),
-          source: sourceOf(resource, a, sender),
-          details: { event: `${agent === "codex" ? "codex" : agent === "claude-code" ? "claude_code" : agent}.${name}`, reportedAt },
-        };
-        const e = mapLog(agent, name, a, base);
-        if (e) events.push(e);
-        else bump(dropped, `${agent}:${name}`);
-      }
-    }
+  for (const { resource, agent, item: r } of scopeItems(req.resourceLogs, (rl) => rl.scopeLogs, (sl) => sl.logRecords)) {
+    const a = attrs(r.attributes);
+    const name = eventNameOf(r, a);
+    const { at, reportedAt } = timeOf(r.timeUnixNano ?? r.observedTimeUnixNano, received);
+    const base: AuditEvent = {
+      type: "skill_activated", // replaced by mapLog
+      at,
+      actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
+      sessionId: text(a, "session.id", "conversation.id"),
+      source: sourceOf(resource, a, sender),
+      details: { event: `${agent === "codex" ? "codex" : agent === "claude-code" ? "claude_code" : agent}.${name}`, reportedAt },
+    };
+    const e = mapLog(agent, name, a, base);
+    if (e) events.push(e);
+    else bump(dropped, `${agent}:${name}`);
   }
   return { events, dropped };
 }
@@ -173,58 +176,52 @@ function pointValue(p: NumberPoint): number {
 export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, previous: PreviousValue): Mapped {
   const events: AuditEvent[] = [];
   const dropped = new Map<string, number>();
-  for (const rm of req.resourceMetrics ?? []) {
-    const resource = attrs(rm.resource?.attributes);
-    const agent = agentOf(resource);
-    for (const sm of rm.scopeMetrics ?? []) {
-      for (const m of sm.metrics ?? []) {
-        if (m.name !== CODEX_SKILL_COUNTER || !m.sum) {
-          bump(dropped, `${agent}:${m.name}`, pointCount(m));
-          continue;
-        }
-        // OTLP: 1 = delta, 2 = cumulative (the OpenTelemetry SDKs' default for counters).
-        const cumulative = Number(m.sum.aggregationTemporality) === 2 || m.sum.aggregationTemporality === "AGGREGATION_TEMPORALITY_CUMULATIVE";
-        for (const p of m.sum.dataPoints ?? []) {
-          const a = attrs(p.attributes);
-          const skill = text(a, "skill");
-          if (!skill) {
-            bump(dropped, `${agent}:${m.name}`);
-            continue;
-          }
-          const source = sourceOf(resource, a, sender);
-          const value = pointValue(p);
-          // A series is one counter stream: its start time and labels, from one agent on one host.
-          const series = [source.agent, source.host ?? "", source.user ?? "", skill, text(a, "status") ?? "", text(a, "invoke_type") ?? "", String(p.startTimeUnixNano ?? "")].join("|");
-          let n = value;
-          if (cumulative) {
-            const before = previous(series, skill);
-            n = before !== null && value >= before ? value - before : value; // a smaller value: the counter restarted
-          }
-          n = Math.round(n);
-          if (n <= 0) continue;
-          const { at, reportedAt } = timeOf(p.timeUnixNano, received);
-          // One row per activation, like Claude Code's events, so counts and charts need no special case; a
-          // runaway counter is capped (and says so) rather than flooding the audit.
-          const rows = Math.min(n, TELEMETRY_MAX_ROWS_PER_POINT);
-          for (let i = 0; i < rows; i++) {
-            events.push({
-              type: "skill_activated",
-              at,
-              actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
-              skill,
-              outcome: text(a, "status") === "error" ? "failed" : "ok",
-              source,
-              details: {
-                event: m.name,
-                invokeType: text(a, "invoke_type"),
-                series,
-                ...(cumulative ? { cumulative: value } : {}),
-                ...(n > rows ? { reported: n, capped: rows } : {}),
-                reportedAt,
-              },
-            });
-          }
-        }
+  for (const { resource, agent, item: m } of scopeItems(req.resourceMetrics, (rm) => rm.scopeMetrics, (sm) => sm.metrics)) {
+    if (m.name !== CODEX_SKILL_COUNTER || !m.sum) {
+      bump(dropped, `${agent}:${m.name}`, pointCount(m));
+      continue;
+    }
+    // OTLP: 1 = delta, 2 = cumulative (the OpenTelemetry SDKs' default for counters).
+    const cumulative = Number(m.sum.aggregationTemporality) === 2 || m.sum.aggregationTemporality === "AGGREGATION_TEMPORALITY_CUMULATIVE";
+    for (const p of m.sum.dataPoints ?? []) {
+      const a = attrs(p.attributes);
+      const skill = text(a, "skill");
+      if (!skill) {
+        bump(dropped, `${agent}:${m.name}`);
+        continue;
+      }
+      const source = sourceOf(resource, a, sender);
+      const value = pointValue(p);
+      // A series is one counter stream: its start time and labels, from one agent on one host.
+      const series = [source.agent, source.host ?? "", source.user ?? "", skill, text(a, "status") ?? "", text(a, "invoke_type") ?? "", String(p.startTimeUnixNano ?? "")].join("|");
+      let n = value;
+      if (cumulative) {
+        const before = previous(series, skill);
+        n = before !== null && value >= before ? value - before : value; // a smaller value: the counter restarted
+      }
+      n = Math.round(n);
+      if (n <= 0) continue;
+      const { at, reportedAt } = timeOf(p.timeUnixNano, received);
+      // One row per activation, like Claude Code's events, so counts and charts need no special case; a
+      // runaway counter is capped (and says so) rather than flooding the audit.
+      const rows = Math.min(n, TELEMETRY_MAX_ROWS_PER_POINT);
+      for (let i = 0; i < rows; i++) {
+        events.push({
+          type: "skill_activated",
+          at,
+          actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
+          skill,
+          outcome: text(a, "status") === "error" ? "failed" : "ok",
+          source,
+          details: {
+            event: m.name,
+            invokeType: text(a, "invoke_type"),
+            series,
+            ...(cumulative ? { cumulative: value } : {}),
+            ...(n > rows ? { reported: n, capped: rows } : {}),
+            reportedAt,
+          },
+        });
       }
     }
   }

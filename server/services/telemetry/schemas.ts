@@ -33,6 +33,15 @@ const attributes = z.array(keyValue).optional();
 const resource = z.object({ attributes }).optional();
 const scope = z.object({ name: z.string().optional(), version: z.string().optional() }).optional();
 
+type Optional<K extends string, T extends z.ZodType> = { [k in K]: z.ZodOptional<T> };
+
+/** Every OTLP export request nests the same way, each level optional: resources, their scopes, the records. */
+function exportRequest<R extends string, S extends string, I extends string, T extends z.ZodType>(resources: R, scopes: S, items: I, item: T) {
+  const inScope = z.object({ scope, ...({ [items]: z.array(item).optional() } as Optional<I, z.ZodArray<T>>) });
+  const inResource = z.object({ resource, ...({ [scopes]: z.array(inScope).optional() } as Optional<S, z.ZodArray<typeof inScope>>) });
+  return z.object({ [resources]: z.array(inResource).optional() } as Optional<R, z.ZodArray<typeof inResource>>);
+}
+
 export const logRecordSchema = z.object({
   timeUnixNano: int64.optional(),
   observedTimeUnixNano: int64.optional(),
@@ -43,11 +52,7 @@ export const logRecordSchema = z.object({
 });
 export type LogRecord = z.output<typeof logRecordSchema>;
 
-export const logsRequestSchema = z.object({
-  resourceLogs: z
-    .array(z.object({ resource, scopeLogs: z.array(z.object({ scope, logRecords: z.array(logRecordSchema).optional() })).optional() }))
-    .optional(),
-});
+export const logsRequestSchema = exportRequest("resourceLogs", "scopeLogs", "logRecords", logRecordSchema);
 export type LogsRequest = z.output<typeof logsRequestSchema>;
 
 export const numberPointSchema = z.object({
@@ -73,9 +78,5 @@ export const metricSchema = z.object({
 });
 export type Metric = z.output<typeof metricSchema>;
 
-export const metricsRequestSchema = z.object({
-  resourceMetrics: z
-    .array(z.object({ resource, scopeMetrics: z.array(z.object({ scope, metrics: z.array(metricSchema).optional() })).optional() }))
-    .optional(),
-});
+export const metricsRequestSchema = exportRequest("resourceMetrics", "scopeMetrics", "metrics", metricSchema);
 export type MetricsRequest = z.output<typeof metricsRequestSchema>;

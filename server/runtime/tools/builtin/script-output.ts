@@ -1,5 +1,6 @@
 // Shared by run_script and bash: the ScriptResult as text for the model, and its script_executed event.
 import { maskSecrets } from "../audit-args";
+import { sessionAuditFields } from "../session-audit";
 import type { ScriptResult } from "../../sandbox/types";
 import type { ActiveSkill, ToolContext, ToolRunOutput } from "../types";
 
@@ -17,10 +18,7 @@ export function formatScriptResult(r: ScriptResult): string {
 export function recordScriptExecuted(ctx: ToolContext, tool: string, skill: ActiveSkill | undefined, r: ScriptResult): void {
   ctx.audit.record({
     type: "script_executed",
-    actor: { id: ctx.userId },
-    sessionId: ctx.sessionId,
-    ...(ctx.model ? { model: ctx.model } : {}),
-    ...(ctx.mode ? { mode: ctx.mode } : {}),
+    ...sessionAuditFields(ctx),
     ...(skill ? { skill: skill.name, layer: skill.layer, digest: skill.digest } : {}),
     tool,
     outcome: r.refused ? "refused" : r.exitCode === 0 ? "ok" : "failed",
