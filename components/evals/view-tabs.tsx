@@ -3,7 +3,9 @@ import Link from "next/link";
 import { editorHref } from "~/components/skills/links";
 import type { SkillRef } from "./types";
 
-export const evalsHref = (ref: SkillRef) => editorHref(ref) + (editorHref(ref).includes("?") ? "&" : "?") + "view=evals";
+// The page's ref carries ownerId only when it was opened with ?owner= (an admin reviewing a user's skill): keep it.
+const viewHref = (ref: SkillRef) => editorHref(ref, undefined, ref.ownerId ? "" : undefined);
+export const evalsHref = (ref: SkillRef) => viewHref(ref) + (viewHref(ref).includes("?") ? "&" : "?") + "view=evals";
 
 export function SkillViewTabs({ skillRef, current }: { skillRef: SkillRef; current: "editor" | "evals" }) {
   const tab = (label: string, href: string, on: boolean) => (
@@ -13,7 +15,7 @@ export function SkillViewTabs({ skillRef, current }: { skillRef: SkillRef; curre
   );
   return (
     <nav className="flex gap-1" role="tablist" aria-label="Skill views">
-      {tab("Editor", editorHref(skillRef), current === "editor")}
+      {tab("Editor", viewHref(skillRef), current === "editor")}
       {tab("Evals", evalsHref(skillRef), current === "evals")}
     </nav>
   );
