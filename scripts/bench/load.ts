@@ -1,5 +1,5 @@
 // The console under load (issue 15): the production console (`npm start`'s server) on a free port over a throw-away
-// private data home with 600 skills (the real skills of /work/shared/fixtures copied under several names), 20
+// private data home with 600 skills (the real skills of the shared fixtures (OMNIFORGE_SHARED_DIR, default ../shared) copied under several names), 20
 // signed-in people: 16 browsing the skill list, skill details and the audit, 4 chatting in the playground with the
 // offline provider. Prints requests/s and p50/p99 per procedure, and the skill.list page and /api/health alone.
 // Targets: reads p99 < 200 ms, health < 20 ms under load, a skill.list page < 10 ms alone.
