@@ -6,7 +6,7 @@ import { estimateTokens } from "../skill/tokens";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { disclosurePreview } from "./disclosure";
 import { runAgent } from "./loop";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedReply } from "./test-support";
+import { makeAgentWorld, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ScriptedReply } from "./test-support";
 import type { DisclosureMode } from "./types";
 
 let world: AgentWorld;
@@ -22,8 +22,6 @@ beforeAll(() => {
 });
 afterAll(() => world.cleanup());
 
-const systemOf = (b: ChatRequestBody) => String(b.messages.find((m) => m.role === "system")?.content ?? "");
-const toolMessages = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
 
 async function sent(mode: DisclosureMode, activate: ScriptedReply) {
   const server = await scriptedOpenAiServer([activate, { content: "done" }]);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedServer } from "./test-support";
+import { makeAgentWorld, scriptedOpenAiServer, systemOf, toolMessages, toolNames, type AgentWorld, type ScriptedServer } from "./test-support";
 
 let world: AgentWorld;
 const servers: ScriptedServer[] = [];
@@ -20,9 +20,6 @@ afterAll(async () => {
   world?.cleanup();
 });
 
-const systemOf = (b: ChatRequestBody) => String(b.messages.find((m) => m.role === "system")?.content ?? "");
-const toolNames = (b: ChatRequestBody) => (b.tools ?? []).map((t) => t.function.name).sort();
-const toolMessages = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
 
 /** Runs a turn whose parent activates `skill`; returns the sub-agent's request and the parent's last request. */
 async function forkOf(skill: string) {

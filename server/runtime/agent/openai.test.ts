@@ -6,8 +6,8 @@ import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
 import { anthropicProvider, openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, realRunner, scriptedAnthropicServer, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
-import type { AgentEvent, AgentRunOptions, DisclosureMode } from "./types";
+import { makeAgentWorld, ofType, realRunner, scriptedAnthropicServer, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
+import type { AgentRunOptions, DisclosureMode } from "./types";
 
 let world: AgentWorld;
 let runner: ScriptRunner;
@@ -73,9 +73,6 @@ async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<Agent
   return { result, audit };
 }
 
-const systemOf = (b: ChatRequestBody) => String(b.messages.find((m) => m.role === "system")?.content ?? "");
-const toolMessages = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e) => e.type === type) as Extract<AgentEvent, { type: T }>[];
 
 describe("OpenAI-compatible provider against a scripted server", () => {
   it("tool mode: the listing travels in the skill tool's description; activation returns the body; restrictions apply", async () => {

@@ -7,8 +7,8 @@ import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, realRunner, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
-import type { AgentEvent, AgentRunOptions, DisclosureMode } from "./types";
+import { makeAgentWorld, ofType, realRunner, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
+import type { AgentRunOptions, DisclosureMode } from "./types";
 
 let world: AgentWorld;
 let runner: ScriptRunner;
@@ -69,9 +69,6 @@ async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<Agent
   return { result, audit };
 }
 
-const systemOf = (b: ChatRequestBody) => String(b.messages.find((m) => m.role === "system")?.content ?? "");
-const toolMessages = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
-const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e) => e.type === type) as Extract<AgentEvent, { type: T }>[];
 
 /** The model's call that activates `name` in `mode` (orchestrated: skills.load, replace, the default). */
 function activate(mode: DisclosureMode, name: string): ScriptedReply {

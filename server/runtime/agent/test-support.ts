@@ -11,6 +11,7 @@ import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sand
 import type { ScriptRunner } from "../sandbox/types";
 import { listenLocal } from "../../test-support/listen";
 import { streamAnthropic, streamOpenAi } from "./test-sse";
+import type { AgentEvent } from "./types";
 
 export interface AgentWorld {
   base: string;
@@ -81,6 +82,14 @@ export interface ChatRequestBody {
   tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
   stream?: boolean;
 }
+
+/** What a recorded request told the model: its system prompt, its tool results, its tool names. */
+export const systemOf = (b: ChatRequestBody) => String(b.messages.find((m) => m.role === "system")?.content ?? "");
+export const toolMessages = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+export const toolNames = (b: ChatRequestBody) => (b.tools ?? []).map((t) => t.function.name).sort();
+
+/** The run's events of one type, typed. */
+export const ofType = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e) => e.type === type) as Extract<AgentEvent, { type: T }>[];
 
 export interface ScriptedServer {
   baseURL: string;

@@ -2,7 +2,7 @@
 // loaded skills stay until skills.unload (kept in the turn records, so a restart keeps them), and the cap on
 // loaded skills is the OMNIFORGE_MAX_LOADED_SKILLS setting.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedOpenAiServer, type ChatRequestBody, type ScriptedServer } from "../../runtime/agent/test-support";
+import { scriptedOpenAiServer, systemOf, type ChatRequestBody, type ScriptedServer } from "../../runtime/agent/test-support";
 import { createSession, followTurn, listMessages, settled, startTurn, type Actor, type TurnDeps } from "./index";
 import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
 
@@ -29,7 +29,6 @@ async function turn(env: Record<string, string>, sessionId: string, request: str
   return listMessages(w.db, sessionId).at(-1)!;
 }
 
-const systemOf = (b: ChatRequestBody) => String(b.messages.find((m) => m.role === "system")?.content ?? "");
 const toolOutputs = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
 
 describe("a playground session's active_skills", () => {
