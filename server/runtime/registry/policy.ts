@@ -1,5 +1,6 @@
 // Policy and scope checks for one definition. Pure functions over data: each returns the reason a person
-// reads when the definition is kept out, or null when it may be active.
+// reads when the definition is kept out, or null when it may be active. No node: imports: the policies page's
+// pattern preview runs matchesPattern in the browser.
 import type { RegistryPolicy, ResolveContext, SkillEntry } from "./types";
 
 /** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
@@ -76,8 +77,9 @@ export function scopeReason(entry: SkillEntry, ctx: ResolveContext): string | nu
 /** The policy's name rule: a definition whose name differs from its folder is invalid when the policy says so. */
 export function folderNameReason(entry: SkillEntry, policy: RegistryPolicy | undefined): string | null {
   if (!policy?.nameMustMatchFolder) return null;
-  const mismatch = entry.diagnostics.find((d) => d.code === "name.directory-mismatch");
-  return mismatch ? `its name differs from its folder, which the policy does not allow: ${mismatch.message}` : null;
+  // The validator already compared them (NFKC, as names are matched); its diagnostic is the one source of the rule.
+  if (!entry.diagnostics.some((d) => d.code === "name.directory-mismatch")) return null;
+  return `its name "${entry.name}" differs from its folder "${entry.dir.split(/[\\/]/).pop()}", which the policy does not allow: rename the folder or the skill`;
 }
 
 /**

@@ -113,6 +113,15 @@ describe("policy", () => {
     expect(r.candidates[0]!.reason).toContain("block list");
   });
 
+  it("nameMustMatchFolder makes a name that differs from its folder invalid, saying which two differ", () => {
+    writeSkill(root("project"), "notes", { rel: "old-notes" });
+    expect(resolve(SkillIndex.build(t.config), "notes").winner?.layer).toBe("project");
+    const r = resolve(SkillIndex.build(t.config), "notes", { policy: { ...base, nameMustMatchFolder: true } });
+    expect(r.winner).toBeNull();
+    expect(statusByLayer(r)).toEqual(["project=invalid"]);
+    expect(r.candidates[0]!.reason).toBe('its name "notes" differs from its folder "old-notes", which the policy does not allow: rename the folder or the skill');
+  });
+
   it("forbidden patterns (regex or substring) and the allowlist block names", () => {
     writeSkill(root("project"), "crypto-miner");
     writeSkill(root("project"), "helper");
