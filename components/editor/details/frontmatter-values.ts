@@ -1,13 +1,13 @@
 // The frontmatter's plain values as the form shows them: text fields as strings, lists as words, metadata as rows.
-// Lists are read as the runtime reads them (allowed-tools by its own parser; tags and scope split on commas and
-// spaces), so the form never shows a value the agent would read differently.
+// Lists are read by the runtime's own readers (allowed-tools and the tag and scope lists), so the form never shows
+// a value the agent would read differently.
 import { parseAllowedTools } from "~/server/runtime/skill/allowed-tools";
+import { stringList } from "~/server/runtime/skill/properties";
 
 type Data = Record<string, unknown>;
 
 export const text = (v: unknown) => (typeof v === "string" ? v : "");
-export const words = (v: unknown): string[] =>
-  typeof v === "string" ? v.split(/[\s,]+/).filter(Boolean) : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+export const words = (v: unknown): string[] => stringList(v) ?? [];
 const mapping = (v: unknown): Data => (v && typeof v === "object" && !Array.isArray(v) ? (v as Data) : {});
 
 export function formValues(data: Data) {

@@ -5,7 +5,8 @@ import { resolveInsideSkill } from "./paths";
 import { isEmptyOptional, NUMBER, SCOPE_KEYS } from "./field-values";
 
 const splitList = (s: string) => s.split(/[\s,]+/).filter(Boolean);
-const stringList = (v: unknown): string[] | undefined =>
+/** A list field (tags, scope lists) as agents read it: a YAML list, or words split on commas and spaces. */
+export const stringList = (v: unknown): string[] | undefined =>
   typeof v === "string" ? splitList(v) : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
 
 /**
