@@ -4,19 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const repo = path.resolve(import.meta.dirname, "..");
-const SOURCE = /\.(ts|tsx|mjs)$/;
-const NOT_SOURCE = /\.(test|spec)\.tsx?$|\.d\.ts$/;
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(path.join(repo, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (e.isFile() && SOURCE.test(e.name) && !NOT_SOURCE.test(e.name)) out.push(rel);
-  }
-  return out;
-}
+import { repoRoot as repo, sourceFiles } from "../server/test-support/source-files";
 
 const lines = (rel: string) => fs.readFileSync(path.join(repo, rel), "utf8").split("\n").length - 1;
 /** The files longer than max, each with its length, so a failure names what to split. */
@@ -24,13 +12,13 @@ const over = (files: string[], max: number) => files.flatMap((f) => (lines(f) > 
 
 describe("file sizes", () => {
   it("has no source file over 400 lines", () => {
-    const files = ["app", "bin", "components", "db", "scripts", "server"].flatMap(sources);
+    const files = ["app", "bin", "components", "db", "scripts", "server"].flatMap((d) => sourceFiles(d, { tests: false }));
     expect(files.length).toBeGreaterThan(100); // the walk found the code, not an empty folder
     expect(over(files, 400)).toEqual([]);
   });
 
   it("keeps each file of the skill editor under 200 lines", () => {
-    const files = sources("components/editor");
+    const files = sourceFiles("components/editor", { tests: false });
     expect(files).toContain(path.join("components", "editor", "skill-editor.tsx"));
     expect(over(files, 200)).toEqual([]);
   });

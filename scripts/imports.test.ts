@@ -5,17 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const repo = path.resolve(import.meta.dirname, "..");
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(path.join(repo, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (e.isFile() && /\.(ts|tsx|mjs)$/.test(e.name)) out.push(rel);
-  }
-  return out;
-}
+import { repoRoot as repo, sourceFiles } from "../server/test-support/source-files";
 
 /** Every module a file imports (static, type-only, re-export or dynamic), as a path relative to the repo. */
 function importsOf(rel: string): string[] {
@@ -40,12 +30,12 @@ describe("import directions", () => {
   });
 
   it("keeps components/ and app/ away from db/", () => {
-    const files = ["components", "app"].flatMap(sources);
+    const files = ["components", "app"].flatMap((d) => sourceFiles(d));
     expect(files.length).toBeGreaterThan(50);
     expect(reaching(files, "db")).toEqual([]);
   });
 
   it("keeps API route handlers away from components/", () => {
-    expect(reaching(sources(path.join("app", "api")), "components")).toEqual([]);
+    expect(reaching(sourceFiles(path.join("app", "api")), "components")).toEqual([]);
   });
 });

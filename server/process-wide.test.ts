@@ -5,17 +5,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { processWide } from "./process-wide";
 
-const repo = path.resolve(import.meta.dirname, "..");
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(path.join(repo, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (e.isFile() && /\.(ts|tsx|mjs)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) out.push(rel);
-  }
-  return out;
-}
+import { repoRoot as repo, sourceFiles } from "./test-support/source-files";
 
 describe("processWide", () => {
   it("makes the value once and hands the same one to every caller", () => {
@@ -34,7 +24,7 @@ describe("processWide", () => {
   });
 
   it("is the only place that keeps state on globalThis by hand", () => {
-    const files = ["app", "components", "db", "scripts", "server"].flatMap(sources);
+    const files = ["app", "components", "db", "scripts", "server"].flatMap((d) => sourceFiles(d, { tests: false }));
     expect(files.length).toBeGreaterThan(100);
     const handWritten = files.filter((f) => f !== path.join("server", "process-wide.ts") && /globalThis as unknown as \{/.test(fs.readFileSync(path.join(repo, f), "utf8")));
     expect(handWritten).toEqual([]);
