@@ -13,7 +13,7 @@ import { composeDescription } from "./guided-description";
 import { editorHref } from "./links";
 import { LayerSelect, PluginSelect } from "./target-select";
 import { useDebounced } from "./use-debounced";
-import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "~/server/domain/limits";
+import { FORMAT_LIMITS } from "~/server/domain/vocabulary";
 
 export function CreateSkill({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();
@@ -65,7 +65,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
         <input className="input font-mono" aria-label="Skill name" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-skill" autoFocus maxLength={80} />
         <span className="mt-1 block text-xs" data-testid="name-check">
           {!name ? (
-            <span className="muted">Lowercase letters, digits and single hyphens; at most {MAX_NAME_LENGTH} characters.</span>
+            <span className="muted">Lowercase letters, digits and single hyphens; at most {FORMAT_LIMITS.nameChars} characters.</span>
           ) : !fresh || nameCheck.isFetching ? (
             <span className="muted">Checking…</span>
           ) : nameCheck.data?.ok ? (
@@ -90,7 +90,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
       </label>
       <label className="text-sm sm:col-span-2">
         <span className="muted text-xs">Description (what agents read to choose the skill; made from your answers, change it freely)</span>
-        <input className="input" aria-label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={MAX_DESCRIPTION_LENGTH} placeholder="Fills PDF forms. Use when the user asks to complete a PDF." />
+        <input className="input" aria-label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={FORMAT_LIMITS.descriptionChars} placeholder="Fills PDF forms. Use when the user asks to complete a PDF." />
       </label>
       <label className="text-sm">
         <span className="muted text-xs">Template</span>

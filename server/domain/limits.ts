@@ -1,13 +1,7 @@
-// Limits: the skill format's, and those the console enforces at its edges (server/http, server/config).
-// Numbers only: the code that applies them says why.
+// Limits and modes the console enforces at its edges (server/http, server/config); the skill format's own are
+// FORMAT_LIMITS in vocabulary.ts. Numbers only: the code that applies them says why.
 
 const MiB = 1024 * 1024;
-
-/** The Agent Skills format's limits, as the specification states them (code points; lines of the body). */
-export const MAX_NAME_LENGTH = 64;
-export const MAX_DESCRIPTION_LENGTH = 1024;
-export const MAX_COMPATIBILITY_LENGTH = 500;
-export const MAX_BODY_LINES = 500;
 
 /** The data home and its secrets folder: only the owner may list or enter them. */
 export const PRIVATE_DIR_MODE = 0o700;

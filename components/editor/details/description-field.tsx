@@ -3,7 +3,7 @@
 // hints about how agents will choose the skill (from the last save: the doctor reads the saved files).
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
-import { MAX_DESCRIPTION_LENGTH } from "~/server/domain/limits";
+import { FORMAT_LIMITS } from "~/server/domain/vocabulary";
 import { codePointLength } from "~/server/runtime/skill/field-values";
 import type { SkillRef } from "../types";
 
@@ -12,17 +12,17 @@ export function DescriptionField({ skillRef, value, onChange, disabled }: { skil
   const doctor = useQuery(trpc.doctor.skill.queryOptions({ ref: skillRef }, { staleTime: 0 }));
   const hints = (doctor.data?.findings ?? []).filter((f) => f.file === "SKILL.md" && !f.silenced && /^(description|routing)\./.test(f.code));
   const length = codePointLength(value);
-  const over = length > MAX_DESCRIPTION_LENGTH;
+  const over = length > FORMAT_LIMITS.descriptionChars;
   return (
     <label className="block text-sm">
       <span className="muted text-xs">Description: what the skill does, and when an agent should use it</span>
       <textarea className="input min-h-24 resize-y" aria-label="Description" value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} />
       <span className="mt-1 flex items-center gap-2 text-xs" data-testid="description-meter">
         <span className="h-1.5 flex-1 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800">
-          <span className={`block h-full ${over ? "bg-red-600" : "bg-indigo-500"}`} style={{ width: `${Math.min(100, (length / MAX_DESCRIPTION_LENGTH) * 100)}%` }} />
+          <span className={`block h-full ${over ? "bg-red-600" : "bg-indigo-500"}`} style={{ width: `${Math.min(100, (length / FORMAT_LIMITS.descriptionChars) * 100)}%` }} />
         </span>
         <span className={over ? "text-red-700 dark:text-red-300" : "muted"}>
-          {length} / {MAX_DESCRIPTION_LENGTH}
+          {length} / {FORMAT_LIMITS.descriptionChars}
         </span>
       </span>
       {hints.length > 0 && (

@@ -4,7 +4,7 @@
 import type { Diagnostic, RuleSet } from "./types";
 import { diag } from "./diagnostics";
 import { resolveInsideSkill, type RelativePath } from "./paths";
-import { MAX_BODY_LINES } from "../../domain/limits";
+import { FORMAT_LIMITS } from "../../domain/vocabulary";
 
 /** The spec's advisory budget: ~5000 tokens, which it equates to ~20,000 characters. */
 export const ADVISORY_BODY_CHARS = 20_000;
@@ -33,13 +33,13 @@ export function checkBody(
   fileExists?: (relPath: string) => boolean,
 ): void {
   const lineCount = countLines(body);
-  if (lineCount > MAX_BODY_LINES) {
-    const line = bodyStartLine + MAX_BODY_LINES;
+  if (lineCount > FORMAT_LIMITS.bodyLines) {
+    const line = bodyStartLine + FORMAT_LIMITS.bodyLines;
     diagnostics.push(
       diag(
         "warning",
         "body.too-long",
-        `The body has ${lineCount} lines; keep it under ${MAX_BODY_LINES} and move detail into references/ files linked from it.`,
+        `The body has ${lineCount} lines; keep it under ${FORMAT_LIMITS.bodyLines} and move detail into references/ files linked from it.`,
         { line, column: 1, endLine: line, endColumn: 1 },
       ),
     );

@@ -1,6 +1,6 @@
 // The naming rule for a string name, in one place: the validator reports it against the SKILL.md text, and the
 // editor's Details form checks it as the author types (this file is pure, so the browser can import it).
-import { MAX_NAME_LENGTH } from "../../domain/limits";
+import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { codePointLength } from "./field-values";
 import type { Severity } from "./types";
 
@@ -28,7 +28,7 @@ export function nameProblems(v: string): NameProblem[] {
   }
   const name = v.trim().normalize("NFKC");
   const length = codePointLength(name);
-  if (length > MAX_NAME_LENGTH) p("error", "name.too-long", `name has ${length} characters; the limit is ${MAX_NAME_LENGTH}.`);
+  if (length > FORMAT_LIMITS.nameChars) p("error", "name.too-long", `name has ${length} characters; the limit is ${FORMAT_LIMITS.nameChars}.`);
   // A suggestion must itself be a valid name: lowercase, other characters to single hyphens, none at the edges.
   const valid = validNameFrom(name);
   if (name !== name.toLowerCase()) p("error", "name.case", `name "${name}" must be lowercase${valid ? `: use "${valid}"` : ""}.`);
@@ -41,5 +41,5 @@ export function nameProblems(v: string): NameProblem[] {
 
 /** The nearest valid name: lowercase, other characters to single hyphens, none at the edges ("" when none). */
 export function validNameFrom(s: string): string {
-  return s.trim().normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, MAX_NAME_LENGTH).replace(/-+$/, "");
+  return s.trim().normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, FORMAT_LIMITS.nameChars).replace(/-+$/, "");
 }

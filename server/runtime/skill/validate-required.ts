@@ -1,7 +1,7 @@
 // The two required fields: name (characters, case, hyphens, length, its folder) and description.
 import { diag } from "./diagnostics";
 import { OPENING_RANGE } from "./parse";
-import { MAX_DESCRIPTION_LENGTH } from "../../domain/limits";
+import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { codePointLength, typeName, type FieldsUnderCheck } from "./field-values";
 import { nameProblems } from "./name-rule";
 
@@ -54,13 +54,13 @@ export function checkDescription(f: FieldsUnderCheck) {
   if (typeof v !== "string") out.push(diag("error", "description.type", `description must be a string, not ${typeName(v)}.`, valueRange("description")));
   else if (v.trim() === "") out.push(diag("error", "description.empty", "description is empty: say what the skill does and when to use it.", valueRange("description")));
   else {
-    const length = v.length > MAX_DESCRIPTION_LENGTH ? codePointLength(v) : v.length; // code points <= UTF-16 units
-    if (length > MAX_DESCRIPTION_LENGTH) {
+    const length = v.length > FORMAT_LIMITS.descriptionChars ? codePointLength(v) : v.length; // code points <= UTF-16 units
+    if (length > FORMAT_LIMITS.descriptionChars) {
       out.push(
         diag(
           rules === "spec" ? "error" : "warning",
           "description.too-long",
-          `description has ${length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}. Move detail into the body.` +
+          `description has ${length} characters; the limit is ${FORMAT_LIMITS.descriptionChars}. Move detail into the body.` +
             (rules === "spec" ? "" : " It still loads, but listings may shorten it."),
           valueRange("description"),
         ),

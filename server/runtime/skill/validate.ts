@@ -6,7 +6,7 @@ import { diag, type Range } from "./diagnostics";
 import type { ParsedSkill } from "./parse";
 import { EXTENSION_FIELDS, SPEC_FIELDS, VENDOR_FIELDS, suggestField } from "./fields";
 import { splitPatterns } from "./allowed-tools";
-import { MAX_COMPATIBILITY_LENGTH } from "../../domain/limits";
+import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { codePointLength, isEmptyOptional, typeName, type FieldsUnderCheck, type FrontmatterContext } from "./field-values";
 import { checkDescription, checkName } from "./validate-required";
 import { checkExtensions, checkMetadata } from "./validate-optional";
@@ -64,9 +64,9 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
   if (has("compatibility")) {
     const v = raw.compatibility;
     if (typeof v !== "string") out.push(diag("error", "compatibility.type", `compatibility must be a string, not ${typeName(v)}.`, valueRange("compatibility")));
-    else if (codePointLength(v) > MAX_COMPATIBILITY_LENGTH) {
+    else if (codePointLength(v) > FORMAT_LIMITS.compatibilityChars) {
       out.push(
-        diag("error", "compatibility.too-long", `compatibility has ${codePointLength(v)} characters; the limit is ${MAX_COMPATIBILITY_LENGTH}. Shorten it.`, valueRange("compatibility")),
+        diag("error", "compatibility.too-long", `compatibility has ${codePointLength(v)} characters; the limit is ${FORMAT_LIMITS.compatibilityChars}. Shorten it.`, valueRange("compatibility")),
       );
     }
   }
