@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
+import { CONSOLE_SOURCE } from "~/server/services/audit/filter-keys";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
 import { sourceLabel, sourceName } from "./event-format";
 import { EventsTable } from "./events-table";
@@ -19,7 +20,7 @@ const OUTCOMES = ["allowed", "refused", "failed", "ok"];
 
 /** The source filter's choices: the console, the agents we know, and any other agent seen in this range. */
 function sourceOptions(seen: { source: string }[] | undefined, current: string | undefined): string[] {
-  const out = ["console", "claude-code", "codex"];
+  const out: string[] = [CONSOLE_SOURCE, "claude-code", "codex"];
   for (const x of [...(seen ?? []).map((r) => r.source), current ?? ""]) if (x && !out.includes(x)) out.push(x);
   return out;
 }

@@ -1,4 +1,8 @@
 // Small display helpers shared by the audit tables.
+import { count } from "~/server/domain/plural";
+import { AGENT_LABELS } from "~/server/domain/vocabulary";
+import { CONSOLE_SOURCE } from "~/server/services/audit/filter-keys";
+
 export function fmtTime(at: number): string {
   return new Date(at).toISOString().replace("T", " ").slice(0, 19) + "Z";
 }
@@ -17,16 +21,14 @@ export function outcomeClass(outcome: string | null): string {
   }
 }
 
-const AGENT_NAMES: Record<string, string> = { "claude-code": "Claude Code", codex: "Codex", console: "Console playground" };
-
 /** A source as people say it: "Console playground", "Claude Code", or the agent's own name. */
 export function sourceName(source: string | null | undefined): string {
-  if (!source) return AGENT_NAMES.console!;
-  return AGENT_NAMES[source] ?? source;
+  if (!source || source === CONSOLE_SOURCE) return "Console playground";
+  return (AGENT_LABELS as Record<string, string>)[source] ?? source;
 }
 
 /** A source with its reach: "Claude Code on 12 machines" (the console has none to count). */
 export function sourceLabel(s: { source: string; hosts: number }): string {
-  if (s.source === "console" || s.hosts === 0) return sourceName(s.source);
-  return `${sourceName(s.source)} on ${s.hosts} machine${s.hosts === 1 ? "" : "s"}`;
+  if (s.source === CONSOLE_SOURCE || s.hosts === 0) return sourceName(s.source);
+  return `${sourceName(s.source)} on ${count(s.hosts, "machine")}`;
 }

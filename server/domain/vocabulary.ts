@@ -33,6 +33,20 @@ export const SKILL_STATE_LABEL: Record<SkillState, string> = {
 export const DISCLOSURE_MODES = ["tool", "prompt", "orchestrated"] as const;
 export type DisclosureMode = (typeof DISCLOSURE_MODES)[number];
 
+/** The agents whose own skill folders `omniforge sync` writes (and whose telemetry the console reads). */
+export const SYNC_AGENTS = ["claude-code", "codex", "gemini", "opencode", "copilot", "agents"] as const;
+export type SyncAgent = (typeof SYNC_AGENTS)[number];
+
+/** Each agent as people name it, on the command line and on the audit page. */
+export const AGENT_LABELS: Record<SyncAgent, string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  gemini: "Gemini CLI",
+  opencode: "OpenCode",
+  copilot: "GitHub Copilot",
+  agents: "the shared .agents folder",
+};
+
 /** The agentskills.io format's limits (spec 002). */
 export const FORMAT_LIMITS = {
   nameChars: 64,

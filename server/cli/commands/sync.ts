@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
+import { AGENT_LABELS, SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
 import {
-  AGENT_LABELS,
   applyFolder,
   catalogChanged,
   fetchCatalog,
@@ -18,11 +18,9 @@ import {
   readLock,
   reportSync,
   skillsFolder,
-  SYNC_AGENTS,
   SyncRemoteError,
   type FolderPlan,
   type RemoteCatalog,
-  type SyncAgent,
   type SyncScope,
 } from "../../runtime/sync";
 

@@ -1,6 +1,7 @@
 // Each agent's own skills folder per scope, as its documentation gives it (sources in ./README.md).
 import { expect, it } from "vitest";
-import { skillsFolder, SYNC_AGENTS } from "./targets";
+import { SYNC_AGENTS } from "../../domain/vocabulary";
+import { skillsFolder } from "./targets";
 
 const places = { home: "/home/u", projectRoot: "/work/app", env: {} };
 

@@ -3,18 +3,9 @@
 // twice; two agents whose folders coincide share one plan.
 import path from "node:path";
 
-export const SYNC_AGENTS = ["claude-code", "codex", "gemini", "opencode", "copilot", "agents"] as const;
-export type SyncAgent = (typeof SYNC_AGENTS)[number];
-export type SyncScope = "user" | "project";
+import { SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
 
-export const AGENT_LABELS: Record<SyncAgent, string> = {
-  "claude-code": "Claude Code",
-  codex: "Codex",
-  gemini: "Gemini CLI",
-  opencode: "OpenCode",
-  copilot: "GitHub Copilot",
-  agents: "the shared .agents folder",
-};
+export type SyncScope = "user" | "project";
 
 export interface TargetPlaces {
   home: string;

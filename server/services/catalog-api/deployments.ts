@@ -7,7 +7,7 @@ import type { Db } from "../../../db/client";
 import { accessTokens, skillDeployments, users } from "../../../db/schema";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
-import { SYNC_AGENTS } from "../../runtime/sync/targets";
+import { SYNC_AGENTS } from "../../domain/vocabulary";
 import type { Role } from "../../domain/vocabulary";
 import type { TokenPrincipal } from "../tokens";
 
