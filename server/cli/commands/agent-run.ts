@@ -17,6 +17,7 @@ import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequeste
 import { openDb } from "../../../db/client";
 import { auditSinkFor } from "../../services/audit/index";
 import { setting } from "../../../env";
+import { count } from "../../domain/plural";
 
 export const summary = "Run one request through the agent (tool, prompt or orchestrated disclosure) and print its steps";
 
@@ -53,7 +54,7 @@ export function formatEvent(e: AgentEvent): string | null {
     }
     case "model_call": {
       const c = e.cost;
-      return line(`· model call ${e.step}: stage1 ~${c.stage1.tokens} · stage2 ~${c.stage2.tokens} · stage3 ~${c.stage3.tokens} · other ~${c.other.tokens} tokens → ${e.toolCalls} tool call(s), ${e.durationMs} ms`);
+      return line(`· model call ${e.step}: stage1 ~${c.stage1.tokens} · stage2 ~${c.stage2.tokens} · stage3 ~${c.stage3.tokens} · other ~${c.other.tokens} tokens → ${count(e.toolCalls, "tool call")}, ${e.durationMs} ms`);
     }
     case "skill_selected":
       return line(`◆ selected '${e.skill}': ${e.reason}`);
@@ -79,7 +80,7 @@ export function formatEvent(e: AgentEvent): string | null {
       return line(`! ${e.message}`);
     case "run_finished": {
       const sum = (k: "stage1" | "stage2" | "stage3") => e.costs.reduce((n, c) => n + c[k].tokens, 0);
-      return line(`■ ${e.reason} after ${e.steps} model call(s), ${e.durationMs} ms; tokens sent per stage over all calls: stage1 ~${sum("stage1")}, stage2 ~${sum("stage2")}, stage3 ~${sum("stage3")}`);
+      return line(`■ ${e.reason} after ${count(e.steps, "model call")}, ${e.durationMs} ms; tokens sent per stage over all calls: stage1 ~${sum("stage1")}, stage2 ~${sum("stage2")}, stage3 ~${sum("stage3")}`);
     }
   }
 }
