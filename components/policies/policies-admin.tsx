@@ -1,7 +1,7 @@
 "use client";
 // Policies and approvals (admin). Every change is one small server-side operation, recorded as policy_changed
 // with before and after; the server refuses non-admins whatever this page shows.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
@@ -11,23 +11,14 @@ import { ApprovalsQueue } from "./approvals-queue";
 import { CatalogNames, PatternPreview } from "./pattern-preview";
 import { ListTextarea, PolicyToggle } from "./policy-fields";
 import { Section } from "~/components/shell/section";
+import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 
 export function PoliciesAdmin() {
   const trpc = useTRPC();
-  const qc = useQueryClient();
   const q = useQuery(trpc.policy.get.queryOptions());
-  const [error, setError] = useState<string | null>(null);
-  const change = useMutation(
-    trpc.policy.change.mutationOptions({
-      onSuccess: () => {
-        setError(null);
-        // Policy changes what every view resolves: refresh policy, approvals and the layers matrix.
-        void qc.invalidateQueries({ queryKey: trpc.policy.pathKey() });
-        void qc.invalidateQueries({ queryKey: trpc.layers.pathKey() });
-      },
-      onError: (e) => setError(e.data?.zodError ? Object.values(e.data.zodError.fieldErrors).flat().join(" ") || e.message : e.message),
-    }),
-  );
+  // Policy changes what every view resolves: a change refreshes policy, approvals and the layers matrix.
+  const { error, done, fail } = useListActions(trpc.policy.pathKey(), trpc.layers.pathKey());
+  const change = useMutation(trpc.policy.change.mutationOptions({ onSuccess: done, onError: fail }));
   const apply = (c: PolicyChange) => change.mutate(c);
   // Names of the catalog for completion and for the patterns' preview.
   const list = useQuery(trpc.skill.list.queryOptions({ limit: 500, sort: "name" }, { staleTime: 30_000 }));
@@ -65,11 +56,7 @@ export function PoliciesAdmin() {
           </Link>
         </p>
       </div>
-      {error && (
-        <p className="error-text" data-testid="policy-error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} testId="policy-error" />
 
       <Section label="Approvals required" title="Approval required">
         <p className="muted text-sm">A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.</p>
