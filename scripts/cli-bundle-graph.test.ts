@@ -1,11 +1,13 @@
-// What each command of the compiled CLI loads before it runs: the static imports reachable from its chunk in the
-// real bundle. A start pays for every package on that path (zod alone is about 70 ms), so `omniforge --help`
-// loads none, and the commands that read skill folders load no database, search engine or model SDK.
+// What each command of the compiled CLI loads: the static imports reachable from its chunk in the real bundle, and
+// the packages a whole `node bin/omniforge.mjs` process resolves (a resolve hook reports them). A start pays for
+// every package on that path (zod alone is about 70 ms), so `omniforge --help` loads none, `skill validate` only
+// the YAML parser, and the commands that read skill folders no database, search engine or model SDK.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCliBundle } from "./cli-bundle.mjs";
+import { buildCliBundle, cliEntry } from "./cli-bundle.mjs";
 
 const repo = path.resolve(import.meta.dirname, "..");
 let outDir: string;
@@ -14,6 +16,7 @@ let entry: string;
 beforeAll(async () => {
   outDir = fs.mkdtempSync(path.join(os.tmpdir(), "of-cli-graph-"));
   entry = path.basename(await buildCliBundle(repo, outDir));
+  await cliEntry(repo); // the bin's own bundle fresh, so no run below rebuilds (and loads esbuild)
 }, 120_000);
 afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
@@ -54,5 +57,34 @@ describe("what a command loads at start", () => {
   it.each(["skill-list", "skill-validate"])("%s loads no database, search engine or model SDK", (command) => {
     const loaded = packagesLoadedBy(chunkOf(command));
     expect(loaded.filter((p) => HEAVY.some((h) => p === h || p.startsWith(`${h}/`)))).toEqual([]);
+  });
+});
+
+// Reports every module resolved from node_modules, CommonJS requires included.
+const HOOK = `import { registerHooks } from "node:module";
+registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.includes("/node_modules/")) process.stderr.write("LOADED " + r.url + "\\n"); return r; } });`;
+
+/** The packages a whole `omniforge ...` process loads, by name. */
+function packagesOfRun(...args: string[]): string[] {
+  const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(HOOK)}`, path.join(repo, "bin", "omniforge.mjs"), ...args], { encoding: "utf8", timeout: 60_000 });
+  expect(r.status, r.stderr).toBe(0);
+  const names = [...r.stderr.matchAll(/^LOADED .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]!);
+  return [...new Set(names)].sort();
+}
+
+describe("what a whole omniforge process loads", () => {
+  it("--help: no package", () => {
+    expect(packagesOfRun("--help")).toEqual([]);
+  });
+
+  it("skill validate: the YAML parser only (no zod: the settings schema is not on its way)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "of-cli-graph-skill-"));
+    try {
+      fs.mkdirSync(path.join(dir, "demo"));
+      fs.writeFileSync(path.join(dir, "demo", "SKILL.md"), "---\nname: demo\ndescription: Says hello. Use when greeting.\n---\nHi\n");
+      expect(packagesOfRun("skill", "validate", path.join(dir, "demo"))).toEqual(["yaml"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -31,12 +31,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   sync: () => import("./commands/sync"),
 };
 
-/** Help and version need only the streams. The full io (./io) brings env.ts and with it zod, about 70 ms of
- *  start-up that `omniforge --help` would pay for nothing: it is imported when a command runs. */
-const STDIO: Pick<CliIO, "out" | "err"> = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
-
-export async function main(argv: string[], given?: CliIO): Promise<number> {
-  const io = given ?? STDIO;
+/** `io` is the process's streams, environment and folder (bin/omniforge.mjs), or a test's capture. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
   // Two-word commands ("skill list") and one-word ones ("init").
   const single = argv[0] !== undefined && !argv[0].startsWith("-") && COMMANDS[argv[0]] !== undefined;
   const key = single ? argv[0]! : argv.slice(0, 2).join(" ");
@@ -69,5 +65,5 @@ export async function main(argv: string[], given?: CliIO): Promise<number> {
     io.err(`omniforge: "${key}" could not be loaded: ${(e as Error).message}\n`);
     return 2;
   }
-  return mod.run(argv.slice(single ? 1 : 2), given ?? (await import("./io")).defaultIO);
+  return mod.run(argv.slice(single ? 1 : 2), io);
 }
