@@ -53,9 +53,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   if (!load) {
     const wantsHelp = argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h";
-    io.err(wantsHelp ? "" : `omniforge: unknown command "${argv.join(" ")}"\n`);
-    io.err("usage: omniforge <group> <command> [options]\n\ncommands:\n");
-    for (const name of Object.keys(COMMANDS)) io.err(`  omniforge ${name}\n`);
+    // Asked-for help is output (`omniforge --help | less`), as each command's own --help is; a wrong command is an error.
+    const write = wantsHelp ? io.out : io.err;
+    if (!wantsHelp) write(`omniforge: unknown command "${argv.join(" ")}"\n`);
+    write("usage: omniforge <group> <command> [options]\n\ncommands:\n");
+    for (const name of Object.keys(COMMANDS)) write(`  omniforge ${name}\n`);
     return wantsHelp ? 0 : 2;
   }
   let mod: CommandModule;
