@@ -101,7 +101,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     provider = createProvider(values.provider, values.model ? { ...io.env, OMNIFORGE_MODEL: values.model } : io.env);
     config = catalogConfigFrom(values, io);
-    ({ ctx } = contextFor(config, values, io.cwd, io.env));
+    ({ ctx } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
     return fail((e as Error).message);
   }

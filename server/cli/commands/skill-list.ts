@@ -77,7 +77,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   let policyFrom: string | null;
   try {
     config = configFrom(values, io);
-    ({ ctx, policyFrom } = contextFor(config, values, io.cwd, io.env));
+    ({ ctx, policyFrom } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
     io.err(`omniforge skill list: ${(e as Error).message}\n`);
     return 2;

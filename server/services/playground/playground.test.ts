@@ -195,6 +195,36 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     expect(server.requests.at(-1)!.model).toBe("scripted-1");
   });
 
+  it("the answer reaches a follower piece by piece while the turn runs, and stop mid-stream ends it at once", async () => {
+    const answer = "A long answer from the scripted model, sent over the wire in many small pieces, one every 300 ms.";
+    server = await scriptedOpenAiServer([{ content: answer }], { chunkDelayMs: 300 });
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
+    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
+    await startTurn(deps(env), alice, s.id, { request: "tell me everything" });
+    const pieces: string[] = [];
+    let stoppedAt = 0;
+    for await (const item of followTurn(w.db, alice, s.id)) {
+      if (item.event.type !== "text_delta") continue;
+      // Each piece arrives while the turn still runs: the follower is not handed the answer at the end.
+      expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
+      pieces.push(item.event.text);
+      if (pieces.length === 2) {
+        stoppedAt = Date.now();
+        expect(stopTurn(w.db, alice, s.id)).toBe(true);
+      }
+    }
+    await settled(s.id);
+    // The rest of the answer (many more pieces at 300 ms each) never came: stop cut the stream.
+    expect(Date.now() - stoppedAt).toBeLessThan(1500);
+    expect(pieces.join("").length).toBeLessThan(answer.length);
+    expect(answer.startsWith(pieces.join(""))).toBe(true);
+    // The history keeps what the person already read, marked as cut, not "stopped before an answer".
+    const kept = listMessages(w.db, s.id)[1]!;
+    expect(kept.record).toMatchObject({ reason: "aborted" });
+    expect(kept.content).toBe(`${pieces.join("")}\n\n(Stopped mid-answer.)`);
+    expect(server.requests[0]!.stream).toBe(true);
+  });
+
   it("tool calls then an answer: the scripted model's calls go through the executor", async () => {
     server = await scriptedOpenAiServer([
       { toolCalls: [{ name: "skill", arguments: { name: "release-notes" } }] },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { auditSinkFor, flushAudit } from "../../../services/audit";
+import { settledRun } from "../../../services/evals";
 import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
 import { createCaller } from "../../root";
 
@@ -42,5 +43,28 @@ describe("overview", () => {
     // An author sees the catalog and only their own audit events; approvals are the admins' business.
     const mine = await caller(as("author")).overview.get();
     expect(mine).toMatchObject({ isAdmin: false, pendingCount: 0, last24h: { refusals: 1, scriptRuns: 0 } });
+  });
+
+  it("counts by layer, and the last trigger test of each skill with where to open it", async () => {
+    writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "house-style"), { "SKILL.md": skillMd("house-style") });
+    const admin = caller(as("admin"));
+    const before = await admin.overview.get();
+    expect(before.byLayer).toMatchObject({ enterprise: 1, project: 3 });
+    expect(before.evals).toEqual([]);
+
+    const pdf = { layer: "project" as const, skill: "pdf-tools" };
+    const cases = [
+      { query: "use pdf-tools on this file", should_trigger: true },
+      { query: "what is the weather in Oslo", should_trigger: false },
+    ];
+    await admin.evals.saveSet({ ref: pdf, cases, baseDigest: null });
+    const first = await admin.evals.start({ ref: pdf, provider: "offline", mode: "tool" });
+    await settledRun(h.ctx({ id: "admin-1", email: "admin@x.io", role: "admin" }), first.id);
+    const second = await admin.evals.start({ ref: pdf, provider: "offline", mode: "tool" });
+    const run = await settledRun(h.ctx({ id: "admin-1", email: "admin@x.io", role: "admin" }), second.id);
+
+    const after = await admin.overview.get();
+    // One line per skill, its latest run, opening that skill's Evals tab (ref).
+    expect(after.evals).toEqual([expect.objectContaining({ runId: second.id, skillName: "pdf-tools", ref: expect.objectContaining(pdf), f1: run.f1, total: 2 })]);
   });
 });
