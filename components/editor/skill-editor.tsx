@@ -37,11 +37,10 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   const trpc = useTRPC();
   const qc = useQueryClient();
   const theme = useSystemTheme();
-  const presence = useSkillPresence();
-  // Deleted: no refetch (window focus) asks for it again while the page navigates away.
-  const info = useQuery(trpc.skill.info.queryOptions({ ref: skillRef }, { staleTime: 0, enabled: !presence.deleted }));
+  const presence = useSkillPresence(skillRef);
+  const info = useQuery(trpc.skill.info.queryOptions({ ref: skillRef }, { staleTime: 0, enabled: presence.asking }));
   const vocab = useQuery(trpc.skill.vocabulary.queryOptions(undefined, { staleTime: Infinity }));
-  const versions = useQuery(trpc.skill.versions.queryOptions({ ref: skillRef }, { staleTime: 0, enabled: !presence.deleted }));
+  const versions = useQuery(trpc.skill.versions.queryOptions({ ref: skillRef }, { staleTime: 0, enabled: presence.asking }));
   const canWrite = info.data?.canWrite === true;
 
   const [tab, setTab] = useState<"preview" | "agent" | "history">("preview");
@@ -65,7 +64,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   }, [vocab.data]);
 
   const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor, send: presence.send });
-  useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled: !presence.deleted });
+  useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled: presence.asking });
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
   const actions = useSkillActions({ skillRef, buffers: files, status, invalidate, setConflict, presence });
