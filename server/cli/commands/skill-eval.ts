@@ -16,7 +16,7 @@ import { combineCases, defaultRuns, gradeTaskEvals, type TaskEval, type TaskGrad
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
-import { count } from "../../domain/plural";
+import { count, plural } from "../../domain/plural";
 
 export const summary = "Test whether a skill fires on its trigger set, against the whole catalog";
 
@@ -110,7 +110,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const target = resolveAll(index, ctx).skills.find((e) => e.name === name);
   if (!target) {
     const defined = index.definitions(name);
-    return fail(defined.length ? `"${name}" is defined but not active here (${defined.length} definition(s); see \`omniforge skill list\`)` : `no skill named "${name}" in this catalog`);
+    return fail(defined.length ? `"${name}" is defined but not active here (${count(defined.length, "definition")}; see \`omniforge skill list\`)` : `no skill named "${name}" in this catalog`);
   }
 
   const problems: string[] = [];
@@ -163,7 +163,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const withExpectations = tasks.filter((t) => t.expectations?.length);
     let grades: TaskGrade[] = [];
     let gradeNote = "";
-    if (withExpectations.length && provider.name === "offline") gradeNote = `${count(withExpectations.length, "task eval")} ${withExpectations.length === 1 ? "has" : "have"} expectations: grading them needs a model provider (--provider openai|anthropic).`;
+    if (withExpectations.length && provider.name === "offline") gradeNote = `${count(withExpectations.length, "task eval")} ${plural(withExpectations.length, "has", "have")} expectations: grading them needs a model provider (--provider openai|anthropic).`;
     else if (withExpectations.length) {
       const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
       try {
