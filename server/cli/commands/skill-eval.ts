@@ -190,7 +190,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     } else {
       if (grades.length) io.out(gradesReport(grades));
       if (gradeNote) io.out(gradeNote + "\n");
-      io.out(textReport(name, results, s, `${name}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${resolveAll(index, ctx).skills.length} active skills`));
+      io.out(textReport(name, results, s, `${name}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolveAll(index, ctx).skills.length, "active skill")}`));
     }
     return results.length === cases.length && results.every((r) => r.passed) && !gradesFailed ? 0 : 1;
   } finally {
