@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { govHome, type GovHome } from "../../../services/governance/test-home";
-import { createCaller } from "../../root";
+import { callerFor } from "../../../test-support/caller";
 
 let h: GovHome;
 beforeEach(() => {
@@ -13,7 +13,7 @@ beforeEach(() => {
 afterEach(() => h.cleanup());
 
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
-const caller = (user: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser) => callerFor(h, user);
 
 const RISKY = {
   description: "Installs the build toolchain on a new machine. Use when the user asks to set up compilers.",

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { govHome, type GovHome } from "../../../services/governance/test-home";
-import { createCaller } from "../../root";
+import { callerFor } from "../../../test-support/caller";
 
 let h: GovHome;
 beforeEach(() => {
@@ -11,7 +11,7 @@ beforeEach(() => {
 afterEach(() => h.cleanup());
 
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
-const caller = (user: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser) => callerFor(h, user);
 
 describe("policy router", () => {
   it("an author or viewer cannot read or change policies or decide approvals (FORBIDDEN, audited)", async () => {
