@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callerFor } from "../test-support/caller";
 import type { SessionUser } from "../auth";
-import { useSkillsTestHome } from "../test-support/skills-home";
+import { useSkillsTestHome } from "../test-support/test-home";
 import { applyCase, MATRIX, writeMatrixSkills } from "../test-support/policy-matrix";
 
 const h = useSkillsTestHome({ once: true });

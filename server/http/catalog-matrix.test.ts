@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor } from "../test-support/caller";
 import type { SessionUser } from "../auth";
 import { sessionSkills } from "../services/playground/scope";
-import { useSkillsTestHome } from "../test-support/skills-home";
+import { useSkillsTestHome } from "../test-support/test-home";
 import { createToken } from "../services/tokens";
 import { createUser } from "../services/users/users";
 import { serveFetch } from "../test-support/http-server";

@@ -6,7 +6,7 @@ import { changePolicy } from "../governance/policy-change";
 import { effectivePolicy } from "../policy/store";
 import { listSkills, saveFile, readSkillFile } from "../skills";
 import { skillMd, writeSkillOnDisk } from "../skills/test-support";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { indexFor, refreshAll } from "./catalog";
 import { resolveCached } from "./resolution";
 

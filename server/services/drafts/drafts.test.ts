@@ -1,7 +1,7 @@
 // Drafts against a real SQLite file: a draft follows its user and no one else ever reads or discards it.
 import { describe, expect, it } from "vitest";
 import { DRAFT_MAX_AGE_MS } from "../../domain/limits";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import type { SkillRef } from "../skills/location";
 import { discardDrafts, listDrafts, saveDraft } from "./index";
 

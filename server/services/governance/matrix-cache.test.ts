@@ -2,12 +2,13 @@
 // list and the playground use: the same answers as a fresh resolveAll, one resolution per index version and
 // context however many views ask, and a policy change or a new skill seen by the very next call.
 // resolveAll is wrapped only to count its calls; it still does the real work on a real data home.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { resolutionFor } from "./context";
 import { buildMatrix, effectiveSkills } from "./matrix";
 import { changePolicy } from "./policy-change";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
 vi.mock("../../runtime/registry/resolve", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../runtime/registry/resolve")>();
@@ -15,15 +16,13 @@ vi.mock("../../runtime/registry/resolve", async (importOriginal) => {
 });
 const resolutions = vi.mocked(resolveAll);
 
-let h: GovHome;
+const h = useTestHome(govHome);
 beforeEach(() => {
-  h = govHome();
   h.skill("enterprise", "data-handling");
   h.skill("project", "data-handling", { extra: "priority: 1000" });
   h.skill("project", "release-notes");
   h.skill("project", "deploy", { extra: "scope:\n  environments: [production]" });
 });
-afterEach(() => h.cleanup());
 
 /** What one request of the layers page does: a fresh index lookup, policy read and context. */
 const request = (w: Parameters<typeof resolutionFor>[3] = {}) => resolutionFor(h.db, h.dh, h.admin, w);

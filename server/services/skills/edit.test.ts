@@ -7,7 +7,7 @@ import { createSkill, deleteSkill, listDeleted, restoreDeleted, checkNewName } f
 import { listVersions } from "./history";
 import { skillDirOf } from "./location";
 import { writeSkillOnDisk } from "./test-support";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 
 const h = useSkillsTestHome();
 

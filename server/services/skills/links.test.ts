@@ -9,7 +9,7 @@ import { listSkills, skillInfo } from "./index";
 import { createSkill, deleteSkill } from "./lifecycle";
 import type { SkillRef } from "./location";
 import { skillMd, writeSkillOnDisk } from "./test-support";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { exportZip, importArchive } from "./transfer";
 import { zipSync } from "fflate";
 

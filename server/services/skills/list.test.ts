@@ -6,7 +6,7 @@ import { createSkill } from "./lifecycle";
 import { saveFile, readSkillFile } from "./edit";
 import { liveCheck } from "./live-check";
 import { skillMd, writeSkillOnDisk } from "./test-support";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { refreshAll } from "../catalog/catalog";
 
 const h = useSkillsTestHome();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { writeStoredPolicy } from "../policy/store";
 import { searchSkills } from "./index";
 import { skillMd, writeSkillOnDisk } from "./test-support";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 
 const h = useSkillsTestHome();
 

@@ -9,7 +9,7 @@ import { createSkill } from "./lifecycle";
 import { skillDirOf } from "./location";
 import { exportZip, importArchive } from "./transfer";
 import { skillMd, writeSkillOnDisk } from "./test-support";
-import { useSkillsTestHome } from "../../test-support/skills-home";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { listVersions } from "./history";
 
 const h = useSkillsTestHome();

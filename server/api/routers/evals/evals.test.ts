@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { settledRun } from "../../../services/evals";
 import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support";
-import { useSkillsTestHome } from "../../../test-support/skills-home";
+import { useSkillsTestHome } from "../../../test-support/test-home";
 import { scriptedOpenAiServer } from "../../../runtime/agent/test-support";
 import { callerFor } from "../../../test-support/caller";
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { useSkillsTestHome } from "../../../test-support/skills-home";
+import { useSkillsTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 
 const h = useSkillsTestHome();

@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { useSkillsTestHome } from "../../../test-support/skills-home";
+import { useSkillsTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 
 const h = useSkillsTestHome();
