@@ -18,7 +18,8 @@ if (swept.length) console.log(`[omniforge] removed ${count(swept.length, "sandbo
 const app = next({ dev, dir: repo, hostname: "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
-const server = createConsoleServer((req, res) => handle(req, res));
+// In production the tRPC and health routes are answered straight from the socket once Next has loaded them.
+const server = createConsoleServer((req, res) => handle(req, res), { edge: !dev });
 // The dev server's hot reload talks over a websocket.
 if (dev) server.on("upgrade", app.getUpgradeHandler());
 

@@ -3,7 +3,8 @@
 // user enabled, and role is read from the database, so a sign-out, a disabled user or an admin's "sign out
 // everywhere" ends every copy of the cookie at once instead of when the token expires.
 import type { NextAuthOptions } from "next-auth";
-import { getToken } from "next-auth/jwt";
+import { decode, getToken, type JWT, type JWTDecodeParams } from "next-auth/jwt";
+import { RequestCookies } from "next/dist/compiled/@edge-runtime/cookies";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies, headers } from "next/headers";
 import { env, setting } from "../env";
@@ -79,12 +80,40 @@ export const authOptions: NextAuthOptions = {
 
 /** The user of the request's session cookie, if its server-side session is open and the user enabled. */
 export async function getSessionUser(): Promise<SessionUser | null> {
+  return sessionUserOf(await cookies());
+}
+
+/** The same for a request met outside Next's request scope: its Cookie header, parsed as Next parses it. */
+export function sessionUserOfRequest(headers: Headers): Promise<SessionUser | null> {
+  return sessionUserOf(new RequestCookies(headers));
+}
+
+async function sessionUserOf(cookieJar: { getAll(): { name: string; value: string }[] }): Promise<SessionUser | null> {
   // The token is read here rather than through the session callback, so the session id never reaches
-  // the browser's /api/auth/session answer.
-  const token = await getToken({ req: { cookies: await cookies(), headers: {} } as never, secret: setting("NEXTAUTH_SECRET") });
+  // the browser's /api/auth/session answer. No headers: a Bearer header must not count as a session.
+  const token = await getToken({ req: { cookies: cookieJar, headers: {} } as never, secret: setting("NEXTAUTH_SECRET"), decode: decodeOnce });
   if (!token?.sub) return null;
   const { db } = await ensureReady();
   return sessionUser(db, { userId: token.sub, sid: typeof token.sid === "string" ? token.sid : undefined });
+}
+
+// Decrypting the cookie (a key derivation and AES-GCM) was a tenth of a request's CPU; a cookie decrypts to the
+// same claims every time, so they are kept until the token expires. Whether its session is still open is asked
+// of the database on every request all the same (sessionUser).
+const decoded = new Map<string, JWT>();
+const DECODED_MAX = 1000;
+async function decodeOnce(params: JWTDecodeParams): Promise<JWT | null> {
+  const token = params.token;
+  if (!token) return null;
+  const hit = decoded.get(token);
+  if (hit && typeof hit.exp === "number" && hit.exp * 1000 > Date.now()) return hit;
+  decoded.delete(token);
+  const payload = await decode(params);
+  if (payload && typeof payload.exp === "number") {
+    if (decoded.size >= DECODED_MAX) decoded.delete(decoded.keys().next().value!);
+    decoded.set(token, payload);
+  }
+  return payload;
 }
 
 export async function requestIp(): Promise<string> {

@@ -1,7 +1,7 @@
 "use client";
 // Two versions of a file side by side, read only (from the history panel's Compare).
-import { DiffEditor } from "@monaco-editor/react";
 import type { Compare } from "./hooks/use-skill-actions";
+import { SideBySideDiff } from "./side-by-side-diff";
 
 export function CompareView({ compare, modelKey, theme, onClose }: { compare: Compare; modelKey: string; theme: string; onClose: () => void }) {
   return (
@@ -13,15 +13,12 @@ export function CompareView({ compare, modelKey, theme, onClose }: { compare: Co
         </button>
       </div>
       <div className="min-h-0 flex-1 rounded border border-zinc-200 dark:border-zinc-800">
-        <DiffEditor
-          height="100%"
+        <SideBySideDiff
           original={compare.original}
           modified={compare.modified}
           language={compare.language}
           theme={theme}
-          originalModelPath={`inmemory://compare/a/${modelKey}`}
-          modifiedModelPath={`inmemory://compare/b/${modelKey}`}
-          options={{ readOnly: true, automaticLayout: true, minimap: { enabled: false } }}
+          paths={[`inmemory://compare/a/${modelKey}`, `inmemory://compare/b/${modelKey}`]}
         />
       </div>
     </div>

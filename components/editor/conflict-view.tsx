@@ -1,9 +1,9 @@
 "use client";
 // Shown instead of the editor when a save found the file changed on disk: theirs on the left, yours (editable)
 // on the right, the unified diff, and the three ways out.
-import { DiffEditor } from "@monaco-editor/react";
 import type { MutableRefObject } from "react";
 import type { Conflict, ConflictEditor } from "./hooks/use-save";
+import { SideBySideDiff } from "./side-by-side-diff";
 
 interface Props {
   conflict: Conflict;
@@ -25,15 +25,12 @@ export function ConflictView({ conflict, language, theme, busy, editorRef, onKee
         <span className="flex-1">Yours (you can edit it here)</span>
       </div>
       <div className="min-h-0 flex-1">
-        <DiffEditor
-          height="100%"
+        <SideBySideDiff
           original={conflict.theirs}
           modified={conflict.yours}
           language={language}
           theme={theme}
-          originalModelPath={`inmemory://conflict/theirs/${conflict.path}`}
-          modifiedModelPath={`inmemory://conflict/yours/${conflict.path}`}
-          options={{ renderSideBySide: true, automaticLayout: true, minimap: { enabled: false }, originalEditable: false }}
+          paths={[`inmemory://conflict/theirs/${conflict.path}`, `inmemory://conflict/yours/${conflict.path}`]}
           onMount={(e) => {
             editorRef.current = e;
           }}

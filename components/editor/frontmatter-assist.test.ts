@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cursorContext, frontmatterRange, hoverFor, suggestionsFor, type Vocabulary } from "./frontmatter-assist";
+import { cursorContext, frontmatterRange, hoverFor, suggestionsFor } from "./frontmatter-assist";
+import type { Vocabulary } from "./types";
 
 const vocab: Vocabulary = {
   fields: [

@@ -1,22 +1,7 @@
 // Where the cursor is in a SKILL.md frontmatter, and what to offer there. Pure text logic (no Monaco), so the
 // completion and hover providers stay thin and this part is unit-tested.
-
-export interface FieldInfo {
-  name: string;
-  kind: string;
-  type: string;
-  description: string;
-  required?: boolean;
-  values?: readonly string[];
-  children?: readonly FieldInfo[];
-  origin?: string;
-}
-
-export interface Vocabulary {
-  fields: FieldInfo[];
-  tools: { name: string; detail: string }[];
-  contextValues: string[];
-}
+import type { FieldDoc } from "~/server/runtime/skill/fields";
+import type { Vocabulary } from "./types";
 
 /** 1-based line numbers of the frontmatter's content (between the --- lines), or null when there is none. */
 export function frontmatterRange(lines: string[]): { start: number; end: number } | null {
@@ -70,7 +55,7 @@ export interface Suggestion {
   kind: "field" | "value" | "tool";
 }
 
-const fieldDoc = (f: FieldInfo) =>
+const fieldDoc = (f: FieldDoc) =>
   `**${f.name}** (${f.kind}${f.origin ? `, ${f.origin}` : ""}; ${f.type}${f.required ? ", required" : ""})\n\n${f.description}` +
   (f.values ? `\n\nValues: ${f.values.join(", ")}` : "");
 

@@ -1,7 +1,8 @@
 // Completion and hover for SKILL.md frontmatter, registered once per page for the markdown language.
 // The vocabulary (fields, tool names) comes from the server so it is exactly the validator's list.
 import type { Monaco } from "./monaco-setup";
-import { cursorContext, hoverFor, suggestionsFor, type Vocabulary } from "./frontmatter-assist";
+import { cursorContext, hoverFor, suggestionsFor } from "./frontmatter-assist";
+import type { Vocabulary } from "./types";
 
 let vocabulary: Vocabulary | null = null;
 let registered = false;

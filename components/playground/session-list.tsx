@@ -3,28 +3,38 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 
 export function SessionList({ selected, onSelect, canWrite }: { selected: string | null; onSelect: (id: string | null) => void; canWrite: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const list = useQuery(trpc.playground.list.queryOptions());
   const [editing, setEditing] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.playground.list.queryKey() });
-  const rename = useMutation(trpc.playground.rename.mutationOptions({ onSuccess: () => { setEditing(null); void invalidate(); void qc.invalidateQueries({ queryKey: trpc.playground.get.queryKey() }); }, onError: (e) => setError(e.message) }));
+  const { error, refresh, fail } = useListActions(trpc.playground.list.queryKey());
+  const rename = useMutation(
+    trpc.playground.rename.mutationOptions({
+      onSuccess: () => {
+        setEditing(null);
+        refresh();
+        // The new title also shows in the open session's header.
+        void qc.invalidateQueries({ queryKey: trpc.playground.get.queryKey() });
+      },
+      onError: fail,
+    }),
+  );
   const remove = useMutation(
     trpc.playground.remove.mutationOptions({
       onSuccess: (r) => {
         if (r.deleted === selected) onSelect(null);
-        void invalidate();
+        refresh();
       },
-      onError: (e) => setError(e.message),
+      onError: fail,
     }),
   );
   const sessions = list.data ?? [];
   return (
     <div className="space-y-1" data-testid="session-list">
-      {error && <p className="error-text text-xs">{error}</p>}
+      <ErrorLine error={error} className="error-text text-xs" />
       {!sessions.length && <p className="muted text-xs">No sessions yet.</p>}
       {sessions.map((s) => (
         <div

@@ -48,6 +48,15 @@ describe("steps model", () => {
     expect(answerOf([{ ...base, type: "text_delta", text: "thinking" }, { ...base, type: "model_call", step: 1, cost: cost(1, 1, 0, 0), durationMs: 1, toolCalls: 1 }, { ...base, type: "text_delta", text: "answer" }])).toBe("answer");
   });
 
+  it("shows a skill's model switch and its deactivation as steps of their own, carrying the event", () => {
+    const model: StreamEvent = { ...base, type: "skill_model", skill: "release-notes", model: "m", used: false, provider: "offline", detail: "no such model" };
+    const off: StreamEvent = { ...base, type: "skill_deactivated", skill: "release-notes", reason: "requested" };
+    expect(toSteps([model, off])).toEqual([
+      { kind: "skill-model", event: model },
+      { kind: "deactivated", event: off },
+    ]);
+  });
+
   it("streams the answer from deltas until the message arrives; replays the stack", () => {
     expect(answerOf(events)).toBe("Done now");
     expect(answerOf([...events, { ...base, type: "message", text: "Final" }])).toBe("Final");

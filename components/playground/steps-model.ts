@@ -24,6 +24,16 @@ export type Step =
 
 const isNote = (e: StreamEvent): e is PlaygroundNote & { t: number } => e.type === "sandbox" || e.type === "script_queued" || e.type === "script_waited";
 
+/** Events that are a step of their own, unchanged: the step kind each one becomes. */
+const SHOWN_AS_IS = {
+  run_started: "run",
+  skill_selected: "selected",
+  skill_activated: "activated",
+  skill_deactivated: "deactivated",
+  skill_model: "skill-model",
+} as const satisfies Partial<Record<AgentEvent["type"], Step["kind"]>>;
+const isShownAsIs = (e: StreamEvent): e is Ev<keyof typeof SHOWN_AS_IS> => Object.hasOwn(SHOWN_AS_IS, e.type);
+
 export function toSteps(events: StreamEvent[]): Step[] {
   const steps: Step[] = [];
   const tools = new Map<string, Extract<Step, { kind: "tool" }>>();
@@ -36,22 +46,12 @@ export function toSteps(events: StreamEvent[]): Step[] {
       else steps.push({ kind: "note", note: e });
       continue;
     }
+    if (isShownAsIs(e)) {
+      // The kind follows from the event type (the table above); TypeScript cannot pair the two unions itself.
+      steps.push({ kind: SHOWN_AS_IS[e.type], event: e } as Step);
+      continue;
+    }
     switch (e.type) {
-      case "run_started":
-        steps.push({ kind: "run", event: e });
-        break;
-      case "skill_selected":
-        steps.push({ kind: "selected", event: e });
-        break;
-      case "skill_activated":
-        steps.push({ kind: "activated", event: e });
-        break;
-      case "skill_deactivated":
-        steps.push({ kind: "deactivated", event: e });
-        break;
-      case "skill_model":
-        steps.push({ kind: "skill-model", event: e });
-        break;
       case "tool_call": {
         const step = { kind: "tool" as const, call: e, scripts: [], notes: [] };
         tools.set(`${e.depth}:${e.callId}`, step);

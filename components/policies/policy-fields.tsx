@@ -1,6 +1,6 @@
 "use client";
-// The two kinds of input the policies page repeats: an on/off switch that applies at once, and a list of
-// names or patterns, one per line, that resets whenever the stored list changes.
+// The kinds of input the policies page repeats: an on/off switch that applies at once, and a list of names or
+// patterns, one per line, that resets whenever the stored list changes (alone, or as a form that saves it).
 import type { ReactNode } from "react";
 
 export function PolicyToggle({ checked, label, onChange, children }: { checked: boolean | undefined; label: string; onChange: (on: boolean) => void; children?: ReactNode }) {
@@ -12,7 +12,18 @@ export function PolicyToggle({ checked, label, onChange, children }: { checked: 
   );
 }
 
-export function ListTextarea({ name, values, placeholder, label, onChange }: { name: string; values: readonly string[]; placeholder: string; label: string; onChange?: (text: string) => void }) {
+interface ListFieldProps {
+  name: string;
+  values: readonly string[];
+  placeholder: string;
+  label: string;
+  onChange?: (text: string) => void;
+}
+
+/** The entries of a list as typed: one per line, spaces and commas also separate. */
+export const splitList = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+
+export function ListTextarea({ name, values, placeholder, label, onChange }: ListFieldProps) {
   return (
     <textarea
       className="input font-mono"
@@ -25,5 +36,21 @@ export function ListTextarea({ name, values, placeholder, label, onChange }: { n
       aria-label={label}
       onChange={onChange && ((e) => onChange(e.target.value))}
     />
+  );
+}
+
+/** A form around one list: submitting hands over the entries typed; `children` (preview, buttons) follow the field. */
+export function ListForm({ onSave, children, ...field }: ListFieldProps & { onSave: (entries: string[]) => void; children: ReactNode }) {
+  return (
+    <form
+      className="space-y-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSave(splitList(String(new FormData(e.currentTarget).get(field.name) ?? "")));
+      }}
+    >
+      <ListTextarea {...field} />
+      {children}
+    </form>
   );
 }

@@ -1,36 +1,32 @@
 "use client";
 // Access tokens: make one (shown once, with a copy button), see your tokens (administrators: every token, machine
 // tokens included) with their scopes, expiry and last use, and revoke one.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { TOKEN_DEFAULT_EXPIRY_DAYS, TOKEN_SCOPES, type TokenScope } from "~/server/domain/tokens";
 import { DataTable } from "~/components/shell/data-table";
+import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 
 const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
 
 export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
   const [all, setAll] = useState(false);
   const list = useQuery(trpc.tokens.list.queryOptions({ all: isAdmin && all }));
   const users = useQuery({ ...trpc.user.list.queryOptions(), enabled: isAdmin });
-  const [error, setError] = useState<string | null>(null);
+  const { error, done, refresh, fail } = useListActions(trpc.tokens.list.queryKey());
   const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
-  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
       onSuccess: (r) => {
-        setError(null);
         setShown({ name: r.info.name, token: r.token });
-        void invalidate();
+        done();
       },
-      onError: (e) => setError(e.data?.zodError ? Object.values(e.data.zodError.fieldErrors).flat().join(" ") : e.message),
+      onError: fail,
     }),
   );
-  const revoke = useMutation(
-    trpc.tokens.revoke.mutationOptions({ onSuccess: () => void invalidate(), onError: (e) => setError(e.message) }),
-  );
+  const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh, onError: fail }));
 
   function onCreate(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -51,11 +47,7 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
         A token lets <code>omniforge sync</code> read your catalog (<code>catalog:read</code>) or an agent send its telemetry
         (<code>telemetry:write</code>), as <code>Authorization: Bearer</code> on those API routes only.
       </p>
-      {error && (
-        <p className="error-text" data-testid="tokens-error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} testId="tokens-error" />
       {shown && (
         <div className="card space-y-2" role="status" data-testid="token-shown">
           <p>

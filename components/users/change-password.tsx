@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
+import { errorText, type CallError } from "~/components/shell/list-actions";
 
 export function ChangePassword() {
   const client = useTRPCClient();
@@ -26,8 +27,7 @@ export function ChangePassword() {
       setNext("");
       setAgain("");
     } catch (err) {
-      const zod = (err as { data?: { zodError?: { fieldErrors: Record<string, string[]> } } }).data?.zodError;
-      setError(zod ? Object.values(zod.fieldErrors).flat().join(" ") : (err as Error).message);
+      setError(errorText(err as CallError));
     } finally {
       setBusy(false);
     }

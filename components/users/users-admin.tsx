@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
@@ -7,42 +7,25 @@ import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
 import { DataTable } from "~/components/shell/data-table";
 import { Options } from "~/components/shell/options";
+import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
   const users = useQuery(trpc.user.list.queryOptions());
-  const [error, setError] = useState<string | null>(null);
+  const { error, done, fail } = useListActions(trpc.user.list.queryKey());
   const [notice, setNotice] = useState<string | null>(null);
-  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
-  const create = useMutation(
-    trpc.user.create.mutationOptions({
-      onSuccess: () => {
-        setError(null);
-        void invalidate();
-      },
-      onError: (e) => setError(e.data?.zodError ? Object.values(e.data.zodError.fieldErrors).flat().join(" ") : e.message),
-    }),
-  );
-  const update = useMutation(
-    trpc.user.update.mutationOptions({
-      onSuccess: () => {
-        setError(null);
-        void invalidate();
-      },
-      onError: (e) => setError(e.message),
-    }),
-  );
+  const create = useMutation(trpc.user.create.mutationOptions({ onSuccess: done, onError: fail }));
+  const update = useMutation(trpc.user.update.mutationOptions({ onSuccess: done, onError: fail }));
 
   const signOutEverywhere = useMutation(
     trpc.user.signOutEverywhere.mutationOptions({
       onSuccess: (r, { id }) => {
-        setError(null);
+        done();
         const email = users.data?.find((u) => u.id === id)?.email ?? "the user";
         const n = r?.sessionsEnded ?? 0;
         setNotice(`Signed ${email} out everywhere: ${count(n, "open session")} ended.`);
       },
-      onError: (e) => setError(e.message),
+      onError: fail,
     }),
   );
 
@@ -64,11 +47,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Users</h1>
-      {error && (
-        <p className="error-text" data-testid="users-error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} testId="users-error" />
       {notice && (
         <p className="muted" role="status" data-testid="users-notice">
           {notice}

@@ -4,11 +4,15 @@
 // offline provider. Prints requests/s and p50/p99 per procedure, and the skill.list page and /api/health alone.
 // Targets: reads p99 < 200 ms, health < 20 ms under load, a skill.list page < 10 ms alone.
 // LOAD_BENCH_SECONDS (default 30) sets how long the mix runs; LOAD_BENCH_ROUNDS (default 1) repeats it (medians).
-import { spawn, type ChildProcess } from "node:child_process";
+// LOAD_BENCH_CPU_PROF=<folder> runs the console's server process itself under `node --cpu-prof` (not behind
+// start.ts and tsx's wrapper), so its CPU profile is written there when the bench stops it.
+import { randomBytes } from "node:crypto";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { staleBuild } from "../build-stamp";
 import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
 
 export const name = "load";
@@ -19,6 +23,7 @@ const ROUNDS = Number(process.env.LOAD_BENCH_ROUNDS ?? 1);
 const SKILLS = 600;
 const BROWSERS = 16;
 const CHATTERS = 4;
+const CPU_PROF = process.env.LOAD_BENCH_CPU_PROF;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -216,7 +221,12 @@ async function startConsole(home: string, port: number, admin: SeedUser): Promis
   // The offline provider only: no real model is called.
   const env = { ...process.env };
   for (const k of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OMNIFORGE_MODEL"]) delete env[k];
-  const child = spawn(path.join(repo, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+  const tsx = path.join(repo, "node_modules", ".bin", "tsx");
+  if (CPU_PROF && staleBuild(repo)) spawnSync(tsx, ["scripts/start.ts", "--build-only"], { cwd: repo, stdio: "inherit" });
+  const [command, args] = CPU_PROF
+    ? [process.execPath, ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF)}`, "--import", "tsx", "scripts/serve.ts"]]
+    : [tsx, ["scripts/start.ts"]];
+  const child = spawn(command, args, {
     cwd: repo,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -233,6 +243,8 @@ async function startConsole(home: string, port: number, admin: SeedUser): Promis
       OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "10000",
       OMNIFORGE_AUDIT_STDOUT: "0",
       NEXT_TELEMETRY_DISABLED: "1",
+      // What start.ts would otherwise set for the server it starts.
+      ...(CPU_PROF ? { NODE_ENV: "production", NEXTAUTH_SECRET: randomBytes(32).toString("base64url") } : {}),
     },
   });
   for (const s of [child.stdout!, child.stderr!]) s.on("data", (d: Buffer) => log.push(d.toString()));

@@ -3,11 +3,13 @@
 // a body whose declared length is over the route's limit before Next reads a byte of it.
 import http from "node:http";
 import { bodyLimitFor } from "./body-limit";
+import { answerWith, edgeHandlerFor } from "./edge";
 import { stampPeer } from "./peer";
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
-export function createConsoleServer(handle: NodeHandler): http.Server {
+/** `edge`: answer the routes registered in server/http/edge.ts directly (the production server). */
+export function createConsoleServer(handle: NodeHandler, options: { edge?: boolean } = {}): http.Server {
   return http.createServer((req, res) => {
     stampPeer(req);
     const refused = declaredBodyRefusal(req);
@@ -17,7 +19,8 @@ export function createConsoleServer(handle: NodeHandler): http.Server {
       res.end(refused.message + "\n");
       return;
     }
-    void Promise.resolve(handle(req, res)).catch((e: unknown) => {
+    const direct = options.edge ? edgeHandlerFor(req.method ?? "GET", req.url ?? "/") : undefined;
+    void Promise.resolve(direct ? answerWith(direct, req, res) : handle(req, res)).catch((e: unknown) => {
       console.error("[omniforge] request failed:", e);
       if (!res.headersSent) res.writeHead(500);
       res.end();

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { answerAtEdge } from "~/server/http/edge";
 import { ensureReady } from "~/server/services/bootstrap";
 import { healthReport } from "~/server/services/health";
 
@@ -13,3 +14,6 @@ export async function GET() {
     return NextResponse.json({ status: "error", database: "error", error: (e as Error).message }, { status: 503 });
   }
 }
+
+// A probe's answer must not wait behind Next's pipeline: the console's server answers it directly (server/http/edge.ts).
+answerAtEdge("/api/health", ["GET"], GET);

@@ -20,124 +20,81 @@ export interface FieldDoc {
   origin?: string;
 }
 
+// One maker per kind: an entry states only what differs (name, type, text and any values, sub-keys or origin).
+type Extra = Pick<FieldDoc, "required" | "values" | "children" | "origin">;
+const ofKind =
+  (kind: FieldKind) =>
+  (name: string, type: string, description: string, extra: Extra = {}): FieldDoc => ({ name, kind, type, description, ...extra });
+const spec = ofKind("spec");
+const extension = ofKind("extension");
+const vendor = (origin: string, name: string, type: string, description: string) => ofKind("vendor")(name, type, description, { origin });
+
 export const SPEC_FIELD_DOCS: readonly FieldDoc[] = [
-  {
-    name: "name",
-    kind: "spec",
-    type: "string",
-    required: true,
-    description:
-      "1-64 characters: lowercase letters, digits and single hyphens (no leading, trailing or double hyphen). " +
+  spec(
+    "name",
+    "string",
+    "1-64 characters: lowercase letters, digits and single hyphens (no leading, trailing or double hyphen). " +
       "Must equal the skill folder's name (compared after NFKC normalisation).",
-  },
-  {
-    name: "description",
-    kind: "spec",
-    type: "string",
+    { required: true },
+  ),
+  spec("description", "string", "1-1024 characters. What the skill does AND when to use it, with the keywords an agent will match on.", {
     required: true,
-    description:
-      "1-1024 characters. What the skill does AND when to use it, with the keywords an agent will match on.",
-  },
-  {
-    name: "license",
-    kind: "spec",
-    type: "string",
-    description: 'License name ("MIT", "Apache-2.0") or a reference to a bundled file ("Proprietary. LICENSE.txt has full terms").',
-  },
-  {
-    name: "compatibility",
-    kind: "spec",
-    type: "string",
-    description: 'At most 500 characters. Environment requirements, e.g. "Requires Node.js 18+ and Docker".',
-  },
-  {
-    name: "metadata",
-    kind: "spec",
-    type: "mapping of string to string",
-    description: "Free key/value pairs (version, author, updated...). Values must be plain strings, not lists or mappings.",
-  },
-  {
-    name: "allowed-tools",
-    kind: "spec",
-    type: "string",
-    description:
-      'Space-separated tool patterns the skill may use, e.g. "Bash(git:*) Read Write" (experimental in the spec). ' +
+  }),
+  spec("license", "string", 'License name ("MIT", "Apache-2.0") or a reference to a bundled file ("Proprietary. LICENSE.txt has full terms").'),
+  spec("compatibility", "string", 'At most 500 characters. Environment requirements, e.g. "Requires Node.js 18+ and Docker".'),
+  spec("metadata", "mapping of string to string", "Free key/value pairs (version, author, updated...). Values must be plain strings, not lists or mappings."),
+  spec(
+    "allowed-tools",
+    "string",
+    'Space-separated tool patterns the skill may use, e.g. "Bash(git:*) Read Write" (experimental in the spec). ' +
       "The omniforge rules also accept a YAML list and commas.",
-  },
+  ),
 ];
 
 export const EXTENSION_FIELD_DOCS: readonly FieldDoc[] = [
-  {
-    name: "model",
-    kind: "extension",
-    type: "string",
-    description: "Model to use while the skill is active (provider-specific id). Omit to keep the session's model.",
-  },
-  {
-    name: "context",
-    kind: "extension",
-    type: "string",
-    values: ["inherit", "fork"],
-    description:
-      "inherit (default): the skill runs in the current conversation. fork: a sub-agent runs the skill with its body " +
+  extension("model", "string", "Model to use while the skill is active (provider-specific id). Omit to keep the session's model."),
+  extension(
+    "context",
+    "string",
+    "inherit (default): the skill runs in the current conversation. fork: a sub-agent runs the skill with its body " +
       "as instructions and none of the parent conversation.",
-  },
-  {
-    name: "agent",
-    kind: "extension",
-    type: "string",
-    description:
-      "Which agent type runs a forked skill (used with context: fork): general-purpose (the default, every tool), Explore or Plan (read-only: " +
+    { values: ["inherit", "fork"] },
+  ),
+  extension(
+    "agent",
+    "string",
+    "Which agent type runs a forked skill (used with context: fork): general-purpose (the default, every tool), Explore or Plan (read-only: " +
       "no tool that writes files or runs commands). Another name runs as general-purpose, and the answer says so.",
-  },
-  {
-    name: "hooks",
-    kind: "extension",
-    type: "mapping",
-    description: "Scripts inside the skill folder run around activation.",
+  ),
+  extension("hooks", "mapping", "Scripts inside the skill folder run around activation.", {
     children: [
-      { name: "pre", kind: "extension", type: "string", description: "Script path (relative to the skill folder) run before the skill starts." },
-      { name: "post", kind: "extension", type: "string", description: "Script path (relative to the skill folder) run after the skill ends." },
+      extension("pre", "string", "Script path (relative to the skill folder) run before the skill starts."),
+      extension("post", "string", "Script path (relative to the skill folder) run after the skill ends."),
     ],
-  },
-  {
-    name: "priority",
-    kind: "extension",
-    type: "number",
-    description:
-      "Orders candidates with the same name inside one layer (higher wins). Never lets a lower layer beat a higher one.",
-  },
-  {
-    name: "tags",
-    kind: "extension",
-    type: "list of strings",
-    description: "Labels for search and filtering in the console.",
-  },
-  {
-    name: "scope",
-    kind: "extension",
-    type: "mapping",
-    description: "Where the skill is offered. An omitted list means everywhere.",
+  }),
+  extension("priority", "number", "Orders candidates with the same name inside one layer (higher wins). Never lets a lower layer beat a higher one."),
+  extension("tags", "list of strings", "Labels for search and filtering in the console."),
+  extension("scope", "mapping", "Where the skill is offered. An omitted list means everywhere.", {
     children: [
-      { name: "agents", kind: "extension", type: "list of strings", description: "Agent ids that may see the skill." },
-      { name: "tenants", kind: "extension", type: "list of strings", description: "Tenants that may see the skill." },
-      { name: "environments", kind: "extension", type: "list of strings", description: "Environments (dev, staging, prod...) where the skill is offered." },
+      extension("agents", "list of strings", "Agent ids that may see the skill."),
+      extension("tenants", "list of strings", "Tenants that may see the skill."),
+      extension("environments", "list of strings", "Environments (dev, staging, prod...) where the skill is offered."),
     ],
-  },
+  }),
 ];
 
 export const VENDOR_FIELD_DOCS: readonly FieldDoc[] = [
-  { name: "argument-hint", kind: "vendor", type: "string", origin: "Claude Code", description: "Hint shown for the arguments of the skill's slash command." },
-  { name: "disable-model-invocation", kind: "vendor", type: "boolean", origin: "Claude Code", description: "When true only the user can invoke the skill; the model never activates it on its own." },
-  { name: "user-invocable", kind: "vendor", type: "boolean", origin: "Claude Code", description: "Whether the skill appears as a slash command for the user." },
-  { name: "when_to_use", kind: "vendor", type: "string", origin: "Claude Code", description: "Extra guidance on when to activate the skill; prefer putting this in description." },
-  { name: "version", kind: "vendor", type: "string", origin: "various", description: "Skill version; the spec's place for it is metadata.version." },
-  { name: "mode", kind: "vendor", type: "string", origin: "Claude Code", description: "Legacy command mode flag." },
-  { name: "color", kind: "vendor", type: "string", origin: "boxxy", description: "Display colour for the skill." },
-  { name: "role", kind: "vendor", type: "string", origin: "boxxy", description: "Role classification (Generator, Coordinator, Verifier)." },
-  { name: "trit", kind: "vendor", type: "string", origin: "boxxy", description: "GF(3) classification used by boxxy." },
-  { name: "author", kind: "vendor", type: "string", origin: "various", description: "Skill author; the spec's place for it is metadata.author." },
-  { name: "disabled", kind: "vendor", type: "boolean", origin: "Gemini CLI", description: "When true the skill is listed as disabled and never offered or activated." },
+  vendor("Claude Code", "argument-hint", "string", "Hint shown for the arguments of the skill's slash command."),
+  vendor("Claude Code", "disable-model-invocation", "boolean", "When true only the user can invoke the skill; the model never activates it on its own."),
+  vendor("Claude Code", "user-invocable", "boolean", "Whether the skill appears as a slash command for the user."),
+  vendor("Claude Code", "when_to_use", "string", "Extra guidance on when to activate the skill; prefer putting this in description."),
+  vendor("various", "version", "string", "Skill version; the spec's place for it is metadata.version."),
+  vendor("Claude Code", "mode", "string", "Legacy command mode flag."),
+  vendor("boxxy", "color", "string", "Display colour for the skill."),
+  vendor("boxxy", "role", "string", "Role classification (Generator, Coordinator, Verifier)."),
+  vendor("boxxy", "trit", "string", "GF(3) classification used by boxxy."),
+  vendor("various", "author", "string", "Skill author; the spec's place for it is metadata.author."),
+  vendor("Gemini CLI", "disabled", "boolean", "When true the skill is listed as disabled and never offered or activated."),
 ];
 
 export const RULE_FIELDS: readonly FieldDoc[] = [...SPEC_FIELD_DOCS, ...EXTENSION_FIELD_DOCS, ...VENDOR_FIELD_DOCS];

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { preparedQuery } from "../../../db/prepared";
 import { authSessions, users } from "../../../db/schema";
 import { SESSION_IDLE_MAX_MS, SESSION_KEEP_ENDED_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
 import type { Role } from "../../domain/vocabulary";
@@ -30,18 +31,23 @@ export function startSession(db: Db, userId: string, ip: string, now = new Date(
   return id;
 }
 
+// Every request asks this: prepared once per connection.
+const sessionRow = preparedQuery((db) =>
+  db
+    .select({ s: authSessions, u: users })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(eq(authSessions.id, sql.placeholder("sid")))
+    .prepare(),
+);
+
 /**
  * The user of an open session, with their current role, or null: no such session, ended, idle too long,
  * not this user's, or the user is disabled. Refreshes the last-seen time now and then.
  */
 export function sessionUser(db: Db, token: { userId?: string; sid?: string }, now = new Date()): SessionUserRow | null {
   if (!token.userId || !token.sid) return null;
-  const row = db
-    .select({ s: authSessions, u: users })
-    .from(authSessions)
-    .innerJoin(users, eq(users.id, authSessions.userId))
-    .where(eq(authSessions.id, token.sid))
-    .get();
+  const row = sessionRow(db).get({ sid: token.sid });
   if (!row || row.s.userId !== token.userId || row.s.endedAt || row.u.disabled) return null;
   const idle = now.getTime() - row.s.lastSeenAt.getTime();
   if (idle > SESSION_IDLE_MAX_MS) return null;

@@ -2,8 +2,9 @@
 // The registry's resolution takes the result as plain data (RegistryPolicy). effectivePolicy is the single
 // source every caller uses (layers view, playground listing, deploy preview, CLI), so a block or an approval
 // shows up everywhere at once.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { preparedQuery } from "../../../db/prepared";
 import { approvals, policySettings } from "../../../db/schema";
 import { approvalKey, EMPTY_POLICY, type LayerName, type RegistryPolicy } from "../../runtime/registry";
 
@@ -36,8 +37,14 @@ export function normalisePolicy(raw: Partial<StoredPolicy> | null | undefined): 
   return out;
 }
 
+// Both are read for every list page and playground turn: prepared once per connection.
+const policyRow = preparedQuery((db) => db.select().from(policySettings).where(eq(policySettings.key, sql.placeholder("key"))).prepare());
+const approvedRows = preparedQuery((db) =>
+  db.select().from(approvals).where(eq(approvals.status, "approved")).orderBy(approvals.decidedAt, approvals.id).prepare(),
+);
+
 export function readStoredPolicy(db: Db): StoredPolicy {
-  const row = db.select().from(policySettings).where(eq(policySettings.key, POLICY_KEY)).get();
+  const row = policyRow(db).get({ key: POLICY_KEY });
   if (!row) return normalisePolicy(EMPTY_POLICY);
   try {
     return normalisePolicy(JSON.parse(row.value) as StoredPolicy);
@@ -68,7 +75,7 @@ export interface ApprovalScope {
 /** approvalKey -> digest for every approved definition (the key format is the registry's approvalKey). */
 export function approvedDigests(db: Db, scope: ApprovalScope = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const a of db.select().from(approvals).where(eq(approvals.status, "approved")).orderBy(approvals.decidedAt, approvals.id).all()) {
+  for (const a of approvedRows(db).all()) {
     if (a.layer === "personal" && scope.userId !== undefined && (a.ownerId ?? null) !== (scope.userId ?? null)) continue;
     const key = approvalKey({ layer: a.layer as LayerName, name: a.skill, plugin: a.plugin ?? undefined });
     // Newest decision wins when a definition was approved more than once (an edit supersedes the old approval).

@@ -2,6 +2,7 @@
 // the console. Whole-skill actions keep a snapshot of every file so a deleted skill can come back.
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { preparedQuery } from "../../../db/prepared";
 import { skillVersions, type SkillVersion } from "../../../db/schema";
 import { historyKey, type SkillActor, type SkillRef } from "./location";
 
@@ -120,13 +121,16 @@ export function parseSnapshot(raw: string | null): Snapshot | null {
 }
 
 /** Latest change per skill (one query for the whole list): key "layer|owner|plugin|skill" -> who and when. */
+// Read for every list page: prepared once per connection.
+const latestChangeRows = preparedQuery((db) =>
+  db.$client.prepare(
+    `SELECT layer, owner_id AS ownerId, plugin, skill, author_email AS authorEmail, action, MAX(created_at) AS createdAt
+     FROM skill_versions GROUP BY layer, owner_id, plugin, skill`,
+  ),
+);
+
 export function latestChanges(db: Db): Map<string, { authorEmail: string; createdAt: number; action: string }> {
-  const rows = db.$client
-    .prepare(
-      `SELECT layer, owner_id AS ownerId, plugin, skill, author_email AS authorEmail, action, MAX(created_at) AS createdAt
-       FROM skill_versions GROUP BY layer, owner_id, plugin, skill`,
-    )
-    .all() as { layer: string; ownerId: string | null; plugin: string | null; skill: string; authorEmail: string; action: string; createdAt: number }[];
+  const rows = latestChangeRows(db).all() as { layer: string; ownerId: string | null; plugin: string | null; skill: string; authorEmail: string; action: string; createdAt: number }[];
   const out = new Map<string, { authorEmail: string; createdAt: number; action: string }>();
   for (const r of rows) out.set(changeKey(r), { authorEmail: r.authorEmail, createdAt: r.createdAt, action: r.action });
   return out;

@@ -8,7 +8,7 @@ import type { SkillsContext } from "./context";
 import { existingSkillDir } from "./edit";
 import { listTree } from "./files";
 import { latestChanges } from "./history";
-import { entriesByKey, queryRows, skillRows, type ListQuery, type SkillList } from "./list";
+import { listedRows, queryRows, type ListQuery, type SkillList } from "./list";
 import { auditSkill } from "./context";
 import { assertMayReview, canWrite, type SkillRef } from "./location";
 
@@ -34,12 +34,11 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: s
   if (owner !== undefined && owner !== ctx.actor.id) {
     assertMayReview(ctx.actor, owner);
     const index = await indexFor(owner, ctx.dh);
-    const rows = skillRows(index, effectivePolicy(ctx.db, { userId: owner }), latestChanges(ctx.db), owner).filter((r) => r.layer === "personal");
-    return queryRows(rows, entriesByKey(index, rows), query);
+    const rows = listedRows(index, effectivePolicy(ctx.db, { userId: owner }), owner).filter((r) => r.row.layer === "personal");
+    return queryRows(rows, latestChanges(ctx.db), query);
   }
   const index = await indexFor(ctx.actor.id, ctx.dh);
-  const rows = skillRows(index, effectivePolicy(ctx.db), latestChanges(ctx.db), ctx.actor.id);
-  return queryRows(rows, entriesByKey(index, rows), query);
+  return queryRows(listedRows(index, effectivePolicy(ctx.db), ctx.actor.id), latestChanges(ctx.db), query);
 }
 
 /** The editor's header: files, whether the actor may write, and the definition's status in the list. */
@@ -54,8 +53,9 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   let statusReason = "";
   if (entry) {
     const owner = someoneElse ? ref.ownerId! : ctx.actor.id;
-    const rows = skillRows(index, effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined), new Map(), owner);
-    const row = rows.find((r) => r.ref.layer === ref.layer && r.ref.skill === ref.skill && (r.ref.plugin ?? "") === (ref.plugin ?? "") && (r.ref.base ?? "") === (ref.base ?? ""));
+    const listed = listedRows(index, effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined), owner);
+    // The row of this very entry (the same folder may not be listed twice).
+    const row = listed.find((r) => r.entry === entry)?.row;
     status = row?.status ?? null;
     statusReason = row?.statusReason ?? "";
   }

@@ -59,6 +59,30 @@ describe("skills list", () => {
     expect([both.names, both.total]).toEqual([4, 5]);
   });
 
+  it("a search kept from an earlier page is not served once a body, a policy or the last change moves on", async () => {
+    const author = h.ctx(h.actor("author"));
+    const admin = h.ctx(h.actor("admin"));
+    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    writeSkillOnDisk(path.join(root, "alpha"), { "SKILL.md": skillMd("alpha", "First one. Use it.") + "\nMentions zebra crossings.\n" });
+    writeSkillOnDisk(path.join(root, "beta"), { "SKILL.md": skillMd("beta", "Second one. Use it.") });
+    expect((await listSkills(author, { q: "zebra" })).rows.map((r) => r.name)).toEqual(["alpha"]);
+    expect((await listSkills(author, { q: "zebra", offset: 0, limit: 1 })).rows.map((r) => r.name)).toEqual(["alpha"]);
+    const ref = (await listSkills(author, { q: "beta" })).rows[0]!.ref;
+    const loaded = readSkillFile(author, ref, "SKILL.md");
+    saveFile(author, { ref, path: "SKILL.md", text: loaded.text + "\nA zebra too.\n", baseDigest: loaded.digest });
+    const after = await listSkills(author, { q: "zebra" });
+    expect(after.rows.map((r) => r.name)).toEqual(["alpha", "beta"]);
+    // The page's last change is the save just made, by its author.
+    expect(after.rows[1]!.lastChange).toMatchObject({ source: "console", by: "author-1@x.io" });
+    // A policy change is a new resolution: the same search shows the new status.
+    const { writeStoredPolicy } = await import("../policy/store");
+    writeStoredPolicy(admin.db, { blockedNames: ["alpha"], disabled: [] }, admin.actor.id);
+    expect((await listSkills(author, { q: "zebra" })).rows.map((r) => [r.name, r.status])).toEqual([
+      ["alpha", "blocked"],
+      ["beta", "active"],
+    ]);
+  });
+
   it("lists, searches and pages 1,000 skills (figure printed)", async () => {
     const author = h.ctx(h.actor("author"));
     const root = path.join(h.dh.projectRoot, ".omniforge/skills");

@@ -7,6 +7,7 @@ import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
 import { configContextFor } from "../skills-config";
 import { resolveCached } from "../catalog/resolution";
+import { LAYERS } from "../../domain/vocabulary";
 
 export type ListStatus = "active" | Exclude<CandidateStatus, "winner">;
 export type ListSort = "name" | "layer" | "status" | "changed";
@@ -48,7 +49,7 @@ export interface SkillList {
   tags: string[];
 }
 
-const LAYER_ORDER: LayerName[] = ["enterprise", "personal", "project", "plugin"];
+const LAYER_ORDER: readonly LayerName[] = LAYERS;
 const STATUS_ORDER: ListStatus[] = ["active", "pending-approval", "shadowed", "disabled", "blocked", "out-of-scope", "invalid"];
 
 // digest -> lowercased body text. Bounded so a huge catalog cannot grow it without limit.
@@ -72,20 +73,24 @@ function bodyText(entry: SkillEntry): string {
   return text;
 }
 
-interface BaseRow {
+/** A row without its last change, with what the list needs again and again computed once. */
+export interface ListedRow {
   row: Omit<SkillRow, "lastChange">;
   entry: SkillEntry;
   changeKey: string;
+  /** Name, description and tags, lowercased: what a search looks at first. */
+  head: string;
 }
 
 // Rows without their last change, per resolution (itself cached per index version and context) and user: what
 // stays the same between requests is computed once per change, as the resolution is.
-const baseRowsMemo = new WeakMap<object, Map<string, BaseRow[]>>();
+const listedMemo = new WeakMap<object, Map<string, ListedRow[]>>();
 
-function baseRows(index: SkillIndex, policy: RegistryPolicy, userId: string): BaseRow[] {
+/** Every definition the user's index holds, resolved with `policy`. Callers must not change the rows. */
+export function listedRows(index: SkillIndex, policy: RegistryPolicy, userId: string): ListedRow[] {
   const resolution = resolveCached(index, { policy, ...configContextFor(index.config.home, index.config.projectRoot) });
-  let byUser = baseRowsMemo.get(resolution);
-  if (!byUser) baseRowsMemo.set(resolution, (byUser = new Map()));
+  let byUser = listedMemo.get(resolution);
+  if (!byUser) listedMemo.set(resolution, (byUser = new Map()));
   const hit = byUser.get(userId);
   if (hit) return hit;
   const rows = index.entries().map((entry) => {
@@ -104,50 +109,69 @@ function baseRows(index: SkillIndex, policy: RegistryPolicy, userId: string): Ba
       validity: entry.status,
       tags: entry.tags,
     };
-    return { row, entry, changeKey: changeKey(historyKey(ref)) };
+    const head = `${row.name}\n${row.description}\n${row.tags.join(" ")}`.toLowerCase();
+    return { row, entry, changeKey: changeKey(historyKey(ref)), head };
   });
   byUser.set(userId, rows);
   return rows;
 }
 
-/** Every row (unfiltered) for the user whose index this is. Callers must not change the rows. */
-export function skillRows(
-  index: SkillIndex,
-  policy: RegistryPolicy,
-  changes: Map<string, { authorEmail: string; createdAt: number }>,
-  userId: string,
-): SkillRow[] {
-  return baseRows(index, policy, userId).map(({ row, entry, changeKey }) => {
-    const change = changes.get(changeKey);
-    // The file is newer than the console's last version: someone changed it on disk (git, another editor).
-    const lastChange =
-      change && entry.mtimeMs <= change.createdAt + 2000
-        ? { at: change.createdAt, by: change.authorEmail, source: "console" as const }
-        : { at: Math.round(entry.mtimeMs), by: null, source: "disk" as const };
-    return { ...row, lastChange };
-  });
+type Changes = Map<string, { authorEmail: string; createdAt: number }>;
+
+/** The row with its last change: from the version history, or "on disk" when the file is newer than that. */
+function withLastChange({ row, entry, changeKey }: ListedRow, changes: Changes): SkillRow {
+  const change = changes.get(changeKey);
+  // The file is newer than the console's last version: someone changed it on disk (git, another editor).
+  const lastChange =
+    change && entry.mtimeMs <= change.createdAt + 2000
+      ? { at: change.createdAt, by: change.authorEmail, source: "console" as const }
+      : { at: Math.round(entry.mtimeMs), by: null, source: "disk" as const };
+  return { ...row, lastChange };
 }
 
-/** Filters, searches, sorts and pages rows. Body text is searched only for rows the cheaper fields did not match. */
-export function queryRows(rows: SkillRow[], entriesByKey: Map<string, SkillEntry>, query: ListQuery): SkillList {
+/** Every row (unfiltered) for the user whose index this is. */
+export function skillRows(index: SkillIndex, policy: RegistryPolicy, changes: Changes, userId: string): SkillRow[] {
+  return listedRows(index, policy, userId).map((r) => withLastChange(r, changes));
+}
+
+// Rows matching a search, per set of rows (so per catalog version and user) and query: people page through the
+// same search and several people search the same words, and reading every body again was most of a list's cost.
+const searchMemo = new WeakMap<ListedRow[], Map<string, Set<ListedRow>>>();
+const SEARCHES_KEPT = 64;
+
+function searchHits(rows: ListedRow[], q: string): Set<ListedRow> {
+  let memo = searchMemo.get(rows);
+  if (!memo) searchMemo.set(rows, (memo = new Map()));
+  const hit = memo.get(q);
+  if (hit) return hit;
+  const words = q.split(/\s+/);
+  const found = new Set<ListedRow>();
+  for (const r of rows) {
+    const missing = words.filter((w) => !r.head.includes(w));
+    // Body text is searched only for rows the cheaper fields did not match.
+    if (!missing.length || missing.every((w) => bodyText(r.entry).includes(w))) found.add(r);
+  }
+  if (memo.size >= SEARCHES_KEPT) memo.delete(memo.keys().next().value!);
+  memo.set(q, found);
+  return found;
+}
+
+/**
+ * Filters, searches, sorts and pages rows. The last change is looked up for the page's rows only (for every
+ * match when sorting by it).
+ */
+export function queryRows(rows: ListedRow[], changes: Changes, query: ListQuery): SkillList {
   const q = query.q?.trim().toLowerCase() ?? "";
-  const words = q ? q.split(/\s+/) : [];
+  const hits = q ? searchHits(rows, q) : null;
   const layers = query.layers?.length ? new Set(query.layers) : null;
   const statuses = query.statuses?.length ? new Set(query.statuses) : null;
   const tag = query.tag?.trim().toLowerCase() || null;
   const counts = { layers: {} as Record<string, number>, statuses: {} as Record<string, number> };
   const tags = new Set<string>();
-  const matched: SkillRow[] = [];
-  for (const row of rows) {
-    if (words.length) {
-      const head = `${row.name}\n${row.description}\n${row.tags.join(" ")}`.toLowerCase();
-      const missing = words.filter((w) => !head.includes(w));
-      if (missing.length) {
-        const entry = entriesByKey.get(row.key);
-        const body = entry ? bodyText(entry) : "";
-        if (!missing.every((w) => body.includes(w))) continue;
-      }
-    }
+  const matched: ListedRow[] = [];
+  for (const listed of rows) {
+    const row = listed.row;
+    if (hits && !hits.has(listed)) continue;
     if (tag && !row.tags.some((t) => t.toLowerCase() === tag)) continue;
     // Facet counts ignore their own filter, so the UI can show what each choice would give.
     if (!statuses || statuses.has(row.status)) counts.layers[row.layer] = (counts.layers[row.layer] ?? 0) + 1;
@@ -155,21 +179,30 @@ export function queryRows(rows: SkillRow[], entriesByKey: Map<string, SkillEntry
     if (layers && !layers.has(row.layer)) continue;
     if (statuses && !statuses.has(row.status)) continue;
     for (const t of row.tags) tags.add(t);
-    matched.push(row);
+    matched.push(listed);
   }
   const sign = query.dir === "desc" ? -1 : 1;
-  const byName = (a: SkillRow, b: SkillRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const cmp: Record<ListSort, (a: SkillRow, b: SkillRow) => number> = {
-    name: (a, b) => byName(a, b) || LAYER_ORDER.indexOf(a.layer) - LAYER_ORDER.indexOf(b.layer),
-    layer: (a, b) => LAYER_ORDER.indexOf(a.layer) - LAYER_ORDER.indexOf(b.layer) || byName(a, b),
-    status: (a, b) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status) || byName(a, b),
-    changed: (a, b) => a.lastChange.at - b.lastChange.at || byName(a, b),
-  };
-  const sort = cmp[query.sort ?? "name"];
-  matched.sort((a, b) => sign * sort(a, b));
+  const byName = (a: ListedRow, b: ListedRow) => (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0);
+  const layerRank = (r: ListedRow) => LAYER_ORDER.indexOf(r.row.layer);
+  const statusRank = (r: ListedRow) => STATUS_ORDER.indexOf(r.row.status);
+  let page: SkillRow[];
   const offset = Math.max(0, query.offset ?? 0);
   const limit = Math.min(500, Math.max(1, query.limit ?? 100));
-  return { total: matched.length, names: new Set(matched.map((r) => r.name)).size, offset, rows: matched.slice(offset, offset + limit), counts, tags: [...tags].sort() };
+  if (query.sort === "changed") {
+    const full = matched.map((r) => ({ listed: r, row: withLastChange(r, changes) }));
+    full.sort((a, b) => sign * (a.row.lastChange.at - b.row.lastChange.at || byName(a.listed, b.listed)));
+    page = full.slice(offset, offset + limit).map((f) => f.row);
+  } else {
+    const cmp: Record<Exclude<ListSort, "changed">, (a: ListedRow, b: ListedRow) => number> = {
+      name: (a, b) => byName(a, b) || layerRank(a) - layerRank(b),
+      layer: (a, b) => layerRank(a) - layerRank(b) || byName(a, b),
+      status: (a, b) => statusRank(a) - statusRank(b) || byName(a, b),
+    };
+    const sort = cmp[query.sort ?? "name"];
+    matched.sort((a, b) => sign * sort(a, b));
+    page = matched.slice(offset, offset + limit).map((r) => withLastChange(r, changes));
+  }
+  return { total: matched.length, names: new Set(matched.map((r) => r.row.name)).size, offset, rows: page, counts, tags: [...tags].sort() };
 }
 
 /** Rows and their entries keyed the same way, for queryRows. */

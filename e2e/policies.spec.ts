@@ -1,0 +1,47 @@
+// The policies page's name rules as an admin uses them: disable one layer's definition and enable it again,
+// turn the allowlist on and off (an empty one is asked about first), and save forbidden name patterns after the
+// preview says what they would block. Every change is undone, so the other journeys see the demo catalog as it was.
+import { expect, test } from "@playwright/test";
+import { signInAsAdmin } from "./helpers";
+
+test("an admin disables a definition, runs an allowlist and forbids a word, then undoes each", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/policies");
+
+  const disabled = page.getByRole("region", { name: "Disabled definitions" });
+  await disabled.getByLabel("Skill name to disable").fill("git-helper");
+  await disabled.getByLabel("Layer").selectOption("project");
+  await disabled.getByRole("button", { name: "Disable" }).click();
+  const row = page.getByTestId("disabled-definitions").getByRole("listitem").filter({ hasText: "git-helper" });
+  await expect(row).toContainText("git-helper in the project layer");
+  await expect(disabled.getByLabel("Skill name to disable")).toHaveValue(""); // the form empties for the next entry
+  await row.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByTestId("disabled-definitions")).not.toContainText("git-helper");
+
+  const allowlist = page.getByRole("region", { name: "Allowlist" });
+  await expect(allowlist).toContainText("Off: every name may be active unless blocked.");
+  // An empty allowlist would switch every skill off: declining the question leaves the mode off.
+  page.once("dialog", (d) => void d.dismiss());
+  await allowlist.getByRole("button", { name: "Turn on with these names" }).click();
+  await expect(allowlist).toContainText("Off: every name may be active unless blocked.");
+  await allowlist.getByLabel("Allowlisted names").fill("git-helper\nrelease-notes");
+  await allowlist.getByRole("button", { name: "Turn on with these names" }).click();
+  await expect(allowlist).toContainText("On: only the 2 listed names may be active.");
+  await expect(allowlist.getByLabel("Allowlisted names")).toHaveValue("git-helper\nrelease-notes");
+  await allowlist.getByRole("button", { name: "Turn allowlist mode off" }).click();
+  await expect(allowlist).toContainText("Off: every name may be active unless blocked.");
+
+  const forbidden = page.getByRole("region", { name: "Forbidden names" });
+  await forbidden.getByLabel("Forbidden name patterns").fill("git");
+  await expect(forbidden.getByTestId("pattern-preview")).toContainText(/Would block \d+ skills? of this catalog: .*git-helper/);
+  await forbidden.getByRole("button", { name: "Save patterns" }).click();
+  await page.reload();
+  await expect(forbidden.getByLabel("Forbidden name patterns")).toHaveValue("git");
+  await forbidden.getByRole("button", { name: /Add vendor words/ }).click();
+  await expect(forbidden.getByLabel("Forbidden name patterns")).toHaveValue("anthropic\nclaude\ngemini\ngit\nopenai"); // stored sorted
+  await forbidden.getByLabel("Forbidden name patterns").fill("");
+  await forbidden.getByRole("button", { name: "Save patterns" }).click();
+  await page.reload();
+  await expect(forbidden.getByLabel("Forbidden name patterns")).toHaveValue("");
+  await expect(page.getByTestId("policy-error")).toHaveCount(0);
+});
