@@ -428,6 +428,20 @@ test("an administrator picks a user on the skills list and opens that user's per
   await monaco(admin).locator(".view-lines").click();
   await admin.keyboard.insertText("ADMIN-EDIT");
   await expect(monaco(admin)).not.toContainText("ADMIN-EDIT");
+  // Every view of the skill stays on that user's skill: Evals and back to Editor keep ?owner= (without it the
+  // server would look in the admin's own personal layer and find no such skill).
+  const owner = new URL(admin.url()).searchParams.get("owner");
+  const ownerNow = () => new URL(admin.url()).searchParams.get("owner");
+  await admin.getByRole("tab", { name: "Evals" }).click();
+  await expect(admin).toHaveURL(/view=evals/);
+  expect(ownerNow()).toBe(owner);
+  await expect(admin.getByTestId("evals-view")).toBeVisible();
+  await expect(admin.getByRole("heading", { name })).toBeVisible();
+  await admin.getByRole("tab", { name: "Editor" }).click();
+  await expect(admin).not.toHaveURL(/view=evals/);
+  expect(ownerNow()).toBe(owner);
+  await expect(admin.getByTestId("review-banner")).toContainText(`personal skill of ${email}, read-only`);
+  await expect(monaco(admin)).toContainText(`Private notes of ${name}.`, { timeout: 30_000 });
   // The policy may allow more: then the same skill opens for editing; switched back off afterwards.
   const allow = async (on: boolean) => {
     await admin.goto("/policies");

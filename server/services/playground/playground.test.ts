@@ -20,9 +20,10 @@ import {
   type TurnDeps,
   warmTurnWorker,
 } from "./index";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./test-world";
+import { useTestHome } from "../../test-support/test-home";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 let server: ScriptedServer | undefined;
 const alice: Actor = { id: "alice", role: "author" };
 const bob: Actor = { id: "bob", role: "author" };
@@ -31,14 +32,12 @@ const admin: Actor = { id: "root-admin", role: "admin" };
 // As in a server, where opening the playground starts the turn worker: the timing checks measure turns, not its start.
 beforeAll(() => warmTurnWorker({}), 30_000);
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
   w.skill("env-inspector", NOSY_SKILL.frontmatter, NOSY_SKILL.body);
 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await w.cleanup();
 });
 
 const deps = (env: Record<string, string | undefined> = {}): TurnDeps => ({ db: w.db, dataHome: w.dh, audit: w.audit, env });

@@ -1,11 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { listSkills } from "../skills";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { changePolicy } from "../governance/policy-change";
 import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, type Actor, type StreamItem } from "./index";
-import { playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+import { playgroundWorld, RELEASE_SKILL } from "./test-world";
+import { useTestHome } from "../../test-support/test-home";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 const alice: Actor = { id: "alice", role: "author" };
 
 // A catalog big enough that ranking it for a first turn is real work (hundreds of skills with long bodies).
@@ -15,11 +16,7 @@ function bigCatalog(n: number): void {
 }
 
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
-});
-afterEach(async () => {
-  await w.cleanup();
 });
 
 /** The longest time this thread was kept from running anything else while `during` ran: a 2 ms ticker's longest gap. */

@@ -1,24 +1,23 @@
 // The overview through the router, on a real SQLite file and real skill folders: each figure is what its page shows.
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { auditSinkFor, flushAudit } from "../../../services/audit";
 import { settledRun } from "../../../services/evals";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
-import { createCaller } from "../../root";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { useSkillsTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 beforeEach(() => {
-  h = skillsTestHome();
   const project = path.join(h.dh.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo hi\n" });
   writeSkillOnDisk(path.join(project, "broken"), { "SKILL.md": "no frontmatter here\n" });
 });
-afterEach(() => h.cleanup());
 
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-1`, email: `${role}@x.io`, name: "", role });
-const caller = (u: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: u, ip: "127.0.0.1" });
+const caller = (u: SessionUser) => callerFor(h, u);
 
 describe("overview", () => {
   it("counts the catalog, lists what is broken or waiting, and the last 24 hours from the audit", async () => {
