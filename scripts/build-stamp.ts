@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { listFiles, type WalkRules } from "../server/runtime/walk-files";
 
 const STAMP = "omniforge-build.json";
 const FORMAT = 1;
@@ -27,22 +28,11 @@ const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(fil
 
 /** Every input file, relative, sorted. db/migrations is read at run time, not built, and is left out. */
 export function buildInputs(repo: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(repo, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const child = `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (e.name !== "node_modules" && !e.name.startsWith(".") && child !== "db/migrations") walk(child);
-      } else if (e.isFile() && (rel.startsWith("public") || SOURCE.test(e.name)) && !NOT_BUILT.test(child)) out.push(child);
-    }
+  const rules: WalkRules = {
+    enter: (rel, e) => e.name !== "node_modules" && !e.name.startsWith(".") && rel !== "db/migrations",
+    keep: (rel, e) => (rel.startsWith("public") || SOURCE.test(e.name)) && !NOT_BUILT.test(rel),
   };
-  for (const dir of INPUT_DIRS) walk(dir);
+  const out = INPUT_DIRS.flatMap((dir) => listFiles(repo, rules, dir));
   for (const file of INPUT_FILES) if (fs.existsSync(path.join(repo, file))) out.push(file);
   return out.sort();
 }

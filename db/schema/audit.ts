@@ -1,13 +1,14 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { required, rowId } from "./columns";
 
 // Append-only and hash-chained: each row carries the hash of the row before it and its own hash over a
 // canonical serialisation, so an edited, removed or inserted row breaks the chain where verification looks.
 export const auditEvents = sqliteTable(
   "audit_events",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    at: integer("at").notNull(), // epoch ms
-    type: text("type").notNull(),
+    id: rowId(),
+    at: required.integer("at"), // epoch ms
+    type: required.text("type"),
     actorId: text("actor_id"),
     actorEmail: text("actor_email"),
     sessionId: text("session_id"),
@@ -20,8 +21,8 @@ export const auditEvents = sqliteTable(
     outcome: text("outcome"),
     durationMs: integer("duration_ms"),
     details: text("details"), // JSON
-    prevHash: text("prev_hash").notNull(),
-    hash: text("hash").notNull(),
+    prevHash: required.text("prev_hash"),
+    hash: required.text("hash"),
     // How `hash` was computed: 1 = plain sha256 (rows written before the chain was keyed), 2 = HMAC-SHA256
     // with the key in <home>/secrets. See server/services/audit/README.md.
     chain: integer("chain").notNull().default(1),
@@ -46,13 +47,13 @@ export const auditEvents = sqliteTable(
 
 // Where retention cut the chain: the archived range, its file and the head hash the next row links to.
 export const auditArchives = sqliteTable("audit_archives", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  firstId: integer("first_id").notNull(),
-  lastId: integer("last_id").notNull(),
-  count: integer("count").notNull(),
-  headHash: text("head_hash").notNull(),
-  file: text("file").notNull(),
-  archivedAt: integer("archived_at").notNull(),
+  id: rowId(),
+  firstId: required.integer("first_id"),
+  lastId: required.integer("last_id"),
+  count: required.integer("count"),
+  headHash: required.text("head_hash"),
+  file: required.text("file"),
+  archivedAt: required.integer("archived_at"),
 });
 
 export type AuditEventRow = typeof auditEvents.$inferSelect;

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ownedBy, timeNow } from "./columns";
 import { users } from "./users";
 
 // One row per console sign-in. The session cookie (a next-auth JWT) names its row, and every request checks
@@ -8,12 +8,10 @@ export const authSessions = sqliteTable(
   "auth_sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownedBy("user_id", () => users.id),
     ip: text("ip").notNull().default(""),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
-    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+    createdAt: timeNow("created_at"),
+    lastSeenAt: timeNow("last_seen_at"),
     endedAt: integer("ended_at", { mode: "timestamp_ms" }),
     /** sign_out | user_disabled | signed_out_everywhere */
     endReason: text("end_reason"),

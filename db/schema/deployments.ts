@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ownedBy, required, rowId, timeNow } from "./columns";
 import { accessTokens } from "./tokens";
 
 // Where skills are deployed: what each `omniforge sync` reported it holds, per token, machine, agent and scope.
@@ -7,19 +7,17 @@ import { accessTokens } from "./tokens";
 export const skillDeployments = sqliteTable(
   "skill_deployments",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    tokenId: text("token_id")
-      .notNull()
-      .references(() => accessTokens.id, { onDelete: "cascade" }),
+    id: rowId(),
+    tokenId: ownedBy("token_id", () => accessTokens.id),
     /** The token's user (null for a machine token), kept so the view needs no join through revoked tokens. */
     userId: text("user_id"),
-    host: text("host").notNull(),
-    agent: text("agent").notNull(),
-    scope: text("scope").notNull(),
-    name: text("name").notNull(),
-    digest: text("digest").notNull(),
-    firstSeenAt: integer("first_seen_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
-    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+    host: required.text("host"),
+    agent: required.text("agent"),
+    scope: required.text("scope"),
+    name: required.text("name"),
+    digest: required.text("digest"),
+    firstSeenAt: timeNow("first_seen_at"),
+    lastSeenAt: timeNow("last_seen_at"),
   },
   (t) => [
     uniqueIndex("skill_deployments_place_idx").on(t.tokenId, t.host, t.agent, t.scope, t.name),

@@ -1,4 +1,5 @@
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { required, rowId, skillKey } from "./columns";
 
 /**
  * Unsaved editor text, kept per user on the server (not per browser), so a draft follows its author to another
@@ -7,17 +8,16 @@ import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core
 export const editorDrafts = sqliteTable(
   "editor_drafts",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: rowId(),
     /** Users are disabled, never deleted, so no foreign key: the drafts of a disabled user simply stay unread. */
-    userId: text("user_id").notNull(),
-    /** The definition's key: historyKey(ref) as JSON ({layer, ownerId, plugin, skill}), as eval runs key it. */
-    skillKey: text("skill_key").notNull(),
+    userId: required.text("user_id"),
+    skillKey: skillKey(),
     /** File path inside the skill folder ("SKILL.md", "references/a.md"). */
-    path: text("path").notNull(),
-    text: text("text").notNull(),
+    path: required.text("path"),
+    text: required.text("text"),
     /** sha256 of the file the draft was edited from (null: a new file): a restore keeps it, so a save sees a conflict. */
     baseDigest: text("base_digest"),
-    updatedAt: integer("updated_at").notNull(),
+    updatedAt: required.integer("updated_at"),
   },
   (t) => [uniqueIndex("editor_drafts_user_file_idx").on(t.userId, t.skillKey, t.path)],
 );

@@ -1,32 +1,32 @@
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { required, rowId, skillKey } from "./columns";
 
 /** One trigger eval run of one skill definition (issue #17): what was run, against what, and every query's outcome. */
 export const evalRuns = sqliteTable(
   "eval_runs",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    /** The definition's key: historyKey(ref) as JSON ({layer, ownerId, plugin, skill}), so runs follow the folder. */
-    skillKey: text("skill_key").notNull(),
+    id: rowId(),
+    skillKey: skillKey(),
     /** Frontmatter name at the time of the run. */
-    skillName: text("skill_name").notNull(),
-    layer: text("layer").notNull(),
+    skillName: required.text("skill_name"),
+    layer: required.text("layer"),
     /** sha256 of SKILL.md when the run started: runs are compared across versions by it. */
-    skillDigest: text("skill_digest").notNull(),
+    skillDigest: required.text("skill_digest"),
     /** sha256 of the set as run (the cases, canonical JSON). */
-    setDigest: text("set_digest").notNull(),
-    provider: text("provider").notNull(),
-    model: text("model").notNull(),
-    mode: text("mode").notNull(),
-    runs: integer("runs").notNull(),
-    threshold: real("threshold").notNull(),
-    status: text("status").notNull(), // running | done | cancelled | failed
-    cases: integer("cases").notNull(),
-    results: text("results").notNull(), // JSON QueryResult[] (grows while running)
+    setDigest: required.text("set_digest"),
+    provider: required.text("provider"),
+    model: required.text("model"),
+    mode: required.text("mode"),
+    runs: required.integer("runs"),
+    threshold: required.real("threshold"),
+    status: required.text("status"), // running | done | cancelled | failed
+    cases: required.integer("cases"),
+    results: required.text("results"), // JSON QueryResult[] (grows while running)
     summary: text("summary"), // JSON EvalSummary once finished
     f1: real("f1"),
     error: text("error"),
-    userId: text("user_id").notNull(),
-    startedAt: integer("started_at").notNull(),
+    userId: required.text("user_id"),
+    startedAt: required.integer("started_at"),
     finishedAt: integer("finished_at"),
   },
   (t) => [index("eval_runs_skill_idx").on(t.skillKey, t.id)],

@@ -1,27 +1,28 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { required, rowId } from "./columns";
 
 // The active governance policy as one JSON document per key (e.g. "policy"), replaced as a whole; every
 // change is an audit event with before and after.
 export const policySettings = sqliteTable("policy_settings", {
   key: text("key").primaryKey(),
-  value: text("value").notNull(), // JSON
-  updatedBy: text("updated_by").notNull(),
-  updatedAt: integer("updated_at").notNull(),
+  value: required.text("value"), // JSON
+  updatedBy: required.text("updated_by"),
+  updatedAt: required.integer("updated_at"),
 });
 
 // Approval of one definition of a skill, bound to its digest: an edit after approval needs a new one.
 export const approvals = sqliteTable(
   "approvals",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    layer: text("layer").notNull(),
+    id: rowId(),
+    layer: required.text("layer"),
     ownerId: text("owner_id"),
     plugin: text("plugin"),
-    skill: text("skill").notNull(),
-    digest: text("digest").notNull(),
+    skill: required.text("skill"),
+    digest: required.text("digest"),
     status: text("status", { enum: ["pending", "approved", "rejected"] }).notNull(),
     requestedBy: text("requested_by"),
-    requestedAt: integer("requested_at").notNull(),
+    requestedAt: required.integer("requested_at"),
     decidedBy: text("decided_by"),
     decidedAt: integer("decided_at"),
     comment: text("comment").notNull().default(""),

@@ -1,20 +1,21 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ownedBy, required, rowId } from "./columns";
 
 export const playgroundSessions = sqliteTable(
   "playground_sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull(),
-    title: text("title").notNull(),
-    provider: text("provider").notNull(),
-    model: text("model").notNull(),
-    mode: text("mode").notNull(), // tool | prompt | orchestrated
+    userId: required.text("user_id"),
+    title: required.text("title"),
+    provider: required.text("provider"),
+    model: required.text("model"),
+    mode: required.text("mode"), // tool | prompt | orchestrated
     environment: text("environment"),
     agent: text("agent"),
     tenant: text("tenant"),
     skills: text("skills"), // JSON string[]: a subset, or null for all
-    createdAt: integer("created_at").notNull(),
-    updatedAt: integer("updated_at").notNull(),
+    createdAt: required.integer("created_at"),
+    updatedAt: required.integer("updated_at"),
   },
   (t) => [index("playground_sessions_user_idx").on(t.userId, t.updatedAt)],
 );
@@ -22,15 +23,13 @@ export const playgroundSessions = sqliteTable(
 export const playgroundMessages = sqliteTable(
   "playground_messages",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => playgroundSessions.id, { onDelete: "cascade" }),
-    turn: integer("turn").notNull(),
-    role: text("role").notNull(), // user | assistant | event
-    content: text("content").notNull(),
+    id: rowId(),
+    sessionId: ownedBy("session_id", () => playgroundSessions.id),
+    turn: required.integer("turn"),
+    role: required.text("role"), // user | assistant | event
+    content: required.text("content"),
     events: text("events"), // JSON: the turn's steps (activations, tool calls, refusals, script runs, costs)
-    createdAt: integer("created_at").notNull(),
+    createdAt: required.integer("created_at"),
   },
   (t) => [index("playground_messages_session_idx").on(t.sessionId, t.id)],
 );

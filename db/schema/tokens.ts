@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { required, timeNow } from "./columns";
 import { users } from "./users";
 
 // Access tokens for the machine-facing API routes (catalog, telemetry). Only a sha256 of the secret is kept: the
@@ -9,16 +9,16 @@ export const accessTokens = sqliteTable(
   "access_tokens",
   {
     id: text("id").primaryKey(),
-    name: text("name").notNull(),
+    name: required.text("name"),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
-    createdBy: text("created_by").notNull(),
+    createdBy: required.text("created_by"),
     /** Comma-separated scopes (server/domain/tokens.ts). */
-    scopes: text("scopes").notNull(),
+    scopes: required.text("scopes"),
     /** hex sha256 of the whole token string. */
     tokenHash: text("token_hash").notNull().unique(),
     /** The first characters, so a person can tell tokens apart without the secret. */
-    prefix: text("prefix").notNull(),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+    prefix: required.text("prefix"),
+    createdAt: timeNow("created_at"),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
     lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),

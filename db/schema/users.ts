@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { required, timeNow } from "./columns";
 
 import { ROLES } from "../../server/domain/vocabulary";
 
@@ -12,10 +12,10 @@ export const users = sqliteTable(
     email: text("email").notNull().unique(),
     name: text("name").notNull().default(""),
     role: text("role", { enum: ROLES }).notNull().default("viewer"),
-    passwordHash: text("password_hash").notNull(),
+    passwordHash: required.text("password_hash"),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
-    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+    createdAt: timeNow("created_at"),
+    updatedAt: timeNow("updated_at"),
   },
   (t) => [index("users_role_idx").on(t.role)],
 );

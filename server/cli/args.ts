@@ -49,15 +49,31 @@ function parseFlags<O extends Options>(args: string[], options: O): Parsed<O> | 
   }
 }
 
-export interface Command<O extends Options> {
-  values: Parsed<O>["values"];
+export interface Command<O extends Options, R extends string = never> {
+  /** The flags; the required ones are there (parseCommand checked). */
+  values: Parsed<O>["values"] & Record<R, string>;
   positionals: string[];
   /** Prints the problem and the usage on stderr; returns the exit code 2. */
   fail(problem: string): 2;
 }
 
+/** What a command expects beyond its flags' types, checked before it runs. */
+export interface Expect<R extends string> {
+  /** The command takes flags only: an argument is a usage problem. */
+  noArguments?: boolean;
+  /** Flags that must be given, in the order they are checked, each with a hint for the person ("" for none). */
+  required?: Record<R, string>;
+}
+
 /** Parses a command's arguments; returns the exit code instead when they are wrong or --help was asked. */
-export function parseCommand<O extends Options>(name: string, usage: string, args: string[], options: O, io: CliIO): Command<O> | 0 | 2 {
+export function parseCommand<O extends Options, R extends string = never>(
+  name: string,
+  usage: string,
+  args: string[],
+  options: O,
+  io: CliIO,
+  expect: Expect<R> = {},
+): Command<O, R> | 0 | 2 {
   const text = usage.endsWith("\n") ? usage : `${usage}\n`;
   const fail = (problem: string): 2 => {
     io.err(`omniforge ${name}: ${problem}\n${text}`);
@@ -69,5 +85,10 @@ export function parseCommand<O extends Options>(name: string, usage: string, arg
     io.out(text);
     return 0;
   }
-  return { values: parsed.values, positionals: parsed.positionals, fail };
+  if (expect.noArguments && parsed.positionals.length) return fail(`unexpected "${parsed.positionals[0]}"`);
+  const values = parsed.values as Record<string, unknown>;
+  for (const [flag, hint] of Object.entries<string>(expect.required ?? ({} as Record<R, string>))) {
+    if (!values[flag]) return fail(`--${flag} is required${hint ? ` (${hint})` : ""}`);
+  }
+  return { values: parsed.values as Command<O, R>["values"], positionals: parsed.positionals, fail };
 }

@@ -40,4 +40,19 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A service's own ServiceError class: still a ServiceError (the middleware maps it like any other), named for
+ * logs and narrowed to the codes that service throws. Declare both the class and its instance type:
+ * `export const FooError = serviceErrorClass<FooCode>("FooError"); export type FooError = InstanceType<typeof FooError>;`
+ */
+export function serviceErrorClass<Code extends ServiceErrorCode>(name: string) {
+  return class extends ServiceError {
+    declare readonly code: Code;
+    constructor(code: Code, message: string, details?: Record<string, unknown>) {
+      super(code, message, details);
+      this.name = name;
+    }
+  };
+}
+
 export const isServiceError = (e: unknown): e is ServiceError => e instanceof ServiceError;

@@ -3,6 +3,7 @@
 // false one is cut off at the limit instead of being buffered whole.
 import { setting } from "../../env";
 import { BODY_LIMITS, TRPC_BODY_LIMIT_BY_PROCEDURE } from "../domain/limits";
+import { concatBytes } from "../runtime/bytes";
 
 const OTHER_ROUTES_LIMIT = 1024 * 1024;
 
@@ -44,11 +45,5 @@ export async function readBodyWithin(req: Request, limit: number): Promise<Uint8
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }

@@ -63,11 +63,9 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
     help: { type: "boolean", short: "h" },
     ...ENVIRONMENT_FLAGS,
     ...stringFlags("from", "token", "scope", "project", "every"),
-  }, io);
+  }, io, { noArguments: true, required: { from: "the console's address" } });
   if (typeof cmd === "number") return cmd;
-  const { values, positionals, fail: usage } = cmd;
-  if (positionals.length) return usage(`unexpected "${positionals[0]}"`);
-  if (!values.from) return usage("--from is required (the console's address)");
+  const { values, fail: usage } = cmd;
   if (!/^https?:\/\//.test(values.from)) return usage(`--from must be an http(s) address, not "${values.from}"`);
   if (!values.token) return usage("--token is required (make one on the console's Access tokens page)");
   const agents = [...new Set(values.agent ?? [])];

@@ -26,12 +26,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const cmd = parseCommand("token create", USAGE, args, {
     help: { type: "boolean", short: "h" },
     ...stringFlags("home", "email", "scope", "expires", "name"),
-  }, io);
+  }, io, { noArguments: true, required: { email: "", scope: "" } });
   if (typeof cmd === "number") return cmd;
-  const { values, positionals, fail: usage } = cmd;
-  if (positionals.length) return usage(`unexpected "${positionals[0]}"`);
-  if (!values.email) return usage("--email is required");
-  if (!values.scope) return usage("--scope is required");
+  const { values, fail: usage } = cmd;
   const days = values.expires === undefined ? undefined : Number(values.expires);
   if (days !== undefined && !/^\d+$/.test(values.expires!)) return usage(`--expires takes a number of days, not "${values.expires}"`);
   const home = configFrom({ home: values.home }, io).home;

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkSkillDir, type SkillCheck } from "../skill/index";
+import { listFiles } from "../walk-files";
 
 /** Files listed per skill; a skill with more is a data dump and the rest is not looked at. */
 export const MAX_FILES = 500;
@@ -23,28 +24,16 @@ export interface SkillContext {
   frontmatterLines: string[];
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (out.length >= MAX_FILES) return;
-      if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "__pycache__") continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      // A folder with its own SKILL.md is a nested skill, doctored on its own.
-      if (e.isDirectory()) {
-        if (!fs.existsSync(path.join(dir, r, "SKILL.md"))) walk(r);
-      }
-      else if (e.isFile() && r !== "SKILL.md" && r !== "skill.md") out.push(r);
-    }
-  };
-  walk("");
-  return out.sort();
+/** Dot files, dependency folders and byte-code caches are not part of what a skill says. */
+const notContent = (name: string) => name.startsWith(".") || name === "node_modules" || name === "__pycache__";
+
+function skillFiles(dir: string): string[] {
+  return listFiles(dir, {
+    // A folder with its own SKILL.md is a nested skill, doctored on its own.
+    enter: (rel, e) => !notContent(e.name) && !fs.existsSync(path.join(dir, rel, "SKILL.md")),
+    keep: (rel, e) => !notContent(e.name) && rel !== "SKILL.md" && rel !== "skill.md",
+    max: MAX_FILES,
+  });
 }
 
 export function readText(dir: string, rel: string): string | null {
@@ -66,5 +55,5 @@ export function loadSkill(dir: string): SkillContext {
   const description = check.properties?.description ?? (typeof raw.description === "string" ? raw.description : "");
   const frontmatterLines = check.file ? (readText(abs, path.basename(check.file)) ?? "").split("\n", Math.max(check.bodyStartLine - 1, 1)) : [];
   const d = frontmatterLines.findIndex((l) => /^description\s*:/.test(l));
-  return { dir: abs, check, name, description, body: check.body ?? "", bodyStartLine: check.bodyStartLine, files: listFiles(abs), descriptionLine: d >= 0 ? d + 1 : 1, frontmatterLines };
+  return { dir: abs, check, name, description, body: check.body ?? "", bodyStartLine: check.bodyStartLine, files: skillFiles(abs), descriptionLine: d >= 0 ? d + 1 : 1, frontmatterLines };
 }

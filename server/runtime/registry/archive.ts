@@ -7,6 +7,7 @@ import zlib from "node:zlib";
 import { Gunzip } from "fflate";
 import { readTar, TarFormatError, type TarEntry } from "./tar";
 import { openZip, type OpenZip, type ZipEntry } from "./zip";
+import { concatBytes } from "../bytes";
 
 export type ArchiveFormat = "zip" | "tar.gz" | "tar";
 
@@ -161,13 +162,7 @@ function gunzipGuarded(bytes: Uint8Array, limits: ArchiveLimits): Uint8Array {
     if (e instanceof ArchiveError) throw e;
     throw new ArchiveError("archive.corrupt", `the gzip data is damaged: ${(e as Error).message}`);
   }
-  const out = new Uint8Array(total);
-  let pos = 0;
-  for (const c of chunks) {
-    out.set(c, pos);
-    pos += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 async function tarEntries(tar: Uint8Array, limits: ArchiveLimits): Promise<TarEntry[]> {

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { envProblem } from "./command-line";
 import { checkLimits } from "./limits";
+import { realScratchFolder } from "./scratch-dir";
 import { interpreterFor, realSkillDir, resolveScript, SandboxRefusal, scriptFolders } from "./script-path";
 import { executable } from "./self-test";
 import type { ScriptLimits, ScriptRequest, ScriptResult } from "./types";
@@ -79,20 +80,11 @@ function checkWorkdir(scratchDir: string, workdir: unknown): string {
   if (typeof workdir !== "string" || workdir.includes("\0") || path.isAbsolute(workdir)) {
     throw new SandboxRefusal("workdir must be a folder relative to the scratch folder");
   }
-  const abs = path.resolve(scratchDir, workdir);
-  let real: string;
-  let scratchReal: string;
-  try {
-    scratchReal = fs.realpathSync(scratchDir);
-    real = fs.realpathSync(abs);
-  } catch {
-    throw new SandboxRefusal(`workdir "${workdir}" does not exist in the scratch folder`);
-  }
-  const rel = path.relative(scratchReal, real);
-  if (rel.startsWith("..") || path.isAbsolute(rel) || !fs.statSync(real).isDirectory()) {
-    throw new SandboxRefusal(`workdir "${workdir}" is not a folder inside the scratch folder`);
-  }
-  return rel.split(path.sep).join("/");
+  const found = realScratchFolder(scratchDir, path.resolve(scratchDir, workdir));
+  if ("rel" in found) return found.rel;
+  throw new SandboxRefusal(
+    found.problem === "missing" ? `workdir "${workdir}" does not exist in the scratch folder` : `workdir "${workdir}" is not a folder inside the scratch folder`,
+  );
 }
 
 function realScratch(dir: string): string {

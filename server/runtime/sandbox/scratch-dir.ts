@@ -44,3 +44,22 @@ export function prepareScratch(dir: string, owner: ScratchOwner): string | null 
   fs.chmodSync(dir, 0o700);
   return owner.root ? blockedAncestor(dir, owner.uid, owner.gid) : null;
 }
+
+/** Where a working folder really is, symlinks followed: its "/"-separated path inside the scratch, or why not. */
+export type ScratchFolder = { rel: string } | { problem: "missing" | "outside" | "not-a-folder" };
+
+/** One containment rule for a script's workdir, shared by the tool that takes it and the sandbox that runs it. */
+export function realScratchFolder(scratchDir: string, abs: string): ScratchFolder {
+  let real: string;
+  let scratchReal: string;
+  try {
+    scratchReal = fs.realpathSync(scratchDir);
+    real = fs.realpathSync(abs);
+  } catch {
+    return { problem: "missing" };
+  }
+  const rel = path.relative(scratchReal, real);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return { problem: "outside" };
+  if (!fs.statSync(real).isDirectory()) return { problem: "not-a-folder" };
+  return { rel: rel.split(path.sep).join("/") };
+}

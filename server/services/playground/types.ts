@@ -1,6 +1,6 @@
 // The playground's own vocabulary on top of the agent's events: notes the playground adds to a turn's stream
 // (sandbox status, a script waiting for a free slot), the persisted turn record, and the service's errors.
-import { ServiceError } from "../../domain/errors";
+import { serviceErrorClass } from "../../domain/errors";
 import type { AgentEvent, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 
 export type PlaygroundNote =
@@ -39,10 +39,6 @@ export interface RequestRecord {
 
 export type PlaygroundErrorCode = "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT";
 
-export class PlaygroundError extends ServiceError {
-  declare readonly code: PlaygroundErrorCode;
-  constructor(code: PlaygroundErrorCode, message: string, details?: Record<string, unknown>) {
-    super(code, message, details);
-    this.name = "PlaygroundError";
-  }
-}
+/** The playground service's ServiceError. */
+export const PlaygroundError = serviceErrorClass<PlaygroundErrorCode>("PlaygroundError");
+export type PlaygroundError = InstanceType<typeof PlaygroundError>;

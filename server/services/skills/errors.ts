@@ -1,16 +1,11 @@
 // Errors of the skills service. The router maps `code` to a tRPC error code; messages are for a person.
-import { ServiceError } from "../../domain/errors";
+import { serviceErrorClass } from "../../domain/errors";
 
 export type SkillErrorCode = "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "BAD_REQUEST";
 
 /** The skills service's ServiceError: the one error type, with the codes this service uses. */
-export class SkillServiceError extends ServiceError {
-  declare readonly code: SkillErrorCode;
-  constructor(code: SkillErrorCode, message: string, details?: Record<string, unknown>) {
-    super(code, message, details);
-    this.name = "SkillServiceError";
-  }
-}
+export const SkillServiceError = serviceErrorClass<SkillErrorCode>("SkillServiceError");
+export type SkillServiceError = InstanceType<typeof SkillServiceError>;
 
 /** The file changed on disk since the editor loaded it: nothing was written. */
 export class SkillConflictError extends SkillServiceError {

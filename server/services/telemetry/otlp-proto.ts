@@ -5,6 +5,18 @@
 // zod schema (schemas.ts) checks both encodings.
 import protobuf from "protobufjs";
 
+// Logs and metrics travel in the same envelope: a request of resource groups of scope groups of items, and a
+// response whose partial success counts what was rejected. Only the names differ.
+const envelope = (signal: "Logs" | "Metrics", items: string, rejected: string) => {
+  const field = signal.toLowerCase();
+  return `
+message Export${signal}ServiceRequest { repeated Resource${signal} resource_${field} = 1; }
+message Resource${signal} { Resource resource = 1; repeated Scope${signal} scope_${field} = 2; string schema_url = 3; }
+message Scope${signal} { InstrumentationScope scope = 1; repeated ${items} = 2; string schema_url = 3; }
+message Export${signal}ServiceResponse { Export${signal}PartialSuccess partial_success = 1; }
+message Export${signal}PartialSuccess { int64 ${rejected} = 1; string error_message = 2; }`;
+};
+
 const PROTO = `
 syntax = "proto3";
 package opentelemetry.proto;
@@ -26,9 +38,6 @@ message KeyValue { string key = 1; AnyValue value = 2; }
 message InstrumentationScope { string name = 1; string version = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4; }
 message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
 
-message ExportLogsServiceRequest { repeated ResourceLogs resource_logs = 1; }
-message ResourceLogs { Resource resource = 1; repeated ScopeLogs scope_logs = 2; string schema_url = 3; }
-message ScopeLogs { InstrumentationScope scope = 1; repeated LogRecord log_records = 2; string schema_url = 3; }
 message LogRecord {
   fixed64 time_unix_nano = 1;
   fixed64 observed_time_unix_nano = 11;
@@ -42,12 +51,7 @@ message LogRecord {
   bytes span_id = 10;
   string event_name = 12;
 }
-message ExportLogsServiceResponse { ExportLogsPartialSuccess partial_success = 1; }
-message ExportLogsPartialSuccess { int64 rejected_log_records = 1; string error_message = 2; }
 
-message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
-message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; string schema_url = 3; }
-message ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; string schema_url = 3; }
 message Metric {
   string name = 1;
   string description = 2;
@@ -75,8 +79,9 @@ message NumberDataPoint {
 // Histogram and summary points: only counted (the receiver keeps no histogram), so only their attributes.
 message CountedPoint { repeated KeyValue attributes = 9; }
 message PointAttributes1 { repeated KeyValue attributes = 1; }
-message ExportMetricsServiceResponse { ExportMetricsPartialSuccess partial_success = 1; }
-message ExportMetricsPartialSuccess { int64 rejected_data_points = 1; string error_message = 2; }
+
+${envelope("Logs", "LogRecord log_records", "rejected_log_records")}
+${envelope("Metrics", "Metric metrics", "rejected_data_points")}
 
 // google.rpc.Status: OTLP/HTTP's error body in the protobuf encoding.
 message Status { int32 code = 1; string message = 2; }

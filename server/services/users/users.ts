@@ -5,18 +5,13 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { users, type Role, type User } from "../../../db/schema";
 import type { AuditActor, AuditSink } from "../../runtime/audit/events";
-import { ServiceError } from "../../domain/errors";
+import { serviceErrorClass } from "../../domain/errors";
 import { endUserSessions } from "../auth/sessions";
 import { hashPassword } from "./password";
 
 /** The users service's ServiceError. Demoting or disabling the last active admin is a BAD_REQUEST with details.rule "last-admin". */
-export class UserError extends ServiceError {
-  declare readonly code: "CONFLICT" | "NOT_FOUND" | "BAD_REQUEST";
-  constructor(code: "CONFLICT" | "NOT_FOUND" | "BAD_REQUEST", message: string, details?: Record<string, unknown>) {
-    super(code, message, details);
-    this.name = "UserError";
-  }
-}
+export const UserError = serviceErrorClass<"CONFLICT" | "NOT_FOUND" | "BAD_REQUEST">("UserError");
+export type UserError = InstanceType<typeof UserError>;
 
 export type PublicUser = Omit<User, "passwordHash">;
 

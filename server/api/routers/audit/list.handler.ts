@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { AuthedContext } from "../../trpc";
-import { getEvent, listEvents, violations } from "../../../services/audit/queries";
+import { getEvent, listEvents, violations as violationEvents } from "../../../services/audit/queries";
 import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 import type { TGetInput, TListInput } from "./list.schema";
@@ -11,19 +11,19 @@ function split(ctx: AuthedContext, input: TListInput) {
 }
 
 /** One page of events, newest first. */
-export function listHandler({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
+export function list({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
   const { filter, page } = split(ctx, input);
   return listEvents(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** Refused tool calls and blocked script reads, newest first, each with its session. */
-export function violationsHandler({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
+export function violations({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
   const { filter, page } = split(ctx, input);
-  return violations(ctx.db, filter, scopeFor(ctx.user), page);
+  return violationEvents(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** One event with all its details (an author asking for someone else's event gets NOT_FOUND). */
-export function getHandler({ ctx, input }: { ctx: AuthedContext; input: TGetInput }) {
+export function get({ ctx, input }: { ctx: AuthedContext; input: TGetInput }) {
   const e = getEvent(ctx.db, input.id, scopeFor(ctx.user));
   if (!e) throw new TRPCError({ code: "NOT_FOUND", message: `No audit event ${input.id} that you may see.` });
   return e;

@@ -13,7 +13,7 @@ import { eventsBySource } from "../../../services/audit/sources";
 import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the charts. */
-export function summaryHandler({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
+export function summary({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
   const scope = scopeFor(ctx.user);
   const input = resolveUserFilter(ctx.db, raw);
   return {

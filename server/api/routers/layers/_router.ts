@@ -1,13 +1,22 @@
 import { authedProcedure, authorProcedure, createTRPCRouter } from "../../trpc";
-import { definitionHandler, deployHandler, deployPreviewHandler, effectiveHandler, explainHandler, matrixHandler, optionsHandler } from "./layers.handler";
-import { ZDefinitionInput, ZDeployInput, ZDeployPreviewInput, ZExplainInput, ZWhatIf } from "./layers.schema";
+import { noInput, procedures } from "../../procedures";
+import * as h from "./layers.handler";
+import * as S from "./layers.schema";
 
 export const layersRouter = createTRPCRouter({
-  options: authedProcedure.query(optionsHandler),
-  matrix: authedProcedure.input(ZWhatIf).query(matrixHandler),
-  effective: authedProcedure.input(ZWhatIf).query(effectiveHandler),
-  explain: authedProcedure.input(ZExplainInput).query(explainHandler),
-  definition: authedProcedure.input(ZDefinitionInput).query(definitionHandler),
-  deployPreview: authorProcedure.input(ZDeployPreviewInput).query(deployPreviewHandler),
-  deploy: authorProcedure.input(ZDeployInput).mutation(deployHandler),
+  // Reading the resolution: any signed-in user (the services narrow what-ifs about others to admins).
+  ...procedures(authedProcedure, h, {
+    query: {
+      options: noInput,
+      matrix: S.ZWhatIf,
+      effective: S.ZWhatIf,
+      explain: S.ZExplainInput,
+      definition: S.ZDefinitionInput,
+    },
+  }),
+  // Deploying: authors and admins.
+  ...procedures(authorProcedure, h, {
+    query: { deployPreview: S.ZDeployPreviewInput },
+    mutation: { deploy: S.ZDeployInput },
+  }),
 });

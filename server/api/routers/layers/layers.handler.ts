@@ -6,7 +6,7 @@ import {
   deployTargetsFor,
   effectiveSkills,
   executeDeploy,
-  explain,
+  explain as explainResolution,
   previewDeploy,
   readDefinition,
   resolutionFor,
@@ -20,7 +20,7 @@ import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
-export async function optionsHandler({ ctx }: { ctx: AuthedContext }) {
+export async function options({ ctx }: { ctx: AuthedContext }) {
   const index = await indexFor(ctx.user.id, ctx.dataHome);
   const users =
     ctx.user.role === "admin"
@@ -32,41 +32,41 @@ export async function optionsHandler({ ctx }: { ctx: AuthedContext }) {
   return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(ctx.user) };
 }
 
-export const matrixHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
+export const matrix = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
   const { index, ctx: rctx, userId } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, input);
   return { ...buildMatrix(index, rctx), context: { userId, environment: rctx.environment, agent: rctx.agent, tenant: rctx.tenant } };
 };
 
-export const explainHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TExplainInput }) => {
+export const explain = async ({ ctx, input }: { ctx: AuthedContext; input: TExplainInput }) => {
   const { name, ...w } = input;
   const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, w);
-  const ex = explain(index, name, rctx, ctx.dataHome);
+  const ex = explainResolution(index, name, rctx, ctx.dataHome);
   // A waiting definition shows the decision on its version so far (e.g. rejected, with the admin's comment).
   const waiting = index.definitions(name).filter((e) => ex.chain.some((c) => c.id === e.id && c.status === "pending-approval"));
   const notes = approvalNotes(ctx.db, ctx.dataHome, waiting);
   return { ...ex, chain: ex.chain.map((c) => (notes[c.id] ? { ...c, approval: notes[c.id] } : c)) };
 };
 
-export const definitionHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TDefinitionInput }) => {
+export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TDefinitionInput }) => {
   const { index } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, { userId: input.userId });
   return readDefinition(index, input.id, ctx.dataHome);
 };
 
 // Deploys always act on the signed-in person's own view (their personal layer is the one written to).
-export const deployPreviewHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
+export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
   return previewDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }));
 };
 
-export const deployHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
+export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
   return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), { sink: ctx.audit, actor: actorOf(ctx.user) }, readDoctorPolicy(ctx.db));
 };
 
 /** What an agent in this context would be offered: one winner per name (what the playground's listing shows). */
-export const effectiveHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
+export const effective = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
   const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, input);
   return effectiveSkills(index, rctx);
 };

@@ -20,12 +20,12 @@ import type { TCreateInput } from "./playground.schema";
 
 const deps = (ctx: AuthedContext): TurnDeps => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit });
 
-export const optionsHandler = ({ ctx }: { ctx: AuthedContext }) => playgroundOptions(ctx.db, ctx.dataHome, ctx.user);
+export const options = ({ ctx }: { ctx: AuthedContext }) => playgroundOptions(ctx.db, ctx.dataHome, ctx.user);
 
-export const listHandler = ({ ctx }: { ctx: AuthedContext }) =>
+export const list = ({ ctx }: { ctx: AuthedContext }) =>
   listSessions(ctx.db, ctx.user.id).map((s) => ({ ...s, running: runningTurn(s.id) !== null }));
 
-export const getHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
+export const get = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
   const session = readableSession(ctx.db, ctx.user, input.sessionId);
   return {
     session,
@@ -35,29 +35,29 @@ export const getHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessio
   };
 };
 
-export const createHandler = ({ ctx, input }: { ctx: AuthedContext; input: TCreateInput }) =>
+export const create = ({ ctx, input }: { ctx: AuthedContext; input: TCreateInput }) =>
   createSession(ctx.db, ctx.dataHome, ctx.user, input);
 
-export const renameHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; title: string } }) =>
+export const rename = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; title: string } }) =>
   renameSession(ctx.db, ctx.user, input.sessionId, input.title);
 
-export const removeHandler = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
+export const remove = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
   await removeSession(ctx.db, ctx.dataHome, ctx.user, input.sessionId);
   return { deleted: input.sessionId };
 };
 
-export const sendHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; request: string; mode?: "tool" | "prompt" | "orchestrated" } }) =>
+export const send = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; request: string; mode?: "tool" | "prompt" | "orchestrated" } }) =>
   startTurn(deps(ctx), ctx.user, input.sessionId, { request: input.request, ...(input.mode ? { mode: input.mode } : {}) });
 
-export const replayHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; mode: "tool" | "prompt" | "orchestrated" } }) =>
+export const replay = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; mode: "tool" | "prompt" | "orchestrated" } }) =>
   startTurn(deps(ctx), ctx.user, input.sessionId, { replayOf: input.turn, mode: input.mode });
 
-export const stopHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) =>
+export const stop = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) =>
   ({ stopped: stopTurn(ctx.db, ctx.user, input.sessionId) });
 
-export const listingHandler = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
+export const listing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
   listingFor(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");
 
 /** The running turn's events, live. Access is checked before the stream starts (a refusal is an error, not an empty stream). */
-export const followHandler = ({ ctx, input, signal }: { ctx: AuthedContext; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>
+export const follow = ({ ctx, input, signal }: { ctx: AuthedContext; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>
   followTurn(ctx.db, ctx.user, input.sessionId, input.from, signal);

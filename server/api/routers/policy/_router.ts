@@ -1,11 +1,12 @@
 import { adminProcedure, createTRPCRouter } from "../../trpc";
-import { approvalsHandler, changeHandler, decideHandler, getHandler } from "./policy.handler";
-import { ZDecideInput, ZPolicyChange } from "./policy.schema";
+import { noInput, procedures } from "../../procedures";
+import * as h from "./policy.handler";
+import * as S from "./policy.schema";
 
 // Everything here is admin-only, checked on the server by adminProcedure.
-export const policyRouter = createTRPCRouter({
-  get: adminProcedure.query(getHandler),
-  change: adminProcedure.input(ZPolicyChange).mutation(changeHandler),
-  approvals: adminProcedure.query(approvalsHandler),
-  decide: adminProcedure.input(ZDecideInput).mutation(decideHandler),
-});
+export const policyRouter = createTRPCRouter(
+  procedures(adminProcedure, h, {
+    query: { get: noInput, approvals: noInput },
+    mutation: { change: S.ZPolicyChange, decide: S.ZDecideInput },
+  }),
+);

@@ -1,13 +1,22 @@
 import { adminProcedure, authedProcedure, createTRPCRouter } from "../../trpc";
-import { changePasswordHandler, createHandler, listHandler, meHandler, resetPasswordHandler, signOutEverywhereHandler, updateHandler } from "./user.handler";
-import { ZChangePasswordInput, ZCreateUserInput, ZUserIdInput, ZUpdateUserInput } from "./user.schema";
+import { noInput, procedures } from "../../procedures";
+import * as h from "./user.handler";
+import * as S from "./user.schema";
 
 export const userRouter = createTRPCRouter({
-  me: authedProcedure.query(meHandler),
-  list: adminProcedure.query(listHandler),
-  create: adminProcedure.input(ZCreateUserInput).mutation(createHandler),
-  update: adminProcedure.input(ZUpdateUserInput).mutation(updateHandler),
-  signOutEverywhere: adminProcedure.input(ZUserIdInput).mutation(signOutEverywhereHandler),
-  changePassword: authedProcedure.input(ZChangePasswordInput).mutation(changePasswordHandler),
-  resetPassword: adminProcedure.input(ZUserIdInput).mutation(resetPasswordHandler),
+  // Everyone: who they are, and their own password.
+  ...procedures(authedProcedure, h, {
+    query: { me: noInput },
+    mutation: { changePassword: S.ZChangePasswordInput },
+  }),
+  // Administrators: the other users.
+  ...procedures(adminProcedure, h, {
+    query: { list: noInput },
+    mutation: {
+      create: S.ZCreateUserInput,
+      update: S.ZUpdateUserInput,
+      signOutEverywhere: S.ZUserIdInput,
+      resetPassword: S.ZUserIdInput,
+    },
+  }),
 });

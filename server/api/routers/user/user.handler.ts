@@ -1,27 +1,27 @@
 import type { AuthedContext } from "../../trpc";
 import { actorOf } from "../../trpc";
-import { createUser, listUsers, signOutEverywhere, updateUser } from "../../../services/users/users";
+import * as users from "../../../services/users/users";
 import type { TChangePasswordInput, TCreateUserInput, TUserIdInput, TUpdateUserInput } from "./user.schema";
-import { changeOwnPassword, resetPassword } from "../../../services/users/passwords";
+import * as passwords from "../../../services/users/passwords";
 
-export const listHandler = ({ ctx }: { ctx: AuthedContext }) => listUsers(ctx.db);
+export const list = ({ ctx }: { ctx: AuthedContext }) => users.listUsers(ctx.db);
 
-export const createHandler = ({ ctx, input }: { ctx: AuthedContext; input: TCreateUserInput }) => createUser(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
+export const create = ({ ctx, input }: { ctx: AuthedContext; input: TCreateUserInput }) => users.createUser(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
 
-export function updateHandler({ ctx, input }: { ctx: AuthedContext; input: TUpdateUserInput }) {
+export function update({ ctx, input }: { ctx: AuthedContext; input: TUpdateUserInput }) {
   const { id, ...change } = input;
-  return updateUser(ctx.db, id, change, { sink: ctx.audit, actor: actorOf(ctx.user) });
+  return users.updateUser(ctx.db, id, change, { sink: ctx.audit, actor: actorOf(ctx.user) });
 }
 
-export function signOutEverywhereHandler({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
-  return { sessionsEnded: signOutEverywhere(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) }) };
+export function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
+  return { sessionsEnded: users.signOutEverywhere(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) }) };
 }
 
-export const meHandler = ({ ctx }: { ctx: AuthedContext }) => ctx.user;
+export const me = ({ ctx }: { ctx: AuthedContext }) => ctx.user;
 
 /** Everyone: their own password, the current one required; every other session of theirs ends. */
-export const changePasswordHandler = ({ ctx, input }: { ctx: AuthedContext; input: TChangePasswordInput }) =>
-  changeOwnPassword(ctx.db, { userId: ctx.user.id, current: input.current, next: input.next, ...(ctx.user.sid ? { keepSession: ctx.user.sid } : {}) }, { sink: ctx.audit, actor: actorOf(ctx.user) });
+export const changePassword = ({ ctx, input }: { ctx: AuthedContext; input: TChangePasswordInput }) =>
+  passwords.changeOwnPassword(ctx.db, { userId: ctx.user.id, current: input.current, next: input.next, ...(ctx.user.sid ? { keepSession: ctx.user.sid } : {}) }, { sink: ctx.audit, actor: actorOf(ctx.user) });
 
 /** Admins: a one-time password for another user, returned once. */
-export const resetPasswordHandler = ({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) => resetPassword(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) });
+export const resetPassword = ({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) => passwords.resetPassword(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) });

@@ -1,8 +1,8 @@
 // What a script tool's `env` and `workdir` become before the sandbox sees them: variables that would weaken
 // the sandbox are dropped (and named, so the model knows), and the working folder must really be in the scratch.
-import fs from "node:fs";
 import path from "node:path";
 import { SCRIPT_ENV_BLOCKED_NAMES, SCRIPT_ENV_BLOCKED_PREFIXES, SCRIPT_ENV_PROXY_MARK } from "../../../domain/skill-protocol";
+import { realScratchFolder } from "../../sandbox/scratch-dir";
 import { isInside, PathError } from "../paths";
 
 const BLOCKED = new Set(SCRIPT_ENV_BLOCKED_NAMES);
@@ -47,15 +47,10 @@ export function resolveWorkdir(scratchDir: string, workdir: string | undefined):
   else abs = path.resolve(scratch, given);
   const refuse = () => new PathError(`workdir "${given}" is outside the scratch folder: scripts run in /scratch or a folder below it`);
   if (!isInside(scratch, abs)) throw refuse();
-  let real: string;
-  let realScratch: string;
-  try {
-    realScratch = fs.realpathSync(scratch);
-    real = fs.realpathSync(abs);
-  } catch {
-    throw new PathError(`workdir "${given}" does not exist in the scratch folder (create it first, e.g. with write_file)`);
-  }
-  if (!isInside(realScratch, real)) throw refuse();
-  if (!fs.statSync(real).isDirectory()) throw new PathError(`workdir "${given}" is not a folder`);
-  return path.relative(realScratch, real).split(path.sep).join("/");
+  const found = realScratchFolder(scratch, abs);
+  if ("rel" in found) return found.rel;
+  if (found.problem === "outside") throw refuse();
+  throw new PathError(
+    found.problem === "missing" ? `workdir "${given}" does not exist in the scratch folder (create it first, e.g. with write_file)` : `workdir "${given}" is not a folder`,
+  );
 }
