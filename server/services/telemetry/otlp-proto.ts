@@ -22,15 +22,7 @@ syntax = "proto3";
 package opentelemetry.proto;
 
 message AnyValue {
-  oneof value {
-    string string_value = 1;
-    bool bool_value = 2;
-    int64 int_value = 3;
-    double double_value = 4;
-    ArrayValue array_value = 5;
-    KeyValueList kvlist_value = 6;
-    bytes bytes_value = 7;
-  }
+  oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; ArrayValue array_value = 5; KeyValueList kvlist_value = 6; bytes bytes_value = 7; }
 }
 message ArrayValue { repeated AnyValue values = 1; }
 message KeyValueList { repeated KeyValue values = 1; }
@@ -53,16 +45,8 @@ message LogRecord {
 }
 
 message Metric {
-  string name = 1;
-  string description = 2;
-  string unit = 3;
-  oneof data {
-    Gauge gauge = 5;
-    Sum sum = 7;
-    Histogram histogram = 9;
-    ExponentialHistogram exponential_histogram = 10;
-    Summary summary = 11;
-  }
+  string name = 1; string description = 2; string unit = 3;
+  oneof data { Gauge gauge = 5; Sum sum = 7; Histogram histogram = 9; ExponentialHistogram exponential_histogram = 10; Summary summary = 11; }
 }
 message Gauge { repeated NumberDataPoint data_points = 1; }
 message Sum { repeated NumberDataPoint data_points = 1; int32 aggregation_temporality = 2; bool is_monotonic = 3; }
