@@ -37,7 +37,7 @@ beforeAll(async () => {
   t = tempDb();
   const alice = await createUser(t.db, { email: "alice@x.io", role: "author", password: "password1" });
   aliceId = alice.id;
-  const audit = { sink: new MemoryAuditSink(), actor: { id: alice.id } };
+  const audit = { audit: new MemoryAuditSink(), actor: { id: alice.id } };
   token = createToken(t.db, { id: alice.id, role: "author" }, { name: "claude on laptop", scopes: "telemetry:write" }, audit).token;
   catalogOnly = createToken(t.db, { id: alice.id, role: "author" }, { name: "sync", scopes: "catalog:read" }, audit).token;
   server = await serveFetch(async (req) => {

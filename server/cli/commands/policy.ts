@@ -59,7 +59,7 @@ export function command(verb: Verb) {
       }
       const db = openConsole(config.home);
       if (typeof db === "string") return fail(db, 1);
-      const sink = auditSinkFor(db, { stdout: false });
+      const audit = auditSinkFor(db, { stdout: false });
       const actor = { id: "cli", email: `${os.userInfo().username}@${os.hostname()}` };
       try {
         if (verb === "list") {
@@ -79,7 +79,7 @@ export function command(verb: Verb) {
         if (verb === "block" || verb === "unblock") {
           const name = positionals[0]!;
           const before = readStoredPolicy(db).blockedNames.includes(name);
-          changePolicy(db, verb === "block" ? { op: "block", name, ...(values.reason ? { reason: values.reason } : {}) } : { op: "unblock", name }, { sink, actor });
+          changePolicy(db, verb === "block" ? { op: "block", name, ...(values.reason ? { reason: values.reason } : {}) } : { op: "unblock", name }, { audit, actor });
           io.out(`${name}: ${verb === "block" ? (before ? "was already blocked" : "blocked") : before ? "unblocked" : "was not blocked"}\n`);
           return 0;
         }
@@ -99,7 +99,7 @@ export function command(verb: Verb) {
         } catch (e) {
           return fail(`cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
         }
-        const r = importPolicy(db, text, { sink, actor, source: file });
+        const r = importPolicy(db, text, { audit, actor, source: file });
         io.out(r.changed ? `policy replaced from ${positionals[0]}\n` : `no change: ${positionals[0]} is the current policy\n`);
         return 0;
       } catch (e) {

@@ -24,7 +24,7 @@ let token: string;
 
 beforeEach(async () => {
   const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
-  ({ token } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { sink: h.audit, actor: { id: alice.id } }));
+  ({ token } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { audit: h.audit, actor: { id: alice.id } }));
   h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" }, extra: "allowed-tools: Read Bash" });
   h.skill("enterprise", "release-notes");
   h.skill("enterprise", "team-style");
@@ -99,8 +99,8 @@ describe("omniforge sync", () => {
     expect(lock(claude()).skills["team-style"]).toBeUndefined();
 
     fs.appendFileSync(codex("pdf-forms", "SKILL.md"), "\nMy local tweak.\n");
-    changePolicy(h.db, { op: "block", name: "release-notes" }, { sink: h.audit, actor: { id: "admin-id" } });
-    changePolicy(h.db, { op: "block", name: "pdf-forms" }, { sink: h.audit, actor: { id: "admin-id" } });
+    changePolicy(h.db, { op: "block", name: "release-notes" }, { audit: h.audit, actor: { id: "admin-id" } });
+    changePolicy(h.db, { op: "block", name: "pdf-forms" }, { audit: h.audit, actor: { id: "admin-id" } });
     const plan = await sync("--dry-run");
     expect(plan.out).toMatch(/- remove\s+release-notes\s+sha256:\S+\s+\(no longer in your catalog \(revoked, blocked or deleted\)\)/);
     expect(fs.existsSync(claude("release-notes"))).toBe(true);
@@ -132,7 +132,7 @@ describe("omniforge sync", () => {
     let round = 0;
     const sleep = async () => {
       // Between the first and the second poll an admin blocks a skill; the third poll finds nothing new.
-      if (++round === 2) changePolicy(h.db, { op: "block", name: "team-style" }, { sink: h.audit, actor: { id: "admin-id" } });
+      if (++round === 2) changePolicy(h.db, { op: "block", name: "team-style" }, { audit: h.audit, actor: { id: "admin-id" } });
     };
     const code = await runSync(["--from", server.url, "--token", token, "--agent", "claude-code", "--scope", "user", "--watch", "--every", "10"], io, { rounds: 3, sleep });
     expect(code, io.stderr).toBe(0);

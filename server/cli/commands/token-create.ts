@@ -48,7 +48,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       db,
       { id: "cli", role: "admin" },
       { name: values.name ?? `cli ${new Date().toISOString().slice(0, 10)}`, scopes: values.scope, expiresInDays: days, forUserId: user.id },
-      { sink: auditSinkFor(db, { stdout: false }), actor: { id: "cli" } },
+      { audit: auditSinkFor(db, { stdout: false }), actor: { id: "cli" } },
     );
     flushAudit(db);
     io.out(token + "\n");

@@ -12,6 +12,12 @@ export interface AuditActor {
   email?: string;
 }
 
+/** Who acts, and where their actions go on record: what a service that changes state is handed. */
+export interface Audited {
+  audit: AuditSink;
+  actor: AuditActor;
+}
+
 /** Where an event happened outside the console: the agent that reported it (OTLP telemetry). */
 export interface AuditSource {
   /** "claude-code", "codex", or the reporting service's name. */

@@ -81,12 +81,12 @@ describe("AuditWriter", () => {
   });
 
   it("flushAudit writes what auditSinkFor(db) queued", () => {
-    const sink = auditSinkFor(t.db, { stdout: false, flushMs: 60_000 });
-    sink.record({ type: "login", actor: { id: "u" } });
+    const audit = auditSinkFor(t.db, { stdout: false, flushMs: 60_000 });
+    audit.record({ type: "login", actor: { id: "u" } });
     expect(rows(t.db)).toHaveLength(0);
     flushAudit(t.db);
     expect(rows(t.db)).toHaveLength(1);
-    expect(auditSinkFor(t.db)).toBe(sink);
+    expect(auditSinkFor(t.db)).toBe(audit);
   });
 
   it("keeps one chain when two connections (the console and the CLI) write to the same file", () => {
@@ -176,9 +176,9 @@ describe("AuditWriter", () => {
       script,
       `import { openDb } from ${JSON.stringify(path.join(repo, "db/client.ts"))};
        import { auditSinkFor } from ${JSON.stringify(path.join(repo, "server/services/audit/index.ts"))};
-       const sink = auditSinkFor(openDb(${JSON.stringify(t.file)}), { flushMs: 60_000 });
-       sink.record({ type: "login", actor: { id: "child" }, details: { token: "t0ps3cret", ip: "1.2.3.4" } });
-       sink.record({ type: "tool_call", actor: { id: "child" } });
+       const audit = auditSinkFor(openDb(${JSON.stringify(t.file)}), { flushMs: 60_000 });
+       audit.record({ type: "login", actor: { id: "child" }, details: { token: "t0ps3cret", ip: "1.2.3.4" } });
+       audit.record({ type: "tool_call", actor: { id: "child" } });
        process.exit(0); // no flush(): the exit hook must write them
       `,
     );

@@ -70,8 +70,8 @@ describe("server-side sessions", () => {
   it("disabling a user ends their open sessions at once, audited; enabling them again does not revive them", () => {
     const a = startSession(t.db, ann.id, "127.0.0.1");
     const b = startSession(t.db, ann.id, "10.0.0.2");
-    updateUser(t.db, ann.id, { disabled: true }, { sink: audit, actor: boss });
-    updateUser(t.db, ann.id, { disabled: false }, { sink: audit, actor: boss });
+    updateUser(t.db, ann.id, { disabled: true }, { audit: audit, actor: boss });
+    updateUser(t.db, ann.id, { disabled: false }, { audit: audit, actor: boss });
     expect(sessionUser(t.db, { userId: ann.id, sid: a })).toBeNull();
     expect(sessionUser(t.db, { userId: ann.id, sid: b })).toBeNull();
     expect(audit.events.filter((e) => e.type === "sessions_revoked")).toMatchObject([

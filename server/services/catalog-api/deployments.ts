@@ -22,7 +22,7 @@ export const syncReportSchema = z.object({
     .max(MAX_REPORTED_SKILLS),
 });
 
-export function recordSync(db: Db, p: TokenPrincipal, raw: unknown, sink: AuditSink, now = new Date()): { recorded: number; removed: number } {
+export function recordSync(db: Db, p: TokenPrincipal, raw: unknown, audit: AuditSink, now = new Date()): { recorded: number; removed: number } {
   const parsed = syncReportSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ServiceError("BAD_REQUEST", `Bad sync report: ${parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ").slice(0, 500)}`);
@@ -47,7 +47,7 @@ export function recordSync(db: Db, p: TokenPrincipal, raw: unknown, sink: AuditS
     }
     return gone;
   });
-  sink.record({
+  audit.record({
     type: "catalog_synced",
     actor: p.userId ? { id: p.userId, email: p.email ?? undefined } : { id: `token:${p.tokenId}` },
     outcome: "ok",

@@ -31,9 +31,9 @@ describe("resolution cache", () => {
   it("a policy change is seen by the very next request", async () => {
     const author = h.ctx(h.actor("author"));
     expect(await statusOf(author, "beta")).toBe("active");
-    changePolicy(h.db, { op: "block", name: "beta" }, { sink: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
+    changePolicy(h.db, { op: "block", name: "beta" }, { audit: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
     expect(await statusOf(author, "beta")).toBe("blocked");
-    changePolicy(h.db, { op: "unblock", name: "beta" }, { sink: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
+    changePolicy(h.db, { op: "unblock", name: "beta" }, { audit: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
     expect(await statusOf(author, "beta")).toBe("active");
   });
 

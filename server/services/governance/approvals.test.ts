@@ -15,7 +15,7 @@ import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);
 
-const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+const actor = () => ({ audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 const statusOf = async (name: string, layer: "project" | "personal" | "enterprise", viewer = h.admin) => {
   const { index, ctx } = await resolutionFor(h.db, h.dh, viewer, {});
   return buildMatrix(index, ctx).rows.find((r) => r.name === name)?.cells[layer][0]?.status;

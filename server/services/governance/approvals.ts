@@ -5,7 +5,7 @@ import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { approvals, skillVersions, type Approval } from "../../../db/schema";
 import type { DataHome } from "../../config";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import { approvalReason, blockReason, disabledReason, type LayerName, type SkillEntry } from "../../runtime/registry";
 import { effectivePolicy } from "../policy/store";
 import { displayPath, ownerOf } from "./context";
@@ -170,7 +170,7 @@ export function recentDecisions(db: Db, limit = 50): Approval[] {
 export function decideApproval(
   db: Db,
   input: { id: number; decision: "approved" | "rejected"; comment: string },
-  audit: { sink: AuditSink; actor: AuditActor },
+  by: Audited,
 ): Approval {
   const comment = input.comment.trim();
   if (input.decision === "rejected" && !comment) {
@@ -180,13 +180,13 @@ export function decideApproval(
   if (!row) throw new GovernanceError("NOT_FOUND", `approval #${input.id} does not exist`);
   const decided = db
     .update(approvals)
-    .set({ status: input.decision, decidedBy: audit.actor.email ?? audit.actor.id, decidedAt: Date.now(), comment })
+    .set({ status: input.decision, decidedBy: by.actor.email ?? by.actor.id, decidedAt: Date.now(), comment })
     .where(eq(approvals.id, row.id))
     .returning()
     .get();
-  audit.sink.record({
+  by.audit.record({
     type: "approval_decided",
-    actor: audit.actor,
+    actor: by.actor,
     outcome: "ok",
     skill: row.skill,
     layer: row.layer,

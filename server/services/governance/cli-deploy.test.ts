@@ -16,7 +16,7 @@ const config = () => makeLayerConfig({ home: h.dh.home, projectRoot: h.dh.projec
 describe("cliDeploy", () => {
   it("previews with the console policy: a blocked name changes nothing, and says why", () => {
     h.skill("project", "git-helper");
-    changePolicy(h.db, { op: "block", name: "git-helper" }, { sink: h.audit, actor: { id: "admin-id" } });
+    changePolicy(h.db, { op: "block", name: "git-helper" }, { audit: h.audit, actor: { id: "admin-id" } });
     expect(() => cliDeploy(config(), "git-helper", "enterprise", { dryRun: true })).toThrow(/no active definition to copy/);
     const out = cliDeploy(config(), "git-helper", "enterprise", { dryRun: true, fromLayer: "project" });
     expect(out.policyFrom).toBe(h.dh.dbFile);

@@ -47,15 +47,15 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
   const preview = previewDeploy(index, places, { name, fromId, target }, policy);
   const memory = new MemoryAuditSink();
   if (opts.dryRun) return { policyFrom: policy ? dbFile : null, preview, auditTo: "memory", events: memory.events };
-  let sink: AuditSink = memory;
+  let audit: AuditSink = memory;
   let auditTo = "memory";
   let db: ReturnType<typeof openDb> | undefined;
   if (fs.existsSync(dbFile)) {
     db = openDb(dbFile);
-    sink = auditSinkFor(db, { stdout: false });
+    audit = auditSinkFor(db, { stdout: false });
     auditTo = dbFile;
   }
-  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force }, policy, { sink, actor: opts.actor ?? { id: "cli" } }, db ? readDoctorPolicy(db) : undefined);
+  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? readDoctorPolicy(db) : undefined);
   if (db) flushAudit(db);
   return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
 }

@@ -12,7 +12,7 @@ import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);
 
-const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+const actor = () => ({ audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 
 describe("deploy preview", () => {
   it("lists the default context and each scope value, with the winner before and after, and writes nothing", async () => {

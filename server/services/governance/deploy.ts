@@ -3,7 +3,7 @@
 // before and after, computed by the registry's resolve() over the index with the copy laid on top (nothing is
 // written). Then the registry's deploySkill does the atomic copy, and skill_deployed is recorded.
 import path from "node:path";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import {
   deploySkill,
   DeployError,
@@ -167,7 +167,7 @@ export function executeDeploy(
   dh: Places,
   input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string },
   policy: ResolveContext["policy"],
-  audit: { sink: AuditSink; actor: AuditActor },
+  by: Audited,
   /** The doctor's gate (services/doctor/policy.ts): no unsilenced finding at or above it may be deployed. */
   doctor?: { gate: DoctorSeverity | null; ignore: string[] },
 ): DeployResult {
@@ -195,9 +195,9 @@ export function executeDeploy(
   }
   // Other users' cached indexes see the new folder now rather than after the watcher's debounce.
   refreshAll([report.to.dir]);
-  audit.sink.record({
+  by.audit.record({
     type: "skill_deployed",
-    actor: audit.actor,
+    actor: by.actor,
     outcome: "ok",
     skill: input.name,
     layer: input.target,

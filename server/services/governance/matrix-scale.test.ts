@@ -22,7 +22,7 @@ beforeAll(() => {
 
 describe("matrix at scale", () => {
   it("1,000 names resolve into the matrix quickly, with the overridden rows marked", async () => {
-    changePolicy(h.db, { op: "block", name: "skill-0003" }, { sink: h.audit, actor: { id: "a" } });
+    changePolicy(h.db, { op: "block", name: "skill-0003" }, { audit: h.audit, actor: { id: "a" } });
     const index = await indexFor(h.admin.id, h.dh);
     const policy = effectivePolicy(h.db, { userId: h.admin.id });
     const t0 = performance.now();
@@ -40,7 +40,7 @@ describe("matrix at scale", () => {
   });
 
   it("the approvals queue for 1,000 project skills is built in one go, and listing again creates nothing", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", project: true }, { sink: h.audit, actor: { id: "a" } });
+    changePolicy(h.db, { op: "setRequireApproval", project: true }, { audit: h.audit, actor: { id: "a" } });
     const defs = await allDefinitions(h.dh, h.admin.id);
     let t0 = performance.now();
     const first = syncApprovals(h.db, h.dh, defs);

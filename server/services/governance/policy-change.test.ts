@@ -6,7 +6,7 @@ import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);
 
-const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+const actor = () => ({ audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 
 describe("policy changes", () => {
   it("each change is stored and audited as policy_changed with the whole policy before and after", () => {

@@ -1,7 +1,7 @@
 // Policy changes, one small operation at a time (so two admins editing different rules never overwrite each
 // other), each validated and recorded as a policy_changed audit event with the whole policy before and after.
 import type { Db } from "../../../db/client";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import { isLayerName, type LayerName } from "../../runtime/registry";
 import { normalisePolicy, readStoredPolicy, writeStoredPolicy, type StoredPolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
@@ -104,18 +104,18 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
 }
 
 /** Applies and stores one change, then records policy_changed with before and after. Returns the new policy. */
-export function changePolicy(db: Db, change: PolicyChange, audit: { sink: AuditSink; actor: AuditActor }): StoredPolicy {
+export function changePolicy(db: Db, change: PolicyChange, by: Audited): StoredPolicy {
   // One transaction so two concurrent changes read-modify-write in turn (better-sqlite3 is synchronous).
   const { before, after } = db.transaction(() => {
     const before = readStoredPolicy(db);
     const after = applyPolicyChange(before, change);
-    writeStoredPolicy(db, after, audit.actor.id);
+    writeStoredPolicy(db, after, by.actor.id);
     return { before, after };
   });
   const changed = JSON.stringify(before) !== JSON.stringify(after);
-  audit.sink.record({
+  by.audit.record({
     type: "policy_changed",
-    actor: audit.actor,
+    actor: by.actor,
     outcome: "ok",
     ...("name" in change ? { skill: change.name } : {}),
     ...("layer" in change ? { layer: change.layer } : {}),

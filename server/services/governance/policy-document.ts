@@ -3,7 +3,7 @@
 // key path) and changes nothing. A good file replaces the policy as one audited policy_changed event.
 import { parse, stringify } from "yaml";
 import type { Db } from "../../../db/client";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import { normalisePolicy, readStoredPolicy, writeStoredPolicy, type StoredPolicy } from "../policy/store";
 import { applyPolicyChange, type PolicyChange } from "./policy-change";
 import { GovernanceError } from "./errors";
@@ -84,15 +84,15 @@ export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { 
 }
 
 /** Replaces the stored policy with a checked document: one policy_changed event with before and after. */
-export function importPolicy(db: Db, text: string, audit: { sink: AuditSink; actor: AuditActor; source?: string }): { before: StoredPolicy; after: StoredPolicy; changed: boolean } {
+export function importPolicy(db: Db, text: string, by: Audited & { source?: string }): { before: StoredPolicy; after: StoredPolicy; changed: boolean } {
   const checked = checkPolicyDocument(text);
   if ("problems" in checked) throw new GovernanceError("BAD_REQUEST", `the policy file was refused, nothing changed:\n${checked.problems.map((x) => `  ${x}`).join("\n")}`, { problems: checked.problems });
   const { before, after } = db.transaction(() => {
     const before = readStoredPolicy(db);
-    writeStoredPolicy(db, checked.policy, audit.actor.id);
+    writeStoredPolicy(db, checked.policy, by.actor.id);
     return { before, after: readStoredPolicy(db) };
   });
   const changed = JSON.stringify(before) !== JSON.stringify(after);
-  audit.sink.record({ type: "policy_changed", actor: audit.actor, outcome: "ok", details: { change: { op: "import", ...(audit.source ? { source: audit.source } : {}) }, before, after, changed } });
+  by.audit.record({ type: "policy_changed", actor: by.actor, outcome: "ok", details: { change: { op: "import", ...(by.source ? { source: by.source } : {}) }, before, after, changed } });
   return { before, after, changed };
 }

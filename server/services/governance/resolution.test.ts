@@ -11,7 +11,7 @@ import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);
 
-const change = (c: Parameters<typeof changePolicy>[1]) => changePolicy(h.db, c, { sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
+const change = (c: Parameters<typeof changePolicy>[1]) => changePolicy(h.db, c, { audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 const matrixFor = async (w: Parameters<typeof resolutionFor>[3] = {}, viewer = h.admin) => {
   const { index, ctx } = await resolutionFor(h.db, h.dh, viewer, w);
   return { m: buildMatrix(index, ctx), index, ctx };

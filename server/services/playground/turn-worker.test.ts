@@ -70,7 +70,7 @@ describe("turn worker", () => {
     const items: StreamItem[] = [];
     for await (const item of followTurn(w.db, alice, s.id)) items.push(item);
     expect(items.map((i) => i.event.type)).toContain("script_run");
-    // The worker's audit records reach the console's sink (one writer keeps the chain).
+    // The worker's audit records reach the console's audit (one writer keeps the chain).
     expect(w.audit.events.some((e) => e.type === "script_executed")).toBe(true);
 
     await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes again" });
@@ -90,7 +90,7 @@ describe("turn worker", () => {
     expect(viaWorker.matches[0]?.name).toBe("release-notes");
     // Someone else's session is refused in this thread, before the worker is asked.
     await expect(listingFor(deps, { id: "mallory", role: "author" }, s.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    changePolicy(w.db, { op: "block", name: "release-notes" }, { sink: new MemoryAuditSink(), actor: { id: "admin", email: "admin@x.io" } });
+    changePolicy(w.db, { op: "block", name: "release-notes" }, { audit: new MemoryAuditSink(), actor: { id: "admin", email: "admin@x.io" } });
     const after = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
     expect(after.matches.map((m) => m.name)).not.toContain("release-notes");
   });

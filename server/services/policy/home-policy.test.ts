@@ -18,8 +18,8 @@ describe("policyFromHome (the CLI's view of the console policy)", () => {
 
     const t = tempDb();
     cleanups.push(t.cleanup);
-    changePolicy(t.db, { op: "block", name: "git-helper" }, { sink: new MemoryAuditSink(), actor: { id: "a" } });
-    changePolicy(t.db, { op: "setRequireApproval", scripts: true }, { sink: new MemoryAuditSink(), actor: { id: "a" } });
+    changePolicy(t.db, { op: "block", name: "git-helper" }, { audit: new MemoryAuditSink(), actor: { id: "a" } });
+    changePolicy(t.db, { op: "setRequireApproval", scripts: true }, { audit: new MemoryAuditSink(), actor: { id: "a" } });
     expect(policyFromHome(t.dir)).toMatchObject({ blockedNames: ["git-helper"], requireApprovalForScripts: true, approvedDigests: {} });
   });
 

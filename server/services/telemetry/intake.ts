@@ -96,7 +96,7 @@ export interface IntakeInput {
 }
 
 /** Decodes, checks and maps one export request, then records its events; nothing is recorded when it throws. */
-export function ingest(db: Db, sink: AuditSink, input: IntakeInput): IntakeResult {
+export function ingest(db: Db, audit: AuditSink, input: IntakeInput): IntakeResult {
   const received = input.received ?? new Date();
   const sender = senderOf(input.principal);
   const body = decode(input.signal, input.encoding, input.bytes);
@@ -116,7 +116,7 @@ export function ingest(db: Db, sink: AuditSink, input: IntakeInput): IntakeResul
       return typeof row?.v === "number" ? row.v : null;
     });
   }
-  for (const e of mapped.events) sink.record(e);
+  for (const e of mapped.events) audit.record(e);
   // Written before answering: the agent's next export (and the dashboard) sees them, and a cumulative counter's
   // next delta is computed against this one.
   if (mapped.events.length) flushAudit(db);

@@ -11,7 +11,7 @@ let t: ReturnType<typeof tempDb>;
 let audit: MemoryAuditSink;
 let admin: TokenCaller;
 let alice: TokenCaller;
-const as = (c: TokenCaller) => ({ sink: audit, actor: { id: c.id } });
+const as = (c: TokenCaller) => ({ audit: audit, actor: { id: c.id } });
 
 beforeEach(async () => {
   t = tempDb();

@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accessTokens, users, type AccessToken } from "../../../db/schema";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
 import {
   TOKEN_DEFAULT_EXPIRY_DAYS,
@@ -90,7 +90,7 @@ export function createToken(
   db: Db,
   caller: TokenCaller,
   input: CreateTokenInput,
-  audit: { sink: AuditSink; actor: AuditActor },
+  by: Audited,
   now = new Date(),
 ): { token: string; info: PublicToken } {
   const name = input.name.trim();
@@ -125,9 +125,9 @@ export function createToken(
     expiresAt: new Date(now.getTime() + days * DAY_MS),
   };
   db.insert(accessTokens).values(row).run();
-  audit.sink.record({
+  by.audit.record({
     type: "token_created",
-    actor: audit.actor,
+    actor: by.actor,
     details: { tokenId: row.id, name, forUser: email ?? "machine", scopes, expiresAt: row.expiresAt.toISOString() },
   });
   const saved = db.select().from(accessTokens).where(eq(accessTokens.id, row.id)).get()!;
@@ -147,13 +147,13 @@ export function listTokens(db: Db, caller: TokenCaller, opts: { all?: boolean } 
   return rows.map((r) => toPublic(r.t, r.email ?? null));
 }
 
-export function revokeToken(db: Db, caller: TokenCaller, id: string, audit: { sink: AuditSink; actor: AuditActor }, now = new Date()): PublicToken {
+export function revokeToken(db: Db, caller: TokenCaller, id: string, by: Audited, now = new Date()): PublicToken {
   const row = db.select().from(accessTokens).where(eq(accessTokens.id, id)).get();
   // Someone else's token is "not found" to a non-admin: its existence is not theirs to learn.
   if (!row || (row.userId !== caller.id && caller.role !== "admin")) throw new ServiceError("NOT_FOUND", "No such token.");
   if (!row.revokedAt) {
     db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt))).run();
-    audit.sink.record({ type: "token_revoked", actor: audit.actor, details: { tokenId: id, name: row.name, userId: row.userId ?? "machine" } });
+    by.audit.record({ type: "token_revoked", actor: by.actor, details: { tokenId: id, name: row.name, userId: row.userId ?? "machine" } });
   }
   const email = row.userId ? (db.select().from(users).where(eq(users.id, row.userId)).get()?.email ?? null) : null;
   return toPublic(db.select().from(accessTokens).where(eq(accessTokens.id, id)).get()!, email);

@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { users } from "../../../db/schema";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import { endUserSessions } from "../auth/sessions";
 import { generatePassword, hashPassword, verifyPassword } from "./password";
 import { findUserById, UserError } from "./users";
@@ -19,30 +19,30 @@ async function store(db: Db, id: string, password: string): Promise<void> {
 export async function changeOwnPassword(
   db: Db,
   input: { userId: string; current: string; next: string; keepSession?: string },
-  audit: { sink: AuditSink; actor: AuditActor },
+  by: Audited,
 ): Promise<{ sessionsEnded: number }> {
   const user = findUserById(db, input.userId);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
   if (!(await verifyPassword(input.current, user.passwordHash))) {
-    audit.sink.record({ type: "password_changed", actor: audit.actor, outcome: "refused", details: { userId: user.id, reason: "wrong current password" } });
+    by.audit.record({ type: "password_changed", actor: by.actor, outcome: "refused", details: { userId: user.id, reason: "wrong current password" } });
     throw new UserError("BAD_REQUEST", "The current password is not right; nothing changed.");
   }
   if (input.next.length < MIN_PASSWORD_CHARS) throw new UserError("BAD_REQUEST", `Passwords need at least ${MIN_PASSWORD_CHARS} characters.`);
   if (input.next === input.current) throw new UserError("BAD_REQUEST", "The new password is the same as the current one.");
   await store(db, user.id, input.next);
   const ended = endUserSessions(db, user.id, "password_changed", new Date(), input.keepSession);
-  audit.sink.record({ type: "password_changed", actor: audit.actor, outcome: "ok", details: { userId: user.id, email: user.email, otherSessionsEnded: ended } });
+  by.audit.record({ type: "password_changed", actor: by.actor, outcome: "ok", details: { userId: user.id, email: user.email, otherSessionsEnded: ended } });
   return { sessionsEnded: ended };
 }
 
 /** An administrator's reset: returns the one-time password (shown once, never stored in clear). */
-export async function resetPassword(db: Db, id: string, audit: { sink: AuditSink; actor: AuditActor }): Promise<{ password: string; sessionsEnded: number }> {
+export async function resetPassword(db: Db, id: string, by: Audited): Promise<{ password: string; sessionsEnded: number }> {
   const user = findUserById(db, id);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
-  if (id === audit.actor.id) throw new UserError("BAD_REQUEST", "Change your own password on your account page (it asks for the current one).");
+  if (id === by.actor.id) throw new UserError("BAD_REQUEST", "Change your own password on your account page (it asks for the current one).");
   const password = generatePassword(16);
   await store(db, id, password);
   const ended = endUserSessions(db, id, "password_reset");
-  audit.sink.record({ type: "password_reset", actor: audit.actor, outcome: "ok", details: { userId: id, email: user.email, sessionsEnded: ended } });
+  by.audit.record({ type: "password_reset", actor: by.actor, outcome: "ok", details: { userId: id, email: user.email, sessionsEnded: ended } });
   return { password, sessionsEnded: ended };
 }

@@ -47,12 +47,12 @@ describe("users", () => {
   });
 
   it("records who changed what, with before and after", async () => {
-    const sink = new MemoryAuditSink();
+    const audit = new MemoryAuditSink();
     const actor = { id: "admin-1", email: "admin@x.io" };
-    const u = await createUser(t.db, { email: "w@x.io", role: "viewer", password: "password1" }, { sink, actor });
-    updateUser(t.db, u.id, { role: "author" }, { sink, actor });
-    expect(sink.events.map((e) => e.type)).toEqual(["user_created", "user_updated"]);
-    expect(sink.events[1]!.details).toMatchObject({ before: { role: "viewer" }, after: { role: "author" } });
-    expect(JSON.stringify(sink.events)).not.toContain("password1");
+    const u = await createUser(t.db, { email: "w@x.io", role: "viewer", password: "password1" }, { audit, actor });
+    updateUser(t.db, u.id, { role: "author" }, { audit, actor });
+    expect(audit.events.map((e) => e.type)).toEqual(["user_created", "user_updated"]);
+    expect(audit.events[1]!.details).toMatchObject({ before: { role: "viewer" }, after: { role: "author" } });
+    expect(JSON.stringify(audit.events)).not.toContain("password1");
   });
 });

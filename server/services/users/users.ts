@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { users, type Role, type User } from "../../../db/schema";
-import type { AuditActor, AuditSink } from "../../runtime/audit/events";
+import type { Audited } from "../../runtime/audit/events";
 import { serviceErrorClass } from "../../domain/errors";
 import { endUserSessions } from "../auth/sessions";
 import { hashPassword } from "./password";
@@ -39,7 +39,7 @@ export function listUsers(db: Db): PublicUser[] {
 export async function createUser(
   db: Db,
   input: { email: string; name?: string; role: Role; password: string },
-  audit?: { sink: AuditSink; actor: AuditActor },
+  by?: Audited,
 ): Promise<PublicUser> {
   const email = normaliseEmail(input.email);
   if (findUserByEmail(db, email)) throw new UserError("CONFLICT", `A user with the email ${email} already exists.`);
@@ -51,7 +51,7 @@ export async function createUser(
     passwordHash: await hashPassword(input.password),
   };
   db.insert(users).values(row).run();
-  audit?.sink.record({ type: "user_created", actor: audit.actor, details: { userId: row.id, email, role: row.role } });
+  by?.audit.record({ type: "user_created", actor: by.actor, details: { userId: row.id, email, role: row.role } });
   return toPublic(findUserById(db, row.id)!);
 }
 
@@ -68,14 +68,14 @@ export function updateUser(
   db: Db,
   id: string,
   change: { role?: Role; disabled?: boolean; name?: string },
-  audit?: { sink: AuditSink; actor: AuditActor },
+  by?: Audited,
 ): PublicUser {
   const before = findUserById(db, id);
   if (!before) throw new UserError("NOT_FOUND", "No such user.");
   const losesAdmin =
     before.role === "admin" && !before.disabled && ((change.role && change.role !== "admin") || change.disabled === true);
   // Nobody locks themselves out by mistake: another administrator disables or demotes an admin.
-  if (audit && audit.actor.id === id && (change.disabled === true || (change.role && change.role !== before.role))) {
+  if (by && by.actor.id === id && (change.disabled === true || (change.role && change.role !== before.role))) {
     throw new UserError("BAD_REQUEST", "You cannot disable yourself or change your own role; ask another administrator.", { rule: "self" });
   }
   let ended = 0;
@@ -99,9 +99,9 @@ export function updateUser(
     })
     .immediate();
   const after = findUserById(db, id)!;
-  audit?.sink.record({
+  by?.audit.record({
     type: "user_updated",
-    actor: audit.actor,
+    actor: by.actor,
     details: {
       userId: id,
       email: after.email,
@@ -110,17 +110,17 @@ export function updateUser(
     },
   });
   if (ended > 0) {
-    audit?.sink.record({ type: "sessions_revoked", actor: audit.actor, details: { userId: id, email: after.email, sessions: ended, reason: "user_disabled" } });
+    by?.audit.record({ type: "sessions_revoked", actor: by.actor, details: { userId: id, email: after.email, sessions: ended, reason: "user_disabled" } });
   }
   return toPublic(after);
 }
 
 /** An administrator's "sign out everywhere": ends every open session of the user; returns how many. */
-export function signOutEverywhere(db: Db, id: string, audit?: { sink: AuditSink; actor: AuditActor }): number {
+export function signOutEverywhere(db: Db, id: string, by?: Audited): number {
   const user = findUserById(db, id);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
   const ended = endUserSessions(db, id, "signed_out_everywhere");
-  audit?.sink.record({ type: "sessions_revoked", actor: audit.actor, details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
+  by?.audit.record({ type: "sessions_revoked", actor: by.actor, details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
   return ended;
 }
 

@@ -62,7 +62,7 @@ export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input:
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), { sink: ctx.audit, actor: actorOf(ctx.user) }, readDoctorPolicy(ctx.db));
+  return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, readDoctorPolicy(ctx.db));
 };
 
 /** What an agent in this context would be offered: one winner per name (what the playground's listing shows). */

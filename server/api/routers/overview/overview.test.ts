@@ -23,11 +23,11 @@ describe("overview", () => {
   it("counts the catalog, lists what is broken or waiting, and the last 24 hours from the audit", async () => {
     const admin = caller(as("admin"));
     await admin.policy.change({ op: "setRequireApproval", scripts: true });
-    const sink = auditSinkFor(h.db, { stdout: false });
-    sink.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome: "failed", details: { exitCode: 2 } });
-    sink.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome: "ok", details: { exitCode: 0 } });
-    sink.record({ type: "access_denied", actor: { id: "author-1" }, outcome: "refused", details: { procedure: "user.list" } });
-    sink.record({ type: "skill_activated", actor: { id: "admin-1" }, skill: "pdf-tools", outcome: "ok" });
+    const audit = auditSinkFor(h.db, { stdout: false });
+    audit.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome: "failed", details: { exitCode: 2 } });
+    audit.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome: "ok", details: { exitCode: 0 } });
+    audit.record({ type: "access_denied", actor: { id: "author-1" }, outcome: "refused", details: { procedure: "user.list" } });
+    audit.record({ type: "skill_activated", actor: { id: "admin-1" }, skill: "pdf-tools", outcome: "ok" });
     flushAudit(h.db);
 
     const o = await admin.overview.get();

@@ -7,7 +7,7 @@ import type { TDecideInput, TPolicyChange } from "./policy.schema";
 export const get = ({ ctx }: { ctx: AuthedContext }) => ({ policy: readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
 
 export const change = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) =>
-  changePolicy(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
+  changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
 
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
   const items = syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));
@@ -17,5 +17,5 @@ export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
   if (input.decision === "approved") await assertApprovable({ db: ctx.db, dh: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } }, input.id);
-  return decideApproval(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
+  return decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
 };

@@ -15,9 +15,9 @@ export const tokensRouter = createTRPCRouter({
   deployments: authedProcedure.input(ZDeploymentsInput).query(({ ctx, input }) => deploymentsOf(ctx.db, ctx.user, input.name)),
   create: authedProcedure
     .input(ZCreateTokenInput)
-    .mutation(({ ctx, input }) => createToken(ctx.db, ctx.user, input, { sink: ctx.audit, actor: actorOf(ctx.user) })),
+    .mutation(({ ctx, input }) => createToken(ctx.db, ctx.user, input, { audit: ctx.audit, actor: actorOf(ctx.user) })),
   revoke: authedProcedure
     .input(ZRevokeTokenInput)
-    .mutation(({ ctx, input }) => revokeToken(ctx.db, ctx.user, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) })),
+    .mutation(({ ctx, input }) => revokeToken(ctx.db, ctx.user, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) })),
 });
 

@@ -6,22 +6,22 @@ import * as passwords from "../../../services/users/passwords";
 
 export const list = ({ ctx }: { ctx: AuthedContext }) => users.listUsers(ctx.db);
 
-export const create = ({ ctx, input }: { ctx: AuthedContext; input: TCreateUserInput }) => users.createUser(ctx.db, input, { sink: ctx.audit, actor: actorOf(ctx.user) });
+export const create = ({ ctx, input }: { ctx: AuthedContext; input: TCreateUserInput }) => users.createUser(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
 
 export function update({ ctx, input }: { ctx: AuthedContext; input: TUpdateUserInput }) {
   const { id, ...change } = input;
-  return users.updateUser(ctx.db, id, change, { sink: ctx.audit, actor: actorOf(ctx.user) });
+  return users.updateUser(ctx.db, id, change, { audit: ctx.audit, actor: actorOf(ctx.user) });
 }
 
 export function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
-  return { sessionsEnded: users.signOutEverywhere(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) }) };
+  return { sessionsEnded: users.signOutEverywhere(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) }) };
 }
 
 export const me = ({ ctx }: { ctx: AuthedContext }) => ctx.user;
 
 /** Everyone: their own password, the current one required; every other session of theirs ends. */
 export const changePassword = ({ ctx, input }: { ctx: AuthedContext; input: TChangePasswordInput }) =>
-  passwords.changeOwnPassword(ctx.db, { userId: ctx.user.id, current: input.current, next: input.next, ...(ctx.user.sid ? { keepSession: ctx.user.sid } : {}) }, { sink: ctx.audit, actor: actorOf(ctx.user) });
+  passwords.changeOwnPassword(ctx.db, { userId: ctx.user.id, current: input.current, next: input.next, ...(ctx.user.sid ? { keepSession: ctx.user.sid } : {}) }, { audit: ctx.audit, actor: actorOf(ctx.user) });
 
 /** Admins: a one-time password for another user, returned once. */
-export const resetPassword = ({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) => passwords.resetPassword(ctx.db, input.id, { sink: ctx.audit, actor: actorOf(ctx.user) });
+export const resetPassword = ({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) => passwords.resetPassword(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) });
