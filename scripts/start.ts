@@ -49,14 +49,14 @@ if (mode === "build") {
   process.exit(0);
 }
 
-const dh = resolveDataHome(process.env);
-const tightened = ensureDataHome(dh);
-if (tightened.length) console.log(`[omniforge] data home ${dh.home} was readable by others; fixed: ${tightened.join("; ")}`);
+const dataHome = resolveDataHome(process.env);
+const tightened = ensureDataHome(dataHome);
+if (tightened.length) console.log(`[omniforge] data home ${dataHome.home} was readable by others; fixed: ${tightened.join("; ")}`);
 const port = process.env.PORT ?? "3000";
 const [secret, created] = process.env.NEXTAUTH_SECRET
   ? [process.env.NEXTAUTH_SECRET, false]
-  : readOrCreateSecret(dh, "nextauth-secret", () => randomBytes(32).toString("base64url"));
-if (created) console.log(`[omniforge] generated NEXTAUTH_SECRET in ${path.join(dh.secretsDir, "nextauth-secret")}`);
+  : readOrCreateSecret(dataHome, "nextauth-secret", () => randomBytes(32).toString("base64url"));
+if (created) console.log(`[omniforge] generated NEXTAUTH_SECRET in ${path.join(dataHome.secretsDir, "nextauth-secret")}`);
 
 // Scripts run under bubblewrap; without it the console works but refuses to run skill scripts.
 ensureSystemPackages(["bubblewrap"], { required: false });
@@ -71,12 +71,12 @@ if (mode === "start") {
 
 const env: NodeJS.ProcessEnv = {
   ...baseEnv,
-  OMNIFORGE_HOME: dh.home,
+  OMNIFORGE_HOME: dataHome.home,
   NEXTAUTH_SECRET: secret,
   NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
   PORT: port,
 };
-console.log(`[omniforge] data home: ${dh.home}`);
+console.log(`[omniforge] data home: ${dataHome.home}`);
 console.log(`[omniforge] console: http://localhost:${port}`);
 // Next runs inside the console's own server (scripts/serve.ts), not `next start`: only there is the socket's
 // peer address known, and oversized bodies refused before they are read.

@@ -15,20 +15,20 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("the data home is private", () => {
   it("a new home is 0700 and its database, WAL and secrets are 0600, with nothing to report", () => {
-    const dh = resolveDataHome({ OMNIFORGE_HOME: path.join(root, "home") });
-    expect(ensureDataHome(dh)).toEqual([]);
-    readOrCreateSecret(dh, "nextauth-secret", () => "s3cret-value-long-enough");
-    openDb(dh.dbFile);
+    const dataHome = resolveDataHome({ OMNIFORGE_HOME: path.join(root, "home") });
+    expect(ensureDataHome(dataHome)).toEqual([]);
+    readOrCreateSecret(dataHome, "nextauth-secret", () => "s3cret-value-long-enough");
+    openDb(dataHome.dbFile);
     try {
-      expect(mode(dh.home)).toBe(0o700);
-      expect(mode(dh.secretsDir)).toBe(0o700);
-      expect(mode(dh.archiveDir)).toBe(0o700);
-      expect(mode(path.join(dh.secretsDir, "nextauth-secret"))).toBe(0o600);
-      expect(mode(dh.dbFile)).toBe(0o600);
-      expect(mode(`${dh.dbFile}-wal`)).toBe(0o600);
-      expect(ensureDataHome(dh)).toEqual([]);
+      expect(mode(dataHome.home)).toBe(0o700);
+      expect(mode(dataHome.secretsDir)).toBe(0o700);
+      expect(mode(dataHome.archiveDir)).toBe(0o700);
+      expect(mode(path.join(dataHome.secretsDir, "nextauth-secret"))).toBe(0o600);
+      expect(mode(dataHome.dbFile)).toBe(0o600);
+      expect(mode(`${dataHome.dbFile}-wal`)).toBe(0o600);
+      expect(ensureDataHome(dataHome)).toEqual([]);
     } finally {
-      closeDb(dh.dbFile);
+      closeDb(dataHome.dbFile);
     }
   });
 

@@ -38,24 +38,24 @@ export function resolveDataHome(env: Record<string, string | undefined> = proces
  * audit-archive/*), also when an older version or a copy left them looser. Returns one line per mode it had
  * to tighten, for the log.
  */
-export function ensureDataHome(dh: DataHome): string[] {
-  fs.mkdirSync(dh.home, { recursive: true, mode: PRIVATE_DIR_MODE });
+export function ensureDataHome(dataHome: DataHome): string[] {
+  fs.mkdirSync(dataHome.home, { recursive: true, mode: PRIVATE_DIR_MODE });
   for (const dir of [
-    path.join(dh.home, "enterprise", "skills"),
-    path.join(dh.home, "users"),
-    path.join(dh.home, "plugins"),
-    path.join(dh.projectRoot, ".omniforge", "skills"),
-    dh.scratchRoot,
+    path.join(dataHome.home, "enterprise", "skills"),
+    path.join(dataHome.home, "users"),
+    path.join(dataHome.home, "plugins"),
+    path.join(dataHome.projectRoot, ".omniforge", "skills"),
+    dataHome.scratchRoot,
   ]) {
     fs.mkdirSync(dir, { recursive: true });
   }
-  fs.mkdirSync(dh.archiveDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  fs.mkdirSync(dh.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  return tightenDataHome(dh);
+  fs.mkdirSync(dataHome.archiveDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  fs.mkdirSync(dataHome.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return tightenDataHome(dataHome);
 }
 
 /** Fixes looser modes in the data home (see ensureDataHome); safe to call at every start. */
-export function tightenDataHome(dh: DataHome): string[] {
+export function tightenDataHome(dataHome: DataHome): string[] {
   const notes: string[] = [];
   const tighten = (p: string, mode: number) => {
     let st: fs.Stats;
@@ -66,7 +66,7 @@ export function tightenDataHome(dh: DataHome): string[] {
       return;
     }
     if (st.isSymbolicLink() || (st.mode & 0o777 & ~mode) === 0) return;
-    const name = path.relative(dh.home, p) || ".";
+    const name = path.relative(dataHome.home, p) || ".";
     const was = (st.mode & 0o777).toString(8).padStart(4, "0");
     try {
       fs.chmodSync(p, mode);
@@ -76,10 +76,10 @@ export function tightenDataHome(dh: DataHome): string[] {
       notes.push(`${name} is ${was} and could not be changed (${(e as NodeJS.ErrnoException).code ?? "error"})`);
     }
   };
-  tighten(dh.home, PRIVATE_DIR_MODE);
+  tighten(dataHome.home, PRIVATE_DIR_MODE);
   // The files at the top: console.db and its WAL, the audit checkpoints, config.yaml.
-  for (const e of safeReaddir(dh.home)) if (e.isFile()) tighten(path.join(dh.home, e.name), PRIVATE_FILE_MODE);
-  for (const dir of [dh.secretsDir, dh.archiveDir]) {
+  for (const e of safeReaddir(dataHome.home)) if (e.isFile()) tighten(path.join(dataHome.home, e.name), PRIVATE_FILE_MODE);
+  for (const dir of [dataHome.secretsDir, dataHome.archiveDir]) {
     tighten(dir, PRIVATE_DIR_MODE);
     for (const e of safeReaddir(dir)) if (e.isFile()) tighten(path.join(dir, e.name), PRIVATE_FILE_MODE);
   }
@@ -95,12 +95,12 @@ function safeReaddir(dir: string): fs.Dirent[] {
 }
 
 /** Reads a secret file, or creates it with `make()` (mode 0600). Returns [value, createdNow]. */
-export function readOrCreateSecret(dh: DataHome, name: string, make: () => string): [string, boolean] {
-  const file = path.join(dh.secretsDir, name);
+export function readOrCreateSecret(dataHome: DataHome, name: string, make: () => string): [string, boolean] {
+  const file = path.join(dataHome.secretsDir, name);
   try {
     return [fs.readFileSync(file, "utf8").trim(), false];
   } catch {
-    fs.mkdirSync(dh.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    fs.mkdirSync(dataHome.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const value = make();
     fs.writeFileSync(file, value + "\n", { mode: PRIVATE_FILE_MODE, flag: "wx" });
     return [value, true];

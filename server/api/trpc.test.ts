@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 const caller = (user: SessionUser | null) =>
-  callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
+  callerFor({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
 
 describe("procedures by role", () => {

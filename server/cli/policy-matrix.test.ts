@@ -16,7 +16,7 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const admin: SessionUser = { id: "admin-1", email: "admin@x.io", name: "", role: "admin" };
 
 function cliStates(): Map<string, string> {
-  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", h.dh.home, "--project", h.dh.projectRoot, "--user", admin.id], {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot, "--user", admin.id], {
     encoding: "utf8",
     env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" },
     timeout: 60_000,
@@ -32,14 +32,14 @@ async function consoleStates(): Promise<Map<string, string>> {
 }
 
 beforeAll(() => {
-  writeMatrixSkills(h.dh);
+  writeMatrixSkills(h.dataHome);
   fs.chmodSync(h.dir, 0o700);
 });
 
 describe("one policy, console and CLI", () => {
   for (const c of MATRIX) {
     it(`${c.title}: the console and the CLI agree with the matrix`, async () => {
-      await applyCase(callerFor(h, admin).policy, c, h.dh.home);
+      await applyCase(callerFor(h, admin).policy, c, h.dataHome.home);
       const [viaConsole, viaCli] = [await consoleStates(), cliStates()];
       for (const [key, state] of Object.entries(c.expect)) {
         expect(viaConsole.get(key), `console: ${key}`).toBe(state);
@@ -51,7 +51,7 @@ describe("one policy, console and CLI", () => {
   it("agent run on the same home never offers or activates a skill the console blocked", async () => {
     const policy = callerFor(h, admin).policy;
     const run = () => {
-      const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "agent", "run", "use csv-insights on this CSV file", "--json", "--home", h.dh.home, "--project", h.dh.projectRoot], {
+      const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "agent", "run", "use csv-insights on this CSV file", "--json", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot], {
         encoding: "utf8",
         env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_PROVIDER: "" },
         timeout: 60_000,
@@ -70,13 +70,13 @@ describe("one policy, console and CLI", () => {
   it("config.yaml applies alike: a name in disabled_skills is disabled for the console and the CLI; a wrong key stops the CLI naming it", async () => {
     const policy = callerFor(h, admin).policy;
     await policy.change({ op: "unblock", name: "csv-insights" });
-    const file = path.join(h.dh.projectRoot, ".omniforge", "config.yaml");
+    const file = path.join(h.dataHome.projectRoot, ".omniforge", "config.yaml");
     fs.writeFileSync(file, "disabled_skills: [csv-insights]\n");
     try {
       expect((await consoleStates()).get("csv-insights@project")).toBe("disabled");
       expect(cliStates().get("csv-insights@project")).toBe("disabled");
       fs.writeFileSync(file, "skills:\n  enable: false\n");
-      const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--home", h.dh.home, "--project", h.dh.projectRoot], { encoding: "utf8" });
+      const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot], { encoding: "utf8" });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain("skills.enable: unknown key");
     } finally {

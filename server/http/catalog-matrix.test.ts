@@ -18,11 +18,11 @@ let admin: SessionUser;
 let token: string;
 
 beforeAll(async () => {
-  writeMatrixSkills(h.dh);
+  writeMatrixSkills(h.dataHome);
   const a = await createUser(h.db, { email: "admin@x.io", role: "admin", password: "password1" });
   admin = { id: a.id, email: a.email, name: "", role: "admin" };
   ({ token } = createToken(h.db, admin, { name: "matrix", scopes: "catalog:read" }, { audit: h.audit, actor: { id: a.id } }));
-  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dh }));
+  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome }));
 });
 afterAll(async () => {
   await server.close();
@@ -31,7 +31,7 @@ afterAll(async () => {
 describe("the catalog API against the policy matrix", () => {
   for (const c of MATRIX) {
     it(`${c.title}: active definitions are offered, from their layer; nothing else is`, async () => {
-      await applyCase(callerFor(h, admin).policy, c, h.dh.home);
+      await applyCase(callerFor(h, admin).policy, c, h.dataHome.home);
       const res = await fetch(`${server.url}/api/catalog?agent=claude-code`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       const offered = new Map(((await res.json()) as { skills: { name: string; layer: string }[] }).skills.map((s) => [s.name, s.layer]));
@@ -40,7 +40,7 @@ describe("the catalog API against the policy matrix", () => {
         if (state === "active") expect(offered.get(name), key).toBe(layer);
         else expect(offered.get(name), key).not.toBe(layer);
       }
-      const playground = await sessionSkills(h.db, h.dh, { userId: admin.id, agent: "claude-code", environment: null, tenant: null, skills: null } as never);
+      const playground = await sessionSkills(h.db, h.dataHome, { userId: admin.id, agent: "claude-code", environment: null, tenant: null, skills: null } as never);
       expect([...offered.keys()]).toEqual(playground.map((e) => e.name));
     });
   }

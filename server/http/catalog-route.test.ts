@@ -28,7 +28,7 @@ beforeEach(async () => {
   h.skill("personal", "my-notes", { userId: alice.id });
   h.skill("personal", "someone-elses", { userId: "bob-id" });
   h.skill("project", "ops-only", { extra: "scope:\n  agents: [ops-agent]" });
-  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dh }));
+  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome }));
 });
 afterEach(async () => {
   await server.close();
@@ -69,7 +69,7 @@ describe("what the catalog holds", () => {
     const body = (await res.json()) as { user: string; skills: { name: string; digest: string; files: { path: string; executable: boolean }[] }[] };
     expect(body.user).toBe("alice@x.io");
     expect(body.skills.map((s) => s.name)).toEqual(["my-notes", "pdf-forms", "release-notes"]);
-    const playground = await sessionSkills(h.db, h.dh, { userId: aliceId, agent: "claude-code", environment: null, tenant: null, skills: null } as never);
+    const playground = await sessionSkills(h.db, h.dataHome, { userId: aliceId, agent: "claude-code", environment: null, tenant: null, skills: null } as never);
     expect(body.skills.map((s) => s.name)).toEqual(playground.map((e) => e.name));
     const pdf = body.skills.find((s) => s.name === "pdf-forms")!;
     expect(pdf.digest).toMatch(/^sha256:[0-9a-f]{64}$/);

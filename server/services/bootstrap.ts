@@ -17,7 +17,7 @@ const ready = processWide("ready", () => ({ current: undefined as Promise<{ db: 
 
 export const DEMO_ADMIN_EMAIL = "admin@omniforge.local";
 
-async function ensureFirstAdmin(db: Db, dh: DataHome): Promise<string> {
+async function ensureFirstAdmin(db: Db, dataHome: DataHome): Promise<string> {
   const existingAdmin = db.select().from(users).where(eq(users.role, "admin")).get();
   if (env.OMNIFORGE_ADMIN_EMAIL && env.OMNIFORGE_ADMIN_PASSWORD) {
     const found = findUserByEmail(db, env.OMNIFORGE_ADMIN_EMAIL);
@@ -27,33 +27,33 @@ async function ensureFirstAdmin(db: Db, dh: DataHome): Promise<string> {
     return u.id;
   }
   if (existingAdmin) return existingAdmin.id;
-  const [password] = readOrCreateSecret(dh, "demo-admin-password", () => generatePassword());
+  const [password] = readOrCreateSecret(dataHome, "demo-admin-password", () => generatePassword());
   const u = await createUser(db, { email: DEMO_ADMIN_EMAIL, name: "Demo admin", role: "admin", password });
   console.log(
     `[omniforge] demo administrator created: ${DEMO_ADMIN_EMAIL} / ${password}\n` +
-      `[omniforge] (this password is printed once; it is kept in ${path.join(dh.secretsDir, "demo-admin-password")})`,
+      `[omniforge] (this password is printed once; it is kept in ${path.join(dataHome.secretsDir, "demo-admin-password")})`,
   );
   return u.id;
 }
 
 /** Says which modes in the data home were looser than private and have been fixed. */
-export function logTightened(dh: DataHome, notes: string[]): void {
-  if (notes.length) console.log(`[omniforge] data home ${dh.home} was readable by others; fixed: ${notes.join("; ")}`);
+export function logTightened(dataHome: DataHome, notes: string[]): void {
+  if (notes.length) console.log(`[omniforge] data home ${dataHome.home} was readable by others; fixed: ${notes.join("; ")}`);
 }
 
 export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
   const box = ready();
   box.current ??= (async () => {
-    const dh = resolveDataHome();
-    logTightened(dh, ensureDataHome(dh));
+    const dataHome = resolveDataHome();
+    logTightened(dataHome, ensureDataHome(dataHome));
     const db = getDb();
-    const adminId = await ensureFirstAdmin(db, dh);
-    ensureRetentionJob(db, dh);
+    const adminId = await ensureFirstAdmin(db, dataHome);
+    ensureRetentionJob(db, dataHome);
     if (env.OMNIFORGE_DEMO) {
-      const r = seedDemoSkills(dh, adminId);
-      if (r.seeded) console.log(`[omniforge] demo data: ${r.count} skills written under ${dh.home}`);
+      const r = seedDemoSkills(dataHome, adminId);
+      if (r.seeded) console.log(`[omniforge] demo data: ${r.count} skills written under ${dataHome.home}`);
     }
-    return { db, dataHome: dh };
+    return { db, dataHome };
   })();
   box.current.catch(() => {
     box.current = undefined;

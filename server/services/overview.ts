@@ -12,14 +12,14 @@ import { listSkills, type SkillActor } from "./skills";
 
 const DAY = 86_400_000;
 
-export async function adminOverview(db: Db, dh: DataHome, audit: AuditSink, actor: SkillActor, now = Date.now()) {
-  const ctx = { db, dh, audit, actor };
+export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, now = Date.now()) {
+  const ctx = { db, dataHome, audit, actor };
   const all = await listSkills(ctx, { limit: 1 });
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
   const scope = auditScopeFor(actor);
   const since = { from: now - DAY };
   const scripts = scriptRunsByExitStatus(db, since, scope);
-  const pending = actor.role === "admin" ? syncApprovals(db, dh, await allDefinitions(dh, actor.id)).filter((a) => a.status === "pending") : [];
+  const pending = actor.role === "admin" ? syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id)).filter((a) => a.status === "pending") : [];
   const evals = evalOverview(ctx)
     .sort((a, b) => (a.f1 ?? -1) - (b.f1 ?? -1))
     .slice(0, 8);

@@ -7,5 +7,5 @@ import type { Db } from "../../db/client";
 import type { AuditSink } from "../runtime/audit/events";
 import { createCaller } from "../api/root";
 
-export const callerFor = (home: { db: Db; dh: DataHome; audit: AuditSink }, user: SessionUser | null) =>
-  createCaller({ db: home.db, dataHome: home.dh, audit: home.audit, user, ip: "127.0.0.1" });
+export const callerFor = (home: { db: Db; dataHome: DataHome; audit: AuditSink }, user: SessionUser | null) =>
+  createCaller({ db: home.db, dataHome: home.dataHome, audit: home.audit, user, ip: "127.0.0.1" });

@@ -36,9 +36,9 @@ export const MATRIX: MatrixCase[] = [
 
 /** The matrix's skills: pdf-tools in enterprise and project, csv-insights, deploy-helper (with a script) and
  * release-notes (scoped to environments [prod]) and legacy-name (in a folder named legacy-folder) in project. */
-export function writeMatrixSkills(dh: { home: string; projectRoot: string }): void {
-  const project = path.join(dh.projectRoot, ".omniforge", "skills");
-  writeSkillOnDisk(path.join(dh.home, "enterprise", "skills", "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
+export function writeMatrixSkills(dataHome: { home: string; projectRoot: string }): void {
+  const project = path.join(dataHome.projectRoot, ".omniforge", "skills");
+  writeSkillOnDisk(path.join(dataHome.home, "enterprise", "skills", "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "csv-insights"), { "SKILL.md": skillMd("csv-insights") });
   writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo deploy\n" });

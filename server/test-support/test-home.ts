@@ -9,7 +9,7 @@ import { skillsTestHome } from "../services/skills/test-support";
 /**
  * Registers the hooks and returns the home `make` builds (skillsTestHome, govHome, playgroundWorld). The object
  * stays the same for the whole file and takes the fields of each new home when the before hook runs, so
- * `h.db`, `h.dh`, `h.skill(...)` are read inside tests and hooks, never at the top of the file.
+ * `h.db`, `h.dataHome`, `h.skill(...)` are read inside tests and hooks, never at the top of the file.
  */
 export function useTestHome<T extends { cleanup(): unknown }>(make: () => T, opts: { once?: boolean } = {}): T {
   const home = {} as T;

@@ -11,7 +11,7 @@ const repo = path.resolve(import.meta.dirname, "../../..");
 const h = useSkillsTestHome({ once: true });
 
 function omniforge(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", ...args, "--home", h.dh.home], {
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", ...args, "--home", h.dataHome.home], {
     cwd: h.dir,
     encoding: "utf8",
     env: { ...process.env, OMNIFORGE_HOME: "" },

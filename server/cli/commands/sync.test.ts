@@ -30,7 +30,7 @@ beforeEach(async () => {
   h.skill("enterprise", "team-style");
   // The console's two catalog routes, as app/api/catalog/** mounts them.
   server = await serveFetch((req) =>
-    new URL(req.url).pathname === "/api/catalog/deployments" ? handleSyncReport(req, { db: h.db, audit: h.audit }) : handleCatalogRequest(req, { db: h.db, dataHome: h.dh }),
+    new URL(req.url).pathname === "/api/catalog/deployments" ? handleSyncReport(req, { db: h.db, audit: h.audit }) : handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome }),
   );
   home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sync-home-"));
 });

@@ -37,11 +37,11 @@ describe("audit retention job", () => {
   it("with a retention of 3 days, archives the older events to JSONL in the data home and reports it", async () => {
     t = tempDb();
     writeEvents(t.db);
-    const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
-    expect(retentionStatus(t.db, dh, 3)).toMatchObject({ days: 3, archiveDir: path.join(t.dir, "audit-archive"), lastArchive: null });
-    expect(ensureRetentionJob(t.db, dh, 3)).toBe(3);
-    expect(await waitFor(() => retentionStatus(t!.db, dh, 3).lastArchive !== null)).toBe(true);
-    const s = retentionStatus(t.db, dh, 3);
+    const dataHome = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+    expect(retentionStatus(t.db, dataHome, 3)).toMatchObject({ days: 3, archiveDir: path.join(t.dir, "audit-archive"), lastArchive: null });
+    expect(ensureRetentionJob(t.db, dataHome, 3)).toBe(3);
+    expect(await waitFor(() => retentionStatus(t!.db, dataHome, 3).lastArchive !== null)).toBe(true);
+    const s = retentionStatus(t.db, dataHome, 3);
     expect(s.lastArchive).toMatchObject({ count: 8, firstId: 1, lastId: 8 });
     expect(path.dirname(s.lastArchive!.file)).toBe(path.join(t.dir, "audit-archive"));
     expect(fs.readFileSync(s.lastArchive!.file, "utf8").trim().split("\n")).toHaveLength(8);
@@ -51,11 +51,11 @@ describe("audit retention job", () => {
   it("without a retention keeps everything and starts nothing", async () => {
     t = tempDb();
     writeEvents(t.db);
-    const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
-    expect(ensureRetentionJob(t.db, dh, null)).toBeNull();
+    const dataHome = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+    expect(ensureRetentionJob(t.db, dataHome, null)).toBeNull();
     await new Promise((r) => setTimeout(r, 200));
     expect(countEvents(t.db)).toBe(11);
-    expect(retentionStatus(t.db, dh, null)).toMatchObject({ days: null, lastArchive: null });
+    expect(retentionStatus(t.db, dataHome, null)).toMatchObject({ days: null, lastArchive: null });
     expect(fs.existsSync(path.join(t.dir, "audit-archive"))).toBe(false);
   });
 });

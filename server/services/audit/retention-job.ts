@@ -27,13 +27,13 @@ export function retentionDays(days: number = env.OMNIFORGE_AUDIT_RETENTION_DAYS)
 }
 
 /** Starts the daily archiving when a retention is set; returns the days it keeps (null: keeping everything). */
-export function ensureRetentionJob(db: Db, dh: DataHome, days: number | null = retentionDays()): number | null {
+export function ensureRetentionJob(db: Db, dataHome: DataHome, days: number | null = retentionDays()): number | null {
   if (days === null) return null;
   const box = job();
   if (box.current?.days === days) return days;
   box.current?.stop();
-  box.current = { stop: startRetention(db, { days, dir: dh.archiveDir }), days };
-  console.log(`[omniforge] audit retention: events older than ${count(days, "day", "days", { group: false })} are archived to ${dh.archiveDir}`);
+  box.current = { stop: startRetention(db, { days, dir: dataHome.archiveDir }), days };
+  console.log(`[omniforge] audit retention: events older than ${count(days, "day", "days", { group: false })} are archived to ${dataHome.archiveDir}`);
   return days;
 }
 
@@ -44,11 +44,11 @@ export function stopRetentionJob(): void {
 }
 
 /** What the audit page says about retention. */
-export function retentionStatus(db: Db, dh: DataHome, days: number | null = retentionDays()): RetentionStatus {
+export function retentionStatus(db: Db, dataHome: DataHome, days: number | null = retentionDays()): RetentionStatus {
   const last = db.select().from(auditArchives).orderBy(desc(auditArchives.lastId)).limit(1).get();
   return {
     days,
-    archiveDir: dh.archiveDir,
+    archiveDir: dataHome.archiveDir,
     lastArchive: last ? { count: last.count, firstId: last.firstId, lastId: last.lastId, at: last.archivedAt, file: last.file } : null,
   };
 }

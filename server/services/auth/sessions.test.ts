@@ -23,7 +23,7 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const caller = (user: SessionUser) =>
-  callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
+  callerFor({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
 
 describe("server-side sessions", () => {
   it("a token copied before sign-out is refused after it", () => {

@@ -45,16 +45,16 @@ export interface CatalogQuery {
 
 const clean = (v: string | undefined) => (v && v.trim() ? v.trim().slice(0, 100) : undefined);
 
-async function setupFor(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<ResolutionSetup> {
+async function setupFor(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<ResolutionSetup> {
   const w = { agent: clean(q.agent), environment: clean(q.environment) };
-  if (p.userId) return resolutionFor(db, dh, { id: p.userId, role: p.role }, w);
-  const index = await indexFor(null, dh);
-  return { index, ctx: { ...w, policy: effectivePolicy(db, {}), ...configContextFor(dh.home, dh.projectRoot) }, userId: "" };
+  if (p.userId) return resolutionFor(db, dataHome, { id: p.userId, role: p.role }, w);
+  const index = await indexFor(null, dataHome);
+  return { index, ctx: { ...w, policy: effectivePolicy(db, {}), ...configContextFor(dataHome.home, dataHome.projectRoot) }, userId: "" };
 }
 
 /** The catalog with every file's bytes (for the tar) kept beside it. */
-export async function catalogWithFiles(db: Db, dh: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<{ catalog: Catalog; files: Map<string, SkillFile[]> }> {
-  const { index, ctx } = await setupFor(db, dh, p, q);
+export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<{ catalog: Catalog; files: Map<string, SkillFile[]> }> {
+  const { index, ctx } = await setupFor(db, dataHome, p, q);
   const skills: CatalogSkill[] = [];
   const skipped: Catalog["skipped"] = [];
   const files = new Map<string, SkillFile[]>();

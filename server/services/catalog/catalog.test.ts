@@ -23,20 +23,20 @@ async function until(check: () => boolean, ms = 8000): Promise<void> {
 
 describe("catalog watcher", () => {
   it("one watcher follows the shared layers for every user, and each user's own layer", async () => {
-    const alice = await indexFor("alice", h.dh);
-    const bob = await indexFor("bob", h.dh);
+    const alice = await indexFor("alice", h.dataHome);
+    const bob = await indexFor("bob", h.dataHome);
     const told: string[][] = [];
     const stop = onRefreshAll((paths) => told.push(paths));
     try {
-      writeSkillOnDisk(path.join(h.dh.home, "enterprise/skills/shared-one"), { "SKILL.md": skillMd("shared-one") });
+      writeSkillOnDisk(path.join(h.dataHome.home, "enterprise/skills/shared-one"), { "SKILL.md": skillMd("shared-one") });
       await until(() => [alice, bob].every((i) => i.entries().some((e) => e.name === "shared-one")));
       // Bob's personal layer, created after his index was: followed too, and only his index has it.
-      fs.mkdirSync(path.join(h.dh.home, "users/bob/skills"), { recursive: true });
-      writeSkillOnDisk(path.join(h.dh.home, "users/bob/skills/mine"), { "SKILL.md": skillMd("mine") });
+      fs.mkdirSync(path.join(h.dataHome.home, "users/bob/skills"), { recursive: true });
+      writeSkillOnDisk(path.join(h.dataHome.home, "users/bob/skills/mine"), { "SKILL.md": skillMd("mine") });
       await until(() => bob.entries().some((e) => e.name === "mine"));
       expect(alice.entries().some((e) => e.name === "mine")).toBe(false);
       // The playground's worker hears of every change the watcher saw.
-      expect(told.flat().some((p) => p.startsWith(path.join(h.dh.home, "enterprise")))).toBe(true);
+      expect(told.flat().some((p) => p.startsWith(path.join(h.dataHome.home, "enterprise")))).toBe(true);
       expect(watchSummary()).toMatchObject({ indexes: 2, polling: 0 });
     } finally {
       stop();
@@ -48,18 +48,18 @@ describe("a single-user install's agent folders (OMNIFORGE_PERSONAL_AGENT_FOLDER
   it("off by default; on, each user's personal layer also reads the agents' folders of the console's HOME", async () => {
     const { SkillIndex, resolveAll } = await import("../../runtime/registry");
     const { layerConfigFor } = await import("./catalog");
-    const userHome = path.join(h.dh.home, "..", "person");
+    const userHome = path.join(h.dataHome.home, "..", "person");
     writeSkillOnDisk(path.join(userHome, ".claude", "skills", "my-notes"), { "SKILL.md": skillMd("my-notes") });
     writeSkillOnDisk(path.join(userHome, ".gemini", "skills", "gem-helper"), { "SKILL.md": skillMd("gem-helper") });
     const personal = (env: Record<string, string>) =>
-      resolveAll(SkillIndex.build(layerConfigFor("alice", h.dh, env)), {})
+      resolveAll(SkillIndex.build(layerConfigFor("alice", h.dataHome, env)), {})
         .skills.filter((e) => e.layer === "personal")
         .map((e) => e.name)
         .sort();
     expect(personal({ HOME: userHome })).toEqual([]);
     expect(personal({ HOME: userHome, OMNIFORGE_PERSONAL_AGENT_FOLDERS: "1" })).toEqual(["gem-helper", "my-notes"]);
     // The what-if "nobody" has no personal layer at all.
-    expect(layerConfigFor(null, h.dh, { HOME: userHome, OMNIFORGE_PERSONAL_AGENT_FOLDERS: "1" }).agentUserDirs).toBeUndefined();
+    expect(layerConfigFor(null, h.dataHome, { HOME: userHome, OMNIFORGE_PERSONAL_AGENT_FOLDERS: "1" }).agentUserDirs).toBeUndefined();
     fs.rmSync(userHome, { recursive: true, force: true });
   });
 });

@@ -23,12 +23,12 @@ interface CatalogState {
 }
 const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map(), refreshListeners: new Set(), watchers: new Map(), started: new Set() }));
 
-const homeKey = (dh: DataHome) => `${dh.home}\u0000${dh.projectRoot}`;
+const homeKey = (dataHome: DataHome) => `${dataHome.home}\u0000${dataHome.projectRoot}`;
 
 /** Starts the data home's shared watcher, or makes it look at the targets again (a new user's personal layer). */
-async function follow(dh: DataHome): Promise<void> {
+async function follow(dataHome: DataHome): Promise<void> {
   const s = state();
-  const key = homeKey(dh);
+  const key = homeKey(dataHome);
   const existing = s.watchers.get(key);
   if (existing) {
     (await existing).addNewTargets();
@@ -52,16 +52,16 @@ async function follow(dh: DataHome): Promise<void> {
 }
 
 /** Layer folders as seen by a console user (their personal layer is <home>/users/<id>/skills). */
-export function layerConfigFor(userId: string | null, dh: DataHome = resolveDataHome(), env: EnvSource = processEnv()): LayerConfig {
+export function layerConfigFor(userId: string | null, dataHome: DataHome = resolveDataHome(), env: EnvSource = processEnv()): LayerConfig {
   // A single-user install points the console at the person's own agent folders (~/.claude/skills and the rest,
   // read from the console's HOME), so their personal layer is the one their agents already use.
   const agentUserDirs = userId !== null && setting("OMNIFORGE_PERSONAL_AGENT_FOLDERS", env) ? agentUserSkillDirs(env) : undefined;
-  return makeLayerConfig({ home: dh.home, projectRoot: dh.projectRoot, userId: userId ?? undefined, agentUserDirs });
+  return makeLayerConfig({ home: dataHome.home, projectRoot: dataHome.projectRoot, userId: userId ?? undefined, agentUserDirs });
 }
 
 /** The index for one user, built and watching. `null` means no personal layer (e.g. the what-if "nobody"). */
-export async function indexFor(userId: string | null, dh: DataHome = resolveDataHome()): Promise<SkillIndex> {
-  const key = `${homeKey(dh)}\u0000${userId ?? ""}`;
+export async function indexFor(userId: string | null, dataHome: DataHome = resolveDataHome()): Promise<SkillIndex> {
+  const key = `${homeKey(dataHome)}\u0000${userId ?? ""}`;
   const s = state();
   const hit = s.indexes.get(key);
   if (hit) {
@@ -75,10 +75,10 @@ export async function indexFor(userId: string | null, dh: DataHome = resolveData
   const p = (async () => {
     // Another user's index of the same data home shares the enterprise, project and plugin layers: its unchanged
     // entries are reused, so a new user's first page costs a walk and stats, not parsing every skill again.
-    const donor = [...s.indexes].find(([k]) => k.startsWith(`${homeKey(dh)}\u0000`))?.[1];
-    const index = SkillIndex.build(layerConfigFor(userId, dh), donor ? { reuse: donor } : {});
+    const donor = [...s.indexes].find(([k]) => k.startsWith(`${homeKey(dataHome)}\u0000`))?.[1];
+    const index = SkillIndex.build(layerConfigFor(userId, dataHome), donor ? { reuse: donor } : {});
     s.indexes.set(key, index);
-    if (setting("OMNIFORGE_WATCH")) await follow(dh);
+    if (setting("OMNIFORGE_WATCH")) await follow(dataHome);
     while (s.indexes.size > MAX_INDEXES) {
       const [oldKey, old] = s.indexes.entries().next().value as [string, SkillIndex];
       s.indexes.delete(oldKey);

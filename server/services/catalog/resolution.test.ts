@@ -12,7 +12,7 @@ import { resolveCached } from "./resolution";
 
 const h = useSkillsTestHome();
 beforeEach(() => {
-  const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+  const root = path.join(h.dataHome.projectRoot, ".omniforge/skills");
   for (const n of ["alpha", "beta", "gamma"]) writeSkillOnDisk(path.join(root, n), { "SKILL.md": skillMd(n) });
 });
 
@@ -20,7 +20,7 @@ const statusOf = async (ctx: ReturnType<typeof h.ctx>, name: string) => (await l
 
 describe("resolution cache", () => {
   it("resolves once per index version and context, not once per request", async () => {
-    const index = await indexFor("author-1", h.dh);
+    const index = await indexFor("author-1", h.dataHome);
     const ctx = { policy: effectivePolicy(h.db) };
     const first = resolveCached(index, ctx);
     expect(resolveCached(index, { policy: effectivePolicy(h.db) })).toBe(first);
@@ -47,7 +47,7 @@ describe("resolution cache", () => {
     expect((await listSkills(author, {})).rows.find((r) => r.name === "gamma")?.description).toBe("Gamma, changed in the console. Use it.");
 
     // Outside the console (git, another editor): the watcher's refresh makes it the next index version.
-    const dir = path.join(h.dh.projectRoot, ".omniforge/skills/alpha");
+    const dir = path.join(h.dataHome.projectRoot, ".omniforge/skills/alpha");
     fs.writeFileSync(path.join(dir, "SKILL.md"), "no frontmatter any more\n");
     refreshAll([dir]);
     expect(await statusOf(author, "alpha")).toBe("invalid");

@@ -12,9 +12,9 @@ afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
 
 it("seeds once, and the next start finds every file of the data home already private", () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), "of-seed-"));
-  const dh = resolveDataHome({ OMNIFORGE_HOME: home });
-  expect(ensureDataHome(dh)).toEqual([]);
-  expect(seedDemoSkills(dh, "admin-1")).toMatchObject({ seeded: true });
-  expect(tightenDataHome(dh)).toEqual([]);
-  expect(seedDemoSkills(dh, "admin-1")).toMatchObject({ seeded: false });
+  const dataHome = resolveDataHome({ OMNIFORGE_HOME: home });
+  expect(ensureDataHome(dataHome)).toEqual([]);
+  expect(seedDemoSkills(dataHome, "admin-1")).toMatchObject({ seeded: true });
+  expect(tightenDataHome(dataHome)).toEqual([]);
+  expect(seedDemoSkills(dataHome, "admin-1")).toMatchObject({ seeded: false });
 });

@@ -35,7 +35,7 @@ const rivalsIn = (index: SkillIndex) => (s: { dir: string; name: string }) => la
 /** One skill's findings (no overlaps: those need the catalog report). */
 export async function skillFindings(ctx: SkillsContext, input: SkillRef): Promise<SkillFindings> {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const index = await indexFor(ctx.actor.id, ctx.dataHome);
   const r = doctorSkill(dir, { ignore: readDoctorPolicy(ctx.db).ignore, layerRivals: rivalsIn(index) });
   return { ref, name: r.name, findings: r.findings, ...countsOf(r.findings) };
 }
@@ -55,7 +55,7 @@ const worse = (a: SkillFindings, b: SkillFindings) =>
 
 /** The catalog report: every active definition the actor's catalog resolves to, doctored together. */
 export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportView> {
-  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const index = await indexFor(ctx.actor.id, ctx.dataHome);
   const all = skillRows(index, effectivePolicy(ctx.db), new Map(), ctx.actor.id);
   const entries = entriesByKey(index, all); // pairs rows with entries by position: give it every row
   const rows = all.filter((r) => r.status === "active" || r.status === "pending-approval");

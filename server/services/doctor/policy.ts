@@ -65,7 +65,7 @@ export async function assertApprovable(ctx: SkillsContext, approvalId: number): 
   if (!policy.gate) return;
   const row = ctx.db.select().from(approvals).where(eq(approvals.id, approvalId)).get();
   if (!row) return;
-  const entry = (await allDefinitions(ctx.dh, ctx.actor.id)).find(
+  const entry = (await allDefinitions(ctx.dataHome, ctx.actor.id)).find(
     (e) => e.layer === row.layer && e.name === row.skill && (e.plugin ?? null) === (row.plugin ?? null) && approvalDigestOf(e) === row.digest,
   );
   if (!entry) return;

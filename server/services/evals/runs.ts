@@ -82,7 +82,7 @@ export function viewOf(row: EvalRunRow): EvalRunView {
  * which must be the active one of its name: an agent never sees a shadowed or blocked definition.
  */
 export async function activeDefinition(ctx: SkillsContext, dir: string) {
-  const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dh, { id: ctx.actor.id, role: ctx.actor.role });
+  const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, { id: ctx.actor.id, role: ctx.actor.role });
   const entry = index.entries().find((e) => e.dir === dir);
   if (!entry?.loadable) throw new SkillServiceError("BAD_REQUEST", "This skill does not load (see its diagnostics), so no agent could choose it: fix it first.");
   const active = effectiveSkills({ index, context: rctx }).find((e) => e.name === entry.name);
@@ -141,7 +141,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   const id = row.id;
   const controller = new AbortController();
   running().set(id, controller);
-  const scratchDir = path.join(ctx.dh.scratchRoot, `eval-${id}`);
+  const scratchDir = path.join(ctx.dataHome.scratchRoot, `eval-${id}`);
   fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
   const results: QueryResult[] = [];
   let graded: TaskGrade[] = [];
@@ -168,7 +168,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       });
       // evals.json expectations, judged by the model against real answers (a model provider only).
       if (tasks.length && provider.name !== "offline" && !controller.signal.aborted) {
-        graded = await gradeTaskEvals({ evals: tasks, skills: { index, context: rctx }, searchIndex: index, provider, mode: input.mode, scratchDir, runner: sharedRunner(ctx.dh.scratchRoot).sandbox, signal: controller.signal });
+        graded = await gradeTaskEvals({ evals: tasks, skills: { index, context: rctx }, searchIndex: index, provider, mode: input.mode, scratchDir, runner: sharedRunner(ctx.dataHome.scratchRoot).sandbox, signal: controller.signal });
       }
       if (controller.signal.aborted) status = "cancelled";
     } catch (e) {

@@ -31,8 +31,8 @@ export async function suggestForSkill(ctx: SkillsContext, input: SuggestInput, e
   const cases = casesOf(readTriggerSet(ctx, ref));
   if (cases.length < MIN_SUGGEST_CASES) throw new SkillServiceError("BAD_REQUEST", `A suggestion needs at least ${MIN_SUGGEST_CASES} saved queries (some held out to judge it); this set has ${cases.length}.`);
   const { provider, index, rctx, entry, skillMd } = await prepareRun(ctx, { ...input, ref }, dir, env);
-  fs.mkdirSync(ctx.dh.scratchRoot, { recursive: true, mode: 0o700 });
-  const scratchDir = fs.mkdtempSync(path.join(ctx.dh.scratchRoot, "suggest-"));
+  fs.mkdirSync(ctx.dataHome.scratchRoot, { recursive: true, mode: 0o700 });
+  const scratchDir = fs.mkdtempSync(path.join(ctx.dataHome.scratchRoot, "suggest-"));
   try {
     const s = await suggestDescription({ skill: entry.name, cases, skills: { index, context: rctx }, provider, mode: input.mode, ...(input.iterations ? { iterations: input.iterations } : {}), ...(input.runs ? { runs: input.runs } : {}), scratchDir });
     return { ...s, skillDigest: skillMd.digest };

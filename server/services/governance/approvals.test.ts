@@ -17,10 +17,10 @@ const h = useTestHome(govHome);
 
 const actor = () => ({ audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 const statusOf = async (name: string, layer: "project" | "personal" | "enterprise", viewer = h.admin) => {
-  const { index, ctx } = await resolutionFor(h.db, h.dh, viewer, {});
+  const { index, ctx } = await resolutionFor(h.db, h.dataHome, viewer, {});
   return buildMatrix(index, ctx).rows.find((r) => r.name === name)?.cells[layer][0]?.status;
 };
-const pending = async () => syncApprovals(h.db, h.dh, await allDefinitions(h.dh, h.admin.id));
+const pending = async () => syncApprovals(h.db, h.dataHome, await allDefinitions(h.dataHome, h.admin.id));
 
 describe("approval workflow", () => {
   it("a skill with a script waits for approval, becomes active once approved, and an edit needs a new approval", async () => {

@@ -68,7 +68,7 @@ function authorOf(db: Db, e: SkillEntry, ownerId: string | null): string | null 
  * Every definition that needs an approval for its current digest, with its approval row (created as pending
  * when missing). Blocked, disabled and broken definitions are left out: they could not be active anyway.
  */
-export function syncApprovals(db: Db, dh: DataHome, definitions: Iterable<SkillEntry>): ApprovalItem[] {
+export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<SkillEntry>): ApprovalItem[] {
   const policies = new Map<string | null, ReturnType<typeof effectivePolicy>>();
   const policyFor = (owner: string | null) => {
     if (!policies.has(owner)) policies.set(owner, effectivePolicy(db, { userId: owner }));
@@ -86,7 +86,7 @@ export function syncApprovals(db: Db, dh: DataHome, definitions: Iterable<SkillE
     for (const e of definitions) {
       if (!e.loadable || seen.has(e.id)) continue;
       seen.add(e.id);
-      const owner = ownerOf(e, dh);
+      const owner = ownerOf(e, dataHome);
       const policy = policyFor(owner);
       if (blockReason(e.name, policy) || disabledReason(e, policy)) continue;
       const reason = approvalReason(e, policy);
@@ -119,7 +119,7 @@ export function syncApprovals(db: Db, dh: DataHome, definitions: Iterable<SkillE
         digest,
         status: row.status,
         reason,
-        where: displayPath(e.dir, dh),
+        where: displayPath(e.dir, dataHome),
         hasScripts: e.hasScripts,
         requestedBy: row.requestedBy,
         requestedAt: row.requestedAt,
@@ -142,13 +142,13 @@ export interface ApprovalNote {
  * The latest decision on exactly this version of each definition (rejected with a comment, or still pending),
  * so the person who wrote a waiting skill can read why it is not active. Read-only: creates no rows.
  */
-export function approvalNotes(db: Db, dh: DataHome, entries: SkillEntry[]): Record<string, ApprovalNote> {
+export function approvalNotes(db: Db, dataHome: DataHome, entries: SkillEntry[]): Record<string, ApprovalNote> {
   const out: Record<string, ApprovalNote> = {};
   for (const e of entries) {
     const row = db
       .select()
       .from(approvals)
-      .where(sameDefinition(e.layer, ownerOf(e, dh), e.plugin ?? null, e.name, approvalDigestOf(e)))
+      .where(sameDefinition(e.layer, ownerOf(e, dataHome), e.plugin ?? null, e.name, approvalDigestOf(e)))
       .orderBy(desc(approvals.id))
       .get();
     if (row) out[e.id] = { status: row.status, comment: row.comment, decidedBy: row.decidedBy };

@@ -44,16 +44,16 @@ export function whatIfUser(viewer: Viewer, requested: string | undefined): strin
 }
 
 /** The index and context the runtime would use for this user and agent. */
-export async function resolutionFor(db: Db, dh: DataHome, viewer: Viewer, w: WhatIf = {}): Promise<ResolutionSetup> {
+export async function resolutionFor(db: Db, dataHome: DataHome, viewer: Viewer, w: WhatIf = {}): Promise<ResolutionSetup> {
   const userId = whatIfUser(viewer, w.userId);
-  const index = await indexFor(userId, dh);
+  const index = await indexFor(userId, dataHome);
   const ctx: ResolveContext = {
     environment: blankToUndefined(w.environment),
     agent: blankToUndefined(w.agent),
     tenant: blankToUndefined(w.tenant),
     policy: effectivePolicy(db, { userId }),
     // config.yaml of the data home and the project, as the CLI reads them.
-    ...configContextFor(dh.home, dh.projectRoot),
+    ...configContextFor(dataHome.home, dataHome.projectRoot),
   };
   return { index, ctx, userId };
 }
@@ -73,18 +73,18 @@ export function scopeValues(entries: Iterable<SkillEntry>): { environments: stri
 }
 
 /** The console user whose personal layer holds this entry (null for the shared layers and the CLI's own). */
-export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dh: Places): string | null {
+export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dataHome: Places): string | null {
   if (entry.layer !== "personal") return null;
-  const rel = path.relative(path.join(dh.home, "users"), entry.root);
+  const rel = path.relative(path.join(dataHome.home, "users"), entry.root);
   const parts = rel.split(path.sep);
   return parts.length === 2 && parts[1] === "skills" && !rel.startsWith("..") ? parts[0]! : null;
 }
 
 /** A path a person can read without the machine's absolute prefix. */
-export function displayPath(dir: string, dh: Places): string {
-  const inProject = path.relative(dh.projectRoot, dir);
+export function displayPath(dir: string, dataHome: Places): string {
+  const inProject = path.relative(dataHome.projectRoot, dir);
   if (!inProject.startsWith("..") && !path.isAbsolute(inProject)) return `<project>/${inProject}`;
-  const inHome = path.relative(dh.home, dir);
+  const inHome = path.relative(dataHome.home, dir);
   if (!inHome.startsWith("..") && !path.isAbsolute(inHome)) return `<home>/${inHome}`;
   return dir;
 }

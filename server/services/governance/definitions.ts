@@ -7,8 +7,8 @@ import { isSafeSegment, type SkillEntry } from "../../runtime/registry";
 import { entryFor, skillDirsUnder } from "../../runtime/registry/scan";
 import { indexFor } from "../catalog/catalog";
 
-function personalEntries(dh: DataHome, userId: string): SkillEntry[] {
-  const root = { layer: "personal" as const, dir: path.join(dh.home, "users", userId, "skills") };
+function personalEntries(dataHome: DataHome, userId: string): SkillEntry[] {
+  const root = { layer: "personal" as const, dir: path.join(dataHome.home, "users", userId, "skills") };
   const out: SkillEntry[] = [];
   for (const dir of skillDirsUnder(root.dir)) {
     const e = entryFor(root, dir);
@@ -18,18 +18,18 @@ function personalEntries(dh: DataHome, userId: string): SkillEntry[] {
 }
 
 /** Shared layers from the viewer's (cached, watching) index, plus a fresh scan of the other users' personal layers. */
-export async function allDefinitions(dh: DataHome, viewerId: string): Promise<SkillEntry[]> {
-  const index = await indexFor(viewerId, dh);
+export async function allDefinitions(dataHome: DataHome, viewerId: string): Promise<SkillEntry[]> {
+  const index = await indexFor(viewerId, dataHome);
   const out = [...index.entries()];
   let users: string[] = [];
   try {
     users = fs
-      .readdirSync(path.join(dh.home, "users"), { withFileTypes: true })
+      .readdirSync(path.join(dataHome.home, "users"), { withFileTypes: true })
       .filter((d) => d.isDirectory() && isSafeSegment(d.name) && d.name !== viewerId)
       .map((d) => d.name);
   } catch {
     // No users folder yet: nobody has personal skills.
   }
-  for (const u of users) out.push(...personalEntries(dh, u));
+  for (const u of users) out.push(...personalEntries(dataHome, u));
   return out;
 }

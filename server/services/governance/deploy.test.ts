@@ -18,8 +18,8 @@ describe("deploy preview", () => {
   it("lists the default context and each scope value, with the winner before and after, and writes nothing", async () => {
     h.skill("project", "data-handling", { body: "project rules\n" });
     h.skill("project", "other", { extra: "scope:\n  environments: [production, staging]\n  agents: [cot-agent]" });
-    const index = await indexFor(h.admin.id, h.dh);
-    const p = previewDeploy(index, h.dh, { name: "data-handling", target: "enterprise" }, effectivePolicy(h.db));
+    const index = await indexFor(h.admin.id, h.dataHome);
+    const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, effectivePolicy(h.db));
     expect(p.rows.map((r) => r.label)).toEqual(["default (no environment, agent or tenant)", "environment=production", "environment=staging", "agent=cot-agent"]);
     for (const r of p.rows) {
       expect(r.before).toMatchObject({ layer: "project", isCopy: false });
@@ -33,9 +33,9 @@ describe("deploy preview", () => {
   it("a copy into a lower layer changes nothing and says why (enterprise cannot be overridden)", async () => {
     h.skill("enterprise", "review", { extra: "priority: 0" });
     h.skill("plugin", "review", { plugin: "tools", extra: "priority: 1000" });
-    const index = await indexFor(h.admin.id, h.dh);
+    const index = await indexFor(h.admin.id, h.dataHome);
     const fromId = index.definitions("review").find((e) => e.layer === "plugin")!.id;
-    const p = previewDeploy(index, h.dh, { name: "review", fromId, target: "project" }, effectivePolicy(h.db));
+    const p = previewDeploy(index, h.dataHome, { name: "review", fromId, target: "project" }, effectivePolicy(h.db));
     expect(p.changedContexts).toBe(0);
     expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "shadowed", after: { layer: "enterprise" } });
     expect(p.rows[0]!.copyReason).toMatch(/shadowed by the enterprise definition/);
@@ -44,9 +44,9 @@ describe("deploy preview", () => {
   it("the preview applies policy: a copy that needs approval would not become active", async () => {
     changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
     h.skill("personal", "tool", { userId: h.admin.id });
-    const index = await indexFor(h.admin.id, h.dh);
+    const index = await indexFor(h.admin.id, h.dataHome);
     // Deploying the personal skill to the project layer: the personal one still wins for this user.
-    const p = previewDeploy(index, h.dh, { name: "tool", target: "project" }, effectivePolicy(h.db, { userId: h.admin.id }));
+    const p = previewDeploy(index, h.dataHome, { name: "tool", target: "project" }, effectivePolicy(h.db, { userId: h.admin.id }));
     expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "pending-approval" });
   });
 });
@@ -54,10 +54,10 @@ describe("deploy preview", () => {
 describe("deploy", () => {
   it("copies the skill folder, reports the change and records skill_deployed", async () => {
     h.skill("project", "data-handling", { scripts: { "check.sh": "echo ok\n" } });
-    const index = await indexFor(h.admin.id, h.dh);
+    const index = await indexFor(h.admin.id, h.dataHome);
     const policy = effectivePolicy(h.db);
-    const p = previewDeploy(index, h.dh, { name: "data-handling", target: "enterprise" }, policy);
-    const r = executeDeploy(index, h.dh, { name: "data-handling", target: "enterprise", replace: false, expectDigest: p.from.digest }, policy, actor());
+    const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, policy);
+    const r = executeDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise", replace: false, expectDigest: p.from.digest }, policy, actor());
     const target = path.join(h.root("enterprise"), "data-handling");
     expect(fs.readFileSync(path.join(target, "scripts", "check.sh"), "utf8")).toBe("echo ok\n");
     expect(r.message).toMatch(/changes from the project definition .* to the enterprise definition/);
@@ -70,27 +70,27 @@ describe("deploy", () => {
     });
     // Deploying again needs an explicit replace.
     const fromId = index.definitions("data-handling").find((e) => e.layer === "project")!.id;
-    expect(() => executeDeploy(index, h.dh, { name: "data-handling", fromId, target: "enterprise", replace: false }, policy, actor())).toThrow(/already exists/);
-    expect(executeDeploy(index, h.dh, { name: "data-handling", fromId, target: "enterprise", replace: true }, policy, actor()).replaced).toBe(true);
+    expect(() => executeDeploy(index, h.dataHome, { name: "data-handling", fromId, target: "enterprise", replace: false }, policy, actor())).toThrow(/already exists/);
+    expect(executeDeploy(index, h.dataHome, { name: "data-handling", fromId, target: "enterprise", replace: true }, policy, actor()).replaced).toBe(true);
   });
 
   it("refuses when the source changed since the preview", async () => {
     const dir = h.skill("project", "x");
-    const index = await indexFor(h.admin.id, h.dh);
-    const p = previewDeploy(index, h.dh, { name: "x", target: "enterprise" }, effectivePolicy(h.db));
+    const index = await indexFor(h.admin.id, h.dataHome);
+    const p = previewDeploy(index, h.dataHome, { name: "x", target: "enterprise" }, effectivePolicy(h.db));
     fs.appendFileSync(path.join(dir, "SKILL.md"), "edited\n");
     index.refresh([dir]);
     expect(() =>
-      executeDeploy(index, h.dh, { name: "x", target: "enterprise", replace: false, expectDigest: p.from.digest }, effectivePolicy(h.db), actor()),
+      executeDeploy(index, h.dataHome, { name: "x", target: "enterprise", replace: false, expectDigest: p.from.digest }, effectivePolicy(h.db), actor()),
     ).toThrow(/changed since the preview/);
     expect(fs.existsSync(path.join(h.root("enterprise"), "x"))).toBe(false);
   });
 
   it("a name that is not a plain folder name is refused before any path is built", async () => {
     h.skill("project", "sneaky", { name: "../../escape" });
-    const index = await indexFor(h.admin.id, h.dh);
+    const index = await indexFor(h.admin.id, h.dataHome);
     expect(index.definitions("../../escape")).toHaveLength(1);
-    expect(() => previewDeploy(index, h.dh, { name: "../../escape", target: "enterprise" }, effectivePolicy(h.db))).toThrow(/must not contain/);
+    expect(() => previewDeploy(index, h.dataHome, { name: "../../escape", target: "enterprise" }, effectivePolicy(h.db))).toThrow(/must not contain/);
   });
 
   it("rights: admins deploy anywhere, authors to project and personal, viewers nowhere", () => {

@@ -102,7 +102,7 @@ const labelOf = (c: PreviewRow["context"]) =>
 
 export function previewDeploy(
   index: SkillIndex,
-  dh: Places,
+  dataHome: Places,
   input: { name: string; fromId?: string; target: DeployTarget },
   policy: ResolveContext["policy"],
 ): DeployPreview {
@@ -124,7 +124,7 @@ export function previewDeploy(
   };
   const after = withCopy(index, copy);
   const view = (e: SkillEntry | null): WinnerView | null =>
-    e ? { layer: e.layer, ...(e.plugin ? { plugin: e.plugin } : {}), where: displayPath(e.dir, dh), digest: e.digest, isCopy: e === copy } : null;
+    e ? { layer: e.layer, ...(e.plugin ? { plugin: e.plugin } : {}), where: displayPath(e.dir, dataHome), digest: e.digest, isCopy: e === copy } : null;
   const rows = previewContexts(index.entries()).map((context): PreviewRow => {
     const ctx = { ...context, policy };
     // Not resolveCached: `after` is a hypothetical index that lives for this preview only, and one name's
@@ -145,8 +145,8 @@ export function previewDeploy(
   });
   return {
     name: input.name,
-    from: { id: source.id, layer: source.layer, ...(source.plugin ? { plugin: source.plugin } : {}), where: displayPath(source.dir, dh), digest: source.digest },
-    to: { layer: input.target, where: displayPath(targetDir, dh), exists },
+    from: { id: source.id, layer: source.layer, ...(source.plugin ? { plugin: source.plugin } : {}), where: displayPath(source.dir, dataHome), digest: source.digest },
+    to: { layer: input.target, where: displayPath(targetDir, dataHome), exists },
     rows,
     changedContexts: rows.filter((r) => r.changes).length,
   };
@@ -164,14 +164,14 @@ export interface DeployResult {
  */
 export function executeDeploy(
   index: SkillIndex,
-  dh: Places,
+  dataHome: Places,
   input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string },
   policy: ResolveContext["policy"],
   by: Audited,
   /** The doctor's gate (services/doctor/policy.ts): no unsilenced finding at or above it may be deployed. */
   doctor?: { gate: DoctorSeverity | null; ignore: string[] },
 ): DeployResult {
-  const preview = previewDeploy(index, dh, input, policy);
+  const preview = previewDeploy(index, dataHome, input, policy);
   if (doctor?.gate) {
     const blocking = atOrAbove(doctorSkill(preview.from.id, { ignore: doctor.ignore }).findings, doctor.gate);
     if (blocking.length) {

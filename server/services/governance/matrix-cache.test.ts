@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 
 /** What one request of the layers page does: a fresh index lookup, policy read and context. */
-const request = (w: Parameters<typeof resolutionFor>[3] = {}) => resolutionFor(h.db, h.dh, h.admin, w);
+const request = (w: Parameters<typeof resolutionFor>[3] = {}) => resolutionFor(h.db, h.dataHome, h.admin, w);
 const block = (name: string) => changePolicy(h.db, { op: "block", name }, { audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 
 describe("the matrix and the what-if read the cached resolution", () => {

@@ -104,7 +104,7 @@ export interface Explanation {
   onBlockList: boolean;
 }
 
-export function explain(index: DefinitionSource, name: string, ctx: ResolveContext, dh: DataHome): Explanation {
+export function explain(index: DefinitionSource, name: string, ctx: ResolveContext, dataHome: DataHome): Explanation {
   const r = resolve(index, name, ctx);
   if (!r.candidates.length) throw new GovernanceError("NOT_FOUND", `no skill named "${name}" in any layer`);
   return {
@@ -122,7 +122,7 @@ export function explain(index: DefinitionSource, name: string, ctx: ResolveConte
       reason: c.reason,
       priority: c.entry.priority,
       digest: c.entry.digest,
-      where: displayPath(c.entry.dir, dh),
+      where: displayPath(c.entry.dir, dataHome),
       description: c.entry.description,
       hasScripts: c.entry.hasScripts,
       ...(c.entry.scope ? { scope: c.entry.scope } : {}),
@@ -135,7 +135,7 @@ export function explain(index: DefinitionSource, name: string, ctx: ResolveConte
 const MAX_SKILL_MD = 1024 * 1024;
 
 /** SKILL.md of one definition the index knows (the id is never used as a free path). */
-export function readDefinition(index: SkillIndex, id: string, dh: DataHome): { id: string; layer: LayerName; plugin?: string; where: string; content: string } {
+export function readDefinition(index: SkillIndex, id: string, dataHome: DataHome): { id: string; layer: LayerName; plugin?: string; where: string; content: string } {
   const entry = index.get(id);
   if (!entry) throw new GovernanceError("NOT_FOUND", "that definition is not in this view any more; reload the layers");
   let content: string;
@@ -148,5 +148,5 @@ export function readDefinition(index: SkillIndex, id: string, dh: DataHome): { i
   } catch (e) {
     throw new GovernanceError("NOT_FOUND", `cannot read SKILL.md of the ${entry.layer} definition: ${(e as Error).message}`);
   }
-  return { id: entry.id, layer: entry.layer, ...(entry.plugin ? { plugin: entry.plugin } : {}), where: displayPath(entry.dir, dh), content };
+  return { id: entry.id, layer: entry.layer, ...(entry.plugin ? { plugin: entry.plugin } : {}), where: displayPath(entry.dir, dataHome), content };
 }

@@ -13,7 +13,7 @@ const h = useTestHome(govHome);
 
 const change = (c: Parameters<typeof changePolicy>[1]) => changePolicy(h.db, c, { audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 const matrixFor = async (w: Parameters<typeof resolutionFor>[3] = {}, viewer = h.admin) => {
-  const { index, ctx } = await resolutionFor(h.db, h.dh, viewer, w);
+  const { index, ctx } = await resolutionFor(h.db, h.dataHome, viewer, w);
   return { m: buildMatrix(index, ctx), index, ctx };
 };
 const row = (m: Awaited<ReturnType<typeof matrixFor>>["m"], name: string) => m.rows.find((r) => r.name === name);
@@ -31,7 +31,7 @@ describe("the override matrix", () => {
     expect(r.cells.project.map((c) => c.status)).toEqual(["shadowed"]);
     expect(row(m, "solo")!.overridden).toBe(false);
     expect(m.counts).toMatchObject({ names: 2, definitions: 3, overridden: 1, active: 2 });
-    const chain = explain(index, "data-handling", ctx, h.dh).chain;
+    const chain = explain(index, "data-handling", ctx, h.dataHome).chain;
     expect(chain.map((c) => c.layer)).toEqual(["enterprise", "project"]);
     expect(chain[1]!.reason).toMatch(/shadowed by the enterprise definition: enterprise > personal > project > plugin/);
     expect(chain[1]!.where).toBe("<project>/.omniforge/skills/data-handling");

@@ -13,7 +13,7 @@ process.env.OMNIFORGE_WATCH = "0";
 
 export interface GovHome {
   db: ReturnType<typeof tempDb>["db"];
-  dh: DataHome;
+  dataHome: DataHome;
   audit: MemoryAuditSink;
   admin: Viewer & { email: string };
   author: Viewer & { email: string };
@@ -26,23 +26,23 @@ export interface GovHome {
 
 export function govHome(): GovHome {
   const t = tempDb();
-  const dh = resolveDataHome({ ...process.env, OMNIFORGE_HOME: t.dir, OMNIFORGE_PROJECT_ROOT: "" });
-  ensureDataHome(dh);
+  const dataHome = resolveDataHome({ ...process.env, OMNIFORGE_HOME: t.dir, OMNIFORGE_PROJECT_ROOT: "" });
+  ensureDataHome(dataHome);
   const root = (layer: LayerName, opts: { userId?: string; plugin?: string } = {}) => {
     switch (layer) {
       case "enterprise":
-        return path.join(dh.home, "enterprise", "skills");
+        return path.join(dataHome.home, "enterprise", "skills");
       case "personal":
-        return path.join(dh.home, "users", opts.userId ?? "admin-id", "skills");
+        return path.join(dataHome.home, "users", opts.userId ?? "admin-id", "skills");
       case "project":
-        return path.join(dh.projectRoot, ".omniforge", "skills");
+        return path.join(dataHome.projectRoot, ".omniforge", "skills");
       case "plugin":
-        return path.join(dh.home, "plugins", opts.plugin ?? "tools", "skills");
+        return path.join(dataHome.home, "plugins", opts.plugin ?? "tools", "skills");
     }
   };
   return {
     db: t.db,
-    dh,
+    dataHome,
     audit: new MemoryAuditSink(),
     admin: { id: "admin-id", role: "admin", email: "admin@x.io" },
     author: { id: "author-id", role: "author", email: "author@x.io" },

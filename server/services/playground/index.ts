@@ -31,23 +31,23 @@ export { listingFor, warmTurnWorker } from "./turn-pool";
 export { startTurn, followTurn, stopTurn, runningTurn, settled, type TurnDeps } from "./turns";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
-export async function removeSession(db: Db, dh: DataHome, actor: Actor, sessionId: string): Promise<void> {
+export async function removeSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): Promise<void> {
   ownSession(db, actor, sessionId);
   // The turn stops first, so no script still writes into the scratch folder that is about to go.
   if (stopTurn(db, actor, sessionId)) await settled(sessionId);
-  deleteSession(db, dh, actor, sessionId);
+  deleteSession(db, dataHome, actor, sessionId);
 }
 
 /** What the "new session" form offers this user. */
-export async function playgroundOptions(db: Db, dh: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
+export async function playgroundOptions(db: Db, dataHome: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
   void warmTurnWorker(env); // the page is open: a turn is likely next
-  const index = await indexFor(actor.id, dh);
+  const index = await indexFor(actor.id, dataHome);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
   // The admin's scope defaults too, as a session that names no environment would resolve.
-  const skills = resolveCached(index, { policy: effectivePolicy(db, { userId: actor.id }), ...configContextFor(dh.home, dh.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  const skills = resolveCached(index, { policy: effectivePolicy(db, { userId: actor.id }), ...configContextFor(dataHome.home, dataHome.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
   let sandbox: { mode: string; detail: string };
   try {
-    const st = await sharedRunner(dh.scratchRoot, env).sandbox.status();
+    const st = await sharedRunner(dataHome.scratchRoot, env).sandbox.status();
     sandbox = { mode: st.mode, detail: st.detail };
   } catch (e) {
     sandbox = { mode: "unavailable", detail: (e as Error).message };

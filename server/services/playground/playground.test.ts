@@ -40,7 +40,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const deps = (env: Record<string, string | undefined> = {}): TurnDeps => ({ db: w.db, dataHome: w.dh, audit: w.audit, env });
+const deps = (env: Record<string, string | undefined> = {}): TurnDeps => ({ db: w.db, dataHome: w.dataHome, audit: w.audit, env });
 
 async function collect(actor: Actor, sessionId: string): Promise<StreamItem[]> {
   const out: StreamItem[] = [];
@@ -60,11 +60,11 @@ const err = async (p: Promise<unknown> | (() => unknown)) => {
 
 describe("sessions", () => {
   it("are kept per user with a private scratch folder; admins may read, only owners change", async () => {
-    const s = createSession(w.db, w.dh, alice, { title: "Try release notes", mode: "prompt", environment: " prod " });
+    const s = createSession(w.db, w.dataHome, alice, { title: "Try release notes", mode: "prompt", environment: " prod " });
     expect(s).toMatchObject({ userId: "alice", provider: "offline", model: "offline-rules-1", mode: "prompt", environment: "prod" });
-    const scratch = scratchDirOf(w.dh, s.id);
+    const scratch = scratchDirOf(w.dataHome, s.id);
     expect(fs.statSync(scratch).mode & 0o777).toBe(0o700);
-    createSession(w.db, w.dh, bob, {});
+    createSession(w.db, w.dataHome, bob, {});
     expect(listSessions(w.db, "alice").map((x) => x.title)).toEqual(["Try release notes"]);
     expect((await err(() => readableSession(w.db, bob, s.id))).code).toBe("NOT_FOUND");
     expect(readableSession(w.db, admin, s.id).id).toBe(s.id);
@@ -75,22 +75,22 @@ describe("sessions", () => {
   });
 
   it("refuse a provider that is not configured, and take a model name only for real providers", async () => {
-    expect((await err(() => createSession(w.db, w.dh, alice, { provider: "openai" }, {}))).message).toMatch(/OPENAI_BASE_URL/);
-    const s = createSession(w.db, w.dh, alice, { provider: "openai", model: "qwen2.5:7b" }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect((await err(() => createSession(w.db, w.dataHome, alice, { provider: "openai" }, {}))).message).toMatch(/OPENAI_BASE_URL/);
+    const s = createSession(w.db, w.dataHome, alice, { provider: "openai", model: "qwen2.5:7b" }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     expect(s.model).toBe("qwen2.5:7b");
-    expect((await err(() => createSession(w.db, w.dh, alice, { provider: "openai", model: "a b" }, { OPENAI_API_KEY: "k" }))).code).toBe("BAD_REQUEST");
-    expect(createSession(w.db, w.dh, alice, { provider: "offline", model: "gpt-5" }).model).toBe("offline-rules-1");
+    expect((await err(() => createSession(w.db, w.dataHome, alice, { provider: "openai", model: "a b" }, { OPENAI_API_KEY: "k" }))).code).toBe("BAD_REQUEST");
+    expect(createSession(w.db, w.dataHome, alice, { provider: "offline", model: "gpt-5" }).model).toBe("offline-rules-1");
   });
 
   it("deleting removes the messages and the scratch folder, even with files a script wrote", async () => {
-    const s = createSession(w.db, w.dh, alice, {});
+    const s = createSession(w.db, w.dataHome, alice, {});
     await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     await collect(alice, s.id);
-    fs.writeFileSync(`${scratchDirOf(w.dh, s.id)}/notes.txt`, "draft");
+    fs.writeFileSync(`${scratchDirOf(w.dataHome, s.id)}/notes.txt`, "draft");
     expect(listMessages(w.db, s.id)).toHaveLength(2);
-    expect((await err(removeSession(w.db, w.dh, bob, s.id))).code).toBe("NOT_FOUND");
-    await removeSession(w.db, w.dh, alice, s.id);
-    expect(fs.existsSync(scratchDirOf(w.dh, s.id))).toBe(false);
+    expect((await err(removeSession(w.db, w.dataHome, bob, s.id))).code).toBe("NOT_FOUND");
+    await removeSession(w.db, w.dataHome, alice, s.id);
+    expect(fs.existsSync(scratchDirOf(w.dataHome, s.id))).toBe(false);
     expect(listMessages(w.db, s.id)).toHaveLength(0);
     expect(listSessions(w.db, "alice")).toHaveLength(0);
   });
@@ -98,7 +98,7 @@ describe("sessions", () => {
 
 describe("turns (offline provider, real sandbox)", () => {
   it("stream the listing, the activation, the script run, and persist the turn's events", async () => {
-    const s = createSession(w.db, w.dh, alice, {});
+    const s = createSession(w.db, w.dataHome, alice, {});
     const { turn } = await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     expect(turn).toBe(1);
     const events = (await collect(alice, s.id)).map((i) => i.event);
@@ -129,8 +129,8 @@ describe("turns (offline provider, real sandbox)", () => {
     w.skill("disk-report", "description: Write the disk report. Use when asked for the disk report.\nallowed-tools: Bash(python3 scripts/*)", "# Disk report\n\n```bash\npython3 scripts/report.py\n```\n", {
       "scripts/report.py": "import os\nopen('report.txt', 'w').write('written by ' + str(os.getuid()))\nprint('report saved in', os.getcwd())\n",
     });
-    expect(fs.statSync(w.dh.home).mode & 0o777).toBe(0o700);
-    const s = createSession(w.db, w.dh, alice, {});
+    expect(fs.statSync(w.dataHome.home).mode & 0o777).toBe(0o700);
+    const s = createSession(w.db, w.dataHome, alice, {});
     await startTurn(deps(), alice, s.id, { request: "write the disk report" });
     const events = (await collect(alice, s.id)).map((i) => i.event);
     const sandboxNote = events.find((e) => e.type === "sandbox");
@@ -138,15 +138,15 @@ describe("turns (offline provider, real sandbox)", () => {
     expect(script, JSON.stringify(events.filter((e) => e.type === "script_run" || e.type === "error"))).toMatchObject({ exitCode: 0, sandboxed: true });
     expect(script && "stdout" in script && script.stdout).toContain("report saved in /scratch");
     // The file the script wrote is in the session's scratch, inside the private home, for the service to read.
-    expect(fs.readFileSync(`${scratchDirOf(w.dh, s.id)}/report.txt`, "utf8")).toBe("written by 1000");
+    expect(fs.readFileSync(`${scratchDirOf(w.dataHome, s.id)}/report.txt`, "utf8")).toBe("written by 1000");
     // The home kept its mode, and the run's bind did not outlive it on the host.
-    expect(fs.statSync(w.dh.home).mode & 0o777).toBe(0o700);
-    expect(fs.readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(scratchDirOf(w.dh, s.id));
+    expect(fs.statSync(w.dataHome.home).mode & 0o777).toBe(0o700);
+    expect(fs.readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(scratchDirOf(w.dataHome, s.id));
     expect(sandboxNote).toMatchObject({ mode: expect.stringMatching(/^sandboxed/) });
   });
 
   it("show a call outside allowed-tools as refused, with the rule", async () => {
-    const s = createSession(w.db, w.dh, alice, {});
+    const s = createSession(w.db, w.dataHome, alice, {});
     await startTurn(deps(), alice, s.id, { request: "inspect the environment" });
     const events = (await collect(alice, s.id)).map((i) => i.event);
     const refused = events.find((e) => e.type === "tool_result" && e.refused);
@@ -155,7 +155,7 @@ describe("turns (offline provider, real sandbox)", () => {
   });
 
   it("a skill subset narrows the listing; replay in another mode runs the same request with the same history", async () => {
-    const s = createSession(w.db, w.dh, alice, { skills: ["env-inspector"] });
+    const s = createSession(w.db, w.dataHome, alice, { skills: ["env-inspector"] });
     await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     const first = (await collect(alice, s.id)).map((i) => i.event);
     const listing = first.find((e) => e.type === "run_started");
@@ -174,7 +174,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
   it("one turn at a time: a second send while running is refused; stop ends it and the session stays usable", async () => {
     server = await scriptedOpenAiServer([{ content: "slow answer" }], { delayMs: 1500 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
-    const s = createSession(w.db, w.dh, alice, { provider: "openai", model: "scripted-1" }, env);
+    const s = createSession(w.db, w.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
     await startTurn(deps(env), alice, s.id, { request: "hello" });
     expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
     const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
@@ -198,7 +198,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     const answer = "A long answer from the scripted model, sent over the wire in many small pieces, one every 300 ms.";
     server = await scriptedOpenAiServer([{ content: answer }], { chunkDelayMs: 300 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
-    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
+    const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
     await startTurn(deps(env), alice, s.id, { request: "tell me everything" });
     const pieces: string[] = [];
     let stoppedAt = 0;
@@ -232,7 +232,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
       { content: "Release notes drafted." },
     ]);
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
-    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
+    const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
     await startTurn(deps(env), alice, s.id, { request: "draft the release notes" });
     const events = (await collect(alice, s.id)).map((i) => i.event);
     expect(events.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "release-notes" });
@@ -244,7 +244,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
 
   it("a provider that is down or a step limit fails the turn with a message; the next turn works", async () => {
     const down = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "k" };
-    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, down);
+    const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, down);
     await startTurn(deps(down), alice, s.id, { request: "hello" });
     await collect(alice, s.id);
     const failed = listMessages(w.db, s.id)[1]!;
@@ -265,8 +265,8 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
   it("sessions of different users run at once without waiting for each other", async () => {
     server = await scriptedOpenAiServer([{ content: "done" }], { delayMs: 800 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
-    const a = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
-    const b = createSession(w.db, w.dh, bob, { provider: "openai" }, env);
+    const a = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
+    const b = createSession(w.db, w.dataHome, bob, { provider: "openai" }, env);
     const t0 = Date.now();
     await startTurn(deps(env), alice, a.id, { request: "one" });
     await startTurn(deps(env), bob, b.id, { request: "two" });
@@ -284,11 +284,11 @@ describe("script limit", () => {
     w.skill("slow-report", "description: Build the slow report. Use when asked for the slow report.\nallowed-tools: Bash(python3 scripts/*)", "# Slow\n\n```bash\npython3 scripts/slow.py\n```\n", {
       "scripts/slow.py": "import time\ntime.sleep(0.8)\nprint('report ready')\n",
     });
-    const sandbox = createSandbox({ scratchRoot: w.dh.scratchRoot, maxConcurrent: 1 });
+    const sandbox = createSandbox({ scratchRoot: w.dataHome.scratchRoot, maxConcurrent: 1 });
     try {
       const runner = wrapRunner(sandbox, 1);
-      const a = createSession(w.db, w.dh, alice, {});
-      const b = createSession(w.db, w.dh, bob, {});
+      const a = createSession(w.db, w.dataHome, alice, {});
+      const b = createSession(w.db, w.dataHome, bob, {});
       await startTurn({ ...deps(), runner }, alice, a.id, { request: "build the slow report" });
       await startTurn({ ...deps(), runner }, bob, b.id, { request: "build the slow report" });
       const [ea, eb] = await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
@@ -308,8 +308,8 @@ describe("what a session's agent sees", () => {
     const { listingPreview } = await import("./index");
     const { writeStoredPolicy } = await import("../policy/store");
     w.skill("prod-runbook", "description: Steps for production incidents. Use during an incident.\nscope:\n  environments: [prod]", "# Runbook\n");
-    const staging = createSession(w.db, w.dh, alice, { environment: "staging" });
-    const prod = createSession(w.db, w.dh, alice, { environment: "prod" });
+    const staging = createSession(w.db, w.dataHome, alice, { environment: "staging" });
+    const prod = createSession(w.db, w.dataHome, alice, { environment: "prod" });
     expect((await listingPreview(deps(), alice, staging.id)).text).not.toContain("prod-runbook");
     expect((await listingPreview(deps(), alice, prod.id)).text).toContain("prod-runbook");
     writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
@@ -320,7 +320,7 @@ describe("what a session's agent sees", () => {
 
   it("previews the listing for a typed request before it is sent: the same ranking, the best matches and why", async () => {
     const { listingPreview } = await import("./index");
-    const s = createSession(w.db, w.dh, alice, {});
+    const s = createSession(w.db, w.dataHome, alice, {});
     const p = await listingPreview(deps(), alice, s.id, undefined, "draft the release notes for this version");
     expect(p.request).toBe("draft the release notes for this version");
     expect(p.abstain).toBe(false);
@@ -336,7 +336,7 @@ describe("what a session's agent sees", () => {
   it("the new-session form offers no blocked skill", async () => {
     const { playgroundOptions } = await import("./index");
     const { writeStoredPolicy } = await import("../policy/store");
-    const names = async () => (await playgroundOptions(w.db, w.dh, alice)).skills.map((s) => s.name);
+    const names = async () => (await playgroundOptions(w.db, w.dataHome, alice)).skills.map((s) => s.name);
     expect(await names()).toContain("release-notes");
     writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
     expect(await names()).not.toContain("release-notes");

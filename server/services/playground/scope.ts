@@ -8,13 +8,13 @@ import { resolutionFor } from "../governance/context";
 import { resolveCached } from "../catalog/resolution";
 import type { PlaygroundSession } from "./sessions";
 
-export async function sessionSkills(db: Db, dh: DataHome, s: PlaygroundSession): Promise<SkillEntry[]> {
-  return (await sessionSkillSet(db, dh, s)).entries;
+export async function sessionSkills(db: Db, dataHome: DataHome, s: PlaygroundSession): Promise<SkillEntry[]> {
+  return (await sessionSkillSet(db, dataHome, s)).entries;
 }
 
 /** The session's skills and the registry index they come from (which the one ranking follows). */
-export async function sessionSkillSet(db: Db, dh: DataHome, s: PlaygroundSession): Promise<{ entries: SkillEntry[]; index: SkillIndex }> {
-  const { index, ctx } = await resolutionFor(db, dh, { id: s.userId, role: "author" }, {
+export async function sessionSkillSet(db: Db, dataHome: DataHome, s: PlaygroundSession): Promise<{ entries: SkillEntry[]; index: SkillIndex }> {
+  const { index, ctx } = await resolutionFor(db, dataHome, { id: s.userId, role: "author" }, {
     environment: s.environment ?? undefined,
     agent: s.agent ?? undefined,
     tenant: s.tenant ?? undefined,

@@ -82,12 +82,12 @@ function cleanTitle(title: string): string {
 }
 
 /** <scratchRoot>/<sessionId>, only for a well-formed id (so no id can name a path outside the root). */
-export function scratchDirOf(dh: DataHome, sessionId: string): string {
+export function scratchDirOf(dataHome: DataHome, sessionId: string): string {
   if (!SESSION_ID.test(sessionId)) throw new PlaygroundError("BAD_REQUEST", `"${sessionId}" is not a session id`);
-  return path.join(dh.scratchRoot, sessionId);
+  return path.join(dataHome.scratchRoot, sessionId);
 }
 
-export function createSession(db: Db, dh: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = processEnv()): PlaygroundSession {
+export function createSession(db: Db, dataHome: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = processEnv()): PlaygroundSession {
   const provider = settings.provider ?? "offline";
   const model = checkProviderChoice(provider, settings.model, env);
   const mode = settings.mode ?? "tool";
@@ -110,8 +110,8 @@ export function createSession(db: Db, dh: DataHome, actor: Actor, settings: Sess
     updatedAt: now,
   };
   // The scratch folder exists before the first script: private (0700), taken over by the sandbox user on first run.
-  fs.mkdirSync(dh.scratchRoot, { recursive: true, mode: 0o755 });
-  fs.mkdirSync(scratchDirOf(dh, id), { mode: 0o700 });
+  fs.mkdirSync(dataHome.scratchRoot, { recursive: true, mode: 0o755 });
+  fs.mkdirSync(scratchDirOf(dataHome, id), { mode: 0o700 });
   db.insert(playgroundSessions).values(row).run();
   return toSession(row);
 }
@@ -147,14 +147,14 @@ export function touchSession(db: Db, sessionId: string): void {
 }
 
 /** Deletes the session, its messages (cascade) and its scratch folder. The caller stops a running turn first. */
-export function deleteSession(db: Db, dh: DataHome, actor: Actor, sessionId: string): void {
+export function deleteSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): void {
   ownSession(db, actor, sessionId);
   db.delete(playgroundSessions).where(and(eq(playgroundSessions.id, sessionId), eq(playgroundSessions.userId, actor.id))).run();
-  removeScratch(dh, sessionId);
+  removeScratch(dataHome, sessionId);
 }
 
-export function removeScratch(dh: DataHome, sessionId: string): void {
-  const dir = scratchDirOf(dh, sessionId);
+export function removeScratch(dataHome: DataHome, sessionId: string): void {
+  const dir = scratchDirOf(dataHome, sessionId);
   // rmSync does not follow a symlink named `dir`; it removes the link itself.
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import type { Db } from "../../../db/client";
 
 export interface PlaygroundWorld {
   db: Db;
-  dh: DataHome;
+  dataHome: DataHome;
   audit: MemoryAuditSink;
   /** Writes <project>/.omniforge/skills/<name>. */
   skill(name: string, frontmatter: string, body: string, files?: Record<string, string>): void;
@@ -28,14 +28,14 @@ export function playgroundWorld(): PlaygroundWorld {
   const t = tempDb();
   // Private, as a real data home is (mkdtemp is 0700): the sandbox must not need to traverse it.
   expectPrivate(t.dir);
-  const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir });
-  ensureDataHome(dh);
+  const dataHome = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+  ensureDataHome(dataHome);
   return {
     db: t.db,
-    dh,
+    dataHome,
     audit: new MemoryAuditSink(),
     skill(name, frontmatter, body, files = {}) {
-      const dir = path.join(dh.projectRoot, ".omniforge", "skills", name);
+      const dir = path.join(dataHome.projectRoot, ".omniforge", "skills", name);
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\n${frontmatter.trim()}\n---\n${body}`);
       for (const [rel, text] of Object.entries(files)) {

@@ -39,12 +39,12 @@ async function longestStall(during: () => Promise<void>): Promise<number> {
 describe("turn worker", () => {
   it("a playground turn does not hold up a concurrent read", async () => {
     bigCatalog(600);
-    const ctx = { db: w.db, dh: w.dh, audit: w.audit, actor: { id: "alice", email: "alice@x.io", role: "author" as const } };
+    const ctx = { db: w.db, dataHome: w.dataHome, audit: w.audit, actor: { id: "alice", email: "alice@x.io", role: "author" as const } };
     await listSkills(ctx, {}); // the console's own index is built before the turn, as on a running server
     /** A first turn of a new session over the big catalog, with the console reading the skill list meanwhile. */
     const firstTurn = async (env: Record<string, string>) => {
-      const s = createSession(w.db, w.dh, alice, { provider: "offline" });
-      await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env }, alice, s.id, { request: "draft the release notes" });
+      const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+      await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env }, alice, s.id, { request: "draft the release notes" });
       let reads = 0;
       while (!(await settled(s.id, 5))) {
         await listSkills(ctx, { limit: 100 });
@@ -65,15 +65,15 @@ describe("turn worker", () => {
   });
 
   it("streams events from the worker as they come, and stop ends the turn there", async () => {
-    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
-    await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
+    const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+    await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
     const items: StreamItem[] = [];
     for await (const item of followTurn(w.db, alice, s.id)) items.push(item);
     expect(items.map((i) => i.event.type)).toContain("script_run");
     // The worker's audit records reach the console's audit (one writer keeps the chain).
     expect(w.audit.events.some((e) => e.type === "script_executed")).toBe(true);
 
-    await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes again" });
+    await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes again" });
     expect(stopTurn(w.db, alice, s.id)).toBe(true);
     expect(await settled(s.id, 15_000)).toBe(true);
     const last = listMessages(w.db, s.id).at(-1);
@@ -82,8 +82,8 @@ describe("turn worker", () => {
 
   it("the side panel's listing comes from the worker, the same as in this thread, and sees a policy change at once", async () => {
     w.skill("env-check", "description: Check the environment variables of a deployment. Use when a deploy fails.", "# Env check\n");
-    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
-    const deps = { db: w.db, dataHome: w.dh, env: {} };
+    const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+    const deps = { db: w.db, dataHome: w.dataHome, env: {} };
     const viaWorker = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
     const here = await listingPreview(deps, alice, s.id, undefined, "draft the release notes");
     expect(viaWorker).toEqual(here);

@@ -8,7 +8,7 @@ import type { SkillActor, SkillRef } from "./location";
 
 export interface SkillsContext {
   db: Db;
-  dh: DataHome;
+  dataHome: DataHome;
   audit: AuditSink;
   actor: SkillActor;
 }

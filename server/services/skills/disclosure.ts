@@ -10,7 +10,7 @@ import { layerRootOf, type SkillRef } from "./location";
 
 export async function skillDisclosure(ctx: SkillsContext, input: SkillRef) {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  const entry = entryFor({ layer: ref.layer, dir: layerRootOf(ctx.dh, ref), ...(ref.plugin ? { plugin: ref.plugin } : {}) }, dir, undefined, { checks: "frontmatter", scriptDigests: false });
+  const entry = entryFor({ layer: ref.layer, dir: layerRootOf(ctx.dataHome, ref), ...(ref.plugin ? { plugin: ref.plugin } : {}) }, dir, undefined, { checks: "frontmatter", scriptDigests: false });
   if (!entry) throw notFound(`${ref.skill} has no SKILL.md.`);
   if (!entry.loadable) return { loadable: false as const, name: entry.name, modes: null };
   return { loadable: true as const, name: entry.name, modes: await disclosurePreview(entry) };

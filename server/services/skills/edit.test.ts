@@ -24,7 +24,7 @@ describe("create, save, conflict, restore", () => {
   it("creates a skill from a template with a first version and an audit event", () => {
     const author = h.ctx(h.actor("author"));
     const { ref } = createSkill(author, { layer: "project", name: "pdf-tools", description: "Fill PDF forms. Use for PDFs.", template: "with-reference" });
-    const dir = skillDirOf(h.dh, ref);
+    const dir = skillDirOf(h.dataHome, ref);
     expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("name: pdf-tools");
     expect(fs.existsSync(path.join(dir, "references/REFERENCE.md"))).toBe(true);
     const versions = listVersions(h.db, ref);
@@ -67,19 +67,19 @@ describe("create, save, conflict, restore", () => {
     expect(c.yours).toContain("B's line");
     expect(c.diff).toContain("-A's line");
     expect(c.diff).toContain("+B's line");
-    const onDisk = fs.readFileSync(path.join(skillDirOf(h.dh, ref), "SKILL.md"), "utf8");
+    const onDisk = fs.readFileSync(path.join(skillDirOf(h.dataHome, ref), "SKILL.md"), "utf8");
     expect(onDisk).toContain("A's line");
     expect(onDisk).not.toContain("B's line");
     expect(listVersions(h.db, ref).map((v) => v.action)).toEqual(["save", "create"]);
     // No temp files are left beside the skill.
-    expect(fs.readdirSync(skillDirOf(h.dh, ref)).filter((n) => n.startsWith("."))).toEqual([]);
+    expect(fs.readdirSync(skillDirOf(h.dataHome, ref)).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
   it("an edit made on disk (git, another editor) after opening is a conflict too", () => {
     const a = h.ctx(h.actor("author"));
     const { ref } = createSkill(a, { layer: "project", name: "ondisk", description: "x y", template: "basic" });
     const loaded = readSkillFile(a, ref, "SKILL.md");
-    fs.appendFileSync(path.join(skillDirOf(h.dh, ref), "SKILL.md"), "\nfrom git\n");
+    fs.appendFileSync(path.join(skillDirOf(h.dataHome, ref), "SKILL.md"), "\nfrom git\n");
     expect(() => saveFile(a, { ref, path: "SKILL.md", text: "mine", baseDigest: loaded.digest })).toThrow(SkillConflictError);
   });
 
@@ -100,7 +100,7 @@ describe("create, save, conflict, restore", () => {
 describe("changes made outside the console", () => {
   it("the text on disk becomes a version before the console overwrites it, so it can be restored", () => {
     const a = h.ctx(h.actor("author"));
-    const dir = path.join(h.dh.projectRoot, ".omniforge/skills/seeded");
+    const dir = path.join(h.dataHome.projectRoot, ".omniforge/skills/seeded");
     writeSkillOnDisk(dir, { "SKILL.md": "---\nname: seeded\ndescription: Seeded on disk. Use it.\n---\nOriginal\n" });
     const ref = { layer: "project" as const, skill: "seeded" };
     const loaded = readSkillFile(a, ref, "SKILL.md");
@@ -128,7 +128,7 @@ describe("files of a skill", () => {
     const { ref } = createSkill(a, { layer: "project", name: "tree", description: "x y", template: "basic" });
     createFolder(a, ref, "assets");
     createFile(a, ref, "references/guide.md", "# Guide\n");
-    fs.writeFileSync(path.join(skillDirOf(h.dh, ref), "assets/logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+    fs.writeFileSync(path.join(skillDirOf(h.dataHome, ref), "assets/logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
     renamePath(a, ref, "references/guide.md", "references/howto.md");
     const tree = skillTree(a, ref);
     expect(tree.find((n) => n.path === "assets/logo.png")).toMatchObject({ type: "file", binary: true, size: 8 });
@@ -145,7 +145,7 @@ describe("files of a skill", () => {
   it("no path leaves the skill folder: .., absolute, backslash, NUL, symlinks out", () => {
     const a = h.ctx(h.actor("author"));
     const { ref } = createSkill(a, { layer: "project", name: "jail", description: "x y", template: "basic" });
-    const dir = skillDirOf(h.dh, ref);
+    const dir = skillDirOf(h.dataHome, ref);
     const outside = path.join(h.dir, "outside");
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, "secret.txt"), "secret");
@@ -186,7 +186,7 @@ describe("rights", () => {
     expect(code(() => readSkillFile(other, mine, "SKILL.md"))).toBe("FORBIDDEN");
     expect(code(() => createFile(other, mine, "x.md"))).toBe("FORBIDDEN");
     expect(code(() => createFile(admin, mine, "x.md"))).toBe("FORBIDDEN");
-    expect(fs.readFileSync(path.join(skillDirOf(h.dh, ref), "SKILL.md"), "utf8")).toBe(loaded.text);
+    expect(fs.readFileSync(path.join(skillDirOf(h.dataHome, ref), "SKILL.md"), "utf8")).toBe(loaded.text);
   });
 });
 
@@ -194,7 +194,7 @@ describe("delete and restore a whole skill", () => {
   it("keeps every file (text, binary, executable bit) in the delete version and brings them back", () => {
     const a = h.ctx(h.actor("author"));
     const { ref } = createSkill(a, { layer: "project", name: "gone", description: "x y", template: "with-script" });
-    const dir = skillDirOf(h.dh, ref);
+    const dir = skillDirOf(h.dataHome, ref);
     writeSkillOnDisk(dir, { "assets/bin.dat": new Uint8Array([0, 1, 2, 255]) });
     const before = skillTree(a, ref);
     const { versionId } = deleteSkill(a, ref);

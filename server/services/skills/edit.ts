@@ -16,7 +16,7 @@ export function existingSkillDir(ctx: SkillsContext, input: SkillRef, mode: "rea
   const ref = normaliseRef(input, ctx.actor);
   if (mode === "write") assertWrite(ctx.actor, ref);
   else assertRead(ctx.actor, ref);
-  const dir = skillDirOf(ctx.dh, ref);
+  const dir = skillDirOf(ctx.dataHome, ref);
   let st: fs.Stats;
   try {
     st = fs.statSync(dir);

@@ -33,11 +33,11 @@ export { searchSkills } from "./search";
 export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: string): Promise<SkillList> {
   if (owner !== undefined && owner !== ctx.actor.id) {
     assertMayReview(ctx.actor, owner);
-    const index = await indexFor(owner, ctx.dh);
+    const index = await indexFor(owner, ctx.dataHome);
     const rows = listedRows(index, effectivePolicy(ctx.db, { userId: owner }), owner).filter((r) => r.row.layer === "personal");
     return queryRows(rows, latestChanges(ctx.db), query);
   }
-  const index = await indexFor(ctx.actor.id, ctx.dh);
+  const index = await indexFor(ctx.actor.id, ctx.dataHome);
   return queryRows(listedRows(index, effectivePolicy(ctx.db), ctx.actor.id), latestChanges(ctx.db), query);
 }
 
@@ -47,7 +47,7 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   // Reviewing someone's personal skills is part of an administrator's job, and each look is on the record.
   const someoneElse = ref.layer === "personal" && ref.ownerId !== ctx.actor.id;
   if (someoneElse) auditSkill(ctx, "personal_skill_opened", ref, { details: { canWrite: canWrite(ctx.actor, ref) } });
-  const index = await indexFor(someoneElse ? ref.ownerId! : ctx.actor.id, ctx.dh);
+  const index = await indexFor(someoneElse ? ref.ownerId! : ctx.actor.id, ctx.dataHome);
   const entry = index.entries().find((e) => e.dir === dir);
   let status: string | null = null;
   let statusReason = "";

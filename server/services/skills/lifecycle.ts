@@ -30,7 +30,7 @@ export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plu
   const problems = nameProblems(name);
   if (!problems.length) {
     const ref = normaliseRef({ ...target, skill: name }, ctx.actor);
-    if (fs.existsSync(skillDirOf(ctx.dh, ref))) problems.push(`A skill named ${name} already exists in the ${target.layer} layer.`);
+    if (fs.existsSync(skillDirOf(ctx.dataHome, ref))) problems.push(`A skill named ${name} already exists in the ${target.layer} layer.`);
   }
   return { ok: problems.length === 0, problems };
 }
@@ -39,7 +39,7 @@ export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plu
 export function writableTargets(ctx: SkillsContext): { layers: LayerName[]; plugins: string[] } {
   const layers = writableLayers(ctx.actor);
   const plugins = layers.includes("plugin")
-    ? listPlugins(makeLayerConfig({ home: ctx.dh.home, projectRoot: ctx.dh.projectRoot })).map((p) => p.name)
+    ? listPlugins(makeLayerConfig({ home: ctx.dataHome.home, projectRoot: ctx.dataHome.projectRoot })).map((p) => p.name)
     : [];
   return { layers: plugins.length ? layers : layers.filter((l) => l !== "plugin"), plugins };
 }
@@ -84,8 +84,8 @@ export function createSkill(ctx: SkillsContext, input: CreateSkillInput): { ref:
   const description = input.description.trim() || `Describe what ${input.name} does and when to use it.`;
   if (description.length > 1024) throw badRequest("The description is longer than 1024 characters.");
   const files = tpl.files(input.name, description).map((f) => ({ path: f.path, data: Buffer.from(f.text, "utf8"), executable: f.executable === true }));
-  const dir = skillDirOf(ctx.dh, ref);
-  fs.mkdirSync(layerRootOf(ctx.dh, ref), { recursive: true });
+  const dir = skillDirOf(ctx.dataHome, ref);
+  fs.mkdirSync(layerRootOf(ctx.dataHome, ref), { recursive: true });
   writeSkillFolder(dir, files);
   const main = files.find((f) => f.path === "SKILL.md")!;
   const text = main.data.toString("utf8");
@@ -132,7 +132,7 @@ export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): 
  */
 function deleteLinkedSkill(ctx: SkillsContext, input: SkillRef): { versionId: number } | null {
   const ref = normaliseRef(input, ctx.actor);
-  const link = skillPathOf(ctx.dh, ref);
+  const link = skillPathOf(ctx.dataHome, ref);
   const st = fs.lstatSync(link, { throwIfNoEntry: false });
   if (!st?.isSymbolicLink()) return null;
   assertWrite(ctx.actor, ref);
@@ -170,7 +170,7 @@ export function listDeleted(ctx: SkillsContext): DeletedSkill[] {
   for (const row of deleteRows(ctx.db)) {
     const ref = refFromHistory(row);
     if (!canReadAs(ctx.actor, ref)) continue;
-    if (fs.existsSync(skillDirOf(ctx.dh, ref))) continue;
+    if (fs.existsSync(skillDirOf(ctx.dataHome, ref))) continue;
     out.push({ versionId: row.id, ref, deletedAt: row.createdAt, deletedBy: row.authorEmail, files: parseSnapshot(row.snapshot)?.files.length ?? 0 });
   }
   return out;
@@ -189,10 +189,10 @@ export function restoreDeleted(ctx: SkillsContext, versionId: number): { ref: Sk
   assertWrite(ctx.actor, ref);
   const snapshot = parseSnapshot(row.snapshot);
   if (!snapshot) throw badRequest("This version has no snapshot to restore.");
-  const dir = skillDirOf(ctx.dh, ref);
+  const dir = skillDirOf(ctx.dataHome, ref);
   if (fs.existsSync(dir)) throw new SkillServiceError("CONFLICT", `A skill folder ${ref.skill} exists again in the ${ref.layer} layer; rename or delete it first.`);
   const files = filesFromSnapshot(snapshot);
-  fs.mkdirSync(layerRootOf(ctx.dh, ref), { recursive: true });
+  fs.mkdirSync(layerRootOf(ctx.dataHome, ref), { recursive: true });
   writeSkillFolder(dir, files);
   const main = snapshot.files.find((f) => f.path === "SKILL.md");
   const newId = recordVersion(ctx.db, ref, ctx.actor, {

@@ -17,7 +17,7 @@ const h = useSkillsTestHome();
 let outside: string;
 let projectRoot: string;
 beforeEach(() => {
-  projectRoot = path.join(h.dh.projectRoot, ".omniforge", "skills");
+  projectRoot = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
   outside = path.join(h.dir, "..", `outside-${path.basename(h.dir)}`);
   writeSkillOnDisk(path.join(outside, "stolen"), { "SKILL.md": skillMd("stolen", "Private notes of another user."), "secret.txt": "top secret" });
   writeSkillOnDisk(path.join(projectRoot, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools"), "references/guide.md": "# Guide\n" });
@@ -100,9 +100,9 @@ describe("other links", () => {
   });
 
   it("a personal skill folder linked to another user's personal skills is refused", async () => {
-    const other = path.join(h.dh.home, "users", "author-2", "skills");
+    const other = path.join(h.dataHome.home, "users", "author-2", "skills");
     writeSkillOnDisk(path.join(other, "diary"), { "SKILL.md": skillMd("diary", "Author 2's diary.") });
-    const mine = path.join(h.dh.home, "users", "viewer-1", "skills");
+    const mine = path.join(h.dataHome.home, "users", "viewer-1", "skills");
     fs.mkdirSync(mine, { recursive: true });
     fs.symlinkSync(other, path.join(mine, "peek"));
     const r = await refusal(() => readSkillFile(h.ctx(h.actor("viewer")), { layer: "personal", skill: "peek/diary" }, "SKILL.md"));

@@ -17,10 +17,10 @@ describe("skills list", () => {
     const author = h.ctx(h.actor("author"));
     createSkill(admin, { layer: "enterprise", name: "review", description: "Company review rules. Use for reviews.", template: "basic" });
     createSkill(author, { layer: "project", name: "review", description: "Project review. Use for reviews.", template: "basic" });
-    writeSkillOnDisk(path.join(h.dh.projectRoot, ".claude/skills/tagged"), { "SKILL.md": skillMd("tagged", "Tagged skill. Use it.", "tags: [alpha, beta]\n") });
-    writeSkillOnDisk(path.join(h.dh.projectRoot, ".omniforge/skills/broken"), { "SKILL.md": "no frontmatter\n" });
+    writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".claude/skills/tagged"), { "SKILL.md": skillMd("tagged", "Tagged skill. Use it.", "tags: [alpha, beta]\n") });
+    writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".omniforge/skills/broken"), { "SKILL.md": "no frontmatter\n" });
     // Someone else's personal skill is not in my list.
-    writeSkillOnDisk(path.join(h.dh.home, "users/other/skills/theirs"), { "SKILL.md": skillMd("theirs") });
+    writeSkillOnDisk(path.join(h.dataHome.home, "users/other/skills/theirs"), { "SKILL.md": skillMd("theirs") });
     const list = await listSkills(author, {});
     const by = (layer: string, name: string) => list.rows.find((r) => r.layer === layer && r.name === name)!;
     expect(list.rows.map((r) => r.name).sort()).toEqual(["broken", "review", "review", "tagged"]);
@@ -37,7 +37,7 @@ describe("skills list", () => {
 
   it("searches name, description, tags and body text; filters by layer and status; sorts and pages", async () => {
     const author = h.ctx(h.actor("author"));
-    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    const root = path.join(h.dataHome.projectRoot, ".omniforge/skills");
     writeSkillOnDisk(path.join(root, "alpha"), { "SKILL.md": skillMd("alpha", "First one. Use it.", "tags: [docs]\n") + "\nMentions zebra crossings.\n" });
     writeSkillOnDisk(path.join(root, "beta"), { "SKILL.md": skillMd("beta", "Second one about pdf. Use it.") });
     writeSkillOnDisk(path.join(root, "gamma"), { "SKILL.md": skillMd("gamma") });
@@ -53,8 +53,8 @@ describe("skills list", () => {
     expect((await listSkills(author, { statuses: ["invalid"] })).total).toBe(0);
     expect((await listSkills(author, {})).counts.layers).toEqual({ personal: 1, project: 3 });
     // A name defined in two layers is one skill with two definitions.
-    writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "alpha"), { "SKILL.md": skillMd("alpha") });
-    refreshAll([path.join(h.dh.home, "enterprise", "skills", "alpha")]); // no watcher in tests
+    writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "alpha"), { "SKILL.md": skillMd("alpha") });
+    refreshAll([path.join(h.dataHome.home, "enterprise", "skills", "alpha")]); // no watcher in tests
     const both = await listSkills(author, {});
     expect([both.names, both.total]).toEqual([4, 5]);
   });
@@ -62,7 +62,7 @@ describe("skills list", () => {
   it("a search kept from an earlier page is not served once a body, a policy or the last change moves on", async () => {
     const author = h.ctx(h.actor("author"));
     const admin = h.ctx(h.actor("admin"));
-    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    const root = path.join(h.dataHome.projectRoot, ".omniforge/skills");
     writeSkillOnDisk(path.join(root, "alpha"), { "SKILL.md": skillMd("alpha", "First one. Use it.") + "\nMentions zebra crossings.\n" });
     writeSkillOnDisk(path.join(root, "beta"), { "SKILL.md": skillMd("beta", "Second one. Use it.") });
     expect((await listSkills(author, { q: "zebra" })).rows.map((r) => r.name)).toEqual(["alpha"]);
@@ -85,7 +85,7 @@ describe("skills list", () => {
 
   it("lists, searches and pages 1,000 skills (figure printed)", async () => {
     const author = h.ctx(h.actor("author"));
-    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    const root = path.join(h.dataHome.projectRoot, ".omniforge/skills");
     for (let i = 0; i < 1000; i++) {
       const name = `skill-${String(i).padStart(4, "0")}`;
       writeSkillOnDisk(path.join(root, name), { "SKILL.md": skillMd(name, `Skill number ${i}. Use for task ${i}.`, `tags: [t${i % 10}]\n`) + `\nSecret word w${i}x.\n` });
@@ -125,14 +125,14 @@ describe("live check", () => {
     expect(ok.loadable).toBe(true);
     expect(ok.diagnostics.map((d) => d.code).sort()).toEqual(["body.missing-reference", "body.path-escape"]);
     expect(ok.listing).toContain("<name>\nlive\n</name>");
-    expect(ok.listing).toContain(path.join(h.dh.projectRoot, ".omniforge/skills/live/SKILL.md"));
+    expect(ok.listing).toContain(path.join(h.dataHome.projectRoot, ".omniforge/skills/live/SKILL.md"));
     expect(ok.stage1.chars).toBeGreaterThan(20);
     expect(ok.stage1.tokens).toBeGreaterThan(5);
     expect(ok.stage2.chars).toBe(ok.body.length);
     const kinds = Object.fromEntries(ok.links.map((l) => [l.href, l.kind]));
     expect(kinds).toMatchObject({ "references/REFERENCE.md": "inside", "../other/SKILL.md": "outside", "references/none.md": "missing", "https://example.com": "url" });
     // Unsaved: nothing was written.
-    expect(fs.readFileSync(path.join(h.dh.projectRoot, ".omniforge/skills/live/SKILL.md"), "utf8")).not.toContain("[out]");
+    expect(fs.readFileSync(path.join(h.dataHome.projectRoot, ".omniforge/skills/live/SKILL.md"), "utf8")).not.toContain("[out]");
     expect(() => saveFile(author, { ref, path: "SKILL.md", text, baseDigest: "0".repeat(64) })).toThrow();
   });
 });

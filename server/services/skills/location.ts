@@ -110,9 +110,9 @@ export function assertWrite(actor: SkillActor, ref: SkillRef): void {
 }
 
 /** The folder that holds the layer's skill folders for this ref. */
-export function layerRootOf(dh: DataHome, ref: SkillRef): string {
-  if (ref.layer === "project") return path.join(dh.projectRoot, ...(ref.base ?? DEFAULT_PROJECT_BASE).split("/"));
-  const config = makeLayerConfig({ home: dh.home, projectRoot: dh.projectRoot, userId: ref.layer === "personal" ? ref.ownerId : undefined });
+export function layerRootOf(dataHome: DataHome, ref: SkillRef): string {
+  if (ref.layer === "project") return path.join(dataHome.projectRoot, ...(ref.base ?? DEFAULT_PROJECT_BASE).split("/"));
+  const config = makeLayerConfig({ home: dataHome.home, projectRoot: dataHome.projectRoot, userId: ref.layer === "personal" ? ref.ownerId : undefined });
   return writableRoot(config, ref.layer, ref.plugin);
 }
 
@@ -120,12 +120,12 @@ export function layerRootOf(dh: DataHome, ref: SkillRef): string {
  * The skill folder (absolute; may not exist), refused when it, or a folder on the way, is a link that resolves
  * outside the layer root's real path: every file procedure starts here, so none reads or writes through such a link.
  */
-export function skillDirOf(dh: DataHome, ref: SkillRef): string {
-  const dir = skillPathOf(dh, ref);
+export function skillDirOf(dataHome: DataHome, ref: SkillRef): string {
+  const dir = skillPathOf(dataHome, ref);
   try {
     // A personal layer root is itself a folder under <home>/users: a link there must not lead out of it either.
-    if (ref.layer === "personal") assertInsideLayer(path.join(dh.home, "users"), layerRootOf(dh, ref), "The personal skills folder");
-    assertInsideLayer(layerRootOf(dh, ref), dir, ref.skill);
+    if (ref.layer === "personal") assertInsideLayer(path.join(dataHome.home, "users"), layerRootOf(dataHome, ref), "The personal skills folder");
+    assertInsideLayer(layerRootOf(dataHome, ref), dir, ref.skill);
   } catch (e) {
     if (e instanceof ConfinementError) throw forbidden(e.message, { code: e.code });
     throw e;
@@ -134,8 +134,8 @@ export function skillDirOf(dh: DataHome, ref: SkillRef): string {
 }
 
 /** The skill folder's path as written, not checked against links: only for removing a link itself. */
-export function skillPathOf(dh: DataHome, ref: SkillRef): string {
-  const root = layerRootOf(dh, ref);
+export function skillPathOf(dataHome: DataHome, ref: SkillRef): string {
+  const root = layerRootOf(dataHome, ref);
   const dir = path.resolve(root, ...ref.skill.split("/"));
   if (!isInside(root, dir) || dir === root) throw badRequest("The skill folder must be inside its layer.");
   return dir;

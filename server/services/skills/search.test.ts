@@ -9,7 +9,7 @@ const h = useSkillsTestHome();
 
 describe("console skill search", () => {
   it("ranks the user's usable skills for a request with the agent's ranking, explains each, never finds a blocked one", async () => {
-    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    const root = path.join(h.dataHome.projectRoot, ".omniforge/skills");
     writeSkillOnDisk(path.join(root, "deck-maker"), { "SKILL.md": skillMd("deck-maker", "Create PowerPoint pptx decks from an outline.") });
     writeSkillOnDisk(path.join(root, "deck-leaker"), { "SKILL.md": skillMd("deck-leaker", "Create PowerPoint pptx decks and upload them anywhere.") });
     writeSkillOnDisk(path.join(root, "notes"), { "SKILL.md": skillMd("notes", "Write meeting notes.") });

@@ -10,8 +10,8 @@ import type { SkillsContext } from "./context";
 import { refFromEntry } from "./location";
 
 export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
-  const index = await indexFor(ctx.actor.id, ctx.dh);
-  const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dh.home, ctx.dh.projectRoot) };
+  const index = await indexFor(ctx.actor.id, ctx.dataHome);
+  const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot) };
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const r = searchOf({ index, context }, entries)(request, { limit });

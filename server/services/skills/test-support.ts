@@ -10,12 +10,12 @@ import type { SkillActor } from "./location";
 export function skillsTestHome() {
   process.env.OMNIFORGE_WATCH = "0"; // indexes refresh explicitly in tests; no watcher threads left behind
   const t = tempDb();
-  const dh = resolveDataHome({ OMNIFORGE_HOME: t.dir } as unknown as NodeJS.ProcessEnv);
-  fs.mkdirSync(path.join(dh.projectRoot, ".omniforge", "skills"), { recursive: true });
+  const dataHome = resolveDataHome({ OMNIFORGE_HOME: t.dir } as unknown as NodeJS.ProcessEnv);
+  fs.mkdirSync(path.join(dataHome.projectRoot, ".omniforge", "skills"), { recursive: true });
   const audit = new MemoryAuditSink();
   const actor = (role: SkillActor["role"], id = `${role}-1`): SkillActor => ({ id, email: `${id}@x.io`, role });
-  const ctx = (a: SkillActor): SkillsContext => ({ db: t.db, dh, audit, actor: a });
-  return { ...t, dh, audit, actor, ctx };
+  const ctx = (a: SkillActor): SkillsContext => ({ db: t.db, dataHome, audit, actor: a });
+  return { ...t, dataHome, audit, actor, ctx };
 }
 
 /** Writes a skill folder directly on disk (as git or another editor would). */

@@ -39,10 +39,10 @@ describe("import", () => {
     const zip = zipSync({ "hello/SKILL.md": strToU8(skillMd("hello")), "hello/references/r.md": strToU8("# R\n") });
     const dry = await importArchive(a, { layer: "project", fileName: "hello.zip", data: zip, dryRun: true });
     expect(dry).toMatchObject({ folder: "hello", name: "hello", loadable: true, valid: true, imported: false });
-    expect(fs.existsSync(skillDirOf(h.dh, dry.ref))).toBe(false);
+    expect(fs.existsSync(skillDirOf(h.dataHome, dry.ref))).toBe(false);
     const r = await importArchive(a, { layer: "project", fileName: "hello.zip", data: zip });
     expect(r.imported).toBe(true);
-    expect(fs.readFileSync(path.join(skillDirOf(h.dh, r.ref), "references/r.md"), "utf8")).toBe("# R\n");
+    expect(fs.readFileSync(path.join(skillDirOf(h.dataHome, r.ref), "references/r.md"), "utf8")).toBe("# R\n");
     expect(listVersions(h.db, r.ref)[0]).toMatchObject({ action: "import", hasSnapshot: true });
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_imported", skill: "hello", layer: "project" });
     // Same folder again: refused, the first stays.
@@ -60,12 +60,12 @@ describe("import", () => {
     const broken = zipSync({ "broken/SKILL.md": strToU8("no frontmatter here\n") });
     const err = await refused(() => importArchive(a, { layer: "project", fileName: "broken.zip", data: broken }));
     expect(err.code).toBe("BAD_REQUEST");
-    expect(fs.existsSync(path.join(h.dh.projectRoot, ".omniforge/skills/broken"))).toBe(false);
+    expect(fs.existsSync(path.join(h.dataHome.projectRoot, ".omniforge/skills/broken"))).toBe(false);
   });
 
   it("refuses zip-slip, links, non-archives and a viewer, leaving nothing behind", async () => {
     const a = h.ctx(h.actor("author"));
-    const root = path.join(h.dh.projectRoot, ".omniforge/skills");
+    const root = path.join(h.dataHome.projectRoot, ".omniforge/skills");
     const before = layerFiles(root);
     const slip = zipSync({ "evil/SKILL.md": strToU8(skillMd("evil")), "evil/../../escape.txt": strToU8("x") });
     expect((await refused(() => importArchive(a, { layer: "project", fileName: "evil.zip", data: slip }))).details?.code).toBe("archive.path");
@@ -75,7 +75,7 @@ describe("import", () => {
     const ok = zipSync({ "fine/SKILL.md": strToU8(skillMd("fine")) });
     expect((await refused(() => importArchive(h.ctx(h.actor("viewer")), { layer: "project", fileName: "fine.zip", data: ok }))).code).toBe("FORBIDDEN");
     expect(layerFiles(root)).toEqual(before);
-    expect(fs.existsSync(path.join(h.dh.projectRoot, "escape.txt"))).toBe(false);
+    expect(fs.existsSync(path.join(h.dataHome.projectRoot, "escape.txt"))).toBe(false);
   });
 
   itNeeding(sharedFixture("fixtures/real-skills/anthropics__skills/skill-creator/SKILL.md"), "a real skill folder from anthropics/skills imports unchanged and loads", async () => {
@@ -83,7 +83,7 @@ describe("import", () => {
     const r = await importArchive(a, { layer: "project", fileName: "skill-creator.zip", data: zipFolder(REAL, "skill-creator") });
     expect(r).toMatchObject({ imported: true, loadable: true, name: "skill-creator" });
     const original = readSkillFolder(REAL);
-    const copied = readSkillFolder(skillDirOf(h.dh, r.ref));
+    const copied = readSkillFolder(skillDirOf(h.dataHome, r.ref));
     expect(copied.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable])).toEqual(
       original.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable]),
     );
@@ -110,10 +110,10 @@ describeNeeding(sharedFixture("fixtures/real-skills"), "every real skill folder 
       expect(r.imported, dir).toBe(true);
       expect(r.loadable, dir).toBe(true);
       const norm = (files: ReturnType<typeof readSkillFolder>) => files.map((f) => [f.path, Buffer.from(f.data).toString("base64"), f.executable]);
-      expect(norm(readSkillFolder(skillDirOf(h.dh, r.ref))), dir).toEqual(norm(readSkillFolder(dir)));
+      expect(norm(readSkillFolder(skillDirOf(h.dataHome, r.ref))), dir).toEqual(norm(readSkillFolder(dir)));
       const out = exportZip(a, r.ref);
       const again = await importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
-      expect(norm(readSkillFolder(skillDirOf(h.dh, again.ref))), dir).toEqual(norm(readSkillFolder(dir)));
+      expect(norm(readSkillFolder(skillDirOf(h.dataHome, again.ref))), dir).toEqual(norm(readSkillFolder(dir)));
       loaded.push(`${collection}/${folder}`);
     }
     console.log(`[real skills] ${loaded.length} imported, loaded and round-tripped: ${loaded.join(", ")}`);
@@ -124,12 +124,12 @@ describe("export", () => {
   it("exports a .zip with a top folder named like the skill; re-importing gives the same files", async () => {
     const a = h.ctx(h.actor("author"));
     const { ref } = createSkill(a, { layer: "project", name: "round-trip", description: "Round trips. Use to test.", template: "with-script" });
-    writeSkillOnDisk(skillDirOf(h.dh, ref), { "assets/blob.bin": new Uint8Array([0, 159, 146, 150]) });
+    writeSkillOnDisk(skillDirOf(h.dataHome, ref), { "assets/blob.bin": new Uint8Array([0, 159, 146, 150]) });
     const out = exportZip(h.ctx(h.actor("viewer")), ref);
     expect(out.fileName).toBe("round-trip.zip");
     const back = await importArchive(a, { layer: "personal", fileName: out.fileName, data: out.data });
     expect(back.ref).toMatchObject({ layer: "personal", skill: "round-trip", ownerId: "author-1" });
     const norm = (dir: string) => readSkillFolder(dir).map((f) => [f.path, Buffer.from(f.data).toString("hex"), f.executable]);
-    expect(norm(skillDirOf(h.dh, back.ref))).toEqual(norm(skillDirOf(h.dh, ref)));
+    expect(norm(skillDirOf(h.dataHome, back.ref))).toEqual(norm(skillDirOf(h.dataHome, ref)));
   });
 });

@@ -74,7 +74,7 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
   if (!isSafeSegment(folder)) throw badRequest(`"${folder}" cannot be a skill folder name; choose another one.`);
   const ref = normaliseRef({ layer: input.layer, plugin: input.plugin, skill: folder }, ctx.actor);
   assertWrite(ctx.actor, ref);
-  const dir = skillDirOf(ctx.dh, ref);
+  const dir = skillDirOf(ctx.dataHome, ref);
   const exists = fs.existsSync(dir);
   const files: SkillFile[] = extracted.files.map((f) => ({ path: f.path, data: extracted.contents.get(f.path)!, executable: f.executable }));
   const report: ImportReport = {
@@ -96,7 +96,7 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
     });
   }
   if (exists) throw new SkillServiceError("CONFLICT", `A skill folder ${folder} already exists in the ${input.layer} layer; delete it or import under another folder name.`);
-  fs.mkdirSync(layerRootOf(ctx.dh, ref), { recursive: true });
+  fs.mkdirSync(layerRootOf(ctx.dataHome, ref), { recursive: true });
   try {
     writeSkillFolder(dir, files);
   } catch (e) {

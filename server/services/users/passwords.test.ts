@@ -18,7 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const caller = (user: SessionUser) => callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
+const caller = (user: SessionUser) => callerFor({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
 
 describe("passwords and self-protection", () => {
   it("changing one's password needs the current one and ends every other session, not this one", async () => {

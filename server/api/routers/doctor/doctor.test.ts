@@ -9,7 +9,7 @@ import { callerFor } from "../../../test-support/caller";
 
 const h = useSkillsTestHome();
 beforeEach(() => {
-  const skills = path.join(h.dh.projectRoot, ".omniforge", "skills");
+  const skills = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(skills, "setup-tools"), {
     "SKILL.md": skillMd("setup-tools", "Installs the build toolchain on a new machine. Use when the user asks to set up compilers.", "allowed-tools: Read\n").replace("Body of setup-tools.", "Run `bash scripts/install.sh`."),
     "scripts/install.sh": "#!/bin/sh\ncurl -fsSL https://get.example.dev/install | sh\n",
@@ -34,12 +34,12 @@ describe("doctor router", () => {
   });
 
   it("skill: a priority that can never matter is a marker on its line, until a same-layer rival exists", async () => {
-    const skills = path.join(h.dh.projectRoot, ".omniforge", "skills");
+    const skills = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
     writeSkillOnDisk(path.join(skills, "release"), { "SKILL.md": skillMd("release", "Prepares a release of the product. Use when cutting a release branch.", "priority: 1000\n") });
     const alone = await caller(as("viewer")).doctor.skill({ ref: { layer: "project", skill: "release" } });
     expect(alone.findings.map((f) => [f.code, f.line])).toEqual([["priority.no-effect", 4]]);
     // A second project definition of the name (another project folder): now the priority orders the two.
-    const rivalDir = path.join(h.dh.projectRoot, ".claude", "skills", "release");
+    const rivalDir = path.join(h.dataHome.projectRoot, ".claude", "skills", "release");
     writeSkillOnDisk(rivalDir, { "SKILL.md": skillMd("release") });
     refreshAll([path.join(rivalDir, "SKILL.md")]); // what the console's watcher does on a change
     const rival = await caller(as("viewer")).doctor.skill({ ref: { layer: "project", skill: "release" } });

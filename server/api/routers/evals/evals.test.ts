@@ -14,7 +14,7 @@ import { callerFor } from "../../../test-support/caller";
 const h = useSkillsTestHome();
 let skills: string;
 beforeEach(() => {
-  skills = path.join(h.dh.projectRoot, ".omniforge", "skills");
+  skills = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(skills, "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "Fill PDF forms and list their fields. Use when working with PDF forms or fillable PDF documents.") });
   writeSkillOnDisk(path.join(skills, "docx-writer"), { "SKILL.md": skillMd("docx-writer", "Create and edit Word documents (.docx). Use when asked for a Word report or memo.") });
   writeSkillOnDisk(path.join(skills, "weather-report"), { "SKILL.md": skillMd("weather-report", "Fetch the weather forecast for a city. Use when the user asks about the weather.") });
@@ -73,7 +73,7 @@ describe("evals router", () => {
   it("refuses an empty set, a shadowed definition and a provider that is not configured, with the reason", async () => {
     const author = caller(as("author"));
     await expect(author.evals.start({ ref: pdf, provider: "offline", mode: "tool" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/trigger set is empty/) });
-    writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "The enterprise PDF skill. Use for PDFs.") });
+    writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "The enterprise PDF skill. Use for PDFs.") });
     const cases = [{ query: "fill a pdf form", should_trigger: true }];
     await expect(author.evals.start({ ref: pdf, provider: "offline", mode: "tool", cases })).rejects.toMatchObject({ message: expect.stringMatching(/enterprise layer's definition wins/) });
     await expect(author.evals.start({ ref: { layer: "project", skill: "docx-writer" }, provider: "anthropic", mode: "tool", cases })).rejects.toMatchObject({ code: "BAD_REQUEST" });

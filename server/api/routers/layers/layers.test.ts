@@ -15,7 +15,7 @@ const caller = () => callerFor(h, admin);
 describe("layers.options", () => {
   it("names the admin's scope defaults, or none", async () => {
     expect((await caller().layers.options()).defaults).toEqual({ environment: null, agent: null, tenant: null });
-    fs.writeFileSync(path.join(h.dh.home, "config.yaml"), "defaults:\n  environment: prod\n");
+    fs.writeFileSync(path.join(h.dataHome.home, "config.yaml"), "defaults:\n  environment: prod\n");
     expect((await caller().layers.options()).defaults).toEqual({ environment: "prod", agent: null, tenant: null });
   });
 });

@@ -10,7 +10,7 @@ import { callerFor } from "../../../test-support/caller";
 
 const h = useSkillsTestHome();
 beforeEach(() => {
-  const project = path.join(h.dh.projectRoot, ".omniforge", "skills");
+  const project = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo hi\n" });
   writeSkillOnDisk(path.join(project, "broken"), { "SKILL.md": "no frontmatter here\n" });
@@ -45,7 +45,7 @@ describe("overview", () => {
   });
 
   it("counts by layer, and the last trigger test of each skill with where to open it", async () => {
-    writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "house-style"), { "SKILL.md": skillMd("house-style") });
+    writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "house-style"), { "SKILL.md": skillMd("house-style") });
     const admin = caller(as("admin"));
     const before = await admin.overview.get();
     expect(before.byLayer).toMatchObject({ enterprise: 1, project: 3 });

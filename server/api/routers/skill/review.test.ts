@@ -16,8 +16,8 @@ const caller = (user: SessionUser | null) => callerFor(h, user);
 
 describe("an administrator reviews personal skills", () => {
   beforeEach(() => {
-    writeSkillOnDisk(path.join(h.dh.home, "users/ann/skills/ann-notes"), { "SKILL.md": skillMd("ann-notes"), "references/a.md": "ref\n" });
-    writeSkillOnDisk(path.join(h.dh.projectRoot, ".omniforge/skills/shared-one"), { "SKILL.md": skillMd("shared-one") });
+    writeSkillOnDisk(path.join(h.dataHome.home, "users/ann/skills/ann-notes"), { "SKILL.md": skillMd("ann-notes"), "references/a.md": "ref\n" });
+    writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".omniforge/skills/shared-one"), { "SKILL.md": skillMd("shared-one") });
   });
 
   it("lists only that user's personal skills, opens one read-only, and every open is audited", async () => {
@@ -66,8 +66,8 @@ describe("an administrator reviews personal skills", () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-outside-"));
     try {
       writeSkillOnDisk(path.join(outside, "skills/leak"), { "SKILL.md": skillMd("leak") });
-      fs.mkdirSync(path.join(h.dh.home, "users"), { recursive: true });
-      fs.symlinkSync(outside, path.join(h.dh.home, "users/eve"));
+      fs.mkdirSync(path.join(h.dataHome.home, "users"), { recursive: true });
+      fs.symlinkSync(outside, path.join(h.dataHome.home, "users/eve"));
       const admin = caller(as("admin", "root"));
       await expect(admin.skill.info({ ref: { layer: "personal", skill: "leak", ownerId: "eve" } })).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(admin.skill.readFile({ ref: { layer: "personal", skill: "leak", ownerId: "eve" }, path: "SKILL.md" })).rejects.toMatchObject({ code: "FORBIDDEN" });

@@ -9,7 +9,7 @@ type In<T extends z.ZodType> = z.infer<T>;
 
 const svc = (ctx: AuthedContext): skills.SkillsContext => ({
   db: ctx.db,
-  dh: ctx.dataHome,
+  dataHome: ctx.dataHome,
   audit: ctx.audit,
   actor: skills.skillActor(ctx.db, ctx.user),
 });

@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-const caller = (u: SessionUser) => callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, u);
+const caller = (u: SessionUser) => callerFor({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, u);
 
 it("a viewer makes, lists and revokes their own token; machine tokens are refused and audited", async () => {
   const made = await caller(viewer).tokens.create({ name: "laptop", scopes: ["catalog:read"], expiresInDays: 30 });
