@@ -32,4 +32,7 @@ try {
   register();
   ({ main } = await import(pathToFileURL(path.join(repo, "server/cli/main.ts")).href));
 }
-process.exitCode = await main(process.argv.slice(2));
+// The process entry hands the CLI its streams and environment (server/cli/io.ts); settings in it are still read
+// and checked through env.ts's setting().
+const io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd() };
+process.exitCode = await main(process.argv.slice(2), io);

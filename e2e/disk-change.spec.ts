@@ -31,3 +31,30 @@ test("changes on disk show up in the open editor; with unsaved edits, as a compa
   await expect(page.getByTestId("conflict-diff")).toContainText("Another editor wrote this.");
   await expect(page.getByTestId("conflict-diff")).toContainText("My unsaved line.");
 });
+
+test("a file deleted on disk while open is said once, is not asked for again, and saving writes it back", async ({ page }) => {
+  const name = `gone-${Date.now().toString(36)}`;
+  const dir = path.join(PROJECT_SKILLS, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Loses a file. Use when testing.\n---\n# Notes\n\nSee notes.md.\n`);
+  fs.writeFileSync(path.join(dir, "notes.md"), "Kept notes.\n");
+  const missing: string[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("skill.readFile") && r.status() === 404) missing.push(r.url());
+  });
+  await signInAsAdmin(page);
+  await page.goto(`/skills/project/${name}?file=notes.md`);
+  const monaco = page.getByTestId("monaco-host").locator(".monaco-editor").first();
+  await expect(monaco).toContainText("Kept notes.");
+
+  fs.rmSync(path.join(dir, "notes.md"));
+  await expect(page.getByTestId("editor-notice")).toContainText("notes.md was deleted on disk", { timeout: 10_000 });
+  await expect(monaco).toContainText("Kept notes.");
+  // Two more rounds of the disk poll (every 2.5 s): the deleted file is not asked for again.
+  await page.waitForTimeout(6000);
+  expect(missing).toHaveLength(1);
+
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved notes.md");
+  expect(fs.readFileSync(path.join(dir, "notes.md"), "utf8")).toBe("Kept notes.\n");
+});

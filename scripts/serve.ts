@@ -4,6 +4,7 @@
 import path from "node:path";
 import next from "next";
 import { createConsoleServer } from "../server/http/node-server";
+import { count } from "../server/domain/plural";
 import { onShutdown } from "../server/http/shutdown";
 import { removeOwnSandboxDirs, sweepStaleSandboxDirs } from "../server/runtime/sandbox/temp-dirs";
 
@@ -12,7 +13,7 @@ const port = Number(process.env.PORT ?? 3000);
 const repo = path.resolve(import.meta.dirname, "..");
 
 const swept = sweepStaleSandboxDirs();
-if (swept.length) console.log(`[omniforge] removed ${swept.length} sandbox folder(s) left by stopped servers: ${swept.join(", ")}`);
+if (swept.length) console.log(`[omniforge] removed ${count(swept.length, "sandbox folder")} left by stopped servers: ${swept.join(", ")}`);
 
 const app = next({ dev, dir: repo, hostname: "localhost", port });
 await app.prepare();

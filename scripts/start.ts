@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { recordBuild, snapshotInputs, staleBuild } from "./build-stamp";
+import { passOutput } from "./start-output";
 import { ensureSystemPackages } from "./system-deps";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -81,8 +82,9 @@ console.log(`[omniforge] console: http://localhost:${port}`);
 // peer address known, and oversized bodies refused before they are read.
 const tsx = path.join(repo, "node_modules", ".bin", "tsx");
 const child = spawn(tsx, ["scripts/serve.ts", ...(mode === "dev" ? ["--dev"] : [])], {
-  stdio: "inherit",
+  stdio: ["inherit", "pipe", "inherit"],
   env: { ...env, NODE_ENV: mode === "dev" ? "development" : "production" },
 });
+passOutput(child.stdout, process.stdout);
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

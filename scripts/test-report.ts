@@ -1,6 +1,7 @@
 // Reading vitest's JSON report for `npm test`: which suites were skipped and why. A suite skipped for something the
 // machine lacks carries the reason in its title (server/test-support/needs.ts); any other skip says it gave none.
 import path from "node:path";
+import { count } from "../server/domain/plural";
 import { readSkipMark } from "../server/test-support/skip-mark";
 
 export interface VitestReport {
@@ -33,5 +34,5 @@ export function skippedSuites(report: VitestReport, repo: string): string[] {
       groups.set(where, g);
     }
   }
-  return [...groups].map(([where, g]) => `${where} (${g.tests} test${g.tests === 1 ? "" : "s"}): ${g.why}`);
+  return [...groups].map(([where, g]) => `${where} (${count(g.tests, "test")}): ${g.why}`);
 }

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { count } from "~/server/domain/plural";
 import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
 import { CONSOLE_SOURCE } from "~/server/services/audit/filter-keys";
@@ -147,7 +148,7 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
             Live (every 10 s)
           </label>
           <span className="muted ml-auto text-sm" data-testid="audit-count">
-            {s ? `${s.count.toLocaleString("en-US")} event${s.count === 1 ? "" : "s"}` : summary.isLoading ? "Counting…" : ""}
+            {s ? count(s.count, "event") : summary.isLoading ? "Counting…" : ""}
           </span>
         </div>
       </form>

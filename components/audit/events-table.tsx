@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
+import { count } from "~/server/domain/plural";
 import { fmtTime, outcomeClass, sourceName } from "./event-format";
 import type { QueryFilter } from "./url-filter";
 
@@ -72,7 +73,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
       </DataTable>
       <div className="flex items-center justify-between gap-2 p-2 text-sm">
         <span className="muted">
-          {q.isFetching ? "Loading…" : `Page ${cursors.length}, ${events.length} row${events.length === 1 ? "" : "s"}`}
+          {q.isFetching ? "Loading…" : `Page ${cursors.length}, ${count(events.length, "row")}`}
         </span>
         <CursorPager cursors={cursors} nextCursor={q.data?.nextCursor} onChange={setCursors} />
       </div>

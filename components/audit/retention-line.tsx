@@ -3,6 +3,7 @@
 // (OMNIFORGE_AUDIT_RETENTION_DAYS).
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
+import { count } from "~/server/domain/plural";
 
 export function RetentionLine() {
   const trpc = useTRPC();
@@ -15,7 +16,7 @@ export function RetentionLine() {
     <p className="muted text-xs" data-testid="audit-retention">
       {data.days === null
         ? "Retention: every event is kept (set OMNIFORGE_AUDIT_RETENTION_DAYS to archive older events)."
-        : `Retention: events older than ${data.days} day${data.days === 1 ? "" : "s"} are archived daily to JSONL files${data.archiveDir ? ` in ${data.archiveDir}` : ""}, then removed from the database; the chain stays verifiable across the cut.`}
+        : `Retention: events older than ${count(data.days, "day", "days", { group: false })} are archived daily to JSONL files${data.archiveDir ? ` in ${data.archiveDir}` : ""}, then removed from the database; the chain stays verifiable across the cut.`}
       {last}
     </p>
   );

@@ -3,6 +3,7 @@
 // then what the signed checkpoints say (which one still holds), with links to download them and their key.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
+import { count, plural } from "~/server/domain/plural";
 
 export function VerifyButton() {
   const trpc = useTRPC();
@@ -43,7 +44,7 @@ export function VerifyButton() {
           {r.keyedFrom === null
             ? "No row is keyed yet."
             : r.unkeyed
-              ? `Keyed (HMAC) from row ${r.keyedFrom}; ${r.unkeyed} older row${r.unkeyed === 1 ? " was" : "s were"} written before the key existed: checked with a plain hash, and anchored by the first keyed row, which links to ${r.unkeyed === 1 ? "it" : "them"}.`
+              ? `Keyed (HMAC) from row ${r.keyedFrom}; ${count(r.unkeyed, "older row")} ${plural(r.unkeyed, "was", "were")} written before the key existed: checked with a plain hash, and anchored by the first keyed row, which links to ${plural(r.unkeyed, "it", "them")}.`
               : `Keyed (HMAC) from row ${r.keyedFrom}.`}
         </div>
       )}

@@ -8,9 +8,9 @@ import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
 import { AgentPanel } from "./side-panel";
 import type { LiveCheckResult, SkillRef } from "./types";
+import { DISCLOSURE_MODES } from "~/server/domain/vocabulary";
 
-const MODES = ["tool", "prompt", "orchestrated"] as const;
-const MODE_LABEL: Record<(typeof MODES)[number], string> = { tool: "Tool", prompt: "Prompt", orchestrated: "Orchestrated" };
+const MODE_LABEL: Record<(typeof DISCLOSURE_MODES)[number], string> = { tool: "Tool", prompt: "Prompt", orchestrated: "Orchestrated" };
 
 function Block({ title, note, text, tokens, testId }: { title: string; note: string; text: string; tokens?: number; testId: string }) {
   return (
@@ -33,7 +33,7 @@ function Block({ title, note, text, tokens, testId }: { title: string; note: str
 
 export function DisclosurePanel({ skillRef, unsaved }: { skillRef: SkillRef; unsaved: boolean }) {
   const trpc = useTRPC();
-  const [mode, setMode] = useState<(typeof MODES)[number]>("tool");
+  const [mode, setMode] = useState<(typeof DISCLOSURE_MODES)[number]>("tool");
   const q = useQuery(trpc.skill.disclosure.queryOptions({ ref: skillRef }, { staleTime: 0 }));
   if (q.error) return <p className="error-text text-sm">{q.error.message}</p>;
   if (!q.data) return <p className="muted text-sm">Loading what the agent sees…</p>;
@@ -42,7 +42,7 @@ export function DisclosurePanel({ skillRef, unsaved }: { skillRef: SkillRef; uns
   return (
     <div className="space-y-3 text-sm" data-testid="disclosure">
       <div className="flex items-center gap-1" role="tablist" aria-label="Disclosure mode">
-        {MODES.map((k) => (
+        {DISCLOSURE_MODES.map((k) => (
           <button key={k} role="tab" aria-selected={mode === k} className={`btn px-2 py-1 text-xs ${mode === k ? "btn-primary" : ""}`} onClick={() => setMode(k)}>
             {MODE_LABEL[k]} mode
           </button>

@@ -24,6 +24,7 @@ import { useDiskWatch } from "./hooks/use-disk-watch";
 import { useSave } from "./hooks/use-save";
 import { useSkillActions } from "./hooks/use-skill-actions";
 import { useSkillBuffers } from "./hooks/use-skill-buffers";
+import { useSkillPresence } from "./hooks/use-skill-presence";
 import { useStatus } from "./hooks/use-status";
 import { useSystemTheme } from "./hooks/use-system-theme";
 import { monaco } from "./monaco-setup";
@@ -36,9 +37,10 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   const trpc = useTRPC();
   const qc = useQueryClient();
   const theme = useSystemTheme();
-  const info = useQuery(trpc.skill.info.queryOptions({ ref: skillRef }, { staleTime: 0 }));
+  const presence = useSkillPresence(skillRef);
+  const info = useQuery(trpc.skill.info.queryOptions({ ref: skillRef }, { staleTime: 0, enabled: presence.asking }));
   const vocab = useQuery(trpc.skill.vocabulary.queryOptions(undefined, { staleTime: Infinity }));
-  const versions = useQuery(trpc.skill.versions.queryOptions({ ref: skillRef }, { staleTime: 0 }));
+  const versions = useQuery(trpc.skill.versions.queryOptions({ ref: skillRef }, { staleTime: 0, enabled: presence.asking }));
   const canWrite = info.data?.canWrite === true;
 
   const [tab, setTab] = useState<"preview" | "agent" | "history">("preview");
@@ -61,12 +63,12 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     if (vocab.data) setVocabulary(vocab.data);
   }, [vocab.data]);
 
-  const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor });
-  useDoctorMarkers({ skillRef, mounted, openPath, uriFor });
+  const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor, send: presence.send });
+  useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled: presence.asking });
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
-  const actions = useSkillActions({ skillRef, buffers: files, status, invalidate, setConflict });
-  useDiskWatch({ skillRef, files, conflict, busy: status.busy, setConflict, setNotice: status.setNotice });
+  const actions = useSkillActions({ skillRef, buffers: files, status, invalidate, setConflict, presence });
+  useDiskWatch({ skillRef, files, conflict, busy: status.busy, setConflict, setNotice: status.setNotice, send: presence.send });
   const { compare } = actions;
 
   const onMount: OnMount = (editor) => {
@@ -90,6 +92,9 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
       </div>
     );
   }
+
+  // The panels (and their queries about the skill) go with it; the list opens next.
+  if (presence.deleted) return <p className="muted text-sm">Deleted {skillRef.skill}.</p>;
 
   const buf = buffers[openPath];
 

@@ -15,8 +15,8 @@ import type { EditableCase, SkillRef } from "./types";
 import { SkillViewTabs } from "./view-tabs";
 import { useStatus } from "~/components/editor/hooks/use-status";
 import { Options } from "~/components/shell/options";
+import { DISCLOSURE_MODES } from "~/server/domain/vocabulary";
 
-const MODES = ["tool", "prompt", "orchestrated"] as const;
 const plain = (cases: EditableCase[]) => cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger }));
 
 export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
@@ -30,7 +30,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   const [cases, setCases] = useState<EditableCase[]>([]);
   const [saved, setSaved] = useState("[]");
   const [provider, setProvider] = useState("offline");
-  const [mode, setMode] = useState<(typeof MODES)[number]>("tool");
+  const [mode, setMode] = useState<(typeof DISCLOSURE_MODES)[number]>("tool");
   const [runsPer, setRunsPer] = useState("");
   const [selected, setSelected] = useState<number | null>(null);
   const { busy, error, setError, notice, setNotice, run: act } = useStatus();
@@ -125,7 +125,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
         <label className="text-sm">
           Mode
           <select className="input ml-1" aria-label="Mode" value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
-            {MODES.map((m) => (
+            {DISCLOSURE_MODES.map((m) => (
               <option key={m}>{m}</option>
             ))}
           </select>

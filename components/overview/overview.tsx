@@ -23,6 +23,22 @@ function Figure({ label, value, href, warn }: { label: string; value: number; hr
   );
 }
 
+/** "Project 12 · Plugin 3": each count opens the skills list filtered to it. */
+function CountLinks({ counts, label, href }: { counts: Record<string, number>; label: (key: string) => string; href: (key: string) => string }) {
+  return (
+    <p className="text-sm">
+      {Object.entries(counts).map(([k, n], i) => (
+        <span key={k}>
+          {i > 0 && " · "}
+          <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={href(k)}>
+            {label(k)} {n}
+          </Link>
+        </span>
+      ))}
+    </p>
+  );
+}
+
 export function OverviewDashboard() {
   const trpc = useTRPC();
   const q = useQuery(trpc.overview.get.queryOptions(undefined, { staleTime: 5000 }));
@@ -34,24 +50,16 @@ export function OverviewDashboard() {
     <div className="space-y-4" data-testid="overview">
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Figure label="skills" value={o.total} href="/skills" />
-        <Figure label="active" value={o.byStatus.active ?? 0} href="/skills" />
-        <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills" warn />
+        <Figure label="active" value={o.byStatus.active ?? 0} href="/skills?status=active" />
+        <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills?status=invalid" warn />
         {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
-        <Figure label="refusals (24 h)" value={d.refusals + d.toolViolations} href="/audit" warn />
-        <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?type=script_executed" warn />
+        <Figure label="refusals (24 h)" value={d.refusals + d.toolViolations} href="/audit?range=24h&outcome=refused" warn />
+        <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?range=24h&type=script_executed" warn />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Section label="By layer and status" title="Catalog">
-          <p className="text-sm">
-            {Object.entries(o.byLayer)
-              .map(([l, n]) => `${(LAYER_LABEL as Record<string, string>)[l] ?? l} ${n}`)
-              .join(" · ")}
-          </p>
-          <p className="text-sm">
-            {Object.entries(o.byStatus)
-              .map(([s, n]) => `${stateLabel(s)} ${n}`)
-              .join(" · ")}
-          </p>
+          <CountLinks counts={o.byLayer} label={(l) => (LAYER_LABEL as Record<string, string>)[l] ?? l} href={(l) => `/skills?layer=${encodeURIComponent(l)}`} />
+          <CountLinks counts={o.byStatus} label={stateLabel} href={(s) => `/skills?status=${encodeURIComponent(s)}`} />
           <p className="muted text-sm">
             Last 24 h: {d.activations} activations, {d.scriptRuns} script runs ({d.scriptFailures} failed), {d.refusals} refused requests, {d.toolViolations} refused tool calls.
           </p>
@@ -97,7 +105,7 @@ export function OverviewDashboard() {
             <ul className="text-sm">
               {o.busiest.map((b) => (
                 <li key={b.skill}>
-                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
+                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?range=24h&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
                     {b.skill}
                   </Link>{" "}
                   <span className="muted">{b.n} activations</span>

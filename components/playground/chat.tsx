@@ -11,7 +11,8 @@ import { SidePanel, type FocusTurn } from "./side-panel";
 import { answerOf, costsOf, toSteps, totals } from "./steps-model";
 import { StepList } from "./steps";
 import { useDebounced } from "~/components/skills/use-debounced";
-import { MODES, type Message, type Mode } from "./types";
+import { DISCLOSURE_MODES, type DisclosureMode } from "~/server/domain/vocabulary";
+import type { Message } from "./types";
 import { Options } from "~/components/shell/options";
 
 interface TurnView {
@@ -36,12 +37,12 @@ function groupTurns(messages: Message[]): TurnView[] {
   return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
 }
 
-function ReplayControl({ turn, current, disabled, onReplay }: { turn: number; current: string; disabled: boolean; onReplay: (mode: Mode) => void }) {
-  const [mode, setMode] = useState<Mode>((MODES.find((m) => m !== current) ?? "prompt") as Mode);
+function ReplayControl({ turn, current, disabled, onReplay }: { turn: number; current: string; disabled: boolean; onReplay: (mode: DisclosureMode) => void }) {
+  const [mode, setMode] = useState<DisclosureMode>((DISCLOSURE_MODES.find((m) => m !== current) ?? "prompt") as DisclosureMode);
   return (
     <span className="flex items-center gap-1 text-xs">
-      <select className="input !w-auto !py-0.5 text-xs" aria-label={`Replay mode for turn ${turn}`} value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-        <Options values={MODES} />
+      <select className="input !w-auto !py-0.5 text-xs" aria-label={`Replay mode for turn ${turn}`} value={mode} onChange={(e) => setMode(e.target.value as DisclosureMode)}>
+        <Options values={DISCLOSURE_MODES} />
       </select>
       <button className="btn !px-2 !py-0.5 text-xs" disabled={disabled} onClick={() => onReplay(mode)}>
         Replay in mode…

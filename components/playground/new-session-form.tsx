@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import { MODES, type Mode } from "./types";
+import { DISCLOSURE_MODES, type DisclosureMode } from "~/server/domain/vocabulary";
 import { Options } from "~/components/shell/options";
 
 export function NewSessionForm({ onCreated }: { onCreated: (id: string) => void }) {
@@ -34,7 +34,7 @@ export function NewSessionForm({ onCreated }: { onCreated: (id: string) => void 
       title: str("title"),
       provider: provider as "offline" | "openai" | "anthropic",
       model: str("model"),
-      mode: (str("mode") ?? "tool") as Mode,
+      mode: (str("mode") ?? "tool") as DisclosureMode,
       environment: str("environment"),
       agent: str("agent"),
       tenant: str("tenant"),
@@ -66,7 +66,7 @@ export function NewSessionForm({ onCreated }: { onCreated: (id: string) => void 
       <label className="block">
         <span className="muted text-xs">Disclosure mode</span>
         <select className="input" name="mode" aria-label="Disclosure mode" defaultValue="tool">
-          <Options values={MODES} />
+          <Options values={DISCLOSURE_MODES} />
         </select>
       </label>
       {(["environment", "agent", "tenant"] as const).map((k) => {

@@ -3,6 +3,7 @@
 // tool calls with arguments and results (refusals in a warning style with their rule), script runs with exit
 // code, output and time, sandbox status and the script queue.
 import type { PlaygroundNote } from "~/server/services/playground/types";
+import { count } from "~/server/domain/plural";
 import type { Step } from "./steps-model";
 
 const pre = "mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950";
@@ -22,7 +23,7 @@ const json = (v: unknown) => {
 
 function noteText(n: PlaygroundNote): string {
   if (n.type === "sandbox") return `Sandbox: ${n.mode}`;
-  if (n.type === "script_queued") return `Queued: ${n.running} script${n.running === 1 ? "" : "s"} running (limit ${n.limit}); waiting for a free slot`;
+  if (n.type === "script_queued") return `Queued: ${count(n.running, "script")} running (limit ${n.limit}); waiting for a free slot`;
   return `Waited ${n.waitedMs} ms in the queue for a free script slot`;
 }
 
@@ -151,7 +152,7 @@ export function StepView({ step }: { step: Step }) {
         <p className="muted text-xs" data-testid="step-model">
           Model call {step.event.step} ({step.event.durationMs} ms): stage 1 {c.stage1.tokens} · stage 2 {c.stage2.tokens} · stage 3 {c.stage3.tokens} · other {c.other.tokens} tokens
           {c.reported?.inputTokens !== undefined ? ` (provider reported ${c.reported.inputTokens} in)` : ""}
-          {step.event.toolCalls ? `, asked for ${step.event.toolCalls} tool call${step.event.toolCalls === 1 ? "" : "s"}` : ""}
+          {step.event.toolCalls ? `, asked for ${count(step.event.toolCalls, "tool call")}` : ""}
         </p>
       );
     }
@@ -176,7 +177,7 @@ export function StepView({ step }: { step: Step }) {
     case "finished":
       return (
         <p className="muted text-xs" data-testid="step-finished">
-          Finished: {step.event.reason.replace("_", " ")} after {step.event.steps} model call{step.event.steps === 1 ? "" : "s"} in {step.event.durationMs} ms
+          Finished: {step.event.reason.replace("_", " ")} after {count(step.event.steps, "model call")} in {step.event.durationMs} ms
         </p>
       );
   }

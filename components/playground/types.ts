@@ -4,5 +4,3 @@ import type { AppRouter } from "~/server/api/root";
 type Out = inferRouterOutputs<AppRouter>["playground"];
 export type SessionView = Out["get"];
 export type Message = SessionView["messages"][number];
-export type Mode = "tool" | "prompt" | "orchestrated";
-export const MODES: Mode[] = ["tool", "prompt", "orchestrated"];

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { count } from "~/server/domain/plural";
 import { LAYER_LABEL, type LayerName as Layer } from "~/server/domain/vocabulary";
 import { editorHref } from "./links";
 import { LayerSelect, PluginSelect } from "./target-select";
@@ -85,8 +86,7 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
       {report && (
         <div className="space-y-2 text-sm" data-testid="import-report">
           <p>
-            <strong>{report.name ?? report.folder}</strong> → {LAYER_LABEL[report.ref.layer]} layer, folder <code>{report.folder}</code>, {report.files.length} file
-            {report.files.length === 1 ? "" : "s"}.{" "}
+            <strong>{report.name ?? report.folder}</strong> → {LAYER_LABEL[report.ref.layer]} layer, folder <code>{report.folder}</code>, {count(report.files.length, "file")}.{" "}
             {report.loadable ? (report.valid ? "Valid." : "Loads, with problems listed below.") : "It cannot be loaded: fix the errors before importing."}
             {report.exists && !report.imported && (
               <span className="text-red-700 dark:text-red-300"> A skill folder named {report.folder} already exists in that layer: choose another folder name.</span>

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { count } from "~/server/domain/plural";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { editorHref } from "./links";
 import { useDebounced } from "./use-debounced";
@@ -54,7 +55,7 @@ export function SkillFinder() {
             ))}
           </ol>
           <p className="muted text-xs">
-            {data.searched} usable skill{data.searched === 1 ? "" : "s"} ranked; hover a result for why it ranks there.
+            {count(data.searched, "usable skill")} ranked; hover a result for why it ranks there.
           </p>
         </div>
       )}

@@ -21,6 +21,8 @@ import { DataTable } from "~/components/shell/data-table";
 const PAGE = 50;
 type Sort = "name" | "layer" | "status" | "changed";
 
+const oneOf = <T extends string>(values: readonly T[], v: string | null): T | "" => (values as readonly string[]).includes(v ?? "") ? (v as T) : "";
+
 function ago(ms: number): string {
   const s = Math.max(0, (Date.now() - ms) / 1000);
   if (s < 60) return "just now";
@@ -36,8 +38,9 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
   const [owner, setOwner] = useState(isAdmin ? (params.get("owner") ?? "") : "");
   const users = useQuery(trpc.user.list.queryOptions(undefined, { enabled: isAdmin, staleTime: 60_000 }));
   const [q, setQ] = useState("");
-  const [layer, setLayer] = useState<(typeof LAYERS)[number] | "">("");
-  const [status, setStatus] = useState<(typeof STATUSES)[number] | "">("");
+  // The overview links here with ?status= or ?layer= (its "invalid" figure opens the invalid skills).
+  const [layer, setLayer] = useState<(typeof LAYERS)[number] | "">(() => oneOf(LAYERS, params.get("layer")));
+  const [status, setStatus] = useState<(typeof STATUSES)[number] | "">(() => oneOf(STATUSES, params.get("status")));
   const [tag, setTag] = useState("");
   const [sort, setSort] = useState<Sort>("name");
   const [dir, setDir] = useState<"asc" | "desc">("asc");

@@ -2,6 +2,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
+import { count } from "~/server/domain/plural";
 import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
 import { DataTable } from "~/components/shell/data-table";
@@ -22,7 +23,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
         done();
         const email = users.data?.find((u) => u.id === id)?.email ?? "the user";
         const n = r?.sessionsEnded ?? 0;
-        setNotice(`Signed ${email} out everywhere: ${n} open session${n === 1 ? "" : "s"} ended.`);
+        setNotice(`Signed ${email} out everywhere: ${count(n, "open session")} ended.`);
       },
       onError: fail,
     }),

@@ -17,6 +17,7 @@ import {
   violations,
 } from "../../server/services/audit/queries";
 import { verifyChain } from "../../server/services/audit/verify";
+import { LAYERS } from "../../server/domain/vocabulary";
 
 export const name = "audit";
 
@@ -55,7 +56,6 @@ const MIX: [AuditEvent["type"], number][] = [
 const SKILLS = Array.from({ length: 200 }, (_, i) => `skill-${i}`);
 const USERS = Array.from({ length: 50 }, (_, i) => `user-${i}`);
 const TOOLS = ["read_file", "list_files", "run_script", "bash", "write_file", "skill"];
-const LAYERS = ["enterprise", "personal", "project", "plugin"];
 const MODELS = ["offline", "gpt-4o-mini", "claude-sonnet"];
 
 export function makeEvents(n: number, start: number, span: number, seed = 1): AuditEvent[] {

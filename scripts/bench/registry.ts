@@ -12,6 +12,7 @@ import { BodyCache } from "../../server/runtime/registry/body";
 import { layerRoots, makeLayerConfig, type LayerConfig } from "../../server/runtime/registry/layers";
 import { generateLayerTree as generate } from "./lib/trees";
 import { resolveAll } from "../../server/runtime/registry/resolve";
+import { count } from "../../server/domain/plural";
 import { SkillIndex } from "../../server/runtime/registry/skill-index";
 
 export const name = "registry";
@@ -82,8 +83,8 @@ function heapOf(config: LayerConfig, gc: (() => void) | null) {
   held = null;
   return {
     method: gc
-      ? `heapUsed delta around ${copies} index build(s) held at once, full gc before and after (--expose-gc set at run time)`
-      : `heapUsed delta around ${copies} index build(s) without gc (noisy, includes garbage)`,
+      ? `heapUsed delta around ${count(copies, "index build")} held at once, full gc before and after (--expose-gc set at run time)`
+      : `heapUsed delta around ${count(copies, "index build")} without gc (noisy, includes garbage)`,
     bytes: after - before,
     entries,
   };

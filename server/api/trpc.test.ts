@@ -4,7 +4,7 @@ import { resolveDataHome } from "../config";
 import { MemoryAuditSink } from "../runtime/audit/events";
 import { tempDb } from "../test-support/temp-db";
 import { createUser } from "../services/users/users";
-import { createCaller } from "./root";
+import { callerFor } from "../test-support/caller";
 import type { SessionUser } from "../auth";
 
 let t: ReturnType<typeof tempDb>;
@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 const caller = (user: SessionUser | null) =>
-  createCaller({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit, user, ip: "127.0.0.1" });
+  callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
 
 describe("procedures by role", () => {

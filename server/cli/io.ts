@@ -1,5 +1,7 @@
-// Output of the CLI goes through this so tests can capture it without spawning.
-import { processEnv, type EnvSource } from "../../env";
+// Output of the CLI goes through this so tests can capture it without spawning. The process's own io is made by
+// bin/omniforge.mjs, the process entry: importing env.ts here for processEnv() would load zod (about 70 ms) at every
+// start, `omniforge --help` and `skill validate` included, which read no setting of it.
+import type { EnvSource } from "../../env";
 
 export interface CliIO {
   out(text: string): void;
@@ -7,10 +9,3 @@ export interface CliIO {
   env: EnvSource;
   cwd: string;
 }
-
-export const defaultIO: CliIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  env: processEnv(),
-  cwd: process.cwd(),
-};

@@ -1,7 +1,6 @@
 // Entry of the `omniforge` command line. Each command lives in ./commands/<group>-<verb>.ts and exports
 // `run(args: string[], io: CliIO): Promise<number>` (the exit code). This file only dispatches.
 import type { CliIO } from "./io";
-import { defaultIO } from "./io";
 import pkg from "../../package.json" with { type: "json" };
 
 const VERSION = pkg.version;
@@ -32,7 +31,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   sync: () => import("./commands/sync"),
 };
 
-export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
+/** `io` is the process's streams, environment and folder (bin/omniforge.mjs), or a test's capture. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
   // Two-word commands ("skill list") and one-word ones ("init").
   const single = argv[0] !== undefined && !argv[0].startsWith("-") && COMMANDS[argv[0]] !== undefined;
   const key = single ? argv[0]! : argv.slice(0, 2).join(" ");
@@ -53,9 +53,11 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
   }
   if (!load) {
     const wantsHelp = argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h";
-    io.err(wantsHelp ? "" : `omniforge: unknown command "${argv.join(" ")}"\n`);
-    io.err("usage: omniforge <group> <command> [options]\n\ncommands:\n");
-    for (const name of Object.keys(COMMANDS)) io.err(`  omniforge ${name}\n`);
+    // Asked-for help is output (`omniforge --help | less`), as each command's own --help is; a wrong command is an error.
+    const write = wantsHelp ? io.out : io.err;
+    if (!wantsHelp) write(`omniforge: unknown command "${argv.join(" ")}"\n`);
+    write("usage: omniforge <group> <command> [options]\n\ncommands:\n");
+    for (const name of Object.keys(COMMANDS)) write(`  omniforge ${name}\n`);
     return wantsHelp ? 0 : 2;
   }
   let mod: CommandModule;

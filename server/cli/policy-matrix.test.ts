@@ -5,13 +5,13 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "../api/root";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callerFor } from "../test-support/caller";
 import type { SessionUser } from "../auth";
-import { skillsTestHome } from "../services/skills/test-support";
+import { useSkillsTestHome } from "../test-support/test-home";
 import { applyCase, MATRIX, writeMatrixSkills } from "../test-support/policy-matrix";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome({ once: true });
 const repo = path.resolve(import.meta.dirname, "../..");
 const admin: SessionUser = { id: "admin-1", email: "admin@x.io", name: "", role: "admin" };
 
@@ -27,21 +27,19 @@ function cliStates(): Map<string, string> {
 }
 
 async function consoleStates(): Promise<Map<string, string>> {
-  const list = await createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).skill.list({ limit: 500 });
+  const list = await callerFor(h, admin).skill.list({ limit: 500 });
   return new Map(list.rows.map((x) => [`${x.name}@${x.layer}`, x.status]));
 }
 
 beforeAll(() => {
-  h = skillsTestHome();
   writeMatrixSkills(h.dh);
   fs.chmodSync(h.dir, 0o700);
 });
-afterAll(() => h.cleanup());
 
 describe("one policy, console and CLI", () => {
   for (const c of MATRIX) {
     it(`${c.title}: the console and the CLI agree with the matrix`, async () => {
-      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c, h.dh.home);
+      await applyCase(callerFor(h, admin).policy, c, h.dh.home);
       const [viaConsole, viaCli] = [await consoleStates(), cliStates()];
       for (const [key, state] of Object.entries(c.expect)) {
         expect(viaConsole.get(key), `console: ${key}`).toBe(state);
@@ -51,7 +49,7 @@ describe("one policy, console and CLI", () => {
   }
 
   it("agent run on the same home never offers or activates a skill the console blocked", async () => {
-    const policy = createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy;
+    const policy = callerFor(h, admin).policy;
     const run = () => {
       const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "agent", "run", "use csv-insights on this CSV file", "--json", "--home", h.dh.home, "--project", h.dh.projectRoot], {
         encoding: "utf8",
@@ -70,7 +68,7 @@ describe("one policy, console and CLI", () => {
   });
 
   it("config.yaml applies alike: a name in disabled_skills is disabled for the console and the CLI; a wrong key stops the CLI naming it", async () => {
-    const policy = createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy;
+    const policy = callerFor(h, admin).policy;
     await policy.change({ op: "unblock", name: "csv-insights" });
     const file = path.join(h.dh.projectRoot, ".omniforge", "config.yaml");
     fs.writeFileSync(file, "disabled_skills: [csv-insights]\n");

@@ -1,11 +1,12 @@
 // The one place the command line gets its policy: a --policy FILE.json when given, else the console's own stored
 // policy and approvals when the data home holds a console.db (read only), else none. Every command that reads
 // skills (list, search, eval, agent run, deploy) resolves with it, so the CLI never offers what the console blocks.
+// The console reader (SQLite, drizzle, the schema, the doctor) is imported only when a console.db is there: on a
+// plain skills folder `omniforge skill list` would otherwise spend most of its start loading it.
 import fs from "node:fs";
 import path from "node:path";
 import type { LayerConfig } from "../runtime/registry/layers";
 import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
-import { policyFromHome } from "../services/policy/home-policy";
 import { configContext, readSkillsConfig, type SkillsConfig } from "../runtime/registry/config-file";
 import { withEnvScopeDefaults } from "../services/skills-config";
 import { environmentOf } from "./args";
@@ -23,23 +24,26 @@ export function readPolicyFile(file: string): RegistryPolicy {
 }
 
 /** Throws with a readable message when the file or the console database cannot be read. */
-export function policyFor(config: LayerConfig, opts: { file?: string; cwd: string }): PolicySource {
+export async function policyFor(config: LayerConfig, opts: { file?: string; cwd: string }): Promise<PolicySource> {
   if (opts.file) {
     const file = path.resolve(opts.cwd, opts.file);
     return { policy: readPolicyFile(file), from: file };
   }
+  const db = path.join(path.resolve(config.home), "console.db");
+  if (!fs.existsSync(db)) return { from: null };
+  const { policyFromHome } = await import("../services/policy/home-policy");
   const policy = policyFromHome(config.home, { userId: config.userId });
-  return policy ? { policy, from: path.join(path.resolve(config.home), "console.db") } : { from: null };
+  return policy ? { policy, from: db } : { from: null };
 }
 
 /** The resolution context of a command: scope values from its flags, the policy from policyFor. */
-export function contextFor(
+export async function contextFor(
   config: LayerConfig,
   values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string },
   cwd: string,
   envSource?: EnvSource,
-): { ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig } {
-  const source = policyFor(config, { file: values.policy, cwd });
+): Promise<{ ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig }> {
+  const source = await policyFor(config, { file: values.policy, cwd });
   const settings = readSkillsConfig(config.home, config.projectRoot);
   // The same defaults as the console's (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): one rule for both.
   const ctx: ResolveContext = { environment: environmentOf(values), agent: values.agent, tenant: values.tenant, ...withEnvScopeDefaults(configContext(settings), envSource) };

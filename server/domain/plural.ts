@@ -1,7 +1,16 @@
 // Counts in words, with the language's plural rules ("1 error", "2 errors", "0 errors"), one helper for every page and the CLI.
 const rules = new Intl.PluralRules("en-US");
 
-/** "3 errors": `n` and the noun in the form its number takes. `many` defaults to `one` + "s". */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${rules.select(n) === "one" ? one : many}`;
+/** The word alone in the form `n` takes, for the words around a count: "is"/"are", "was"/"were", "it"/"them". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return rules.select(n) === "one" ? one : many;
+}
+
+/**
+ * "3 errors": `n` and the noun in the form its number takes. `many` defaults to `one` + "s". Counts are grouped
+ * ("1,200 events"); `group: false` prints the number as a person typed it, for a setting's value ("3650 days"
+ * read back from OMNIFORGE_AUDIT_RETENTION_DAYS=3650), so the page says what the setting says.
+ */
+export function count(n: number, one: string, many = `${one}s`, opts: { group?: boolean } = {}): string {
+  return `${opts.group === false ? String(n) : n.toLocaleString("en-US")} ${plural(n, one, many)}`;
 }

@@ -2,23 +2,22 @@
 // (server/test-support/policy-matrix.ts, also run against the console list and the CLI), each case read over
 // real HTTP with a real token, and compared with what a playground session of the same user would list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "../api/root";
+import { callerFor } from "../test-support/caller";
 import type { SessionUser } from "../auth";
 import { sessionSkills } from "../services/playground/scope";
-import { skillsTestHome } from "../services/skills/test-support";
+import { useSkillsTestHome } from "../test-support/test-home";
 import { createToken } from "../services/tokens";
 import { createUser } from "../services/users/users";
 import { serveFetch } from "../test-support/http-server";
 import { applyCase, MATRIX, writeMatrixSkills } from "../test-support/policy-matrix";
 import { handleCatalogRequest } from "./catalog-route";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome({ once: true });
 let server: Awaited<ReturnType<typeof serveFetch>>;
 let admin: SessionUser;
 let token: string;
 
 beforeAll(async () => {
-  h = skillsTestHome();
   writeMatrixSkills(h.dh);
   const a = await createUser(h.db, { email: "admin@x.io", role: "admin", password: "password1" });
   admin = { id: a.id, email: a.email, name: "", role: "admin" };
@@ -27,13 +26,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  h.cleanup();
 });
 
 describe("the catalog API against the policy matrix", () => {
   for (const c of MATRIX) {
     it(`${c.title}: active definitions are offered, from their layer; nothing else is`, async () => {
-      await applyCase(createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" }).policy, c, h.dh.home);
+      await applyCase(callerFor(h, admin).policy, c, h.dh.home);
       const res = await fetch(`${server.url}/api/catalog?agent=claude-code`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       const offered = new Map(((await res.json()) as { skills: { name: string; layer: string }[] }).skills.map((s) => [s.name, s.layer]));

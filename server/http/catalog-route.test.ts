@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTar } from "../runtime/registry/tar";
 import { changePolicy } from "../services/governance/policy-change";
-import { govHome, type GovHome } from "../services/governance/test-home";
+import { govHome } from "../services/governance/test-home";
+import { useTestHome } from "../test-support/test-home";
 import { sessionSkills } from "../services/playground/scope";
 import { createToken, revokeToken } from "../services/tokens";
 import { createUser } from "../services/users/users";
@@ -12,14 +13,13 @@ import { serveFetch } from "../test-support/http-server";
 import { deploymentsOf } from "../services/catalog-api";
 import { handleCatalogRequest, handleSyncReport } from "./catalog-route";
 
-let h: GovHome;
+const h = useTestHome(govHome);
 let server: Awaited<ReturnType<typeof serveFetch>>;
 let aliceId: string;
 let token: string;
 let tokenId: string;
 
 beforeEach(async () => {
-  h = govHome();
   const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
   aliceId = alice.id;
   ({ token, info: { id: tokenId } } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { sink: h.audit, actor: { id: alice.id } }));
@@ -32,7 +32,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await server.close();
-  await h.cleanup();
 });
 
 // As claude-code: the project skill scoped to ops-agent is out of scope for it.

@@ -41,9 +41,9 @@ function registerQuickFixes(): void {
   });
 }
 
-export function useDoctorMarkers({ skillRef, mounted, openPath, uriFor }: { skillRef: SkillRef; mounted: boolean; openPath: string; uriFor: (p: string) => string }) {
+export function useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled }: { skillRef: SkillRef; mounted: boolean; openPath: string; uriFor: (p: string) => string; enabled: boolean }) {
   const trpc = useTRPC();
-  const doctor = useQuery(trpc.doctor.skill.queryOptions({ ref: skillRef }, { staleTime: 0 }));
+  const doctor = useQuery(trpc.doctor.skill.queryOptions({ ref: skillRef }, { staleTime: 0, enabled }));
   useEffect(() => {
     if (!mounted) return;
     registerQuickFixes();

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
 import { monaco } from "../monaco-setup";
 import type { LiveCheckResult, SkillRef } from "../types";
+import type { SkillPresence } from "./use-skill-presence";
 import { errMessage } from "./use-status";
 
 const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info } as const;
@@ -18,9 +19,11 @@ interface LiveCheckInput {
   mounted: boolean;
   openPath: string;
   uriFor: (p: string) => string;
+  /** Sends the check (nothing once the skill is being deleted). */
+  send: SkillPresence["send"];
 }
 
-export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath, uriFor }: LiveCheckInput): LiveCheckResult | null {
+export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath, uriFor, send }: LiveCheckInput): LiveCheckResult | null {
   const client = useTRPCClient();
   const [check, setCheck] = useState<LiveCheckResult | null>(null);
 
@@ -29,15 +32,14 @@ export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath,
     if (skillText === undefined) return;
     const n = ++seq.current;
     const t = setTimeout(() => {
-      client.skill.check
-        .mutate({ ref: skillRef, text: skillText })
-        .then((r) => {
+      send(() => client.skill.check.mutate({ ref: skillRef, text: skillText }))
+        ?.then((r) => {
           if (n === seq.current) setCheck(r);
         })
         .catch((e: unknown) => setError(errMessage(e)));
     }, 300);
     return () => clearTimeout(t);
-  }, [skillText, client, skillRef, setError]);
+  }, [skillText, client, skillRef, setError, send]);
 
   useEffect(() => {
     if (!mounted) return;

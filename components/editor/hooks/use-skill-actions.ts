@@ -9,6 +9,7 @@ import { downloadBase64 } from "../download";
 import type { SkillRef, VersionRow } from "../types";
 import { conflictOf, type Conflict } from "./use-save";
 import type { Buf, SkillBuffers } from "./use-skill-buffers";
+import type { SkillPresence } from "./use-skill-presence";
 import type { Status } from "./use-status";
 
 export interface Compare {
@@ -24,11 +25,12 @@ interface ActionsInput {
   status: Status;
   invalidate: () => void;
   setConflict: (c: Conflict) => void;
+  presence: SkillPresence;
 }
 
 const under = (p: string, folder: string) => p === folder || p.startsWith(folder + "/");
 
-export function useSkillActions({ skillRef, buffers: b, status, invalidate, setConflict }: ActionsInput) {
+export function useSkillActions({ skillRef, buffers: b, status, invalidate, setConflict, presence }: ActionsInput) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const qc = useQueryClient();
@@ -115,8 +117,13 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
   }
 
   async function onDeleteSkill() {
-    const r = await run(() => client.skill.delete.mutate({ ref: skillRef }));
-    if (!r) return;
+    // The live check or disk poll already sent must be answered first: after the delete each would be a 404.
+    const r = await run(async () => {
+      await presence.quieten();
+      return client.skill.delete.mutate({ ref: skillRef });
+    });
+    if (!r) return presence.resume();
+    presence.setDeleted();
     b.discardDrafts();
     b.setBuffers({});
     b.buffersRef.current = {};

@@ -120,7 +120,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     provider = createProvider(values.provider, io.env);
     config = configFrom(values, io);
     // The console's policy when this home has a console.db: a skill blocked there is never offered here.
-    ({ ctx, policyFrom, settings } = contextFor(config, values, io.cwd, io.env));
+    ({ ctx, policyFrom, settings } = await contextFor(config, values, io.cwd, io.env));
     // config.yaml's defaults, under the flags.
     if (!values.mode && settings.mode) mode = settings.mode;
   } catch (e) {

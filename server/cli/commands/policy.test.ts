@@ -3,16 +3,12 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readStoredPolicy } from "../../services/policy/store";
-import { skillsTestHome } from "../../services/skills/test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
-let h: ReturnType<typeof skillsTestHome>;
-beforeAll(() => {
-  h = skillsTestHome();
-});
-afterAll(() => h.cleanup());
+const h = useSkillsTestHome({ once: true });
 
 function omniforge(...args: string[]) {
   const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", ...args, "--home", h.dh.home], {

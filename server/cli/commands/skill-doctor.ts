@@ -79,7 +79,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } else {
     try {
       const config = catalogConfigFrom(values, io);
-      const { ctx } = contextFor(config, values, io.cwd, io.env);
+      const { ctx } = await contextFor(config, values, io.cwd, io.env);
       // The console's silenced checks apply here too, beside --ignore.
       ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
       index = SkillIndex.build(config);

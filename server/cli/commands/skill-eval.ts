@@ -16,7 +16,7 @@ import { combineCases, defaultRuns, gradeTaskEvals, type TaskEval, type TaskGrad
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
-import { count } from "../../domain/plural";
+import { count, plural } from "../../domain/plural";
 
 export const summary = "Test whether a skill fires on its trigger set, against the whole catalog";
 
@@ -101,7 +101,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     provider = createProvider(values.provider, values.model ? { ...io.env, OMNIFORGE_MODEL: values.model } : io.env);
     config = catalogConfigFrom(values, io);
-    ({ ctx } = contextFor(config, values, io.cwd, io.env));
+    ({ ctx } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -110,7 +110,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const target = resolveAll(index, ctx).skills.find((e) => e.name === name);
   if (!target) {
     const defined = index.definitions(name);
-    return fail(defined.length ? `"${name}" is defined but not active here (${defined.length} definition(s); see \`omniforge skill list\`)` : `no skill named "${name}" in this catalog`);
+    return fail(defined.length ? `"${name}" is defined but not active here (${count(defined.length, "definition")}; see \`omniforge skill list\`)` : `no skill named "${name}" in this catalog`);
   }
 
   const problems: string[] = [];
@@ -163,7 +163,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const withExpectations = tasks.filter((t) => t.expectations?.length);
     let grades: TaskGrade[] = [];
     let gradeNote = "";
-    if (withExpectations.length && provider.name === "offline") gradeNote = `${count(withExpectations.length, "task eval")} ${withExpectations.length === 1 ? "has" : "have"} expectations: grading them needs a model provider (--provider openai|anthropic).`;
+    if (withExpectations.length && provider.name === "offline") gradeNote = `${count(withExpectations.length, "task eval")} ${plural(withExpectations.length, "has", "have")} expectations: grading them needs a model provider (--provider openai|anthropic).`;
     else if (withExpectations.length) {
       const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
       try {
@@ -190,7 +190,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     } else {
       if (grades.length) io.out(gradesReport(grades));
       if (gradeNote) io.out(gradeNote + "\n");
-      io.out(textReport(name, results, s, `${name}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${resolveAll(index, ctx).skills.length} active skills`));
+      io.out(textReport(name, results, s, `${name}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolveAll(index, ctx).skills.length, "active skill")}`));
     }
     return results.length === cases.length && results.every((r) => r.passed) && !gradesFailed ? 0 : 1;
   } finally {

@@ -5,6 +5,7 @@ import { LAYER_FLAGS, parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { installSkill, InstallError } from "../../runtime/registry/install";
 import { configFrom } from "./skill-list";
+import { count } from "../../domain/plural";
 
 export const summary = "Install a skill (folder, .zip or .tar.gz) into the plugin layer";
 
@@ -33,10 +34,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       io.out(JSON.stringify(r, null, 2) + "\n");
       return 0;
     }
-    io.out(`installed "${r.name}" as plugin "${r.plugin}" (${r.files} file${r.files === 1 ? "" : "s"}, ${r.format}) at ${r.dir}\n`);
+    io.out(`installed "${r.name}" as plugin "${r.plugin}" (${count(r.files, "file")}, ${r.format}) at ${r.dir}\n`);
     if (r.replaced) io.out(`replaced the previous install of "${r.plugin}"\n`);
     for (const d of r.diagnostics) io.out(`  ${d.severity}: ${d.message} (SKILL.md:${d.line})\n`);
-    if (r.skipped.length) io.out(`skipped ${r.skipped.length} macOS metadata entr${r.skipped.length === 1 ? "y" : "ies"}\n`);
+    if (r.skipped.length) io.out(`skipped ${count(r.skipped.length, "macOS metadata entry", "macOS metadata entries")}\n`);
     io.out(`address it as ${r.name}@${r.plugin}; higher layers still win for the name "${r.name}"\n`);
     return 0;
   } catch (e) {

@@ -12,6 +12,7 @@ import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/lay
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
+import { count } from "../../domain/plural";
 
 export const summary = "List every skill definition across the layers, with the active one of each name and why";
 
@@ -77,7 +78,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   let policyFrom: string | null;
   try {
     config = configFrom(values, io);
-    ({ ctx, policyFrom } = contextFor(config, values, io.cwd, io.env));
+    ({ ctx, policyFrom } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
     io.err(`omniforge skill list: ${(e as Error).message}\n`);
     return 2;
@@ -137,7 +138,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     layerLabel(r),
     r.status,
     r.status === "active" ? "-" : r.status === "shadowed" && r.active ? layerLabel(r.active) : r.status === "shadowed" ? "held" : "-",
-    r.errorCount ? `${r.diagnosticsCount} (${r.errorCount} error${r.errorCount > 1 ? "s" : ""})` : String(r.diagnosticsCount),
+    r.errorCount ? `${r.diagnosticsCount} (${count(r.errorCount, "error")})` : String(r.diagnosticsCount),
     r.dir,
   ]);
   io.out(table([["NAME", "LAYER", "STATUS", "SHADOWED BY", "DIAGNOSTICS", "PATH"], ...body]));
@@ -147,6 +148,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   ];
   if (notes.length) io.out("\n" + notes.join("\n") + "\n");
   const active = Object.values(byName).filter((r) => r.active).length;
-  io.out(`\n${rows.length} definition${rows.length === 1 ? "" : "s"}, ${active} active skill${active === 1 ? "" : "s"}; policy: ${policyFrom ?? "none (no console.db in the data home, no --policy)"}\n`);
+  io.out(`\n${count(rows.length, "definition")}, ${count(active, "active skill")}; policy: ${policyFrom ?? "none (no console.db in the data home, no --policy)"}\n`);
   return 0;
 }

@@ -137,7 +137,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   let ctx: ResolveContext;
   try {
     config = catalogConfigFrom(values, io);
-    ({ ctx } = contextFor(config, values, io.cwd, io.env));
+    ({ ctx } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
     return fail((e as Error).message);
   }

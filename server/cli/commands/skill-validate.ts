@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseCommand } from "../args";
 import type { CliIO } from "../io";
+import { count } from "../../domain/plural";
 import { checkSkillDir, findSkillDirs, type RuleSet, type SkillCheck } from "../../runtime/skill/index";
 
 export const summary = "Validate skill folders against the agentskills.io spec (or the omniforge rules)";
@@ -96,7 +97,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const valid = checks.filter((c) => c.valid).length;
   if (!values.json) {
-    io.out(`\n${checks.length} skill${checks.length === 1 ? "" : "s"} checked (rules: ${rules}): ${valid} valid, ${checks.length - valid} invalid\n`);
+    io.out(`\n${count(checks.length, "skill")} checked (rules: ${rules}): ${valid} valid, ${checks.length - valid} invalid\n`);
   }
   return valid < checks.length || empty.length > 0 ? 1 : 0;
 }

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { handleCatalogRequest, handleSyncReport } from "../../http/catalog-route";
 import { deploymentsOf } from "../../services/catalog-api";
 import { changePolicy } from "../../services/governance/policy-change";
-import { govHome, type GovHome } from "../../services/governance/test-home";
+import { govHome } from "../../services/governance/test-home";
+import { useTestHome } from "../../test-support/test-home";
 import { createToken } from "../../services/tokens";
 import { createUser } from "../../services/users/users";
 import { serveFetch } from "../../test-support/http-server";
@@ -16,13 +17,12 @@ import type { CliIO } from "../io";
 import { main } from "../main";
 import { runSync } from "./sync";
 
-let h: GovHome;
+const h = useTestHome(govHome);
 let server: Awaited<ReturnType<typeof serveFetch>>;
 let home: string;
 let token: string;
 
 beforeEach(async () => {
-  h = govHome();
   const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
   ({ token } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { sink: h.audit, actor: { id: alice.id } }));
   h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" }, extra: "allowed-tools: Read Bash" });
@@ -36,7 +36,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await server.close();
-  await h.cleanup();
   fs.rmSync(home, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@ import path from "node:path";
 import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
 import { AGENT_LABELS, SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
+import { count } from "../../domain/plural";
 import {
   applyFolder,
   catalogChanged,
@@ -114,7 +115,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       planned.push({ plan, agent });
     }
     const clashes = planned.reduce((n, p) => n + p.plan.steps.filter((s) => s.kind === "clash").length, 0);
-    const clashText = (tail: string) => `${clashes} clash${clashes === 1 ? "" : "es"} ${tail}`;
+    const clashText = (tail: string) => `${count(clashes, "clash", "clashes")} ${tail}`;
     if (values["dry-run"]) {
       io.out(`dry run: nothing written${clashes ? `; ${clashText("would be left alone")}` : ""}\n`);
       return etags;

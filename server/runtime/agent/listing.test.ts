@@ -13,10 +13,10 @@ function skills(n: number): ListingSkill[] {
   }));
 }
 
-/** The count the closing line states, or null when there is none. */
+/** The count the closing line states ("4,868 more skills are not listed", grouped as every count), or null when there is none. */
 const statedOmitted = (text: string) => {
-  const m = /(\d+) more skills? (?:is|are) not listed/.exec(text);
-  return m ? Number(m[1]) : text.includes("not listed") ? NaN : null;
+  const m = /([\d,]+) more skills? (?:is|are) not listed/.exec(text);
+  return m ? Number(m[1]!.replaceAll(",", "")) : text.includes("not listed") ? NaN : null;
 };
 
 describe("listing budget", () => {

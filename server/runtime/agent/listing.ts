@@ -7,6 +7,7 @@
 import { estimateTokens } from "../skill/tokens";
 import { SkillSearch } from "../search/engine";
 import type { DisclosureMode, ListingInfo } from "./types";
+import { count, plural } from "../../domain/plural";
 
 /** Characters per token assumed for the default budget (English text in common tokenizers is ~4). */
 export const CHARS_PER_TOKEN = 4;
@@ -71,14 +72,14 @@ function line(mode: DisclosureMode, s: ListingSkill, description: string | null,
 }
 
 function note(shortened: number, budget: number): string {
-  return shortened ? `(${shortened} description${shortened === 1 ? " was" : "s were"} shortened to fit the listing budget of ${budget} characters.)` : "";
+  return shortened ? `(${count(shortened, "description")} ${plural(shortened, "was", "were")} shortened to fit the listing budget of ${budget} characters.)` : "";
 }
 
 /** The closing line of a request-ranked listing. */
 export function omittedLine(mode: DisclosureMode, omitted: number, nameOnly: number, ranked = true): string {
   const head = ranked ? `Skills ranked for this request${nameOnly ? `; the last ${nameOnly} listed by name only` : ""}` : "Skills listed by name only";
   const rest = omitted
-    ? `${omitted} more skill${omitted === 1 ? " is" : "s are"} not listed: call ${SEARCH_TOOL[mode]} with what you need to find any skill`
+    ? `${count(omitted, "more skill")} ${plural(omitted, "is", "are")} not listed: call ${SEARCH_TOOL[mode]} with what you need to find any skill`
     : `call ${SEARCH_TOOL[mode]} with what you need to find a skill by what it does`;
   return `(${head}. ${rest}.)`;
 }
@@ -185,8 +186,8 @@ function fitsWhole(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Di
     nameOnly: [],
     shortenedNames: names.filter((n) => shortened.has(n)),
     why: shortened.size
-      ? `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters once ${shortened.size} description${shortened.size === 1 ? " was" : "s were"} shortened (least relevant to the request first).`
-      : `All ${sorted.length} skill${sorted.length === 1 ? "" : "s"} fit the budget of ${budget} characters with their full descriptions${tagged ? " and tags" : ""}.`,
+      ? `All ${count(sorted.length, "skill")} fit the budget of ${budget} characters once ${count(shortened.size, "description")} ${plural(shortened.size, "was", "were")} shortened (least relevant to the request first).`
+      : `All ${count(sorted.length, "skill")} fit the budget of ${budget} characters with their full descriptions${tagged ? " and tags" : ""}.`,
     skills: sorted,
   });
 }

@@ -16,6 +16,7 @@ import { skillToolDescription } from "./prompts";
 import { loadSkill, type LoadedSkill } from "./skill-source";
 import type { DisclosureMode } from "./types";
 import { forkAgentOf } from "./fork-agent";
+import { count, plural } from "../../domain/plural";
 
 /** What the mode tools need from the run. */
 export interface ModeHost {
@@ -310,8 +311,8 @@ export function skillSearchTool(host: ModeHost, mode: DisclosureMode): ToolDefin
       const note = !results.length
         ? `No available skill matches "${i.query}".`
         : r.abstain
-          ? `No skill clearly serves this (${r.reason}); the closest ${results.length === 1 ? "is" : "are"} below and may not fit.`
-          : `${results.length} best match${results.length === 1 ? "" : "es"} of ${r.searched} skills, best first.`;
+          ? `No skill clearly serves this (${r.reason}); the closest ${plural(results.length, "is", "are")} below and may not fit.`
+          : `${count(results.length, "best match", "best matches")} of ${count(r.searched, "skill")}, best first.`;
       const data = { query: i.query, abstain: r.abstain, note, results };
       return { output: JSON.stringify(data, null, 2), data };
     },

@@ -8,6 +8,7 @@ import path from "node:path";
 import { SkillSearch } from "../search/engine";
 import { terms } from "../search/text";
 import type { ChatMessage, DisclosureMode, ModelHints, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
+import { count } from "../../domain/plural";
 
 export const OFFLINE_MODEL = "offline-rules-1";
 export const OFFLINE_NOTICE = "[Offline provider: a deterministic, rule-based stand-in, not a language model.]";
@@ -183,7 +184,7 @@ export class OfflineProvider implements ModelProvider {
         }
         const runnerUp = ranking.hits[1];
         const reason =
-          `'${best.name}' ranked first of ${ranking.searched} skill${ranking.searched === 1 ? "" : "s"} (score ${best.score}): ${best.why}` +
+          `'${best.name}' ranked first of ${count(ranking.searched, "skill")} (score ${best.score}): ${best.why}` +
           (runnerUp ? `; next best '${runnerUp.name}' (score ${runnerUp.score}): ${runnerUp.why}` : "") +
           `. Activating it ${HOW[hints.mode]}.`;
         return {

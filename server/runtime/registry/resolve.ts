@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { LAYER_ORDER, layerRank } from "./layers";
 import { approvalReason, blockReason, disabledReason, folderNameReason, scopeReason } from "./policy";
 import type { Candidate, EffectiveSkills, Resolution, ResolveContext, SkillEntry } from "./types";
+import { count } from "../../domain/plural";
 
 export interface DefinitionSource {
   definitions(name: string): SkillEntry[];
@@ -132,7 +133,7 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
   }
   const label = plugin !== undefined ? `${name}@${plugin}` : name;
   const summary = active
-    ? `${label}: ${where(active)} is active (${candidates.length} definition${candidates.length === 1 ? "" : "s"})`
+    ? `${label}: ${where(active)} is active (${count(candidates.length, "definition")})`
     : candidates.length
       ? `${label}: no active definition (${candidates.map((c) => `${c.entry.layer}: ${c.status}`).join(", ")})`
       : `${label}: no definition in any layer`;

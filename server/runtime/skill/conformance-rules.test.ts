@@ -69,6 +69,24 @@ describe("newline conventions: LF, CRLF and a bare CR are all line ends (skills-
   });
 });
 
+describe("opening delimiter: --- on its own line (the spec says so; skills-ref only checks the first three bytes)", () => {
+  const rest = "name: demo\ndescription: Says hello.\n---\nBody\n";
+  const cases: Case[] = [
+    { id: "open-plain", text: `---\n${rest}`, expected: "valid" },
+    { id: "open-trailing-spaces", text: `---   \n${rest}`, expected: "valid" },
+    { id: "open-trailing-tab-crlf", text: `---\t\r\n${rest.replaceAll("\n", "\r\n")}`, expected: "valid" },
+    { id: "open-trailing-comment", text: `--- # metadata\n${rest}`, expected: "invalid" },
+    { id: "open-key-on-same-line", text: `---name: demo\ndescription: Says hello.\n---\n`, expected: "invalid" },
+    { id: "open-four-dashes", text: `----\n${rest}`, expected: "invalid" },
+    // skills-ref reads with Python's default UTF-8, which keeps a byte-order mark: the file does not start with ---.
+    { id: "open-after-bom", text: `\ufeff---\n${rest}`, expected: "invalid" },
+  ];
+  it.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
+    const { verdict, errors } = verdictOf(c);
+    expect({ verdict, errors }).toMatchObject({ verdict: c.expected });
+  });
+});
+
 describe("closing delimiter: the first --- after the opening line ends the frontmatter", () => {
   const fm = "---\nname: demo\ndescription: Says hello.\n";
   const cases: Case[] = [

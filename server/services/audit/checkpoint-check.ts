@@ -6,6 +6,7 @@
 import type { Db } from "../../../db/client";
 import { readCheckpointFile, readCheckpointHead } from "./checkpoints";
 import { keyFingerprint, publicKeyPem, type AuditKeys } from "./keys";
+import { count, plural } from "../../domain/plural";
 
 export interface CheckpointRef {
   seq: number;
@@ -90,7 +91,7 @@ export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
   } else if (report.total === 0) {
     report.message = "No checkpoints yet.";
   } else {
-    report.message = `${report.total} signed checkpoint${report.total === 1 ? "" : "s"}, all matching. ${holds}${report.unanchored ? ` ${report.unanchored} newer row${report.unanchored === 1 ? " is" : "s are"} not checkpointed yet.` : ""}`;
+    report.message = `${count(report.total, "signed checkpoint")}, all matching. ${holds}${report.unanchored ? ` ${count(report.unanchored, "newer row")} ${plural(report.unanchored, "is", "are")} not checkpointed yet.` : ""}`;
   }
   return report;
 }

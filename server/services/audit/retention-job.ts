@@ -8,6 +8,7 @@ import { auditArchives } from "../../../db/schema";
 import { env } from "../../../env";
 import type { DataHome } from "../../config";
 import { processWide } from "../../process-wide";
+import { count } from "../../domain/plural";
 import { startRetention } from "./retention";
 
 export interface RetentionStatus {
@@ -32,7 +33,7 @@ export function ensureRetentionJob(db: Db, dh: DataHome, days: number | null = r
   if (box.current?.days === days) return days;
   box.current?.stop();
   box.current = { stop: startRetention(db, { days, dir: dh.archiveDir }), days };
-  console.log(`[omniforge] audit retention: events older than ${days} day${days === 1 ? "" : "s"} are archived to ${dh.archiveDir}`);
+  console.log(`[omniforge] audit retention: events older than ${count(days, "day", "days", { group: false })} are archived to ${dh.archiveDir}`);
   return days;
 }
 

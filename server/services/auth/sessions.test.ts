@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { authSessions } from "../../../db/schema";
-import { createCaller } from "../../api/root";
+import { callerFor } from "../../test-support/caller";
 import type { SessionUser } from "../../auth";
 import { resolveDataHome } from "../../config";
 import { SESSION_IDLE_MAX_MS } from "../../domain/limits";
@@ -23,7 +23,7 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const caller = (user: SessionUser) =>
-  createCaller({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit, user, ip: "127.0.0.1" });
+  callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
 
 describe("server-side sessions", () => {
   it("a token copied before sign-out is refused after it", () => {

@@ -1,18 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../skills/test-support";
-import { closeAllIndexes, indexFor, onRefreshAll, watchSummary } from "./catalog";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
+import { indexFor, onRefreshAll, watchSummary } from "./catalog";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 beforeEach(() => {
-  h = skillsTestHome();
   process.env.OMNIFORGE_WATCH = "1";
 });
-afterEach(async () => {
-  await closeAllIndexes();
+afterEach(() => {
   process.env.OMNIFORGE_WATCH = "0";
-  h.cleanup();
 });
 
 async function until(check: () => boolean, ms = 8000): Promise<void> {

@@ -1,23 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { changePolicy } from "../governance/policy-change";
 import { effectivePolicy } from "../policy/store";
 import { listSkills, saveFile, readSkillFile } from "../skills";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../skills/test-support";
-import { closeAllIndexes, indexFor, refreshAll } from "./catalog";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
+import { indexFor, refreshAll } from "./catalog";
 import { resolveCached } from "./resolution";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 beforeEach(() => {
-  h = skillsTestHome();
   const root = path.join(h.dh.projectRoot, ".omniforge/skills");
   for (const n of ["alpha", "beta", "gamma"]) writeSkillOnDisk(path.join(root, n), { "SKILL.md": skillMd(n) });
-});
-afterEach(async () => {
-  await closeAllIndexes();
-  h.cleanup();
 });
 
 const statusOf = async (ctx: ReturnType<typeof h.ctx>, name: string) => (await listSkills(ctx, {})).rows.find((r) => r.name === name)?.status;

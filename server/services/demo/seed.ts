@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DataHome } from "../../config";
+import { PRIVATE_FILE_MODE } from "../../domain/limits";
 import { DEMO_SKILLS, type DemoSkill } from "./skills";
 
 function layerDir(dh: DataHome, s: DemoSkill, adminId: string): string {
@@ -42,6 +43,7 @@ export function seedDemoSkills(dh: DataHome, adminId: string): { seeded: boolean
   const dataDir = path.join(dh.projectRoot, "data");
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(path.join(dataDir, "sales.csv"), "region,units,revenue\nnorth,120,2400\nsouth,80,1750\neast,95,2010\n");
-  fs.writeFileSync(marker, new Date().toISOString() + "\n");
+  // Private like every file at the top of the data home: else the next start reports having to tighten it.
+  fs.writeFileSync(marker, new Date().toISOString() + "\n", { mode: PRIVATE_FILE_MODE });
   return { seeded: true, count: DEMO_SKILLS.length };
 }

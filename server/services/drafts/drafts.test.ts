@@ -1,15 +1,11 @@
 // Drafts against a real SQLite file: a draft follows its user and no one else ever reads or discards it.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DRAFT_MAX_AGE_MS } from "../../domain/limits";
-import { skillsTestHome } from "../skills/test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import type { SkillRef } from "../skills/location";
 import { discardDrafts, listDrafts, saveDraft } from "./index";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(() => h.cleanup());
+const h = useSkillsTestHome();
 
 const ref: SkillRef = { layer: "project", skill: "pdf-tools" };
 const code = (fn: () => unknown) => {

@@ -2,7 +2,7 @@
 // exactly the approved version, and an edit afterwards needs a new approval.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approvals } from "../../../db/schema";
 import { refreshAll } from "../catalog/catalog";
 import { allDefinitions } from "./definitions";
@@ -10,13 +10,10 @@ import { decideApproval, syncApprovals } from "./approvals";
 import { resolutionFor } from "./context";
 import { buildMatrix } from "./matrix";
 import { changePolicy } from "./policy-change";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 const statusOf = async (name: string, layer: "project" | "personal" | "enterprise", viewer = h.admin) => {

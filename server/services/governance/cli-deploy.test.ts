@@ -1,18 +1,15 @@
 // The CLI's deploy honours the console's policy and writes its audit event into the console's chain.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeLayerConfig } from "../../runtime/registry";
 import { listEvents } from "../audit";
 import { cliDeploy, formatPreview } from "./cli-deploy";
 import { changePolicy } from "./policy-change";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const config = () => makeLayerConfig({ home: h.dh.home, projectRoot: h.dh.projectRoot });
 

@@ -2,18 +2,15 @@
 // without writing anything; the deploy then copies atomically and records skill_deployed.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { checkDeployRight, executeDeploy, previewDeploy } from "./deploy";
 import { changePolicy } from "./policy-change";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 

@@ -128,6 +128,8 @@ export function previewDeploy(
     e ? { layer: e.layer, ...(e.plugin ? { plugin: e.plugin } : {}), where: displayPath(e.dir, dh), digest: e.digest, isCopy: e === copy } : null;
   const rows = previewContexts(index.entries()).map((context): PreviewRow => {
     const ctx = { ...context, policy };
+    // Not resolveCached: `after` is a hypothetical index that lives for this preview only, and one name's
+    // resolve is cheap; a memo entry for it would never be asked for again.
     const b = resolve(index, input.name, ctx);
     const a = resolve(after, input.name, ctx);
     const copyCandidate = a.candidates.find((c) => c.entry === copy);

@@ -1,17 +1,17 @@
 // The layers view must stay quick with 1,000 names: the matrix for 1,000 names (1,300 definitions over four
 // layers) is built by the same resolution, with a payload the browser handles easily.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { effectivePolicy } from "../policy/store";
 import { indexFor } from "../catalog/catalog";
 import { buildMatrix } from "./matrix";
 import { syncApprovals } from "./approvals";
 import { allDefinitions } from "./definitions";
 import { changePolicy } from "./policy-change";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
-let h: GovHome;
+const h = useTestHome(govHome, { once: true });
 beforeAll(() => {
-  h = govHome();
   for (let i = 0; i < 1000; i++) {
     const name = `skill-${String(i).padStart(4, "0")}`;
     h.skill("project", name, { extra: i % 10 === 0 ? "scope:\n  environments: [production]" : "" });
@@ -19,7 +19,6 @@ beforeAll(() => {
     if (i % 7 === 0) h.skill("plugin", name, { plugin: "tools" });
   }
 });
-afterAll(() => h.cleanup());
 
 describe("matrix at scale", () => {
   it("1,000 names resolve into the matrix quickly, with the overridden rows marked", async () => {

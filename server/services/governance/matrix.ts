@@ -1,12 +1,13 @@
 // The override matrix: one row per skill name, one column per layer, each cell the status of that layer's
-// definition(s) as the registry's resolution decided it. Nothing here orders or judges definitions itself.
+// definitions as the registry's resolution decided it. Nothing here orders or judges definitions itself.
+// The matrix and the what-if listing read the one cached resolution (catalog/resolution.ts) that the skills list
+// and the playground use: a what-if only picks whose layer and which scope, real inputs that are part of its key.
 import fs from "node:fs";
 import { assertInsideLayer } from "../../runtime/registry/confine";
 import type { DataHome } from "../../config";
 import {
   LAYER_ORDER,
   resolve,
-  resolveAll,
   type DefinitionSource,
   type LayerName,
   type ResolveContext,
@@ -14,6 +15,7 @@ import {
 } from "../../runtime/registry";
 import type { SkillScope } from "../../runtime/skill/types";
 import type { SkillState } from "../../domain/vocabulary";
+import { resolveCached } from "../catalog/resolution";
 import { displayPath } from "./context";
 import { GovernanceError } from "./errors";
 
@@ -41,8 +43,8 @@ export interface LayerMatrix {
 
 const emptyCells = (): Record<LayerName, MatrixCell[]> => ({ enterprise: [], personal: [], project: [], plugin: [] });
 
-export function buildMatrix(index: DefinitionSource, ctx: ResolveContext): LayerMatrix {
-  const all = resolveAll(index, ctx);
+export function buildMatrix(index: SkillIndex, ctx: ResolveContext): LayerMatrix {
+  const all = resolveCached(index, ctx);
   const rows: MatrixRow[] = [];
   let definitions = 0;
   for (const name of Object.keys(all.byName).sort()) {
@@ -65,6 +67,11 @@ export function buildMatrix(index: DefinitionSource, ctx: ResolveContext): Layer
     rows,
     counts: { names: rows.length, definitions, overridden: rows.filter((r) => r.overridden).length, active: all.skills.length },
   };
+}
+
+/** What an agent in this context would be offered: one active definition per name (the playground's listing). */
+export function effectiveSkills(index: SkillIndex, ctx: ResolveContext) {
+  return resolveCached(index, ctx).skills.map((s) => ({ name: s.name, layer: s.layer, plugin: s.plugin ?? null, description: s.description }));
 }
 
 export interface ChainLink {

@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { effectivePolicy, readStoredPolicy } from "../policy/store";
 import { applyPolicyChange, changePolicy } from "./policy-change";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const actor = () => ({ sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 

@@ -1,18 +1,15 @@
 // Resolution with policies and scopes, through the governance services (the same index, policy store and
 // registry resolve() the console and the playground use), on a real data home.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveAll } from "../../runtime/registry";
 import { effectivePolicy } from "../policy/store";
 import { changePolicy } from "./policy-change";
 import { resolutionFor } from "./context";
 import { buildMatrix, explain } from "./matrix";
-import { govHome, type GovHome } from "./test-home";
+import { govHome } from "./test-home";
+import { useTestHome } from "../../test-support/test-home";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const change = (c: Parameters<typeof changePolicy>[1]) => changePolicy(h.db, c, { sink: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 const matrixFor = async (w: Parameters<typeof resolutionFor>[3] = {}, viewer = h.admin) => {

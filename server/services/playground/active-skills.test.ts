@@ -4,21 +4,20 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scriptedOpenAiServer, systemOf, type ChatRequestBody, type ScriptedServer } from "../../runtime/agent/test-support";
 import { createSession, followTurn, listMessages, settled, startTurn, type Actor, type TurnDeps } from "./index";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./test-world";
+import { useTestHome } from "../../test-support/test-home";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 let server: ScriptedServer | undefined;
 const alice: Actor = { id: "alice", role: "author" };
 
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
   w.skill("env-inspector", NOSY_SKILL.frontmatter, NOSY_SKILL.body);
 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await w.cleanup();
 });
 
 async function turn(env: Record<string, string>, sessionId: string, request: string, mode?: "tool" | "orchestrated") {

@@ -20,9 +20,10 @@ import {
   type TurnDeps,
   warmTurnWorker,
 } from "./index";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./test-world";
+import { useTestHome } from "../../test-support/test-home";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 let server: ScriptedServer | undefined;
 const alice: Actor = { id: "alice", role: "author" };
 const bob: Actor = { id: "bob", role: "author" };
@@ -31,14 +32,12 @@ const admin: Actor = { id: "root-admin", role: "admin" };
 // As in a server, where opening the playground starts the turn worker: the timing checks measure turns, not its start.
 beforeAll(() => warmTurnWorker({}), 30_000);
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
   w.skill("env-inspector", NOSY_SKILL.frontmatter, NOSY_SKILL.body);
 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await w.cleanup();
 });
 
 const deps = (env: Record<string, string | undefined> = {}): TurnDeps => ({ db: w.db, dataHome: w.dh, audit: w.audit, env });
@@ -193,6 +192,36 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     await collect(alice, s.id);
     expect(listMessages(w.db, s.id)[3]).toMatchObject({ turn: 2, content: "slow answer", record: { reason: "answered", model: "scripted-1" } });
     expect(server.requests.at(-1)!.model).toBe("scripted-1");
+  });
+
+  it("the answer reaches a follower piece by piece while the turn runs, and stop mid-stream ends it at once", async () => {
+    const answer = "A long answer from the scripted model, sent over the wire in many small pieces, one every 300 ms.";
+    server = await scriptedOpenAiServer([{ content: answer }], { chunkDelayMs: 300 });
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
+    const s = createSession(w.db, w.dh, alice, { provider: "openai" }, env);
+    await startTurn(deps(env), alice, s.id, { request: "tell me everything" });
+    const pieces: string[] = [];
+    let stoppedAt = 0;
+    for await (const item of followTurn(w.db, alice, s.id)) {
+      if (item.event.type !== "text_delta") continue;
+      // Each piece arrives while the turn still runs: the follower is not handed the answer at the end.
+      expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
+      pieces.push(item.event.text);
+      if (pieces.length === 2) {
+        stoppedAt = Date.now();
+        expect(stopTurn(w.db, alice, s.id)).toBe(true);
+      }
+    }
+    await settled(s.id);
+    // The rest of the answer (many more pieces at 300 ms each) never came: stop cut the stream.
+    expect(Date.now() - stoppedAt).toBeLessThan(1500);
+    expect(pieces.join("").length).toBeLessThan(answer.length);
+    expect(answer.startsWith(pieces.join(""))).toBe(true);
+    // The history keeps what the person already read, marked as cut, not "stopped before an answer".
+    const kept = listMessages(w.db, s.id)[1]!;
+    expect(kept.record).toMatchObject({ reason: "aborted" });
+    expect(kept.content).toBe(`${pieces.join("")}\n\n(Stopped mid-answer.)`);
+    expect(server.requests[0]!.stream).toBe(true);
   });
 
   it("tool calls then an answer: the scripted model's calls go through the executor", async () => {

@@ -4,21 +4,20 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support";
 import { createSession, followTurn, settled, startTurn, type Actor, type StreamItem, type TurnDeps } from "./index";
-import { playgroundWorld, type PlaygroundWorld } from "./test-world";
+import { playgroundWorld } from "./test-world";
+import { useTestHome } from "../../test-support/test-home";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 let server: ScriptedServer | undefined;
 const alice: Actor = { id: "alice", role: "author" };
 
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("deep-review", "description: Review a design in depth. Use when a design needs a careful review.\nmodel: big-model-2", "# Deep review\n\nThink hard.\n");
   w.skill("claude-writer", "description: Write long prose. Use when an essay is needed.\nmodel: claude-opus-4", "# Writer\n\nWrite well.\n");
 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await w.cleanup();
 });
 
 async function turnEvents(env: Record<string, string | undefined>, skill: string) {

@@ -1,11 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { listSkills } from "../skills";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { changePolicy } from "../governance/policy-change";
 import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, type Actor, type StreamItem } from "./index";
-import { playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "./test-world";
+import { playgroundWorld, RELEASE_SKILL } from "./test-world";
+import { useTestHome } from "../../test-support/test-home";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 const alice: Actor = { id: "alice", role: "author" };
 
 // A catalog big enough that ranking it for a first turn is real work (hundreds of skills with long bodies).
@@ -15,45 +16,52 @@ function bigCatalog(n: number): void {
 }
 
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
 });
-afterEach(async () => {
-  await w.cleanup();
-});
+
+/** The longest time this thread was kept from running anything else while `during` ran: a 2 ms ticker's longest gap. */
+async function longestStall(during: () => Promise<void>): Promise<number> {
+  let longest = 0;
+  let last = performance.now();
+  const tick = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 2);
+  try {
+    await during();
+  } finally {
+    clearInterval(tick);
+  }
+  return longest;
+}
 
 describe("turn worker", () => {
   it("a playground turn does not hold up a concurrent read", async () => {
     bigCatalog(600);
     const ctx = { db: w.db, dh: w.dh, audit: w.audit, actor: { id: "alice", email: "alice@x.io", role: "author" as const } };
     await listSkills(ctx, {}); // the console's own index is built before the turn, as on a running server
-    const s = createSession(w.db, w.dh, alice, { provider: "offline" });
-    // How long this thread is kept from running anything else while the turn goes on.
-    let longest = 0;
-    let last = performance.now();
-    const tick = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-    }, 2);
-    try {
-      await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
-      const reads: number[] = [];
-      while (!(await Promise.race([settled(s.id, 5).then((done) => done)]))) {
-        const t0 = performance.now();
+    /** A first turn of a new session over the big catalog, with the console reading the skill list meanwhile. */
+    const firstTurn = async (env: Record<string, string>) => {
+      const s = createSession(w.db, w.dh, alice, { provider: "offline" });
+      await startTurn({ db: w.db, dataHome: w.dh, audit: w.audit, env }, alice, s.id, { request: "draft the release notes" });
+      let reads = 0;
+      while (!(await settled(s.id, 5))) {
         await listSkills(ctx, { limit: 100 });
-        reads.push(performance.now() - t0);
+        reads++;
       }
-      await settled(s.id, 60_000);
-      expect(reads.length).toBeGreaterThan(0);
-    } finally {
-      clearInterval(tick);
-    }
-    // In the request thread the first turn's ranking alone takes this thread for over half a second here.
-    expect(longest).toBeLessThan(250);
-    const answer = listMessages(w.db, s.id).find((m) => m.role === "assistant");
-    expect(answer?.record?.reason).toBe("answered");
-    expect(answer?.record?.events.some((e) => e.type === "skill_activated")).toBe(true);
+      expect(reads).toBeGreaterThan(0);
+      const answer = listMessages(w.db, s.id).find((m) => m.role === "assistant");
+      expect(answer?.record?.reason).toBe("answered");
+      expect(answer?.record?.events.some((e) => e.type === "skill_activated")).toBe(true);
+    };
+    const viaWorker = await longestStall(() => firstTurn({}));
+    // The baseline, measured in the same run: the same first turn on this thread (OMNIFORGE_TURN_WORKER=0) holds it
+    // for the whole ranking of the catalog (0.5-1.4 s here, against 20-100 ms via the worker). A fixed 250 ms bound
+    // failed whenever other work on the shared machine slowed everything down; both sides of this ratio slow down
+    // together. With the first turn on this thread too, the ratio is above 1 (measured: 30-40).
+    const inThread = await longestStall(() => firstTurn({ OMNIFORGE_TURN_WORKER: "0" }));
+    expect(viaWorker, `longest stall ${Math.round(viaWorker)} ms via the worker, ${Math.round(inThread)} ms on this thread`).toBeLessThan(inThread / 3);
   });
 
   it("streams events from the worker as they come, and stop ends the turn there", async () => {

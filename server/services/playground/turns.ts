@@ -155,7 +155,7 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      appendMessage(deps.db, sessionId, turn, "assistant", answer || failureText(record.reason, record.error), record);
+      appendMessage(deps.db, sessionId, turn, "assistant", answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), record);
       touchSession(deps.db, sessionId);
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
@@ -166,6 +166,21 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
     for (const w of state.wake) w();
   });
   return { turn, mode };
+}
+
+/**
+ * A turn stopped while the answer streamed keeps the part its follower already saw (the deltas after the last
+ * other event), marked as cut: the history should not swap what was read for "stopped before an answer".
+ */
+function stoppedText(items: readonly StreamItem[], reason: RunFinishReason): string {
+  if (reason !== "aborted") return "";
+  let text = "";
+  for (let i = items.length - 1; i >= 0; i--) {
+    const e = items[i]!.event;
+    if (e.type === "text_delta") text = e.text + text;
+    else if (e.type !== "run_finished" && e.type !== "error") break;
+  }
+  return text.trim() ? `${clip(text)}\n\n(Stopped mid-answer.)` : "";
 }
 
 export function failureText(reason: RunFinishReason, error?: string): string {

@@ -1,18 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SkillConflictError, SkillServiceError } from "./errors";
 import { createFile, createFolder, deletePath, readSkillFile, renamePath, restoreVersion, saveFile, skillTree } from "./edit";
 import { createSkill, deleteSkill, listDeleted, restoreDeleted, checkNewName } from "./lifecycle";
 import { listVersions } from "./history";
 import { skillDirOf } from "./location";
-import { skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { writeSkillOnDisk } from "./test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(() => h.cleanup());
+const h = useSkillsTestHome();
 
 const code = (fn: () => unknown) => {
   try {

@@ -8,22 +8,21 @@ import type { SkillServiceError } from "./errors";
 import { listSkills, skillInfo } from "./index";
 import { createSkill, deleteSkill } from "./lifecycle";
 import type { SkillRef } from "./location";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { exportZip, importArchive } from "./transfer";
 import { zipSync } from "fflate";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 let outside: string;
 let projectRoot: string;
 beforeEach(() => {
-  h = skillsTestHome();
   projectRoot = path.join(h.dh.projectRoot, ".omniforge", "skills");
   outside = path.join(h.dir, "..", `outside-${path.basename(h.dir)}`);
   writeSkillOnDisk(path.join(outside, "stolen"), { "SKILL.md": skillMd("stolen", "Private notes of another user."), "secret.txt": "top secret" });
   writeSkillOnDisk(path.join(projectRoot, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools"), "references/guide.md": "# Guide\n" });
 });
 afterEach(() => {
-  h.cleanup();
   fs.rmSync(outside, { recursive: true, force: true });
 });
 

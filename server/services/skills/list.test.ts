@@ -1,22 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeAllIndexes } from "../catalog/catalog";
+import { describe, expect, it } from "vitest";
 import { listSkills, skillInfo } from "./index";
 import { createSkill } from "./lifecycle";
 import { saveFile, readSkillFile } from "./edit";
 import { liveCheck } from "./live-check";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { refreshAll } from "../catalog/catalog";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(async () => {
-  await closeAllIndexes();
-  h.cleanup();
-});
+const h = useSkillsTestHome();
 
 describe("skills list", () => {
   it("shows every layer the user may see with status, tags, last change and who", async () => {

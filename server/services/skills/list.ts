@@ -7,7 +7,7 @@ import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
 import { configContextFor } from "../skills-config";
 import { resolveCached } from "../catalog/resolution";
-import type { SkillState } from "../../domain/vocabulary";
+import { LAYERS, type SkillState } from "../../domain/vocabulary";
 
 export type ListSort = "name" | "layer" | "status" | "changed";
 
@@ -48,7 +48,7 @@ export interface SkillList {
   tags: string[];
 }
 
-const LAYER_ORDER: LayerName[] = ["enterprise", "personal", "project", "plugin"];
+const LAYER_ORDER: readonly LayerName[] = LAYERS;
 const STATUS_ORDER: SkillState[] = ["active", "pending-approval", "shadowed", "disabled", "blocked", "out-of-scope", "invalid"];
 
 // digest -> lowercased body text. Bounded so a huge catalog cannot grow it without limit.

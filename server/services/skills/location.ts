@@ -17,6 +17,7 @@ import {
 } from "../../runtime/registry";
 import { assertInsideLayer, ConfinementError } from "../../runtime/registry/confine";
 import { badRequest, forbidden } from "./errors";
+import { LAYERS } from "../../domain/vocabulary";
 
 export interface SkillActor {
   id: string;
@@ -88,7 +89,7 @@ export function canWrite(actor: SkillActor, ref: SkillRef): boolean {
 /** Layers the actor may create skills in (the plugin layer needs an installed plugin, see writableTargets). */
 export function writableLayers(actor: SkillActor): LayerName[] {
   if (actor.role === "viewer") return [];
-  return actor.role === "admin" ? ["enterprise", "personal", "project", "plugin"] : ["personal", "project"];
+  return actor.role === "admin" ? [...LAYERS] : ["personal", "project"];
 }
 
 export function assertRead(actor: SkillActor, ref: SkillRef): void {

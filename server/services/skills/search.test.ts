@@ -1,18 +1,11 @@
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeAllIndexes } from "../catalog/catalog";
+import { describe, expect, it } from "vitest";
 import { writeStoredPolicy } from "../policy/store";
 import { searchSkills } from "./index";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(async () => {
-  await closeAllIndexes();
-  h.cleanup();
-});
+const h = useSkillsTestHome();
 
 describe("console skill search", () => {
   it("ranks the user's usable skills for a request with the agent's ranking, explains each, never finds a blocked one", async () => {

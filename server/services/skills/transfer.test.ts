@@ -1,21 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { strToU8, zipSync, type Zippable } from "fflate";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readSkillFolder } from "../../runtime/registry";
 import { describeNeeding, itNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import type { SkillServiceError } from "./errors";
 import { createSkill } from "./lifecycle";
 import { skillDirOf } from "./location";
 import { exportZip, importArchive } from "./transfer";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "./test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support";
+import { useSkillsTestHome } from "../../test-support/test-home";
 import { listVersions } from "./history";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(() => h.cleanup());
+const h = useSkillsTestHome();
 
 const REAL = path.join(sharedDir, "fixtures", "real-skills", "anthropics__skills", "skill-creator");
 

@@ -1,7 +1,7 @@
 // Accounts (issue #20): change one's password (other sessions end), an admin reset (one-time password, every
 // session ends), and nobody disables or demotes themselves. Through the tRPC router on a real SQLite file.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCaller } from "../../api/root";
+import { callerFor } from "../../test-support/caller";
 import type { SessionUser } from "../../auth";
 import { resolveDataHome } from "../../config";
 import { MemoryAuditSink } from "../../runtime/audit/events";
@@ -18,7 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const caller = (user: SessionUser) => createCaller({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser) => callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, user);
 
 describe("passwords and self-protection", () => {
   it("changing one's password needs the current one and ends every other session, not this one", async () => {

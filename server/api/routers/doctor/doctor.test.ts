@@ -1,14 +1,14 @@
 // The doctor through the tRPC router as the console calls it: a real SQLite file, real skill folders.
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { useSkillsTestHome } from "../../../test-support/test-home";
 import { refreshAll } from "../../../services/catalog/catalog";
-import { createCaller } from "../../root";
+import { callerFor } from "../../../test-support/caller";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 beforeEach(() => {
-  h = skillsTestHome();
   const skills = path.join(h.dh.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(skills, "setup-tools"), {
     "SKILL.md": skillMd("setup-tools", "Installs the build toolchain on a new machine. Use when the user asks to set up compilers.", "allowed-tools: Read\n").replace("Body of setup-tools.", "Run `bash scripts/install.sh`."),
@@ -18,10 +18,9 @@ beforeEach(() => {
   writeSkillOnDisk(path.join(skills, "pdf-form-filler"), { "SKILL.md": skillMd("pdf-form-filler", "Fill PDF forms and fillable PDF fields from data, then flatten the PDF. Use when a PDF form must be completed.") });
   writeSkillOnDisk(path.join(skills, "tiny"), { "SKILL.md": skillMd("tiny", "Tiny.", 'metadata: { doctor-ignore: "description.short" }\n') });
 });
-afterEach(() => h.cleanup());
 
 const as = (role: SessionUser["role"], id = `${role}-1`): SessionUser => ({ id, email: `${id}@x.io`, name: "", role });
-const caller = (u: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: u, ip: "127.0.0.1" });
+const caller = (u: SessionUser) => callerFor(h, u);
 
 describe("doctor router", () => {
   it("skill: one skill's findings with severity counts, for the editor", async () => {

@@ -1,19 +1,16 @@
 // The doctor as a policy input through the routers: an admin sets "no high findings before approval" and a
 // console-wide silenced check; approving a definition with a download-and-run script is refused with the
 // findings, rejecting it is not; without the gate it is approved. Viewers cannot change the doctor policy.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { govHome, type GovHome } from "../../../services/governance/test-home";
-import { createCaller } from "../../root";
+import { govHome } from "../../../services/governance/test-home";
+import { useTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
-const caller = (user: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser) => callerFor(h, user);
 
 const RISKY = {
   description: "Installs the build toolchain on a new machine. Use when the user asks to set up compilers.",

@@ -3,26 +3,25 @@
 // rights are the skills' rights.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { settledRun } from "../../../services/evals";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { useSkillsTestHome } from "../../../test-support/test-home";
 import { scriptedOpenAiServer } from "../../../runtime/agent/test-support";
-import { createCaller } from "../../root";
+import { callerFor } from "../../../test-support/caller";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 let skills: string;
 beforeEach(() => {
-  h = skillsTestHome();
   skills = path.join(h.dh.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(skills, "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "Fill PDF forms and list their fields. Use when working with PDF forms or fillable PDF documents.") });
   writeSkillOnDisk(path.join(skills, "docx-writer"), { "SKILL.md": skillMd("docx-writer", "Create and edit Word documents (.docx). Use when asked for a Word report or memo.") });
   writeSkillOnDisk(path.join(skills, "weather-report"), { "SKILL.md": skillMd("weather-report", "Fetch the weather forecast for a city. Use when the user asks about the weather.") });
 });
-afterEach(() => h.cleanup());
 
 const as = (role: SessionUser["role"], id = `${role}-1`): SessionUser => ({ id, email: `${id}@x.io`, name: "", role });
-const caller = (u: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: u, ip: "127.0.0.1" });
+const caller = (u: SessionUser) => callerFor(h, u);
 const pdf = { layer: "project" as const, skill: "pdf-forms" };
 const svc = (u: SessionUser) => h.ctx({ id: u.id, email: u.email, role: u.role });
 

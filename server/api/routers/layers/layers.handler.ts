@@ -4,6 +4,7 @@ import {
   buildMatrix,
   checkDeployRight,
   deployTargetsFor,
+  effectiveSkills,
   executeDeploy,
   explain,
   previewDeploy,
@@ -12,7 +13,6 @@ import {
   scopeValues,
 } from "../../../services/governance";
 import { effectivePolicy } from "../../../services/policy/store";
-import { resolveAll } from "../../../runtime/registry";
 import { indexFor } from "../../../services/catalog/catalog";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TWhatIf } from "./layers.schema";
@@ -68,5 +68,5 @@ export const deployHandler = async ({ ctx, input }: { ctx: AuthedContext; input:
 /** What an agent in this context would be offered: one active definition per name (what the playground's listing shows). */
 export const effectiveHandler = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
   const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, input);
-  return resolveAll(index, rctx).skills.map((s) => ({ name: s.name, layer: s.layer, plugin: s.plugin ?? null, description: s.description }));
+  return effectiveSkills(index, rctx);
 };

@@ -2,19 +2,15 @@
 // is the admin's scope default (config.yaml `defaults`), shown to the person.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { skillsTestHome } from "../../../services/skills/test-support";
-import { createCaller } from "../../root";
+import { useSkillsTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(() => h.cleanup());
+const h = useSkillsTestHome();
 
 const admin: SessionUser = { id: "admin-1", email: "admin@x.io", name: "", role: "admin" };
-const caller = () => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: admin, ip: "127.0.0.1" });
+const caller = () => callerFor(h, admin);
 
 describe("layers.options", () => {
   it("names the admin's scope defaults, or none", async () => {

@@ -1,23 +1,23 @@
 // The overview through the router, on a real SQLite file and real skill folders: each figure is what its page shows.
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { auditSinkFor, flushAudit } from "../../../services/audit";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
-import { createCaller } from "../../root";
+import { settledRun } from "../../../services/evals";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { useSkillsTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let h: ReturnType<typeof skillsTestHome>;
+const h = useSkillsTestHome();
 beforeEach(() => {
-  h = skillsTestHome();
   const project = path.join(h.dh.projectRoot, ".omniforge", "skills");
   writeSkillOnDisk(path.join(project, "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
   writeSkillOnDisk(path.join(project, "deploy-helper"), { "SKILL.md": skillMd("deploy-helper"), "scripts/run.sh": "echo hi\n" });
   writeSkillOnDisk(path.join(project, "broken"), { "SKILL.md": "no frontmatter here\n" });
 });
-afterEach(() => h.cleanup());
 
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-1`, email: `${role}@x.io`, name: "", role });
-const caller = (u: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user: u, ip: "127.0.0.1" });
+const caller = (u: SessionUser) => callerFor(h, u);
 
 describe("overview", () => {
   it("counts the catalog, lists what is broken or waiting, and the last 24 hours from the audit", async () => {
@@ -42,5 +42,28 @@ describe("overview", () => {
     // An author sees the catalog and only their own audit events; approvals are the admins' business.
     const mine = await caller(as("author")).overview.get();
     expect(mine).toMatchObject({ isAdmin: false, pendingCount: 0, last24h: { refusals: 1, scriptRuns: 0 } });
+  });
+
+  it("counts by layer, and the last trigger test of each skill with where to open it", async () => {
+    writeSkillOnDisk(path.join(h.dh.home, "enterprise", "skills", "house-style"), { "SKILL.md": skillMd("house-style") });
+    const admin = caller(as("admin"));
+    const before = await admin.overview.get();
+    expect(before.byLayer).toMatchObject({ enterprise: 1, project: 3 });
+    expect(before.evals).toEqual([]);
+
+    const pdf = { layer: "project" as const, skill: "pdf-tools" };
+    const cases = [
+      { query: "use pdf-tools on this file", should_trigger: true },
+      { query: "what is the weather in Oslo", should_trigger: false },
+    ];
+    await admin.evals.saveSet({ ref: pdf, cases, baseDigest: null });
+    const first = await admin.evals.start({ ref: pdf, provider: "offline", mode: "tool" });
+    await settledRun(h.ctx({ id: "admin-1", email: "admin@x.io", role: "admin" }), first.id);
+    const second = await admin.evals.start({ ref: pdf, provider: "offline", mode: "tool" });
+    const run = await settledRun(h.ctx({ id: "admin-1", email: "admin@x.io", role: "admin" }), second.id);
+
+    const after = await admin.overview.get();
+    // One line per skill, its latest run, opening that skill's Evals tab (ref).
+    expect(after.evals).toEqual([expect.objectContaining({ runId: second.id, skillName: "pdf-tools", ref: expect.objectContaining(pdf), f1: run.f1, total: 2 })]);
   });
 });

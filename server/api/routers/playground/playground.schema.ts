@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DISCLOSURE_MODES } from "../../../runtime/agent";
 
 const scopeValue = z.string().trim().max(128).optional();
-export const ZMode = z.enum(DISCLOSURE_MODES as unknown as ["tool", "prompt", "orchestrated"]);
+export const ZMode = z.enum(DISCLOSURE_MODES);
 const sessionId = z.string().uuid();
 
 export const ZCreateInput = z.object({

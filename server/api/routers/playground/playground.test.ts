@@ -1,20 +1,19 @@
 import { TRPCError } from "@trpc/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { settled, type StreamItem } from "../../../services/playground";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL, type PlaygroundWorld } from "../../../services/playground/test-world";
-import { createCaller } from "../../root";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "../../../services/playground/test-world";
+import { useTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let w: PlaygroundWorld;
+const w = useTestHome(playgroundWorld);
 beforeEach(() => {
-  w = playgroundWorld();
   w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
   w.skill("env-inspector", NOSY_SKILL.frontmatter, NOSY_SKILL.body);
 });
-afterEach(() => w.cleanup());
 
 const as = (role: SessionUser["role"], id = `${role}-id`): SessionUser => ({ id, email: `${id}@x.io`, name: "", role });
-const caller = (user: SessionUser | null) => createCaller({ db: w.db, dataHome: w.dh, audit: w.audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser | null) => callerFor(w, user);
 const code = (e: unknown) => (e instanceof TRPCError ? e.code : String(e));
 
 describe("playground router", () => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { LAYERS } from "../../../domain/vocabulary";
 
 const name = z.string().trim().min(1).max(128);
-const layer = z.enum(["enterprise", "personal", "project", "plugin"]);
+const layer = z.enum(LAYERS);
 
 export const ZPolicyChange = z.discriminatedUnion("op", [
   z.object({ op: z.literal("block"), name }),

@@ -1,17 +1,14 @@
 // Rights on the server: policies and approvals are admin-only whatever the UI shows; deploy targets follow roles.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { govHome, type GovHome } from "../../../services/governance/test-home";
-import { createCaller } from "../../root";
+import { govHome } from "../../../services/governance/test-home";
+import { useTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let h: GovHome;
-beforeEach(() => {
-  h = govHome();
-});
-afterEach(() => h.cleanup());
+const h = useTestHome(govHome);
 
 const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
-const caller = (user: SessionUser) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser) => callerFor(h, user);
 
 describe("policy router", () => {
   it("an author or viewer cannot read or change policies or decide approvals (FORBIDDEN, audited)", async () => {

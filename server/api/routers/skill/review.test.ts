@@ -3,23 +3,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { closeAllIndexes } from "../../../services/catalog/catalog";
-import { skillMd, skillsTestHome, writeSkillOnDisk } from "../../../services/skills/test-support";
-import { createCaller } from "../../root";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support";
+import { useSkillsTestHome } from "../../../test-support/test-home";
+import { callerFor } from "../../../test-support/caller";
 
-let h: ReturnType<typeof skillsTestHome>;
-beforeEach(() => {
-  h = skillsTestHome();
-});
-afterEach(async () => {
-  await closeAllIndexes();
-  h.cleanup();
-});
+const h = useSkillsTestHome();
 
 const as = (role: SessionUser["role"], id = `${role}-1`): SessionUser => ({ id, email: `${id}@x.io`, name: "", role });
-const caller = (user: SessionUser | null) => createCaller({ db: h.db, dataHome: h.dh, audit: h.audit, user, ip: "127.0.0.1" });
+const caller = (user: SessionUser | null) => callerFor(h, user);
 
 describe("an administrator reviews personal skills", () => {
   beforeEach(() => {

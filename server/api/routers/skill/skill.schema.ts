@@ -2,8 +2,9 @@ import { z } from "zod";
 import { IMPORT_ARCHIVE_MAX_BYTES } from "../../../domain/limits";
 import { SKILL_STATES } from "../../../domain/vocabulary";
 import { PROJECT_SKILL_DIRS } from "../../../runtime/registry/layers";
+import { LAYERS } from "../../../domain/vocabulary";
 
-export const ZLayer = z.enum(["enterprise", "personal", "project", "plugin"]);
+export const ZLayer = z.enum(LAYERS);
 
 export const ZSkillRef = z.object({
   layer: ZLayer,

@@ -8,7 +8,7 @@ import { recordSync } from "../../../services/catalog-api";
 import { authenticateBearer } from "../../../services/tokens";
 import { createUser } from "../../../services/users/users";
 import type { SessionUser } from "../../../auth";
-import { createCaller } from "../../root";
+import { callerFor } from "../../../test-support/caller";
 
 let t: ReturnType<typeof tempDb>;
 let audit: MemoryAuditSink;
@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-const caller = (u: SessionUser) => createCaller({ db: t.db, dataHome: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit, user: u, ip: "127.0.0.1" });
+const caller = (u: SessionUser) => callerFor({ db: t.db, dh: resolveDataHome({ OMNIFORGE_HOME: t.dir }), audit }, u);
 
 it("a viewer makes, lists and revokes their own token; machine tokens are refused and audited", async () => {
   const made = await caller(viewer).tokens.create({ name: "laptop", scopes: ["catalog:read"], expiresInDays: 30 });

@@ -39,7 +39,8 @@ export default async function SkillEditorPage(props: {
     // Someone else's personal skill (an administrator's review); the server decides whether this user may.
     ...(layer === "personal" && one(sp.owner) ? { ownerId: one(sp.owner) } : {}),
   };
-  if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.skill}`} skillRef={ref} />;
+  // The owner is part of which skill this is, in both views (two users may each have a personal "notes").
+  if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.skill}`} skillRef={ref} />;
   return (
     <>
       <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />
