@@ -72,7 +72,7 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
 
   await openRow(page, "git-helper");
   await expect(page.getByTestId("cell-git-helper-project")).toContainText("blocked");
-  await expect(page.getByTestId("winner-git-helper")).toHaveText("nothing active");
+  await expect(page.getByTestId("active-git-helper")).toHaveText("nothing active");
   await page.getByTestId("layer-row-git-helper").click();
   await expect(page.getByTestId("resolution-chain")).toContainText('the name "git-helper" is on the block list');
   expect(await agentListing(page)).not.toContain("git-helper");
@@ -105,7 +105,7 @@ test("an author's new skill with a script waits for approval and becomes active 
   // The author adds a skill with a script to the project.
   writeSkill(PROJECT_SKILLS, name, { scripts: { "lint.sh": "#!/bin/sh\necho lint ok\n" } });
   await expectCell(author, name, "project", "pending approval");
-  await expect(author.getByTestId(`winner-${name}`)).toHaveText("nothing active");
+  await expect(author.getByTestId(`active-${name}`)).toHaveText("nothing active");
   expect(await agentListing(author)).not.toContain(name);
 
   // The admin sees it waiting and approves it with a comment.
@@ -132,7 +132,7 @@ test("an author's new skill with a script waits for approval and becomes active 
   await authorCtx.close();
 });
 
-test("a what-if for another environment shows a different winner, with the chain and a diff", async ({ page }) => {
+test("a what-if for another environment shows a different active definition, with the chain and a diff", async ({ page }) => {
   const name = `data-handling-${stamp}`;
   writeSkill(ENTERPRISE_SKILLS, name, { extra: "priority: 0\nscope:\n  environments: [production]\n", body: "# Compliance\n\nCRITICAL: follow the data rules.\n" });
   writeSkill(PROJECT_SKILLS, name, { extra: "priority: 1000\nscope:\n  environments: [staging]\n", body: "# Team variant\n\nStaging shortcuts.\n" });
@@ -140,7 +140,7 @@ test("a what-if for another environment shows a different winner, with the chain
   // No environment given and no default set: both definitions are scoped, so neither is active (#14 §4).
   await expectCell(page, name, "project", "out of scope");
   await expect(page.getByTestId(`layer-row-${name}`)).toContainText("2 definitions");
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("nothing active");
+  await expect(page.getByTestId(`active-${name}`)).toHaveText("nothing active");
   // priority: 1000 on the project copy cannot beat the enterprise one: the view says why.
   await expect(page.getByTestId("layers-rules")).toContainText("Priority orders definitions of one name only inside one layer");
 
@@ -148,12 +148,12 @@ test("a what-if for another environment shows a different winner, with the chain
   await whatIf.getByLabel("Environment").fill("staging");
   await whatIf.getByRole("button", { name: "Apply what-if" }).click();
   await expect(page.getByTestId("whatif-banner")).toContainText("environment staging");
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("project");
+  await expect(page.getByTestId(`active-${name}`)).toHaveText("project");
   await expect(page.getByTestId(`cell-${name}-enterprise`)).toContainText("out of scope");
 
   await whatIf.getByLabel("Environment").fill("production");
   await whatIf.getByRole("button", { name: "Apply what-if" }).click();
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("out of scope");
 
   // The chain explains it, highest first, and the two SKILL.md files can be compared.
@@ -169,7 +169,7 @@ test("a what-if for another environment shows a different winner, with the chain
   await expect(page).toHaveURL(new RegExp(`name=${name}`));
   await page.reload();
   await expect(page.getByTestId("whatif-banner")).toContainText("environment production");
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId("chain-item-project")).toContainText("out of scope");
 });
 
@@ -189,6 +189,6 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   await panel.getByRole("button", { name: "Deploy to enterprise" }).click();
   await expect(panel.getByTestId("deploy-done")).toContainText("changes from the project definition");
   expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name, "SKILL.md"))).toBe(true);
-  await expect(page.getByTestId(`winner-${name}`)).toHaveText("enterprise");
+  await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
 });

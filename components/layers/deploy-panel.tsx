@@ -6,7 +6,6 @@ import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import type { ChainLink } from "~/server/services/governance/matrix";
 import { StatusBadge } from "./status-badge";
-import type { CandidateStatus } from "~/server/runtime/registry/types";
 import { Options } from "~/components/shell/options";
 
 type Target = "enterprise" | "personal" | "project";
@@ -16,7 +15,7 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const loadable = chain.filter((c) => c.status !== "invalid");
-  const [fromId, setFromId] = useState(loadable.find((c) => c.status === "winner")?.id ?? loadable[0]?.id ?? "");
+  const [fromId, setFromId] = useState(loadable.find((c) => c.status === "active")?.id ?? loadable[0]?.id ?? "");
   const [target, setTarget] = useState<Target>(targets[0] ?? "project");
   const [replace, setReplace] = useState(false);
   const [done, setDone] = useState<string | null>(null);
@@ -96,7 +95,7 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
                   </td>
                   <td>{r.before ? `${r.before.layer}${r.before.plugin ? ` (${r.before.plugin})` : ""}` : "nothing"}</td>
                   <td>{r.after ? `${r.after.layer}${r.after.isCopy ? " (the copy)" : ""}` : "nothing"}</td>
-                  <td title={r.copyReason}>{r.copyStatus === "absent" ? "—" : <StatusBadge status={r.copyStatus as CandidateStatus} />}</td>
+                  <td title={r.copyReason}>{r.copyStatus === "absent" ? "—" : <StatusBadge status={r.copyStatus} />}</td>
                 </tr>
               ))}
             </tbody>

@@ -81,11 +81,11 @@ export function MatrixGrid({ rows, selected, onSelect }: { rows: MatrixRow[]; se
                     )}
                   </span>
                 ))}
-                <span role="cell" className="text-xs" data-testid={`winner-${r.name}`}>
-                  {r.winner ? (
+                <span role="cell" className="text-xs" data-testid={`active-${r.name}`}>
+                  {r.active ? (
                     <span className="font-medium">
-                      {r.winner.layer}
-                      {r.winner.plugin ? ` (${r.winner.plugin})` : ""}
+                      {r.active.layer}
+                      {r.active.plugin ? ` (${r.active.plugin})` : ""}
                     </span>
                   ) : (
                     <span className="text-rose-700 dark:text-rose-300">nothing active</span>

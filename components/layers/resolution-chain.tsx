@@ -21,7 +21,7 @@ export function ResolutionChain({ explanation, isAdmin = false }: { explanation:
       <p className="muted mt-2 text-xs">Precedence: {explanation.layerOrder.join(" › ")} (priority only orders definitions inside one layer)</p>
       <ol className="relative mt-3 ml-3 border-l-2 border-zinc-300 dark:border-zinc-700" data-testid="resolution-chain" aria-label="Candidates, highest first">
         {explanation.chain.map((c, i) => {
-          const won = c.status === "winner";
+          const won = c.status === "active";
           return (
             <li key={c.id} className="relative mb-4 ml-5 last:mb-0" data-testid={`chain-item-${c.layer}${c.plugin ? `-${c.plugin}` : ""}`}>
               <span

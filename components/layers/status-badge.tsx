@@ -1,9 +1,8 @@
-import type { CandidateStatus } from "~/server/runtime/registry/types";
 import type { SkillState } from "~/server/domain/vocabulary";
-import { STATE_STYLE, stateLabel, stateOf } from "~/components/skills/skill-state";
+import { STATE_STYLE, stateLabel } from "~/components/skills/skill-state";
 
-export function StatusBadge({ status, prefix, title }: { status: CandidateStatus | SkillState; prefix?: string; title?: string }) {
-  const s = STATE_STYLE[stateOf(status)];
+export function StatusBadge({ status, prefix, title }: { status: SkillState; prefix?: string; title?: string }) {
+  const s = STATE_STYLE[status];
   return (
     <span className={`badge gap-1 ring-1 ring-inset ${s.className}`} title={title} data-status={status}>
       <span aria-hidden>{s.symbol}</span>

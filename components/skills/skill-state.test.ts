@@ -3,12 +3,6 @@ import { LAYER_LABEL, SKILL_STATES } from "~/server/domain/vocabulary";
 import { STATE_STYLE, stateClass, stateLabel } from "./skill-state";
 
 describe("skill states on screen", () => {
-  it("names the registry's winner as the list does: active", () => {
-    expect(stateLabel("winner")).toBe("active");
-    expect(stateLabel("active")).toBe("active");
-    expect(stateClass("winner")).toBe(STATE_STYLE.active.className);
-  });
-
   it("says the same words in the skill list and the layers matrix", () => {
     expect(SKILL_STATES.map(stateLabel)).toEqual(["active", "shadowed", "blocked", "pending approval", "disabled", "out of scope", "invalid"]);
     expect(LAYER_LABEL).toEqual({ enterprise: "Enterprise", personal: "Personal", project: "Project", plugin: "Plugin" });

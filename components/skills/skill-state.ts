@@ -1,6 +1,5 @@
 // How each skill state looks, in every view (skill list, editor, layers matrix, resolution chain): a symbol as
 // well as a colour, so nothing relies on colour alone. The words are the domain's (SKILL_STATE_LABEL).
-import type { CandidateStatus } from "~/server/runtime/registry/types";
 import { SKILL_STATE_LABEL, type SkillState } from "~/server/domain/vocabulary";
 
 export const STATE_STYLE: Record<SkillState, { symbol: string; className: string }> = {
@@ -13,11 +12,6 @@ export const STATE_STYLE: Record<SkillState, { symbol: string; className: string
   invalid: { symbol: "✕", className: "bg-red-100 text-red-900 ring-red-300 dark:bg-red-950/60 dark:text-red-200 dark:ring-red-800" },
 };
 
-/** The resolution's status as the screen names it: the registry's "winner" is the "active" definition. */
-export function stateOf(status: CandidateStatus | SkillState): SkillState {
-  return (status as string) === "winner" ? "active" : (status as SkillState);
-}
-
 /** Words and colour for a status; one the vocabulary does not know (an older server) shows as written, unstyled. */
-export const stateLabel = (status: CandidateStatus | SkillState | (string & {})): string => SKILL_STATE_LABEL[stateOf(status as SkillState)] ?? status;
-export const stateClass = (status: CandidateStatus | SkillState | (string & {})): string => STATE_STYLE[stateOf(status as SkillState)]?.className ?? "";
+export const stateLabel = (status: SkillState | (string & {})): string => SKILL_STATE_LABEL[status as SkillState] ?? status;
+export const stateClass = (status: SkillState | (string & {})): string => STATE_STYLE[status as SkillState]?.className ?? "";

@@ -43,14 +43,14 @@ describe("omniforge skill list", () => {
   it("--json prints one array with every definition", () => {
     const r = omniforge("skill", "list", "--json");
     expect(r.code).toBe(0);
-    const rows = JSON.parse(r.out) as { name: string; layer: string; status: string; winner: { layer: string } | null }[];
+    const rows = JSON.parse(r.out) as { name: string; layer: string; status: string; active: { layer: string } | null }[];
     expect(rows.map((x) => `${x.name}/${x.layer}/${x.status}`).sort()).toEqual([
       "broken/project/invalid",
       "code-review/enterprise/active",
       "code-review/project/shadowed",
       "notes/project/active",
     ]);
-    expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.winner!.layer).toBe("enterprise");
+    expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.active!.layer).toBe("enterprise");
   });
 
   it("--jsonl prints the same objects one per line; --json and --jsonl together are a usage error", () => {
@@ -147,12 +147,12 @@ describe("omniforge skill deploy", () => {
   it("copies a definition into a layer and says what changes", () => {
     const r = omniforge("skill", "deploy", "notes", "--scope", "personal");
     expect(r.code).toBe(0);
-    // The preview comes first: which contexts' winner changes.
+    // The preview comes first: which contexts' active definition changes.
     expect(r.out).toContain(`deploy "notes": project <project>/.omniforge/skills/notes -> <home>/skills/notes`);
     expect(r.out).toContain("1 of 1 contexts change");
     expect(r.out).toContain("notes: the active definition changes from the project definition");
     expect(fs.existsSync(path.join(t.home, "skills", "notes", "SKILL.md"))).toBe(true);
-    // The winner is now the personal copy itself.
+    // The active definition is now the personal copy itself.
     const same = omniforge("skill", "deploy", "notes", "--scope", "personal");
     expect(same.code).toBe(1);
     expect(same.err).toContain("already is the personal copy");

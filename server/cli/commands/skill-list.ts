@@ -1,4 +1,4 @@
-// `omniforge skill list`: every skill definition in every layer, with its status (winner, shadowed, invalid,
+// `omniforge skill list`: every skill definition in every layer, with its status (active, shadowed, invalid,
 // blocked...), what shadows it, and its diagnostics count. `--json` prints one JSON array (one object per
 // definition, in precedence order), `--jsonl` the same objects one per line; both are written as they are made,
 // never as one big string. A listing checks what it shows, the frontmatter: body checks (links, length) are
@@ -14,7 +14,7 @@ import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { count } from "../../domain/plural";
 
-export const summary = "List every skill definition across the layers, with the winner of each name and why";
+export const summary = "List every skill definition across the layers, with the active one of each name and why";
 
 const USAGE = `usage: omniforge skill list [--json | --jsonl] [--home DIR] [--project DIR] [--user ID]
                           [--environment NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json]
@@ -86,7 +86,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
   const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
   const { byName } = resolveAll(index, ctx);
-  const rowOf = (c: (typeof byName)[string]["candidates"][number], w: (typeof byName)[string]["winner"]) => {
+  const rowOf = (c: (typeof byName)[string]["candidates"][number], a: (typeof byName)[string]["active"]) => {
     const e = c.entry;
     let errors = 0;
     for (const d of e.diagnostics) if (d.severity === "error") errors++;
@@ -94,9 +94,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       name: e.name,
       layer: e.layer,
       ...(e.plugin ? { plugin: e.plugin } : {}),
-      status: c.status === "winner" ? "active" : c.status,
+      status: c.status,
       reason: c.reason,
-      winner: w ? { layer: w.layer, ...(w.plugin ? { plugin: w.plugin } : {}), dir: w.dir } : null,
+      active: a ? { layer: a.layer, ...(a.plugin ? { plugin: a.plugin } : {}), dir: a.dir } : null,
       description: e.description,
       dir: e.dir,
       file: e.file,
@@ -118,7 +118,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (values.json) out("[");
     for (const r of Object.values(byName)) {
       for (const c of r.candidates) {
-        const line = JSON.stringify(rowOf(c, r.winner));
+        const line = JSON.stringify(rowOf(c, r.active));
         out(values.jsonl ? line + "\n" : (first ? "\n" : ",\n") + line);
         first = false;
       }
@@ -127,7 +127,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     out(null);
     return 0;
   }
-  const rows = Object.values(byName).flatMap((r) => r.candidates.map((c) => rowOf(c, r.winner)));
+  const rows = Object.values(byName).flatMap((r) => r.candidates.map((c) => rowOf(c, r.active)));
   if (!rows.length) {
     io.out(`no skills found (home ${config.home}, project ${config.projectRoot})\n`);
     return 0;
@@ -137,7 +137,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     r.name,
     layerLabel(r),
     r.status,
-    r.status === "active" ? "-" : r.status === "shadowed" && r.winner ? layerLabel(r.winner) : r.status === "shadowed" ? "held" : "-",
+    r.status === "active" ? "-" : r.status === "shadowed" && r.active ? layerLabel(r.active) : r.status === "shadowed" ? "held" : "-",
     r.errorCount ? `${r.diagnosticsCount} (${count(r.errorCount, "error")})` : String(r.diagnosticsCount),
     r.dir,
   ]);
@@ -147,7 +147,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     ...rows.filter((r) => r.status !== "active" && r.status !== "shadowed").map((r) => `${r.status}: ${r.name} (${layerLabel(r)}): ${r.reason}`),
   ];
   if (notes.length) io.out("\n" + notes.join("\n") + "\n");
-  const active = Object.values(byName).filter((r) => r.winner).length;
+  const active = Object.values(byName).filter((r) => r.active).length;
   io.out(`\n${count(rows.length, "definition")}, ${count(active, "active skill")}; policy: ${policyFrom ?? "none (no console.db in the data home, no --policy)"}\n`);
   return 0;
 }

@@ -26,7 +26,7 @@ export interface LoadedSkill {
   agent?: string;
 }
 
-/** One winner per name: the list as given, or the index resolved with the context (policy, scope). */
+/** One active definition per name: the list as given, or the index resolved with the context (policy, scope). */
 export function effectiveSkills(source: AgentSkillSource): SkillEntry[] {
   const list = Array.isArray(source) ? source : resolveAll(source.index, source.context ?? {}).skills;
   return list.filter((e) => e.loadable);

@@ -185,7 +185,7 @@ describe("install", () => {
     expect(fs.statSync(path.join(r.dir, "scripts", "run.sh")).mode & 0o111).not.toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(r.pluginDir, "plugin.json"), "utf8"));
     expect(manifest).toEqual({ name: "folder-skill", installedAt: "2026-04-01T00:00:00.000Z", source: src });
-    const w = resolve(SkillIndex.build(t.config), "folder-skill@folder-skill").winner;
+    const w = resolve(SkillIndex.build(t.config), "folder-skill@folder-skill").active;
     expect(w?.layer).toBe("plugin");
     expect(w?.hasScripts).toBe(true);
     // Installing again needs force.

@@ -35,8 +35,8 @@ describe("config.yaml", () => {
     const ctx = configContext(readSkillsConfig(t.home, t.project));
     expect(ctx.scopeDefaults).toEqual({ environment: "prod", tenant: "acme", from: { environment: projectFile, tenant: path.join(t.home, "config.yaml") } });
     writeSkill(path.join(t.project, ".omniforge", "skills"), "release", { extra: "scope:\n  environments: [prod]" });
-    expect(resolve(SkillIndex.build(t.config), "release", ctx).winner?.layer).toBe("project");
-    expect(resolve(SkillIndex.build(t.config), "release", {}).winner).toBeNull();
+    expect(resolve(SkillIndex.build(t.config), "release", ctx).active?.layer).toBe("project");
+    expect(resolve(SkillIndex.build(t.config), "release", {}).active).toBeNull();
   });
 
   it("precedence project-first lets the project beat the user's own skill (enterprise still wins), and says why", () => {
@@ -44,12 +44,12 @@ describe("config.yaml", () => {
     writeSkill(path.join(t.home, "skills"), "review");
     writeSkill(path.join(t.project, ".omniforge", "skills"), "review");
     const index = SkillIndex.build(t.config);
-    expect(resolve(index, "review").winner?.layer).toBe("personal");
+    expect(resolve(index, "review").active?.layer).toBe("personal");
     const r = resolve(index, "review", configContext({ precedence: "project-first", sources: [] }));
-    expect(r.winner?.layer).toBe("project");
+    expect(r.active?.layer).toBe("project");
     expect(r.candidates.find((c) => c.entry.layer === "personal")!.reason).toMatch(/enterprise > project > personal > plugin \(precedence: project-first/);
     writeSkill(path.join(t.home, "enterprise", "skills"), "review");
-    expect(resolve(SkillIndex.build(t.config), "review", { precedence: "project-first" }).winner?.layer).toBe("enterprise");
+    expect(resolve(SkillIndex.build(t.config), "review", { precedence: "project-first" }).active?.layer).toBe("enterprise");
   });
 
   it("disabled_skills and skills.enabled: false disable, with the reason", () => {
@@ -57,6 +57,6 @@ describe("config.yaml", () => {
     writeSkill(path.join(t.project, ".omniforge", "skills"), "old-notes");
     const index = SkillIndex.build(t.config);
     expect(resolve(index, "old-notes", { disabledNames: ["old-notes"] }).candidates[0]).toMatchObject({ status: "disabled", reason: "disabled in config.yaml (disabled_skills)" });
-    expect(resolve(index, "old-notes", { skillsEnabled: false }).winner).toBeNull();
+    expect(resolve(index, "old-notes", { skillsEnabled: false }).active).toBeNull();
   });
 });

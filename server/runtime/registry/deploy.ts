@@ -1,5 +1,5 @@
-// `omniforge skill deploy`: copies a definition (the current winner, or a chosen one) into the enterprise,
-// personal or project layer, atomically, and reports what changes: the winner before and after.
+// `omniforge skill deploy`: copies a definition (the active one, or a chosen one) into the enterprise,
+// personal or project layer, atomically, and reports what changes: the active definition before and after.
 import path from "node:path";
 import { isInside, isSafeSegment, type LayerConfig, type LayerName, writableRoot } from "./layers";
 import { parseSkillRef, resolve } from "./resolve";
@@ -14,14 +14,14 @@ export class DeployError extends RegistryError {
 }
 
 export interface DeployOptions {
-  /** Copy this definition instead of the winner: a layer (and plugin), or the skill folder. */
+  /** Copy this definition instead of the active one: a layer (and plugin), or the skill folder. */
   from?: { layer: LayerName; plugin?: string } | { dir: string };
   force?: boolean;
-  /** The context whose winner is reported before/after (default: no agent, tenant or environment). */
+  /** The context whose active definition is reported before/after (default: no agent, tenant or environment). */
   ctx?: ResolveContext;
 }
 
-export interface WinnerSummary {
+export interface DefinitionSummary {
   layer: LayerName;
   plugin?: string;
   dir: string;
@@ -30,21 +30,21 @@ export interface WinnerSummary {
 
 export interface DeployReport {
   name: string;
-  from: WinnerSummary;
+  from: DefinitionSummary;
   to: { layer: LayerName; dir: string };
   replaced: boolean;
-  before: WinnerSummary | null;
-  after: WinnerSummary | null;
+  before: DefinitionSummary | null;
+  after: DefinitionSummary | null;
   /** Whether the active definition (for ctx) is a different one after the deploy. */
-  winnerChanged: boolean;
+  activeChanged: boolean;
   /** "What changes", for a person. */
   message: string;
 }
 
-const summary = (e: SkillEntry | null): WinnerSummary | null =>
+const summary = (e: SkillEntry | null): DefinitionSummary | null =>
   e ? { layer: e.layer, ...(e.plugin ? { plugin: e.plugin } : {}), dir: e.dir, digest: e.digest } : null;
 
-const describe = (w: WinnerSummary | null) =>
+const describe = (w: DefinitionSummary | null) =>
   w ? `the ${w.layer}${w.plugin ? ` (plugin "${w.plugin}")` : ""} definition at ${w.dir}` : "no definition";
 
 export function deploySkill(
@@ -69,7 +69,7 @@ export function deploySkill(
   } else if (ref.plugin !== undefined) {
     chosen = index.definitions(ref.name).find((e) => e.layer === "plugin" && e.plugin === ref.plugin);
   } else {
-    chosen = before.winner;
+    chosen = before.active;
   }
   if (!chosen) {
     throw new DeployError(
@@ -96,10 +96,10 @@ export function deploySkill(
   }
   index.refresh([target]);
   const after = resolve(index, ref.name, ctx);
-  const b = summary(before.winner);
-  const a = summary(after.winner);
-  const winnerChanged = b?.dir !== a?.dir || b?.digest !== a?.digest;
-  const message = winnerChanged
+  const b = summary(before.active);
+  const a = summary(after.active);
+  const activeChanged = b?.dir !== a?.dir || b?.digest !== a?.digest;
+  const message = activeChanged
     ? `${ref.name}: the active definition changes from ${describe(b)} to ${describe(a)}`
     : `${ref.name}: the active definition stays ${describe(a)}` +
       (a?.dir !== target ? ` (the copy in the ${targetLayer} layer is shadowed: ${after.candidates.find((c) => c.entry.dir === target)?.reason ?? "not active"})` : "");
@@ -110,7 +110,7 @@ export function deploySkill(
     replaced,
     before: b,
     after: a,
-    winnerChanged,
+    activeChanged,
     message,
   };
 }

@@ -44,7 +44,7 @@ describeNeeding(sharedFixture("fixtures/real-skills"), "registry over the real s
   it("two folders with the same name in one layer: the first folder wins, with a warning", () => {
     const r = resolve(index, "skill-creator");
     expect(r.candidates).toHaveLength(2);
-    expect(r.winner?.dir).toContain("anthropics__skills");
+    expect(r.active?.dir).toContain("anthropics__skills");
     expect(r.candidates[1]!.status).toBe("shadowed");
     expect(r.warnings[0]).toContain("equal priority");
     expect(resolveAll(index).skills).toHaveLength(expected.length - 1);

@@ -46,15 +46,15 @@ function firstError(e: SkillEntry): string {
   return d ? `${d.message} (line ${d.line})` : "SKILL.md could not be read";
 }
 
-function shadowReason(loser: SkillEntry, winner: SkillEntry, precedence?: ResolveContext["precedence"]): string {
-  if (loser.layer !== winner.layer) return `shadowed by ${where(winner)}: ${orderText(precedence)}`;
-  if (winner.priority !== loser.priority) {
-    return `shadowed by ${where(winner)} at ${winner.dir} with higher priority (${winner.priority} > ${loser.priority}); priority only orders definitions within a layer`;
+function shadowReason(entry: SkillEntry, active: SkillEntry, precedence?: ResolveContext["precedence"]): string {
+  if (entry.layer !== active.layer) return `shadowed by ${where(active)}: ${orderText(precedence)}`;
+  if (active.priority !== entry.priority) {
+    return `shadowed by ${where(active)} at ${active.dir} with higher priority (${active.priority} > ${entry.priority}); priority only orders definitions within a layer`;
   }
-  if (loser.layer === "plugin") {
-    return `shadowed by ${where(winner)}, installed later (${winner.installedAt}): equal priority ${winner.priority}, the latest install wins`;
+  if (entry.layer === "plugin") {
+    return `shadowed by ${where(active)}, installed later (${active.installedAt}): equal priority ${active.priority}, the latest install wins`;
   }
-  return `shadowed by ${winner.dir} in the same layer with equal priority ${winner.priority}: the first folder in layer order wins`;
+  return `shadowed by ${active.dir} in the same layer with equal priority ${active.priority}: the first folder in layer order wins`;
 }
 
 /** What config.yaml turns off: every skill (skills.enabled: false) or these names (disabled_skills). */
@@ -100,7 +100,7 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
   const brokenEnterprise = ordered.find((e) => e.layer === "enterprise" && !e.loadable);
   const enterpriseUsable = eligible.some((c) => c.entry.layer === "enterprise");
   const held = brokenEnterprise && !enterpriseUsable && plugin === undefined;
-  let winner: SkillEntry | null = null;
+  let active: SkillEntry | null = null;
   if (held) {
     for (const c of eligible) {
       c.reason = `held by the enterprise definition at ${brokenEnterprise.dir}, which does not load: lower layers cannot take its place until it is fixed`;
@@ -108,46 +108,46 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
     warnings.push(`"${name}": the enterprise definition does not load, so no definition of this name is active`);
   } else if (eligible.length) {
     const w = eligible[0]!;
-    winner = w.entry;
-    w.status = "winner";
-    const rivals = eligible.filter((c) => c !== w && c.entry.layer === winner!.layer);
-    const tiedWithWinner = rivals.some((r) => r.entry.priority === winner!.priority);
+    active = w.entry;
+    w.status = "active";
+    const rivals = eligible.filter((c) => c !== w && c.entry.layer === active!.layer);
+    const tiedWithActive = rivals.some((r) => r.entry.priority === active!.priority);
     w.reason =
-      `wins: ${where(winner)} comes first (${ORDER_TEXT})` +
+      `wins: ${where(active)} comes first (${ORDER_TEXT})` +
       (!rivals.length
         ? ""
-        : !tiedWithWinner
-          ? `; highest priority (${winner.priority}) in its layer`
-          : winner.layer === "plugin"
-            ? `; among plugins with equal priority ${winner.priority} the latest install wins`
-            : `; first folder among definitions with equal priority ${winner.priority}`);
-    for (const c of eligible.slice(1)) c.reason = shadowReason(c.entry, winner, ctx.precedence);
-    const tied = rivals.filter((r) => r.entry.priority === winner!.priority);
+        : !tiedWithActive
+          ? `; highest priority (${active.priority}) in its layer`
+          : active.layer === "plugin"
+            ? `; among plugins with equal priority ${active.priority} the latest install wins`
+            : `; first folder among definitions with equal priority ${active.priority}`);
+    for (const c of eligible.slice(1)) c.reason = shadowReason(c.entry, active, ctx.precedence);
+    const tied = rivals.filter((r) => r.entry.priority === active!.priority);
     if (tied.length) {
       warnings.push(
-        winner.layer === "plugin"
-          ? `"${name}": plugins ${[winner, ...tied.map((t) => t.entry)].map((e) => `"${e.plugin}"`).join(", ")} define it with equal priority ${winner.priority}; the latest install ("${winner.plugin}") wins. Set priority to choose explicitly.`
-          : `"${name}": ${tied.length + 1} definitions in the ${winner.layer} layer have equal priority ${winner.priority}; ${winner.dir} wins by folder order. Set priority to choose explicitly.`,
+        active.layer === "plugin"
+          ? `"${name}": plugins ${[active, ...tied.map((t) => t.entry)].map((e) => `"${e.plugin}"`).join(", ")} define it with equal priority ${active.priority}; the latest install ("${active.plugin}") wins. Set priority to choose explicitly.`
+          : `"${name}": ${tied.length + 1} definitions in the ${active.layer} layer have equal priority ${active.priority}; ${active.dir} wins by folder order. Set priority to choose explicitly.`,
       );
     }
   }
   const label = plugin !== undefined ? `${name}@${plugin}` : name;
-  const summary = winner
-    ? `${label}: ${where(winner)} is active (${count(candidates.length, "definition")})`
+  const summary = active
+    ? `${label}: ${where(active)} is active (${count(candidates.length, "definition")})`
     : candidates.length
       ? `${label}: no active definition (${candidates.map((c) => `${c.entry.layer}: ${c.status}`).join(", ")})`
       : `${label}: no definition in any layer`;
-  return { name, ...(plugin !== undefined ? { plugin } : {}), winner, candidates, warnings, summary };
+  return { name, ...(plugin !== undefined ? { plugin } : {}), active, candidates, warnings, summary };
 }
 
-/** The effective skill set (one winner per name) with the explanation of every name. */
+/** The effective skill set (one active definition per name) with the explanation of every name. */
 export function resolveAll(index: DefinitionSource, ctx: ResolveContext = {}): EffectiveSkills {
   const byName: Record<string, Resolution> = {};
   const skills: SkillEntry[] = [];
   for (const name of index.names()) {
     const r = resolve(index, name, ctx);
     byName[name] = r;
-    if (r.winner) skills.push(r.winner);
+    if (r.active) skills.push(r.active);
   }
   return { skills, byName };
 }

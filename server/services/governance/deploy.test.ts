@@ -15,7 +15,7 @@ const h = useTestHome(govHome);
 const actor = () => ({ audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 
 describe("deploy preview", () => {
-  it("lists the default context and each scope value, with the winner before and after, and writes nothing", async () => {
+  it("lists the default context and each scope value, with the active definition before and after, and writes nothing", async () => {
     h.skill("project", "data-handling", { body: "project rules\n" });
     h.skill("project", "other", { extra: "scope:\n  environments: [production, staging]\n  agents: [cot-agent]" });
     const index = await indexFor(h.admin.id, h.dataHome);

@@ -1,6 +1,6 @@
 // Deploy from the console: copy a definition into the enterprise, personal or project layer. First a preview:
-// for the default context and every environment, agent and tenant that some skill's scope names, the winner
-// before and after, computed by the registry's resolve() over the index with the copy laid on top (nothing is
+// for the default context and every environment, agent and tenant that some skill's scope names, the active
+// definition before and after, computed by the registry's resolve() over the index with the copy laid on top (nothing is
 // written). Then the registry's deploySkill does the atomic copy, and skill_deployed is recorded.
 import path from "node:path";
 import type { Audited } from "../../runtime/audit/events";
@@ -21,10 +21,11 @@ import { displayPath, scopeValues, type Places, type Viewer } from "./context";
 import { GovernanceError } from "./errors";
 import { atOrAbove, doctorSkill, type DoctorSeverity } from "../../runtime/doctor";
 import { count } from "../../domain/plural";
+import type { SkillState } from "../../domain/vocabulary";
 
 export type DeployTarget = Exclude<LayerName, "plugin">;
 
-export interface WinnerView {
+export interface ActiveView {
   layer: LayerName;
   plugin?: string;
   where: string;
@@ -37,11 +38,11 @@ export interface PreviewRow {
   /** "default" or e.g. "environment=production". */
   label: string;
   context: { environment?: string; agent?: string; tenant?: string };
-  before: WinnerView | null;
-  after: WinnerView | null;
+  before: ActiveView | null;
+  after: ActiveView | null;
   changes: boolean;
   /** Status and reason of the copy in this context (e.g. shadowed by enterprise, pending approval). */
-  copyStatus: string;
+  copyStatus: SkillState | "absent";
   copyReason: string;
 }
 
@@ -70,7 +71,7 @@ export function checkDeployRight(viewer: Viewer, target: LayerName): asserts tar
 function chooseSource(index: SkillIndex, name: string, fromId: string | undefined, ctx: ResolveContext): SkillEntry {
   const defs = index.definitions(name);
   if (!defs.length) throw new GovernanceError("NOT_FOUND", `no skill named "${name}" in any layer`);
-  const chosen = fromId ? defs.find((e) => e.id === path.resolve(fromId)) : (resolve(index, name, ctx).winner ?? undefined);
+  const chosen = fromId ? defs.find((e) => e.id === path.resolve(fromId)) : (resolve(index, name, ctx).active ?? undefined);
   if (!chosen) throw new GovernanceError("NOT_FOUND", fromId ? "that definition is not in this view any more; reload" : `"${name}" has no active definition to copy; choose one`);
   if (!chosen.loadable) throw new GovernanceError("BAD_REQUEST", `the ${chosen.layer} definition of "${name}" does not load; fix it before deploying`);
   return chosen;
@@ -123,7 +124,7 @@ export function previewDeploy(
     installedAt: undefined,
   };
   const after = withCopy(index, copy);
-  const view = (e: SkillEntry | null): WinnerView | null =>
+  const view = (e: SkillEntry | null): ActiveView | null =>
     e ? { layer: e.layer, ...(e.plugin ? { plugin: e.plugin } : {}), where: displayPath(e.dir, dataHome), digest: e.digest, isCopy: e === copy } : null;
   const rows = previewContexts(index.entries()).map((context): PreviewRow => {
     const ctx = { ...context, policy };
@@ -132,12 +133,12 @@ export function previewDeploy(
     const b = resolve(index, input.name, ctx);
     const a = resolve(after, input.name, ctx);
     const copyCandidate = a.candidates.find((c) => c.entry === copy);
-    const changes = (b.winner?.id ?? null) !== (a.winner?.id ?? null) || (b.winner?.digest ?? null) !== (a.winner?.digest ?? null);
+    const changes = (b.active?.id ?? null) !== (a.active?.id ?? null) || (b.active?.digest ?? null) !== (a.active?.digest ?? null);
     return {
       label: labelOf(context),
       context,
-      before: view(b.winner),
-      after: view(a.winner),
+      before: view(b.active),
+      after: view(a.active),
       changes,
       copyStatus: copyCandidate?.status ?? "absent",
       copyReason: copyCandidate?.reason ?? "",
@@ -206,7 +207,7 @@ export function executeDeploy(
       from: { layer: preview.from.layer, plugin: preview.from.plugin, where: preview.from.where },
       to: preview.to.where,
       replaced: report.replaced,
-      winnerChanged: report.winnerChanged,
+      activeChanged: report.activeChanged,
       changedContexts: preview.rows.filter((r) => r.changes).map((r) => r.label),
       via: "console",
     },

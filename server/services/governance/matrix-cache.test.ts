@@ -33,8 +33,8 @@ describe("the matrix and the what-if read the cached resolution", () => {
     const { index, ctx } = await request({ environment: "production" });
     const fresh = resolveAll(index, ctx);
     const m = buildMatrix(index, ctx);
-    expect(m.rows.map((r) => [r.name, r.winner?.layer ?? null])).toEqual(Object.values(fresh.byName).map((r) => [r.name, r.winner?.layer ?? null]).sort());
-    expect(m.rows.map((r) => [r.name, r.winner?.layer ?? null])).toEqual([
+    expect(m.rows.map((r) => [r.name, r.active?.layer ?? null])).toEqual(Object.values(fresh.byName).map((r) => [r.name, r.active?.layer ?? null]).sort());
+    expect(m.rows.map((r) => [r.name, r.active?.layer ?? null])).toEqual([
       ["data-handling", "enterprise"],
       ["deploy", "project"],
       ["release-notes", "project"],

@@ -8,13 +8,13 @@ import type { DataHome } from "../../config";
 import {
   LAYER_ORDER,
   resolve,
-  type CandidateStatus,
   type DefinitionSource,
   type LayerName,
   type ResolveContext,
   type SkillIndex,
 } from "../../runtime/registry";
 import type { SkillScope } from "../../runtime/skill/types";
+import type { SkillState } from "../../domain/vocabulary";
 import { resolveCached } from "../catalog/resolution";
 import { displayPath } from "./context";
 import { GovernanceError } from "./errors";
@@ -22,13 +22,13 @@ import { GovernanceError } from "./errors";
 export interface MatrixCell {
   /** Index id (the skill folder) of the definition, used to ask for its chain or its SKILL.md. */
   id: string;
-  status: CandidateStatus;
+  status: SkillState;
   plugin?: string;
 }
 
 export interface MatrixRow {
   name: string;
-  winner: { layer: LayerName; plugin?: string } | null;
+  active: { layer: LayerName; plugin?: string } | null;
   definitions: number;
   /** More than one definition of the name exists (in any layer): the rows a person looks at first. */
   overridden: boolean;
@@ -56,7 +56,7 @@ export function buildMatrix(index: SkillIndex, ctx: ResolveContext): LayerMatrix
     definitions += r.candidates.length;
     rows.push({
       name,
-      winner: r.winner ? { layer: r.winner.layer, ...(r.winner.plugin ? { plugin: r.winner.plugin } : {}) } : null,
+      active: r.active ? { layer: r.active.layer, ...(r.active.plugin ? { plugin: r.active.plugin } : {}) } : null,
       definitions: r.candidates.length,
       overridden: r.candidates.length > 1,
       hasWarnings: r.warnings.length > 0,
@@ -78,7 +78,7 @@ export interface ChainLink {
   id: string;
   layer: LayerName;
   plugin?: string;
-  status: CandidateStatus;
+  status: SkillState;
   reason: string;
   priority: number;
   digest: string;
@@ -96,7 +96,7 @@ export interface Explanation {
   name: string;
   summary: string;
   warnings: string[];
-  winnerId: string | null;
+  activeId: string | null;
   /** Highest precedence first (the registry's order). */
   chain: ChainLink[];
   layerOrder: readonly LayerName[];
@@ -111,7 +111,7 @@ export function explain(index: DefinitionSource, name: string, ctx: ResolveConte
     name: r.name,
     summary: r.summary,
     warnings: r.warnings,
-    winnerId: r.winner?.id ?? null,
+    activeId: r.active?.id ?? null,
     layerOrder: LAYER_ORDER,
     onBlockList: !!ctx.policy?.blockedNames.includes(r.name),
     chain: r.candidates.map((c) => ({

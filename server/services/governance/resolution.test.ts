@@ -25,9 +25,9 @@ describe("the override matrix", () => {
     h.skill("project", "solo");
     const { m, index, ctx } = await matrixFor();
     const r = row(m, "data-handling")!;
-    expect(r.winner).toEqual({ layer: "enterprise" });
+    expect(r.active).toEqual({ layer: "enterprise" });
     expect(r.overridden).toBe(true);
-    expect(r.cells.enterprise.map((c) => c.status)).toEqual(["winner"]);
+    expect(r.cells.enterprise.map((c) => c.status)).toEqual(["active"]);
     expect(r.cells.project.map((c) => c.status)).toEqual(["shadowed"]);
     expect(row(m, "solo")!.overridden).toBe(false);
     expect(m.counts).toMatchObject({ names: 2, definitions: 3, overridden: 1, active: 2 });
@@ -42,7 +42,7 @@ describe("the override matrix", () => {
     h.skill("plugin", "csv", { plugin: "beta", extra: "priority: 1" });
     const { m } = await matrixFor();
     expect(row(m, "csv")!.cells.plugin).toEqual([
-      expect.objectContaining({ plugin: "alpha", status: "winner" }),
+      expect.objectContaining({ plugin: "alpha", status: "active" }),
       expect.objectContaining({ plugin: "beta", status: "shadowed" }),
     ]);
   });
@@ -51,7 +51,7 @@ describe("the override matrix", () => {
     h.skill("project", "broken", { raw: "---\nname: broken\ndescription: [unclosed\n---\nbody\n" });
     const { m } = await matrixFor();
     expect(row(m, "broken")!.cells.project[0]!.status).toBe("invalid");
-    expect(row(m, "broken")!.winner).toBeNull();
+    expect(row(m, "broken")!.active).toBeNull();
   });
 });
 
@@ -62,7 +62,7 @@ describe("policies change what agents get", () => {
     change({ op: "block", name: "git-helper" });
     const { m, index } = await matrixFor();
     expect(row(m, "git-helper")!.cells.project[0]!.status).toBe("blocked");
-    expect(row(m, "git-helper")!.winner).toBeNull();
+    expect(row(m, "git-helper")!.active).toBeNull();
     // The playground's listing: effectivePolicy + resolveAll over the same index.
     const listed = resolveAll(index, { policy: effectivePolicy(h.db, { userId: h.admin.id }) }).skills.map((s) => s.name);
     expect(listed).toEqual(["other"]);
@@ -74,7 +74,7 @@ describe("policies change what agents get", () => {
     change({ op: "disable", name: "review", layer: "enterprise" });
     const { m } = await matrixFor();
     expect(row(m, "review")!.cells.enterprise[0]!.status).toBe("disabled");
-    expect(row(m, "review")!.winner).toEqual({ layer: "project" });
+    expect(row(m, "review")!.active).toEqual({ layer: "project" });
   });
 
   it("allowlist mode keeps every unlisted name out; turning it off restores them", async () => {
@@ -82,11 +82,11 @@ describe("policies change what agents get", () => {
     h.skill("project", "unlisted");
     change({ op: "setAllowlist", names: ["listed"] });
     let { m } = await matrixFor();
-    expect(row(m, "listed")!.winner).not.toBeNull();
+    expect(row(m, "listed")!.active).not.toBeNull();
     expect(row(m, "unlisted")!.cells.project[0]!.status).toBe("blocked");
     change({ op: "setAllowlist", names: null });
     ({ m } = await matrixFor());
-    expect(row(m, "unlisted")!.winner).not.toBeNull();
+    expect(row(m, "unlisted")!.active).not.toBeNull();
   });
 
   it("forbidden name patterns (vendor words) block matching names in every layer", async () => {
@@ -97,38 +97,38 @@ describe("policies change what agents get", () => {
     const { m } = await matrixFor();
     expect(row(m, "claude-helper")!.cells.enterprise[0]!.status).toBe("blocked");
     expect(row(m, "openai-tool")!.cells.project[0]!.status).toBe("blocked");
-    expect(row(m, "fine-name")!.winner).not.toBeNull();
+    expect(row(m, "fine-name")!.active).not.toBeNull();
   });
 });
 
 describe("what-if: user, environment, agent, tenant", () => {
-  it("another environment gets a different winner (scope.environments)", async () => {
+  it("another environment gets a different active definition (scope.environments)", async () => {
     h.skill("enterprise", "data-handling", { extra: "scope:\n  environments: [production]" });
     h.skill("project", "data-handling", { extra: "scope:\n  environments: [staging, production]" });
     let { m } = await matrixFor({ environment: "production" });
-    expect(row(m, "data-handling")!.winner).toEqual({ layer: "enterprise" });
+    expect(row(m, "data-handling")!.active).toEqual({ layer: "enterprise" });
     ({ m } = await matrixFor({ environment: "staging" }));
-    expect(row(m, "data-handling")!.winner).toEqual({ layer: "project" });
+    expect(row(m, "data-handling")!.active).toEqual({ layer: "project" });
     expect(row(m, "data-handling")!.cells.enterprise[0]!.status).toBe("out-of-scope");
     ({ m } = await matrixFor({ environment: "dev" }));
-    expect(row(m, "data-handling")!.winner).toBeNull();
+    expect(row(m, "data-handling")!.active).toBeNull();
   });
 
   it("agent and tenant scopes are applied the same way", async () => {
     h.skill("project", "research", { extra: "scope:\n  agents: [research-agent]\n  tenants: [t-1]" });
-    expect(row((await matrixFor({ agent: "research-agent", tenant: "t-1" })).m, "research")!.winner).not.toBeNull();
+    expect(row((await matrixFor({ agent: "research-agent", tenant: "t-1" })).m, "research")!.active).not.toBeNull();
     expect(row((await matrixFor({ agent: "cot-agent" })).m, "research")!.cells.project[0]!.status).toBe("out-of-scope");
-    expect(row((await matrixFor({ tenant: "t-2" })).m, "research")!.winner).toBeNull();
+    expect(row((await matrixFor({ tenant: "t-2" })).m, "research")!.active).toBeNull();
   });
 
   it("the chosen user's personal layer is the one resolved; only admins may choose someone else", async () => {
     h.skill("personal", "notes", { userId: h.author.id });
     h.skill("project", "notes");
     const asAdmin = await matrixFor({ userId: h.author.id });
-    expect(row(asAdmin.m, "notes")!.winner).toEqual({ layer: "personal" });
+    expect(row(asAdmin.m, "notes")!.active).toEqual({ layer: "personal" });
     const own = await matrixFor({}, h.admin);
-    expect(row(own.m, "notes")!.winner).toEqual({ layer: "project" });
+    expect(row(own.m, "notes")!.active).toEqual({ layer: "project" });
     await expect(matrixFor({ userId: h.admin.id }, h.author)).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect(row((await matrixFor({}, h.author)).m, "notes")!.winner).toEqual({ layer: "personal" });
+    expect(row((await matrixFor({}, h.author)).m, "notes")!.active).toEqual({ layer: "personal" });
   });
 });

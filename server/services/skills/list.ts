@@ -2,20 +2,19 @@
 // (from the version history, or "on disk" when the file changed outside the console), search over name,
 // description, tags and body text, filters, sort and pages. Bodies are read once per digest and cached.
 import fs from "node:fs";
-import { type CandidateStatus, type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
 import { configContextFor } from "../skills-config";
 import { resolveCached } from "../catalog/resolution";
-import { LAYERS } from "../../domain/vocabulary";
+import { LAYERS, type SkillState } from "../../domain/vocabulary";
 
-export type ListStatus = "active" | Exclude<CandidateStatus, "winner">;
 export type ListSort = "name" | "layer" | "status" | "changed";
 
 export interface ListQuery {
   q?: string;
   layers?: LayerName[];
-  statuses?: ListStatus[];
+  statuses?: SkillState[];
   tag?: string;
   sort?: ListSort;
   dir?: "asc" | "desc";
@@ -31,7 +30,7 @@ export interface SkillRow {
   description: string;
   layer: LayerName;
   plugin?: string;
-  status: ListStatus;
+  status: SkillState;
   statusReason: string;
   validity: SkillEntry["status"];
   tags: string[];
@@ -50,7 +49,7 @@ export interface SkillList {
 }
 
 const LAYER_ORDER: readonly LayerName[] = LAYERS;
-const STATUS_ORDER: ListStatus[] = ["active", "pending-approval", "shadowed", "disabled", "blocked", "out-of-scope", "invalid"];
+const STATUS_ORDER: SkillState[] = ["active", "pending-approval", "shadowed", "disabled", "blocked", "out-of-scope", "invalid"];
 
 // digest -> lowercased body text. Bounded so a huge catalog cannot grow it without limit.
 const bodyCache = new Map<string, string>();
@@ -95,7 +94,7 @@ export function listedRows(index: SkillIndex, policy: RegistryPolicy, userId: st
   if (hit) return hit;
   const rows = index.entries().map((entry) => {
     const candidate = resolution.byName[entry.name]?.candidates.find((c) => c.entry.id === entry.id);
-    const status: ListStatus = !candidate ? (entry.loadable ? "shadowed" : "invalid") : candidate.status === "winner" ? "active" : candidate.status;
+    const status: SkillState = !candidate ? (entry.loadable ? "shadowed" : "invalid") : candidate.status;
     const ref = refFromEntry(entry, userId);
     const row = {
       key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ref.skill].join("/"),

@@ -65,7 +65,7 @@ export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeplo
   return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, readDoctorPolicy(ctx.db));
 };
 
-/** What an agent in this context would be offered: one winner per name (what the playground's listing shows). */
+/** What an agent in this context would be offered: one active definition per name (what the playground's listing shows). */
 export const effective = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
   const { index, ctx: rctx } = await resolutionFor(ctx.db, ctx.dataHome, ctx.user, input);
   return effectiveSkills(index, rctx);

@@ -29,7 +29,7 @@ describe("policy router", () => {
     await admin.policy.change({ op: "block", name: "git-helper" });
     expect((await admin.policy.get()).policy.blockedNames).toEqual(["git-helper"]);
     const m = await caller(as("author")).layers.matrix({});
-    expect(m.rows.find((r) => r.name === "git-helper")).toMatchObject({ winner: null, cells: { project: [{ status: "blocked" }] } });
+    expect(m.rows.find((r) => r.name === "git-helper")).toMatchObject({ active: null, cells: { project: [{ status: "blocked" }] } });
   });
 
   it("bad policy input is a BAD_REQUEST with a message", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IMPORT_ARCHIVE_MAX_BYTES } from "../../../domain/limits";
+import { SKILL_STATES } from "../../../domain/vocabulary";
 import { PROJECT_SKILL_DIRS } from "../../../runtime/registry/layers";
 import { LAYERS } from "../../../domain/vocabulary";
 
@@ -20,7 +21,7 @@ const ZDigest = z.string().regex(/^[0-9a-f]{64}$/).nullable();
 export const ZListInput = z.object({
   q: z.string().max(200).optional(),
   layers: z.array(ZLayer).optional(),
-  statuses: z.array(z.enum(["active", "shadowed", "invalid", "disabled", "blocked", "out-of-scope", "pending-approval"])).optional(),
+  statuses: z.array(z.enum(SKILL_STATES)).optional(),
   tag: z.string().max(100).optional(),
   sort: z.enum(["name", "layer", "status", "changed"]).optional(),
   dir: z.enum(["asc", "desc"]).optional(),
