@@ -1,7 +1,7 @@
 // The console under load (issue 15): the production console (`npm start`'s server) on a free port over a throw-away
 // private data home with 600 skills (the real skills of the shared fixtures (OMNIFORGE_SHARED_DIR, default ../shared) copied under several names), 20
 // signed-in people: 16 browsing the skill list, skill details and the audit, 4 chatting in the playground with the
-// offline provider. Prints requests/s and p50/p99 per procedure, and the skill.list page and /api/health alone.
+// offline provider, each following a turn as the page does (the follow subscription, then one read of the session). Prints requests/s and p50/p99 per procedure, and the skill.list page and /api/health alone.
 // Targets: reads p99 < 200 ms, health < 20 ms under load, a skill.list page < 10 ms alone.
 // LOAD_BENCH_SECONDS (default 30) sets how long the mix runs; LOAD_BENCH_ROUNDS (default 1) repeats it (medians).
 // LOAD_BENCH_CPU_PROF=<folder> runs the console's server process itself under `node --cpu-prof` (not behind
@@ -123,6 +123,32 @@ class Client {
     return answer<T>(proc, res);
   }
 
+  /**
+   * Follows a running turn as the playground page does: its follow subscription (server-sent events) until the
+   * server ends the stream with the turn, or `deadline`.
+   */
+  async follow(sessionId: string, deadline: number): Promise<void> {
+    const q = encodeURIComponent(JSON.stringify({ json: { sessionId, from: 0 } }));
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
+    try {
+      const res = await fetch(`${this.base}/api/trpc/playground.follow?input=${q}`, { headers: { cookie: this.cookie, accept: "text/event-stream" }, signal: stop.signal });
+      if (!res.ok || !res.body) throw new Error(`playground.follow: ${res.status}`);
+      const reader = res.body.getReader();
+      let tail = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        tail = (tail + new TextDecoder().decode(value)).slice(-200);
+        // tRPC ends a finished subscription with a "return" event.
+        if (/^event: return$/m.test(tail)) break;
+      }
+      await reader.cancel().catch(() => undefined);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async health(): Promise<void> {
     const res = await fetch(`${this.base}/api/health`);
     await res.arrayBuffer();
@@ -187,12 +213,10 @@ async function mix(base: string, browsers: Client[], chatters: Client[], seconds
       const t0 = performance.now();
       const sent = await rec.time("playground.send", () => c.mutate("playground.send", { sessionId: session.id, request: `Review this pull request and write tests for the change (${k})` }));
       if (!sent) break;
-      // The UI follows the turn; the load run polls what the page shows until the turn is over.
-      for (;;) {
-        const got = await rec.time("playground.get", () => c.query<{ running: unknown }>("playground.get", { sessionId: session.id }));
-        if (!got || !got.running || Date.now() > until + 30_000) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // As the page: follow the turn's events as they stream, then read the session and the session list once.
+      await c.follow(session.id, until + 30_000).catch((e: Error) => rec.errors.set("playground.follow", [...(rec.errors.get("playground.follow") ?? []), e.message]));
+      await rec.time("playground.get", () => c.query("playground.get", { sessionId: session.id }));
+      await rec.time("playground.list", () => c.query("playground.list", {}));
       const list = rec.times.get("turn (send to done)") ?? [];
       list.push(performance.now() - t0);
       rec.times.set("turn (send to done)", list);
