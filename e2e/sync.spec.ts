@@ -61,7 +61,7 @@ test("a token from the UI, a sync into two agents' folders, a block, and the nex
     for (const f of [claude, gemini]) expect(fs.existsSync(path.join(f, "release-notes", "SKILL.md"))).toBe(true);
     const lock = JSON.parse(fs.readFileSync(path.join(gemini, ".omniforge-sync.json"), "utf8"));
     expect(lock.skills["release-notes"]).toMatchObject({ source: baseURL, digest: expect.stringMatching(/^sha256:/) });
-    expect(lock.skills["git-helper"]).toBeTruthy();
+    expect(lock.skills["git-helper"]).toMatchObject({ source: baseURL, digest: expect.stringMatching(/^sha256:/) });
     expect(JSON.parse(fs.readFileSync(path.join(claude, ".omniforge-sync.json"), "utf8")).skills["git-helper"]).toBeUndefined();
 
     // The console knows where release-notes now is.

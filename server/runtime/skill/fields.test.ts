@@ -5,7 +5,7 @@ describe("RULE_FIELDS", () => {
   it("documents each field once, with a type and a description", () => {
     const names = RULE_FIELDS.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const f of RULE_FIELDS) expect(f.type && f.description, f.name).toBeTruthy();
+    for (const f of RULE_FIELDS) expect([typeof f.type, f.type.length > 0, f.description.trim().length > 10], f.name).toEqual(["string", true, true]);
     expect([...SPEC_FIELDS].sort()).toEqual(["allowed-tools", "compatibility", "description", "license", "metadata", "name"]);
     expect([...EXTENSION_FIELDS].sort()).toEqual(["agent", "context", "hooks", "model", "priority", "scope", "tags"]);
     expect(VENDOR_FIELDS.has("argument-hint") && VENDOR_FIELDS.has("disable-model-invocation")).toBe(true);
