@@ -5,7 +5,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseCommand } from "../args";
 import type { CliIO } from "../io";
-import { checkSkillDir, findSkillDirs, type RuleSet, type SkillCheck } from "../../runtime/skill/index";
+// The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
+import { checkSkillDir } from "../../runtime/skill/check";
+import { findSkillDirs } from "../../runtime/skill/discover";
+import type { RuleSet, SkillCheck } from "../../runtime/skill/types";
 
 export const summary = "Validate skill folders against the agentskills.io spec (or the omniforge rules)";
 

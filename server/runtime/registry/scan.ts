@@ -2,7 +2,10 @@
 // becomes an entry with status "invalid" and its diagnostics, never an exception that stops discovery.
 import fs from "node:fs";
 import path from "node:path";
-import { checkSkillDir, checkSkillDirWithStat, findSkillDirs } from "../skill";
+// From the modules, not the skill runtime's index: that re-exports the frontmatter editor, which loads the YAML
+// package at import, and `omniforge skill list` comes through here.
+import { checkSkillDir, checkSkillDirWithStat } from "../skill/check";
+import { findSkillDirs } from "../skill/discover";
 import type { Diagnostic, SkillCheck } from "../skill/types";
 import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
 import type { LayerRoot } from "./layers";
