@@ -25,6 +25,7 @@ export function parseSkillRef(ref: string): { name: string; plugin?: string } {
 
 /** Precedence order of definitions of one name. Stable: equal keys keep index (folder) order. */
 export function precedenceSort(defs: SkillEntry[], precedence?: ResolveContext["precedence"]): SkillEntry[] {
+  if (defs.length < 2) return defs.slice(); // most names have one definition: nothing to order
   const layerRank = rankIn(precedence);
   return defs
     .map((e, i) => ({ e, i }))

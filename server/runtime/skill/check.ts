@@ -183,7 +183,8 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
   let realDir: string | null = null;
   const realDirOf = () => (realDir ??= fs.realpathSync.native(abs));
   const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf, opts.listings));
-  const file = path.join(abs, "SKILL.md");
+  // abs is resolved (normalised, absolute): appending the name is path.join without its normalising pass.
+  const file = abs.endsWith(path.sep) ? abs + "SKILL.md" : abs + path.sep + "SKILL.md";
   const direct = readRegularFile(file);
   if (direct) {
     const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup(), opts.checkBody !== false);
