@@ -81,13 +81,11 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
     else if (folderName) [status, reason] = ["invalid", folderName];
     else if (blocked) [status, reason] = ["blocked", blocked];
     else {
-      const checks: [Candidate["status"], string | null][] = [
-        ["disabled", configDisabled(entry, ctx) ?? disabledReason(entry, policy)],
-        ["out-of-scope", scopeReason(entry, ctx)],
-        ["pending-approval", approvalReason(entry, policy)],
-      ];
-      const hit = checks.find(([, why]) => why !== null);
-      if (hit) [status, reason] = [hit[0], hit[1]!];
+      // In this order, the first that applies; each is asked only when the ones before it did not apply.
+      let why: string | null;
+      if ((why = configDisabled(entry, ctx) ?? disabledReason(entry, policy)) !== null) [status, reason] = ["disabled", why];
+      else if ((why = scopeReason(entry, ctx)) !== null) [status, reason] = ["out-of-scope", why];
+      else if ((why = approvalReason(entry, policy)) !== null) [status, reason] = ["pending-approval", why];
     }
     const c: Candidate = { entry, status: status ?? "shadowed", reason };
     candidates.push(c);
