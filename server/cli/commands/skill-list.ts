@@ -85,17 +85,21 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
   const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
   const { byName } = resolveAll(index, ctx);
-  const rowOf = (c: (typeof byName)[string]["candidates"][number], w: (typeof byName)[string]["winner"]) => {
+  type Winner = { layer: string; plugin?: string; dir: string } | null;
+  // An absent plugin is written as undefined, which JSON leaves out: the same output as omitting the key, without
+  // a spread object per row. The winner's object is made once per name and shared by its rows.
+  const winnerOf = (w: (typeof byName)[string]["winner"]): Winner => (w ? { layer: w.layer, plugin: w.plugin || undefined, dir: w.dir } : null);
+  const rowOf = (c: (typeof byName)[string]["candidates"][number], winner: Winner) => {
     const e = c.entry;
     let errors = 0;
     for (const d of e.diagnostics) if (d.severity === "error") errors++;
     return {
       name: e.name,
       layer: e.layer,
-      ...(e.plugin ? { plugin: e.plugin } : {}),
+      plugin: e.plugin || undefined,
       status: c.status === "winner" ? "active" : c.status,
       reason: c.reason,
-      winner: w ? { layer: w.layer, ...(w.plugin ? { plugin: w.plugin } : {}), dir: w.dir } : null,
+      winner,
       description: e.description,
       dir: e.dir,
       file: e.file,
@@ -116,8 +120,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     let first = true;
     if (values.json) out("[");
     for (const r of Object.values(byName)) {
+      const winner = winnerOf(r.winner);
       for (const c of r.candidates) {
-        const line = JSON.stringify(rowOf(c, r.winner));
+        const line = JSON.stringify(rowOf(c, winner));
         out(values.jsonl ? line + "\n" : (first ? "\n" : ",\n") + line);
         first = false;
       }
@@ -126,7 +131,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     out(null);
     return 0;
   }
-  const rows = Object.values(byName).flatMap((r) => r.candidates.map((c) => rowOf(c, r.winner)));
+  const rows = Object.values(byName).flatMap((r) => {
+    const winner = winnerOf(r.winner);
+    return r.candidates.map((c) => rowOf(c, winner));
+  });
   if (!rows.length) {
     io.out(`no skills found (home ${config.home}, project ${config.projectRoot})\n`);
     return 0;
