@@ -5,7 +5,8 @@
 //   walks the same folders and reads every SKILL.md (the file-system floor);
 // - `omniforge skill validate --recursive` over the 40 real skills copied into 600 folders (target: < 200 ms);
 // - skills-ref validating the same folders in one Python process, when SKILLS_REF_DIR points at a checkout.
-// Also the cost of the bundle freshness check alone. OMNIFORGE_BENCH_QUICK=1: 3 rounds instead of 7.
+// Each figure is a median of wall time and of the process's CPU time (user + system, Linux), with the ratios to
+// the floor in both. Also the cost of the bundle freshness check alone. OMNIFORGE_BENCH_QUICK=1: 3 rounds instead of 7.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -34,19 +35,55 @@ const FLOOR = [
 interface Timed {
   msRuns: number[];
   msMedian: number;
+  /** User + system CPU of the whole process (all its threads), when the platform tells (Linux). */
+  cpuMsMedian?: number;
 }
 
-function timeOnce(cmd: string, args: string[], cwd: string): number {
+interface Run {
+  ms: number;
+  cpuMs: number | null;
+}
+
+/**
+ * CPU time (user + system, ms) of the children this process has waited for: cutime + cstime of /proc/self/stat, in
+ * clock ticks of 10 ms (USER_HZ is 100 on Linux). A loaded machine stretches wall time; CPU time it inflates far
+ * less, so both are printed. Null where /proc is missing.
+ */
+function childrenCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields[0] is field 3 (state)
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+function timeOnce(cmd: string, args: string[], cwd: string): Run {
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024, env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" } });
   const ms = performance.now() - t0;
+  const cpu1 = childrenCpuMs();
   // validate exits 1 when a skill is invalid (the real collection has some); anything else is a broken run.
   if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`${path.basename(cmd)} ${args.join(" ")}: exit ${r.status ?? r.signal} ${String(r.stderr).slice(0, 300)}`);
-  return ms;
+  return { ms, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
 }
 
-const summarize = (runs: number[]): Timed => ({ msRuns: runs.map(Math.round), msMedian: Math.round(median(runs)) });
+function summarize(runs: Run[]): Timed {
+  const ms = runs.map((r) => r.ms);
+  const cpu = runs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs]));
+  return { msRuns: ms.map(Math.round), msMedian: Math.round(median(ms)), ...(cpu.length ? { cpuMsMedian: Math.round(median(cpu)) } : {}) };
+}
+const msOf = (runs: Run[]) => median(runs.map((r) => r.ms));
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+/** Wall-time ratio to the file-system floor, and the CPU-time one (steadier on a shared machine). */
+function ratios(runs: Run[], floor: Run[]): { ratioToFsFloor: number; cpuRatioToFsFloor?: number } {
+  const a = summarize(runs).cpuMsMedian;
+  const b = summarize(floor).cpuMsMedian;
+  return { ratioToFsFloor: ratio(msOf(runs), msOf(floor)), ...(a !== undefined && b ? { cpuRatioToFsFloor: ratio(a, b) } : {}) };
+}
 
 export async function run(): Promise<Record<string, unknown>> {
   const rounds = process.env.OMNIFORGE_BENCH_QUICK ? 3 : 7;
@@ -72,12 +109,12 @@ export async function run(): Promise<Record<string, unknown>> {
     else process.stderr.write(`bench cli: SKIPPED validate: ${realSrc} is absent (set OMNIFORGE_SHARED_DIR)\n`);
     const realFolders = haveReal ? findSkillDirs(real) : [];
 
-    const node0: number[] = [];
-    const help: number[] = [];
-    const list: number[] = [];
-    const floor: number[] = [];
-    const validate: number[] = [];
-    const validateFloor: number[] = [];
+    const node0: Run[] = [];
+    const help: Run[] = [];
+    const list: Run[] = [];
+    const floor: Run[] = [];
+    const validate: Run[] = [];
+    const validateFloor: Run[] = [];
     const node = process.execPath;
     const listArgs = [bin, "skill", "list", "--json", "--home", config.home, "--project", config.projectRoot];
     const validateArgs = [bin, "skill", "validate", "--recursive", real];
@@ -106,17 +143,17 @@ export async function run(): Promise<Record<string, unknown>> {
       rounds,
       bundleCheck: { inputs: manifest.inputs.length, usMedian: Math.round(median(checks) * 1000), what: "stat of every recorded source (in process)" },
       nodeBare: summarize(node0),
-      help: { ...summarize(help), ratioToNode: ratio(median(help), median(node0)) },
-      list10000: { ...summarize(list), fsFloor: summarize(floor), ratioToFsFloor: ratio(median(list), median(floor)) },
+      help: { ...summarize(help), ratioToNode: ratio(msOf(help), msOf(node0)) },
+      list10000: { ...summarize(list), fsFloor: summarize(floor), ...ratios(list, floor) },
     };
     if (haveReal) {
-      out.validateReal = { folders: realFolders.length, ...summarize(validate), fsFloor: summarize(validateFloor), ratioToFsFloor: ratio(median(validate), median(validateFloor)) };
+      out.validateReal = { folders: realFolders.length, ...summarize(validate), fsFloor: summarize(validateFloor), ...ratios(validate, validateFloor) };
     }
     const refDir = process.env.SKILLS_REF_DIR;
     if (refDir) {
       const synthetic = roots.flatMap((root) => findSkillDirs(root, { maxDepth: 6 }));
-      Object.assign(out.list10000 as object, compareWithReference(Math.round(median(list)), timeSkillsRef(refDir, synthetic, Math.min(rounds, 3))));
-      if (haveReal) Object.assign(out.validateReal as object, compareWithReference(Math.round(median(validate)), timeSkillsRef(refDir, realFolders, rounds)));
+      Object.assign(out.list10000 as object, compareWithReference(Math.round(msOf(list)), timeSkillsRef(refDir, synthetic, Math.min(rounds, 3))));
+      if (haveReal) Object.assign(out.validateReal as object, compareWithReference(Math.round(msOf(validate)), timeSkillsRef(refDir, realFolders, rounds)));
     } else out.skillsRef = "not measured: set SKILLS_REF_DIR to a checkout of skills-ref (Python, with strictyaml installed)";
     return out;
   } finally {

@@ -8,7 +8,6 @@ import path from "node:path";
 import type { LayerConfig } from "../runtime/registry/layers";
 import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
 import { configContext, readSkillsConfig, type SkillsConfig } from "../runtime/registry/config-file";
-import { withEnvScopeDefaults } from "../services/skills-config";
 import { environmentOf } from "./args";
 import type { EnvSource } from "../../env";
 
@@ -41,12 +40,17 @@ export async function contextFor(
   config: LayerConfig,
   values: { env?: string; environment?: string; agent?: string; tenant?: string; policy?: string },
   cwd: string,
-  envSource?: EnvSource,
+  env: EnvSource,
 ): Promise<{ ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig }> {
   const source = await policyFor(config, { file: values.policy, cwd });
   const settings = readSkillsConfig(config.home, config.projectRoot);
-  // The same defaults as the console's (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): one rule for both.
-  const ctx: ResolveContext = { environment: environmentOf(values), agent: values.agent, tenant: values.tenant, ...withEnvScopeDefaults(configContext(settings), envSource) };
+  // The same defaults as the console's (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): one rule for both. Their
+  // reader checks values through env.ts, whose schema library costs about 70 ms to load: it is loaded only when
+  // one of them is set (unset or empty, they change nothing).
+  const scopeSet = Object.keys(env).some((k) => k.startsWith("OMNIFORGE_DEFAULT_") && env[k]);
+  const fromConfig = configContext(settings);
+  const defaults = scopeSet ? (await import("../services/skills-config")).withEnvScopeDefaults(fromConfig, env) : fromConfig;
+  const ctx: ResolveContext = { environment: environmentOf(values), agent: values.agent, tenant: values.tenant, ...defaults };
   if (source.policy) ctx.policy = source.policy;
   return { ctx, policyFrom: source.from, settings };
 }

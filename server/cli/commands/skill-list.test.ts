@@ -9,10 +9,14 @@ const repo = path.resolve(import.meta.dirname, "../../..");
 let t: TempLayers;
 
 function omniforge(...args: string[]) {
+  return omniforgeWith({}, ...args);
+}
+
+function omniforgeWith(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), ...args, "--home", t.home, "--project", t.project], {
     cwd: t.base,
     encoding: "utf8",
-    env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" },
+    env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_DEFAULT_ENVIRONMENT: "", ...env },
     timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -96,6 +100,20 @@ describe("omniforge skill list", () => {
     expect(statusWith("--env", "prod")).toBe("active");
     expect(statusWith("--environment", "dev")).not.toBe("active");
     expect(omniforge("skill", "list", "--help").out).toContain("--environment NAME");
+    fs.rmSync(path.join(t.home, "skills", "prod-only"), { recursive: true });
+  });
+
+  // The settings reader is loaded only when one of these is set (a start without them skips zod): set, it applies.
+  it("OMNIFORGE_DEFAULT_ENVIRONMENT is the context of a listing that names none; a bad value stops it, named", () => {
+    writeSkill(path.join(t.home, "skills"), "prod-only", { extra: "scope:\n  environments: [prod]" });
+    const statusWith = (env: Record<string, string>, ...flags: string[]) =>
+      (JSON.parse(omniforgeWith(env, "skill", "list", "--json", ...flags).out) as { name: string; status: string }[]).find((x) => x.name === "prod-only")!.status;
+    expect(statusWith({})).toBe("out-of-scope");
+    expect(statusWith({ OMNIFORGE_DEFAULT_ENVIRONMENT: "prod" })).toBe("active");
+    expect(statusWith({ OMNIFORGE_DEFAULT_ENVIRONMENT: "prod" }, "--environment", "dev")).toBe("out-of-scope");
+    const bad = omniforgeWith({ OMNIFORGE_DEFAULT_ENVIRONMENT: "a b" }, "skill", "list");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("OMNIFORGE_DEFAULT_ENVIRONMENT");
     fs.rmSync(path.join(t.home, "skills", "prod-only"), { recursive: true });
   });
 

@@ -86,17 +86,21 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
   const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
   const { byName } = resolveAll(index, ctx);
-  const rowOf = (c: (typeof byName)[string]["candidates"][number], a: (typeof byName)[string]["active"]) => {
+  type Active = { layer: string; plugin?: string; dir: string } | null;
+  // An absent plugin is written as undefined, which JSON leaves out: the same output as omitting the key, without
+  // a spread object per row. The active definition's object is made once per name and shared by its rows.
+  const activeOf = (a: (typeof byName)[string]["active"]): Active => (a ? { layer: a.layer, plugin: a.plugin || undefined, dir: a.dir } : null);
+  const rowOf = (c: (typeof byName)[string]["candidates"][number], active: Active) => {
     const e = c.entry;
     let errors = 0;
     for (const d of e.diagnostics) if (d.severity === "error") errors++;
     return {
       name: e.name,
       layer: e.layer,
-      ...(e.plugin ? { plugin: e.plugin } : {}),
+      plugin: e.plugin || undefined,
       status: c.status,
       reason: c.reason,
-      active: a ? { layer: a.layer, ...(a.plugin ? { plugin: a.plugin } : {}), dir: a.dir } : null,
+      active,
       description: e.description,
       dir: e.dir,
       file: e.file,
@@ -117,8 +121,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     let first = true;
     if (values.json) out("[");
     for (const r of Object.values(byName)) {
+      const active = activeOf(r.active);
       for (const c of r.candidates) {
-        const line = JSON.stringify(rowOf(c, r.active));
+        const line = JSON.stringify(rowOf(c, active));
         out(values.jsonl ? line + "\n" : (first ? "\n" : ",\n") + line);
         first = false;
       }
@@ -127,7 +132,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     out(null);
     return 0;
   }
-  const rows = Object.values(byName).flatMap((r) => r.candidates.map((c) => rowOf(c, r.active)));
+  const rows = Object.values(byName).flatMap((r) => {
+    const active = activeOf(r.active);
+    return r.candidates.map((c) => rowOf(c, active));
+  });
   if (!rows.length) {
     io.out(`no skills found (home ${config.home}, project ${config.projectRoot})\n`);
     return 0;

@@ -6,7 +6,10 @@ import path from "node:path";
 import { parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { count } from "../../domain/plural";
-import { checkSkillDir, findSkillDirs, type RuleSet, type SkillCheck } from "../../runtime/skill/index";
+// The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
+import { checkSkillDir } from "../../runtime/skill/check";
+import { findSkillDirs } from "../../runtime/skill/discover";
+import type { RuleSet, SkillCheck } from "../../runtime/skill/types";
 
 export const summary = "Validate skill folders against the agentskills.io spec (or the omniforge rules)";
 
@@ -69,7 +72,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       dirs.push(...found);
     } else dirs.push(target.dir);
   }
-  const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet, listings }));
+  // No digest: nothing here prints it, and hashing every file was a tenth of a run over hundreds of skills.
+  const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet, listings, digest: false }));
 
   for (const check of checks) {
     if (values.json) {

@@ -2,7 +2,8 @@
 // gets is always what is on disk now; the parse is cached by sha256 digest, so a hit costs a read + hash.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { checkSkillDir, MAX_SKILL_FILE_BYTES } from "../skill";
+import { checkSkillDir } from "../skill/check";
+import { MAX_SKILL_FILE_BYTES } from "../skill/parse";
 import type { SkillEntry } from "./types";
 
 export interface LoadedBody {

@@ -9,7 +9,7 @@
 //   defaults: {environment: prod, agent: x, tenant: y}   the scope context of a caller that names none
 import fs from "node:fs";
 import path from "node:path";
-import { parse } from "yaml";
+import { yamlModule } from "../skill/yaml-module";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
 import type { ScopeDefaults } from "./types";
 
@@ -44,7 +44,7 @@ export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, 
   };
   let raw: unknown;
   try {
-    raw = parse(text);
+    raw = yamlModule().parse(text); // loaded only when a config.yaml exists
   } catch (e) {
     throw new ConfigFileError(`${file}: not valid YAML: ${(e as Error).message.split("\n")[0]}`);
   }

@@ -26,6 +26,7 @@ export function parseSkillRef(ref: string): { name: string; plugin?: string } {
 
 /** Precedence order of definitions of one name. Stable: equal keys keep index (folder) order. */
 export function precedenceSort(defs: SkillEntry[], precedence?: ResolveContext["precedence"]): SkillEntry[] {
+  if (defs.length < 2) return defs.slice(); // most names have one definition: nothing to order
   const layerRank = rankIn(precedence);
   return defs
     .map((e, i) => ({ e, i }))
@@ -81,13 +82,11 @@ export function resolve(index: DefinitionSource, ref: string, ctx: ResolveContex
     else if (folderName) [status, reason] = ["invalid", folderName];
     else if (blocked) [status, reason] = ["blocked", blocked];
     else {
-      const checks: [Candidate["status"], string | null][] = [
-        ["disabled", configDisabled(entry, ctx) ?? disabledReason(entry, policy)],
-        ["out-of-scope", scopeReason(entry, ctx)],
-        ["pending-approval", approvalReason(entry, policy)],
-      ];
-      const hit = checks.find(([, why]) => why !== null);
-      if (hit) [status, reason] = [hit[0], hit[1]!];
+      // In this order, the first that applies; each is asked only when the ones before it did not apply.
+      let why: string | null;
+      if ((why = configDisabled(entry, ctx) ?? disabledReason(entry, policy)) !== null) [status, reason] = ["disabled", why];
+      else if ((why = scopeReason(entry, ctx)) !== null) [status, reason] = ["out-of-scope", why];
+      else if ((why = approvalReason(entry, policy)) !== null) [status, reason] = ["pending-approval", why];
     }
     const c: Candidate = { entry, status: status ?? "shadowed", reason };
     candidates.push(c);

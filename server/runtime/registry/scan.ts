@@ -2,7 +2,10 @@
 // becomes an entry with status "invalid" and its diagnostics, never an exception that stops discovery.
 import fs from "node:fs";
 import path from "node:path";
-import { checkSkillDir, checkSkillDirWithStat, findSkillDirs } from "../skill";
+// From the modules, not the skill runtime's index: that re-exports the frontmatter editor, which loads the YAML
+// package at import, and `omniforge skill list` comes through here.
+import { checkSkillDir, checkSkillDirWithStat } from "../skill/check";
+import { findSkillDirs } from "../skill/discover";
 import type { Diagnostic, SkillCheck } from "../skill/types";
 import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
 import type { LayerRoot } from "./layers";
@@ -83,20 +86,22 @@ export function refusedLinkEntry(root: LayerRoot, link: string, why: Confinement
 /** A SKILL.md that is a link must stay inside its own skill folder (else it would show another file's text). */
 function skillFileEscape(dir: string, listing: fs.Dirent[] | undefined): ConfinementError | null {
   for (const name of ["SKILL.md", "skill.md"]) {
-    const file = path.join(/*turbopackIgnore: true*/ dir, name);
+    // Joined only when the file system must be asked or a link judged: a listed plain SKILL.md needs no path.
+    let file: string | null = null;
+    const fileOf = () => (file ??= path.join(/*turbopackIgnore: true*/ dir, name));
     let isLink: boolean;
     if (listing) {
       const d = listing.find((e) => e.name === name);
       if (!d) continue;
       isLink = d.isSymbolicLink();
     } else {
-      const st = fs.lstatSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
+      const st = fs.lstatSync(/*turbopackIgnore: true*/ fileOf(), { throwIfNoEntry: false });
       if (!st) continue;
       isLink = st.isSymbolicLink();
     }
     if (!isLink) return null;
     try {
-      assertInsideLayer(dir, file, name);
+      assertInsideLayer(dir, fileOf(), name);
       return null;
     } catch (e) {
       if (!(e instanceof ConfinementError)) throw e;

@@ -179,6 +179,19 @@ describe("checkSkillDir", () => {
     expect([quick.valid, quick.loadable]).toEqual([full.valid, full.loadable]);
   });
 
+  it("digest: false leaves the digest empty and changes nothing else (a validation that prints none skips hashing)", () => {
+    const dir = skillDir("my-skill", "---\nname: my-skill\ndescription: d\n---\nRun scripts/gone.py, see [x](../out.md)\n");
+    const full = checkSkillDir(dir, { rules: "spec" });
+    const unhashed = checkSkillDir(dir, { rules: "spec", digest: false });
+    expect(full.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(unhashed.digest).toBe("");
+    expect({ ...unhashed, digest: full.digest }).toEqual(full);
+    // The careful path (a lowercase skill.md) honours it too.
+    const lower = skillDir("lower", MINIMAL.replace("my-skill", "lower"), "skill.md");
+    expect(checkSkillDir(lower, { digest: false }).digest).toBe("");
+    expect(checkSkillDir(lower).digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("accepts lowercase skill.md: spec error, omniforge warning, loadable in both", () => {
     const dir = skillDir("my-skill", MINIMAL, "skill.md");
     const spec = checkSkillDir(dir);

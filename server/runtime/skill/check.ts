@@ -42,9 +42,10 @@ function checkBytes(
   rules: RuleSet,
   fileExists?: (relPath: string) => boolean,
   body = true,
+  hash = true,
 ): SkillCheck {
   const diagnostics: Diagnostic[] = [];
-  const digest = sha256Hex(bytes);
+  const digest = hash ? sha256Hex(bytes) : "";
   const result: SkillCheck = { ...emptyCheck(dir, file), digest, diagnostics };
   if (fileName !== "SKILL.md") {
     diagnostics.push(
@@ -155,6 +156,11 @@ export interface CheckDirOptions {
    * Links, other entry types and unlisted folders still go to the file system.
    */
   listings?: ReadonlyMap<string, readonly fs.Dirent[]>;
+  /**
+   * Compute the SKILL.md's sha256 (default true). `false` leaves `digest` "": a validation that prints no digest
+   * skips hashing every file it reads. Nothing else in the check depends on it.
+   */
+  digest?: boolean;
 }
 
 export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillCheck {
@@ -183,13 +189,14 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
   let realDir: string | null = null;
   const realDirOf = () => (realDir ??= fs.realpathSync.native(abs));
   const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf, opts.listings));
-  const file = path.join(abs, "SKILL.md");
+  // abs is resolved (normalised, absolute): appending the name is path.join without its normalising pass.
+  const file = abs.endsWith(path.sep) ? abs + "SKILL.md" : abs + path.sep + "SKILL.md";
   const direct = readRegularFile(file);
   if (direct) {
-    const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup(), opts.checkBody !== false);
+    const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup(), opts.checkBody !== false, opts.digest !== false);
     return { check, stat: direct.stat };
   }
-  return { check: checkSkillDirSlow(abs, rules, realDirOf, lookup, opts.checkBody !== false), stat: null };
+  return { check: checkSkillDirSlow(abs, rules, realDirOf, lookup, opts.checkBody !== false, opts.digest !== false), stat: null };
 }
 
 /** Reused read buffer: the bytes are hashed and decoded at once and never kept, so one buffer serves every file. */
@@ -229,6 +236,7 @@ function checkSkillDirSlow(
   realDirOf: () => string,
   lookup: () => ((rel: string) => boolean) | undefined,
   body: boolean,
+  hash: boolean,
 ): SkillCheck {
   let fileName: string | null = null;
   let st: fs.Stats | undefined;
@@ -286,7 +294,7 @@ function checkSkillDirSlow(
     return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
   }
   if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
-  return checkBytes(bytes, null, abs, file, fileName, rules, lookup(), body);
+  return checkBytes(bytes, null, abs, file, fileName, rules, lookup(), body, hash);
 }
 
 /**

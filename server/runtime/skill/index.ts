@@ -13,6 +13,5 @@ export {
   type FieldDoc,
 } from "./fields";
 export { resolveInsideSkill } from "./paths";
-export { MAX_SKILL_FILE_BYTES } from "./parse";
 export { setFrontmatterField, FrontmatterError } from "./frontmatter-document";
 export { nameProblems } from "./name-rule";

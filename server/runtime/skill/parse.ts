@@ -1,10 +1,10 @@
 // Bytes -> text -> frontmatter mapping + Markdown body, with exact positions for every problem found on the way.
 // Nothing in a file may throw out of here: each failure becomes a diagnostic and a null result.
-import { createRequire } from "node:module";
 import type { YAMLMap } from "yaml";
 import type { Diagnostic, RuleSet } from "./types";
 import { diag, FILE_RANGE, type Range } from "./diagnostics";
 import { parseSimpleFrontmatter, type FieldPos, type Span } from "./fast-yaml";
+import { yamlModule as yaml } from "./yaml-module";
 
 /** Above this the file is refused unread: no real SKILL.md comes close (the spec asks for < 500 body lines). */
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
@@ -17,11 +17,6 @@ const MAX_FLOW_NESTING = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-// The general YAML parser takes ~40 ms to load and most frontmatter never needs it (fast-yaml.ts parses the
-// plain subset), so it is loaded on the first file that does: `omniforge skill list` over a plain catalog never
-// pays for it.
-let yamlModule: typeof import("yaml") | null = null;
-const yaml = (): typeof import("yaml") => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 const OPENING_LINE = /^---[ \t]*$/;
 
 export interface ParsedSkill {

@@ -51,7 +51,7 @@ export interface SkillCheck {
   dir: string;
   /** The SKILL.md path that was read, or null when none exists. */
   file: string | null;
-  /** sha256 (hex) of the SKILL.md bytes; "" when there is no file. */
+  /** sha256 (hex) of the SKILL.md bytes; "" when there is no file (or the check was asked for none: `digest: false`). */
   digest: string;
   /** The frontmatter mapping as parsed, or null when it could not be parsed into a mapping. */
   raw: Record<string, unknown> | null;
