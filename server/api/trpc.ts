@@ -1,7 +1,6 @@
 // tRPC: context and procedures by role. The session is injected (openstatus style) so routers can be called
 // in tests with any user, and every role check happens here on the server; the UI only mirrors it.
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { z, ZodError } from "zod";
 import type { Db } from "../../db/client";
 import { hasRole, type Role } from "../../db/schema/users";
@@ -9,6 +8,7 @@ import type { SessionUser } from "../auth";
 import type { AuditSink } from "../runtime/audit/events";
 import type { DataHome } from "../config";
 import { ServiceError, type ServiceErrorCode } from "../domain/errors";
+import { transformer } from "./transformer";
 
 export interface TRPCContext {
   db: Db;
@@ -22,7 +22,7 @@ export interface TRPCContext {
 export type AuthedContext = TRPCContext & { user: SessionUser };
 
 const t = initTRPC.context<TRPCContext>().create({
-  transformer: superjson,
+  transformer,
   errorFormatter({ shape, error }) {
     return {
       ...shape,
