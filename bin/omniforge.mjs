@@ -2,9 +2,13 @@
 // The `omniforge` command. It runs the CLI compiled by esbuild (dist/cli, made at `npm install` and `npm run
 // build`), so no TypeScript compiler runs per call. Before that it checks the bundle against the sources
 // it was made from and rebuilds it when any changed, so the bin is never stale (scripts/cli-bundle.mjs).
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
 import { cliEntry } from "../scripts/cli-bundle.mjs";
+
+// Builtins through require, not ES imports: see scripts/cli-bundle.mjs.
+const require = createRequire(import.meta.url);
+const path = require("node:path");
+const { fileURLToPath, pathToFileURL } = require("node:url");
 
 // `omniforge skill list | head` closes the pipe early: that is the reader's choice, not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -17,9 +21,9 @@ for (const stream of [process.stdout, process.stderr]) {
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 let main;
 try {
-  const t0 = performance.now();
+  const t0 = Date.now();
   const { entry, rebuilt } = await cliEntry(repo);
-  if (rebuilt && process.stderr.isTTY) process.stderr.write(`omniforge: sources changed, CLI rebuilt (${Math.round(performance.now() - t0)} ms)\n`);
+  if (rebuilt && process.stderr.isTTY) process.stderr.write(`omniforge: sources changed, CLI rebuilt (${Date.now() - t0} ms)\n`);
   ({ main } = await import(pathToFileURL(entry).href));
 } catch (e) {
   if (e?.code !== "ERR_MODULE_NOT_FOUND" && e?.code !== "EACCES" && e?.code !== "EROFS" && e?.code !== "EPERM") {

@@ -8,10 +8,16 @@
 // hundred stats, under a millisecond); a file whose mtime or size moved is hashed, and only a changed hash
 // rebuilds. Output names carry content hashes and the manifest is replaced by an atomic rename, so a process
 // that starts while another one rebuilds runs either the old complete bundle or the new one, never a mix.
-import fs from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+
+// Builtins through require: an ES import of node:fs builds its ES facade, which touches every export and so loads
+// fs/promises and the streams (a few milliseconds of every `omniforge` start).
+const require = createRequire(import.meta.url);
+/** @type {typeof import("node:fs")} */
+const fs = require("node:fs");
+/** @type {typeof import("node:path")} */
+const path = require("node:path");
+const { fileURLToPath, pathToFileURL } = /** @type {typeof import("node:url")} */ (require("node:url"));
 
 export const BUNDLE_DIR = path.join("dist", "cli");
 const MANIFEST = "manifest.json";
@@ -49,7 +55,7 @@ const dependenciesExternal = {
  */
 
 // node:crypto is loaded only when a file must be hashed: the usual call (nothing changed) never needs it.
-const sha256 = (file) => createRequire(import.meta.url)("node:crypto").createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+const sha256 = (file) => require("node:crypto").createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 /** @returns {Manifest | null} */
 function readManifest(outDir) {
@@ -79,7 +85,8 @@ export function freshEntry(repo, outDir = path.join(repo, BUNDLE_DIR)) {
   let restamped = null;
   for (let i = 0; i < m.inputs.length; i++) {
     const [rel, mtimeMs, size, digest] = m.inputs[i];
-    const file = path.join(repo, rel);
+    // Recorded paths are already normal (esbuild's metafile): a concatenation spares a normalize per input.
+    const file = repo + path.sep + rel;
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) return null;
     if (st.mtimeMs === mtimeMs && st.size === size) continue;

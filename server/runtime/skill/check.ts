@@ -62,7 +62,8 @@ function checkBytes(
   }
   // Without body checks only the frontmatter is decoded: the bytes are still checked to be UTF-8 (a file that is
   // not does not load, whoever lists it), but the body never becomes a string.
-  const decoded = text ?? (body ? decode(bytes, diagnostics) : isUtf8(bytes) ? decodeFrontmatter(bytes) : decode(bytes, diagnostics));
+  const valid = text === null && isUtf8(bytes);
+  const decoded = text ?? (valid ? (body ? utf8Text(bytes, bytes.length) : decodeFrontmatter(bytes)) : decode(bytes, diagnostics));
   if (decoded !== null) {
     const parsed = parseSkillText(decoded, rules, diagnostics);
     const dirName = path.basename(dir) || null;
@@ -80,7 +81,11 @@ function checkBytes(
   return result;
 }
 
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+/**
+ * Bytes already known to be valid UTF-8, as text: Buffer's decoder (simdutf) is several times faster than a
+ * TextDecoder on the same bytes, and like ours (ignoreBOM) it keeps a byte order mark as a character.
+ */
+const utf8Text = (bytes: Uint8Array, end: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", 0, end);
 
 /**
  * The text of valid UTF-8 bytes up to the end of the line holding the frontmatter's closing "---" (the first
@@ -102,7 +107,7 @@ function decodeFrontmatter(bytes: Uint8Array): string {
       if (lineEnd >= 0) end = lineEnd;
     }
   }
-  return utf8.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+  return utf8Text(bytes, end);
 }
 
 function tooLarge(size: number): Diagnostic {
