@@ -9,3 +9,19 @@ export interface CliIO {
   env: EnvSource;
   cwd: string;
 }
+
+/** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */
+export function chunkedWriter(io: CliIO): (text: string | null) => void {
+  let parts: string[] = [];
+  let size = 0;
+  return (text) => {
+    if (text !== null) {
+      parts.push(text);
+      size += text.length;
+      if (size < 65536) return;
+    }
+    if (parts.length) io.out(parts.join(""));
+    parts = [];
+    size = 0;
+  };
+}

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand } from "../args";
-import type { CliIO } from "../io";
+import { chunkedWriter, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
@@ -36,22 +36,6 @@ export function catalogConfigFrom(values: { home?: string; project?: string; use
   const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
   for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--skills ${d}: not a folder`);
   return catalogs.length ? { ...base, catalogDirs: catalogs } : base;
-}
-
-/** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */
-function chunkedWriter(io: CliIO): (text: string | null) => void {
-  let parts: string[] = [];
-  let size = 0;
-  return (text) => {
-    if (text !== null) {
-      parts.push(text);
-      size += text.length;
-      if (size < 65536) return;
-    }
-    if (parts.length) io.out(parts.join(""));
-    parts = [];
-    size = 0;
-  };
 }
 
 function table(rows: string[][]): string {

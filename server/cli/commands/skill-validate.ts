@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseCommand } from "../args";
-import type { CliIO } from "../io";
+import { chunkedWriter, type CliIO } from "../io";
 import { count } from "../../domain/plural";
 // The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
 import { checkSkillDir } from "../../runtime/skill/check";
@@ -75,9 +75,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   // No digest: nothing here prints it, and hashing every file was a tenth of a run over hundreds of skills.
   const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet, listings, digest: false }));
 
+  // Written in pieces of about 64 KiB, not a write per line.
+  const out = chunkedWriter(io);
   for (const check of checks) {
     if (values.json) {
-      io.out(
+      out(
         JSON.stringify({
           path: check.dir,
           name: check.properties?.name ?? null,
@@ -88,9 +90,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       continue;
     }
     const where = display(check.file ?? check.dir, io);
-    io.out(`${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${check.properties.name})` : ""}\n`);
-    for (const d of check.diagnostics) io.out(`  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`);
+    out(`${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${check.properties.name})` : ""}\n`);
+    for (const d of check.diagnostics) out(`  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`);
   }
+  out(null);
   for (const dir of empty) io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}\n`);
   if (!values.recursive && !values.json) {
     for (const check of checks) {
