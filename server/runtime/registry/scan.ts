@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 // From the modules, not the skill runtime's index: that re-exports the frontmatter editor, which loads the YAML
 // package at import, and `omniforge skill list` comes through here.
-import { checkSkillDir, checkSkillDirWithStat } from "../skill/check";
+import { checkSkillDir, checkSkillDirWithStat, type SkillFileStat } from "../skill/check";
 import { findSkillDirs } from "../skill/discover";
 import type { Diagnostic, SkillCheck } from "../skill/types";
 import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
@@ -120,12 +120,16 @@ function relativeTo(root: string, d: string): string {
 
 const hasHiddenSegment = (rel: string) => rel.startsWith(".") || rel.includes(path.sep + ".");
 
-/** The skill file's mtime and size; "skill.md" counts too (it loads, with a warning from the skill checker). */
-export function statSkillFile(dir: string): { mtimeMs: number; size: number } | null {
+/**
+ * The skill file's mtime, size and ctime; "skill.md" counts too (it loads, with a warning from the skill checker).
+ * `listing`: the folder's entries as the walk just read them, which say which name to stat.
+ */
+export function statSkillFile(dir: string, listing?: fs.Dirent[]): SkillFileStat | null {
   for (const name of ["SKILL.md", "skill.md"]) {
+    if (listing && !listing.some((d) => d.name === name)) continue;
     const file = path.join(/*turbopackIgnore: true*/ dir, name);
     const st = fs.statSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
-    if (st) return { mtimeMs: st.mtimeMs, size: st.size };
+    if (st) return { mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs };
   }
   return null;
 }
@@ -162,7 +166,7 @@ export interface EntryOptions {
 export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, opts: EntryOptions = {}): SkillEntry | null {
   const frontmatterOnly = opts.checks === "frontmatter";
   const checkOpts = frontmatterOnly ? ({ checkBody: false, checkFiles: false } as const) : {};
-  let st: { mtimeMs: number; size: number } | null;
+  let st: SkillFileStat | null;
   let check: SkillCheck;
   let scripts: ScriptsState | typeof UNHASHED | null;
   // The walk just before listed this folder: its listing serves this one check, whichever path runs.
@@ -170,17 +174,18 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
   const linked = skillFileEscape(dir, listings?.get(dir));
   if (linked) {
     listings?.delete(dir);
-    const st = statSkillFile(dir) ?? { mtimeMs: 0, size: 0 };
+    const st = statSkillFile(dir) ?? { mtimeMs: 0, size: 0, ctimeMs: 0 };
     return { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(/*turbopackIgnore: true*/ dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
   }
   if (previous) {
+    const own = listings?.get(dir);
     listings?.delete(dir);
-    st = statSkillFile(dir);
+    st = statSkillFile(dir, own);
     if (!st) return null;
-    const prevScripts = previous.scripts;
-    scripts = scriptsState(dir, prevScripts ?? undefined);
-    if (previous.mtimeMs === st.mtimeMs && previous.size === st.size && previous.root === root.dir) {
-      if ((scripts ?? undefined) === prevScripts && previous.installedAt === root.installedAt) return previous;
+    scripts = scriptsOf(dir, own, opts, previous.scripts);
+    const unchanged = previous.mtimeMs === st.mtimeMs && previous.size === st.size && (previous.ctimeMs === undefined || previous.ctimeMs === st.ctimeMs);
+    if (unchanged && previous.root === root.dir) {
+      if (sameScripts(previous, scripts) && previous.installedAt === root.installedAt) return previous;
       return withScripts({ ...previous, installedAt: root.installedAt }, scripts);
     }
     check = checkSkillDir(dir, { rules: "omniforge", ...checkOpts });
@@ -192,13 +197,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     st = read.stat ?? statSkillFile(dir);
     if (!st) return null;
     check = read.check;
-    // No entry that could be scripts/ in the listing: scriptsState's stat would find nothing either.
-    if (own && !own.some((d) => d.name.toLowerCase() === "scripts")) scripts = null;
-    else if (opts.scriptDigests === false) {
-      // Whether the folder is there (the listing says, or one stat does), without hashing a file in it.
-      const there = own ? own.some((d) => d.name === "scripts" && d.isDirectory()) : !!fs.statSync(path.join(dir, "scripts"), { throwIfNoEntry: false })?.isDirectory();
-      scripts = there ? UNHASHED : null;
-    } else scripts = scriptsState(dir);
+    scripts = scriptsOf(dir, own, opts);
   }
   const props = check.properties;
   const hasError = check.diagnostics.some((d) => d.severity === "error");
@@ -221,6 +220,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     diagnostics: check.diagnostics.map(detachDiagnostic),
     mtimeMs: st.mtimeMs,
     size: st.size,
+    ctimeMs: st.ctimeMs,
   };
   if (root.plugin) entry.plugin = root.plugin;
   if (root.installedAt) entry.installedAt = root.installedAt;
@@ -239,6 +239,24 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
 
 /** A scripts/ folder that is there but was not hashed (a listing without approvals). */
 const UNHASHED = "unhashed" as const;
+
+/** The scripts/ state of a skill folder; `own` is its listing from the walk just before, when there was one. */
+function scriptsOf(dir: string, own: fs.Dirent[] | undefined, opts: EntryOptions, previous?: ScriptsState): ScriptsState | typeof UNHASHED | null {
+  // No entry that could be scripts/ in the listing: scriptsState's stat would find nothing either.
+  if (own && !own.some((d) => d.name.toLowerCase() === "scripts")) return null;
+  if (opts.scriptDigests === false) {
+    // Whether the folder is there (the listing says, or one stat does), without hashing a file in it.
+    const there = own ? own.some((d) => d.name === "scripts" && d.isDirectory()) : !!fs.statSync(path.join(dir, "scripts"), { throwIfNoEntry: false })?.isDirectory();
+    return there ? UNHASHED : null;
+  }
+  return scriptsState(dir, previous);
+}
+
+/** Whether `scripts` is what `previous` already says (scriptsState returns the previous state itself when unchanged). */
+function sameScripts(previous: SkillEntry, scripts: ScriptsState | typeof UNHASHED | null): boolean {
+  if (scripts === UNHASHED) return previous.hasScripts && previous.scripts === undefined;
+  return previous.hasScripts === (scripts !== null) && (scripts ?? undefined) === previous.scripts;
+}
 
 function withScripts(entry: SkillEntry, scripts: ScriptsState | typeof UNHASHED | null): SkillEntry {
   entry.hasScripts = scripts !== null;

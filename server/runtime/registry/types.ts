@@ -43,6 +43,8 @@ export interface SkillEntry {
   /** SKILL.md mtime (ms) and size, used by warm rebuilds to skip unchanged files. */
   mtimeMs: number;
   size: number;
+  /** SKILL.md ctime (ms), compared too when known: it moves even when a tool puts mtime and size back. */
+  ctimeMs?: number;
   /** Extension fields a resolver or executor may need without the body. */
   allowedTools?: string[];
   context?: "inherit" | "fork";

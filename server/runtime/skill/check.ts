@@ -182,6 +182,8 @@ function resolved(dir: string): string {
 export interface SkillFileStat {
   mtimeMs: number;
   size: number;
+  /** Moves on every change to the file, also one that puts size and mtime back (tar, rsync -t, cp -p). */
+  ctimeMs: number;
 }
 
 /**
@@ -227,7 +229,7 @@ function readRegularFile(file: string): { bytes: Uint8Array; stat: SkillFileStat
     // Like readFileSync: up to the size fstat reported, stopping early at end of file.
     let pos = 0;
     for (let n = -1; n !== 0 && pos < st.size; pos += n) n = fs.readSync(fd, readBuffer, pos, st.size - pos, pos);
-    return { bytes: readBuffer.subarray(0, pos), stat: { mtimeMs: st.mtimeMs, size: st.size } };
+    return { bytes: readBuffer.subarray(0, pos), stat: { mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs } };
   } catch {
     return null;
   } finally {
