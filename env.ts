@@ -30,6 +30,8 @@ export const SETTINGS = {
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   OMNIFORGE_HOME: z.string().min(1).optional(),
   OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
+  // Where the CLI keeps what it remembers between runs (server/runtime/registry/listing-cache.ts); "off" turns it off.
+  OMNIFORGE_CACHE_DIR: z.string().min(1).optional(),
   OMNIFORGE_DEMO: flag.default(true),
   OMNIFORGE_ADMIN_EMAIL: z.email().optional(),
   OMNIFORGE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

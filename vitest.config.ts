@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { testCacheDir } from "./scripts/test-cache-dir";
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname) } },
@@ -11,5 +12,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Sandbox and CLI tests spawn processes; two cores do not like many forks at once.
     maxWorkers: 2,
+    // The CLIs the tests start keep their listing caches in a folder of this run, not in the person's ~/.cache.
+    env: { OMNIFORGE_CACHE_DIR: testCacheDir() },
+    globalSetup: ["scripts/test-cache-dir.ts"],
   },
 });

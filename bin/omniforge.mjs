@@ -20,11 +20,14 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 let main;
+/** The bundle's entry file name (content-hashed): what the CLI keeps between runs is kept per build. */
+let build;
 try {
   const t0 = Date.now();
   const { entry, rebuilt } = await cliEntry(repo);
   if (rebuilt && process.stderr.isTTY) process.stderr.write(`omniforge: sources changed, CLI rebuilt (${Date.now() - t0} ms)\n`);
   ({ main } = await import(pathToFileURL(entry).href));
+  build = path.basename(entry);
 } catch (e) {
   if (e?.code !== "ERR_MODULE_NOT_FOUND" && e?.code !== "EACCES" && e?.code !== "EROFS" && e?.code !== "EPERM") {
     // A source error: esbuild's message says where. Running an old bundle instead would hide it.
@@ -38,5 +41,5 @@ try {
 }
 // The process entry hands the CLI its streams and environment (server/cli/io.ts); settings in it are still read
 // and checked through env.ts's setting().
-const io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd() };
+const io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd(), build };
 process.exitCode = await main(process.argv.slice(2), io);

@@ -8,6 +8,11 @@ export interface CliIO {
   err(text: string): void;
   env: EnvSource;
   cwd: string;
+  /**
+   * Names the compiled CLI that runs (bin/omniforge.mjs gives the bundle's content-hashed entry file); what it
+   * remembers between runs (the listing cache) is kept per build. Absent when run from sources: nothing is kept.
+   */
+  build?: string;
 }
 
 /** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */

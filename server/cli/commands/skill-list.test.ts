@@ -69,6 +69,24 @@ describe("omniforge skill list", () => {
     expect(both.err).toContain("give --json or --jsonl, not both");
   });
 
+  it("keeps its last listing in the cache folder (0600), and a listing after an edit shows the edit", () => {
+    const cache = path.join(t.base, "list-cache");
+    const env = { OMNIFORGE_CACHE_DIR: cache };
+    const first = omniforgeWith(env, "skill", "list", "--json");
+    expect(first.code).toBe(0);
+    const files = fs.readdirSync(cache);
+    expect(files).toHaveLength(1);
+    expect(fs.statSync(path.join(cache, files[0]!)).mode & 0o777).toBe(0o600);
+    const dir = writeSkill(path.join(t.project, ".omniforge", "skills"), "cached", { description: "First words. Use when testing the cache." });
+    omniforgeWith(env, "skill", "list", "--json");
+    fs.writeFileSync(path.join(dir, "SKILL.md"), fs.readFileSync(path.join(dir, "SKILL.md"), "utf8").replace("First words.", "Other words."));
+    const after = omniforgeWith(env, "skill", "list", "--json");
+    const row = (JSON.parse(after.out) as { name: string; description: string }[]).find((x) => x.name === "cached")!;
+    expect(row.description).toBe("Other words. Use when testing the cache.");
+    expect(after.out).toBe(omniforgeWith({ OMNIFORGE_CACHE_DIR: "off" }, "skill", "list", "--json").out);
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it("a listing checks the frontmatter; the body's checks are validate's", () => {
     const dir = writeSkill(path.join(t.project, ".omniforge", "skills"), "escaper", { body: "Read [the keys](../../../etc/passwd).\n" });
     const row = (JSON.parse(omniforge("skill", "list", "--json").out) as { name: string; valid: boolean; diagnostics: { code: string }[] }[]).find(

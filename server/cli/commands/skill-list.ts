@@ -10,6 +10,7 @@ import { chunkedWriter, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
+import { cacheDirFrom, listingCache } from "../../runtime/registry/listing-cache";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { count } from "../../domain/plural";
@@ -68,7 +69,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
-  const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
+  const entries = { checks: "frontmatter", scriptDigests: needsApprovals } as const;
+  // The last listing of these folders: unchanged SKILL.md files are not read again (listing-cache.ts).
+  const cacheDir = io.build ? cacheDirFrom(io.env) : null;
+  const cache = cacheDir && io.build ? listingCache(cacheDir, io.build, config, entries) : null;
+  const previous = cache?.read();
+  const index = SkillIndex.build(config, { entries, previous });
+  if (cache) {
+    const now = index.entries();
+    if (!previous || previous.size !== now.length || now.some((e) => previous.get(e.id) !== e)) cache.write(now);
+  }
   const { byName } = resolveAll(index, ctx);
   type Active = { layer: string; plugin?: string; dir: string } | null;
   // An absent plugin is written as undefined, which JSON leaves out: the same output as omitting the key, without

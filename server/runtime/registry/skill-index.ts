@@ -53,10 +53,15 @@ export class SkillIndex {
    * A new index, built cold. `entries` narrows what each entry holds (a one-shot listing: see EntryOptions).
    * `reuse`: another index over some of the same folders (another console user's: the shared layers are the
    * same); its entries whose SKILL.md is unchanged are taken as they are instead of being read and parsed again.
+   * `previous`: entries made earlier with the same entry options (a listing's cache, listing-cache.ts), reused
+   * the same way.
    */
-  static build(config: LayerConfig, opts: { bodyCache?: BodyCache; entries?: EntryOptions; reuse?: SkillIndex } = {}): SkillIndex {
+  static build(
+    config: LayerConfig,
+    opts: { bodyCache?: BodyCache; entries?: EntryOptions; reuse?: SkillIndex; previous?: Map<string, SkillEntry> } = {},
+  ): SkillIndex {
     const index = new SkillIndex(config, opts);
-    const reusable = opts.reuse && sameEntryOptions(opts.reuse.entryOptions, index.entryOptions) ? opts.reuse.byId : undefined;
+    const reusable = opts.previous ?? (opts.reuse && sameEntryOptions(opts.reuse.entryOptions, index.entryOptions) ? opts.reuse.byId : undefined);
     index.rebuild({ cold: true, previous: reusable });
     return index;
   }

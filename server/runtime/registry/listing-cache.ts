@@ -1,0 +1,91 @@
+// What `omniforge skill list` remembers between runs, the way git's index remembers files: the entries of the last
+// listing over the same folders, kept in the user's cache folder. The next listing still walks every layer and
+// stats every SKILL.md; a file whose size, mtime and ctime are all unchanged is not read or parsed again (the
+// index's warm rebuild, scan.ts). ctime moves on every change to a file, also one that puts mtime back (tar, rsync
+// -t, cp -p), and entries changed within RACY_MS of being saved are not kept: the clock that stamps files is coarse,
+// so an edit right after the listing could keep all three. Anything unexpected (another build of the CLI, other
+// options, a damaged or foreign file) means no cache, never a wrong listing.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import v8 from "node:v8";
+import type { LayerConfig } from "./layers";
+import type { EntryOptions } from "./scan";
+import type { SkillEntry } from "./types";
+
+const FORMAT = 1;
+/** Entries whose SKILL.md changed this close to the save are left out (re-read next time). */
+export const RACY_MS = 2_000;
+
+interface Stored {
+  format: number;
+  /** The CLI build and everything the entries depend on besides the files (see listingCache). */
+  key: string;
+  entries: SkillEntry[];
+}
+
+export interface ListingCache {
+  /** The remembered entries by folder, or undefined when there is no usable cache. */
+  read(): Map<string, SkillEntry> | undefined;
+  /** Remembers `entries` (written atomically; a failure is ignored: the cache is an optimisation). */
+  write(entries: SkillEntry[], now?: number): void;
+  readonly file: string;
+}
+
+/**
+ * Where the cache lives: OMNIFORGE_CACHE_DIR, else $XDG_CACHE_HOME/omniforge, else ~/.cache/omniforge; "off" (or
+ * 0, false, no) turns it off. Null when off.
+ */
+export function cacheDirFrom(env: Record<string, string | undefined>): string | null {
+  const set = env.OMNIFORGE_CACHE_DIR?.trim();
+  if (set && /^(off|0|false|no)$/i.test(set)) return null;
+  if (set) return path.resolve(set);
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), ".cache"), "omniforge");
+}
+
+/**
+ * The cache of one listing: `build` names the code that made the entries (the CLI bundle's content-hashed entry
+ * file: a new build never reads an old build's entries), and the layer folders and entry options are part of the
+ * key, so each catalog and each kind of listing has its own file.
+ */
+export function listingCache(cacheDir: string, build: string, config: LayerConfig, entries: EntryOptions): ListingCache {
+  const key = JSON.stringify({ build, config, entries });
+  const file = path.join(cacheDir, `listing-${crypto.createHash("sha256").update(key).digest("hex").slice(0, 24)}.v8`);
+  return {
+    file,
+    read() {
+      let stored: Stored;
+      let fd: number | undefined;
+      try {
+        fd = fs.openSync(file, "r");
+        // Only a file this user wrote and nobody else can change: a listing must not take another person's word.
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || (typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return undefined;
+        stored = v8.deserialize(fs.readFileSync(fd)) as Stored;
+      } catch {
+        return undefined; // none yet, unreadable or damaged
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+      if (!stored || stored.format !== FORMAT || stored.key !== key || !Array.isArray(stored.entries)) return undefined;
+      return new Map(stored.entries.map((e) => [e.id, e]));
+    },
+    write(list, now = Date.now()) {
+      const kept = list.filter((e) => e.ctimeMs !== undefined && Math.max(e.mtimeMs, e.ctimeMs) < now - RACY_MS);
+      const tmp = `${file}.${process.pid}.tmp`;
+      try {
+        fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        fs.writeFileSync(tmp, v8.serialize({ format: FORMAT, key, entries: kept } satisfies Stored), { mode: 0o600 });
+        fs.renameSync(tmp, file);
+      } catch {
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          // the folder is not there or not ours: nothing was written
+        }
+      }
+    },
+  };
+}
