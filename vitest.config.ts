@@ -1,6 +1,6 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import { testCacheDir } from "./scripts/test-cache-dir";
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname) } },
@@ -13,7 +13,7 @@ export default defineConfig({
     // Sandbox and CLI tests spawn processes; two cores do not like many forks at once.
     maxWorkers: 2,
     // The CLIs the tests start keep their listing caches in a folder of this run, not in the person's ~/.cache.
-    env: { OMNIFORGE_CACHE_DIR: testCacheDir() },
+    env: { OMNIFORGE_CACHE_DIR: path.join(os.tmpdir(), `omniforge-test-cache-${process.pid}`) },
     globalSetup: ["scripts/test-cache-dir.ts"],
   },
 });

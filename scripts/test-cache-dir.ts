@@ -1,13 +1,12 @@
-// Where the CLIs started by unit tests keep their listing caches (server/runtime/registry/listing-cache.ts): a
-// folder of this test run, not the person's ~/.cache, removed when the run ends. vitest.config.ts sets
-// OMNIFORGE_CACHE_DIR to it for the tests, and runs this file's teardown.
+// The unit tests' global setup: the CLIs they start keep their listing caches (server/runtime/registry/
+// listing-cache.ts) in a folder of this test run, not in the person's ~/.cache. vitest.config.ts names the folder
+// (OMNIFORGE_CACHE_DIR in the tests' environment); this removes it when the run ends.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import type { TestProject } from "vitest/node";
 
-/** The test run's cache folder (vitest's main process id names it, so the config and the teardown agree). */
-export const testCacheDir = (): string => path.join(os.tmpdir(), `omniforge-test-cache-${process.pid}`);
-
-export default function setup(): () => void {
-  return () => fs.rmSync(testCacheDir(), { recursive: true, force: true });
+export default function setup(project: TestProject): () => void {
+  const dir = project.config.env.OMNIFORGE_CACHE_DIR;
+  return () => {
+    if (typeof dir === "string" && dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
 }
