@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenLocal } from "../test-support/listen";
 import { answerAtEdge } from "./edge";
@@ -111,5 +112,39 @@ describe("the console's server answers registered routes itself", () => {
     expect(text.startsWith("data: 1\n\ndata: 2\n\n")).toBe(true);
     stop.abort();
     expect(await Promise.race([gone, new Promise((r) => setTimeout(() => r("still running"), 3000))])).toBe("cancelled");
+  });
+
+  it("answers a probe that arrives with a burst of queued calls before any of them, and the calls in order", async () => {
+    const started: string[] = [];
+    const busy = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end; );
+    };
+    answerAtEdge("/api/edge-slow", ["GET"], async (req) => {
+      started.push(new URL(req.url).searchParams.get("n")!);
+      busy(5); // a tRPC call's work: synchronous, on the one event loop
+      return Response.json({ ok: true });
+    });
+    answerAtEdge("/api/edge-probe", ["GET"], async () => {
+      started.push("probe");
+      return Response.json({ status: "ok" });
+    }, { immediate: true });
+    const server = createConsoleServer(viaNext, { edge: true });
+    let accepted = 0;
+    server.on("connection", () => accepted++);
+    const s = await listenLocal(server);
+    close = s.close;
+    const url = new URL(s.url);
+    // Nine connections the server has accepted, then nine requests written in one go: they reach its socket
+    // buffers together, the probe last, as a health check does in the middle of a busy console.
+    const sockets = await Promise.all(
+      Array.from({ length: 9 }, () => new Promise<net.Socket>((ok) => { const c = net.connect(Number(url.port), url.hostname, () => ok(c)); })),
+    );
+    while (accepted < 9) await new Promise((r) => setTimeout(r, 5));
+    const answered = sockets.map((c) => new Promise<void>((ok) => c.on("data", (d: Buffer) => d.toString().includes("\r\n\r\n") && ok())));
+    sockets.forEach((c, i) => c.write(`GET ${i < 8 ? `/api/edge-slow?n=${i}` : "/api/edge-probe"} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    await Promise.all(answered);
+    sockets.forEach((c) => c.destroy());
+    expect(started[0]).toBe("probe");
+    expect(started.slice(1)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7"]);
   });
 });

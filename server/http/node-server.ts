@@ -3,13 +3,19 @@
 // a body whose declared length is over the route's limit before Next reads a byte of it.
 import http from "node:http";
 import { bodyLimitFor } from "./body-limit";
-import { answerWith, edgeHandlerFor } from "./edge";
+import { answerWith, EdgeQueue, edgeRouteFor } from "./edge";
 import { stampPeer } from "./peer";
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
 /** `edge`: answer the routes registered in server/http/edge.ts directly (the production server). */
 export function createConsoleServer(handle: NodeHandler, options: { edge?: boolean } = {}): http.Server {
+  const queue = new EdgeQueue();
+  const failed = (res: http.ServerResponse) => (e: unknown) => {
+    console.error("[omniforge] request failed:", e);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  };
   return http.createServer((req, res) => {
     stampPeer(req);
     const refused = declaredBodyRefusal(req);
@@ -19,12 +25,13 @@ export function createConsoleServer(handle: NodeHandler, options: { edge?: boole
       res.end(refused.message + "\n");
       return;
     }
-    const direct = options.edge ? edgeHandlerFor(req.method ?? "GET", req.url ?? "/") : undefined;
-    void Promise.resolve(direct ? answerWith(direct, req, res) : handle(req, res)).catch((e: unknown) => {
-      console.error("[omniforge] request failed:", e);
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    const direct = options.edge ? edgeRouteFor(req.method ?? "GET", req.url ?? "/") : undefined;
+    if (!direct) {
+      void Promise.resolve(handle(req, res)).catch(failed(res));
+      return;
+    }
+    if (direct.immediate) void answerWith(direct.handler, req, res).catch(failed(res));
+    else queue.push(() => void answerWith(direct.handler, req, res).catch(failed(res)));
   });
 }
 

@@ -15,5 +15,6 @@ export async function GET() {
   }
 }
 
-// A probe's answer must not wait behind Next's pipeline: the console's server answers it directly (server/http/edge.ts).
-answerAtEdge("/api/health", ["GET"], GET);
+// A probe's answer must not wait behind Next's pipeline, nor behind the tRPC calls that arrived with it: the
+// console's server answers it directly, as soon as it arrives (server/http/edge.ts).
+answerAtEdge("/api/health", ["GET"], GET, { immediate: true });
