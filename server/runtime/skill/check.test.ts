@@ -157,11 +157,11 @@ describe("checkSkillDir", () => {
     expect(codes(checkSkillDir(dir))).toEqual(["body.missing-reference"]);
   });
 
-  it("checkSkillDirWithStat returns the size and mtime of the file it read, and null when the careful path ran", () => {
+  it("checkSkillDirWithStat returns the size, mtime and ctime of the file it read, and null when the careful path ran", () => {
     const dir = skillDir("my-skill", MINIMAL);
     const st = fs.statSync(path.join(dir, "SKILL.md"));
     const read = checkSkillDirWithStat(dir);
-    expect(read.stat).toEqual({ mtimeMs: st.mtimeMs, size: st.size });
+    expect(read.stat).toEqual({ mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs });
     expect(read.check).toEqual(checkSkillDir(dir));
     const linked = skillDir("my-skill", undefined);
     fs.writeFileSync(path.join(linked, "real.md"), MINIMAL);
