@@ -4,7 +4,10 @@
 // code, output and time, sandbox status and the script queue.
 import type { PlaygroundNote } from "~/server/services/playground/types";
 import { count } from "~/server/domain/plural";
+import { useState } from "react";
+import { ListingNames } from "./listing-details";
 import type { Step } from "./steps-model";
+import { useFullListing, type ListingSource } from "./turn-listing";
 
 const pre = "mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950";
 const row = "rounded-md border px-2.5 py-1.5 text-sm";
@@ -45,7 +48,34 @@ function Script({ s }: { s: Extract<Step, { kind: "script" }>["event"] }) {
   );
 }
 
-export function StepView({ step }: { step: Step }) {
+/** The run and its listing; a history turn's listing text and names are fetched when the person opens it. */
+function RunStep({ e, source }: { e: Extract<Step, { kind: "run" }>["event"]; source: ListingSource | undefined }) {
+  const [open, setOpen] = useState(false);
+  const l = e.listing;
+  const { full, error } = useFullListing(l, source, open);
+  return (
+    <details className={plain} data-testid="step-listing" onToggle={(ev) => setOpen(ev.currentTarget.open)}>
+      <summary className="cursor-pointer">
+        Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
+        {l.shortened ? `, ${l.shortened} shortened` : ""}
+        {l.omitted ? `, ${l.omitted} left out` : ""}
+        {l.strategy === "ranked" ? " (ranked for the request)" : ""}
+      </summary>
+      {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
+      {full ? (
+        <>
+          <ListingNames listing={full} />
+          <pre className={pre} data-testid="listing-text">{full.text || "(no skills available)"}</pre>
+        </>
+      ) : (
+        open && <p className="muted text-xs">{error ? `Could not load the listing: ${error}` : "Loading…"}</p>
+      )}
+    </details>
+  );
+}
+
+/** `source`: the session and turn a history turn's on-demand details (its listing) are read from. */
+export function StepView({ step, source }: { step: Step; source?: { sessionId: string; turn: number } | undefined }) {
   switch (step.kind) {
     case "sandbox":
       return (
@@ -53,22 +83,8 @@ export function StepView({ step }: { step: Step }) {
           Sandbox: <span className={step.mode.startsWith("sandboxed") ? "" : "font-semibold text-amber-700 dark:text-amber-300"}>{step.mode}</span>
         </p>
       );
-    case "run": {
-      const e = step.event;
-      const l = e.listing;
-      return (
-        <details className={plain} data-testid="step-listing">
-          <summary className="cursor-pointer">
-            Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
-            {l.shortened ? `, ${l.shortened} shortened` : ""}
-            {l.omitted ? `, ${l.omitted} left out` : ""}
-            {l.strategy === "ranked" ? " (ranked for the request)" : ""}
-          </summary>
-          {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
-          <pre className={pre} data-testid="listing-text">{l.text || "(no skills available)"}</pre>
-        </details>
-      );
-    }
+    case "run":
+      return <RunStep e={step.event} source={source && { ...source, ...(step.event.depth > 0 ? { runId: step.event.runId } : {}) }} />;
     case "selected":
       return (
         <details className={plain} data-testid="step-selected" open>
@@ -183,11 +199,11 @@ export function StepView({ step }: { step: Step }) {
   }
 }
 
-export function StepList({ steps }: { steps: Step[] }) {
+export function StepList({ steps, source }: { steps: Step[]; source?: { sessionId: string; turn: number } }) {
   return (
     <div className="space-y-1.5">
       {steps.map((s, k) => (
-        <StepView key={k} step={s} />
+        <StepView key={k} step={s} source={source} />
       ))}
     </div>
   );
