@@ -4,7 +4,7 @@
 // A history turn's names are fetched when the person opens one of the lists ("Loading…" meanwhile).
 import { useState } from "react";
 import type { ListingInfo } from "~/server/runtime/agent/types";
-import { isSummary, useFullListing, type ListingSource, type ShownListing } from "./turn-listing";
+import { isSummary, useFullListing, type ListingSource, type ShownListing } from "./turn-details";
 
 function Names({ label, count, names, error, onOpen, testId }: { label: string; count: number; names: string[] | null; error: string | null; onOpen: () => void; testId: string }) {
   if (!count) return null;

@@ -6,7 +6,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import type { ShownEvent } from "~/server/services/playground/types";
 import { ListingDetails } from "./listing-details";
 import { ContextMeter, Legend, ModeComparison, type ComparedRun } from "./meter";
-import { useFullListing } from "./turn-listing";
+import { useFullListing } from "./turn-details";
 import { activatedIn, activeStack, costsOf, listingOf } from "./steps-model";
 
 export interface FocusTurn {

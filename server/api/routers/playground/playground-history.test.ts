@@ -16,11 +16,13 @@ beforeAll(() => warmTurnWorker({}), 30_000);
 // The load bench's catalog size: 600 skills, so a listing describes some, names others and leaves most out.
 function bigCatalog(n: number): void {
   for (let i = 0; i < n; i++) w.skill(`catalog-skill-${i}`, `description: Skill number ${i} of a large catalog about topic ${i % 37}. Use when topic ${i % 37} comes up.`, `# Skill ${i}\n`);
-  w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
+  // A SKILL.md of a real skill's length: the skill tool's output, shown when the person opens the call.
+  w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body + STYLE, RELEASE_SKILL.files);
 }
+const STYLE = `\n## Style\n\n${Array.from({ length: 30 }, (_, k) => `- Rule ${k + 1}: write each change as one sentence in the past tense, naming what a user notices.`).join("\n")}\n`;
 
 describe("playground history over a big catalog", () => {
-  it("playground.get leaves each turn's listing text and names out; playground.turnListing gives them to whoever may read the session", async () => {
+  it("playground.get leaves each turn's listing text and names and long tool outputs out; playground.turnListing and toolOutput give them to whoever may read the session", async () => {
     bigCatalog(600);
     const alice = callerFor(w, as("author", "alice"));
     const s = await alice.playground.create({ title: "long chat" });
@@ -33,7 +35,7 @@ describe("playground history over a big catalog", () => {
     const storedBytes = JSON.stringify(stored).length;
     const got = await alice.playground.get({ sessionId: s.id });
     const gotBytes = JSON.stringify(got).length;
-    // Measured: 261 KB stored (26 KB a turn, most of it the listings' names and text), 44 KB sent (4.4 KB a turn).
+    // Measured: 276 KB stored (28 KB a turn, most of it the listings' names and text), 42 KB sent (4.2 KB a turn).
     console.log(`playground.get of ${TURNS} turns over 601 skills: ${storedBytes} bytes stored, ${gotBytes} sent`);
     expect(storedBytes / TURNS).toBeGreaterThan(15_000);
     expect(gotBytes / TURNS).toBeLessThan(5_000);
@@ -50,6 +52,16 @@ describe("playground history over a big catalog", () => {
     const first = got.messages.find((m) => m.turn === 1 && m.role === "assistant");
     expect(first?.content).toContain("I chose the skill 'release-notes'");
     expect(first?.record?.events.filter((e) => e.type === "message" || e.type === "text_delta")).toEqual([]);
+
+    // The skill tool's output (the SKILL.md) is left out too, with its length; toolOutput gives it.
+    const skillCall = (events: { type: string }[] | undefined) => events?.find((e) => e.type === "tool_result" && "tool" in e && e.tool === "skill") as unknown as { callId: string; output?: string; outputChars?: number };
+    const storedCall = skillCall(stored.find((m) => m.turn === 1 && m.role === "assistant")?.record?.events);
+    expect(storedCall.output).toContain("Rule 30: write each change");
+    expect(skillCall(first?.record?.events)).toMatchObject({ callId: storedCall.callId, outputChars: storedCall.output!.length });
+    expect(skillCall(first?.record?.events).output).toBeUndefined();
+    expect(await alice.playground.toolOutput({ sessionId: s.id, turn: 1, callId: storedCall.callId })).toEqual({ output: storedCall.output });
+    expect(code(await callerFor(w, as("author", "bob")).playground.toolOutput({ sessionId: s.id, turn: 1, callId: storedCall.callId }).catch((e: unknown) => e))).toBe("NOT_FOUND");
+    expect(code(await alice.playground.toolOutput({ sessionId: s.id, turn: 1, callId: "no-such-call" }).catch((e: unknown) => e))).toBe("NOT_FOUND");
 
     const listing = await alice.playground.turnListing({ sessionId: s.id, turn: 3 });
     expect(listing).toEqual({ ...full, mode: "tool" });

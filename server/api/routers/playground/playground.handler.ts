@@ -15,6 +15,7 @@ import {
   startTurn,
   stopTurn,
   turnListing as turnListingOf,
+  turnToolOutput,
   type TurnDeps,
 } from "../../../services/playground";
 import type { AuthedContext } from "../../trpc";
@@ -64,6 +65,10 @@ export const listing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId
 /** One turn's listing in full, for the page's history when the person opens it. */
 export const turnListing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; runId?: string } }) =>
   turnListingOf(ctx.db, ctx.user, input.sessionId, input.turn, input.runId);
+
+/** One tool call's output in a turn's history, when the person opens the call. */
+export const toolOutput = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; callId: string; depth: number } }) =>
+  turnToolOutput(ctx.db, ctx.user, input.sessionId, input.turn, input.callId, input.depth);
 
 /** The running turn's events, live. Access is checked before the stream starts (a refusal is an error, not an empty stream). */
 export const follow = ({ ctx, input, signal }: { ctx: AuthedContext; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>
