@@ -1,8 +1,8 @@
 // What `playground.get` sends of a session's history. The page reads the whole history again after every turn, so
 // each turn carries only what the chat shows at once: a listing's text and name lists (about 30 KB a turn over 600
-// skills) come from `turnListing` when the person opens them, a tool call's long output (a SKILL.md) from `toolOutput`
-// when the person opens the call, and what the turn's row already holds is not sent
-// twice (the answer as its message event and its streamed text, the costs again in run_finished).
+// skills) come from `turnListing` when the person opens them, a tool call's long output (a SKILL.md) from
+// `toolOutput` when the person opens the call, and what the turn's row already holds is not sent twice (the answer
+// as its message event and its streamed text, the costs again in run_finished).
 import type { Db } from "../../../db/client";
 import type { AgentEvent, DisclosureMode, ListingInfo } from "../../runtime/agent";
 import { readableSession, turnRecord, type Actor, type PlaygroundMessage } from "./sessions";
@@ -15,7 +15,7 @@ const INLINE_OUTPUT = 500;
 
 type HistoryMessage = Omit<PlaygroundMessage, "record"> & { record?: Omit<TurnRecord, "events"> & { events: HistoryEvent[] } };
 
-export function listingSummary(l: ListingInfo): ListingSummary {
+function listingSummary(l: ListingInfo): ListingSummary {
   const { text: _text, described, nameOnly, shortenedNames: _shortened, omittedNames: _omitted, ...counts } = l;
   // Turns recorded before request-ranked listings have no name lists: every listed skill had a description.
   return { ...counts, detailsOmitted: true, describedCount: described?.length ?? l.listed, nameOnlyCount: nameOnly?.length ?? 0 };
