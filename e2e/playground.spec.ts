@@ -161,6 +161,37 @@ test("offline provider: a demo skill activates, its script runs, a disallowed ca
   await expect(page.getByTestId("turn")).toHaveCount(4);
   await expect(page.getByTestId("turn").first().getByTestId("script-stdout")).toContainText("feature:");
   await expect(page.getByTestId("turn").nth(2).getByTestId("step-refused")).toBeVisible();
+  // A history turn's listing comes without its text and names: opening it reads them, "Loading…" meanwhile.
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const asked: string[] = [];
+  await page.route("**/api/trpc/**", async (route) => {
+    const url = route.request().url();
+    if (url.includes("playground.toolOutput")) asked.push(url);
+    if (!url.includes("playground.turnListing")) return route.fallback();
+    asked.push(url);
+    await held;
+    await route.fallback();
+  });
+  const firstListing = page.getByTestId("turn").first().getByTestId("step-listing");
+  await firstListing.locator("summary").first().click();
+  await expect(firstListing).toContainText("Loading…");
+  expect(asked.some((u) => u.includes(encodeURIComponent('"turn":1')))).toBe(true);
+  release();
+  await expect(firstListing.getByTestId("listing-text")).toContainText('"release-notes": Draft release notes');
+  const described = firstListing.getByTestId("listing-described");
+  await described.locator("summary").click();
+  await expect(described).toContainText("release-notes");
+  // So is a tool call's long output (the SKILL.md the skill tool returned): it is read once the call is opened.
+  const skillCall = page.getByTestId("turn").first().getByTestId("step-tool").filter({ hasText: "Tool: skill" });
+  expect(asked.some((u) => u.includes("playground.toolOutput"))).toBe(false);
+  await skillCall.locator("summary").click();
+  await expect(skillCall).toContainText("Collect the changes: run");
+  expect(asked.some((u) => u.includes("playground.toolOutput"))).toBe(true);
+  await page.unroute("**/api/trpc/**");
+  // The side panel shows the listing of the turn in focus, read for that turn.
+  await page.getByTestId("turn").nth(1).getByRole("button", { name: "Inspect" }).click();
+  await expect(page.getByTestId("side-listing")).toContainText("<location>");
   const sessionId = new URL(page.url()).searchParams.get("session")!;
   await expect(page.getByTestId("audit-link")).toHaveAttribute("href", `/audit?session=${sessionId}`);
 

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
-import type { StreamEvent } from "~/server/services/playground/types";
+import type { ShownEvent, StreamEvent } from "~/server/services/playground/types";
 import type { ComparedRun } from "./meter";
 import { SidePanel, type FocusTurn } from "./side-panel";
 import { answerOf, costsOf, toSteps, totals } from "./steps-model";
@@ -90,7 +90,12 @@ export function Chat({ sessionId }: { sessionId: string }) {
       sub.current = client.playground.follow.subscribe(
         { sessionId, from: 0 },
         {
-          onData: (item) => setLive((l) => (l && l.turn === item.turn ? { ...l, events: [...l.events, item.event] } : l)),
+          onData: (item) => {
+            const e = item.event;
+            // The streamed listing is complete: once the turn is history (listing without names), it is read from here.
+            if (e.type === "run_started" && e.depth === 0) qc.setQueryData(trpc.playground.turnListing.queryKey({ sessionId, turn: item.turn }), { ...e.listing, mode: e.mode });
+            setLive((l) => (l && l.turn === item.turn ? { ...l, events: [...l.events, e] } : l));
+          },
           onComplete: done,
           onError: (e) => {
             setError(`The stream was interrupted: ${e.message}`);
@@ -129,7 +134,7 @@ export function Chat({ sessionId }: { sessionId: string }) {
   const { session, canWrite } = view.data;
   const busy = !!live || !!running || send.isPending || replay.isPending;
 
-  const eventsOf = (t: TurnView): StreamEvent[] => (live && live.turn === t.turn ? live.events : t.answer?.record?.events ?? []);
+  const eventsOf = (t: TurnView): ShownEvent[] => (live && live.turn === t.turn ? live.events : t.answer?.record?.events ?? []);
   const liveOnly = live && !turns.some((t) => t.turn === live.turn) ? [{ turn: live.turn, request: live.request, mode: live.mode } as TurnView] : [];
   const shown = [...turns, ...liveOnly];
 
@@ -190,7 +195,7 @@ export function Chat({ sessionId }: { sessionId: string }) {
               <details open className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800" data-testid="steps">
                 <summary className="muted cursor-pointer text-xs">Steps</summary>
                 <div className="mt-1.5">
-                  <StepList steps={toSteps(events)} />
+                  <StepList steps={toSteps(events)} source={{ sessionId, turn: t.turn }} />
                   {!events.length && !isLive && !t.answer && <p className="muted text-xs">No record of this turn (the server stopped while it ran).</p>}
                 </div>
               </details>

@@ -1,37 +1,59 @@
 "use client";
 // How the listing was fitted to its budget, never silently: which skills got a description, which only a name,
 // which were shortened or left out (the agent finds those with its search tool), and the sentence saying why.
+// A history turn's names are fetched when the person opens one of the lists ("Loading…" meanwhile).
+import { useState } from "react";
 import type { ListingInfo } from "~/server/runtime/agent/types";
+import { isSummary, useFullListing, type ListingSource, type ShownListing } from "./turn-details";
 
-/** Turns recorded before request-ranked listings carry only the counts; everything else is optional here. */
-type Shown = Pick<ListingInfo, "listed" | "total" | "shortened" | "omitted" | "omittedNames"> & Partial<Pick<ListingInfo, "strategy" | "described" | "nameOnly" | "shortenedNames" | "why">>;
-
-function Names({ label, names, testId }: { label: string; names: string[]; testId: string }) {
-  if (!names.length) return null;
+function Names({ label, count, names, error, onOpen, testId }: { label: string; count: number; names: string[] | null; error: string | null; onOpen: () => void; testId: string }) {
+  if (!count) return null;
   return (
-    <details className="text-xs" data-testid={testId}>
+    <details className="text-xs" data-testid={testId} onToggle={(e) => e.currentTarget.open && onOpen()}>
       <summary className="cursor-pointer">
-        {label} ({names.length})
+        {label} ({count})
       </summary>
-      <p className="mt-1 break-words font-mono">{names.join(", ")}</p>
+      <p className="mt-1 break-words font-mono">{names ? names.join(", ") || "(not recorded for this turn)" : error ? `Could not load the names: ${error}` : "Loading…"}</p>
     </details>
   );
 }
 
-export function ListingDetails({ listing }: { listing: Shown }) {
-  const described = listing.described ?? [];
-  const nameOnly = listing.nameOnly ?? [];
+/** Turns recorded before request-ranked listings carry only the counts and the left-out names. */
+const namesOf = (l: ListingInfo | null) => ({
+  described: l ? (l.described ?? []) : null,
+  nameOnly: l ? (l.nameOnly ?? []) : null,
+  shortened: l ? (l.shortenedNames ?? []) : null,
+  omitted: l ? (l.omittedNames ?? []) : null,
+});
+
+/** The four name lists; `source` says where a history turn's names are read when one is opened. */
+export function ListingNames({ listing, source }: { listing: ShownListing; source?: ListingSource | undefined }) {
+  const [wanted, setWanted] = useState(false);
+  const { full, error } = useFullListing(listing, source, wanted);
+  const names = namesOf(full);
+  const open = () => setWanted(true);
+  const counts = isSummary(listing) ? { described: listing.describedCount, nameOnly: listing.nameOnlyCount } : { described: listing.described?.length ?? 0, nameOnly: listing.nameOnly?.length ?? 0 };
+  return (
+    <>
+      <Names label="With description" count={counts.described} names={names.described} error={error} onOpen={open} testId="listing-described" />
+      <Names label="Name only" count={counts.nameOnly} names={names.nameOnly} error={error} onOpen={open} testId="listing-name-only" />
+      <Names label="Shortened" count={listing.shortened} names={names.shortened} error={error} onOpen={open} testId="listing-shortened" />
+      <Names label="Left out (found with the search tool)" count={listing.omitted} names={names.omitted} error={error} onOpen={open} testId="listing-omitted" />
+    </>
+  );
+}
+
+export function ListingDetails({ listing, source }: { listing: ShownListing; source?: ListingSource | undefined }) {
+  const described = isSummary(listing) ? listing.describedCount : listing.described?.length || listing.listed;
+  const nameOnly = isSummary(listing) ? listing.nameOnlyCount : (listing.nameOnly?.length ?? 0);
   return (
     <div className="space-y-1" data-testid="listing-details">
       {listing.why && <p className="text-xs" data-testid="listing-why">{listing.why}</p>}
       <p className="muted text-xs">
         {listing.strategy === "ranked" ? "Ranked for the request: " : ""}
-        {described.length || listing.listed} with description, {nameOnly.length} by name only, {listing.shortened} shortened, {listing.omitted} left out of {listing.total}
+        {described} with description, {nameOnly} by name only, {listing.shortened} shortened, {listing.omitted} left out of {listing.total}
       </p>
-      <Names label="With description" names={described} testId="listing-described" />
-      <Names label="Name only" names={nameOnly} testId="listing-name-only" />
-      <Names label="Shortened" names={listing.shortenedNames ?? []} testId="listing-shortened" />
-      <Names label="Left out (found with the search tool)" names={listing.omittedNames} testId="listing-omitted" />
+      <ListingNames listing={listing} source={source} />
     </div>
   );
 }

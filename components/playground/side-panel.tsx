@@ -3,15 +3,16 @@
 // preview before the first turn), the active skills, the context meter and the mode comparison.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
-import type { StreamEvent } from "~/server/services/playground/types";
+import type { ShownEvent } from "~/server/services/playground/types";
 import { ListingDetails } from "./listing-details";
 import { ContextMeter, Legend, ModeComparison, type ComparedRun } from "./meter";
+import { useFullListing } from "./turn-details";
 import { activatedIn, activeStack, costsOf, listingOf } from "./steps-model";
 
 export interface FocusTurn {
   turn: number;
   request: string;
-  events: StreamEvent[];
+  events: ShownEvent[];
   live: boolean;
 }
 
@@ -38,7 +39,11 @@ export function SidePanel({
     ...trpc.playground.listing.queryOptions({ sessionId, ...(seen ? { mode: seen.mode as "tool" | "prompt" | "orchestrated" } : {}), ...(previewing ? { request: previewRequest } : {}) }),
     placeholderData: keepPreviousData,
   });
+  // The panel shows the text of the turn in focus at once: one turn's listing, read when the focus moves to it.
+  const source = focus ? { sessionId, turn: focus.turn } : undefined;
+  const seenFull = useFullListing(seen, source, true);
   const listing = seen ?? (preview.data ? { ...preview.data, mode } : null);
+  const text = seen ? (seenFull.full?.text ?? (seenFull.error ? `Could not load the listing: ${seenFull.error}` : "Loading…")) : (preview.data?.text ?? "…");
   const matches = previewing ? (preview.data?.matches ?? []) : [];
   const everything = preview.data?.everything;
   const costs = focus ? costsOf(focus.events) : [];
@@ -71,9 +76,9 @@ export function SidePanel({
             </ol>
           </div>
         )}
-        {listing && <ListingDetails listing={listing} />}
+        {listing && <ListingDetails listing={(seen && seenFull.full) || listing} source={seen ? source : undefined} />}
         <pre className="max-h-72 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950" data-testid="side-listing">
-          {listing ? listing.text : "…"}
+          {text}
         </pre>
       </section>
       <section className="card space-y-1">

@@ -1,9 +1,10 @@
 // Turns a turn's event stream (live or persisted) into what the chat shows: steps in order, each tool call
 // with its result and the scripts it ran, the final answer, the active stack, the listing and the costs.
 import type { AgentEvent, ListingInfo, StageCost } from "~/server/runtime/agent/types";
-import type { PlaygroundNote, StreamEvent } from "~/server/services/playground/types";
+import type { ListingSummary, PlaygroundNote, ShownEvent } from "~/server/services/playground/types";
 
-type Ev<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+// A live turn's events are complete; a history turn's listing comes without its text and names (ListingSummary).
+type Ev<T extends AgentEvent["type"]> = Extract<ShownEvent, { type: T }>;
 
 export type Step =
   | { kind: "sandbox"; mode: string; detail: string }
@@ -22,7 +23,7 @@ export type Step =
   | { kind: "error"; message: string }
   | { kind: "finished"; event: Ev<"run_finished"> };
 
-const isNote = (e: StreamEvent): e is PlaygroundNote & { t: number } => e.type === "sandbox" || e.type === "script_queued" || e.type === "script_waited";
+const isNote = (e: ShownEvent): e is PlaygroundNote & { t: number } => e.type === "sandbox" || e.type === "script_queued" || e.type === "script_waited";
 
 /** Events that are a step of their own, unchanged: the step kind each one becomes. */
 const SHOWN_AS_IS = {
@@ -32,9 +33,9 @@ const SHOWN_AS_IS = {
   skill_deactivated: "deactivated",
   skill_model: "skill-model",
 } as const satisfies Partial<Record<AgentEvent["type"], Step["kind"]>>;
-const isShownAsIs = (e: StreamEvent): e is Ev<keyof typeof SHOWN_AS_IS> => Object.hasOwn(SHOWN_AS_IS, e.type);
+const isShownAsIs = (e: ShownEvent): e is Ev<keyof typeof SHOWN_AS_IS> => Object.hasOwn(SHOWN_AS_IS, e.type);
 
-export function toSteps(events: StreamEvent[]): Step[] {
+export function toSteps(events: ShownEvent[]): Step[] {
   const steps: Step[] = [];
   const tools = new Map<string, Extract<Step, { kind: "tool" }>>();
   let open: Extract<Step, { kind: "tool" }> | undefined;
@@ -94,7 +95,7 @@ export function toSteps(events: StreamEvent[]): Step[] {
 }
 
 /** The answer so far: the final message when there is one, else the streamed text. */
-export function answerOf(events: StreamEvent[]): string {
+export function answerOf(events: ShownEvent[]): string {
   const msg = [...events].reverse().find((e): e is Ev<"message"> => e.type === "message" && e.depth === 0);
   if (msg) return msg.text;
   // Text of the model call in progress only: what earlier calls wrote next to tool calls is a step, not the answer.
@@ -107,7 +108,7 @@ export function answerOf(events: StreamEvent[]): string {
 }
 
 /** Skills active right now (bottom first), replaying activations and deactivations of the main agent. */
-export function activeStack(events: StreamEvent[]): string[] {
+export function activeStack(events: ShownEvent[]): string[] {
   const stack: string[] = [];
   for (const e of events) {
     if (e.type === "skill_activated" && e.depth === 0 && !stack.includes(e.skill)) stack.push(e.skill);
@@ -120,19 +121,19 @@ export function activeStack(events: StreamEvent[]): string[] {
 }
 
 /** Skills the turn activated, in order. */
-export function activatedIn(events: StreamEvent[]): string[] {
+export function activatedIn(events: ShownEvent[]): string[] {
   const out: string[] = [];
   for (const e of events) if (e.type === "skill_activated" && !out.includes(e.skill)) out.push(e.skill);
   return out;
 }
 
-export function listingOf(events: StreamEvent[]): (ListingInfo & { mode: string }) | null {
+export function listingOf(events: ShownEvent[]): ((ListingInfo | ListingSummary) & { mode: string }) | null {
   const e = events.find((x): x is Ev<"run_started"> => x.type === "run_started" && x.depth === 0);
   return e ? { ...e.listing, mode: e.mode } : null;
 }
 
 /** Per model call of the main agent, in order. */
-export function costsOf(events: StreamEvent[]): StageCost[] {
+export function costsOf(events: ShownEvent[]): StageCost[] {
   return events.filter((e): e is Ev<"model_call"> => e.type === "model_call" && e.depth === 0).map((e) => e.cost);
 }
 

@@ -4,7 +4,10 @@
 // code, output and time, sandbox status and the script queue.
 import type { PlaygroundNote } from "~/server/services/playground/types";
 import { count } from "~/server/domain/plural";
+import { useState } from "react";
+import { ListingNames } from "./listing-details";
 import type { Step } from "./steps-model";
+import { useFullListing, useToolOutput, type ListingSource } from "./turn-details";
 
 const pre = "mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950";
 const row = "rounded-md border px-2.5 py-1.5 text-sm";
@@ -45,7 +48,78 @@ function Script({ s }: { s: Extract<Step, { kind: "script" }>["event"] }) {
   );
 }
 
-export function StepView({ step }: { step: Step }) {
+/** The run and its listing; a history turn's listing text and names are fetched when the person opens it. */
+function RunStep({ e, source }: { e: Extract<Step, { kind: "run" }>["event"]; source: ListingSource | undefined }) {
+  const [open, setOpen] = useState(false);
+  const l = e.listing;
+  const { full, error } = useFullListing(l, source, open);
+  return (
+    <details className={plain} data-testid="step-listing" onToggle={(ev) => setOpen(ev.currentTarget.open)}>
+      <summary className="cursor-pointer">
+        Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
+        {l.shortened ? `, ${l.shortened} shortened` : ""}
+        {l.omitted ? `, ${l.omitted} left out` : ""}
+        {l.strategy === "ranked" ? " (ranked for the request)" : ""}
+      </summary>
+      {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
+      {/* Drawn once opened: a long chat holds one of these per turn, each with hundreds of names. */}
+      {open &&
+        (full ? (
+          <>
+            <ListingNames listing={full} />
+            <pre className={pre} data-testid="listing-text">{full.text || "(no skills available)"}</pre>
+          </>
+        ) : (
+          <p className="muted text-xs">{error ? `Could not load the listing: ${error}` : "Loading…"}</p>
+        ))}
+    </details>
+  );
+}
+
+/** A tool call with its arguments and result; a history turn's long output is fetched when the person opens it. */
+function ToolStep({ step, source }: { step: Extract<Step, { kind: "tool" }>; source: { sessionId: string; turn: number } | undefined }) {
+  const { call, result, scripts, notes } = step;
+  const refused = result?.refused;
+  const [open, setOpen] = useState(!!refused);
+  const { output, error } = useToolOutput(result, source, open);
+  const cls = refused ? warn : result && !result.ok ? bad : plain;
+  return (
+    <div className="space-y-1">
+      <details className={cls} data-testid={refused ? "step-refused" : "step-tool"} open={!!refused} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="cursor-pointer">
+          {refused ? "⚠ Refused: " : "Tool: "}
+          <code className="font-mono text-xs">{call.tool}</code>
+          {result ? (refused ? "" : result.ok ? ` ok in ${result.durationMs} ms` : " failed") : " running…"}
+          {refused && (
+            <span>
+              {" "}
+              — not allowed by &apos;{refused.skill}&apos; ({refused.rule === "script-read" ? "scripts are executed, never read" : `allowed-tools: ${refused.allowed.join(", ") || "none"}`})
+            </span>
+          )}
+        </summary>
+        <p className="mt-1 text-xs font-semibold">Arguments</p>
+        <pre className={pre}>{json(call.input)}</pre>
+        {result && (
+          <>
+            <p className="mt-1 text-xs font-semibold">Result</p>
+            <pre className={pre}>{output ?? (error ? `Could not load the output: ${error}` : "Loading…")}</pre>
+          </>
+        )}
+      </details>
+      {notes.map((n, k) => (
+        <p key={k} className={`${warn} text-xs`} data-testid="step-queued">
+          {noteText(n)}
+        </p>
+      ))}
+      {scripts.map((s, k) => (
+        <Script key={k} s={s} />
+      ))}
+    </div>
+  );
+}
+
+/** `source`: the session and turn a history turn's on-demand details (its listing) are read from. */
+export function StepView({ step, source }: { step: Step; source?: { sessionId: string; turn: number } | undefined }) {
   switch (step.kind) {
     case "sandbox":
       return (
@@ -53,22 +127,8 @@ export function StepView({ step }: { step: Step }) {
           Sandbox: <span className={step.mode.startsWith("sandboxed") ? "" : "font-semibold text-amber-700 dark:text-amber-300"}>{step.mode}</span>
         </p>
       );
-    case "run": {
-      const e = step.event;
-      const l = e.listing;
-      return (
-        <details className={plain} data-testid="step-listing">
-          <summary className="cursor-pointer">
-            Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
-            {l.shortened ? `, ${l.shortened} shortened` : ""}
-            {l.omitted ? `, ${l.omitted} left out` : ""}
-            {l.strategy === "ranked" ? " (ranked for the request)" : ""}
-          </summary>
-          {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
-          <pre className={pre} data-testid="listing-text">{l.text || "(no skills available)"}</pre>
-        </details>
-      );
-    }
+    case "run":
+      return <RunStep e={step.event} source={source && { ...source, ...(step.event.depth > 0 ? { runId: step.event.runId } : {}) }} />;
     case "selected":
       return (
         <details className={plain} data-testid="step-selected" open>
@@ -100,44 +160,8 @@ export function StepView({ step }: { step: Step }) {
           Skill &apos;{step.event.skill}&apos; deactivated ({step.event.reason.replace("_", " ")})
         </p>
       );
-    case "tool": {
-      const { call, result, scripts, notes } = step;
-      const refused = result?.refused;
-      const cls = refused ? warn : result && !result.ok ? bad : plain;
-      return (
-        <div className="space-y-1">
-          <details className={cls} data-testid={refused ? "step-refused" : "step-tool"} open={!!refused}>
-            <summary className="cursor-pointer">
-              {refused ? "⚠ Refused: " : "Tool: "}
-              <code className="font-mono text-xs">{call.tool}</code>
-              {result ? (refused ? "" : result.ok ? ` ok in ${result.durationMs} ms` : " failed") : " running…"}
-              {refused && (
-                <span>
-                  {" "}
-                  — not allowed by &apos;{refused.skill}&apos; ({refused.rule === "script-read" ? "scripts are executed, never read" : `allowed-tools: ${refused.allowed.join(", ") || "none"}`})
-                </span>
-              )}
-            </summary>
-            <p className="mt-1 text-xs font-semibold">Arguments</p>
-            <pre className={pre}>{json(call.input)}</pre>
-            {result && (
-              <>
-                <p className="mt-1 text-xs font-semibold">Result</p>
-                <pre className={pre}>{result.output}</pre>
-              </>
-            )}
-          </details>
-          {notes.map((n, k) => (
-            <p key={k} className={`${warn} text-xs`} data-testid="step-queued">
-              {noteText(n)}
-            </p>
-          ))}
-          {scripts.map((s, k) => (
-            <Script key={k} s={s} />
-          ))}
-        </div>
-      );
-    }
+    case "tool":
+      return <ToolStep step={step} source={source} />;
     case "script":
       return <Script s={step.event} />;
     case "note":
@@ -183,11 +207,11 @@ export function StepView({ step }: { step: Step }) {
   }
 }
 
-export function StepList({ steps }: { steps: Step[] }) {
+export function StepList({ steps, source }: { steps: Step[]; source?: { sessionId: string; turn: number } }) {
   return (
     <div className="space-y-1.5">
       {steps.map((s, k) => (
-        <StepView key={k} step={s} />
+        <StepView key={k} step={s} source={source} />
       ))}
     </div>
   );

@@ -27,6 +27,7 @@ export {
 } from "./sessions";
 import { processEnv } from "../../../env";
 export { listingPreview } from "./listing";
+export { historyMessages, turnListing, turnToolOutput } from "./history";
 export { listingFor, warmTurnWorker } from "./turn-pool";
 export { startTurn, followTurn, stopTurn, runningTurn, settled, type TurnDeps } from "./turns";
 

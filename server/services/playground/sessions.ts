@@ -186,6 +186,20 @@ export function listMessages(db: Db, sessionId: string): PlaygroundMessage[] {
     });
 }
 
+/** The record of one turn's answer (its assistant row), or null while it runs or when there is no such turn. */
+export function turnRecord(db: Db, sessionId: string, turn: number): TurnRecord | null {
+  const row = db
+    .select({ events: playgroundMessages.events })
+    .from(playgroundMessages)
+    .where(and(eq(playgroundMessages.sessionId, sessionId), eq(playgroundMessages.turn, turn), eq(playgroundMessages.role, "assistant")))
+    .get();
+  try {
+    return row?.events ? (JSON.parse(row.events) as TurnRecord) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function nextTurn(db: Db, sessionId: string): number {
   const last = db.select({ turn: playgroundMessages.turn }).from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(desc(playgroundMessages.turn)).limit(1).get();
   return (last?.turn ?? 0) + 1;

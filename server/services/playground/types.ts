@@ -1,7 +1,7 @@
 // The playground's own vocabulary on top of the agent's events: notes the playground adds to a turn's stream
 // (sandbox status, a script waiting for a free slot), the persisted turn record, and the service's errors.
 import { serviceErrorClass } from "../../domain/errors";
-import type { AgentEvent, DisclosureMode, RunFinishReason } from "../../runtime/agent";
+import type { AgentEvent, DisclosureMode, ListingInfo, RunFinishReason } from "../../runtime/agent";
 
 export type PlaygroundNote =
   | { type: "sandbox"; mode: string; detail: string }
@@ -30,6 +30,32 @@ export interface TurnRecord {
   activeSkills?: string[];
   events: StreamEvent[];
 }
+
+type RunStarted = Extract<AgentEvent, { type: "run_started" }>;
+type RunFinished = Extract<AgentEvent, { type: "run_finished" }>;
+type ToolResult = Extract<AgentEvent, { type: "tool_result" }>;
+
+// The history's form of a turn's events (history.ts): what `playground.get` sends.
+
+/** A listing without its text and name lists: the counts, the strategy and the sentence saying why. */
+export interface ListingSummary extends Omit<ListingInfo, "text" | "described" | "nameOnly" | "shortenedNames" | "omittedNames"> {
+  /** The text and the names are left out here: `turnListing` gives them. */
+  detailsOmitted: true;
+  /** Listed with a description (shortened or not). */
+  describedCount: number;
+  /** Listed by name only. */
+  nameOnlyCount: number;
+}
+
+export type RunStartedSummary = Omit<RunStarted, "listing"> & { listing: ListingSummary };
+/** The model_call events carry the same costs, one per call. */
+export type RunFinishedSummary = Omit<RunFinished, "costs">;
+/** A tool's long output (a SKILL.md, a file read) is shown when the person opens the call: `toolOutput` gives it. */
+export type ToolResultSummary = Omit<ToolResult, "output"> & { outputChars: number };
+/** One event of a turn as the history sends it. */
+export type HistoryEvent = Exclude<StreamEvent, RunStarted | RunFinished | ToolResult> | RunStartedSummary | RunFinishedSummary | ToolResult | ToolResultSummary;
+/** What the chat renders: a live turn's events (everything) or a history turn's. */
+export type ShownEvent = StreamEvent | HistoryEvent;
 
 /** What the user row's `events` column holds. */
 export interface RequestRecord {

@@ -13,6 +13,8 @@ export const playgroundRouter = createTRPCRouter({
       list: noInput,
       get: S.ZSessionInput,
       listing: S.ZListingInput,
+      turnListing: S.ZTurnListingInput,
+      toolOutput: S.ZToolOutputInput,
     },
   }),
   // The one subscription (a turn's events as they come) is written out: the table serves queries and mutations.

@@ -3,6 +3,7 @@
 import {
   createSession,
   followTurn,
+  historyMessages,
   listingFor,
   listMessages,
   listSessions,
@@ -13,6 +14,8 @@ import {
   runningTurn,
   startTurn,
   stopTurn,
+  turnListing as turnListingOf,
+  turnToolOutput,
   type TurnDeps,
 } from "../../../services/playground";
 import type { AuthedContext } from "../../trpc";
@@ -29,7 +32,8 @@ export const get = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: st
   const session = readableSession(ctx.db, ctx.user, input.sessionId);
   return {
     session,
-    messages: listMessages(ctx.db, session.id),
+    // Without what is only shown on demand (a listing's text and names: turnListing), so a long session stays small.
+    messages: historyMessages(listMessages(ctx.db, session.id)),
     running: runningTurn(session.id),
     canWrite: session.userId === ctx.user.id && ctx.user.role !== "viewer",
   };
@@ -57,6 +61,14 @@ export const stop = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: s
 
 export const listing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
   listingFor(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");
+
+/** One turn's listing in full, for the page's history when the person opens it. */
+export const turnListing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; runId?: string } }) =>
+  turnListingOf(ctx.db, ctx.user, input.sessionId, input.turn, input.runId);
+
+/** One tool call's output in a turn's history, when the person opens the call. */
+export const toolOutput = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; callId: string; depth: number } }) =>
+  turnToolOutput(ctx.db, ctx.user, input.sessionId, input.turn, input.callId, input.depth);
 
 /** The running turn's events, live. Access is checked before the stream starts (a refusal is an error, not an empty stream). */
 export const follow = ({ ctx, input, signal }: { ctx: AuthedContext; input: { sessionId: string; from: number }; signal: AbortSignal | undefined }) =>

@@ -23,3 +23,5 @@ export const ZSendInput = z.object({ sessionId, request: z.string().min(1).max(2
 export const ZReplayInput = z.object({ sessionId, turn: z.number().int().min(1), mode: ZMode });
 export const ZFollowInput = z.object({ sessionId, from: z.number().int().min(0).default(0) });
 export const ZListingInput = z.object({ sessionId, mode: ZMode.optional(), request: z.string().max(20_000).optional() });
+export const ZTurnListingInput = z.object({ sessionId, turn: z.number().int().min(1), runId: z.string().max(64).optional() });
+export const ZToolOutputInput = z.object({ sessionId, turn: z.number().int().min(1), callId: z.string().min(1).max(200), depth: z.number().int().min(0).max(50).default(0) });

@@ -1,0 +1,72 @@
+// What `playground.get` sends of a session's history. The page reads the whole history again after every turn, so
+// each turn carries only what the chat shows at once: a listing's text and name lists (about 30 KB a turn over 600
+// skills) come from `turnListing` when the person opens them, a tool call's long output (a SKILL.md) from
+// `toolOutput` when the person opens the call, and what the turn's row already holds is not sent twice (the answer
+// as its message event and its streamed text, the costs again in run_finished).
+import type { Db } from "../../../db/client";
+import type { AgentEvent, DisclosureMode, ListingInfo } from "../../runtime/agent";
+import { readableSession, turnRecord, type Actor, type PlaygroundMessage } from "./sessions";
+import { PlaygroundError, type HistoryEvent, type ListingSummary, type StreamEvent, type TurnRecord } from "./types";
+
+type RunStarted = Extract<AgentEvent, { type: "run_started" }>;
+
+/** Tool outputs up to this many characters stay in the history (a refusal, a short answer): not worth a request. */
+const INLINE_OUTPUT = 500;
+
+type HistoryMessage = Omit<PlaygroundMessage, "record"> & { record?: Omit<TurnRecord, "events"> & { events: HistoryEvent[] } };
+
+function listingSummary(l: ListingInfo): ListingSummary {
+  const { text: _text, described, nameOnly, shortenedNames: _shortened, omittedNames: _omitted, ...counts } = l;
+  // Turns recorded before request-ranked listings have no name lists: every listed skill had a description.
+  return { ...counts, detailsOmitted: true, describedCount: described?.length ?? l.listed, nameOnlyCount: nameOnly?.length ?? 0 };
+}
+
+/** A turn's events as the history sends them; `answer` is the turn's stored answer (the message row's content). */
+export function historyEvents(events: StreamEvent[], answer: string): HistoryEvent[] {
+  const out: HistoryEvent[] = [];
+  events.forEach((e, k) => {
+    if (e.type === "run_started") out.push({ ...e, listing: listingSummary(e.listing) });
+    else if (e.type === "run_finished") {
+      const { costs: _costs, ...rest } = e;
+      out.push(rest);
+    } else if (e.type === "tool_result" && e.output.length > INLINE_OUTPUT && !e.refused) {
+      const { output, ...rest } = e;
+      out.push({ ...rest, outputChars: output.length });
+    } else if (e.type === "message" && e.depth === 0 && e.text === answer) return;
+    else if (e.type === "text_delta" && e.depth === 0 && answersNext(events, k)) return;
+    else out.push(e);
+  });
+  return out;
+}
+
+/** The text streamed before a call that asked for no tool is the answer (kept as the row's content), not a step. */
+function answersNext(events: StreamEvent[], from: number): boolean {
+  for (let i = from + 1; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.type === "model_call" && e.depth === 0) return e.toolCalls === 0;
+  }
+  return false;
+}
+
+export function historyMessages(messages: PlaygroundMessage[]): HistoryMessage[] {
+  return messages.map(({ record, ...m }) => (record ? { ...m, record: { ...record, events: historyEvents(record.events, m.content) } } : m));
+}
+
+/**
+ * One turn's listing in full (text and names), as its run started: the main agent's, or the sub-agent run's
+ * (`runId`). The same reader rule as the history: the owner, or an administrator.
+ */
+export function turnListing(db: Db, actor: Actor, sessionId: string, turn: number, runId?: string): ListingInfo & { mode: DisclosureMode } {
+  readableSession(db, actor, sessionId);
+  const started = turnRecord(db, sessionId, turn)?.events.find((e): e is RunStarted => e.type === "run_started" && (runId ? e.runId === runId : e.depth === 0));
+  if (!started) throw new PlaygroundError("NOT_FOUND", `Turn ${turn} of this session has no listing`);
+  return { ...started.listing, mode: started.mode };
+}
+
+/** One tool call's output in a turn (`depth`: 0 for the main agent, 1+ in a sub-agent), with the same reader rule. */
+export function turnToolOutput(db: Db, actor: Actor, sessionId: string, turn: number, callId: string, depth = 0): { output: string } {
+  readableSession(db, actor, sessionId);
+  const result = turnRecord(db, sessionId, turn)?.events.find((e) => e.type === "tool_result" && e.callId === callId && e.depth === depth);
+  if (result?.type !== "tool_result") throw new PlaygroundError("NOT_FOUND", `Turn ${turn} of this session has no tool call ${callId}`);
+  return { output: result.output };
+}
