@@ -74,6 +74,14 @@ export class EdgeQueue {
 const gzip = promisify(zlib.gzip);
 // Below this a compressed answer saves less than it costs (Next's compression used the same threshold).
 const COMPRESS_FROM_BYTES = 1024;
+/**
+ * Up to this size an answer is compressed at once on the event loop: at level 1 (nginx's default) a 36 KB list
+ * page takes 0.05 ms, while handing it to the thread pool costs the loop three times that in stream and promise
+ * work (measured under the load bench: 0.9 s of the console's CPU in zlib's stream code). Larger answers (a long
+ * history) still go to the thread pool.
+ */
+const COMPRESS_ON_LOOP_MAX_BYTES = 256 * 1024;
+const GZIP_OPTIONS: zlib.ZlibOptions = { level: 1 };
 
 /** Answers a Node request with a fetch-style handler: the request's body streams in, a JSON answer goes out in one write. */
 export async function answerWith(handler: FetchHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -109,7 +117,7 @@ export async function answerWith(handler: FetchHandler, req: http.IncomingMessag
   if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) return pipeStream(response.body, res);
   let body = Buffer.from(await response.arrayBuffer());
   if (body.length >= COMPRESS_FROM_BYTES && !response.headers.has("content-encoding") && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
-    body = await gzip(body); // on libuv's thread pool, off the event loop
+    body = body.length <= COMPRESS_ON_LOOP_MAX_BYTES ? zlib.gzipSync(body, GZIP_OPTIONS) : await gzip(body, GZIP_OPTIONS);
     res.setHeader("content-encoding", "gzip");
     res.setHeader("vary", "Accept-Encoding");
   }
