@@ -80,7 +80,10 @@ describe("listing cache", () => {
 
   it("is not used by another build, other options or other folders, nor when damaged or writable by others", () => {
     const { cache } = listing("main-AAAA.mjs", later());
-    expect(listingCache(cacheDir, "main-BBBB.mjs", t.config, OPTIONS).read()).toBeUndefined();
+    const otherBuild = listingCache(cacheDir, "main-BBBB.mjs", t.config, OPTIONS);
+    expect(otherBuild.read()).toBeUndefined();
+    // The same catalog's file: a new build replaces the old one's entries rather than adding a file.
+    expect(otherBuild.file).toBe(cache.file);
     expect(listingCache(cacheDir, "main-AAAA.mjs", t.config, { checks: "frontmatter", scriptDigests: true }).read()).toBeUndefined();
     expect(listingCache(cacheDir, "main-AAAA.mjs", { ...t.config, projectRoot: t.base }, OPTIONS).read()).toBeUndefined();
     expect(cache.read()?.size).toBe(3);

@@ -46,13 +46,15 @@ export function cacheDirFrom(env: Record<string, string | undefined>): string | 
 }
 
 /**
- * The cache of one listing: `build` names the code that made the entries (the CLI bundle's content-hashed entry
- * file: a new build never reads an old build's entries), and the layer folders and entry options are part of the
- * key, so each catalog and each kind of listing has its own file.
+ * The cache of one listing: the layer folders and entry options name its file (each catalog and each kind of
+ * listing has one), and `build` names the code that made the entries (the CLI bundle's content-hashed entry file):
+ * a new build never reads an old build's entries, and its first listing replaces them.
  */
 export function listingCache(cacheDir: string, build: string, config: LayerConfig, entries: EntryOptions): ListingCache {
-  const key = JSON.stringify({ build, config, entries });
-  const file = path.join(cacheDir, `listing-${crypto.createHash("sha256").update(key).digest("hex").slice(0, 24)}.v8`);
+  // One file per catalog and kind of listing: a new build of the CLI replaces it instead of adding one beside it.
+  const where = JSON.stringify({ config, entries });
+  const key = JSON.stringify({ build, where });
+  const file = path.join(cacheDir, `listing-${crypto.createHash("sha256").update(where).digest("hex").slice(0, 24)}.v8`);
   return {
     file,
     read() {
