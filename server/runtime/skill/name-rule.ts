@@ -11,9 +11,16 @@ export interface NameProblem {
 }
 
 const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
+/** Lowercase ASCII words joined by single hyphens: what nearly every name is, and nothing below can object to. */
+const PLAIN_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** NFKC, the form names are compared in; ASCII text is already in it (a listing of 10,000 names skips ICU). */
+export const nfkc = (s: string): string => (ASCII.test(s) ? s : s.normalize("NFKC"));
 
 /** What is wrong with `v` as a skill name (empty when it is valid); the folder rule is the caller's. */
 export function nameProblems(v: string): NameProblem[] {
+  if (v.length <= FORMAT_LIMITS.nameChars && PLAIN_NAME.test(v)) return [];
   const out: NameProblem[] = [];
   const p = (severity: Severity, code: string, message: string) => out.push({ severity, code, message });
   if (v.trim() === "") {
@@ -26,7 +33,7 @@ export function nameProblems(v: string): NameProblem[] {
     const what = /^\s/.test(v) && /\s$/.test(v) ? "before and after it" : /^\s/.test(v) ? "before it" : "after it";
     p("error", "name.whitespace", `name ${JSON.stringify(v)} has whitespace ${what}: write it as ${JSON.stringify(v.trim())}.`);
   }
-  const name = v.trim().normalize("NFKC");
+  const name = nfkc(v.trim());
   const length = codePointLength(name);
   if (length > FORMAT_LIMITS.nameChars) p("error", "name.too-long", `name has ${length} characters; the limit is ${FORMAT_LIMITS.nameChars}.`);
   // A suggestion must itself be a valid name: lowercase, other characters to single hyphens, none at the edges.

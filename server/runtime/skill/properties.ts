@@ -3,6 +3,7 @@ import type { SkillProperties, SkillScope } from "./types";
 import { parseAllowedTools } from "./allowed-tools";
 import { resolveInsideSkill } from "./paths";
 import { isEmptyOptional, NUMBER, SCOPE_KEYS } from "./field-values";
+import { nfkc } from "./name-rule";
 
 const splitList = (s: string) => s.split(/[\s,]+/).filter(Boolean);
 /** A list field (tags, scope lists) as agents read it: a YAML list, or words split on commas and spaces. */
@@ -18,7 +19,7 @@ export function extractProperties(raw: Record<string, unknown> | null): SkillPro
   if (!raw) return null;
   const { name, description } = raw;
   if (typeof name !== "string" || !name.trim() || typeof description !== "string" || !description.trim()) return null;
-  const p: SkillProperties = { name: name.trim().normalize("NFKC"), description: description.trim() };
+  const p: SkillProperties = { name: nfkc(name.trim()), description: description.trim() };
   if (Object.values(raw).includes("")) raw = Object.fromEntries(Object.entries(raw).filter(([k, v]) => !isEmptyOptional(k, v)));
   if (typeof raw.license === "string") p.license = raw.license;
   if (typeof raw.compatibility === "string") p.compatibility = raw.compatibility;

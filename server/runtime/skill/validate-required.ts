@@ -3,7 +3,7 @@ import { diag } from "./diagnostics";
 import { OPENING_RANGE } from "./parse";
 import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { codePointLength, typeName, type FieldsUnderCheck } from "./field-values";
-import { nameProblems } from "./name-rule";
+import { nameProblems, nfkc } from "./name-rule";
 
 export function checkName(f: FieldsUnderCheck, keys: string[]) {
   const { raw, has, ctx, out, valueRange } = f;
@@ -26,9 +26,9 @@ export function checkName(f: FieldsUnderCheck, keys: string[]) {
   }
   for (const problem of nameProblems(v)) out.push(diag(problem.severity, problem.code, problem.message, valueRange("name")));
   if (v.trim() === "") return;
-  const name = v.trim().normalize("NFKC");
+  const name = nfkc(v.trim());
   if (ctx.dirName) {
-    const dir = ctx.dirName.normalize("NFKC");
+    const dir = nfkc(ctx.dirName);
     if (dir !== name) {
       out.push(
         diag(
