@@ -2,6 +2,7 @@
 // The editor's title bar: which skill this is (layer, status, read only), the change note and Save, Export, and
 // Delete behind a confirmation.
 import Link from "next/link";
+import { skillsListHref } from "~/components/skills/links";
 import { useState } from "react";
 import { stateClass, stateLabel } from "~/components/skills/skill-state";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
@@ -27,7 +28,7 @@ export function EditorHeader({ skillRef, info, canWrite, busy, canSave, openDirt
   const [confirmDelete, setConfirmDelete] = useState(false);
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Link href="/skills" className="muted text-sm hover:underline">
+      <Link href={skillsListHref(skillRef)} className="muted text-sm hover:underline">
         ← Skills
       </Link>
       <h1 className="text-xl font-semibold" data-testid="skill-title">

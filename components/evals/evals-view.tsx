@@ -3,6 +3,7 @@
 // arriving row by row, the confusion summary, the history of runs (F1 over versions) and the comparison with the
 // previous run. The server decides every right; the page only mirrors canWrite.
 import Link from "next/link";
+import { skillsListHref } from "~/components/skills/links";
 import { useEffect, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
@@ -98,7 +99,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   return (
     <div className="flex flex-col gap-3" data-testid="evals-view">
       <div className="flex flex-wrap items-center gap-2">
-        <Link href="/skills" className="muted text-sm hover:underline">
+        <Link href={skillsListHref(skillRef)} className="muted text-sm hover:underline">
           ← Skills
         </Link>
         <h1 className="text-xl font-semibold">{info.data?.name ?? skillRef.skill}</h1>

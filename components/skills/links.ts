@@ -11,3 +11,11 @@ export function editorHref(ref: SkillRef, file?: string, me?: string): string {
   const qs = q.toString();
   return `/skills/${ref.layer}/${ref.skill.split("/").map(encodeURIComponent).join("/")}${qs ? `?${qs}` : ""}`;
 }
+
+/**
+ * Back to the skill list from a skill's page. The page's ref carries ownerId only when an administrator opened a
+ * user's personal skill (?owner=): the list then shows that user's skills again, where the review started.
+ */
+export function skillsListHref(ref: SkillRef): string {
+  return ref.ownerId ? `/skills?owner=${encodeURIComponent(ref.ownerId)}` : "/skills";
+}
