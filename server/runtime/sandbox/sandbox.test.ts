@@ -1,68 +1,17 @@
-// The proof that the sandbox holds: real bubblewrap, real scripts, the SANDBOX.md probes (a)-(h).
+// The proof that the sandbox holds: real bubblewrap, real scripts, the SANDBOX.md probes (a)-(h), the run queue, and
+// no process left behind. Its folders (path escapes, scratch, private folders) are in sandbox-folders.test.ts, the
+// refusal without bubblewrap in sandbox-unavailable.test.ts.
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bubblewrap, cgroups, describeNeeding, isRoot, itNeeding, root as rootUser } from "../../test-support/needs";
-import { createSandbox, sandboxSelfTest, type Sandbox } from "./index";
-
-const UID = 65533;
-
-const SECRET = `SECRET-test-${process.pid}`;
-let root: string;
-let skill: string;
-let scratch: string;
-let sandbox: Sandbox;
-
-function write(rel: string, text: string, mode = 0o644) {
-  const file = path.join(skill, rel);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text, { mode });
-}
-
-function sandboxProcesses(): string[] {
-  const found: string[] = [];
-  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-      const uid = status.match(/^Uid:\s+(\d+)/m)?.[1];
-      const state = status.match(/^State:\s+(\S)/m)?.[1];
-      if (uid === String(UID) && state !== "Z") found.push(`${pid} ${status.match(/^Name:\s+(.*)$/m)?.[1]}`);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return found;
-}
+import { expect, it } from "vitest";
+import { bubblewrap, cgroups, describeNeeding, isRoot, itNeeding } from "../../test-support/needs";
+import { createSandbox, sandboxSelfTest } from "./index";
+import { SECRET, UID, cmd, run, sandbox, sandboxProcesses, scratch, skill, useSandboxFolder, write } from "./test-fixtures";
 
 describeNeeding(bubblewrap(), "sandbox with real bubblewrap", () => {
-  beforeAll(async () => {
-    process.env.OMNIFORGE_TEST_SERVER_SECRET = SECRET;
-    root = fs.mkdtempSync(path.join(os.tmpdir(), "sbx-test-"));
-    fs.chmodSync(root, 0o755); // mkdtemp makes 0700; the sandbox uid must reach the skill folder
-    skill = path.join(root, "skill");
-    scratch = path.join(root, "scratch");
-    write("scripts/hello.py", "import sys\nprint('py', sys.argv[1:])\nsys.exit(3)\n");
-    write("scripts/hello.sh", 'echo "sh $# $1|$2"\nexit 4\n');
-    write("scripts/hello.js", "console.log('js', process.argv.slice(2).join(','));\nprocess.exit(5);\n");
-    write("scripts/tool", "#!/usr/bin/env python3\nprint('shebang ok')\n");
-    write("references/data.txt", "resource-text\n");
-    fs.mkdirSync(scratch, { mode: 0o700 });
-    sandbox = createSandbox({ maxConcurrent: 2 });
-    await sandbox.status();
-  });
-
-  afterAll(async () => {
-    delete process.env.OMNIFORGE_TEST_SERVER_SECRET;
-    await sandbox?.close();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
-
-  const run = (script: string, extra: Record<string, unknown> = {}) =>
-    sandbox.run({ skillDir: skill, scratchDir: scratch, script, ...extra });
-  const cmd = (command: string, extra: Record<string, unknown> = {}) =>
-    sandbox.run({ skillDir: skill, scratchDir: scratch, command, ...extra });
+  useSandboxFolder();
 
   it("passes the canary and reports its mode", async () => {
     const status = await sandbox.status();
@@ -253,116 +202,6 @@ describeNeeding(bubblewrap(), "sandbox with real bubblewrap", () => {
     expect(r.limitsHit).toContain("memory");
   });
 
-  it("refuses path escapes before anything runs", async () => {
-    const outside = path.join(root, "outside.sh");
-    fs.writeFileSync(outside, `touch ${path.join(root, "ran")}\n`);
-    fs.symlinkSync(outside, path.join(skill, "scripts", "link.sh"));
-    const refusals: Record<string, string | undefined> = {};
-    for (const script of ["../outside.sh", "scripts/../../outside.sh", outside, "/etc/passwd", "scripts/link.sh"]) {
-      const r = await run(script);
-      refusals[script] = r.refused;
-      expect(r.exitCode).toBeNull();
-    }
-    expect(refusals).toEqual({
-      "../outside.sh": 'The script path "../outside.sh" leaves the skill folder ("..")',
-      "scripts/../../outside.sh": 'The script path "scripts/../../outside.sh" leaves the skill folder ("..")',
-      [outside]: `Script paths are relative to the skill folder; "${outside}" is absolute`,
-      "/etc/passwd": 'Script paths are relative to the skill folder; "/etc/passwd" is absolute',
-      "scripts/link.sh": 'The script "scripts/link.sh" is a symlink that leaves the skill folder; refused',
-    });
-    expect((await run("scripts/missing.py")).refused).toMatch(/Script not found: scripts\/missing.py/);
-    expect(fs.existsSync(path.join(root, "ran"))).toBe(false);
-  });
-
-  it("never takes over a scratch folder that is not empty and not the sandbox's, nor /", async () => {
-    const foreign = path.join(root, "foreign");
-    fs.mkdirSync(foreign, { mode: 0o755 });
-    fs.writeFileSync(path.join(foreign, "keep.txt"), "mine\n");
-    const before = fs.statSync(foreign);
-    const r = await sandbox.run({ skillDir: skill, scratchDir: foreign, command: "touch /scratch/x" });
-    expect(r.refused).toMatch(/refusing to take it over/);
-    const after = fs.statSync(foreign);
-    expect([after.uid, after.mode]).toEqual([before.uid, before.mode]);
-    const normalizedOnly = (bad: string) => `The scratch folder must be a normalized absolute path other than /, got "${bad}"`;
-    for (const [bad, refused] of [
-      ["/", normalizedOnly("/")],
-      [`${root}/a/../b`, normalizedOnly(`${root}/a/../b`)],
-      ["relative/scratch", 'The scratch folder must be an absolute path, got "relative/scratch"'],
-    ]) {
-      expect((await sandbox.run({ skillDir: skill, scratchDir: bad!, command: "true" })).refused, bad).toBe(refused);
-    }
-    expect((await sandbox.run({ skillDir: "/", scratchDir: scratch, command: "true" })).refused).toMatch(/cannot be \//);
-    // Under the configured scratchRoot, a folder the host prepared (with files) is taken over.
-    const host = createSandbox({ scratchRoot: root });
-    try {
-      const ok = await host.run({ skillDir: skill, scratchDir: foreign, command: "cat /scratch/keep.txt; touch /scratch/new" });
-      expect(ok).toMatchObject({ exitCode: 0, stdout: "mine\n" });
-      if (isRoot) expect(fs.statSync(foreign).uid).toBe(UID);
-    } finally {
-      await host.close();
-    }
-  });
-
-  it("keeps its synthetic files in a subfolder of a given runtimeDir", async () => {
-    const runtime = path.join(root, "runtime");
-    fs.mkdirSync(runtime, { mode: 0o755 });
-    fs.writeFileSync(path.join(runtime, "passwd"), "host-file\n");
-    const own = createSandbox({ runtimeDir: runtime });
-    try {
-      expect((await own.status()).mode).toBe((await sandbox.status()).mode);
-      expect(fs.readFileSync(path.join(runtime, "passwd"), "utf8")).toBe("host-file\n");
-      expect(fs.readFileSync(path.join(runtime, "sandbox", "passwd"), "utf8")).toContain("sandbox:x:1000");
-    } finally {
-      await own.close();
-    }
-  });
-
-  it("bind-mounts a readable copy when the skill folder is private (0700)", async () => {
-    const priv = path.join(root, "private-skill");
-    fs.mkdirSync(path.join(priv, "scripts"), { recursive: true, mode: 0o700 });
-    fs.chmodSync(priv, 0o700);
-    fs.writeFileSync(path.join(priv, "scripts", "s.sh"), "cat /skill/secret.txt\n", { mode: 0o600 });
-    fs.writeFileSync(path.join(priv, "secret.txt"), "private-but-ok\n", { mode: 0o600 });
-    const r = await sandbox.run({ skillDir: priv, scratchDir: scratch, script: "scripts/s.sh" });
-    expect(r).toMatchObject({ exitCode: 0, stdout: "private-but-ok\n" });
-    expect(fs.statSync(priv).mode & 0o777).toBe(0o700); // the original keeps its permissions
-  });
-
-  itNeeding(rootUser(), "binds a scratch folder inside a private (0700) home for the run only; the home stays private", async () => {
-    const home = fs.mkdtempSync(path.join(root, "home-")); // 0700, as ~/.omniforge
-    const inner = path.join(home, "scratch", "session-1");
-    fs.mkdirSync(inner, { recursive: true, mode: 0o700 });
-    expect((await sandbox.status()).checks.find((c) => c.name === "private-bind")).toMatchObject({ ok: true });
-    const r = await sandbox.run({ skillDir: skill, scratchDir: inner, command: "echo kept > out.txt; id -u; pwd" });
-    expect(r).toMatchObject({ exitCode: 0, stdout: "1000\n/scratch\n", sandboxed: true });
-    expect(fs.readFileSync(path.join(inner, "out.txt"), "utf8")).toBe("kept\n");
-    expect(fs.statSync(inner).uid).toBe(UID);
-    expect(fs.statSync(home).mode & 0o777).toBe(0o700);
-    // The bind lived in the run's own mount namespace: nothing on the host, and its mount point is gone.
-    expect(fs.readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(inner);
-    const again = await sandbox.run({ skillDir: skill, scratchDir: inner, command: "cat out.txt" });
-    expect(again).toMatchObject({ exitCode: 0, stdout: "kept\n" });
-  });
-
-  itNeeding(rootUser(), "without private binds, a scratch folder in a private home is refused with what to do", async () => {
-    const home = fs.mkdtempSync(path.join(root, "home-"));
-    const inner = path.join(home, "scratch", "s");
-    fs.mkdirSync(path.join(home, "scratch"), { mode: 0o755 }); // as ensureDataHome leaves it: only the home is private
-    fs.mkdirSync(inner, { mode: 0o700 });
-    const noBind = createSandbox({ mountPath: path.join(root, "no-such-mount") });
-    try {
-      const status = await noBind.status();
-      expect(status.checks.find((c) => c.name === "private-bind")).toMatchObject({ ok: false });
-      expect(status.mode).toBe((await sandbox.status()).mode); // other runs are unaffected
-      const r = await noBind.run({ skillDir: skill, scratchDir: inner, command: "true" });
-      expect(r.refused).toContain(`The sandbox user cannot reach the scratch folder: ${home} is private`);
-      expect(r.refused).toContain(`chmod o+x ${home}`);
-      expect((await noBind.run({ skillDir: skill, scratchDir: scratch, command: "echo reachable" })).stdout).toBe("reachable\n");
-    } finally {
-      await noBind.close();
-    }
-  });
-
   it("two runners in one process run side by side (no shared cgroup names)", async () => {
     const other = createSandbox();
     try {
@@ -420,53 +259,5 @@ describeNeeding(bubblewrap(), "sandbox with real bubblewrap", () => {
       left = sandboxProcesses();
     }
     expect(left).toEqual([]);
-  });
-});
-
-describe("sandbox refusal when no sandbox is available", () => {
-  it("refuses every run with a clear message when bwrap is missing", async () => {
-    const sb = createSandbox({ bwrapPath: "/nonexistent/bwrap" });
-    try {
-      const status = await sb.status();
-      expect(status.mode).toBe("unavailable");
-      expect(status.detail).toContain("Script execution is disabled");
-      expect(status.detail).toContain("bwrap not found at /nonexistent/bwrap");
-      expect(status.detail).toContain("apt-get install bubblewrap");
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sbx-refuse-"));
-      try {
-        const r = await sb.run({ skillDir: dir, scratchDir: path.join(dir, "scratch"), command: `touch ${dir}/ran` });
-        expect(r.refused).toContain("Script execution is disabled");
-        expect(r.exitCode).toBeNull();
-        expect(fs.existsSync(path.join(dir, "ran"))).toBe(false);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    } finally {
-      await sb.close();
-    }
-  });
-
-  it.skipIf(!fs.existsSync("/usr/bin/prlimit"))("runs unsandboxed only with the explicit unsafe option, still with a minimal env and limits", async () => {
-    process.env.OMNIFORGE_TEST_SERVER_SECRET = SECRET;
-    const sb = createSandbox({ bwrapPath: "/nonexistent/bwrap", unsafe: true });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sbx-unsafe-"));
-    fs.chmodSync(dir, 0o755);
-    try {
-      expect((await sb.status()).mode).toBe("unsafe");
-      const r = await sb.run({ skillDir: dir, scratchDir: path.join(dir, "scratch"), command: "env; id -u; ulimit -u", env: { EXTRA: "yes" } });
-      expect(r.sandboxed).toBe(false);
-      expect(r.exitCode).toBe(0);
-      expect(r.stdout).not.toContain(SECRET);
-      expect(r.stdout).toContain("EXTRA=yes");
-      const lines = r.stdout.trim().split("\n");
-      if (isRoot) expect(lines.at(-2)).toBe(String(UID));
-      expect(Number(lines.at(-1))).toBeLessThanOrEqual(64);
-      const slow = await sb.run({ skillDir: dir, scratchDir: path.join(dir, "scratch"), command: "sleep 20 & sleep 20", limits: { wallMs: 500 } });
-      expect(slow.timedOut).toBe(true);
-    } finally {
-      delete process.env.OMNIFORGE_TEST_SERVER_SECRET;
-      await sb.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { MemoryAuditSink } from "../audit/events";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
@@ -128,4 +129,24 @@ export function makeExecutor(world: World, runner?: ScriptRunner, extraTools: To
     context: { sessionId: "sess-1", userId: "user-1", scratchDir: world.scratchDir, stack, runId: "run-1", model: "offline", mode: "tool", ...(runner ? { runner } : {}) },
   });
   return { executor, audit, stack };
+}
+
+// `runner` and `world` are live bindings: the hooks of useRunnerAndWorld() set them, and the tests of the file that
+// calls it read them as they run.
+export let runner: ScriptRunner;
+export let world: World;
+
+/** One script runner for the test file, and a fresh world for each of its tests. */
+export function useRunnerAndWorld(): void {
+  let closeRunner: () => Promise<void>;
+  beforeAll(async () => {
+    const r = await makeRunner();
+    runner = r.runner;
+    closeRunner = r.close;
+  });
+  afterAll(async () => closeRunner?.());
+  beforeEach(() => {
+    world = makeWorld();
+  });
+  afterEach(() => world.cleanup());
 }
