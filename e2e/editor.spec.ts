@@ -188,6 +188,15 @@ test("an administrator picks a user on the skills list and opens that user's per
   expect(ownerNow()).toBe(owner);
   await expect(admin.getByTestId("review-banner")).toContainText(`personal skill of ${email}, read-only`);
   await expect(monaco(admin)).toContainText(`Private notes of ${name}.`, { timeout: 30_000 });
+  // "← Skills" goes back to where the review started: that user's skills, the skill listed again.
+  const reviewUrl = admin.url();
+  await admin.getByRole("link", { name: "← Skills" }).click();
+  await expect(admin).toHaveURL(/\/skills\?owner=/);
+  expect(ownerNow()).toBe(owner);
+  await expect(admin.getByLabel("Personal skills of")).toHaveValue(owner!);
+  await admin.getByLabel("Search skills").fill(name);
+  await expect(admin.getByTestId(`skill-row-personal-${name}`)).toBeVisible();
+  await admin.goto(reviewUrl);
   // The policy may allow more: then the same skill opens for editing; switched back off afterwards.
   const allow = async (on: boolean) => {
     await admin.goto("/policies");
