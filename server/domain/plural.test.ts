@@ -28,6 +28,13 @@ describe("plural", () => {
     expect(plural(2, "it", "them")).toBe("them");
     expect(plural(3, "match", "matches")).toBe("matches");
   });
+
+  it("picks the same form as the language's plural rules for whole numbers and fractions", () => {
+    const rules = new Intl.PluralRules("en-US");
+    for (const n of [-1000, -2, -1, 0, 1, 2, 3, 11, 21, 101, 1000, 1_000_000, 0.5, 1.5, -1.5, 2.25]) {
+      expect(plural(n, "one", "many"), String(n)).toBe(rules.select(n) === "one" ? "one" : "many");
+    }
+  });
 });
 
 // The rule (#13): a count's words go through this module. A hand-written plural is a conditional on "is it 1" that

@@ -3,6 +3,9 @@ const rules = new Intl.PluralRules("en-US");
 
 /** The word alone in the form `n` takes, for the words around a count: "is"/"are", "was"/"were", "it"/"them". */
 export function plural(n: number, one: string, many = `${one}s`): string {
+  // Whole numbers, nearly every count: English's rule picks "one" for 1 and -1 only (asked of the rules, this was
+  // 5 ms of a 10,000-skill listing). Fractions go to the rules.
+  if (Number.isInteger(n)) return n === 1 || n === -1 ? one : many;
   return rules.select(n) === "one" ? one : many;
 }
 

@@ -33,6 +33,8 @@ const INDICATOR_START = /^[-?:,[\]{}#&*!|>%@`]/;
 
 /** A plain flow-sequence item: starts with a letter/digit/_, then letters, digits, spaces and `_./+@()-` only. */
 const FLOW_ITEM = /^[\p{L}\p{N}_][\p{L}\p{N}_ ./+@()-]*$/u;
+/** FLOW_ITEM's ASCII part, tried first: a Unicode property class costs several times more per test. */
+const FLOW_ITEM_ASCII = /^[A-Za-z0-9_][A-Za-z0-9_ ./+@()-]*$/;
 
 /** `[a, b c]` on one line at the start of `text` (after spaces); null when anything else is in it. */
 function flowList(text: string, base: number): { value: string[]; start: number; end: number } | null {
@@ -46,7 +48,7 @@ function flowList(text: string, base: number): { value: string[]; start: number;
   if (inner.trim() !== "") {
     for (const part of inner.split(",")) {
       const item = part.trim(); // only spaces: tabs and other whitespace never reach here (UNSAFE)
-      if (!FLOW_ITEM.test(item)) return null; // empty items, trailing commas, quotes, ':' '#' and nesting go to yaml
+      if (!FLOW_ITEM_ASCII.test(item) && !FLOW_ITEM.test(item)) return null; // empty items, trailing commas, quotes, ':' '#' and nesting go to yaml
       value.push(item);
     }
   }
