@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenLocal } from "../test-support/listen";
-import { answerAtEdge } from "./edge";
+import { answerAtEdge, EdgeQueue } from "./edge";
 import { createConsoleServer } from "./node-server";
 
 // What Next would have answered: the fallback for every request the console's server does not answer itself.
@@ -146,5 +146,27 @@ describe("the console's server answers registered routes itself", () => {
     sockets.forEach((c) => c.destroy());
     expect(started[0]).toBe("probe");
     expect(started.slice(1)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7"]);
+  });
+
+  it("keeps starting queued work in order when one start throws", async () => {
+    const queue = new EdgeQueue();
+    const started: number[] = [];
+    const thrown: unknown[] = [];
+    const onError = (e: unknown) => thrown.push(e);
+    process.on("uncaughtException", onError);
+    try {
+      await new Promise<void>((done) => {
+        queue.push(() => started.push(1));
+        queue.push(() => {
+          started.push(2);
+          throw new Error("a broken start");
+        });
+        queue.push(() => (started.push(3), done()));
+      });
+    } finally {
+      process.off("uncaughtException", onError);
+    }
+    expect(started).toEqual([1, 2, 3]);
+    expect(queue.length).toBe(0);
   });
 });

@@ -65,9 +65,13 @@ export class EdgeQueue {
 
   private next = (): void => {
     const start = this.waiting.shift();
-    if (start) start();
-    if (this.waiting.length) setImmediate(this.next);
-    else this.scheduled = false;
+    try {
+      start?.();
+    } finally {
+      // Whatever one start did, the ones behind it still start: a throw here must not leave the queue stalled.
+      if (this.waiting.length) setImmediate(this.next);
+      else this.scheduled = false;
+    }
   };
 }
 
