@@ -1,26 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ScriptRunner } from "../../sandbox/types";
-import { makeExecutor, makeRunner, makeWorld, type World } from "../test-fixtures";
+import { beforeEach, describe, expect, it } from "vitest";
+import { makeExecutor, runner, useRunnerAndWorld, world } from "../test-fixtures";
 import { orchestratedTools } from "./index";
 
-let runner: ScriptRunner;
-let closeRunner: () => Promise<void>;
-beforeAll(async () => {
-  const r = await makeRunner();
-  runner = r.runner;
-  closeRunner = r.close;
-});
-afterAll(async () => closeRunner?.());
-
-let world: World;
+useRunnerAndWorld();
 beforeEach(() => {
-  world = makeWorld();
   world.writeSkill("pdf", "allowed-tools: Read\n", { "references/forms.md": "Fill the form." });
   world.writeSkill("data");
 });
-afterEach(() => world.cleanup());
 
 async function loaded() {
   const made = makeExecutor(world, runner, orchestratedTools());
