@@ -10,7 +10,7 @@ import { chunkedWriter, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
-import { cacheDirFrom, listingCache } from "../../runtime/registry/listing-cache";
+import { listingCacheFrom } from "../../runtime/registry/listing-cache";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { count } from "../../domain/plural";
@@ -71,8 +71,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
   const entries = { checks: "frontmatter", scriptDigests: needsApprovals } as const;
   // The last listing of these folders: unchanged SKILL.md files are not read again (listing-cache.ts).
-  const cacheDir = io.build ? cacheDirFrom(io.env) : null;
-  const cache = cacheDir && io.build ? listingCache(cacheDir, io.build, config, entries) : null;
+  const cache = io.build ? listingCacheFrom(io.env, io.build, config, entries) : null;
   const previous = cache?.read();
   const index = SkillIndex.build(config, { entries, previous });
   if (cache) {

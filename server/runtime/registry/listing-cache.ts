@@ -35,7 +35,8 @@ export interface ListingCache {
 
 /**
  * Where the cache lives: OMNIFORGE_CACHE_DIR, else $XDG_CACHE_HOME/omniforge, else ~/.cache/omniforge; "off" (or
- * 0, false, no) turns it off. Null when off.
+ * 0, false, no) turns it off. Null when off. Read from the command's environment as given, like OMNIFORGE_HOME in
+ * layers.ts: env.ts's setting() would load zod, a tenth of a listing's time (the setting is declared there).
  */
 export function cacheDirFrom(env: Record<string, string | undefined>): string | null {
   const set = env.OMNIFORGE_CACHE_DIR?.trim();
@@ -43,6 +44,12 @@ export function cacheDirFrom(env: Record<string, string | undefined>): string | 
   if (set) return path.resolve(set);
   const xdg = env.XDG_CACHE_HOME?.trim();
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), ".cache"), "omniforge");
+}
+
+/** The listing cache of `build` in the environment's cache folder; null when the environment turns it off. */
+export function listingCacheFrom(env: Record<string, string | undefined>, build: string, config: LayerConfig, entries: EntryOptions): ListingCache | null {
+  const dir = cacheDirFrom(env);
+  return dir ? listingCache(dir, build, config, entries) : null;
 }
 
 /**
