@@ -7,7 +7,7 @@ import { count } from "~/server/domain/plural";
 import { useState } from "react";
 import { ListingNames } from "./listing-details";
 import type { Step } from "./steps-model";
-import { useFullListing, useToolOutput, type ListingSource } from "./turn-details";
+import { useFullListing, useToolOutput, type ListingSource, type TurnSource } from "./turn-details";
 
 const pre = "mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950";
 const row = "rounded-md border px-2.5 py-1.5 text-sm";
@@ -77,7 +77,7 @@ function RunStep({ e, source }: { e: Extract<Step, { kind: "run" }>["event"]; so
 }
 
 /** A tool call with its arguments and result; a history turn's long output is fetched when the person opens it. */
-function ToolStep({ step, source }: { step: Extract<Step, { kind: "tool" }>; source: { sessionId: string; turn: number } | undefined }) {
+function ToolStep({ step, source }: { step: Extract<Step, { kind: "tool" }>; source: TurnSource | undefined }) {
   const { call, result, scripts, notes } = step;
   const refused = result?.refused;
   const [open, setOpen] = useState(!!refused);
@@ -119,7 +119,7 @@ function ToolStep({ step, source }: { step: Extract<Step, { kind: "tool" }>; sou
 }
 
 /** `source`: the session and turn a history turn's on-demand details (its listing) are read from. */
-export function StepView({ step, source }: { step: Step; source?: { sessionId: string; turn: number } | undefined }) {
+export function StepView({ step, source }: { step: Step; source?: TurnSource | undefined }) {
   switch (step.kind) {
     case "sandbox":
       return (
@@ -207,7 +207,7 @@ export function StepView({ step, source }: { step: Step; source?: { sessionId: s
   }
 }
 
-export function StepList({ steps, source }: { steps: Step[]; source?: { sessionId: string; turn: number } }) {
+export function StepList({ steps, source }: { steps: Step[]; source?: TurnSource }) {
   return (
     <div className="space-y-1.5">
       {steps.map((s, k) => (

@@ -10,10 +10,14 @@ import type { ListingSummary, ToolResultSummary } from "~/server/services/playgr
 
 export type ShownListing = ListingInfo | ListingSummary;
 
-/** Where a history turn's listing is read: the session, the turn and, for a sub-agent's run, the run's id. */
-export interface ListingSource {
+/** The history turn a detail is read from. */
+export interface TurnSource {
   sessionId: string;
   turn: number;
+}
+
+/** Where a history turn's listing is read: the turn and, for a sub-agent's run, the run's id. */
+export interface ListingSource extends TurnSource {
   runId?: string;
 }
 
@@ -37,7 +41,7 @@ export function useFullListing(listing: ShownListing | null, source: ListingSour
 type ShownToolResult = Extract<AgentEvent, { type: "tool_result" }> | ToolResultSummary;
 
 /** A tool call's output: at once when the event has it, fetched once `wanted` for a history turn's long one. */
-export function useToolOutput(result: ShownToolResult | undefined, source: { sessionId: string; turn: number } | undefined, wanted: boolean): { output: string | null; error: string | null } {
+export function useToolOutput(result: ShownToolResult | undefined, source: TurnSource | undefined, wanted: boolean): { output: string | null; error: string | null } {
   const trpc = useTRPC();
   const omitted = !!result && !("output" in result);
   const q = useQuery({

@@ -59,10 +59,6 @@ export class EdgeQueue {
     }
   }
 
-  get length(): number {
-    return this.waiting.length;
-  }
-
   private next = (): void => {
     const start = this.waiting.shift();
     try {

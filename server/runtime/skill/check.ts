@@ -62,8 +62,8 @@ function checkBytes(
   }
   // Without body checks only the frontmatter is decoded: the bytes are still checked to be UTF-8 (a file that is
   // not does not load, whoever lists it), but the body never becomes a string.
-  const valid = text === null && isUtf8(bytes);
-  const decoded = text ?? (valid ? (body ? utf8Text(bytes, bytes.length) : decodeFrontmatter(bytes)) : decode(bytes, diagnostics));
+  const utf8Bytes = text === null && isUtf8(bytes);
+  const decoded = text ?? (utf8Bytes ? (body ? utf8Text(bytes, bytes.length) : decodeFrontmatter(bytes)) : decode(bytes, diagnostics));
   if (decoded !== null) {
     const parsed = parseSkillText(decoded, rules, diagnostics);
     const dirName = path.basename(dir) || null;
