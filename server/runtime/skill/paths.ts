@@ -7,6 +7,8 @@ export type RelativePath =
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const WINDOWS_DRIVE = /^[a-z]:[\\/]/i;
+/** Names joined by single slashes, none of them "." or "..", no spaces, colons or backslashes. */
+const PLAIN_RELATIVE = /^[\w-][\w.-]*(?:\/[\w-][\w.-]*)*$/;
 
 /**
  * Normalises `written` (a path or link target from the skill) to a folder-relative POSIX path.
@@ -14,6 +16,8 @@ const WINDOWS_DRIVE = /^[a-z]:[\\/]/i;
  * are refused, other URLs are reported as "url" so callers can ignore them.
  */
 export function resolveInsideSkill(written: string): RelativePath {
+  // The usual reference (references/guide.md) is already what the steps below would make of it.
+  if (PLAIN_RELATIVE.test(written)) return { ok: true, path: written };
   let p = written.trim();
   if (!p) return { ok: false, reason: "empty" };
   if (WINDOWS_DRIVE.test(p)) return { ok: false, reason: "absolute" };
