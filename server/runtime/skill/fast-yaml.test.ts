@@ -17,12 +17,23 @@ function reference(text: string) {
   return { raw: doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown>, map: doc.contents };
 }
 
-function spans(map: YAMLMap) {
-  const out: Record<string, unknown> = {};
+interface RefSpans {
+  key: number[];
+  value: number[] | null;
+  children?: Record<string, RefSpans>;
+}
+
+/** yaml's key and value ranges, and those of one nested mapping level: what positionsOf in parse.ts reads. */
+function spans(map: YAMLMap, depth = 0): Record<string, RefSpans> {
+  const out: Record<string, RefSpans> = {};
   for (const pair of map.items) {
     if (!isScalar(pair.key)) continue;
     const value = pair.value as { range?: number[] } | null;
-    out[String(pair.key.value)] = { key: pair.key.range!.slice(0, 2), value: value?.range ? value.range.slice(0, 2) : null };
+    out[String(pair.key.value)] = {
+      key: pair.key.range!.slice(0, 2),
+      value: value?.range ? value.range.slice(0, 2) : null,
+      ...(depth === 0 && isMap(pair.value) ? { children: spans(pair.value, 1) } : {}),
+    };
   }
   return out;
 }
@@ -32,13 +43,21 @@ function expectAgreement(text: string): boolean {
   if (!fast) return false;
   const ref = reference(text);
   expect(ref, `yaml rejects what the fast path accepted:\n${text}`).not.toBeNull();
-  expect(fast.raw).toEqual(ref!.raw);
-  const refSpans = spans(ref!.map) as Record<string, { key: number[]; value: number[] | null }>;
+  expect(fast.raw, text).toEqual(ref!.raw);
+  const refSpans = spans(ref!.map);
   for (const [key, pos] of fast.fields) {
-    expect([pos.key.start, pos.key.end], `key span of ${key}`).toEqual(refSpans[key]!.key);
+    expect([pos.key.start, pos.key.end], `key span of ${key} in\n${text}`).toEqual(refSpans[key]!.key);
     const v = refSpans[key]!.value;
     // For `key:` with nothing after it yaml's empty scalar sits at the next line; both point at the key's line end.
-    if (v && fast.raw[key] !== "") expect(pos.value?.start, `value start of ${key}`).toBe(v[0]);
+    if (v && fast.raw[key] !== "") expect([pos.value?.start, pos.value?.end], `value span of ${key} in\n${text}`).toEqual(v);
+    const children = refSpans[key]!.children;
+    expect(pos.children ? Object.keys(children ?? {}) : undefined, `children of ${key} in\n${text}`).toEqual(children ? [...pos.children!.keys()] : undefined);
+    for (const [child, childPos] of pos.children ?? []) {
+      expect([childPos.key.start, childPos.key.end, childPos.value?.start, childPos.value?.end], `${key}.${child} in\n${text}`).toEqual([
+        ...children![child]!.key,
+        ...children![child]!.value!,
+      ]);
+    }
   }
   return true;
 }
@@ -114,7 +133,6 @@ describe("parseSimpleFrontmatter", () => {
       "name: a\n\n  continued", // a blank line inside a plain scalar folds to a newline
       "name: 'a'\n  continued", // multi-line quoted scalar
       "name: a\n  # comment\n  continued",
-      "metadata:\n  a:\n    b: c", // deeper nesting
       "metadata:\n  a: b\n   c: d", // uneven indentation
       "list:\n- a", // sequence at the key's indentation
       '"name": x', // quoted key
@@ -125,6 +143,95 @@ describe("parseSimpleFrontmatter", () => {
     ]) {
       expect(parseSimpleFrontmatter(text), text).toBeNull();
     }
+  });
+
+  it("reads nested metadata, lists of mappings and block scalars as real skills write them", () => {
+    for (const text of [
+      // K-Dense's metadata: a list of people under a nested key
+      'name: n\nmetadata:\n  skill-author: A / B, LLC (@x)\n  skill-version: "1.0.0"\n  skill-contributors:\n    - name: A\n      org: B # c\n      role: Author\n    - name: C\n      org: D\nlicense: MIT\n',
+      // awesome-copilot: a list under metadata, then a top-level key
+      "metadata:\n  version: \"1.3\"\n  enhancements:\n    - Multi-language detection (25+ languages)\n    - CI/CD pipeline detection\nargument-hint: 'x'\n",
+      // nested three levels, with a blank line and a comment between entries
+      "metadata:\n  emoji: x\n  requires:\n    bins:\n      - uv\n\n    # env vars\n    env:\n      - KEY\n  primaryEnv: KEY\n",
+      // anthropics' claude-api: a literal block scalar, stripped
+      "name: claude-api\ndescription: |-\n  First line — with: colons, # hashes and 'quotes'\n    indented more\n\n  after a blank line\nlicense: x\n",
+      "description: |\n  clipped\n\n\nname: n\n",
+      "description: |\n\n  leading blank line\n",
+      "description: >\n  folded\n  onto one line\nname: n\n",
+      "description: >-\n  folded, stripped\n# comment\nname: n\n",
+      "items:\n  -   a: b\n      c: d\n  - e\n",
+      "m:\n  a:\n    b: c\n  d: e\n",
+    ]) {
+      expect(expectAgreement(text), text).toBe(true);
+    }
+  });
+
+  it("leaves other nested and block forms to yaml", () => {
+    for (const text of [
+      "m:\n    - a\n  b: c", // a sequence, then a key less indented than it
+      "m:\n  a: b\n    c: d", // a continuation inside a nested mapping
+      "m:\n  - a: b\n     c: d", // a compact mapping's key out of line
+      "m:\n  - - a", // a sequence in a sequence
+      "m:\n  -\n    a: b", // a dash alone
+      "m:\n  a:\nb: c", // an empty nested value
+      "m:\n  a: ''", // an empty quoted nested value
+      "m:\n  a: x\n  a: y", // duplicate nested key
+      "m:\n- a", // a sequence at the key's indentation
+      "d: |+\n  keep\n", // keep chomping
+      "d: |2\n    x\n", // an indentation indicator
+      "d: | # c\n  x\n", // a comment after the header
+      "d: |\nname: n\n", // an empty block scalar
+      "d: |\n    a\n  b\n", // a line less indented than the first, not at the top level
+      "d: |\n  a\n   \n  b\n", // a whitespace-only line
+      "d: |\n  no line break at the end",
+      "d: >\n  a\n\n  b\n", // folded with a blank line
+      "d: >\n  a\n    b\n", // folded with a more-indented line
+      "m:\n  d: |\n    x\n", // a nested block scalar
+    ]) {
+      expect(parseSimpleFrontmatter(text), text).toBeNull();
+    }
+  });
+
+  it("agrees with yaml on thousands of generated nested documents", () => {
+    let seed = 20261126;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+    const scalars = ["x", "two words", "'q ''x'''", '"dq"', "a # c", "url: no", "C#", "é 😀", "[x]", "-x", "a:b", "", "''", "1.0"];
+    const keys = ["a", "b", "name", "k-1", "x.y"];
+    const gen = (indent: number, depth: number): string[] => {
+      const pad = " ".repeat(indent);
+      const out: string[] = [];
+      if (depth > 0 && depth < 4 && rnd(3) === 0) {
+        for (let n = 1 + rnd(3); n > 0; n--) {
+          if (rnd(3) === 0) {
+            // a `- key: value` item: the mapping's later keys line up under its first
+            const inner = gen(indent + 2, depth + 1).filter((l) => l.trim() !== "");
+            if (inner.length && !inner[0]!.trimStart().startsWith("-")) {
+              out.push(`${pad}- ${inner[0]!.trimStart()}`, ...inner.slice(1));
+              continue;
+            }
+          }
+          out.push(`${pad}- ${pick(scalars)}`);
+        }
+        return out;
+      }
+      for (let n = 1 + rnd(3); n > 0; n--) {
+        const key = pick(keys);
+        if (depth < 4 && rnd(3) === 0) out.push(`${pad}${key}:`, ...gen(indent + pick([1, 2, 2, 4]), depth + 1));
+        else if (depth === 0 && rnd(4) === 0) {
+          out.push(`${pad}${key}: ${pick(["|", "|-", ">", ">-", "|+"])}`);
+          for (let l = 1 + rnd(3); l > 0; l--) out.push(pick(["  text: # x", "  more", "    deeper", "", "   ", "  trailing "]));
+        } else out.push(`${pad}${key}: ${pick(scalars)}`);
+        if (rnd(6) === 0) out.push(pick(["", "# c", `${pad}  # c`, `${pad} odd: 1`]));
+      }
+      return out;
+    };
+    let accepted = 0;
+    for (let n = 0; n < 4000; n++) if (expectAgreement(gen(0, 0).join("\n") + "\n")) accepted++;
+    expect(accepted).toBeGreaterThan(400); // the generator reaches the fast path, not only the fallback
   });
 
   const dirs = [
