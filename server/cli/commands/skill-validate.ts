@@ -72,39 +72,50 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       dirs.push(...found);
     } else dirs.push(target.dir);
   }
-  // No digest: nothing here prints it, and hashing every file was a tenth of a run over hundreds of skills.
-  const checks: SkillCheck[] = [...new Set(dirs)].map((dir) => checkSkillDir(dir, { rules: rules as RuleSet, listings, digest: false }));
-
   // Written in pieces of about 64 KiB, not a write per line.
   const out = chunkedWriter(io);
-  for (const check of checks) {
-    if (values.json) {
-      out(
-        JSON.stringify({
-          path: check.dir,
-          name: check.properties?.name ?? null,
-          valid: check.valid,
-          diagnostics: check.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, line: d.line, column: d.column })),
-        }) + "\n",
-      );
-      continue;
-    }
-    const where = display(check.file ?? check.dir, io);
-    out(`${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${check.properties.name})` : ""}\n`);
-    for (const d of check.diagnostics) out(`  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`);
+  let checked = 0;
+  let valid = 0;
+  const withoutFile: string[] = [];
+  // Each report is written as soon as its skill is checked and the check dropped: a check's properties keep the
+  // whole SKILL.md text alive, and holding 600 of them made every garbage collection copy them.
+  for (const dir of new Set(dirs)) {
+    // No digest: nothing here prints it, and hashing every file was a tenth of a run over hundreds of skills.
+    const check = checkSkillDir(dir, { rules: rules as RuleSet, listings, digest: false });
+    checked++;
+    if (check.valid) valid++;
+    if (check.file === null) withoutFile.push(check.dir);
+    out(report(check, values.json === true, io));
   }
   out(null);
   for (const dir of empty) io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}\n`);
   if (!values.recursive && !values.json) {
-    for (const check of checks) {
-      if (check.file === null && findSkillDirs(check.dir, { maxDepth: 3 }).length > 0) {
-        io.err(`omniforge skill validate: ${display(check.dir, io)} holds skill folders; add --recursive to validate them\n`);
+    for (const dir of withoutFile) {
+      if (findSkillDirs(dir, { maxDepth: 3 }).length > 0) {
+        io.err(`omniforge skill validate: ${display(dir, io)} holds skill folders; add --recursive to validate them\n`);
       }
     }
   }
-  const valid = checks.filter((c) => c.valid).length;
   if (!values.json) {
-    io.out(`\n${count(checks.length, "skill")} checked (rules: ${rules}): ${valid} valid, ${checks.length - valid} invalid\n`);
+    io.out(`\n${count(checked, "skill")} checked (rules: ${rules}): ${valid} valid, ${checked - valid} invalid\n`);
   }
-  return valid < checks.length || empty.length > 0 ? 1 : 0;
+  return valid < checked || empty.length > 0 ? 1 : 0;
+}
+
+/** One skill's report: a JSON line, or its verdict and one line per diagnostic. */
+function report(check: SkillCheck, json: boolean, io: CliIO): string {
+  if (json) {
+    return (
+      JSON.stringify({
+        path: check.dir,
+        name: check.properties?.name ?? null,
+        valid: check.valid,
+        diagnostics: check.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, line: d.line, column: d.column })),
+      }) + "\n"
+    );
+  }
+  const where = display(check.file ?? check.dir, io);
+  let text = `${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${check.properties.name})` : ""}\n`;
+  for (const d of check.diagnostics) text += `  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`;
+  return text;
 }
