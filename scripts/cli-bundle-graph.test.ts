@@ -20,8 +20,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
-/** The packages (not node: builtins, not our own chunks) a chunk imports statically, directly or through others. */
-function packagesLoadedBy(chunk: string): string[] {
+/** The chunk files (`files`) and packages (not node: builtins) a chunk imports statically, directly or through others. */
+function loadedBy(chunk: string): { files: string[]; packages: string[] } {
   const seen = new Set<string>();
   const packages = new Set<string>();
   const todo = [chunk];
@@ -38,8 +38,9 @@ function packagesLoadedBy(chunk: string): string[] {
       else if (!spec.startsWith("node:")) packages.add(spec);
     }
   }
-  return [...packages].sort();
+  return { files: [...seen], packages: [...packages].sort() };
 }
+const packagesLoadedBy = (chunk: string) => loadedBy(chunk).packages;
 
 const chunkOf = (command: string) => {
   const name = fs.readdirSync(outDir).find((f) => f.startsWith(`${command}-`) && f.endsWith(".mjs"));
@@ -57,6 +58,16 @@ describe("what a command loads at start", () => {
   it.each(["skill-list", "skill-validate"])("%s loads no database, search engine or model SDK", (command) => {
     const loaded = packagesLoadedBy(chunkOf(command));
     expect(loaded.filter((p) => HEAVY.some((h) => p === h || p.startsWith(`${h}/`)))).toEqual([]);
+  });
+
+  // fast-yaml.ts reads nearly every frontmatter; the YAML parser (260 KB) is its own file, required on first use.
+  it.each(["skill-list", "skill-validate"])("%s does not compile the YAML parser unless a frontmatter needs it", (command) => {
+    const yamlFile = fs.readdirSync(outDir).find((f) => /^yaml-[A-Z0-9]+\.cjs$/.test(f));
+    expect(yamlFile).toBeDefined();
+    expect(fs.readFileSync(path.join(outDir, yamlFile!), "utf8")).toContain("parseDocument");
+    const chunks = loadedBy(chunkOf(command)).files;
+    expect(chunks.filter((f) => fs.readFileSync(path.join(outDir, f), "utf8").includes("node_modules/yaml/"))).toEqual([]);
+    expect(chunks.some((f) => fs.readFileSync(path.join(outDir, f), "utf8").includes(`require("./${yamlFile}")`))).toBe(true);
   });
 });
 
@@ -85,10 +96,10 @@ describe("what a whole omniforge process loads", () => {
       fs.mkdirSync(path.join(dir, "demo"));
       fs.writeFileSync(path.join(dir, "demo", "SKILL.md"), "---\nname: demo\ndescription: Says hello. Use when greeting.\n---\nHi\n");
       expect(packagesOfRun("skill", "validate", path.join(dir, "demo"))).toEqual([]);
-      // A block scalar is beyond the plain subset: the bundled YAML parser reads it, still no package loaded.
-      fs.mkdirSync(path.join(dir, "folded"));
-      fs.writeFileSync(path.join(dir, "folded", "SKILL.md"), "---\nname: folded\ndescription: |-\n  Says hello.\n  Use when greeting.\n---\nHi\n");
-      expect(packagesOfRun("skill", "validate", path.join(dir, "folded"))).toEqual([]);
+      // A flow mapping is beyond fast-yaml's subset: the bundled YAML parser reads it, still no package loaded.
+      fs.mkdirSync(path.join(dir, "flow"));
+      fs.writeFileSync(path.join(dir, "flow", "SKILL.md"), "---\nname: flow\ndescription: Says hello. Use when greeting.\nmetadata: {team: core}\n---\nHi\n");
+      expect(packagesOfRun("skill", "validate", path.join(dir, "flow"))).toEqual([]);
       const home = path.join(dir, "home");
       fs.mkdirSync(path.join(home, "enterprise", "skills"), { recursive: true });
       fs.cpSync(path.join(dir, "demo"), path.join(home, "enterprise", "skills", "demo"), { recursive: true });

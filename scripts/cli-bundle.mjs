@@ -26,28 +26,51 @@ const ENTRY = "server/cli/main.ts";
 const ALWAYS_WATCHED = ["package.json", "package-lock.json", "tsconfig.json", "env.ts", "scripts/cli-bundle.mjs"];
 const FORMAT = 4;
 /**
- * Packages compiled into the bundle instead of loaded from node_modules: the YAML parser, which `skill validate`
- * loads as soon as one frontmatter is beyond fast-yaml.ts. As a package it is about 190 CommonJS files, each
- * resolved, read and compiled on its own (about 30 ms of CPU per start); inside a chunk it is one file (under 10 ms).
+ * Packages compiled into the bundle instead of loaded from node_modules: the YAML parser. As a package it is about
+ * 190 CommonJS files, each resolved, read and compiled on its own (about 30 ms of CPU per start); bundled it is one
+ * file (under 10 ms).
  */
 const BUNDLED = ["yaml"];
 
-/** Every bare import (a package or node: builtin) stays an import, except BUNDLED's and the tsconfig "~/" alias. */
-const dependenciesExternal = {
+/**
+ * Every bare import (a package or node: builtin) stays an import, except BUNDLED's and the tsconfig "~/" alias.
+ * `yamlFile`: the YAML parser bundled on its own (yamlBundle), which the runtime's on-first-use loader requires.
+ */
+const dependenciesExternal = (yamlFile) => ({
   name: "dependencies-external",
   setup(build) {
-    // The runtime loads YAML on first use through createRequire (a path esbuild cannot follow). Here a require
-    // esbuild does follow takes its place: the parser is compiled into the bundle and still evaluated only on
-    // first use.
+    // The runtime loads YAML on first use through createRequire (a path esbuild cannot follow). Here it requires
+    // the parser's own file beside the chunks instead: a chunk importing it would compile its 260 KB at every
+    // `skill validate` and `skill list`, which fast-yaml.ts spares the parser in nearly every run.
     build.onLoad({ filter: /[\\/]server[\\/]runtime[\\/]skill[\\/]yaml-module\.ts$/ }, () => ({
-      contents: 'let loaded = null;\nexport const yamlModule = () => (loaded ??= require("yaml"));\n',
+      contents: `let loaded = null;\nexport const yamlModule = () => (loaded ??= require(${JSON.stringify(`./${yamlFile}`)}));\n`,
       loader: "js",
     }));
+    build.onResolve({ filter: /^\.\/yaml-[A-Z0-9]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     build.onResolve({ filter: /^[^./~]/ }, (args) =>
       args.kind === "entry-point" || BUNDLED.some((p) => args.path === p || args.path.startsWith(`${p}/`)) ? undefined : { path: args.path, external: true },
     );
   },
-};
+});
+
+/** The yaml package as one CommonJS file (its name content-hashed), for the runtime's on-first-use loader. */
+async function yamlBundle(esbuild, repo, outDir) {
+  const result = await esbuild.build({
+    absWorkingDir: repo,
+    stdin: { contents: 'module.exports = require("yaml");', resolveDir: repo, sourcefile: "yaml-entry.cjs" },
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20.19",
+    outdir: outDir,
+    entryNames: "yaml-[hash]",
+    outExtension: { ".js": ".cjs" },
+    write: false,
+    logLevel: "silent",
+  });
+  const [out] = result.outputFiles;
+  return { name: path.relative(outDir, out.path), out };
+}
 
 /**
  * @typedef {[rel: string, mtimeMs: number, size: number, sha256: string]} Input
@@ -111,6 +134,7 @@ export async function buildCliBundle(repo, outDir = path.join(repo, BUNDLE_DIR))
   const esbuild = await import("esbuild");
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
+    const yaml = await yamlBundle(esbuild, repo, outDir);
     const result = await esbuild.build({
       absWorkingDir: repo,
       entryPoints: [ENTRY],
@@ -122,7 +146,7 @@ export async function buildCliBundle(repo, outDir = path.join(repo, BUNDLE_DIR))
       target: "node20.19",
       // Dependencies load from node_modules as usual (native better-sqlite3, CommonJS packages), except the few
       // in BUNDLED; the lockfile is watched for their changes.
-      plugins: [dependenciesExternal],
+      plugins: [dependenciesExternal(yaml.name)],
       // A bundled CommonJS package requires node builtins ("process"): ES module chunks get a require for that.
       banner: { js: 'import { createRequire as __omniforgeRequire } from "node:module"; const require = __omniforgeRequire(import.meta.url);' },
       outdir: outDir,
@@ -150,7 +174,7 @@ export async function buildCliBundle(repo, outDir = path.join(repo, BUNDLE_DIR))
     const previous = readManifest(outDir);
     const files = [];
     let entry = null;
-    for (const out of result.outputFiles) {
+    for (const out of [...result.outputFiles, yaml.out]) {
       const name = path.relative(outDir, out.path);
       files.push(name);
       if (result.metafile.outputs[path.relative(repo, out.path).split(path.sep).join("/")]?.entryPoint === ENTRY) entry = name;
