@@ -218,7 +218,7 @@ class Reader {
         this.i++;
         continue; // not a plain scalar: a more-indented line after it is not a continuation (yaml decides)
       }
-      const header = BLOCK_HEADER.exec(valueText);
+      const header = valueText.endsWith("|") || valueText.endsWith(">") || valueText.endsWith("-") ? BLOCK_HEADER.exec(valueText) : null;
       if (header) {
         const block = this.blockScalar(header[1] === ">", header[2] === "-", valueBase + valueText.indexOf(header[1]!));
         raw[key] = block.value;
