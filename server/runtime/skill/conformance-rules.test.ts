@@ -163,6 +163,9 @@ describe("a name with whitespace around it is not a valid name (the spec is expl
     { id: "name-single-quoted-trailing", text: `---\nname: 'demo '\n${desc}`, expected: "invalid" },
     { id: "name-tab", text: `---\nname: "demo\\t"\n${desc}`, expected: "invalid" },
     { id: "name-block-scalar-newline", text: `---\nname: |\n  demo\n${desc}`, expected: "invalid" },
+    // YAML trims only spaces and tabs: a no-break or ideographic space after a plain name is part of it.
+    { id: "name-plain-trailing-nbsp", text: `---\nname: demo\u00a0\n${desc}`, expected: "invalid" },
+    { id: "name-plain-trailing-ideographic-space", text: `---\nname: demo\u3000\n${desc}`, expected: "invalid" },
     // YAML itself trims a plain scalar, and a stripped block scalar has no newline: these are the name "demo".
     { id: "name-plain-extra-spaces", text: `---\nname:    demo   \n${desc}`, expected: "valid" },
     { id: "name-block-strip", text: `---\nname: |-\n  demo\n${desc}`, expected: "valid" },

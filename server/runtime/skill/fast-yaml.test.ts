@@ -68,6 +68,8 @@ describe("parseSimpleFrontmatter", () => {
       "plain", "with spaces  ", "C# code #tag", "a---b", "'single'", "'it''s'", '"double"', '"with \\"escape\\""', '"a" # c',
       "x: y", "trailing:", "", "  ", "- dash", "[flow]", "{a: b}", "&anchor x", "*alias", "|", ">-", "!tag x", "%x", "@x", "`x",
       "1.0", "true", "null", "~", "é ünïcödé 😀", "a\tb", "a #b", "a#b", "'unterminated", '"unterminated', "'a' trailing",
+      // Unicode spaces are content to YAML (only space and tab separate): never trimmed as if they were blanks
+      "nbsp\u00a0", '"q"\u00a0', "'q'\u2028", "ideographic\u3000", "\u00a0lead", "a\u2029", "thin\u2009 #c",
     ];
     let accepted = 0;
     for (const v of values) {
@@ -199,7 +201,7 @@ describe("parseSimpleFrontmatter", () => {
       return seed % n;
     };
     const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
-    const scalars = ["x", "two words", "'q ''x'''", '"dq"', "a # c", "url: no", "C#", "é 😀", "[x]", "-x", "a:b", "", "''", "1.0"];
+    const scalars = ["x\u00a0", "two words", "'q ''x'''", '"dq"', "a # c", "url: no", "C#", "é 😀", "[x]", "-x", "a:b", "", "''", "1.0"];
     const keys = ["a", "b", "name", "k-1", "x.y"];
     const gen = (indent: number, depth: number): string[] => {
       const pad = " ".repeat(indent);

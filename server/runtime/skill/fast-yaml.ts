@@ -33,8 +33,10 @@ export interface FastResult {
 
 const KEY_LINE = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(?=[ ]|$)/;
 const NESTED_KEY = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(?=[ ]|$)/;
-// Control characters, tabs, CR, BOM and non-characters: the general parser decides what they mean.
-const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]/;
+// Control characters, tabs, CR, BOM and non-characters: the general parser decides what they mean. So do the
+// Unicode spaces, which YAML reads as content (only space and tab separate) but JavaScript's trim() strips: with
+// them out, every trim below removes exactly what YAML would.
+const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\ufffe\uffff]/;
 // First characters that make a scalar something other than a plain or simple quoted string.
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>%@`]/;
 
