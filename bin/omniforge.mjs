@@ -43,3 +43,13 @@ try {
 // and checked through env.ts's setting().
 const io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd(), build };
 process.exitCode = await main(process.argv.slice(2), io);
+
+// Before a natural exit Node waits for V8's background jobs (concurrent GC marking, compiler tasks): 10-25 ms
+// after a `skill validate` of hundreds of skills. When the command left nothing running but the output streams,
+// flush those and exit at once; anything else pending (a timer, a child process, a socket) ends the natural way.
+const STREAMS = new Set(["PipeWrap", "TTYWrap", "SimpleWriteWrap", "WriteWrap", "ShutdownWrap"]);
+if (process.getActiveResourcesInfo().every((r) => STREAMS.has(r))) {
+  const flushed = (stream) => new Promise((done) => (stream.writableLength > 0 ? stream.write("", done) : done()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
+}
