@@ -31,8 +31,8 @@ export interface FastResult {
   fields: Map<string, FieldPos>;
 }
 
-const KEY_LINE = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(?=[ ]|$)/;
-const NESTED_KEY = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(?=[ ]|$)/;
+/** A plain key and its colon, at the start of a line or of a line's content (quoted and complex keys are yaml's). */
+const KEY = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(?=[ ]|$)/;
 // Control characters, tabs, CR, BOM and non-characters: the general parser decides what they mean. So do the
 // Unicode spaces, which YAML reads as content (only space and tab separate) but JavaScript's trim() strips: with
 // them out, every trim below removes exactly what YAML would.
@@ -206,7 +206,7 @@ class Reader {
         continue;
       }
       plain = null;
-      const m = KEY_LINE.exec(line);
+      const m = KEY.exec(line);
       if (!m) throw OUTSIDE;
       const key = m[1]!;
       if (key === "__proto__" || fields.has(key)) throw OUTSIDE;
@@ -271,7 +271,7 @@ class Reader {
     for (let i = this.nextContent(); i >= 0 && this.indents[i]! >= indent; i = this.nextContent()) {
       if (this.indents[i]! > indent) throw OUTSIDE; // uneven indentation or a continuation line: yaml's to judge
       const content = this.contents[i]!;
-      const m = NESTED_KEY.exec(content);
+      const m = KEY.exec(content);
       if (!m) throw OUTSIDE;
       const key = m[1]!;
       if (key === "__proto__" || Object.prototype.hasOwnProperty.call(value, key)) throw OUTSIDE;
@@ -307,7 +307,7 @@ class Reader {
       const item = after.slice(gap);
       const column = indent + 2 + gap;
       if (item.startsWith("- ") || item === "-") throw OUTSIDE; // a sequence in a sequence
-      if (NESTED_KEY.test(item)) {
+      if (KEY.test(item)) {
         if (depth + 1 > MAX_DEPTH) throw OUTSIDE;
         // A compact mapping: its first key sits on the dash's line, the others at the same column below.
         this.indents[i] = column;
