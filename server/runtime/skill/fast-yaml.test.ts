@@ -163,6 +163,9 @@ describe("parseSimpleFrontmatter", () => {
       "description: >-\n  folded, stripped\n# comment\nname: n\n",
       "items:\n  -   a: b\n      c: d\n  - e\n",
       "m:\n  a:\n    b: c\n  d: e\n",
+      // a comment indented deeper than a collection, after its last entry, is inside yaml's range of it
+      "m:\n  a:\n    x: 1\n      # c\n\n      # d\n  y: 2\n",
+      "m:\n  - a\n    # c\nz: 1\n",
     ]) {
       expect(expectAgreement(text), text).toBe(true);
     }
@@ -189,6 +192,9 @@ describe("parseSimpleFrontmatter", () => {
       "d: >\n  a\n\n  b\n", // folded with a blank line
       "d: >\n  a\n    b\n", // folded with a more-indented line
       "m:\n  d: |\n    x\n", // a nested block scalar
+      // layouts where yaml's range of a collection takes in more than its lines and deeper comments
+      "m:\n  - k: v\n      # c\n\n", // blank lines after such a comment, at the end
+      "m:\n  n:\n    a:\n      k: v\n      # c\n  x: y\n", // such a comment after an entry that is a collection
     ]) {
       expect(parseSimpleFrontmatter(text), text).toBeNull();
     }
@@ -197,8 +203,8 @@ describe("parseSimpleFrontmatter", () => {
   it("agrees with yaml on thousands of generated nested documents", () => {
     let seed = 20261126;
     const rnd = (n: number) => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return (seed >>> 8) % n; // the high bits: an LCG's low bits repeat with short periods
     };
     const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
     const scalars = ["x\u00a0", "two words", "'q ''x'''", '"dq"', "a # c", "url: no", "C#", "é 😀", "[x]", "-x", "a:b", "", "''", "1.0"];

@@ -266,8 +266,10 @@ class Reader {
   private mapping(indent: number, depth: number): Node {
     const value: { [key: string]: Value } = {};
     const children = depth === 1 ? new Map<string, FieldPos>() : undefined;
-    const start = this.starts[this.i]! + this.indents[this.i]!;
+    const first = this.i;
+    const start = this.starts[first]! + this.indents[first]!;
     let end = start;
+    let lastNested = false;
     for (let i = this.nextContent(); i >= 0 && this.indents[i]! >= indent; i = this.nextContent()) {
       if (this.indents[i]! > indent) throw OUTSIDE; // uneven indentation or a continuation line: yaml's to judge
       const content = this.contents[i]!;
@@ -287,17 +289,20 @@ class Reader {
         node = this.block(indent, depth + 1); // `key:` alone opens a deeper block; an empty leaf goes to yaml
         end = node.end;
       } else throw OUTSIDE; // "" or '': yaml's
+      lastNested = typeof node.value !== "string";
       value[key] = node.value;
       children?.set(key, { key: { start: keyStart, end: keyStart + key.length }, value: { start: node.start, end: node.end } });
     }
-    return { value, start, end, ...(children ? { children } : {}) };
+    return { value, start, end: this.trailingComments(first, end, indent, lastNested), ...(children ? { children } : {}) };
   }
 
   /** `- item` lines at exactly `indent`: one-line scalars, or `- key: value` mappings continued below the first key. */
   private sequence(indent: number, depth: number): Node {
     const items: Value[] = [];
-    const start = this.starts[this.i]! + this.indents[this.i]!;
+    const first = this.i;
+    const start = this.starts[first]! + this.indents[first]!;
     let end = start;
+    let lastNested = false;
     for (let i = this.nextContent(); i >= 0 && this.indents[i]! >= indent; i = this.nextContent()) {
       if (this.indents[i]! > indent) throw OUTSIDE;
       const content = this.contents[i]!;
@@ -315,6 +320,7 @@ class Reader {
         const node = this.mapping(column, depth + 1);
         items.push(node.value);
         end = node.end;
+        lastNested = true;
         continue;
       }
       const v = scalar(after, this.starts[i]! + indent + 2);
@@ -322,8 +328,35 @@ class Reader {
       items.push(v.value);
       this.i++;
       end = this.lineEnd(i);
+      lastNested = false;
     }
-    return { value: items, start, end };
+    return { value: items, start, end: this.trailingComments(first, end, indent, lastNested) };
+  }
+
+  /**
+   * Where a collection at `indent` ends, as yaml's range says: past its last entry (`end`) and past the comment lines
+   * after it that are indented deeper than the collection, blank lines between them included. The unusual layouts
+   * around such comments (after a shallower one, before blank lines, after a nested last entry) are left to yaml.
+   * Called when the cursor stands on the next content line.
+   */
+  private trailingComments(from: number, end: number, indent: number, lastNested: boolean): number {
+    let extended = end;
+    let shallow = false;
+    let blankAfter = false;
+    for (let j = from; j < this.i; j++) {
+      if (this.starts[j]! < end) continue;
+      if (this.contents[j] === "") blankAfter = true;
+      else if (this.indents[j]! <= indent) shallow = true;
+      else if (shallow) throw OUTSIDE;
+      else {
+        extended = this.lineEnd(j);
+        blankAfter = false;
+      }
+    }
+    // yaml's range sometimes takes in the blank lines after such a comment too (at the end of the text), or the next
+    // line's indentation when the last entry is itself a collection: its call.
+    if (extended > end && (blankAfter || lastNested)) throw OUTSIDE;
+    return extended;
   }
 
   /**
