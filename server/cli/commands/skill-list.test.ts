@@ -57,6 +57,24 @@ describe("omniforge skill list", () => {
     expect(rows.find((x) => x.name === "code-review" && x.layer === "project")!.active!.layer).toBe("enterprise");
   });
 
+  it("lists names in the same order in the table and the JSON, names of digits included", () => {
+    const extra = tempLayers();
+    try {
+      for (const name of ["9", "10", "abc"]) writeSkill(path.join(extra.home, "enterprise", "skills"), name);
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", ...args, "--home", extra.home, "--project", extra.project], {
+          encoding: "utf8",
+          env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_DEFAULT_ENVIRONMENT: "" },
+        }).stdout;
+      const fromJson = (JSON.parse(run("--json")) as { name: string }[]).map((r) => r.name);
+      const fromTable = run().split("\n").slice(1).filter((l) => /^\S+\s+enterprise/.test(l)).map((l) => l.split(/\s+/)[0]);
+      expect(fromJson).toEqual(["10", "9", "abc"]);
+      expect(fromTable).toEqual(fromJson);
+    } finally {
+      extra.cleanup();
+    }
+  });
+
   it("--jsonl prints the same objects one per line; --json and --jsonl together are a usage error", () => {
     const array = JSON.parse(omniforge("skill", "list", "--json").out) as unknown[];
     const r = omniforge("skill", "list", "--jsonl");
