@@ -10,7 +10,7 @@ import { FORMAT_LIMITS } from "../../domain/vocabulary";
 export const ADVISORY_BODY_CHARS = 20_000;
 const MAX_REFERENCE_DIAGNOSTICS = 50;
 
-/** The folders a bare path is recognised by, each keyed by the offset of its "/" from the path start. */
+/** The folders a bare path is recognised by. Each ends in "s/": the slash scan below looks for that first. */
 const RESOURCE_DIRS = ["scripts/", "references/", "assets/"];
 /** Characters after which a resource path starts: whitespace, quotes, backtick, "=" (flags like --file=). */
 const BARE_PREFIX = new Set([0x20, 0x09, 0x0a, 0x60, 0x27, 0x22, 0x3d]);
