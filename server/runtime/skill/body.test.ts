@@ -56,6 +56,11 @@ describe("file references", () => {
     expect(refs(check(body, "spec", ["references/b.md"]))).toEqual([["body.missing-reference", 6, 8, "warning"]]);
   });
 
+  it("a fence starts only at the start of a line: a Unicode line separator is not one (CommonMark ends lines at LF and CR)", () => {
+    const body = "Text\u2028```\n[y](references/b.md)\n";
+    expect(refs(check(body, "spec", []))).toEqual([["body.missing-reference", 6, 5, "warning"]]);
+  });
+
   it("skips globs and placeholders", () => {
     expect(refs(check("Put files in assets/<name>.png or scripts/*.py or references/.\n", "spec", []))).toEqual([
       ["body.missing-reference", 5, 51, "warning"],
