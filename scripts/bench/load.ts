@@ -215,8 +215,15 @@ async function mix(base: string, browsers: Client[], chatters: Client[], seconds
       if (!sent) break;
       // As the page: follow the turn's events as they stream, then read the session and the session list once.
       await c.follow(session.id, until + 30_000).catch((e: Error) => rec.errors.set("playground.follow", [...(rec.errors.get("playground.follow") ?? []), e.message]));
-      await rec.time("playground.get", () => c.query("playground.get", { sessionId: session.id }));
+      const history = await rec.time("playground.get", () => c.query<{ messages: { record?: { reason: string; error?: string } }[] }>("playground.get", { sessionId: session.id }));
       await rec.time("playground.list", () => c.query("playground.list", {}));
+      // A turn that ended in an error (a turn worker that could not start) costs next to nothing: counted as an
+      // error of its own, so a broken run cannot pass for a fast one.
+      const record = history?.messages.findLast((m) => m.record)?.record;
+      if (history && record?.reason === "error") {
+        rec.errors.set("turn (send to done)", [...(rec.errors.get("turn (send to done)") ?? []), `turn ended in an error: ${record.error ?? "?"}`]);
+        continue;
+      }
       const list = rec.times.get("turn (send to done)") ?? [];
       list.push(performance.now() - t0);
       rec.times.set("turn (send to done)", list);
