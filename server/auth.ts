@@ -84,29 +84,50 @@ export async function getSessionUser(): Promise<SessionUser | null> {
 }
 
 /** The same for a request met outside Next's request scope: its Cookie header, parsed as Next parses it. */
-export function sessionUserOfRequest(headers: Headers): Promise<SessionUser | null> {
-  return sessionUserOf(new RequestCookies(headers));
+export async function sessionUserOfRequest(headers: Headers): Promise<SessionUser | null> {
+  const cookie = headers.get("cookie");
+  const known = cookie ? claimsByCookie.get(cookie) : undefined;
+  if (known && unexpired(known)) return userOfClaims(known);
+  const token = await claimsOf(new RequestCookies(headers));
+  if (cookie && token && unexpired(token)) {
+    if (claimsByCookie.size >= DECODED_MAX) claimsByCookie.delete(claimsByCookie.keys().next().value!);
+    claimsByCookie.set(cookie, token);
+  }
+  return userOfClaims(token);
 }
 
 async function sessionUserOf(cookieJar: { getAll(): { name: string; value: string }[] }): Promise<SessionUser | null> {
+  return userOfClaims(await claimsOf(cookieJar));
+}
+
+function claimsOf(cookieJar: { getAll(): { name: string; value: string }[] }): Promise<JWT | null> {
   // The token is read here rather than through the session callback, so the session id never reaches
   // the browser's /api/auth/session answer. No headers: a Bearer header must not count as a session.
-  const token = await getToken({ req: { cookies: cookieJar, headers: {} } as never, secret: setting("NEXTAUTH_SECRET"), decode: decodeOnce });
+  return getToken({ req: { cookies: cookieJar, headers: {} } as never, secret: setting("NEXTAUTH_SECRET"), decode: decodeOnce });
+}
+
+async function userOfClaims(token: JWT | null): Promise<SessionUser | null> {
   if (!token?.sub) return null;
   const { db } = await ensureReady();
   return sessionUser(db, { userId: token.sub, sid: typeof token.sid === "string" ? token.sid : undefined });
 }
+
+// A browser sends the same Cookie header with every call, and it yields the same claims until they expire: finding
+// the session cookie in it (next-auth's getToken, the cookie parser, the secret checked against the environment's
+// schema) was a tenth of a tRPC call's CPU under load. Only the claims are kept; the session's row is read each time.
+const claimsByCookie = new Map<string, JWT>();
 
 // Decrypting the cookie (a key derivation and AES-GCM) was a tenth of a request's CPU; a cookie decrypts to the
 // same claims every time, so they are kept until the token expires. Whether its session is still open is asked
 // of the database on every request all the same (sessionUser).
 const decoded = new Map<string, JWT>();
 const DECODED_MAX = 1000;
+const unexpired = (claims: JWT) => typeof claims.exp === "number" && claims.exp * 1000 > Date.now();
 async function decodeOnce(params: JWTDecodeParams): Promise<JWT | null> {
   const token = params.token;
   if (!token) return null;
   const hit = decoded.get(token);
-  if (hit && typeof hit.exp === "number" && hit.exp * 1000 > Date.now()) return hit;
+  if (hit && unexpired(hit)) return hit;
   decoded.delete(token);
   const payload = await decode(params);
   if (payload && typeof payload.exp === "number") {

@@ -54,9 +54,21 @@ export function parseTrustedProxies(list: string | undefined): TrustedProxies {
   return block;
 }
 
+// BlockList.check builds socket address objects on every call: a few percent of a tRPC call's CPU under load, for
+// a verdict that is the same for the same peer (there are few of them). Kept per list, bounded.
+const verdicts = new WeakMap<TrustedProxies, Map<string, boolean>>();
+const VERDICTS_MAX = 10_000;
+
 function trusted(addr: string, proxies: TrustedProxies): boolean {
+  let known = verdicts.get(proxies);
+  if (!known) verdicts.set(proxies, (known = new Map()));
+  const hit = known.get(addr);
+  if (hit !== undefined) return hit;
   const family = net.isIPv4(addr) ? "ipv4" : net.isIPv6(addr) ? "ipv6" : null;
-  return family !== null && proxies.check(addr, family);
+  const verdict = family !== null && proxies.check(addr, family);
+  if (known.size >= VERDICTS_MAX) known.clear();
+  known.set(addr, verdict);
+  return verdict;
 }
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined;

@@ -84,6 +84,21 @@ describe("audit queries", () => {
     expect(seen).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
+  it("gives every call its own values when the same filter fields come again", () => {
+    // The same fields with other values, one after another (the page's query is prepared once per set of fields).
+    expect(ids(listEvents(t.db, f({ skill: "pdf" }), all))).toEqual([13, 12, 6, 5, 4, 3, 2]);
+    expect(ids(listEvents(t.db, f({ skill: "xlsx" }), all))).toEqual([11, 10, 9, 8, 7]);
+    expect(ids(listEvents(t.db, f({ skill: "nothing" }), all))).toEqual([]);
+    expect(ids(listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "bob" }))).toEqual([6]);
+    expect(ids(listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "alice" }))).toEqual([13, 12, 5, 4, 3, 2]);
+    expect(ids(listEvents(t.db, f({ source: "console" }), all, { limit: 2 }))).toEqual([14, 13]);
+    expect(ids(listEvents(t.db, f({ source: "claude-code" }), all))).toEqual([]);
+    const pdf = listEvents(t.db, f({ skill: "pdf" }), all, { limit: 3 });
+    const xlsx = listEvents(t.db, f({ skill: "xlsx" }), all, { limit: 2 });
+    expect(ids(listEvents(t.db, f({ skill: "pdf" }), all, { cursor: pdf.nextCursor!, limit: 3 }))).toEqual([5, 4, 3]);
+    expect(ids(listEvents(t.db, f({ skill: "xlsx" }), all, { cursor: xlsx.nextCursor!, limit: 2 }))).toEqual([9, 8]);
+  });
+
   it("scopes an author to their own events, whatever the filter asks", () => {
     const alice: AuditScope = { kind: "own", actorId: "alice" };
     expect(ids(listEvents(t.db, {}, alice))).toEqual([13, 12, 5, 4, 3, 2, 1]);

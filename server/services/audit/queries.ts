@@ -3,11 +3,13 @@
 // Each query is shaped so SQLite can answer it from an index whose last column is `at` (see db/schema/audit.ts):
 // lists are ordered by (at, id) descending with a keyset cursor, so a page at 1,000,000 rows reads ~limit
 // index entries instead of sorting the matches.
-import { and, asc, count, desc, eq, inArray, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { preparedQuery } from "../../../db/prepared";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
 import { cursorOf, olderThan, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
+import { CONSOLE_SOURCE } from "./filter-keys";
 import { ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 import type { StoredRow } from "./verify";
@@ -49,11 +51,17 @@ export function toView(row: StoredRow): AuditEventView {
  * Events recorded with only an actor id (the agent's and the playground's) show the person: their email from the
  * users table, looked up once per page. The stored row is unchanged (the chain covers it); only the view gains it.
  */
+const emailById = preparedQuery((db) => db.select({ email: users.email }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare());
+
 export function withPeople<T extends { actorId: string | null; actorEmail: string | null }>(db: Db, events: T[]): T[] {
   const ids = [...new Set(events.filter((e) => e.actorId && !e.actorEmail).map((e) => e.actorId!))];
   if (!ids.length) return events;
-  const rows = db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)).all();
-  const email = new Map(rows.map((r) => [r.id, r.email]));
+  // One prepared lookup per id (a page names a few people) rather than an IN list compiled for every page.
+  const email = new Map<string, string>();
+  for (const id of ids) {
+    const row = emailById(db).get({ id });
+    if (row) email.set(id, row.email);
+  }
   return events.map((e) => (e.actorId && !e.actorEmail && email.has(e.actorId) ? { ...e, actorEmail: email.get(e.actorId)! } : e));
 }
 
@@ -66,15 +74,59 @@ export type EventPage = { events: AuditEventView[]; nextCursor: string | null };
 function paged(db: Db, page: AuditPage, read: (older: SQL | undefined, fetch: number) => StoredRow[]): EventPage {
   flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
-  const rows = read(olderThan(parseCursor(cursor)), limit + 1);
+  return pageOf(db, read(olderThan(parseCursor(cursor)), limit + 1), limit);
+}
+
+/** The page of `limit` events from rows read one beyond it (so a full page knows whether another follows). */
+function pageOf(db: Db, rows: StoredRow[], limit: number): EventPage {
   const more = rows.length > limit;
   const events = withPeople(db, rows.slice(0, limit).map(toView));
   return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
 }
 
+// The audit page is read over and over with the same filter fields (most often none): its query is prepared once
+// per connection and set of fields, with every value a placeholder. Building it with drizzle and having SQLite
+// compile it again on every call was half of audit.list's CPU under load.
+type PageQuery = { all(values: Record<string, unknown>): StoredRow[] };
+const pageQueries = new WeakMap<Db, Map<string, PageQuery>>();
+const PAGE_SHAPES_KEPT = 256;
+
+function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { at: number; id: number } | null): { query: PageQuery; values: Record<string, unknown> } {
+  const keys = (Object.keys(filter) as (keyof AuditFilter)[]).filter((k) => filter[k] !== undefined && k !== "source").sort();
+  // The console's own events are those with no source at all (a different condition, not another value).
+  const source = filter.source === undefined ? "" : filter.source === CONSOLE_SOURCE ? "console" : "agent";
+  const shape = `${scope.kind}|${keys.join(",")}|${source}|${cursor ? "older" : ""}`;
+  let byShape = pageQueries.get(db);
+  if (!byShape) pageQueries.set(db, (byShape = new Map()));
+  let query = byShape.get(shape);
+  if (!query) {
+    const slots: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
+    if (source) slots.source = source === "console" ? CONSOLE_SOURCE : sql.placeholder("source");
+    const scopeSlot = scope.kind === "own" ? ({ kind: "own", actorId: sql.placeholder("scopeActor") } as unknown as AuditScope) : scope;
+    const older = cursor ? olderThan({ at: sql.placeholder("cursorAt"), id: sql.placeholder("cursorId") } as unknown as { at: number; id: number }) : undefined;
+    query = db
+      .select(ROW_FIELDS)
+      .from(auditEvents)
+      .where(whereOf(slots as AuditFilter, scopeSlot, older))
+      .orderBy(...NEWEST_FIRST)
+      .limit(sql.placeholder("limit"))
+      .prepare();
+    if (byShape.size >= PAGE_SHAPES_KEPT) byShape.clear();
+    byShape.set(shape, query);
+  }
+  const values: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, filter[k]]));
+  if (source === "agent") values.source = filter.source;
+  if (scope.kind === "own") values.scopeActor = scope.actorId;
+  if (cursor) Object.assign(values, { cursorAt: cursor.at, cursorId: cursor.id });
+  return { query, values };
+}
+
 /** One page of events, newest first. `nextCursor` is null on the last page. */
 export function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
-  return paged(db, page, (older, fetch) => listPage(db, whereOf(filter, scope, older), fetch));
+  flushAudit(db);
+  const { cursor, limit } = pageSchema.parse(page);
+  const { query, values } = preparedPage(db, filter, scope, parseCursor(cursor));
+  return pageOf(db, query.all({ ...values, limit: limit + 1 }), limit);
 }
 
 /** How many events match (the table's "N events"). */

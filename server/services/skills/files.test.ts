@@ -59,6 +59,25 @@ describe("skill files", () => {
     }
   });
 
+  it("judges a file again when it changes between two listings, even at the same size", async () => {
+    const file = path.join(dir, "notes.txt");
+    fs.writeFileSync(file, "abc");
+    // Old enough for its verdict to be kept (a file changed in the last seconds is read every time).
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(listTree(dir).map((n) => n.binary)).toEqual([false]);
+    fs.writeFileSync(file, Buffer.from([0x61, 0x00, 0x63]));
+    expect(listTree(dir).map((n) => n.binary)).toEqual([true]);
+    // Back to text with the first modification time put back: the new ctime still shows.
+    const { atime, mtime } = fs.statSync(file);
+    fs.writeFileSync(file, "xyz");
+    fs.utimesSync(file, atime, mtime);
+    expect(listTree(dir).map((n) => n.binary)).toEqual([false]);
+    // Replaced by another file of the same size (as an atomic save does).
+    fs.writeFileSync(`${file}.new`, Buffer.from([0xff, 0xfe, 0x41]));
+    fs.renameSync(`${file}.new`, file);
+    expect(listTree(dir).map((n) => n.binary)).toEqual([true]);
+  });
+
   it("classifies body links: inside, missing, leaving, web", () => {
     const links = linksOf("[a](references/a.md) [b](references/b.md#x) [c](../c.md) [d](/etc/passwd) [e](https://x.io) [f](#top)", (p) => p === "references/a.md");
     expect(links.map((l) => [l.href, l.kind])).toEqual([

@@ -1,5 +1,6 @@
 // Files inside one skill folder: the tree, reading text (binary files are reported with their size, never
 // decoded), and atomic writes (temp file in the same folder, fsync, rename) so a reader never sees half a file.
+import { isUtf8 } from "node:buffer";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -80,12 +81,38 @@ function isBinaryFile(abs: string, size: number): boolean {
   if (size > MAX_EDITABLE_BYTES) return true;
   const fd = fs.openSync(abs, "r");
   try {
-    const buf = Buffer.alloc(Math.min(size, MAX_EDITABLE_BYTES));
-    fs.readSync(fd, buf, 0, buf.length, 0);
-    return decodeText(buf) === null;
+    const buf = Buffer.allocUnsafe(size);
+    const bytes = buf.subarray(0, fs.readSync(fd, buf, 0, size, 0));
+    // decodeText's verdict without making the string.
+    return bytes.subarray(0, 8192).includes(0) || !isUtf8(bytes);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+// Path -> what the file was when it was last judged. Opening a skill's page lists its tree, and reading every
+// file to tell text from binary was most of what skill.info cost under load (and most of what it allocated).
+// A file whose size, times and inode are unchanged keeps its verdict. A write changes the times only at the
+// clock's coarse tick, so a file changed in the last seconds is read every time (git's "racy" entries).
+interface Verdict {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  binary: boolean;
+}
+const verdicts = new Map<string, Verdict>();
+const VERDICTS_MAX = 50_000;
+const SETTLED_MS = 2000;
+
+function isBinaryCached(abs: string, st: fs.Stats): boolean {
+  const v = verdicts.get(abs);
+  if (v && v.size === st.size && v.mtimeMs === st.mtimeMs && v.ctimeMs === st.ctimeMs && v.ino === st.ino) return v.binary;
+  const binary = isBinaryFile(abs, st.size);
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < SETTLED_MS) return binary;
+  if (!v && verdicts.size >= VERDICTS_MAX) verdicts.delete(verdicts.keys().next().value!);
+  verdicts.set(abs, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, binary });
+  return binary;
 }
 
 /** Every file and folder of the skill, folders first at each level. Symbolic links are listed as their target when it stays inside. */
@@ -110,7 +137,7 @@ export function listTree(dir: string): TreeNode[] {
         out.push({ path: childRel, type: "dir", size: 0, binary: false, executable: false });
         if (!d.isSymbolicLink()) walk(childAbs, childRel);
       } else if (st.isFile()) {
-        out.push({ path: childRel, type: "file", size: st.size, binary: isBinaryFile(childAbs, st.size), executable: (st.mode & 0o111) !== 0 });
+        out.push({ path: childRel, type: "file", size: st.size, binary: isBinaryCached(childAbs, st), executable: (st.mode & 0o111) !== 0 });
       }
     }
   };

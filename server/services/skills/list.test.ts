@@ -74,6 +74,8 @@ describe("skills list", () => {
     expect(after.rows.map((r) => r.name)).toEqual(["alpha", "beta"]);
     // The page's last change is the save just made, by its author.
     expect(after.rows[1]!.lastChange).toMatchObject({ source: "console", by: "author-1@x.io" });
+    const active = () => listSkills(author, { statuses: ["active"], sort: "name", limit: 1 });
+    expect([(await active()).total, (await active()).counts.statuses]).toEqual([2, { active: 2 }]);
     // A policy change is a new resolution: the same search shows the new status.
     const { writeStoredPolicy } = await import("../policy/store");
     writeStoredPolicy(admin.db, { blockedNames: ["alpha"], disabled: [] }, admin.actor.id);
@@ -81,6 +83,9 @@ describe("skills list", () => {
       ["alpha", "blocked"],
       ["beta", "active"],
     ]);
+    // And so do a filter and its counts asked before, with the same page.
+    const now = await active();
+    expect([now.total, now.rows.map((r) => r.name), now.counts.statuses]).toEqual([1, ["beta"], { active: 1, blocked: 1 }]);
   });
 
   it("lists, searches and pages 1,000 skills (figure printed)", async () => {

@@ -155,11 +155,21 @@ function searchHits(rows: ListedRow[], q: string): Set<ListedRow> {
   return found;
 }
 
-/**
- * Filters, searches, sorts and pages rows. The last change is looked up for the page's rows only (for every
- * match when sorting by it).
- */
-export function queryRows(rows: ListedRow[], changes: Changes, query: ListQuery): SkillList {
+/** What a query finds before paging: the same for every page of it while the rows stay the same. */
+interface Found {
+  matched: ListedRow[];
+  names: number;
+  counts: SkillList["counts"];
+  tags: string[];
+}
+
+// Matches in order, per set of rows (so per catalog version, policy and user) and query without its page: the
+// browsing people ask for the same lists over and over, and filtering, counting and sorting every row again was
+// most of a list page's CPU. Sorting by last change is left out: that order moves with the version history.
+const foundMemo = new WeakMap<ListedRow[], Map<string, Found>>();
+const QUERIES_KEPT = 64;
+
+function find(rows: ListedRow[], query: ListQuery): Found {
   const q = query.q?.trim().toLowerCase() ?? "";
   const hits = q ? searchHits(rows, q) : null;
   const layers = query.layers?.length ? new Set(query.layers) : null;
@@ -180,18 +190,8 @@ export function queryRows(rows: ListedRow[], changes: Changes, query: ListQuery)
     for (const t of row.tags) tags.add(t);
     matched.push(listed);
   }
-  const sign = query.dir === "desc" ? -1 : 1;
-  const byName = (a: ListedRow, b: ListedRow) => (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0);
-  const layerRank = (r: ListedRow) => LAYER_ORDER.indexOf(r.row.layer);
-  const statusRank = (r: ListedRow) => STATUS_ORDER.indexOf(r.row.status);
-  let page: SkillRow[];
-  const offset = Math.max(0, query.offset ?? 0);
-  const limit = Math.min(500, Math.max(1, query.limit ?? 100));
-  if (query.sort === "changed") {
-    const full = matched.map((r) => ({ listed: r, row: withLastChange(r, changes) }));
-    full.sort((a, b) => sign * (a.row.lastChange.at - b.row.lastChange.at || byName(a.listed, b.listed)));
-    page = full.slice(offset, offset + limit).map((f) => f.row);
-  } else {
+  if (query.sort !== "changed") {
+    const sign = query.dir === "desc" ? -1 : 1;
     const cmp: Record<Exclude<ListSort, "changed">, (a: ListedRow, b: ListedRow) => number> = {
       name: (a, b) => byName(a, b) || layerRank(a) - layerRank(b),
       layer: (a, b) => layerRank(a) - layerRank(b) || byName(a, b),
@@ -199,9 +199,47 @@ export function queryRows(rows: ListedRow[], changes: Changes, query: ListQuery)
     };
     const sort = cmp[query.sort ?? "name"];
     matched.sort((a, b) => sign * sort(a, b));
+  }
+  return { matched, names: new Set(matched.map((r) => r.row.name)).size, counts, tags: [...tags].sort() };
+}
+
+const byName = (a: ListedRow, b: ListedRow) => (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0);
+const layerRank = (r: ListedRow) => LAYER_ORDER.indexOf(r.row.layer);
+const statusRank = (r: ListedRow) => STATUS_ORDER.indexOf(r.row.status);
+
+function foundFor(rows: ListedRow[], query: ListQuery): Found {
+  if (query.sort === "changed") return find(rows, query);
+  const key = JSON.stringify([query.q?.trim().toLowerCase() ?? "", query.layers ?? [], query.statuses ?? [], query.tag?.trim().toLowerCase() ?? "", query.sort ?? "name", query.dir ?? "asc"]);
+  let memo = foundMemo.get(rows);
+  if (!memo) foundMemo.set(rows, (memo = new Map()));
+  let found = memo.get(key);
+  if (!found) {
+    found = find(rows, query);
+    if (memo.size >= QUERIES_KEPT) memo.delete(memo.keys().next().value!);
+    memo.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * Filters, searches, sorts and pages rows. The last change is looked up for the page's rows only (for every
+ * match when sorting by it).
+ */
+export function queryRows(rows: ListedRow[], changes: Changes, query: ListQuery): SkillList {
+  const { matched, names, counts, tags } = foundFor(rows, query);
+  const offset = Math.max(0, query.offset ?? 0);
+  const limit = Math.min(500, Math.max(1, query.limit ?? 100));
+  let page: SkillRow[];
+  if (query.sort === "changed") {
+    const sign = query.dir === "desc" ? -1 : 1;
+    const full = matched.map((r) => ({ listed: r, row: withLastChange(r, changes) }));
+    full.sort((a, b) => sign * (a.row.lastChange.at - b.row.lastChange.at || byName(a.listed, b.listed)));
+    page = full.slice(offset, offset + limit).map((f) => f.row);
+  } else {
     page = matched.slice(offset, offset + limit).map((r) => withLastChange(r, changes));
   }
-  return { total: matched.length, names: new Set(matched.map((r) => r.row.name)).size, offset, rows: page, counts, tags: [...tags].sort() };
+  // Counts and tags are shared by every page of the query: callers must not change them.
+  return { total: matched.length, names, offset, rows: page, counts, tags };
 }
 
 /** Rows and their entries keyed the same way, for queryRows. */
