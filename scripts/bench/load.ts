@@ -12,6 +12,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
 import { staleBuild } from "../build-stamp";
 import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
 
@@ -61,10 +62,7 @@ function groupCpuMs(pgid: number): number | null {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
-};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -321,6 +319,8 @@ async function stopConsole(child: ChildProcess): Promise<void> {
 }
 
 export async function run(): Promise<Record<string, unknown>> {
+  // Young collections on this thread only, as in the console (scripts/serve.ts): helper threads took its cores.
+  v8.setFlagsFromString("--no-parallel-scavenge");
   if (!fs.existsSync(REAL_SKILLS)) return { skipped: `${REAL_SKILLS} is absent (set OMNIFORGE_SHARED_DIR)` };
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-load-"));
   fs.chmodSync(home, 0o700);
