@@ -67,5 +67,11 @@ export const WATCH_LIMITS = {
   pollMs: 5_000,
 } as const;
 
+/**
+ * A file changed this recently is looked at again next time instead of being trusted by its size and times: those
+ * move at the file clock's coarse tick, so a write in the same tick as a look leaves them equal (git's "racy" entries).
+ */
+export const FILE_CLOCK_SETTLE_MS = 2_000;
+
 /** Vendor words spec 003 proposes to keep out of skill names; offered as a policy preset and read by the doctor. */
 export const VENDOR_WORD_PATTERNS: readonly string[] = ["claude", "anthropic", "gemini", "openai"];

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cacheDirFrom, listingCache, RACY_MS } from "./listing-cache";
+import { cacheDirFrom, listingCache } from "./listing-cache";
+import { FILE_CLOCK_SETTLE_MS } from "../../domain/vocabulary";
 import type { EntryOptions } from "./scan";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, type TempLayers, writeSkill } from "./test-helpers";
@@ -31,7 +32,7 @@ function listing(build = "main-AAAA.mjs", now?: number) {
   return { index, previous, cache };
 }
 
-const later = () => Date.now() + 10 * RACY_MS;
+const later = () => Date.now() + 10 * FILE_CLOCK_SETTLE_MS;
 const view = (index: SkillIndex) => index.entries().map((e) => ({ name: e.name, description: e.description, status: e.status, hasScripts: e.hasScripts, diagnostics: e.diagnostics.map((d) => d.code) }));
 
 describe("listing cache", () => {

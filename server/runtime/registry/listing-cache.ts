@@ -2,8 +2,8 @@
 // listing over the same folders, kept in the user's cache folder. The next listing still walks every layer and
 // stats every SKILL.md; a file whose size, mtime and ctime are all unchanged is not read or parsed again (the
 // index's warm rebuild, scan.ts). ctime moves on every change to a file, also one that puts mtime back (tar, rsync
-// -t, cp -p), and entries changed within RACY_MS of being saved are not kept: the clock that stamps files is coarse,
-// so an edit right after the listing could keep all three. Anything unexpected (another build of the CLI, other
+// -t, cp -p), and entries changed within FILE_CLOCK_SETTLE_MS of being saved are not kept: the clock that stamps
+// files is coarse, so an edit right after the listing could keep all three. Anything unexpected (another build of the CLI, other
 // options, a damaged or foreign file) means no cache, never a wrong listing.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -13,10 +13,9 @@ import v8 from "node:v8";
 import type { LayerConfig } from "./layers";
 import type { EntryOptions } from "./scan";
 import type { SkillEntry } from "./types";
+import { FILE_CLOCK_SETTLE_MS } from "../../domain/vocabulary";
 
 const FORMAT = 1;
-/** Entries whose SKILL.md changed this close to the save are left out (re-read next time). */
-export const RACY_MS = 2_000;
 
 interface Stored {
   format: number;
@@ -82,7 +81,7 @@ export function listingCache(cacheDir: string, build: string, config: LayerConfi
       return new Map(stored.entries.map((e) => [e.id, e]));
     },
     write(list, now = Date.now()) {
-      const kept = list.filter((e) => e.ctimeMs !== undefined && Math.max(e.mtimeMs, e.ctimeMs) < now - RACY_MS);
+      const kept = list.filter((e) => e.ctimeMs !== undefined && Math.max(e.mtimeMs, e.ctimeMs) < now - FILE_CLOCK_SETTLE_MS);
       const tmp = `${file}.${process.pid}.tmp`;
       try {
         fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
