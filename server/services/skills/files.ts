@@ -4,6 +4,7 @@ import { isUtf8 } from "node:buffer";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { FILE_CLOCK_SETTLE_MS } from "../../domain/vocabulary";
 
 export interface TreeNode {
   /** "/"-separated path relative to the skill folder. */
@@ -35,15 +36,12 @@ export const sha256 = (data: Uint8Array | string) => createHash("sha256").update
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Text is valid UTF-8 with no NUL byte in its first 8 KiB; anything else is shown as binary. */
+const isText = (bytes: Uint8Array) => !bytes.subarray(0, 8192).includes(0) && isUtf8(bytes);
+
 /** Null when the bytes are not text a person should edit (NUL bytes, invalid UTF-8). */
 export function decodeText(bytes: Uint8Array): string | null {
-  if (bytes.length > MAX_EDITABLE_BYTES) return null;
-  if (bytes.subarray(0, 8192).includes(0)) return null;
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return null;
-  }
+  return bytes.length <= MAX_EDITABLE_BYTES && isText(bytes) ? utf8.decode(bytes) : null;
 }
 
 /** Monaco language id for a file name. */
@@ -83,8 +81,7 @@ function isBinaryFile(abs: string, size: number): boolean {
   try {
     const buf = Buffer.allocUnsafe(size);
     const bytes = buf.subarray(0, fs.readSync(fd, buf, 0, size, 0));
-    // decodeText's verdict without making the string.
-    return bytes.subarray(0, 8192).includes(0) || !isUtf8(bytes);
+    return !isText(bytes); // decodeText's verdict without making the string
   } finally {
     fs.closeSync(fd);
   }
@@ -103,13 +100,12 @@ interface Verdict {
 }
 const verdicts = new Map<string, Verdict>();
 const VERDICTS_MAX = 50_000;
-const SETTLED_MS = 2000;
 
 function isBinaryCached(abs: string, st: fs.Stats): boolean {
   const v = verdicts.get(abs);
   if (v && v.size === st.size && v.mtimeMs === st.mtimeMs && v.ctimeMs === st.ctimeMs && v.ino === st.ino) return v.binary;
   const binary = isBinaryFile(abs, st.size);
-  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < SETTLED_MS) return binary;
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < FILE_CLOCK_SETTLE_MS) return binary;
   if (!v && verdicts.size >= VERDICTS_MAX) verdicts.delete(verdicts.keys().next().value!);
   verdicts.set(abs, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, binary });
   return binary;
