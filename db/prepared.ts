@@ -12,3 +12,21 @@ export function preparedQuery<T>(build: (db: Db) => T): (db: Db) => T {
     return q;
   };
 }
+
+/**
+ * The same for a family of queries told apart by a key (a filter's shape): `build()` runs once per connection and
+ * key; at most `max` are kept per connection (all dropped when full: shapes are few, and one rebuilt is cheap).
+ */
+export function preparedByKey<T>(max: number): (db: Db, key: string, build: () => T) => T {
+  const byDb = new WeakMap<Db, Map<string, T>>();
+  return (db, key, build) => {
+    let byKey = byDb.get(db);
+    if (!byKey) byDb.set(db, (byKey = new Map()));
+    let q = byKey.get(key);
+    if (q === undefined) {
+      if (byKey.size >= max) byKey.clear();
+      byKey.set(key, (q = build()));
+    }
+    return q;
+  };
+}

@@ -5,7 +5,7 @@
 // index entries instead of sorting the matches.
 import { and, asc, count, desc, eq, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { preparedQuery } from "../../../db/prepared";
+import { preparedByKey, preparedQuery } from "../../../db/prepared";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
 import { cursorOf, olderThan, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
@@ -88,32 +88,26 @@ function pageOf(db: Db, rows: StoredRow[], limit: number): EventPage {
 // per connection and set of fields, with every value a placeholder. Building it with drizzle and having SQLite
 // compile it again on every call was half of audit.list's CPU under load.
 type PageQuery = { all(values: Record<string, unknown>): StoredRow[] };
-const pageQueries = new WeakMap<Db, Map<string, PageQuery>>();
-const PAGE_SHAPES_KEPT = 256;
+const pageQuery = preparedByKey<PageQuery>(256);
 
 function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { at: number; id: number } | null): { query: PageQuery; values: Record<string, unknown> } {
   const keys = (Object.keys(filter) as (keyof AuditFilter)[]).filter((k) => filter[k] !== undefined && k !== "source").sort();
   // The console's own events are those with no source at all (a different condition, not another value).
   const source = filter.source === undefined ? "" : filter.source === CONSOLE_SOURCE ? "console" : "agent";
   const shape = `${scope.kind}|${keys.join(",")}|${source}|${cursor ? "older" : ""}`;
-  let byShape = pageQueries.get(db);
-  if (!byShape) pageQueries.set(db, (byShape = new Map()));
-  let query = byShape.get(shape);
-  if (!query) {
+  const query = pageQuery(db, shape, () => {
     const slots: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
     if (source) slots.source = source === "console" ? CONSOLE_SOURCE : sql.placeholder("source");
     const scopeSlot = scope.kind === "own" ? ({ kind: "own", actorId: sql.placeholder("scopeActor") } as unknown as AuditScope) : scope;
     const older = cursor ? olderThan({ at: sql.placeholder("cursorAt"), id: sql.placeholder("cursorId") } as unknown as { at: number; id: number }) : undefined;
-    query = db
+    return db
       .select(ROW_FIELDS)
       .from(auditEvents)
       .where(whereOf(slots as AuditFilter, scopeSlot, older))
       .orderBy(...NEWEST_FIRST)
       .limit(sql.placeholder("limit"))
       .prepare();
-    if (byShape.size >= PAGE_SHAPES_KEPT) byShape.clear();
-    byShape.set(shape, query);
-  }
+  });
   const values: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, filter[k]]));
   if (source === "agent") values.source = filter.source;
   if (scope.kind === "own") values.scopeActor = scope.actorId;
