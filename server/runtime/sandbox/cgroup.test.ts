@@ -20,6 +20,11 @@ describeNeeding(cgroups(), "per-run cgroups", () => {
         expect(read("/pids.max")).toBe("64");
         expect(read("/memory.limit_in_bytes")).toBe(String(512 * 1024 * 1024));
         expect(read("/cpu.cfs_quota_us")).toBe("100000");
+        // a tenth of an ordinary process's weight when the CPU is contended
+        expect(read("/cpu.shares")).toBe("102");
+      } else {
+        expect(read("/cpu.max")).toBe("100000 100000");
+        expect(read("/cpu.weight")).toBe("10");
       }
       expect(joinPrefix(cg).slice(0, 2)).toEqual(["/bin/sh", "-c"]);
     } finally {

@@ -2,6 +2,7 @@
 // this machine has (SANDBOX.md §1); the v2 path is small, guarded and untested here (§5.5).
 import fs from "node:fs";
 import path from "node:path";
+import { SCRIPT_CPU_SHARE } from "./limits";
 import type { ScriptLimits } from "./types";
 
 export interface CgroupLayout {
@@ -18,6 +19,9 @@ export interface RunCgroup {
 }
 
 const CG_ROOT = "/sys/fs/cgroup";
+/** What a cgroup weighs when nobody set it: v1's cpu.shares, v2's cpu.weight. */
+const V1_DEFAULT_SHARES = 1024;
+const V2_DEFAULT_WEIGHT = 100;
 
 /** Reads /proc/self/cgroup and finds where this process's cgroups live; null with a reason when unusable. */
 export function detectCgroups(): { layout: CgroupLayout } | { error: string } {
@@ -86,6 +90,7 @@ export function createRunCgroup(layout: CgroupLayout, name: string, limits: Scri
       if (layout.memsw) fs.writeFileSync(path.join(dir, "memory.swap.max"), "0");
       fs.writeFileSync(path.join(dir, "pids.max"), String(limits.processes));
       fs.writeFileSync(path.join(dir, "cpu.max"), "100000 100000");
+      fs.writeFileSync(path.join(dir, "cpu.weight"), String(Math.round(SCRIPT_CPU_SHARE * V2_DEFAULT_WEIGHT)));
     } else {
       const pids = mk(layout.parents.pids);
       fs.writeFileSync(path.join(pids, "pids.max"), String(limits.processes));
@@ -96,6 +101,7 @@ export function createRunCgroup(layout: CgroupLayout, name: string, limits: Scri
       const cpu = mk(layout.parents.cpu);
       fs.writeFileSync(path.join(cpu, "cpu.cfs_period_us"), "100000");
       fs.writeFileSync(path.join(cpu, "cpu.cfs_quota_us"), "100000"); // one core; RLIMIT_CPU does the killing
+      fs.writeFileSync(path.join(cpu, "cpu.shares"), String(Math.round(SCRIPT_CPU_SHARE * V1_DEFAULT_SHARES)));
     }
     return { dirs: made, layout };
   } catch (err) {

@@ -18,6 +18,14 @@ export const NO_CGROUP_CEILING: Readonly<Pick<ScriptLimits, "memoryBytes" | "pro
   processes: 16,
 });
 
+/**
+ * A run's share of the CPU when something else wants it too, as a fraction of an ordinary process's. Each run has
+ * a cgroup of its own, and the kernel weighs that cgroup against the console's whole process: at the default a
+ * playground turn's scripts took as much of two cores as every request of the console together (issue 15, load
+ * bench). A script on an idle machine still gets its full core (the quota).
+ */
+export const SCRIPT_CPU_SHARE = 0.1;
+
 const KEYS = Object.keys(DEFAULT_LIMITS) as (keyof ScriptLimits)[];
 
 /** Checks a limits object from the host's configuration; throws with a clear message on bad values. */
