@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { listSkills } from "../skills";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { changePolicy } from "../governance/policy-change";
-import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, type Actor, type StreamItem } from "./index";
+import fs from "node:fs";
+import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, turnWorkerPid, warmTurnWorker, type Actor, type StreamItem } from "./index";
 import { playgroundWorld, RELEASE_SKILL } from "./test-world";
 import { useTestHome } from "../../test-support/test-home";
 
@@ -79,6 +80,41 @@ describe("turn worker", () => {
     const last = listMessages(w.db, s.id).at(-1);
     expect(last?.record?.reason).toBe("aborted");
   });
+
+  it("is a process of its own: scripts are forked from it, not from the console, and its death fails only its turns", async () => {
+    w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", "# Slow report\n\n```bash\nsleep 20\n```\n");
+    await warmTurnWorker({});
+    const pid = turnWorkerPid()!;
+    expect(pid).toBeGreaterThan(0);
+    expect(pid).not.toBe(process.pid);
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("turn-worker.ts");
+    const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+    await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
+    // The script's chain of processes starts as a child of the worker; the console forks nothing for it.
+    const childrenOf = (parent: number) =>
+      fs.readdirSync("/proc").filter((d) => {
+        try {
+          const st = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+          return /^\d+$/.test(d) && Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+        } catch {
+          return false; // ended meanwhile
+        }
+      });
+    const deadline = Date.now() + 15_000;
+    while (childrenOf(pid).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(childrenOf(pid).length).toBeGreaterThan(0);
+    expect(childrenOf(process.pid).map(Number)).toEqual([pid]);
+    // Killed mid-turn (a crash): the turn ends with the reason, the console carries on, the next turn starts a new worker.
+    process.kill(pid, "SIGKILL");
+    expect(await settled(s.id, 15_000)).toBe(true);
+    const failed = listMessages(w.db, s.id).at(-1);
+    expect(failed?.record?.reason).toBe("error");
+    expect(failed?.record?.error).toMatch(/turn worker stopped: signal SIGKILL/);
+    await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
+    expect(await settled(s.id, 30_000)).toBe(true);
+    expect(listMessages(w.db, s.id).at(-1)?.record?.reason).toBe("answered");
+    expect(turnWorkerPid()).not.toBe(pid);
+  }, 60_000);
 
   it("the side panel's listing comes from the worker, the same as in this thread, and sees a policy change at once", async () => {
     w.skill("env-check", "description: Check the environment variables of a deployment. Use when a deploy fails.", "# Env check\n");

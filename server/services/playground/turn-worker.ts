@@ -1,20 +1,30 @@
-// The playground's turn worker (a worker_threads thread started by turn-pool.ts): runs turns with its own
-// database connection, skill indexes and sandbox, and sends every event and audit record back to the console's
-// thread, which streams them to followers and keeps the audit chain. Many turns run here at once (they are async).
-import { parentPort } from "node:worker_threads";
+// The playground's turn worker (a process of its own, started by turn-pool.ts): runs turns with its own database
+// connection, skill indexes and sandbox, and sends every event and audit record back to the console, which streams
+// them to followers and keeps the audit chain. Many turns run here at once (they are async).
 import { openDb } from "../../../db/client";
+import { removeOwnSandboxDirs } from "../../runtime/sandbox/temp-dirs";
+import { onShutdown } from "../../http/shutdown";
 import type { AuditEvent } from "../../runtime/audit/events";
 import { refreshAll } from "../catalog/catalog";
 import type { FromWorker, ToWorker, TurnOutcome } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
 import { listingPreview } from "./listing";
 
-const port = parentPort;
-if (!port) throw new Error("turn-worker.ts runs as a worker thread only");
-const send = (m: FromWorker) => port.postMessage(m);
+if (!process.send) throw new Error("turn-worker.ts runs as the console's child process only (turn-pool.ts)");
+const send = (m: FromWorker) => {
+  if (process.connected) process.send!(m);
+};
 const running = new Map<string, AbortController>();
 
-port.on("message", (m: ToWorker) => {
+// The console gone (stopped, or killed without a word): nothing is left to report to.
+process.on("disconnect", () => process.exit(0));
+// This process's sandbox folders (named by its pid) go with it, however it ends; Ctrl-C reaches it with the console.
+const cleanUp = () => {
+  removeOwnSandboxDirs();
+};
+onShutdown(cleanUp, cleanUp);
+
+process.on("message", (m: ToWorker) => {
   if (m.type === "abort") {
     running.get(m.id)?.abort(new Error("stopped by the user"));
     return;
