@@ -16,11 +16,11 @@ export interface BindTools {
 
 /**
  * Root, before the uid drop: a mount namespace of this run's own (nothing shows on the host, and it ends with
- * the run), where the scratch folder is bound onto an empty folder the sandbox user can reach. bwrap then
- * binds that folder, so the data home holding the scratch can stay private (0700): the sandbox user never
- * walks its path. Every step execs, so the server's child is still the outer bwrap (§4.7).
+ * the run), where each folder (the scratch folder, the skill folder) is bound onto an empty folder the sandbox
+ * user can reach. bwrap then binds those, so the data home holding them can stay private (0700): the sandbox
+ * user never walks its path. Every step execs, so the server's child is still the outer bwrap (§4.7).
  */
-export function privateBindArgs(tools: BindTools, source: string, mountPoint: string): string[] {
+export function privateBindArgs(tools: BindTools, binds: readonly { source: string; mountPoint: string }[]): string[] {
   return [
     tools.unshare,
     "--mount",
@@ -29,11 +29,11 @@ export function privateBindArgs(tools: BindTools, source: string, mountPoint: st
     "--",
     "/bin/sh",
     "-c",
-    'mount="$1"; src="$2"; dst="$3"; shift 3; "$mount" --bind "$src" "$dst" || exit 125; exec "$@"',
+    'mount="$1"; n="$2"; shift 2; while [ "$n" -gt 0 ]; do "$mount" --bind "$1" "$2" || exit 125; shift 2; n=$((n - 1)); done; exec "$@"',
     "omniforge-bind",
     tools.mount,
-    source,
-    mountPoint,
+    String(binds.length),
+    ...binds.flatMap((b) => [b.source, b.mountPoint]),
   ];
 }
 

@@ -101,6 +101,27 @@ describeNeeding(bubblewrap(), "sandbox folders with real bubblewrap", () => {
     expect(again).toMatchObject({ exitCode: 0, stdout: "kept\n" });
   });
 
+  itNeeding(rootUser(), "binds a readable skill folder inside a private (0700) home as it is; copies it only without private binds", async () => {
+    const home = fs.mkdtempSync(path.join(root, "home-")); // 0700, as ~/.omniforge
+    const inHome = path.join(home, "skills", "notes");
+    fs.mkdirSync(inHome, { recursive: true, mode: 0o755 });
+    // Readable by others but with a mode a copy would not keep (copies are 0644).
+    fs.writeFileSync(path.join(inHome, "notes.md"), "from the home\n", { mode: 0o604 });
+    const probe = "cat /skill/notes.md; stat -c %a /skill/notes.md";
+    const bound = await sandbox.run({ skillDir: inHome, scratchDir: scratch, command: probe });
+    expect(bound).toMatchObject({ exitCode: 0, stdout: "from the home\n604\n", sandboxed: true });
+    expect(fs.readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(inHome);
+    const noBind = createSandbox({ mountPath: path.join(root, "no-such-mount") });
+    try {
+      const copied = await noBind.run({ skillDir: inHome, scratchDir: scratch, command: probe });
+      expect(copied).toMatchObject({ exitCode: 0, stdout: "from the home\n644\n" });
+    } finally {
+      await noBind.close();
+    }
+    expect(fs.statSync(home).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(inHome, "notes.md")).mode & 0o777).toBe(0o604);
+  });
+
   itNeeding(rootUser(), "without private binds, a scratch folder in a private home is refused with what to do", async () => {
     const home = fs.mkdtempSync(path.join(root, "home-"));
     const inner = path.join(home, "scratch", "s");

@@ -113,7 +113,7 @@ function probePrivateBind(ctx: RunnerContext): { ok: boolean; detail: string } {
     fs.mkdirSync(path.join(dir, "dst"), { mode: 0o755 });
     fs.writeFileSync(path.join(dir, "src", "marker"), "");
     const dst = path.join(dir, "dst");
-    const argv = [...privateBindArgs(ctx.bindTools, path.join(dir, "src"), dst), "/bin/sh", "-c", 'test -e "$1/marker"', "probe", dst];
+    const argv = [...privateBindArgs(ctx.bindTools, [{ source: path.join(dir, "src"), mountPoint: dst }]), "/bin/sh", "-c", 'test -e "$1/marker"', "probe", dst];
     const r = spawnSync(argv[0]!, argv.slice(1), { env: { PATH: SANDBOX_ENV_PATH } as Record<string, string> as NodeJS.ProcessEnv, encoding: "utf8", timeout: 10_000 });
     const leaked = fs.existsSync(path.join(dst, "marker"));
     if (r.status === 0 && !leaked) return { ok: true, detail: "scratch folders in a private data home are bound for each run" };

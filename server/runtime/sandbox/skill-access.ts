@@ -1,6 +1,8 @@
-// The skill folder must be readable by the sandbox uid (SANDBOX.md §4.10). When it is not (a 0700
-// folder, a 0600 file), the run gets a world-readable private copy instead of weakening the original's
-// permissions: the copy lives in the server's runtime dir and is deleted after the run.
+// The skill folder must be readable by the sandbox uid (SANDBOX.md §4.10). When only the way in is closed (a
+// private data home above it), the run binds it in a mount namespace of its own, as the scratch folder; when
+// something inside is unreadable (a 0700 folder, a 0600 file), the run gets a world-readable private copy
+// instead of weakening the original's permissions: the copy lives in the server's runtime dir and is deleted
+// after the run.
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxRefusal } from "./script-path";
@@ -27,8 +29,11 @@ export function blockedAncestor(dir: string, uid: number, gid: number): string |
  * and never copied: the sandbox could swap its own entries for symlinks while root copies them.
  */
 export function unreadableEntry(dir: string, uid: number, gid: number): string | null {
-  const blocked = blockedAncestor(dir, uid, gid);
-  if (blocked) return blocked;
+  return blockedAncestor(dir, uid, gid) ?? unreadableInside(dir, uid, gid);
+}
+
+/** As unreadableEntry, for the tree from dir down only (its ancestors are not looked at). */
+export function unreadableInside(dir: string, uid: number, gid: number): string | null {
   const stack = [dir];
   let seen = 0;
   while (stack.length > 0) {
