@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { listSkills } from "../skills";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { changePolicy } from "../governance/policy-change";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, turnWorkerPid, warmTurnWorker, type Actor, type StreamItem } from "./index";
 import { playgroundWorld, RELEASE_SKILL } from "./test-world";
 import { useTestHome } from "../../test-support/test-home";
@@ -114,6 +117,66 @@ describe("turn worker", () => {
     expect(await settled(s.id, 30_000)).toBe(true);
     expect(listMessages(w.db, s.id).at(-1)?.record?.reason).toBe("answered");
     expect(turnWorkerPid()).not.toBe(pid);
+  }, 60_000);
+
+  it("goes with the console: a console killed mid-turn leaves no worker, no script and no sandbox folder behind", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "turn-worker-exit-"));
+    fs.chmodSync(tmp, 0o755); // the console's temp folder (TMPDIR), where the sandbox user must reach its own files
+    const here = import.meta.dirname;
+    const script = path.join(tmp, "console.mts");
+    // A console in miniature: a turn whose script runs for a while; it says when the script has started.
+    fs.writeFileSync(
+      script,
+      `import fs from "node:fs";
+import { playgroundWorld } from ${JSON.stringify(path.join(here, "test-world.ts"))};
+import { createSession, startTurn, turnWorkerPid, warmTurnWorker } from ${JSON.stringify(path.join(here, "index.ts"))};
+setInterval(() => {}, 1000);
+const w = playgroundWorld();
+w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", "# Slow report\\n\\n\`\`\`bash\\nsleep 29.7\\n\`\`\`\\n");
+await warmTurnWorker({});
+const alice = { id: "alice", role: "author" as const };
+const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
+const pid = turnWorkerPid();
+// The script itself: a sleep of a length nothing else on the machine uses.
+const sleeping = () => fs.readdirSync("/proc").filter((d) => /^\\d+$/.test(d) && (() => { try { return fs.readFileSync("/proc/" + d + "/cmdline", "utf8") === "sleep\\u000029.7\\u0000"; } catch { return false; } })());
+while (sleeping().length === 0) await new Promise((r) => setTimeout(r, 20));
+console.log("ready " + pid + " " + sleeping().join(","));
+`,
+    );
+    const repo = path.resolve(here, "../../..");
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const [worker, ...scripts] = await new Promise<number[]>((ok, fail) => {
+        let out = "";
+        child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+        child.stdout.on("data", (b: Buffer) => {
+          out += b.toString();
+          const m = /ready (\d+) ([\d,]+)/.exec(out);
+          if (m) ok([Number(m[1]), ...m[2]!.split(",").map(Number)]);
+        });
+        child.on("exit", () => fail(new Error(`the console exited early: ${out}`)));
+      });
+      const folders = () => fs.readdirSync(tmp).filter((n) => n.startsWith(`omniforge-sandbox-${worker}-`));
+      expect(folders()).toHaveLength(1);
+      expect(scripts.length).toBeGreaterThan(0);
+      child.kill("SIGKILL");
+      // Gone, or a zombie waiting for its new parent to reap it: either way it has finished.
+      const running = (pid: number) => {
+        try {
+          return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+        } catch {
+          return false;
+        }
+      };
+      const deadline = Date.now() + 10_000;
+      while ([worker!, ...scripts].some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect([worker!, ...scripts].filter(running)).toEqual([]);
+      expect(folders()).toEqual([]);
+    } finally {
+      child.kill("SIGKILL");
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10 });
+    }
   }, 60_000);
 
   it("the side panel's listing comes from the worker, the same as in this thread, and sees a policy change at once", async () => {

@@ -11,8 +11,9 @@ import { runTurnJob } from "./turn-run";
 import { listingPreview } from "./listing";
 
 if (!process.send) throw new Error("turn-worker.ts runs as the console's child process only (turn-pool.ts)");
+// A send that fails means the console is gone (its end of the channel closed): the worker has nobody to work for.
 const send = (m: FromWorker) => {
-  if (process.connected) process.send!(m);
+  if (process.connected) process.send!(m, (e: Error | null) => e && process.exit(0));
 };
 const running = new Map<string, AbortController>();
 
