@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isRoot } from "../../test-support/needs";
+import { isRoot, itNeeding, root as rootUser } from "../../test-support/needs";
 import { createSandbox } from "./index";
 import { SECRET, UID } from "./test-fixtures";
 
@@ -27,6 +27,21 @@ describe("sandbox refusal when no sandbox is available", () => {
       }
     } finally {
       await sb.close();
+    }
+  });
+
+  itNeeding(rootUser(), "says to fix the temporary folder, not to install bubblewrap, when the sandbox user cannot reach it", async () => {
+    const priv = fs.mkdtempSync(path.join(os.tmpdir(), "sbx-private-tmp-")); // 0700, as a TMPDIR of one's own may be
+    const sb = createSandbox({ runtimeDir: priv });
+    try {
+      const status = await sb.status();
+      expect(status.mode).toBe("unavailable");
+      expect(status.checks.find((c) => c.name === "runtime")).toMatchObject({ ok: false, detail: expect.stringContaining(`${priv} is not searchable`) });
+      expect(status.detail).toContain("Give the server a temporary folder other users can search (TMPDIR; /tmp is)");
+      expect(status.detail).not.toContain("apt-get install bubblewrap");
+    } finally {
+      await sb.close();
+      fs.rmSync(priv, { recursive: true, force: true });
     }
   });
 

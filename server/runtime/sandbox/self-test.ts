@@ -74,14 +74,20 @@ export function decideMode(input: ModeInput): { mode: SandboxMode; detail: strin
       detail: `WARNING: scripts run WITHOUT isolation because an administrator set OMNIFORGE_SANDBOX=unsafe (${reason}). They can read world-readable files, write world-writable folders, use the network and see host processes; only the clean environment, the uid drop, rlimits, the timeout and the output cap apply.`,
     };
   }
-  const canaryFailed = failed.some((c) => c.name === "canary");
   return {
     mode: "unavailable",
     detail:
-      `Script execution is disabled: no sandbox is available on this host (${reason}). ` +
-      (canaryFailed
-        ? "Allow unprivileged user namespaces and check bubblewrap, "
-        : "Install bubblewrap (apt-get install bubblewrap), ") +
+      `Script execution is disabled: no sandbox is available on this host (${reason}). ${remedy(failed)}, ` +
       "or have an administrator set OMNIFORGE_SANDBOX=unsafe to run scripts WITHOUT isolation.",
   };
+}
+
+/** What to do about the fatal checks that failed: the advice for the first of them in the order they run. */
+function remedy(failed: Check[]): string {
+  const names = new Set(failed.map((c) => c.name));
+  if (names.has("binaries")) return "Install bubblewrap (apt-get install bubblewrap)";
+  // The runtime folder is made in the system temp folder: a private TMPDIR (a 0700 folder) keeps the sandbox user out.
+  if (names.has("runtime")) return "Give the server a temporary folder other users can search (TMPDIR; /tmp is)";
+  if (names.has("canary")) return "Allow unprivileged user namespaces and check bubblewrap";
+  return "Fix what failed";
 }
