@@ -54,41 +54,43 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
     binds.push({ source, mountPoint, what: `${what} folder` });
     return mountPoint;
   };
-  let scratchBind = plan.scratchDir;
-  if (scratchBlocked) {
-    if (!sandboxed) {
-      throw new SandboxRefusal(`The scratch folder ${plan.scratchDir} is inside ${scratchBlocked}, which the script's user cannot enter (unsafe mode has no bind mounts)`);
-    }
-    const check = await ctx.privateBindCheck();
-    if (!check?.ok) {
-      throw new SandboxRefusal(
-        `The sandbox user cannot reach the scratch folder: ${scratchBlocked} is private and this host cannot bind it privately (${check?.detail ?? "not checked"}); ` +
-          `make it searchable (chmod o+x ${scratchBlocked}) or keep the data home where mount namespaces work`,
-      );
-    }
-    scratchBind = bind(plan.scratchDir, "scratch");
-  }
-
-  let skillBind = plan.skillDir;
-  let copy: string | undefined;
-  if (sandboxed && ctx.root) {
-    const inside = unreadableInside(plan.skillDir, ctx.uid, ctx.gid);
-    const blocked = inside ? null : blockedAncestor(plan.skillDir, ctx.uid, ctx.gid);
-    if (blocked && (await ctx.privateBindCheck())?.ok) {
-      // Only the way in is closed: bound like the scratch folder. A copy writes every file of the skill, sets
-      // its modes and removes it again: a quarter of a run's CPU for a skill of 12 small files (15.5 -> 12 ms).
-      skillBind = bind(plan.skillDir, "skill");
-    } else if (inside || blocked) {
-      copy = path.join(ctx.runtimeDir, "copies", `run-${process.pid}-${id}`);
-      fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o755 });
-      readableCopy(plan.skillDir, copy);
-      skillBind = copy;
-    }
-  }
-
   let cg: RunCgroup | undefined;
-  if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits);
+  let copy: string | undefined;
+  // Everything made for the run from here on (mount points, a copy, the cgroup) goes in the finally below, also
+  // when the run is refused or fails before it starts.
   try {
+    let scratchBind = plan.scratchDir;
+    if (scratchBlocked) {
+      if (!sandboxed) {
+        throw new SandboxRefusal(`The scratch folder ${plan.scratchDir} is inside ${scratchBlocked}, which the script's user cannot enter (unsafe mode has no bind mounts)`);
+      }
+      const check = await ctx.privateBindCheck();
+      if (!check?.ok) {
+        throw new SandboxRefusal(
+          `The sandbox user cannot reach the scratch folder: ${scratchBlocked} is private and this host cannot bind it privately (${check?.detail ?? "not checked"}); ` +
+            `make it searchable (chmod o+x ${scratchBlocked}) or keep the data home where mount namespaces work`,
+        );
+      }
+      scratchBind = bind(plan.scratchDir, "scratch");
+    }
+
+    let skillBind = plan.skillDir;
+    if (sandboxed && ctx.root) {
+      const inside = unreadableInside(plan.skillDir, ctx.uid, ctx.gid);
+      const blocked = inside ? null : blockedAncestor(plan.skillDir, ctx.uid, ctx.gid);
+      if (blocked && (await ctx.privateBindCheck())?.ok) {
+        // Only the way in is closed: bound like the scratch folder. A copy writes every file of the skill, sets
+        // its modes and removes it again: a quarter of a run's CPU for a skill of 12 small files (15.5 -> 12 ms).
+        skillBind = bind(plan.skillDir, "skill");
+      } else if (inside || blocked) {
+        copy = path.join(ctx.runtimeDir, "copies", `run-${process.pid}-${id}`);
+        fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o755 });
+        readableCopy(plan.skillDir, copy);
+        skillBind = copy;
+      }
+    }
+
+    if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits);
     const prefix = [
       ...(cg ? joinPrefix(cg) : []),
       ...(binds.length ? privateBindArgs(ctx.bindTools, binds) : []),

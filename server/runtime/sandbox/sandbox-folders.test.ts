@@ -122,6 +122,29 @@ describeNeeding(bubblewrap(), "sandbox folders with real bubblewrap", () => {
     expect(fs.statSync(path.join(inHome, "notes.md")).mode & 0o777).toBe(0o604);
   });
 
+  itNeeding(rootUser(), "a run refused after its folders were bound or copied leaves nothing in the runtime folder", async () => {
+    const home = fs.mkdtempSync(path.join(root, "home-")); // 0700: the scratch folder is bound for the run
+    const inner = path.join(home, "scratch");
+    fs.mkdirSync(inner, { mode: 0o700 });
+    const big = path.join(root, "big-skill");
+    fs.mkdirSync(big, { mode: 0o755 });
+    fs.writeFileSync(path.join(big, "SKILL.md"), "---\nname: big\n---\n", { mode: 0o600 }); // unreadable: copied
+    fs.writeFileSync(path.join(big, "data.bin"), "");
+    fs.truncateSync(path.join(big, "data.bin"), 65 * 1024 * 1024); // sparse, over the copy's limit
+    const runtime = path.join(root, "runtime-refused");
+    fs.mkdirSync(runtime, { mode: 0o755 });
+    const own = createSandbox({ runtimeDir: runtime });
+    try {
+      const r = await own.run({ skillDir: big, scratchDir: inner, command: "true" });
+      expect(r.refused).toMatch(/too large to copy/);
+      const made = (sub: string) => (fs.existsSync(path.join(runtime, "sandbox", sub)) ? fs.readdirSync(path.join(runtime, "sandbox", sub)) : []);
+      expect(made("mnt")).toEqual([]);
+      expect(made("copies")).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   itNeeding(rootUser(), "without private binds, a scratch folder in a private home is refused with what to do", async () => {
     const home = fs.mkdtempSync(path.join(root, "home-"));
     const inner = path.join(home, "scratch", "s");
