@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeNeeding, root as rootUser } from "../../test-support/needs";
-import { readableCopy, unreadableEntry } from "./skill-access";
+import { blockedAncestor, readableCopy, unreadableInside } from "./skill-access";
 
 const U = 65533;
 let root: string;
@@ -18,11 +18,19 @@ describeNeeding(rootUser(), "skill folder readability for the sandbox uid", () =
     const skill = path.join(root, "s1");
     fs.mkdirSync(path.join(skill, "scripts"), { recursive: true });
     fs.writeFileSync(path.join(skill, "scripts", "a.sh"), "echo\n", { mode: 0o644 });
-    expect(unreadableEntry(skill, U, U)).toBeNull();
+    expect(unreadableInside(skill, U, U)).toBeNull();
     fs.chmodSync(path.join(skill, "scripts", "a.sh"), 0o600);
-    expect(unreadableEntry(skill, U, U)).toBe(path.join(skill, "scripts", "a.sh"));
+    expect(unreadableInside(skill, U, U)).toBe(path.join(skill, "scripts", "a.sh"));
     fs.chmodSync(skill, 0o700);
-    expect(unreadableEntry(skill, U, U)).toBe(skill);
+    expect(unreadableInside(skill, U, U)).toBe(skill);
+    // The way in is the other question: the folder's own modes do not close it, a private parent does.
+    expect(blockedAncestor(skill, U, U)).toBeNull();
+    fs.chmodSync(root, 0o700);
+    try {
+      expect(blockedAncestor(skill, U, U)).toBe(root);
+    } finally {
+      fs.chmodSync(root, 0o755);
+    }
   });
 
   it("never asks for a copy of a tree the sandbox uid owns (it could swap entries during the copy)", () => {
@@ -30,7 +38,7 @@ describeNeeding(rootUser(), "skill folder readability for the sandbox uid", () =
     fs.mkdirSync(scratch, { mode: 0o700 });
     fs.chownSync(scratch, U, U);
     fs.writeFileSync(path.join(scratch, "locked"), "x", { mode: 0o000 });
-    expect(unreadableEntry(scratch, U, U)).toBeNull();
+    expect(unreadableInside(scratch, U, U)).toBeNull();
   });
 
   it("copies with readable modes, keeps symlinks as links and the exec bit", () => {
@@ -45,6 +53,6 @@ describeNeeding(rootUser(), "skill folder readability for the sandbox uid", () =
     expect(fs.statSync(path.join(dest, "scripts", "run")).mode & 0o777).toBe(0o755);
     expect(fs.statSync(path.join(dest, "notes.md")).mode & 0o777).toBe(0o644);
     expect(fs.readlinkSync(path.join(dest, "link"))).toBe("/etc/shadow");
-    expect(unreadableEntry(dest, U, U)).toBeNull();
+    expect(unreadableInside(dest, U, U)).toBeNull();
   });
 });

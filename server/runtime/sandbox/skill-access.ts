@@ -24,15 +24,10 @@ export function blockedAncestor(dir: string, uid: number, gid: number): string |
 }
 
 /**
- * null when uid:gid can traverse to dir and read everything in it; else the first offending path.
- * A tree holding anything the sandbox uid owns (the scratch, when no skill is active) is bound as is
- * and never copied: the sandbox could swap its own entries for symlinks while root copies them.
+ * null when uid:gid can read everything from dir down (its ancestors are blockedAncestor's); else the first
+ * offending path. A tree holding anything the sandbox uid owns (the scratch, when no skill is active) is bound as
+ * is and never copied: the sandbox could swap its own entries for symlinks while root copies them.
  */
-export function unreadableEntry(dir: string, uid: number, gid: number): string | null {
-  return blockedAncestor(dir, uid, gid) ?? unreadableInside(dir, uid, gid);
-}
-
-/** As unreadableEntry, for the tree from dir down only (its ancestors are not looked at). */
 export function unreadableInside(dir: string, uid: number, gid: number): string | null {
   const stack = [dir];
   let seen = 0;
