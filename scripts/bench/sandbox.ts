@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSandbox } from "../../server/runtime/sandbox/index";
+import { median } from "./lib/skills-ref";
 
 export const name = "sandbox";
 
@@ -21,7 +22,6 @@ function cpuMs(): number {
   return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 /** A skill of 12 small files and a script, as many real ones are. */
