@@ -4,10 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 // From the modules, not the skill runtime's index: that re-exports the frontmatter editor, which loads the YAML
 // package at import, and `omniforge skill list` comes through here.
-import { checkSkillDir, checkSkillDirWithStat, type SkillFileStat } from "../skill/check";
-import { findSkillDirs } from "../skill/discover";
+import { checkSkillDir, checkSkillDirWithStat, type SkillFileRead, type SkillFileStat } from "../skill/check";
+import { findSkillDirs, type ListedEntry, type SkillTreeUnit, skillTreeUnits } from "../skill/discover";
 import type { Diagnostic, SkillCheck } from "../skill/types";
-import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
+import { listedEntries, type UnitRead } from "../skill/walk-read";
+import { assertInsideLayer, type ConfinementCode, ConfinementError, linkEscape } from "./confine";
 import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import type { SkillEntry } from "./types";
@@ -21,9 +22,9 @@ export const SCAN_MAX_DEPTH = 6;
  * cold entryFor of that folder, and all of them are dropped when the current synchronous job ends: a listing
  * never outlives the walk-then-check it was taken for, and a folder not listed goes to the file system.
  */
-let walkListings: Map<string, fs.Dirent[]> | null = null;
+let walkListings: Map<string, readonly ListedEntry[]> | null = null;
 
-function listingsForWalk(): Map<string, fs.Dirent[]> {
+function listingsForWalk(): Map<string, readonly ListedEntry[]> {
   if (!walkListings) {
     walkListings = new Map();
     queueMicrotask(() => {
@@ -41,20 +42,81 @@ function listingsForWalk(): Map<string, fs.Dirent[]> {
 export function skillDirsUnder(root: string, dir: string = root, links?: Map<string, ConfinementError>): string[] {
   if (!exists(dir)) return [];
   let found: string[];
-  const onLink = links
-    ? (link: string, kind: "folder" | "skill-file") => {
-        if (kind !== "folder" || hasHiddenSegment(relativeTo(root, link))) return;
-        const escape = linkEscape(root, link);
-        if (escape) links.set(link, escape);
-      }
-    : undefined;
   try {
-    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk(), onLink });
+    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk(), onLink: links ? linkRecorder(root, links) : undefined });
   } catch {
     return [];
   }
   return found.filter((d) => !hasHiddenSegment(relativeTo(root, d)));
 }
+
+/** findSkillDirs' onLink for a layer root: records the linked folders (not hidden) whose target leaves the layer. */
+function linkRecorder(root: string, links: Map<string, ConfinementError>) {
+  return (link: string, kind: "folder" | "skill-file") => {
+    if (kind !== "folder" || hasHiddenSegment(relativeTo(root, link))) return;
+    const escape = linkEscape(root, link);
+    if (escape) links.set(link, escape);
+  };
+}
+
+/** A unit of a layer root's walk (scan-helper.ts): `root` is the root's place in the index's list of roots. */
+export interface RootUnit extends SkillTreeUnit {
+  root: number;
+}
+
+/** What skillDirsUnder and entryFor give for the part of a root's walk that one unit (or the root's own folder) covers. */
+export interface UnitScan {
+  /** Skill folders found, hidden ones left out (as skillDirsUnder), in walk order. */
+  found: string[];
+  /** entryFor of each folder in `found` (null where it found none). */
+  entries: (SkillEntry | null)[];
+  /** Linked folders leaving the layer, as plain data (the scan may run on another thread). */
+  links: [link: string, code: ConfinementCode, message: string, target: string | undefined][];
+}
+
+/**
+ * A layer root's walk cut in units (discover.ts's skillTreeUnits), with the root folder's own part scanned: this
+ * scan plus the units' (scanRead of what readUnit walked and read, on either thread) give what skillDirsUnder and
+ * entryFor give for the root.
+ */
+export function rootUnits(root: LayerRoot, rootIndex: number, opts: EntryOptions): { own: UnitScan; units: RootUnit[] } {
+  const links = new Map<string, ConfinementError>();
+  let cut: ReturnType<typeof skillTreeUnits> = { found: [], units: [] };
+  if (exists(root.dir)) {
+    try {
+      cut = skillTreeUnits(root.dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk(), onLink: linkRecorder(root.dir, links) });
+    } catch {
+      // unreadable: nothing found, as skillDirsUnder
+    }
+  }
+  return { own: scanned(root, cut.found, links, opts), units: cut.units.map((u) => ({ ...u, root: rootIndex })) };
+}
+
+/** The entries of one unit of a layer root from what readUnit (walk-read.ts) walked and read, on either thread. */
+export function scanRead(root: LayerRoot, read: UnitRead, opts: EntryOptions): UnitScan {
+  const listings = listingsForWalk();
+  for (const [dir, names, kinds] of read.listings) listings.set(dir, listedEntries(names, kinds));
+  const links = new Map<string, ConfinementError>();
+  const record = linkRecorder(root.dir, links);
+  for (const [link, kind] of read.links) record(link, kind);
+  const files = new Map(read.found.map((dir, i) => [dir, read.files[i] ?? null]));
+  return scanned(root, read.found, links, opts, files);
+}
+
+function scanned(root: LayerRoot, found: string[], links: Map<string, ConfinementError>, opts: EntryOptions, files?: Map<string, SkillFileRead | null>): UnitScan {
+  const visible = found.filter((d) => !hasHiddenSegment(relativeTo(root.dir, d)));
+  return {
+    found: visible,
+    entries: visible.map((d) => entryFor(root, d, undefined, opts, files?.get(d))),
+    links: [...links].map(([link, why]) => [link, why.code, why.message, why.target]),
+  };
+}
+
+/** Scans the layer roots of a cold build in one go: per root, the scans whose finds and entries make it up. */
+export type RootsScanner = (roots: LayerRoot[], opts: EntryOptions) => UnitScan[][];
+
+/** A link of a UnitScan back as the error skillDirsUnder records. */
+export const confinementOf = ([, code, message, target]: UnitScan["links"][number]) => new ConfinementError(message, code, target);
 
 /** The index entry of a linked folder that leaves its layer: listed (so nobody wonders where it went), never loaded. */
 export function refusedLinkEntry(root: LayerRoot, link: string, why: ConfinementError): SkillEntry {
@@ -84,7 +146,7 @@ export function refusedLinkEntry(root: LayerRoot, link: string, why: Confinement
 }
 
 /** A SKILL.md that is a link must stay inside its own skill folder (else it would show another file's text). */
-function skillFileEscape(dir: string, listing: fs.Dirent[] | undefined): ConfinementError | null {
+function skillFileEscape(dir: string, listing: readonly ListedEntry[] | undefined): ConfinementError | null {
   for (const name of ["SKILL.md", "skill.md"]) {
     // Joined only when the file system must be asked or a link judged: a listed plain SKILL.md needs no path.
     let file: string | null = null;
@@ -124,7 +186,7 @@ const hasHiddenSegment = (rel: string) => rel.startsWith(".") || rel.includes(pa
  * The skill file's mtime, size and ctime; "skill.md" counts too (it loads, with a warning from the skill checker).
  * `listing`: the folder's entries as the walk just read them, which say which name to stat.
  */
-export function statSkillFile(dir: string, listing?: fs.Dirent[]): SkillFileStat | null {
+export function statSkillFile(dir: string, listing?: readonly ListedEntry[]): SkillFileStat | null {
   for (const name of ["SKILL.md", "skill.md"]) {
     if (listing && !listing.some((d) => d.name === name)) continue;
     const file = path.join(/*turbopackIgnore: true*/ dir, name);
@@ -161,9 +223,10 @@ export interface EntryOptions {
 
 /**
  * The entry for one skill folder. `previous` is reused when its SKILL.md mtime and size are unchanged
- * (warm rebuild); only the cheap facts (scripts/ stamp and digest, plugin install time) are refreshed.
+ * (warm rebuild); only the cheap facts (scripts/ stamp and digest, plugin install time) are refreshed. `read`: its
+ * SKILL.md as a walk's helper thread read it (checkSkillDir's `read`).
  */
-export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, opts: EntryOptions = {}): SkillEntry | null {
+export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, opts: EntryOptions = {}, read?: SkillFileRead | null): SkillEntry | null {
   const frontmatterOnly = opts.checks === "frontmatter";
   const checkOpts = frontmatterOnly ? ({ checkBody: false, checkFiles: false } as const) : {};
   let st: SkillFileStat | null;
@@ -191,12 +254,12 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     check = checkSkillDir(dir, { rules: "omniforge", ...checkOpts });
   } else {
     // Cold: the check's own fstat of the SKILL.md it read stands in for statSkillFile (one stat less per skill).
-    const read = checkSkillDirWithStat(dir, { rules: "omniforge", listings, ...checkOpts });
+    const checked = checkSkillDirWithStat(dir, { rules: "omniforge", listings, read, ...checkOpts });
     const own = listings?.get(dir);
     listings?.delete(dir);
-    st = read.stat ?? statSkillFile(dir);
+    st = checked.stat ?? statSkillFile(dir);
     if (!st) return null;
-    check = read.check;
+    check = checked.check;
     scripts = scriptsOf(dir, own, opts);
   }
   const props = check.properties;
@@ -241,7 +304,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
 const UNHASHED = "unhashed" as const;
 
 /** The scripts/ state of a skill folder; `own` is its listing from the walk just before, when there was one. */
-function scriptsOf(dir: string, own: fs.Dirent[] | undefined, opts: EntryOptions, previous?: ScriptsState): ScriptsState | typeof UNHASHED | null {
+function scriptsOf(dir: string, own: readonly ListedEntry[] | undefined, opts: EntryOptions, previous?: ScriptsState): ScriptsState | typeof UNHASHED | null {
   // No entry that could be scripts/ in the listing: scriptsState's stat would find nothing either.
   if (own && !own.some((d) => d.name.toLowerCase() === "scripts")) return null;
   if (opts.scriptDigests === false) {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
 import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
 import { type ConfinementError, linkEscape } from "./confine";
-import { entryFor, type EntryOptions, refusedLinkEntry, skillDirsUnder } from "./scan";
+import { confinementOf, entryFor, type EntryOptions, refusedLinkEntry, type RootsScanner, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
 import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
@@ -40,6 +40,8 @@ export class SkillIndex {
   private watcher: RegistryWatcher | null = null;
   readonly bodies: BodyCache;
   private readonly entryOptions: EntryOptions;
+  /** What the last build or rebuild did (null before the first). */
+  lastRebuild: RebuildStats | null = null;
 
   constructor(
     readonly config: LayerConfig,
@@ -58,27 +60,41 @@ export class SkillIndex {
    */
   static build(
     config: LayerConfig,
-    opts: { bodyCache?: BodyCache; entries?: EntryOptions; reuse?: SkillIndex; previous?: Map<string, SkillEntry> } = {},
+    opts: {
+      bodyCache?: BodyCache;
+      entries?: EntryOptions;
+      reuse?: SkillIndex;
+      previous?: Map<string, SkillEntry>;
+      /** Walks and checks the roots when nothing is reused (the CLI's scan with a helper thread, scan-helper.ts). */
+      scan?: RootsScanner;
+    } = {},
   ): SkillIndex {
     const index = new SkillIndex(config, opts);
     const reusable = opts.previous ?? (opts.reuse && sameEntryOptions(opts.reuse.entryOptions, index.entryOptions) ? opts.reuse.byId : undefined);
-    index.rebuild({ cold: true, previous: reusable });
+    index.rebuild({ cold: true, previous: reusable, scan: reusable?.size ? undefined : opts.scan });
     return index;
   }
 
   /** Rescans every layer root. Warm by default: entries whose SKILL.md mtime and size are unchanged are reused. */
-  rebuild(opts: { cold?: boolean; previous?: Map<string, SkillEntry> } = {}): RebuildStats {
+  rebuild(opts: { cold?: boolean; previous?: Map<string, SkillEntry>; scan?: RootsScanner } = {}): RebuildStats {
     const previous = opts.previous ?? (opts.cold ? new Map<string, SkillEntry>() : this.byId);
     const next = new Map<string, SkillEntry>();
     let parsed = 0;
     let reused = 0;
     this.roots = layerRoots(this.config);
-    for (const root of this.roots) {
+    const scans = opts.scan?.(this.roots, this.entryOptions);
+    for (const [r, root] of this.roots.entries()) {
       const links = new Map<string, ConfinementError>();
-      for (const dir of skillDirsUnder(root.dir, root.dir, links)) {
+      // Scanned already (on two threads): the same folders, entries and links as the walk below would give.
+      const made = new Map<string, SkillEntry | null>();
+      for (const scan of scans?.[r] ?? []) {
+        scan.found.forEach((dir, i) => made.set(dir, scan.entries[i]!));
+        for (const link of scan.links) links.set(link[0], confinementOf(link));
+      }
+      for (const dir of scans ? [...made.keys()].sort() : skillDirsUnder(root.dir, root.dir, links)) {
         if (next.has(dir)) continue;
         const prev = previous.get(dir);
-        const entry = entryFor(root, dir, prev, this.entryOptions);
+        const entry = made.has(dir) ? made.get(dir)! : entryFor(root, dir, prev, this.entryOptions);
         if (!entry) continue;
         if (prev && entry.digest === prev.digest && entry.mtimeMs === prev.mtimeMs) reused++;
         else parsed++;
@@ -98,7 +114,8 @@ export class SkillIndex {
     this.byId = next;
     this.invalidate();
     if (!isEmpty(change) && this.listeners.size) this.emit(change);
-    return { entries: next.size, parsed, reused, removed: change.removed.length };
+    this.lastRebuild = { entries: next.size, parsed, reused, removed: change.removed.length };
+    return this.lastRebuild;
   }
 
   /**

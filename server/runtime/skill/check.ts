@@ -9,6 +9,7 @@ import { diag, hasErrors } from "./diagnostics";
 import { decode, MAX_SKILL_FILE_BYTES, parseSkillText } from "./parse";
 import { extractProperties, validateFrontmatter } from "./validate";
 import { checkBody } from "./body";
+import type { ListedEntry } from "./discover";
 
 export interface CheckSourceOptions {
   /** The skill folder; its basename is the directory name for the name rule. */
@@ -160,12 +161,17 @@ export interface CheckDirOptions {
    * listed folder answer from it: a plain file or folder there is found, a name absent from it is missing.
    * Links, other entry types and unlisted folders still go to the file system.
    */
-  listings?: ReadonlyMap<string, readonly fs.Dirent[]>;
+  listings?: ReadonlyMap<string, readonly ListedEntry[]>;
   /**
    * Compute the SKILL.md's sha256 (default true). `false` leaves `digest` "": a validation that prints no digest
    * skips hashing every file it reads. Nothing else in the check depends on it.
    */
   digest?: boolean;
+  /**
+   * The folder's SKILL.md as readSkillFile read it moments ago (a walk's helper thread, walk-read.ts); null when
+   * it found no regular file there. Undefined: read it now.
+   */
+  read?: SkillFileRead | null;
 }
 
 export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillCheck {
@@ -198,7 +204,7 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
   const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf, opts.listings));
   // abs is resolved (normalised, absolute): appending the name is path.join without its normalising pass.
   const file = abs.endsWith(path.sep) ? abs + "SKILL.md" : abs + path.sep + "SKILL.md";
-  const direct = readRegularFile(file);
+  const direct = opts.read !== undefined ? opts.read : readSkillFile(file);
   if (direct) {
     const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup(), opts.checkBody !== false, opts.digest !== false);
     return { check, stat: direct.stat };
@@ -210,12 +216,19 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
 let readBuffer = Buffer.allocUnsafeSlow(64 * 1024);
 const DIRECT_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
 
+/** A SKILL.md read by the common case (readSkillFile): its bytes and the stat of the open file. */
+export interface SkillFileRead {
+  bytes: Uint8Array;
+  stat: SkillFileStat;
+}
+
 /**
  * The common case in one open, fstat, read and close: `file` is a regular file (not a link: O_NOFOLLOW), not
  * empty and within the size limit. Anything else (missing, link, folder, FIFO, too large, read error) is null
- * and the careful path below runs, with its diagnostics.
+ * and the careful path below runs, with its diagnostics. `keep`: bytes of their own (to keep or send), not a view
+ * of the reused read buffer.
  */
-function readRegularFile(file: string): { bytes: Uint8Array; stat: SkillFileStat } | null {
+export function readSkillFile(file: string, keep = false): SkillFileRead | null {
   let fd: number;
   try {
     fd = fs.openSync(file, DIRECT_FLAGS);
@@ -229,7 +242,7 @@ function readRegularFile(file: string): { bytes: Uint8Array; stat: SkillFileStat
     // Like readFileSync: up to the size fstat reported, stopping early at end of file.
     let pos = 0;
     for (let n = -1; n !== 0 && pos < st.size; pos += n) n = fs.readSync(fd, readBuffer, pos, st.size - pos, pos);
-    return { bytes: readBuffer.subarray(0, pos), stat: { mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs } };
+    return { bytes: keep ? Uint8Array.prototype.slice.call(readBuffer, 0, pos) : readBuffer.subarray(0, pos), stat: { mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs } };
   } catch {
     return null;
   } finally {
@@ -308,7 +321,7 @@ function checkSkillDirSlow(
  * fileExists for a folder on disk: one lstat per reference plus one per distinct parent folder (cached), never an
  * exception on the common missing-file path. Symlinks, at any level, count only when they resolve inside.
  */
-function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyMap<string, readonly fs.Dirent[]>): (rel: string) => boolean {
+function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyMap<string, readonly ListedEntry[]>): (rel: string) => boolean {
   const dirs = new Map<string, boolean>();
   // From a listing: "file"/"dir" for a plain entry, null when absent, undefined when the file system must say.
   const listed = (rel: string): "file" | "dir" | null | undefined => {

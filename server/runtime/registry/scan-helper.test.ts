@@ -1,0 +1,95 @@
+// A first listing on two threads (scan-helper.ts) must give the index the walk on one thread gives, entry for
+// entry, over the cases the walk treats with care: nested skills, hidden and skipped folders, a lowercase skill.md,
+// linked folders and linked SKILL.md files inside and outside the layer, empty and oversized SKILL.md files, a layer
+// root that is itself a skill. Real folders, a real helper thread.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_SKILL_FILE_BYTES } from "../skill/parse";
+import { readUnit } from "../skill/walk-read";
+import { type EntryOptions, type RootsScanner, rootUnits, SCAN_MAX_DEPTH, scanRead } from "./scan";
+import { scannerWithHelper } from "./scan-helper";
+import { SkillIndex } from "./skill-index";
+import { tempLayers, type TempLayers, writePlugin, writeSkill } from "./test-helpers";
+
+let t: TempLayers;
+
+beforeAll(() => {
+  t = tempLayers();
+  const enterprise = path.join(t.home, "enterprise", "skills");
+  const personal = path.join(t.home, "skills");
+  const claude = path.join(t.project, ".claude", "skills");
+  const agents = path.join(t.project, ".agents", "skills");
+  // Enough plain skills in groups for the helper to take part.
+  for (let i = 0; i < 240; i++) writeSkill(i % 2 ? enterprise : claude, `plain-${i}`, { rel: `group-${Math.floor(i / 2) % 12}/plain-${i}`, body: "See [guide](references/guide.md).\n" });
+  const outer = writeSkill(enterprise, "outer", { body: "Uses [inner](inner/SKILL.md) and scripts/run.sh.\n", scripts: { "run.sh": "echo hi\n" } });
+  writeSkill(outer, "inner");
+  fs.mkdirSync(path.join(outer, "references"));
+  fs.writeFileSync(path.join(outer, "references", "guide.md"), "# guide\n");
+  writeSkill(personal, "broken", { raw: "---\nname: broken\ndescription: [oops\n---\n" });
+  const lower = path.join(personal, "lower-case");
+  fs.mkdirSync(lower);
+  fs.writeFileSync(path.join(lower, "skill.md"), "---\nname: lower-case\ndescription: Written in lowercase. Use when testing.\n---\n");
+  writeSkill(personal, "staged", { rel: ".staging/staged" });
+  writeSkill(personal, "vendored", { rel: "tools/node_modules/vendored" });
+  const outside = path.join(t.base, "elsewhere");
+  writeSkill(outside, "stolen");
+  fs.symlinkSync(outside, path.join(claude, "group-3", "escape"));
+  fs.symlinkSync(path.join(claude, "group-0"), path.join(claude, "alias"));
+  const linkedFile = path.join(claude, "group-5", "linked-out");
+  fs.mkdirSync(linkedFile);
+  fs.symlinkSync(path.join(outside, "stolen", "SKILL.md"), path.join(linkedFile, "SKILL.md"));
+  const linkedIn = writeSkill(claude, "linked-in", { rel: "group-6/linked-in" });
+  fs.renameSync(path.join(linkedIn, "SKILL.md"), path.join(linkedIn, "real.md"));
+  fs.symlinkSync("real.md", path.join(linkedIn, "SKILL.md"));
+  // SKILL.md files the quick read leaves to the careful one: empty, and over the size limit.
+  writeSkill(claude, "empty", { rel: "group-7/empty", raw: "" });
+  writeSkill(claude, "huge", { rel: "group-8/huge", body: "x".repeat(MAX_SKILL_FILE_BYTES) });
+  writeSkill(t.project, "skills", { rel: path.join(".agents", "skills") }); // the layer root is itself a skill
+  writeSkill(agents, "under-root");
+  writeSkill(writePlugin(t.home, "acme", "2026-01-01T00:00:00.000Z"), "plugged", { rel: "kit/plugged" });
+}, 60_000);
+afterAll(() => t.cleanup());
+
+/** The scan of scan-helper.ts without its thread: every unit walked, read and checked here. */
+const oneThread: RootsScanner = (roots, opts) =>
+  roots.map((root, r) => {
+    const cut = rootUnits(root, r, opts);
+    return [cut.own, ...cut.units.map((u) => scanRead(root, readUnit({ maxDepth: SCAN_MAX_DEPTH, nested: opts.checks !== "frontmatter" }, u), opts))];
+  });
+
+const kinds: [string, EntryOptions][] = [
+  ["full checks (the console's entries)", {}],
+  ["a listing's checks (frontmatter, no digests of scripts)", { checks: "frontmatter", scriptDigests: false }],
+];
+
+describe.each(kinds)("a cold build with %s", (_, entries) => {
+  const plain = () => SkillIndex.build(t.config, { entries }).entries();
+
+  it("from units walked and read apart gives the same entries as one walk", () => {
+    const expected = plain();
+    expect(expected.length).toBe(252);
+    // The cases are there: a refused link, a nested skill, the root skill, the files too small and too large to
+    // load; the hidden and vendored ones are not.
+    expect(expected.some((e) => e.dir.endsWith("escape") && e.status === "invalid")).toBe(true);
+    expect(expected.some((e) => e.dir.endsWith(path.join("outer", "inner")))).toBe(true);
+    expect(expected.some((e) => e.dir === path.join(t.project, ".agents", "skills"))).toBe(true);
+    expect(expected.filter((e) => /(empty|huge)$/.test(e.dir)).map((e) => e.status)).toEqual(["invalid", "invalid"]);
+    expect(expected.some((e) => e.dir.includes(".staging") || e.dir.includes("node_modules"))).toBe(false);
+    expect(SkillIndex.build(t.config, { entries, scan: oneThread }).entries()).toEqual(expected);
+  });
+
+  it("with a helper thread gives the same entries as one walk", async () => {
+    const expected = plain();
+    const scan = scannerWithHelper(true);
+    expect(scan).not.toBeNull();
+    // Time for the helper to start (through tsx here), so it surely takes part.
+    await new Promise((r) => setTimeout(r, 1500));
+    try {
+      expect(SkillIndex.build(t.config, { entries, scan: scan!.run }).entries()).toEqual(expected);
+      expect(scan!.helped).toBeGreaterThan(0);
+    } finally {
+      scan!.close();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,33 @@
+// Jobs for walk-helper.test.ts: the helper thread loads this module (through tsx) and serves them. Each result says
+// which thread made it, and the params make either thread slow, failing or silent on purpose.
+import { isMainThread, threadId } from "node:worker_threads";
+import { serveWalkHelper } from "../runtime/walk-helper";
+
+export interface JobParams {
+  /** Milliseconds the command's thread spends on each unit it does (so the helper has time to start and join). */
+  slowHere: number;
+  /** Units the helper refuses (throws): odd ones, or every one. */
+  helperThrows?: "odd" | "all";
+  /** The helper blocks for good on the first unit it takes. */
+  helperHangs?: boolean;
+}
+
+export interface JobResult {
+  unit: number;
+  square: number;
+  /** 0 on the command's thread. */
+  thread: number;
+}
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+export function square(p: JobParams, unit: number): JobResult {
+  if (isMainThread) pause(p.slowHere);
+  else {
+    if (p.helperThrows === "all" || (p.helperThrows === "odd" && unit % 2 === 1)) throw new Error(`unit ${unit} refused on the helper`);
+    if (p.helperHangs) pause(10_000);
+  }
+  return { unit, square: unit * unit, thread: threadId };
+}
+
+serveWalkHelper({ square });
