@@ -32,6 +32,8 @@ export const SETTINGS = {
   OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
   // Where the CLI keeps what it remembers between runs (server/runtime/registry/listing-cache.ts); "off" turns it off.
   OMNIFORGE_CACHE_DIR: z.string().min(1).optional(),
+  // CLI: whether a first `skill list` walks and reads on a second thread while the first checks (walk-helper.ts).
+  OMNIFORGE_SCAN_THREAD: flag.default(true),
   OMNIFORGE_DEMO: flag.default(true),
   OMNIFORGE_ADMIN_EMAIL: z.email().optional(),
   OMNIFORGE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

@@ -160,6 +160,39 @@ describe("omniforge skill list", () => {
   });
 });
 
+describe("a first listing of a large catalog", () => {
+  let big: TempLayers;
+  beforeAll(() => {
+    big = tempLayers();
+    const roots = [path.join(big.home, "enterprise", "skills"), path.join(big.home, "skills"), path.join(big.project, ".claude", "skills")];
+    for (let i = 0; i < 2400; i++) writeSkill(roots[i % 3]!, `skill-${i % 800}`, { rel: `group-${i % 40}/skill-${i}`, extra: `priority: ${i % 4}` });
+    fs.symlinkSync(path.join(big.base), path.join(roots[2]!, "group-1", "escape"));
+  }, 60_000);
+  afterAll(() => big.cleanup());
+
+  const list = (thread: string) =>
+    spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--stats", "--home", big.home, "--project", big.project], {
+      cwd: big.base,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_CACHE_DIR: "off", OMNIFORGE_SCAN_THREAD: thread },
+      timeout: 60_000,
+    });
+
+  it("walks and reads on a second thread while checking on the first, with the same output as one thread", () => {
+    const two = list("1");
+    const one = list("0");
+    expect(two.status).toBe(0);
+    expect(one.status).toBe(0);
+    expect(JSON.parse(two.stdout)).toHaveLength(2401);
+    expect(two.stdout).toBe(one.stdout);
+    expect(one.stderr).toMatch(/2,401 definitions; 2,400 SKILL\.md files read and checked, 0 entries reused from the last listing; all on one thread; \d+ ms/);
+    const helped = /the walk in ([\d,]+) parts, ([\d,]+) parts? walked and read by a second thread/.exec(two.stderr);
+    expect(helped, two.stderr).not.toBeNull();
+    expect(Number(helped![2]!.replace(/,/g, ""))).toBeGreaterThan(0);
+  }, 60_000);
+});
+
 describe("omniforge skill install", () => {
   it("installs a .tar.gz into the plugin layer; list shows it; a second install needs --force", () => {
     const src = writeSkill(path.join(t.base, "src"), "pdf-tools");

@@ -11,6 +11,8 @@ import { contextFor } from "../policy-source";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
 import { resolve, resolveAll } from "../../runtime/registry/resolve";
 import { listingCacheFrom } from "../../runtime/registry/listing-cache";
+import { scannerWithHelper } from "../../runtime/registry/scan-helper";
+import { scanThreadFrom } from "../../runtime/walk-helper";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { Resolution, ResolveContext } from "../../runtime/registry/types";
 import { count } from "../../domain/plural";
@@ -18,12 +20,14 @@ import { count } from "../../domain/plural";
 export const summary = "List every skill definition across the layers, with the active one of each name and why";
 
 const USAGE = `usage: omniforge skill list [--json | --jsonl] [--home DIR] [--project DIR] [--user ID]
-                          [--environment NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json]
+                          [--environment NAME] [--agent NAME] [--tenant NAME] [--policy FILE.json] [--stats]
   --home     OMNIFORGE_HOME (default: $OMNIFORGE_HOME, else ~/.omniforge)
   --project  project root (default: $OMNIFORGE_PROJECT_ROOT, else the current folder)
   --environment, --agent, --tenant  the caller's context for scoped skills (--env: short for --environment)
   --json     one JSON array, one object per definition, in precedence order
   --jsonl    the same objects as JSON Lines (one per line), for large catalogs and streaming readers
+  --stats    on standard error: how the index was made (SKILL.md files read, entries reused from the last
+             listing, the second thread's share of the walk, time)
 Diagnostics are the frontmatter's (what a listing shows); omniforge skill validate also checks the body.
 `;
 
@@ -49,6 +53,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     ...CONTEXT_FLAGS,
     policy: { type: "string" },
     jsonl: { type: "boolean" },
+    stats: { type: "boolean" },
   }, io);
   if (typeof cmd === "number") return cmd;
   const { values, positionals, fail } = cmd;
@@ -73,7 +78,22 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   // The last listing of these folders: unchanged SKILL.md files are not read again (listing-cache.ts).
   const cache = io.build ? listingCacheFrom(io.env, io.build, config, entries) : null;
   const previous = cache?.read();
-  const index = SkillIndex.build(config, { entries, previous });
+  // Nothing to start from: a helper thread walks and reads while this one checks (OMNIFORGE_SCAN_THREAD).
+  const scan = previous?.size ? null : scannerWithHelper(scanThreadFrom(io.env));
+  let index: SkillIndex;
+  const t0 = performance.now();
+  try {
+    index = SkillIndex.build(config, { entries, previous, scan: scan?.run });
+  } finally {
+    scan?.close();
+  }
+  if (values.stats) {
+    const { parsed, reused } = index.lastRebuild!;
+    const walk = scan?.units ? `the walk in ${count(scan.units, "part")}, ${count(scan.helped, "part")} walked and read by a second thread` : "all on one thread";
+    io.err(
+      `omniforge skill list: ${count(index.size, "definition")}; ${count(parsed, "SKILL.md file")} read and checked, ${count(reused, "entry", "entries")} reused from the last listing; ${walk}; ${count(Math.round(performance.now() - t0), "ms", "ms")}\n`,
+    );
+  }
   if (cache) {
     const now = index.entries();
     if (!previous || previous.size !== now.length || now.some((e) => previous.get(e.id) !== e)) cache.write(now);
