@@ -4,6 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { CliIO } from "../io";
+import { display } from "./skill-validate";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-cli-skill-"));
@@ -84,6 +86,18 @@ describe("omniforge skill validate", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toMatch(/omniforge skill validate: /);
     }
+  });
+});
+
+describe("paths in reports", () => {
+  const io = (cwd: string) => ({ cwd }) as CliIO;
+  it("are relative below the current folder and absolute elsewhere", () => {
+    expect(display("/work/skills/a/SKILL.md", io("/work"))).toBe("skills/a/SKILL.md");
+    expect(display("/work/skills/a", io("/work/skills/a"))).toBe("/work/skills/a");
+    expect(display("/workshop/a/SKILL.md", io("/work"))).toBe("/workshop/a/SKILL.md");
+    expect(display("/other/a/SKILL.md", io("/work"))).toBe("/other/a/SKILL.md");
+    expect(display("/work/..hidden/SKILL.md", io("/work"))).toBe("/work/..hidden/SKILL.md");
+    expect(display("/a/SKILL.md", io("/"))).toBe("a/SKILL.md");
   });
 });
 
