@@ -132,36 +132,36 @@ function checkReferences(
     const i = countBefore(linkStarts, at) - 1;
     return i >= 0 && at < linkSpans[i]![1];
   };
-  // Bare resource paths (scripts/x.py, ./references/a.md, scripts/../../x) in prose and code, and file:// URLs:
-  // every one has a "/", so one pass over the slashes finds them all, where a search per kind scanned the body
-  // four times.
-  let fileUrlEnd = 0; // a file:// URL runs over "<"; one starting inside the previous one is part of it
-  for (let slash = body.indexOf("/"); slash >= 0; slash = body.indexOf("/", slash + 1)) {
-    // Most slashes are in URLs and other paths: the character before it rules out all but a few at once.
-    const before = body.charCodeAt(slash - 1);
-    const dir = before === 0x73 /* s */ ? RESOURCE_DIRS.find((d) => body.startsWith(d, slash + 1 - d.length)) : undefined;
-    if (dir) {
-      const i = slash + 1 - dir.length;
+  // Bare resource paths (scripts/x.py, ./references/a.md, scripts/../../x) in prose and code: a search for each
+  // folder name. The string searches are native code, fast from a process's first skill on; a JavaScript loop over
+  // every "/" of the body cost more than the three searches until the compiler had warmed it up, which a one-shot
+  // `skill validate` of hundreds of skills never lets it finish doing.
+  for (const dir of RESOURCE_DIRS) {
+    for (let i = body.indexOf(dir); i >= 0; i = body.indexOf(dir, i + 1)) {
       let start = i;
       if (body.startsWith("../", i - 3)) start = i - 3;
       else if (body.startsWith("./", i - 2)) start = i - 2;
       if (start > 0 && !BARE_PREFIX.has(body.charCodeAt(start - 1))) continue;
       BARE_END.lastIndex = i;
       const end = BARE_END.exec(body)?.index ?? body.length;
-      if (end === slash + 1) continue; // "assets/<name>": a placeholder, not a path
+      if (end === i + dir.length) continue; // "assets/<name>": a placeholder, not a path
       if (!inLink(start)) found.push({ written: body.slice(start, end).replace(TRAILING_PUNCTUATION, ""), at: start });
-      continue;
     }
-    // file:// (any case) seen from its second slash, at the start of the body or after a space, quote or "<".
-    const at = slash - 6;
-    if (at < 0 || before !== 0x2f || body.charCodeAt(slash - 2) !== 0x3a || body.slice(at, at + 4).toLowerCase() !== "file") continue;
+  }
+  // file:// URLs (any case), found from their "://", in order: one starting inside the previous one is part of it.
+  let fileUrlEnd = 0; // a file:// URL runs over "<"
+  for (let colon = body.indexOf("://"); colon >= 0; colon = body.indexOf("://", colon + 1)) {
+    // At the start of the body or after a space, quote or "<".
+    const at = colon - 4;
+    if (at < 0 || body.slice(at, colon).toLowerCase() !== "file") continue;
     if (at > 0 && (at - 1 < fileUrlEnd || !FILE_URL_PREFIX.test(body[at - 1]!))) continue;
-    FILE_URL_END.lastIndex = slash + 1;
+    FILE_URL_END.lastIndex = colon + 3;
     const end = FILE_URL_END.exec(body)?.index ?? body.length;
-    if (end === slash + 1) continue; // "file://" alone
+    if (end === colon + 3) continue; // "file://" alone
     fileUrlEnd = end;
     if (!inLink(at)) found.push({ written: body.slice(at, end).replace(TRAILING_PUNCTUATION, ""), at });
   }
+  // The two searches found them by kind; the checks below go through the body in order.
   if (found.length === 0) return;
   found.sort((a, b) => a.at - b.at);
 
