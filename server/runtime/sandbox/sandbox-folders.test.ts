@@ -145,6 +145,25 @@ describeNeeding(bubblewrap(), "sandbox folders with real bubblewrap", () => {
     }
   });
 
+  itNeeding(rootUser(), "a private TMPDIR (0700, as pam_tmpdir's) does not stop scripts: the runtime folder goes in /tmp", async () => {
+    const privateTmp = fs.mkdtempSync(path.join(root, "tmpdir-")); // mkdtemp: 0700
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = privateTmp;
+    let own: ReturnType<typeof createSandbox> | undefined;
+    try {
+      own = createSandbox();
+      expect((await own.status()).mode).toBe((await sandbox.status()).mode);
+      const r = await own.run({ skillDir: skill, scratchDir: scratch, command: "echo ran; touch /scratch/made" });
+      expect(r).toMatchObject({ exitCode: 0, stdout: "ran\n" });
+      expect(fs.existsSync(path.join(scratch, "made"))).toBe(true);
+      expect(fs.readdirSync(privateTmp)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      await own?.close();
+    }
+  });
+
   itNeeding(rootUser(), "without private binds, a scratch folder in a private home is refused with what to do", async () => {
     const home = fs.mkdtempSync(path.join(root, "home-"));
     const inner = path.join(home, "scratch", "s");

@@ -86,7 +86,8 @@ export function decideMode(input: ModeInput): { mode: SandboxMode; detail: strin
 function remedy(failed: Check[]): string {
   const names = new Set(failed.map((c) => c.name));
   if (names.has("binaries")) return "Install bubblewrap (apt-get install bubblewrap)";
-  // The runtime folder is made in the system temp folder: a private TMPDIR (a 0700 folder) keeps the sandbox user out.
+  // The runtime folder goes in the system temp folder, or /tmp when that one is private (temp-dirs.ts): this fails
+  // when neither is open to the sandbox user, or when the folder given as runtimeDir is private.
   if (names.has("runtime")) return "Give the server a temporary folder other users can search (TMPDIR; /tmp is)";
   if (names.has("canary")) return "Allow unprivileged user namespaces and check bubblewrap";
   return "Fix what failed";

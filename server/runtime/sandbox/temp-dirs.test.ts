@@ -3,12 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { removeOwnSandboxDirs, sandboxDirPrefix, sweepStaleSandboxDirs } from "./temp-dirs";
+import { removeOwnSandboxDirs, sandboxDirPrefix, sandboxTempRoot, sweepStaleSandboxDirs } from "./temp-dirs";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let tmp: string;
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-tmpdirs-test-"));
+  fs.chmodSync(tmp, 0o755); // a TMPDIR the sandbox user can pass through (a private one is passed over for /tmp)
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -19,6 +20,25 @@ function deadPid(): number {
 }
 
 describe("sandbox folders in the temp folder", () => {
+  it("go in TMPDIR when other users can pass through it, else in a shared temp folder like /tmp", () => {
+    const open = path.join(tmp, "open");
+    const closed = path.join(tmp, "closed");
+    const shared = path.join(tmp, "shared");
+    const notSticky = path.join(tmp, "not-sticky");
+    fs.mkdirSync(open, { mode: 0o755 });
+    fs.mkdirSync(closed, { mode: 0o700 });
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o1777);
+    fs.mkdirSync(notSticky);
+    fs.chmodSync(notSticky, 0o777);
+    expect(sandboxTempRoot(open, shared)).toBe(open);
+    expect(sandboxTempRoot(closed, shared)).toBe(shared);
+    expect(sandboxTempRoot(path.join(closed, "inside"), shared)).toBe(shared);
+    // No shared folder to go to: TMPDIR stays, and the sandbox's self-test says what to fix.
+    expect(sandboxTempRoot(closed, notSticky)).toBe(closed);
+    expect(sandboxTempRoot(closed, path.join(tmp, "missing"))).toBe(closed);
+  });
+
   it("a start sweeps folders whose owning process is gone and keeps live ones", () => {
     const stale = fs.mkdtempSync(sandboxDirPrefix(deadPid(), tmp));
     fs.mkdirSync(path.join(stale, "mnt", "run-1"), { recursive: true });
