@@ -11,6 +11,7 @@ import type { AuditFilter, AuditScope } from "../../server/services/audit/filter
 import * as q from "../../server/services/audit/queries";
 import { verifyChain } from "../../server/services/audit/verify";
 import { LAYERS } from "../../server/domain/vocabulary";
+import { median } from "./lib/stats";
 
 export const name = "audit";
 
@@ -86,11 +87,6 @@ export function makeEvents(n: number, start: number, span: number, seed = 1): Au
     out[i] = e;
   }
   return out;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 const cpuMs = () => {

@@ -15,7 +15,8 @@ import path from "node:path";
 import { findSkillDirs } from "../../server/runtime/skill";
 import { layerRoots } from "../../server/runtime/registry/layers";
 import { generateLayerTree } from "./lib/trees";
-import { compareWithReference, median, timeSkillsRef } from "./lib/skills-ref";
+import { compareWithReference, timeSkillsRef } from "./lib/skills-ref";
+import { median } from "./lib/stats";
 import { cliEntry, freshEntry } from "../cli-bundle.mjs";
 
 export const name = "cli";

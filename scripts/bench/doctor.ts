@@ -8,12 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { doctorCatalog, doctorSkill } from "../../server/runtime/doctor";
+import { median } from "./lib/stats";
 
 export const name = "doctor";
 
 const SKILLS = 1000;
 const TARGET_MS = 2000;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 function rng(seed: number) {
   let s = seed >>> 0;

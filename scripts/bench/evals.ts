@@ -12,12 +12,12 @@ import { resolveAll } from "../../server/runtime/registry/resolve";
 import { SkillIndex } from "../../server/runtime/registry/skill-index";
 import { loadRequests } from "../../server/runtime/search/evaluate";
 import { wordCatalog } from "../../server/runtime/search/synthetic";
+import { median } from "./lib/stats";
 
 export const name = "evals";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const sharedDir = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared");
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /** The skill with the most requests, its requests as should-trigger cases, then others' as should-not, 20 in all. */
 function triggerSet(): { skillDir: string; cases: TriggerCase[] } {

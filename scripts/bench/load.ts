@@ -15,6 +15,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import { staleBuild } from "../build-stamp";
 import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
+import { median } from "./lib/stats";
 
 export const name = "load";
 
@@ -62,7 +63,6 @@ function groupCpuMs(pgid: number): number | null {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 

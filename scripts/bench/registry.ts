@@ -14,6 +14,7 @@ import { generateLayerTree as generate } from "./lib/trees";
 import { resolveAll } from "../../server/runtime/registry/resolve";
 import { count } from "../../server/domain/plural";
 import { SkillIndex } from "../../server/runtime/registry/skill-index";
+import { median } from "./lib/stats";
 
 export const name = "registry";
 
@@ -33,10 +34,6 @@ function getGc(): (() => void) | null {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)]!;
-};
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))]!;

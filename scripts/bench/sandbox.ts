@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSandbox } from "../../server/runtime/sandbox/index";
-import { median } from "./lib/skills-ref";
+import { median } from "./lib/stats";
 
 export const name = "sandbox";
 

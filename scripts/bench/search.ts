@@ -17,13 +17,13 @@ import { SkillSearch } from "../../server/runtime/search/engine";
 import { buildSearch } from "../../server/runtime/search/follow";
 import { copyCatalog, wordCatalog } from "../../server/runtime/search/synthetic";
 import { docFor, readBody } from "../../server/runtime/search/document";
+import { median } from "./lib/stats";
 
 export const name = "search";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const sharedDir = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared");
 const ms = (t0: number) => Math.round(performance.now() - t0);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 function accuracy(real: string) {
   const index = SkillIndex.build(makeLayerConfig({ home: path.join(real, ".no-home"), projectRoot: path.join(real, ".no-project"), catalogDirs: [real] }));

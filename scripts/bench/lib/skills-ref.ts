@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { median } from "./stats";
 
 /** The folder holding the `skills_ref` package in a checkout of skills-ref or of agentskills/agentskills. */
 export function skillsRefSource(checkout: string): string | null {
@@ -31,10 +32,6 @@ export interface SkillsRefRun {
   msMedian: number;
 }
 
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)]!;
-};
 
 /** Whole-process wall times of skills-ref validating `folders`; an error message when it cannot run. */
 export function timeSkillsRef(checkout: string, folders: string[], runs: number, python = "python3"): SkillsRefRun | { error: string } {
