@@ -11,7 +11,7 @@ import { removeOwnSandboxDirs, sweepStaleSandboxDirs } from "../server/runtime/s
 
 // Young-generation collections on the main thread alone: the console shares two cores with its turn worker (and,
 // in the load bench, with its clients), and a parallel scavenge's helper threads then mostly wait for a core while
-// the event loop waits for them. Measured under `npm run bench -- load`: less CPU per request (README). Set here,
+// the event loop waits for them. Measured under `npm run bench -- load`: less CPU per request (docs/performance.md). Set here,
 // not on the command line, because the turn worker refuses V8 flags in its execArgv; this one is read at each
 // collection, so setting it at start is enough.
 v8.setFlagsFromString("--no-parallel-scavenge");
