@@ -123,27 +123,7 @@ describe("turn worker", () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "turn-worker-exit-"));
     fs.chmodSync(tmp, 0o755); // the console's temp folder (TMPDIR), where the sandbox user must reach its own files
     const here = import.meta.dirname;
-    const script = path.join(tmp, "console.mts");
-    // A console in miniature: a turn whose script runs for a while; it says when the script has started.
-    fs.writeFileSync(
-      script,
-      `import fs from "node:fs";
-import { playgroundWorld } from ${JSON.stringify(path.join(here, "test-world.ts"))};
-import { createSession, startTurn, turnWorkerPid, warmTurnWorker } from ${JSON.stringify(path.join(here, "index.ts"))};
-setInterval(() => {}, 1000);
-const w = playgroundWorld();
-w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", "# Slow report\\n\\n\`\`\`bash\\nsleep 29.7\\n\`\`\`\\n");
-await warmTurnWorker({});
-const alice = { id: "alice", role: "author" as const };
-const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
-await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
-const pid = turnWorkerPid();
-// The script itself: a sleep of a length nothing else on the machine uses.
-const sleeping = () => fs.readdirSync("/proc").filter((d) => /^\\d+$/.test(d) && (() => { try { return fs.readFileSync("/proc/" + d + "/cmdline", "utf8") === "sleep\\u000029.7\\u0000"; } catch { return false; } })());
-while (sleeping().length === 0) await new Promise((r) => setTimeout(r, 20));
-console.log("ready " + pid + " " + sleeping().join(","));
-`,
-    );
+    const script = path.join(here, "mini-console.ts");
     const repo = path.resolve(here, "../../..");
     const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
     try {
