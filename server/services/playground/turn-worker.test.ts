@@ -85,7 +85,8 @@ describe("turn worker", () => {
   });
 
   it("is a process of its own: scripts are forked from it, not from the console, and its death fails only its turns", async () => {
-    w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", "# Slow report\n\n```bash\nsleep 20\n```\n");
+    // A sleep of a length no other test uses, so its process is this turn's script.
+    w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", "# Slow report\n\n```bash\nsleep 19.3\n```\n");
     await warmTurnWorker({});
     const pid = turnWorkerPid()!;
     expect(pid).toBeGreaterThan(0);
@@ -93,18 +94,33 @@ describe("turn worker", () => {
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("turn-worker.ts");
     const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
-    // The script's chain of processes starts as a child of the worker; the console forks nothing for it.
-    const childrenOf = (parent: number) =>
-      fs.readdirSync("/proc").filter((d) => {
+    // The script's chain of processes starts as a child of the worker; the console forks nothing for it. Waited for
+    // by its own command line: the worker's sandbox also starts short checks of its own the first time it runs.
+    const parentOf = (p: number | string) => {
+      try {
+        const st = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+        return Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]);
+      } catch {
+        return 0; // ended meanwhile
+      }
+    };
+    const childrenOf = (parent: number) => fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d) && parentOf(d) === parent);
+    const ancestors = (p: number) => {
+      const chain: number[] = [];
+      for (let q = parentOf(p); q > 1; q = parentOf(q)) chain.push(q);
+      return chain;
+    };
+    const scriptOfTurn = () =>
+      fs.readdirSync("/proc").find((d) => {
         try {
-          const st = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-          return /^\d+$/.test(d) && Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+          return /^\d+$/.test(d) && fs.readFileSync(`/proc/${d}/cmdline`, "utf8") === "sleep\u000019.3\u0000" && ancestors(Number(d)).includes(pid);
         } catch {
-          return false; // ended meanwhile
+          return false;
         }
       });
     const deadline = Date.now() + 15_000;
-    while (childrenOf(pid).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!scriptOfTurn() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(scriptOfTurn()).toBeDefined();
     expect(childrenOf(pid).length).toBeGreaterThan(0);
     expect(childrenOf(process.pid).map(Number)).toEqual([pid]);
     // Killed mid-turn (a crash): the turn ends with the reason, the console carries on, the next turn starts a new worker.
