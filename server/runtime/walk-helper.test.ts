@@ -1,6 +1,8 @@
 // The helper thread of the CLI's big walks: a real worker thread (loading its job module through tsx, as from
 // source), real shared counters. What a person relies on: every unit's result arrives exactly once, whichever thread
 // made it, and the command finishes even when the helper fails, hangs or never starts.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { type JobParams, type JobResult, square } from "../test-support/walk-helper-jobs";
@@ -69,6 +71,14 @@ describe("walk helper", () => {
     expect(got.map((r) => r.unit).sort((a, b) => a - b)).toEqual(units(20));
     expect(Date.now() - t0).toBeLessThan(5000);
   });
+
+  it("keeps what the helper thread writes out of the command's output", () => {
+    const repo = path.resolve(import.meta.dirname, "../..");
+    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(repo, "server/test-support/walk-helper-jobs.ts")], { cwd: repo, encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr).toBe("");
+  }, 30_000);
 
   it("starts no thread when turned off or with one processor", () => {
     expect(startWalkHelper(jobs, "square", square, { enabled: false, cpus: 8 })).toBeNull();

@@ -22,6 +22,8 @@ const NEXT = 0; // the next unclaimed unit
 const POSTED = 1; // batches the helper has posted (the command waits on it)
 /** The helper has been silent this long while owing results: its units are done by the command instead. */
 const DEFAULT_SILENCE_MS = 10_000;
+/** The helper's own output never joins the command's (a listing's JSON on standard output stays whole). */
+const QUIET = { stdout: true, stderr: true } as const;
 /** Results the helper gathers before posting them: fewer messages, still a steady flow for the command's thread. */
 const BATCH = 8;
 
@@ -83,10 +85,9 @@ export function startWalkHelper<P, U, R>(
           eval: true,
           workerData: init,
           transferList: [port2],
-          stdout: false,
-          stderr: false,
+          ...QUIET,
         })
-      : new Worker(new URL(moduleUrl), { workerData: init, transferList: [port2], stdout: false, stderr: false });
+      : new Worker(new URL(moduleUrl), { workerData: init, transferList: [port2], ...QUIET });
   } catch {
     return null;
   }

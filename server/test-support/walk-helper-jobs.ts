@@ -1,7 +1,9 @@
 // Jobs for walk-helper.test.ts: the helper thread loads this module (through tsx) and serves them. Each result says
-// which thread made it, and the params make either thread slow, failing or silent on purpose.
+// which thread made it, and the params make either thread slow, failing or silent on purpose. Run as a script
+// (node --import tsx), it shares units with a helper that writes to its standard output and error, and prints "done".
+import { pathToFileURL } from "node:url";
 import { isMainThread, threadId } from "node:worker_threads";
-import { serveWalkHelper } from "../runtime/walk-helper";
+import { serveWalkHelper, startWalkHelper } from "../runtime/walk-helper";
 
 export interface JobParams {
   /** Milliseconds the command's thread spends on each unit it does (so the helper has time to start and join). */
@@ -30,4 +32,20 @@ export function square(p: JobParams, unit: number): JobResult {
   return { unit, square: unit * unit, thread: threadId };
 }
 
-serveWalkHelper({ square });
+/** A job that writes on whichever thread runs it. */
+export function noisy(p: JobParams, unit: number): JobResult {
+  if (!isMainThread) {
+    console.log(`helper output for unit ${unit}`);
+    console.error(`helper error output for unit ${unit}`);
+  }
+  return square(p, unit);
+}
+
+serveWalkHelper({ square, noisy });
+
+if (isMainThread && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const helper = startWalkHelper(import.meta.url, "noisy", noisy, { enabled: true, cpus: 2 })!;
+  const byHelper = helper.share({ slowHere: 25 }, Array.from({ length: 60 }, (_, i) => i), () => {});
+  helper.close();
+  console.log(byHelper > 0 ? "done" : "the helper took no unit");
+}
