@@ -168,7 +168,7 @@ export interface CheckDirOptions {
    */
   digest?: boolean;
   /**
-   * The folder's SKILL.md as readSkillFile read it moments ago (a walk's helper thread, walk-read.ts); null when
+   * The folder's SKILL.md as readPlainSkillFile read it moments ago (a walk's helper thread, walk-read.ts); null when
    * it found no regular file there. Undefined: read it now.
    */
   read?: SkillFileRead | null;
@@ -204,7 +204,7 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
   const lookup = () => (opts.checkFiles === false ? undefined : folderLookup(abs, realDirOf, opts.listings));
   // abs is resolved (normalised, absolute): appending the name is path.join without its normalising pass.
   const file = abs.endsWith(path.sep) ? abs + "SKILL.md" : abs + path.sep + "SKILL.md";
-  const direct = opts.read !== undefined ? opts.read : readSkillFile(file);
+  const direct = opts.read !== undefined ? opts.read : readPlainSkillFile(file);
   if (direct) {
     const check = checkBytes(direct.bytes, null, abs, file, "SKILL.md", rules, lookup(), opts.checkBody !== false, opts.digest !== false);
     return { check, stat: direct.stat };
@@ -216,7 +216,7 @@ export function checkSkillDirWithStat(dir: string, opts: CheckDirOptions = {}): 
 let readBuffer = Buffer.allocUnsafeSlow(64 * 1024);
 const DIRECT_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
 
-/** A SKILL.md read by the common case (readSkillFile): its bytes and the stat of the open file. */
+/** A SKILL.md read by the common case (readPlainSkillFile): its bytes and the stat of the open file. */
 export interface SkillFileRead {
   bytes: Uint8Array;
   stat: SkillFileStat;
@@ -228,7 +228,7 @@ export interface SkillFileRead {
  * and the careful path below runs, with its diagnostics. `keep`: bytes of their own (to keep or send), not a view
  * of the reused read buffer.
  */
-export function readSkillFile(file: string, keep = false): SkillFileRead | null {
+export function readPlainSkillFile(file: string, keep = false): SkillFileRead | null {
   let fd: number;
   try {
     fd = fs.openSync(file, DIRECT_FLAGS);

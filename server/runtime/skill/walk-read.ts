@@ -2,7 +2,7 @@
 // kept and every skill folder's SKILL.md read, so a helper thread can do it while the command's thread checks what
 // it already has (walk-helper.ts). Only system calls and copying here: the checks stay where they always ran.
 import path from "node:path";
-import { readSkillFile, type SkillFileRead } from "./check";
+import { readPlainSkillFile, type SkillFileRead } from "./check";
 import { type ListedEntry, type SkillTreeUnit, walkSkillTree } from "./discover";
 
 export interface WalkReadOptions {
@@ -17,7 +17,7 @@ export interface UnitRead {
   found: string[];
   /** The listings the walk kept, each as its folder, the entry names and one letter per entry: f, d, l or o. */
   listings: [dir: string, names: string[], kinds: string][];
-  /** readSkillFile of each found folder's SKILL.md (null where the careful path must look). */
+  /** readPlainSkillFile of each found folder's SKILL.md (null where the careful path must look). */
   files: (SkillFileRead | null)[];
   /** The links the walk reported (findSkillDirs' onLink), in order. */
   links: [link: string, kind: "folder" | "skill-file"][];
@@ -36,7 +36,7 @@ export function readUnit(opts: WalkReadOptions, unit: SkillTreeUnit): UnitRead {
     for (const e of entries) kinds += e.isFile() ? "f" : e.isDirectory() ? "d" : e.isSymbolicLink() ? "l" : "o";
     listings.push([dir, entries.map((e) => e.name), kinds]);
   }
-  return { found, listings, files: found.map((dir) => readSkillFile(path.join(dir, "SKILL.md"), true)), links };
+  return { found, listings, files: found.map((dir) => readPlainSkillFile(path.join(dir, "SKILL.md"), true)), links };
 }
 
 /** A listing of a UnitRead as entries again. */
