@@ -28,7 +28,7 @@ export {
 import { processEnv } from "../../../env";
 export { listingPreview } from "./listing";
 export { historyMessages, turnListing, turnToolOutput } from "./history";
-export { listingFor, turnWorkerPid, warmTurnWorker } from "./turn-pool";
+export { listingFor, warmTurnWorker } from "./turn-pool";
 export { startTurn, followTurn, stopTurn, runningTurn, settled, type TurnDeps } from "./turns";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */

@@ -2,7 +2,7 @@
 // whose script sleeps for a while. It prints "ready <worker pid> <script pids>" once the script runs, then waits to
 // be killed, as a console dies mid-turn.
 import fs from "node:fs";
-import { createSession, startTurn, turnWorkerPid, warmTurnWorker } from "./index";
+import { createSession, startTurn, warmTurnWorker } from "./index";
 import { playgroundWorld } from "./test-world";
 
 /** The script's own process: a sleep of a length nothing else on the machine uses. */
@@ -21,10 +21,9 @@ const sleeping = () =>
 setInterval(() => {}, 1000);
 const w = playgroundWorld();
 w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", `# Slow report\n\n\`\`\`bash\nsleep ${SLEEP}\n\`\`\`\n`);
-await warmTurnWorker({});
+const pid = await warmTurnWorker({});
 const alice = { id: "alice", role: "author" as const };
 const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
 await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
-const pid = turnWorkerPid();
 while (sleeping().length === 0) await new Promise((r) => setTimeout(r, 20));
 console.log(`ready ${pid} ${sleeping().join(",")}`);

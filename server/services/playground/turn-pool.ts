@@ -116,19 +116,16 @@ function worker(): ChildProcess {
   return w;
 }
 
-/** The turn worker's process id while one runs. */
-export function turnWorkerPid(): number | undefined {
-  return state().worker?.pid;
-}
-
 /**
  * Starts the worker ahead of the first turn (loading its modules takes about a second), so opening the playground
- * is what pays for it rather than the first message. Resolves when it is ready.
+ * is what pays for it rather than the first message. Resolves when it is ready, with its process id (undefined when
+ * turns run in this thread).
  */
-export function warmTurnWorker(env = processEnv()): Promise<void> {
-  if (!setting("OMNIFORGE_TURN_WORKER", env)) return Promise.resolve();
-  worker();
-  return state().ready;
+export async function warmTurnWorker(env = processEnv()): Promise<number | undefined> {
+  if (!setting("OMNIFORGE_TURN_WORKER", env)) return undefined;
+  const w = worker();
+  await state().ready;
+  return w.pid;
 }
 
 /** Runs a turn in the worker; resolves with its outcome however it ends (the abort signal stops it there). */

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, turnWorkerPid, warmTurnWorker, type Actor, type StreamItem } from "./index";
+import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, warmTurnWorker, type Actor, type StreamItem } from "./index";
 import { playgroundWorld, RELEASE_SKILL } from "./test-world";
 import { useTestHome } from "../../test-support/test-home";
 
@@ -87,8 +87,7 @@ describe("turn worker", () => {
   it("is a process of its own: scripts are forked from it, not from the console, and its death fails only its turns", async () => {
     // A sleep of a length no other test uses, so its process is this turn's script.
     w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", "# Slow report\n\n```bash\nsleep 19.3\n```\n");
-    await warmTurnWorker({});
-    const pid = turnWorkerPid()!;
+    const pid = (await warmTurnWorker({}))!;
     expect(pid).toBeGreaterThan(0);
     expect(pid).not.toBe(process.pid);
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("turn-worker.ts");
@@ -132,7 +131,7 @@ describe("turn worker", () => {
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
     expect(await settled(s.id, 30_000)).toBe(true);
     expect(listMessages(w.db, s.id).at(-1)?.record?.reason).toBe("answered");
-    expect(turnWorkerPid()).not.toBe(pid);
+    expect(await warmTurnWorker({})).not.toBe(pid);
   }, 60_000);
 
   it("goes with the console: a console killed mid-turn leaves no worker, no script and no sandbox folder behind", async () => {
