@@ -92,11 +92,11 @@ describe("omniforge skill validate", () => {
 describe("paths in reports", () => {
   const io = (cwd: string) => ({ cwd }) as CliIO;
   it("are relative below the current folder and absolute elsewhere", () => {
-    expect(display("/work/skills/a/SKILL.md", io("/work"))).toBe("skills/a/SKILL.md");
-    expect(display("/work/skills/a", io("/work/skills/a"))).toBe("/work/skills/a");
-    expect(display("/workshop/a/SKILL.md", io("/work"))).toBe("/workshop/a/SKILL.md");
-    expect(display("/other/a/SKILL.md", io("/work"))).toBe("/other/a/SKILL.md");
-    expect(display("/work/..hidden/SKILL.md", io("/work"))).toBe("/work/..hidden/SKILL.md");
+    expect(display("/home/ana/skills/a/SKILL.md", io("/home/ana"))).toBe("skills/a/SKILL.md");
+    expect(display("/home/ana/skills/a", io("/home/ana/skills/a"))).toBe("/home/ana/skills/a");
+    expect(display("/home/anabel/a/SKILL.md", io("/home/ana"))).toBe("/home/anabel/a/SKILL.md");
+    expect(display("/other/a/SKILL.md", io("/home/ana"))).toBe("/other/a/SKILL.md");
+    expect(display("/home/ana/..hidden/SKILL.md", io("/home/ana"))).toBe("/home/ana/..hidden/SKILL.md");
     expect(display("/a/SKILL.md", io("/"))).toBe("a/SKILL.md");
   });
 });
