@@ -1,7 +1,7 @@
 // Each runner keeps its mount points and cgroup files in a folder of the system temp folder. The folder's
 // name carries the owning process id, so a server that exits removes its own and the next start can tell a
 // stale folder (owner gone, e.g. after SIGKILL or a crash) from one a live process still uses. The sandbox user
-// must pass through the temp folder to reach its files: a private TMPDIR (pam_tmpdir's /tmp/user/<uid>, a
+// must pass through the temp folder to reach its files: a private TMPDIR (pam_tmpdir's per-user folder, a
 // mktemp -d of one's own, 0700) is passed over for /tmp.
 import fs from "node:fs";
 import os from "node:os";

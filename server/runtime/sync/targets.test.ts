@@ -3,17 +3,17 @@ import { expect, it } from "vitest";
 import { SYNC_AGENTS } from "../../domain/vocabulary";
 import { skillsFolder } from "./targets";
 
-const places = { home: "/home/u", projectRoot: "/work/app", env: {} };
+const places = { home: "/home/u", projectRoot: "/srv/app", env: {} };
 
 it("maps every agent to its documented user and project folder", () => {
   const table = Object.fromEntries(SYNC_AGENTS.map((a) => [a, [skillsFolder(a, "user", places), skillsFolder(a, "project", places)]]));
   expect(table).toEqual({
-    "claude-code": ["/home/u/.claude/skills", "/work/app/.claude/skills"],
-    codex: ["/home/u/.codex/skills", "/work/app/.agents/skills"],
-    gemini: ["/home/u/.gemini/skills", "/work/app/.gemini/skills"],
-    opencode: ["/home/u/.config/opencode/skills", "/work/app/.opencode/skills"],
-    copilot: ["/home/u/.copilot/skills", "/work/app/.github/skills"],
-    agents: ["/home/u/.agents/skills", "/work/app/.agents/skills"],
+    "claude-code": ["/home/u/.claude/skills", "/srv/app/.claude/skills"],
+    codex: ["/home/u/.codex/skills", "/srv/app/.agents/skills"],
+    gemini: ["/home/u/.gemini/skills", "/srv/app/.gemini/skills"],
+    opencode: ["/home/u/.config/opencode/skills", "/srv/app/.opencode/skills"],
+    copilot: ["/home/u/.copilot/skills", "/srv/app/.github/skills"],
+    agents: ["/home/u/.agents/skills", "/srv/app/.agents/skills"],
   });
 });
 
