@@ -8,7 +8,7 @@ import { checkSkillDir, checkSkillDirWithStat, type SkillFileRead, type SkillFil
 import { findSkillDirs, type ListedEntry, type SkillTreeUnit, skillTreeUnits } from "../skill/discover";
 import type { Diagnostic, SkillCheck } from "../skill/types";
 import { listedEntries, type UnitRead } from "../skill/walk-read";
-import { assertInsideLayer, type ConfinementCode, ConfinementError, linkEscape } from "./confine";
+import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
 import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import type { SkillEntry } from "./types";
@@ -70,8 +70,8 @@ export interface UnitScan {
   found: string[];
   /** entryFor of each folder in `found` (null where it found none). */
   entries: (SkillEntry | null)[];
-  /** Linked folders leaving the layer, as plain data (the scan may run on another thread). */
-  links: [link: string, code: ConfinementCode, message: string, target: string | undefined][];
+  /** Linked folders leaving the layer, and why (as skillDirsUnder's `links`). */
+  links: Map<string, ConfinementError>;
 }
 
 /**
@@ -108,15 +108,12 @@ function scanned(root: LayerRoot, found: string[], links: Map<string, Confinemen
   return {
     found: visible,
     entries: visible.map((d) => entryFor(root, d, undefined, opts, files?.get(d))),
-    links: [...links].map(([link, why]) => [link, why.code, why.message, why.target]),
+    links,
   };
 }
 
 /** Scans the layer roots of a cold build in one go: per root, the scans whose finds and entries make it up. */
 export type RootsScanner = (roots: LayerRoot[], opts: EntryOptions) => UnitScan[][];
-
-/** A link of a UnitScan back as the error skillDirsUnder records. */
-export const confinementOf = ([, code, message, target]: UnitScan["links"][number]) => new ConfinementError(message, code, target);
 
 /** The index entry of a linked folder that leaves its layer: listed (so nobody wonders where it went), never loaded. */
 export function refusedLinkEntry(root: LayerRoot, link: string, why: ConfinementError): SkillEntry {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
 import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
 import { type ConfinementError, linkEscape } from "./confine";
-import { confinementOf, entryFor, type EntryOptions, refusedLinkEntry, type RootsScanner, skillDirsUnder } from "./scan";
+import { entryFor, type EntryOptions, refusedLinkEntry, type RootsScanner, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
 import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
@@ -89,12 +89,12 @@ export class SkillIndex {
       const made = new Map<string, SkillEntry | null>();
       for (const scan of scans?.[r] ?? []) {
         scan.found.forEach((dir, i) => made.set(dir, scan.entries[i]!));
-        for (const link of scan.links) links.set(link[0], confinementOf(link));
+        for (const [link, why] of scan.links) links.set(link, why);
       }
       for (const dir of scans ? [...made.keys()].sort() : skillDirsUnder(root.dir, root.dir, links)) {
         if (next.has(dir)) continue;
         const prev = previous.get(dir);
-        const entry = made.has(dir) ? made.get(dir)! : entryFor(root, dir, prev, this.entryOptions);
+        const entry = scans ? (made.get(dir) ?? null) : entryFor(root, dir, prev, this.entryOptions);
         if (!entry) continue;
         if (prev && entry.digest === prev.digest && entry.mtimeMs === prev.mtimeMs) reused++;
         else parsed++;
