@@ -259,6 +259,28 @@ describe("checkSkillDir", () => {
   });
 });
 
+describe("checkSkillDir's folder", () => {
+  it("is normalised where a path has . or .. segments, and kept where names only start with a dot", () => {
+    const dir = skillDir("my-skill", MINIMAL);
+    const parent = path.dirname(dir);
+    const dotted = path.join(parent, ".agents", "skills", "my-skill");
+    fs.mkdirSync(dotted, { recursive: true });
+    fs.writeFileSync(path.join(dotted, "SKILL.md"), MINIMAL);
+    const cases: [string, string][] = [
+      [dotted, dotted],
+      [`${parent}/./my-skill`, dir],
+      [`${parent}/.agents/../my-skill`, dir],
+      [`${parent}/.agents/skills/my-skill/.`, dotted],
+      [`${parent}/.agents/skills/my-skill/x/..`, dotted],
+      [`${parent}//my-skill/`, dir],
+    ];
+    for (const [given, expected] of cases) {
+      const c = checkSkillDir(given);
+      expect([given, c.dir, c.file, c.valid]).toEqual([given, expected, path.join(expected, "SKILL.md"), true]);
+    }
+  });
+});
+
 describe("checkSkillSource (editor buffers)", () => {
   it("takes text, uses dir only for the folder-name rule, and checks references through the callback", () => {
     const seen: string[] = [];

@@ -180,8 +180,21 @@ export function checkSkillDir(dir: string, opts: CheckDirOptions = {}): SkillChe
 
 /** path.resolve(dir), skipping its work for the usual input: an absolute POSIX path with nothing to normalise. */
 function resolved(dir: string): string {
-  const plain = path.sep === "/" && dir.charCodeAt(0) === 0x2f && dir.length > 1 && !dir.endsWith("/") && !dir.includes("//") && !dir.includes("/.");
+  const plain = path.sep === "/" && dir.charCodeAt(0) === 0x2f && dir.length > 1 && !dir.endsWith("/") && !dir.includes("//") && !hasDotSegment(dir);
   return plain ? dir : path.resolve(dir);
+}
+
+/**
+ * Whether a "/"-separated path has a "." or ".." segment. Names that merely start with a dot (a project's
+ * .agents/skills, .claude/skills) need no normalising: every project skill has one, so they skip path.resolve.
+ */
+function hasDotSegment(p: string): boolean {
+  for (let i = p.indexOf("/."); i >= 0; i = p.indexOf("/.", i + 2)) {
+    let j = i + 2;
+    if (p.charCodeAt(j) === 0x2e) j++; // ".."
+    if (j === p.length || p.charCodeAt(j) === 0x2f) return true;
+  }
+  return false;
 }
 
 /** Size and mtime of the SKILL.md that was read (fstat of the open file), for an index's change detection. */
