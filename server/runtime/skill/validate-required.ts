@@ -5,10 +5,11 @@ import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { codePointLength, typeName, type FieldsUnderCheck } from "./field-values";
 import { nameProblems, nfkc } from "./name-rule";
 
-export function checkName(f: FieldsUnderCheck, keys: string[]) {
+/** `outsideSpec`: the frontmatter's keys outside the spec's six, sorted (where a "Name" would be). */
+export function checkName(f: FieldsUnderCheck, outsideSpec: string[]) {
   const { raw, has, ctx, out, valueRange } = f;
   if (!has("name")) {
-    const lookalike = keys.find((k) => k.toLowerCase() === "name");
+    const lookalike = outsideSpec.find((k) => k.toLowerCase() === "name");
     out.push(
       diag(
         "error",
