@@ -1,8 +1,8 @@
 // One entry per source of a SKILL.md: text or bytes in memory (the editor's unsaved buffer) or a folder on disk.
 // The folder path reads the file once, with the size checked on the open descriptor before any byte is read.
 import { isUtf8 } from "node:buffer";
-import crypto from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { Diagnostic, RuleSet, SkillCheck } from "./types";
 import { diag, hasErrors } from "./diagnostics";
@@ -22,9 +22,12 @@ export interface CheckSourceOptions {
 }
 
 const encoder = new TextEncoder();
-/** One-shot hashing (Node >= 20.12) skips the streaming Hash object; same digest. */
-const sha256Hex: (bytes: Uint8Array) => string =
-  typeof crypto.hash === "function" ? (bytes) => crypto.hash("sha256", bytes, "hex") : (bytes) => crypto.createHash("sha256").update(bytes).digest("hex");
+/**
+ * SHA-256 of SKILL.md, one-shot (no streaming Hash object). node:crypto loads on the first digest, like the YAML
+ * parser: `skill validate` asks for none, and loading it was 2% of a validation of 600 skills.
+ */
+let crypto: typeof import("node:crypto") | null = null;
+const sha256Hex = (bytes: Uint8Array): string => (crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).hash("sha256", bytes, "hex");
 
 /** Pure: parses and validates a SKILL.md given as bytes or text. No I/O except the fileExists callback. */
 export function checkSkillSource(source: Uint8Array | string, opts: CheckSourceOptions): SkillCheck {
