@@ -101,6 +101,9 @@ function checkReferences(
   const inFence = (offset: number) => countBefore(fences, offset) % 2 === 1;
   const found: Array<{ written: string; at: number }> = [];
   const linkSpans: Array<[number, number]> = [];
+  // Pushed, not mapped from linkSpans: map makes a holey array, and countBefore, also given the fences' packed one,
+  // had its compiled code thrown away for the second kind.
+  const linkStarts: number[] = [];
   // Links: find "](" and read the target forward; a "[" earlier on the same line makes it a link.
   let lineStart = 0; // start of the line holding i; i only grows, so this moves forward (no rescans of long lines)
   for (let i = body.indexOf("]("); i >= 0; i = body.indexOf("](", i + 2)) {
@@ -108,10 +111,11 @@ function checkReferences(
     const open = body.lastIndexOf("[", i);
     if (open < lineStart || (fences.length && inFence(i))) continue; // [x](y) in code is code, not a link
     let at = i + 2;
-    while (body.charCodeAt(at) === 0x20) at++;
+    // Reads stay inside the text: a charCodeAt past its end throws away the compiled code of the function.
+    while (at < body.length && body.charCodeAt(at) === 0x20) at++;
     let end: number;
     let target: string;
-    if (body.charCodeAt(at) === 0x3c /* < */) {
+    if (at < body.length && body.charCodeAt(at) === 0x3c /* < */) {
       end = body.indexOf(">", at);
       const nl = body.indexOf("\n", at);
       if (end < 0 || (nl >= 0 && nl < end)) continue;
@@ -124,10 +128,10 @@ function checkReferences(
     }
     if (!target) continue;
     linkSpans.push([open, end]);
+    linkStarts.push(open);
     found.push({ written: target, at });
   }
   // Spans are in order and do not overlap: the only candidate is the last one starting at or before `at`.
-  const linkStarts = linkSpans.map((span) => span[0]);
   const inLink = (at: number) => {
     const i = countBefore(linkStarts, at) - 1;
     return i >= 0 && at < linkSpans[i]![1];

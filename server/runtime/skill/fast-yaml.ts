@@ -47,9 +47,11 @@ const FLOW_ITEM_ASCII = /^[A-Za-z0-9_][A-Za-z0-9_ ./+@()-]*$/;
 
 /** `[a, b c]` on one line at the start of `text` (after spaces); null when anything else is in it. */
 function flowList(text: string, base: number): { value: string[]; start: number; end: number } | null {
+  // Reads stay inside the text: a charCodeAt past the end (an empty value, as after `metadata:`) made the compiler
+  // throw away its optimised code for this function and its caller.
   let i = 0;
-  while (text.charCodeAt(i) === 0x20) i++;
-  if (text.charCodeAt(i) !== 0x5b /* [ */) return null;
+  while (i < text.length && text.charCodeAt(i) === 0x20) i++;
+  if (i === text.length || text.charCodeAt(i) !== 0x5b /* [ */) return null;
   const close = text.indexOf("]", i);
   if (close < 0 || !isTrailer(text.slice(close + 1))) return null;
   const inner = text.slice(i + 1, close);
