@@ -56,6 +56,9 @@ export const FORMAT_LIMITS = {
   bodyLines: 500,
 } as const;
 
+/** The largest settings or list file a command reads where a person points it (config.yaml, a policy, queries, triggers). */
+export const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
+
 /**
  * How far the console follows a layer folder by OS notifications. A layer with more entries than this (a home
  * folder linked in by mistake, a checkout with build output) is rescanned on a timer instead, with a warning.

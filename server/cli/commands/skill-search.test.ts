@@ -94,5 +94,8 @@ describe("omniforge skill search", () => {
     expect(omniforge("x", "--mode", "chat").err).toContain("--mode must be one of tool, prompt, orchestrated");
     expect(omniforge("x", "--skills", path.join(t.base, "missing")).err).toContain("not a folder");
     expect(omniforge().code).toBe(2);
+    // A device never ends and a pipe never starts: both are refused before a byte is read.
+    const zero = omniforge("--queries", "/dev/zero", "--skills", catalog);
+    expect([zero.code, zero.err.split("\n")[0]]).toEqual([2, "omniforge skill search: cannot read /dev/zero: /dev/zero is a device, not a regular file"]);
   });
 });

@@ -3,7 +3,6 @@
 // agent would get for it under a budget. `--queries FILE` answers a batch (JSON Lines {"id","request"});
 // `--json` prints one JSON object per request per line. `--skills DIR` adds a plain folder of skill folders
 // (a catalog checked out somewhere) to the project layer.
-import fs from "node:fs";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
@@ -11,7 +10,8 @@ import { contextFor } from "../policy-source";
 import { catalogConfigFrom } from "./skill-list";
 import { router, type Routed } from "../../runtime/agent/routing";
 import { listingBudgetFor } from "../../runtime/agent/listing";
-import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+import { DISCLOSURE_MODES, SETTINGS_FILE_MAX_BYTES, type DisclosureMode } from "../../domain/vocabulary";
+import { FileReadError, readRegularTextFile } from "../../runtime/read-file";
 import type { LayerConfig } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
@@ -120,9 +120,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (positionals.length) return fail("give a request or --queries FILE, not both");
     let text: string;
     try {
-      text = fs.readFileSync(path.resolve(io.cwd, values.queries), "utf8");
+      text = readRegularTextFile(path.resolve(io.cwd, values.queries), SETTINGS_FILE_MAX_BYTES);
     } catch (e) {
-      return fail(`cannot read ${values.queries}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return fail(`cannot read ${values.queries}: ${e instanceof FileReadError ? e.message : (e as Error).message}`);
     }
     const q = readQueries(text);
     if (typeof q === "string") return fail(`${values.queries}: ${q}`);

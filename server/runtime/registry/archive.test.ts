@@ -233,6 +233,14 @@ describe("install", () => {
     expect(pluginsTree()).toEqual([]);
   });
 
+  it("refuses a named pipe or a device as the source at once (neither is read), leaving nothing", async () => {
+    const fifo = path.join(t.base, "skill.zip");
+    execFileSync("mkfifo", [fifo]);
+    await expect(installSkill(fifo, t.config)).rejects.toThrow(`refused ${fifo} is a named pipe, not a regular file: give a skill folder or a .zip, .tar or .tar.gz archive`);
+    expect(await codeOf(() => installSkill("/dev/zero", t.config))).toBe("install.source");
+    expect(pluginsTree()).toEqual([]);
+  });
+
   it("refuses a folder with a symlink that leaves it", async () => {
     const src = writeSkill(path.join(t.base, "src"), "leaky");
     fs.symlinkSync("/etc/hostname", path.join(src, "host"));

@@ -1,5 +1,6 @@
 // config.yaml (issue #14): checked whole with the key named, the project's file over the data home's, and what it
 // sets applied by the one resolution (precedence project-first, disabled names, loading off).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -22,6 +23,19 @@ describe("config.yaml", () => {
     fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
     fs.writeFileSync(path.join(t.project, ".omniforge", "config.yaml"), "mode: orchestrated\ndisabled_skills: [old-notes]\n");
     expect(readSkillsConfig(t.home, t.project)).toMatchObject({ mode: "orchestrated", precedence: "project-first", disabledSkills: ["old-notes"] });
+  });
+
+  it("a named pipe or a device in place of config.yaml is an error naming it, not a read that never ends", () => {
+    t = tempLayers();
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    const projectFile = path.join(t.project, ".omniforge", "config.yaml");
+    execFileSync("mkfifo", [projectFile]);
+    expect(() => readSkillsConfig(t.home, t.project)).toThrow(new ConfigFileError(`${projectFile} is a named pipe, not a regular file`));
+    fs.rmSync(projectFile);
+    fs.symlinkSync("/dev/zero", projectFile);
+    expect(() => readSkillsConfig(t.home, t.project)).toThrow(new ConfigFileError(`${projectFile} is a device, not a regular file`));
+    fs.rmSync(projectFile);
+    expect(readSkillsConfig(t.home, t.project).sources).toEqual([]);
   });
 
   it("defaults: the scope context of a caller that names none, each key from its own file, checked by name", () => {

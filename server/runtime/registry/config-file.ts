@@ -7,10 +7,10 @@
 //   listing.budget: 8000       characters of the skill listing (default: 1% of the model's context)
 //   mode: tool|prompt|orchestrated   the default disclosure mode
 //   defaults: {environment: prod, agent: x, tenant: y}   the scope context of a caller that names none
-import fs from "node:fs";
 import path from "node:path";
 import { yamlModule } from "../skill/yaml-module";
-import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+import { DISCLOSURE_MODES, SETTINGS_FILE_MAX_BYTES, type DisclosureMode } from "../../domain/vocabulary";
+import { FileReadError, readRegularTextFile } from "../read-file";
 import type { ScopeDefaults } from "./types";
 
 export const PRECEDENCES = ["default", "project-first"] as const;
@@ -115,9 +115,11 @@ export function readSkillsConfig(home: string, projectRoot: string): SkillsConfi
   for (const file of files) {
     let text: string;
     try {
-      text = fs.readFileSync(/*turbopackIgnore: true*/ file, "utf8");
-    } catch {
-      continue;
+      text = readRegularTextFile(file, SETTINGS_FILE_MAX_BYTES);
+    } catch (e) {
+      if (e instanceof FileReadError && e.problem === "missing") continue;
+      // A folder, pipe or device in its place, or an unreadable file, is a mistake to name, not a file to skip.
+      throw new ConfigFileError(e instanceof FileReadError ? e.message : `${file}: ${(e as Error).message}`);
     }
     const parsed = parseConfigFile(text, file);
     // Each default key on its own: the project may set the environment and keep the home's tenant.

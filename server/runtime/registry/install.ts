@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { checkSkillDir } from "../skill";
 import type { Diagnostic } from "../skill/types";
+import { FileReadError, readRegularFile } from "../read-file";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, extractArchive, type ArchiveFormat, type ArchiveLimits } from "./archive";
 import { isSafeSegment, type LayerConfig, type LayerName, type PluginManifest, pluginsDir, writableRoot } from "./layers";
 import { commitStaging, makeStaging, readSkillFolder, RegistryError, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
@@ -86,7 +87,16 @@ export async function readInstallSource(
     if (st.size > limits.maxArchiveBytes) {
       throw new ArchiveError("archive.too-large", `the archive is ${st.size} bytes; the limit is ${limits.maxArchiveBytes} bytes`);
     }
-    return await fromArchive(new Uint8Array(fs.readFileSync(source)), source, limits);
+    // Not readFileSync: a named pipe would wait for a writer forever, and a device (size 0 to stat) never ends.
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(source, limits.maxArchiveBytes);
+    } catch (e) {
+      if (!(e instanceof FileReadError)) throw e;
+      const why = e.problem === "too-large" ? "archive.too-large" : "install.source";
+      throw new InstallError(e.problem === "not-a-file" ? `refused ${e.message}: give a skill folder or a .zip, .tar or .tar.gz archive` : `refused ${e.message}`, why);
+    }
+    return await fromArchive(new Uint8Array(bytes), source, limits);
   } catch (e) {
     if (e instanceof ArchiveError) throw new InstallError(`refused ${source}: ${e.message}`, e.code);
     if (e instanceof SkillCopyError) throw new InstallError(`refused ${source}: ${e.message}`, "install.copy");
