@@ -93,6 +93,23 @@ describe("omniforge skill eval", () => {
     expect(omniforge("docx-writer").err).toContain("has no trigger set");
   });
 
+  it("a trigger set linked from outside the skill folder is refused unread; a pipe given as --triggers is refused at once", () => {
+    const weather = path.join(t.project, ".omniforge", "skills", "weather-report");
+    const outside = setFile("outside.json", [{ query: "SECRET_FROM_OUTSIDE weather in Oslo", should_trigger: true }]);
+    fs.mkdirSync(path.join(weather, "evals"));
+    fs.symlinkSync(outside, path.join(weather, "evals", "triggers.json"));
+    const r = omniforge("weather-report");
+    expect([r.code, r.err.split("\n")[0]]).toEqual([
+      2,
+      "omniforge skill eval: cannot read the trigger set: evals/triggers.json is a symbolic link (or goes through one) to a place outside the skill folder; it is not read. Delete the link or copy the file into the skill.",
+    ]);
+    expect(r.out + r.err).not.toContain("SECRET_FROM_OUTSIDE");
+    const fifo = path.join(t.base, "triggers.fifo");
+    spawnSync("mkfifo", [fifo]);
+    const p = omniforge("pdf-forms", "--triggers", fifo);
+    expect([p.code, p.err.split("\n")[0]]).toEqual([2, `omniforge skill eval: cannot read the trigger set: ${fifo} is a named pipe, not a regular file`]);
+  });
+
   it("evals.json expectations: offline says grading needs a model; a model provider grades each one", async () => {
     const dir = path.join(t.project, ".omniforge", "skills", "docx-writer");
     fs.mkdirSync(path.join(dir, "evals"), { recursive: true });

@@ -11,9 +11,12 @@ import { contextFor } from "../policy-source";
 import { catalogConfigFrom } from "./skill-list";
 import { createProvider, isProviderName } from "../../runtime/agent/providers";
 import { createSandbox, unsafeRequested } from "../../runtime/sandbox/index";
-import { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
+import { DISCLOSURE_MODES, SETTINGS_FILE_MAX_BYTES, type DisclosureMode } from "../../domain/vocabulary";
 import { combineCases, defaultRuns, gradeTaskEvals, type TaskEval, type TaskGrade, DEFAULT_THRESHOLD, MAX_RUNS, parseTaskEvals, parseTriggers, runTriggerEval, summarize, TASK_EVALS_FILE, TRIGGERS_FILE, type QueryResult, type TriggerCase } from "../../runtime/evals";
+import { ConfinementError, realPathOf, realRoot } from "../../runtime/registry/confine";
+import { isInside } from "../../runtime/registry/layers";
 import { resolveAll } from "../../runtime/registry/resolve";
+import { FileReadError, readRegularTextFile } from "../../runtime/read-file";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { count, plural } from "../../domain/plural";
@@ -33,13 +36,26 @@ const USAGE = `usage: omniforge skill eval <name> [--triggers FILE] [--provider 
 exit status: 0 every query passed, 1 some failed or errored, 2 usage error`;
 
 function readCases(file: string, kind: "triggers" | "tasks"): { cases: TriggerCase[]; problems: string[]; tasks?: TaskEval[] } {
-  const text = fs.readFileSync(file, "utf8");
+  const text = readRegularTextFile(file, SETTINGS_FILE_MAX_BYTES);
   if (kind === "triggers") {
     const p = parseTriggers(text);
     return { cases: p.value, problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
   }
   const p = parseTaskEvals(text);
   return { cases: combineCases([], p.value.evals), tasks: p.value.evals, problems: p.diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.message} [${d.code}]`) };
+}
+
+/**
+ * A file of the skill's own folder (evals/triggers.json), or null when there is none. One that resolves outside the
+ * folder through a symbolic link is refused, as every door refuses it: it is never read.
+ */
+function ownFile(skillDir: string, rel: string): string | null {
+  const file = path.join(skillDir, ...rel.split("/"));
+  if (!fs.lstatSync(file, { throwIfNoEntry: false })) return null;
+  if (!isInside(realRoot(skillDir), realPathOf(file))) {
+    throw new ConfinementError(`${rel} is a symbolic link (or goes through one) to a place outside the skill folder; it is not read. Delete the link or copy the file into the skill.`, "link.outside-layer");
+  }
+  return file;
 }
 
 function gradesReport(grades: TaskGrade[]): string {
@@ -122,17 +138,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       cases = r.cases;
       problems.push(...r.problems);
     } else {
-      const t = path.join(target.dir, ...TRIGGERS_FILE.split("/"));
-      const e = path.join(target.dir, ...TASK_EVALS_FILE.split("/"));
-      const fromTriggers = fs.existsSync(t) ? readCases(t, "triggers") : { cases: [], problems: [] };
-      const fromTasks = fs.existsSync(e) ? readCases(e, "tasks") : { cases: [], problems: [] };
+      const t = ownFile(target.dir, TRIGGERS_FILE);
+      const e = ownFile(target.dir, TASK_EVALS_FILE);
+      const fromTriggers = t ? readCases(t, "triggers") : { cases: [], problems: [] };
+      const fromTasks = e ? readCases(e, "tasks") : { cases: [], problems: [] };
       tasks = fromTasks.tasks ?? [];
       problems.push(...fromTriggers.problems, ...fromTasks.problems);
       const seen = new Set(fromTriggers.cases.map((c) => c.query));
       cases = [...fromTriggers.cases, ...fromTasks.cases.filter((c) => !seen.has(c.query))];
-      if (!cases.length && !problems.length) return fail(`${name} has no trigger set: write ${t} (skill-creator's format) or pass --triggers FILE`);
+      if (!cases.length && !problems.length) return fail(`${name} has no trigger set: write ${path.join(target.dir, ...TRIGGERS_FILE.split("/"))} (skill-creator's format) or pass --triggers FILE`);
     }
   } catch (e) {
+    if (e instanceof FileReadError || e instanceof ConfinementError) return fail(`cannot read the trigger set: ${e.message}`);
     return fail(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (problems.length) {
