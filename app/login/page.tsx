@@ -1,13 +1,13 @@
 import { redirect } from "next/navigation";
 import { getSessionUser } from "~/server/auth";
 import { LoginForm } from "~/components/shell/login-form";
+import { sameSitePath } from "~/server/http/redirect-target";
 
 export const dynamic = "force-dynamic";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   const { callbackUrl } = await searchParams;
-  // Only same-site paths: an open redirect after sign-in would be a phishing aid.
-  const target = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
+  const target = sameSitePath(callbackUrl);
   if (await getSessionUser()) redirect(target);
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
