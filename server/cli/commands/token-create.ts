@@ -31,7 +31,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, fail: usage } = cmd;
   const days = values.expires === undefined ? undefined : Number(values.expires);
   if (days !== undefined && !/^\d+$/.test(values.expires!)) return usage(`--expires takes a number of days, not "${values.expires}"`);
-  const home = configFrom({ home: values.home }, io).home;
+  let home: string;
+  try {
+    home = configFrom({ home: values.home }, io).home;
+  } catch (e) {
+    return usage((e as Error).message);
+  }
   const dbFile = path.join(home, "console.db");
   if (!fs.existsSync(dbFile)) {
     io.err(`omniforge token create: no console database at ${dbFile} (start the console once, or pass --home)\n`);

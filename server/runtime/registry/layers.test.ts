@@ -26,6 +26,11 @@ describe("layer configuration", () => {
       projectRoot: "/srv/somewhere/y",
       userId: "bob",
     });
+    // An empty variable is unset, not the current folder (the data home would land in the project); an empty flag
+    // is a mistake to name.
+    expect(layerConfigFromEnv({}, env({ OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" }), cwd)).toMatchObject({ home: path.join(os.homedir(), ".omniforge"), projectRoot: cwd });
+    expect(() => layerConfigFromEnv({ home: "" }, env({}), cwd)).toThrow("--home needs a folder, not an empty value");
+    expect(() => layerConfigFromEnv({ project: " " }, env({}), cwd)).toThrow("--project needs a folder, not an empty value");
   });
 
   it("refuses user ids and plugin names that would escape their folder", () => {

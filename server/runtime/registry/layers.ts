@@ -79,14 +79,19 @@ export function agentUserSkillDirs(env: Record<string, string | undefined>): str
   return [path.join(home, ".claude", "skills"), path.join(home, ".agents", "skills"), path.join(codex, "skills"), path.join(home, ".gemini", "skills")];
 }
 
-/** CLI defaults: --home, else OMNIFORGE_HOME, else ~/.omniforge; --project, else OMNIFORGE_PROJECT_ROOT, else cwd. */
+/** CLI defaults: --home, else OMNIFORGE_HOME, else ~/.omniforge; --project, else OMNIFORGE_PROJECT_ROOT, else cwd. Throws on an empty flag. */
 export function layerConfigFromEnv(
   flags: { home?: string; project?: string; user?: string },
   env: Record<string, string | undefined>,
   cwd: string,
 ): LayerConfig {
-  const home = flags.home ?? env.OMNIFORGE_HOME ?? path.join(os.homedir(), ".omniforge");
-  const project = flags.project ?? env.OMNIFORGE_PROJECT_ROOT ?? cwd;
+  for (const [flag, value] of [["--home", flags.home], ["--project", flags.project]] as const) {
+    if (value !== undefined && value.trim() === "") throw new Error(`${flag} needs a folder, not an empty value`);
+  }
+  // An empty variable counts as unset (`OMNIFORGE_HOME= omniforge ...`): resolved, "" is the current folder, and
+  // the command would have written its data home into the project.
+  const home = flags.home ?? (env.OMNIFORGE_HOME || path.join(os.homedir(), ".omniforge"));
+  const project = flags.project ?? (env.OMNIFORGE_PROJECT_ROOT || cwd);
   // The CLI user's own agent folders join their personal layer (not when acting as a console user with --user).
   const agentUserDirs = flags.user ? [] : agentUserSkillDirs(env);
   return makeLayerConfig({ home: path.resolve(cwd, home), projectRoot: path.resolve(cwd, project), userId: flags.user, agentUserDirs });
