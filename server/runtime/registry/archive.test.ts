@@ -5,7 +5,7 @@ import { gzipSync, strToU8, zipSync, type Zippable } from "fflate";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, extractArchive, inspectArchive, safeEntryPath } from "./archive";
 import { importSkill, installSkill, InstallError } from "./install";
-import { writableRoot } from "./layers";
+import { makeLayerConfig, writableRoot } from "./layers";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
 import { frontmatter, listTree, tempLayers, type TempLayers, writeSkill } from "./test-helpers";
@@ -192,6 +192,18 @@ describe("install", () => {
     expect(await codeOf(() => installSkill(src, t.config))).toBe("install.exists");
     expect((await installSkill(src, t.config, { force: true })).replaced).toBe(true);
     expect(pluginsTree().filter((p) => p.includes(".staging") || p.includes(".trash"))).toEqual([]);
+  });
+
+  it("makes a data home that does not exist yet private (0700), for an install and an import into a home layer", async () => {
+    const src = writeSkill(path.join(t.base, "src"), "first-skill");
+    for (const [home, write] of [
+      [path.join(t.base, "fresh-home"), (config: typeof t.config) => installSkill(src, config)],
+      [path.join(t.base, "other-home"), (config: typeof t.config) => importSkill(src, config, "enterprise")],
+    ] as const) {
+      const config = makeLayerConfig({ home, projectRoot: t.project });
+      await write(config);
+      expect([home, fs.statSync(home).mode & 0o777]).toEqual([home, 0o700]);
+    }
   });
 
   it("from a .zip with one top folder (and macOS junk skipped), under a chosen plugin name", async () => {

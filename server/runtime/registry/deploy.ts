@@ -1,7 +1,7 @@
 // `omniforge skill deploy`: copies a definition (the active one, or a chosen one) into the enterprise,
 // personal or project layer, atomically, and reports what changes: the active definition before and after.
 import path from "node:path";
-import { isInside, isSafeSegment, type LayerConfig, type LayerName, writableRoot } from "./layers";
+import { ensurePrivateHome, isInside, isSafeSegment, type LayerConfig, type LayerName, writableRoot } from "./layers";
 import { parseSkillRef, resolve } from "./resolve";
 import { readSkillFolder, RegistryError, SkillCopyError, writeSkillFolder } from "./skill-files";
 import { SkillIndex } from "./skill-index";
@@ -86,6 +86,7 @@ export function deploySkill(
     throw new DeployError(`cannot copy ${chosen.dir} into ${target}: one folder contains the other`, "deploy.nested");
   }
   let replaced: boolean;
+  ensurePrivateHome(index.config, target);
   try {
     replaced = writeSkillFolder(target, readSkillFolder(chosen.dir), { force: opts.force }).replaced;
   } catch (e) {

@@ -7,7 +7,7 @@ import { checkSkillDir } from "../skill";
 import type { Diagnostic } from "../skill/types";
 import { FileReadError, readRegularFile } from "../read-file";
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, extractArchive, type ArchiveFormat, type ArchiveLimits } from "./archive";
-import { isSafeSegment, type LayerConfig, type LayerName, type PluginManifest, pluginsDir, writableRoot } from "./layers";
+import { ensurePrivateHome, isSafeSegment, type LayerConfig, type LayerName, type PluginManifest, pluginsDir, writableRoot } from "./layers";
 import { commitStaging, makeStaging, readSkillFolder, RegistryError, SkillCopyError, type SkillFile, writeFilesInto } from "./skill-files";
 
 export class InstallError extends RegistryError {
@@ -156,6 +156,7 @@ export async function importSkill(source: SkillSource, config: LayerConfig, laye
   const label = sourceLabel(source);
   const read = await readInstallSource(source, opts.limits);
   const root = writableRoot(config, layer);
+  ensurePrivateHome(config, root);
   const { staging, name } = stageSkill(read.files, root, label);
   const target = path.join(root, name);
   if (fs.existsSync(target) && !opts.force) {
@@ -173,6 +174,7 @@ export async function installSkill(source: SkillSource, config: LayerConfig, opt
   const label = sourceLabel(source);
   const read = await readInstallSource(source, opts.limits);
   // The skill is staged inside the plugin's staging folder, so one rename puts plugin.json and skill in place.
+  ensurePrivateHome(config, pluginsDir(config));
   const staging = makeStaging(path.join(pluginsDir(config), "install"));
   try {
     const { staging: incoming, name } = stageSkill(read.files, staging, label);

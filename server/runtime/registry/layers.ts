@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
+import { PRIVATE_DIR_MODE } from "../../domain/limits";
 import { LAYERS, type LayerName } from "../../domain/vocabulary";
 
 export { isLayerName, type LayerName } from "../../domain/vocabulary";
@@ -98,6 +99,15 @@ export function layerConfigFromEnv(
 }
 
 export const pluginsDir = (config: LayerConfig): string => path.join(config.home, "plugins");
+
+/**
+ * Makes the data home, private (0700), before a command writes a layer folder below it: it holds every personal and
+ * enterprise skill and the console's database, and a folder made by the write itself (umask, usually 0755) would let
+ * every local user read them. A home that exists keeps its mode (the console tightens its own at start).
+ */
+export function ensurePrivateHome(config: LayerConfig, writing: string): void {
+  if (isInside(config.home, writing)) fs.mkdirSync(/*turbopackIgnore: true*/ config.home, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
 
 export function readPluginManifest(pluginDir: string): PluginManifest | null {
   try {
