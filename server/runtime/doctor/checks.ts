@@ -11,6 +11,11 @@ export interface CheckDoc {
 }
 
 export const CHECKS = {
+  "skill.not-loadable": {
+    severity: "high",
+    explanation: "SKILL.md is missing, unreadable, refused (a link out of the folder) or has no frontmatter with a name and a description: no agent lists or activates the skill, whatever else it holds.",
+    fix: "Run omniforge skill validate on the folder and fix the errors it names.",
+  },
   "tools.missing": {
     severity: "high",
     explanation: "The body tells the agent to run a command or use a tool that allowed-tools does not allow: under enforcement the skill cannot do what it says.",

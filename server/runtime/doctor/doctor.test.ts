@@ -23,6 +23,24 @@ function skill(frontmatter: string, body: string, files: Record<string, string> 
 const GOOD = "description: Summarises the changes on a git branch for a pull request. Use when the user asks for a PR description.";
 const of = (dir: string, prefix: string) => doctorSkill(dir).findings.filter((f) => f.code.startsWith(prefix));
 
+describe("loading", () => {
+  it("a skill no agent can load is skill.not-loadable (high), with the validator's first error; a loadable one is not", () => {
+    const noFrontmatter = skill("name: x", "");
+    fs.writeFileSync(path.join(noFrontmatter, "SKILL.md"), "# Just a heading\n\nNo frontmatter here.\n");
+    const duplicate = skill("name: twice\nname: twice\ndescription: d", "body\n");
+    const linked = skill("name: linked\n" + GOOD, "body\n");
+    fs.rmSync(path.join(linked, "SKILL.md"));
+    fs.symlinkSync("/etc/hostname", path.join(linked, "SKILL.md"));
+    for (const dir of [noFrontmatter, duplicate, linked]) {
+      const [f, ...rest] = of(dir, "skill.");
+      expect([f?.code, f?.severity, f?.message.startsWith("SKILL.md does not load: "), rest]).toEqual(["skill.not-loadable", "high", true, []]);
+      expect(atOrAbove(doctorSkill(dir).findings, "low").length).toBeGreaterThan(0);
+    }
+    expect(of(duplicate, "skill.")[0]!.message).toMatch(/\[yaml\.|\[frontmatter\./);
+    expect(of(skill("name: fine\n" + GOOD, "Body.\n"), "skill.")).toEqual([]);
+  });
+});
+
 describe("tools: allowed-tools against the body", () => {
   it("a command the patterns do not allow is tools.missing at its line; Claude Code and legacy forms are understood", () => {
     const dir = skill(
@@ -131,7 +149,7 @@ describe("silencing", () => {
 
   it("every code in the table has a severity, an explanation and a fix; typos in ignore lists are named", () => {
     for (const [code, doc] of Object.entries(CHECKS)) {
-      expect(code).toMatch(/^(tools|scripts|refs|description|priority)\.[a-z-]+$/);
+      expect(code).toMatch(/^(skill|tools|scripts|refs|description|priority)\.[a-z-]+$/);
       expect(doc.explanation.length).toBeGreaterThan(20);
       expect(doc.fix.length).toBeGreaterThan(10);
     }

@@ -2,7 +2,7 @@
 // scripts), complete (its references) and distinguishable (its description, overlaps in a catalog). Pure
 // runtime: no next, react or database. The editor, the CLI, the report page and policy call these two entries.
 import path from "node:path";
-import { CHECKS, CHECK_CODES, type CheckCode } from "./checks";
+import { CHECKS, CHECK_CODES, finding, type CheckCode } from "./checks";
 import { loadSkill, type SkillContext } from "./context";
 import { checkDescription, findOverlaps, overlapFindings } from "./description";
 import { checkPriority } from "./priority";
@@ -43,7 +43,15 @@ function finish(ctx: SkillContext, findings: Finding[], opts: DoctorOptions): Fi
 }
 
 function perSkill(ctx: SkillContext, opts: DoctorOptions): Finding[] {
-  return [...checkTools(ctx), ...checkScripts(ctx), ...checkRefs(ctx), ...checkDescription(ctx), ...checkPriority(ctx, opts.layerRivals?.(ctx))];
+  return [...checkLoads(ctx), ...checkTools(ctx), ...checkScripts(ctx), ...checkRefs(ctx), ...checkDescription(ctx), ...checkPriority(ctx, opts.layerRivals?.(ctx))];
+}
+
+/** A skill no agent can load is the first thing to say: the other checks read what is there and may find nothing. */
+function checkLoads(ctx: SkillContext): Finding[] {
+  if (ctx.check.loadable) return [];
+  const first = ctx.check.diagnostics.find((d) => d.severity === "error");
+  const why = first ? `${first.message} [${first.code}]` : "it has no frontmatter with a name and a description";
+  return [finding("skill.not-loadable", `SKILL.md does not load: ${why}`, "SKILL.md", first?.line ?? 1)];
 }
 
 function report(ctx: SkillContext, findings: Finding[], opts: DoctorOptions): SkillReport {
