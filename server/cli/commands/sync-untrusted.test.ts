@@ -1,0 +1,68 @@
+// `omniforge sync` against a scripted server on 127.0.0.1 that answers what a console should not: text with
+// terminal control characters in it. Nothing the server says may reach the terminal raw.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serveFetch } from "../../test-support/http-server";
+import type { CliIO } from "../io";
+import { main } from "../main";
+
+let server: Awaited<ReturnType<typeof serveFetch>>;
+let answer: (req: Request) => Response;
+let home: string;
+let project: string;
+
+beforeEach(async () => {
+  server = await serveFetch(async (req) => answer(req));
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sync-untrusted-"));
+  project = path.join(home, "project");
+  fs.mkdirSync(project);
+});
+afterEach(async () => {
+  await server.close();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+const json = (body: unknown, status = 200) => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const DIGEST = "sha256:" + "0".repeat(64);
+
+async function sync(...extra: string[]) {
+  const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: project } as unknown as CliIO & { stdout: string; stderr: string };
+  io.out = (s) => void (io.stdout += s);
+  io.err = (s) => void (io.stderr += s);
+  const code = await main(["sync", "--from", server.url, "--token", "t", "--agent", "claude-code", "--scope", "project", "--dry-run", ...extra], io);
+  return { code, out: io.stdout, err: io.stderr };
+}
+/** Anything a terminal acts on, other than the newlines that end our own lines. */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+describe("omniforge sync prints the server's text escaped", () => {
+  it("the user, skipped skills, allowed-tools and an unsafe skill name show their control characters as \\uXXXX", async () => {
+    answer = () =>
+      json({
+        etag: "e1",
+        user: "eve\u001b[2J",
+        skills: [
+          { name: "evil\u001b[2J\nforged: line", digest: DIGEST, hasScripts: false },
+          { name: "fine", digest: DIGEST, hasScripts: false, allowedTools: ["Read\u202e", "Bash\r"] },
+        ],
+        skipped: [{ name: "gone\u0085", reason: "too large\nsynced: 9 added" }],
+      });
+    const r = await sync();
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toMatch(RAW_CONTROL);
+    expect(r.out).toContain("as eve\\u001b[2J (project scope)");
+    expect(r.out).toMatch(/! clash\s+evil\\u001b\[2J\\u000aforged: line\s+\(not a usable folder name; skipped\)/);
+    expect(r.out).toContain("allowed-tools (Read\\u202e, Bash\\u000d)");
+    expect(r.out).toContain("note: gone\\u0085: not offered by the console (too large\\u000asynced: 9 added)");
+    expect(r.out.split("\n").filter((l) => /^(forged|synced)/.test(l))).toEqual([]);
+  });
+
+  it("the console's error message is one escaped line", async () => {
+    answer = () => json({ error: { code: "FORBIDDEN", message: "no\u001b]0;pwned\u0007\nomniforge sync: all good" } }, 403);
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toBe("omniforge sync: the console refused: 403: no\\u001b]0;pwned\\u0007\\u000aomniforge sync: all good\n");
+  });
+});
