@@ -1,5 +1,6 @@
-// `omniforge sync` against a scripted server on 127.0.0.1 that answers what a console should not: text with
-// terminal control characters in it. Nothing the server says may reach the terminal raw.
+// `omniforge sync` against a scripted server on 127.0.0.1 that answers what a console should not: something that
+// is not a catalog, or text with terminal control characters in it. Either ends in one clear line, never a stack
+// trace or a half-written folder, and nothing the server says reaches the terminal raw.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,11 +32,41 @@ async function sync(...extra: string[]) {
   const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: project } as unknown as CliIO & { stdout: string; stderr: string };
   io.out = (s) => void (io.stdout += s);
   io.err = (s) => void (io.stderr += s);
-  const code = await main(["sync", "--from", server.url, "--token", "t", "--agent", "claude-code", "--scope", "project", "--dry-run", ...extra], io);
+  const code = await main(["sync", "--from", server.url, "--token", "t", "--agent", "claude-code", "--scope", "project", ...extra], io);
   return { code, out: io.stdout, err: io.stderr };
 }
 /** Anything a terminal acts on, other than the newlines that end our own lines. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+const catalog = (skills: { name: string; digest: string }[] = [{ name: "fine", digest: DIGEST }]) => ({ etag: "e1", user: "u@x.io", skills, skipped: [] });
+
+describe("omniforge sync refuses an answer that is not a catalog", () => {
+  it.each([
+    ["HTML", "<html>hi</html>", "not JSON"],
+    ["null", "null", "the answer: expected object, got null"],
+    ["a list that is not one", '{"etag":"e","skills":"notalist"}', "user: missing; skills: expected array, got string; skipped: missing"],
+    ["a skill without a digest", JSON.stringify(catalog([{ name: "x" } as never])), "skills[0].digest: missing"],
+    ["a digest that is not one", JSON.stringify(catalog([{ name: "x", digest: "../../etc" }])), 'skills[0].digest: expected "sha256:" and 64 hex digits'],
+    ["an ETag that cannot go back in a header", JSON.stringify({ ...catalog(), etag: 'a"\nb' }), "etag: expected an ETag"],
+  ])("%s: one line naming the server, exit 1, nothing written", async (_, body, why) => {
+    answer = () => json(body);
+    for (const extra of [["--dry-run"], []]) {
+      const r = await sync(...extra);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^omniforge sync: http:\/\/127\.0\.0\.1:\d+ did not answer with a catalog: [^\n]+\n$/);
+      expect(r.err).toContain(`${server.url} did not answer with a catalog: ${why}`);
+      expect(r.out).toBe("");
+      expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+    }
+  });
+
+  it("an error body that is not the console's keeps the status only", async () => {
+    answer = () => json({ error: { message: { nested: true } } }, 502);
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toBe("omniforge sync: the console refused: 502 Bad Gateway\n");
+  });
+});
 
 describe("omniforge sync prints the server's text escaped", () => {
   it("the user, skipped skills, allowed-tools and an unsafe skill name show their control characters as \\uXXXX", async () => {
@@ -49,7 +80,7 @@ describe("omniforge sync prints the server's text escaped", () => {
         ],
         skipped: [{ name: "gone\u0085", reason: "too large\nsynced: 9 added" }],
       });
-    const r = await sync();
+    const r = await sync("--dry-run");
     expect(r.code, r.err).toBe(0);
     expect(r.out).not.toMatch(RAW_CONTROL);
     expect(r.out).toContain("as eve\\u001b[2J (project scope)");
@@ -61,7 +92,7 @@ describe("omniforge sync prints the server's text escaped", () => {
 
   it("the console's error message is one escaped line", async () => {
     answer = () => json({ error: { code: "FORBIDDEN", message: "no\u001b]0;pwned\u0007\nomniforge sync: all good" } }, 403);
-    const r = await sync();
+    const r = await sync("--dry-run");
     expect(r.code).toBe(1);
     expect(r.err).toBe("omniforge sync: the console refused: 403: no\\u001b]0;pwned\\u0007\\u000aomniforge sync: all good\n");
   });
