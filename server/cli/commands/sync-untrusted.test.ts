@@ -60,6 +60,14 @@ describe("omniforge sync refuses an answer that is not a catalog", () => {
     }
   });
 
+  it("an archive that is not a tar stops before anything is written", async () => {
+    answer = (req) => (new URL(req.url).searchParams.get("format") === "tar" ? new Response("<html>hi</html>") : json(catalog()));
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`omniforge sync: ${server.url} did not answer with a catalog archive: 15 bytes is too short to be a tar archive\n`);
+    expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+  });
+
   it("an error body that is not the console's keeps the status only", async () => {
     answer = () => json({ error: { message: { nested: true } } }, 502);
     const r = await sync();

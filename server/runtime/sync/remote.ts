@@ -2,7 +2,7 @@
 // tar, unpacked in memory and checked against the listing's digests before anything is written.
 // Every JSON answer is checked against a schema before use: a wrong address or a broken proxy answers too.
 import { z } from "zod";
-import { readTar } from "../registry/tar";
+import { readTar, TarFormatError, type TarEntry } from "../registry/tar";
 import type { SkillFile } from "../registry/skill-files";
 import { folderDigest } from "./digest";
 
@@ -89,8 +89,15 @@ export async function fetchFolders(from: string, token: string, q: { agent: stri
   const res = await get(catalogUrl(from, { ...q, format: "tar" }), token);
   const buf = new Uint8Array(await res.arrayBuffer());
   if (buf.length > MAX_TAR_BYTES) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
+  let entries: TarEntry[];
+  try {
+    entries = await readTar(buf, 100_000);
+  } catch (e) {
+    if (!(e instanceof TarFormatError)) throw e;
+    throw new SyncRemoteError(`${new URL(from).origin} did not answer with a catalog archive: ${e.message}`);
+  }
   const out = new Map<string, SkillFile[]>();
-  for (const e of await readTar(buf, 100_000)) {
+  for (const e of entries) {
     if (e.type !== "file") continue;
     const [name, ...rest] = e.name.split("/");
     const rel = rest.join("/");
