@@ -1,6 +1,8 @@
-// `omniforge sync` against a scripted server on 127.0.0.1 that answers what a console should not: something that
-// is not a catalog, or text with terminal control characters in it. Either ends in one clear line, never a stack
-// trace or a half-written folder, and nothing the server says reaches the terminal raw.
+// `omniforge sync` against a scripted server on 127.0.0.1 that answers what a console should not (something that
+// is not a catalog, text with terminal control characters in it), and with a lock file it cannot trust. Each ends
+// in one clear line, never a stack trace or a half-written folder, and nothing the server says reaches the
+// terminal raw.
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -103,5 +105,60 @@ describe("omniforge sync prints the server's text escaped", () => {
     const r = await sync("--dry-run");
     expect(r.code).toBe(1);
     expect(r.err).toBe("omniforge sync: the console refused: 403: no\\u001b]0;pwned\\u0007\\u000aomniforge sync: all good\n");
+  });
+});
+
+describe("omniforge sync stops at a lock file it cannot read", () => {
+  const skills = () => path.join(project, ".claude", "skills");
+  const lockFile = () => path.join(skills(), ".omniforge-sync.json");
+  const refused = () => `omniforge sync: ${lockFile()} is not a lock file omniforge sync can read; fix or remove it\n`;
+  beforeEach(() => {
+    answer = () => json(catalog([{ name: "x", digest: DIGEST }]));
+    fs.mkdirSync(skills(), { recursive: true });
+  });
+
+  it.each([
+    ["an entry that is null", { version: 1, skills: { x: null } }],
+    ["an entry without its source", { version: 1, skills: { x: { digest: DIGEST, syncedAt: "2025-01-01T00:00:00Z" } } }],
+    ["an entry whose digest is not text", { version: 1, skills: { x: { source: "http://a", digest: 7, syncedAt: "2025-01-01T00:00:00Z" } } }],
+  ])("%s", async (_, lock) => {
+    fs.writeFileSync(lockFile(), JSON.stringify(lock));
+    for (const extra of [["--dry-run"], []]) {
+      const r = await sync(...extra);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(refused());
+    }
+    expect(fs.readdirSync(skills())).toEqual([".omniforge-sync.json"]);
+  });
+
+  it("a folder in its place", async () => {
+    fs.mkdirSync(lockFile());
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(refused());
+    expect(fs.readdirSync(skills())).toEqual([".omniforge-sync.json"]);
+  });
+
+  it("a link to a file outside the folder", async () => {
+    const outside = path.join(home, "elsewhere.json");
+    fs.writeFileSync(outside, JSON.stringify({ version: 1, skills: {} }));
+    fs.symlinkSync(outside, lockFile());
+    const r = await sync();
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(refused());
+    expect(fs.readFileSync(outside, "utf8")).toBe(JSON.stringify({ version: 1, skills: {} }));
+  });
+
+  it.skipIf(process.platform === "win32")("a FIFO, without waiting for a writer", async () => {
+    execFileSync("mkfifo", [lockFile()]);
+    // Were sync to wait on the FIFO, this writer lets it go on after 2 s with an empty lock (and the test fails).
+    const writer = spawn(process.execPath, ["-e", `setTimeout(() => require("fs").writeFileSync(${JSON.stringify(lockFile())}, '{"version":1,"skills":{}}'), 2000)`]);
+    try {
+      const r = await sync("--dry-run");
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(refused());
+    } finally {
+      writer.kill();
+    }
   });
 });
