@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
 import type { CliIO } from "../io";
+import { printable } from "../printable";
 import { AGENT_LABELS, SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
 import { count } from "../../domain/plural";
 import {
@@ -37,6 +38,19 @@ const USAGE = `usage: omniforge sync --from URL --token TOKEN --agent ${SYNC_AGE
   updates and removes only those, and never overwrites a skill it did not write; --dry-run prints the plan only;
   --watch keeps going, asking every --every seconds (default ${DEFAULT_EVERY_SECONDS}) whether the catalog changed (ETag)
 `;
+
+/** The plan as printed: names, reasons and notes carry the console's text (and the lock's), escaped for the terminal. */
+const shown = (p: FolderPlan): FolderPlan => ({
+  ...p,
+  folder: printable(p.folder),
+  steps: p.steps.map((s) => ({
+    ...s,
+    name: printable(s.name),
+    ...(s.digest === undefined ? {} : { digest: printable(s.digest) }),
+    ...(s.reason === undefined ? {} : { reason: printable(s.reason) }),
+  })),
+  notes: p.notes.map(printable),
+});
 
 interface Target {
   folder: string;
@@ -104,12 +118,12 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       const agent = t.agents[0]!;
       const catalog: RemoteCatalog = await fetchCatalog(source, token, q(agent));
       etags.set(agent, catalog.etag);
-      if (planned.length === 0) io.out(`sync from ${source} as ${catalog.user ?? "a machine token"} (${scope} scope)${values["dry-run"] ? ", dry run" : ""}\n`);
+      if (planned.length === 0) io.out(`sync from ${source} as ${printable(catalog.user ?? "a machine token")} (${scope} scope)${values["dry-run"] ? ", dry run" : ""}\n`);
       const label = t.agents.map((a) => AGENT_LABELS[a]).join(" + ");
       const plan = planFolder(t.folder, t.agents, source, catalog.skills, label);
       for (const s of catalog.skipped) plan.notes.push(`${s.name}: not offered by the console (${s.reason})`);
       if (t.agents.length > 1) plan.notes.push(`${label} read the same folder; it holds ${AGENT_LABELS[agent]}'s catalog`);
-      io.out(formatPlan(plan, label));
+      io.out(formatPlan(shown(plan), label));
       planned.push({ plan, agent });
     }
     const clashes = planned.reduce((n, p) => n + p.plan.steps.filter((s) => s.kind === "clash").length, 0);
@@ -137,7 +151,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
         try {
           await reportSync(source, token, { host: os.hostname(), agent, scope, skills });
         } catch (e) {
-          io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
+          io.err(`omniforge sync: warning: ${printable((e as Error).message)}\n`);
         }
       }
     }
@@ -151,7 +165,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
     etags = await pass();
   } catch (e) {
     if (!known(e)) throw e;
-    io.err(`omniforge sync: ${(e as Error).message}\n`);
+    io.err(`omniforge sync: ${printable((e as Error).message)}\n`);
     return 1;
   }
   if (!values.watch) return 0;
@@ -167,7 +181,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       if (changed) etags = await pass();
     } catch (e) {
       if (!known(e)) throw e;
-      io.err(`omniforge sync: warning: ${(e as Error).message}\n`);
+      io.err(`omniforge sync: warning: ${printable((e as Error).message)}\n`);
     }
   }
   return 0;

@@ -2,6 +2,7 @@
 // with which digest. It is how sync knows what is its own: a folder it did not record is never touched.
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 
 export const LOCK_FILE = ".omniforge-sync.json";
 
@@ -18,20 +19,46 @@ export interface SyncLock {
   skills: Record<string, LockEntry>;
 }
 
-export function readLock(folder: string): SyncLock {
-  let raw: string;
+const lockSchema = z.object({
+  version: z.literal(1),
+  skills: z.record(z.string(), z.object({ source: z.string(), digest: z.string(), syncedAt: z.string() })),
+});
+
+/**
+ * The lock's text, or null when there is none. Anything but a regular file (a folder, a FIFO, a device, a link
+ * leaving `folder`) is an error, not "no lock"; the FIFO is opened without blocking.
+ */
+function readLockText(folder: string, file: string): string | null {
+  let stat: fs.Stats;
   try {
-    raw = fs.readFileSync(path.join(folder, LOCK_FILE), "utf8");
-  } catch {
-    return { version: 1, skills: {} };
+    stat = fs.lstatSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+    throw e;
   }
+  let real = file;
+  if (stat.isSymbolicLink()) {
+    real = fs.realpathSync(file);
+    if (!real.startsWith(fs.realpathSync(folder) + path.sep)) throw new Error("a link leaving the folder");
+  }
+  const fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
-    const parsed = JSON.parse(raw) as Partial<SyncLock>;
-    if (parsed.version !== 1 || typeof parsed.skills !== "object" || !parsed.skills) throw new Error("shape");
-    return { version: 1, skills: parsed.skills };
+    if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file");
+    return fs.readFileSync(fd, "utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function readLock(folder: string): SyncLock {
+  const file = path.join(folder, LOCK_FILE);
+  try {
+    const raw = readLockText(folder, file);
+    if (raw === null) return { version: 1, skills: {} };
+    return lockSchema.parse(JSON.parse(raw));
   } catch {
     // A damaged lock must not make sync forget what it owns and start overwriting: stop instead.
-    throw new Error(`${path.join(folder, LOCK_FILE)} is not a lock file omniforge sync can read; fix or remove it`);
+    throw new Error(`${file} is not a lock file omniforge sync can read; fix or remove it`);
   }
 }
 

@@ -1,17 +1,41 @@
 // The console's catalog over HTTP (GET /api/catalog with a bearer token): the JSON listing, and the folders as a
 // tar, unpacked in memory and checked against the listing's digests before anything is written.
-import { readTar } from "../registry/tar";
+// Every JSON answer is checked against a schema before use: a wrong address or a broken proxy answers too.
+import { z } from "zod";
+import { readTar, TarFormatError, type TarEntry } from "../registry/tar";
 import type { SkillFile } from "../registry/skill-files";
 import { folderDigest } from "./digest";
 
-export interface RemoteCatalog {
-  etag: string;
-  user: string | null;
-  skills: { name: string; digest: string; allowedTools?: string[]; hasScripts: boolean }[];
-  skipped: { name: string; reason: string }[];
-}
+// What server/services/catalog-api sends (fields sync does not read are not required). The ETag goes back in an
+// If-None-Match header and the digest into the lock file, so both are held to their exact form.
+const catalogSchema = z.object({
+  etag: z.string().regex(/^[\x21\x23-\x7e]{1,200}$/, "expected an ETag (1 to 200 printable ASCII characters, no quotes)"),
+  user: z.string().nullable(),
+  skills: z.array(
+    z.object({
+      name: z.string(),
+      digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected "sha256:" and 64 hex digits'),
+      allowedTools: z.array(z.string()).optional(),
+    }),
+  ),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+
+export type RemoteCatalog = z.infer<typeof catalogSchema>;
+
+const errorBodySchema = z.object({ error: z.object({ message: z.string() }) });
 
 export class SyncRemoteError extends Error {}
+
+/** "missing" and "expected array, got string" rather than zod's longer "Invalid input: ..." (others stay zod's). */
+function typeMessage(iss: { code?: string; expected?: unknown; input?: unknown }): string | undefined {
+  if (iss.code !== "invalid_type") return undefined;
+  if (iss.input === undefined) return "missing";
+  return `expected ${String(iss.expected)}, got ${iss.input === null ? "null" : Array.isArray(iss.input) ? "array" : typeof iss.input}`;
+}
+
+/** `skills[0].digest` for zod's ["skills", 0, "digest"]. */
+const fieldName = (at: PropertyKey[]) => at.reduce<string>((s, k) => (typeof k === "number" ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), "");
 
 const MAX_TAR_BYTES = 200 * 1024 * 1024;
 
@@ -33,8 +57,8 @@ async function get(url: string, token: string): Promise<Response> {
   if (res.ok) return res;
   let msg = `${res.status} ${res.statusText}`;
   try {
-    const body = (await res.json()) as { error?: { message?: string } };
-    if (body.error?.message) msg = `${res.status}: ${body.error.message}`;
+    const body = errorBodySchema.safeParse(await res.json());
+    if (body.success && body.data.error.message) msg = `${res.status}: ${body.data.error.message}`;
   } catch {
     /* not JSON: the status says enough */
   }
@@ -42,7 +66,22 @@ async function get(url: string, token: string): Promise<Response> {
 }
 
 export async function fetchCatalog(from: string, token: string, q: { agent: string; environment?: string }): Promise<RemoteCatalog> {
-  return (await (await get(catalogUrl(from, q), token)).json()) as RemoteCatalog;
+  const url = catalogUrl(from, q);
+  const res = await get(url, token);
+  const notCatalog = (why: string) => new SyncRemoteError(`${new URL(url).origin} did not answer with a catalog: ${why}`);
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw notCatalog("not JSON");
+  }
+  const parsed = catalogSchema.safeParse(body, { error: typeMessage });
+  if (!parsed.success) {
+    const { issues } = parsed.error;
+    const listed = issues.slice(0, 3).map((i) => `${fieldName(i.path) || "the answer"}: ${i.message}`);
+    throw notCatalog(listed.join("; ") + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""));
+  }
+  return parsed.data;
 }
 
 /** Every skill's files from the tar, each checked against the digest the listing announced. */
@@ -50,8 +89,15 @@ export async function fetchFolders(from: string, token: string, q: { agent: stri
   const res = await get(catalogUrl(from, { ...q, format: "tar" }), token);
   const buf = new Uint8Array(await res.arrayBuffer());
   if (buf.length > MAX_TAR_BYTES) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
+  let entries: TarEntry[];
+  try {
+    entries = await readTar(buf, 100_000);
+  } catch (e) {
+    if (!(e instanceof TarFormatError)) throw e;
+    throw new SyncRemoteError(`${new URL(from).origin} did not answer with a catalog archive: ${e.message}`);
+  }
   const out = new Map<string, SkillFile[]>();
-  for (const e of await readTar(buf, 100_000)) {
+  for (const e of entries) {
     if (e.type !== "file") continue;
     const [name, ...rest] = e.name.split("/");
     const rel = rest.join("/");
