@@ -8,6 +8,7 @@ import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand } from "../args";
 import { chunkedWriter, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
+import { printable } from "../printable";
 import { layerConfigFromEnv, type LayerConfig } from "../../runtime/registry/layers";
 import { resolve, resolveAll } from "../../runtime/registry/resolve";
 import { listingCacheFrom } from "../../runtime/registry/listing-cache";
@@ -159,18 +160,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const layerLabel = (x: { layer: string; plugin?: string }) => (x.plugin ? `plugin:${x.plugin}` : x.layer);
+  // Names, folders and reasons come from the files: control characters in them (an escape sequence in a name, a
+  // newline in a folder name) are shown, not obeyed by the terminal.
   const body = rows.map((r) => [
-    r.name,
-    layerLabel(r),
+    printable(r.name),
+    printable(layerLabel(r)),
     r.status,
-    r.status === "active" ? "-" : r.status === "shadowed" && r.active ? layerLabel(r.active) : r.status === "shadowed" ? "held" : "-",
+    r.status === "active" ? "-" : r.status === "shadowed" && r.active ? printable(layerLabel(r.active)) : r.status === "shadowed" ? "held" : "-",
     r.errorCount ? `${r.diagnosticsCount} (${count(r.errorCount, "error")})` : String(r.diagnosticsCount),
-    r.dir,
+    printable(r.dir),
   ]);
   io.out(table([["NAME", "LAYER", "STATUS", "SHADOWED BY", "DIAGNOSTICS", "PATH"], ...body]));
   const notes = [
-    ...resolutions.flatMap((r) => r.warnings.map((w) => `warning: ${w}`)),
-    ...rows.filter((r) => r.status !== "active" && r.status !== "shadowed").map((r) => `${r.status}: ${r.name} (${layerLabel(r)}): ${r.reason}`),
+    ...resolutions.flatMap((r) => r.warnings.map((w) => `warning: ${printable(w)}`)),
+    ...rows.filter((r) => r.status !== "active" && r.status !== "shadowed").map((r) => printable(`${r.status}: ${r.name} (${layerLabel(r)}): ${r.reason}`)),
   ];
   if (notes.length) io.out("\n" + notes.join("\n") + "\n");
   const active = resolutions.filter((r) => r.active).length;

@@ -116,6 +116,28 @@ describe("omniforge skill read-properties", () => {
   });
 });
 
+describe("text from the files on a terminal", () => {
+  it("validate and list show control characters in names, folders and messages escaped, one line per report", () => {
+    const home = path.join(tmp, "esc-home");
+    const project = path.join(tmp, "esc-project");
+    const folder = path.join(project, ".omniforge", "skills", "two\nlines");
+    fs.mkdirSync(home, { recursive: true });
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, "SKILL.md"), '---\nname: "esc\\e[8mhidden\\e[0m"\ndescription: Shows an escape. Use when testing.\n---\nBody.\n');
+    const v = omniforge("skill", "validate", folder);
+    const l = omniforge("skill", "list", "--home", home, "--project", project);
+    for (const out of [v.out, l.out]) {
+      expect(out).not.toMatch(/[\u001b]/);
+      expect(out).toContain("esc\\u001b[8mhidden\\u001b[0m");
+      expect(out).toContain("two\\u000alines");
+    }
+    // validate: the verdict line and each diagnostic stay one line each.
+    const report = v.out.split("\n\n")[0]!.split("\n");
+    expect(report.length).toBeGreaterThan(1);
+    for (const line of report) expect(line).toContain("two\\u000alines/SKILL.md");
+  });
+});
+
 describe("omniforge skill to-prompt", () => {
   it("prints the <available_skills> block with escaped text and absolute locations", () => {
     const r = omniforge("skill", "to-prompt", "skills/good", "skills/bad");

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseCommand } from "../args";
 import { chunkedWriter, type CliIO } from "../io";
+import { printable } from "../printable";
 import { count } from "../../domain/plural";
 // The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
 import { checkSkillDir } from "../../runtime/skill/check";
@@ -118,8 +119,9 @@ function report(check: SkillCheck, json: boolean, io: CliIO): string {
       }) + "\n"
     );
   }
-  const where = display(check.file ?? check.dir, io);
-  let text = `${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${check.properties.name})` : ""}\n`;
-  for (const d of check.diagnostics) text += `  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}\n`;
+  // Paths, names and messages quoting the file: control characters in them are shown, not obeyed by the terminal.
+  const where = printable(display(check.file ?? check.dir, io));
+  let text = `${where}: ${check.valid ? "valid" : "invalid"}${check.properties ? ` (${printable(check.properties.name)})` : ""}\n`;
+  for (const d of check.diagnostics) text += `  ${where}:${d.line}:${d.column} ${d.severity} ${d.code} ${printable(d.message)}\n`;
   return text;
 }
