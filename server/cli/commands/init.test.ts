@@ -27,7 +27,11 @@ describe("omniforge init", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("created .omniforge/skills/");
     expect(r.stdout).toContain("created .omniforge/skills/example-skill/SKILL.md");
-    expect(omniforge("skill", "validate", ".omniforge/skills", "--recursive").status).toBe(0);
+    // Clean as made: no warning from validate, no finding from the doctor, and found by a request it describes.
+    const v = omniforge("skill", "validate", ".omniforge/skills", "--recursive");
+    expect([v.status, v.stdout.split("\n\n")[0]]).toEqual([0, ".omniforge/skills/example-skill/SKILL.md: valid (example-skill)"]);
+    expect(omniforge("skill", "doctor", ".omniforge/skills/example-skill", "--fail-on", "low").stdout).toContain("(example-skill): no findings");
+    expect(omniforge("skill", "search", "how do I write a SKILL.md").stdout).toMatch(/^1\. example-skill /);
     fs.writeFileSync(path.join(project, ".omniforge/skills/example-skill/SKILL.md"), "---\nname: example-skill\ndescription: mine now. Use it.\n---\nmine\n");
     const again = omniforge("init");
     expect(again.stdout).toContain("kept .omniforge/skills/example-skill/ (already there)");

@@ -8,15 +8,15 @@ import type { CliIO } from "../io";
 export const summary = "Create .omniforge/skills/ in the project with an example skill (never overwrites)";
 
 const USAGE = `usage: omniforge init [--project DIR]
-  Creates <project>/.omniforge/skills/ and .omniforge/skills/example-skill/SKILL.md (a valid skill marked
-  "delete me"); anything already there is kept. Then: omniforge skill validate .omniforge/skills --recursive`;
+  Creates <project>/.omniforge/skills/ and .omniforge/skills/example-skill/SKILL.md (a valid skill to copy,
+  then delete); anything already there is kept. Then: omniforge skill validate .omniforge/skills --recursive`;
 
 const EXAMPLE = `---
 name: example-skill
-description: An example skill made by omniforge init (delete me). Use when someone asks how a skill is written.
+description: Shows the shape of a SKILL.md file made by omniforge init, to copy and then delete. Use when someone asks how to write or structure an agent skill, or what goes in a SKILL.md frontmatter.
 ---
 
-# Example skill (delete me)
+# Example skill (delete this folder once you have your own)
 
 This folder shows the shape of a skill; copy it, rename the folder and the name above (they must match: lowercase
 letters, digits and hyphens), and describe in the description what the skill does and when to use it: that is
@@ -26,7 +26,7 @@ what an agent reads to choose it.
 
 1. Say what the skill is for.
 2. Give the instructions an agent should follow, one step at a time.
-3. Put long reference material in references/ and scripts in scripts/, and link to them from here.
+3. Put long reference material in a references/ folder and scripts in a scripts/ folder, then link to them from here.
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
