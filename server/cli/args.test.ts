@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommand, stringFlags } from "./args";
+import { parseCommand, stringFlags, wholeNumber } from "./args";
 import type { CliIO } from "./io";
 
 function capture() {
@@ -36,5 +36,20 @@ describe("a command's expected flags", () => {
     const { io, cli } = capture();
     expect(parse(["--help"], cli)).toBe(0);
     expect(io.out).toBe(`${USAGE}\n`);
+  });
+});
+
+describe("number flags", () => {
+  it("take decimal digits only, in range: not hex, exponents, spaces, signs or nothing", () => {
+    expect([wholeNumber("16", 1), wholeNumber("100", 1, 100), wholeNumber("10", 10)]).toEqual([16, 100, 10]);
+    for (const v of ["0x10", "1e99", "1e2", " 7", "7 ", "", "-1", "+3", "1.5", "0", "101", "9".repeat(16)]) {
+      expect([v, wholeNumber(v, 1, 100)]).toEqual([v, null]);
+    }
+  });
+
+  it("a value that starts with a dash is named, with the way to write it", () => {
+    const { io, cli } = capture();
+    expect(parseCommand("demo", USAGE, ["--from", "-1"], { ...stringFlags("from") }, cli)).toBe(2);
+    expect(io.err.split("\n")[0]).toBe('omniforge demo: --from needs a value (a value starting with "-" is written --from=-…)');
   });
 });

@@ -45,8 +45,21 @@ function parseFlags<O extends Options>(args: string[], options: O): Parsed<O> | 
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
     // Node's message goes on to explain "--" escaping, which is noise for a usage line.
-    return (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+    const line = (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
+    // "--limit -1": the value looks like a flag to parseArgs, which calls that ambiguous.
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(line);
+    return ambiguous ? `${ambiguous[1]} needs a value (a value starting with "-" is written ${ambiguous[1]}=-…)` : line;
   }
+}
+
+/**
+ * A flag's value as a whole number from `min` to `max`, written in decimal digits only: Number() would also take
+ * "0x10", "1e99", " 7" and "", none of which a person means as a count. Null when it is not one.
+ */
+export function wholeNumber(value: string, min: number, max = Number.MAX_SAFE_INTEGER): number | null {
+  if (!/^\d{1,15}$/.test(value)) return null;
+  const n = Number(value);
+  return n >= min && n <= max ? n : null;
 }
 
 export interface Command<O extends Options, R extends string = never> {

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import type { SkillsConfig } from "../../runtime/registry/config-file";
@@ -105,8 +105,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`omniforge agent run: unknown provider "${values.provider}": use offline, openai or anthropic\n`);
     return 2;
   }
-  const stepLimit = values.steps !== undefined ? Number(values.steps) : undefined;
-  if (stepLimit !== undefined && (!Number.isInteger(stepLimit) || stepLimit < 1 || stepLimit > 100)) {
+  const stepLimit = values.steps !== undefined ? wholeNumber(values.steps, 1, 100) : undefined;
+  if (stepLimit === null) {
     io.err(`omniforge agent run: --steps must be a whole number from 1 to 100\n`);
     return 2;
   }

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { catalogConfigFrom } from "./skill-list";
@@ -106,8 +106,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const mode = (values.mode ?? "tool") as DisclosureMode;
   if (!DISCLOSURE_MODES.includes(mode)) return fail(`--mode must be one of ${DISCLOSURE_MODES.join(", ")}, not "${values.mode}"`);
   if (values.provider !== undefined && !isProviderName(values.provider)) return fail(`unknown provider "${values.provider}": use offline, openai or anthropic`);
-  const runs = values.runs === undefined ? undefined : Number(values.runs);
-  if (runs !== undefined && (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)) return fail(`--runs must be a whole number from 1 to ${MAX_RUNS}`);
+  const runs = values.runs === undefined ? undefined : wholeNumber(values.runs, 1, MAX_RUNS);
+  if (runs === null) return fail(`--runs must be a whole number from 1 to ${MAX_RUNS}`);
   const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD : Number(values.threshold);
   if (!(threshold > 0 && threshold <= 1)) return fail("--threshold must be a number above 0 and at most 1");
 

@@ -4,7 +4,7 @@
 // `--json` prints one JSON object per request per line. `--skills DIR` adds a plain folder of skill folders
 // (a catalog checked out somewhere) to the project layer.
 import path from "node:path";
-import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { catalogConfigFrom } from "./skill-list";
@@ -60,8 +60,7 @@ export function readQueries(text: string): Query[] | string {
 
 function positiveInt(v: string | undefined, name: string, dflt: number): number | string {
   if (v === undefined) return dflt;
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : `--${name} must be a positive whole number, not "${v}"`;
+  return wholeNumber(v, 1) ?? `--${name} must be a positive whole number, not "${v}"`;
 }
 
 function jsonLine(q: Query, r: Routed, limit: number): string {

@@ -3,7 +3,7 @@
 // its lock file says it wrote, so hand-written skills and hand-edited copies stay (reported as clashes).
 import os from "node:os";
 import path from "node:path";
-import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
+import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags, wholeNumber } from "../args";
 import type { CliIO } from "../io";
 import { printable } from "../printable";
 import { AGENT_LABELS, SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
@@ -88,8 +88,8 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
   if (bad) return usage(`unknown agent "${bad}": use ${SYNC_AGENTS.join(", ")}`);
   if (values.scope !== "user" && values.scope !== "project") return usage("--scope must be user or project");
   const scope = values.scope as SyncScope;
-  const every = values.every === undefined ? DEFAULT_EVERY_SECONDS : Number(values.every);
-  if (!Number.isInteger(every) || every < 10) return usage("--every takes whole seconds, at least 10");
+  const every = values.every === undefined ? DEFAULT_EVERY_SECONDS : wholeNumber(values.every, 10);
+  if (every === null) return usage("--every takes whole seconds, at least 10");
   if (values.watch && values["dry-run"]) return usage("--watch and --dry-run do not go together");
   const source = values.from.replace(/\/+$/, "");
   const places = {
