@@ -2,6 +2,7 @@
 // vendor words. Across a catalog: overlaps, found with the one ranking (../search): each skill's description
 // (and its trigger set's should-trigger queries) searched against the catalog; a query that lands on another
 // skill, or puts another close behind, is a pair competing for the same requests.
+import { count } from "../../domain/plural";
 import { VENDOR_WORD_PATTERNS } from "../../domain/vocabulary";
 import { SkillSearch } from "../search/engine";
 import { nameWords, terms, termsWithWords } from "../search/text";
@@ -21,7 +22,7 @@ export function checkDescription(ctx: SkillContext): Finding[] {
   const at = (code: Parameters<typeof finding>[0], message: string) => out.push(finding(code, message, "SKILL.md", ctx.descriptionLine, d));
   if (!d.trim()) return out; // a missing description is the validator's error, not a quality finding
   const words = d.split(/\s+/).filter(Boolean).length;
-  if (words < MIN_DESCRIPTION_WORDS || d.length < MIN_DESCRIPTION_CHARS) at("description.short", `the description has ${words} words (${d.length} characters): too few to route on`);
+  if (words < MIN_DESCRIPTION_WORDS || d.length < MIN_DESCRIPTION_CHARS) at("description.short", `the description has ${count(words, "word")} (${count(d.length, "character")}): too few to route on`);
   if (!WHEN.test(d)) at("description.no-when", "the description does not say when to use the skill");
   // Quoted text is what users type ("review my UI") and code is code: neither is the skill speaking.
   const fp = FIRST_PERSON.exec(d.replace(/`[^`]*`|"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g, " "));

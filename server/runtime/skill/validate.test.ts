@@ -174,6 +174,10 @@ describe("unknown, vendor and extension fields", () => {
     expect(c.diagnostics[0]!.message).toContain('Did you mean "allowed-tools"?');
     expect(c.diagnostics[2]!.message).toContain('Did you mean "description"?');
     expect(c.properties).toMatchObject({ context: "fork", priority: 5 });
+    expect(c.diagnostics[1]!.message).toBe('"argument-hint" is a Claude Code field; OmniForge keeps it but does not use it, and other spec tools reject it.');
+    // A field several tools write says so, not "a various field".
+    const author = check(`${BASE}\nauthor: Ana`, { rules: "omniforge" }).diagnostics.map((d) => d.message);
+    expect(author).toEqual(['"author" is a field several tools write; OmniForge keeps it but does not use it, and other spec tools reject it.']);
   });
 
   it("omniforge extension fields are type-checked and extracted", () => {

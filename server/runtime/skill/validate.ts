@@ -64,9 +64,8 @@ export function validateFrontmatter(parsed: ParsedSkill, ctx: FrontmatterContext
             : ` It is a ${vendor.origin} field: move it under metadata to stay portable.`;
       out.push(diag("error", "field.unknown", `Unknown field "${key}": the spec allows only ${SPEC_LIST}.${why}${hint}`, keyRange(key)));
     } else if (vendor) {
-      out.push(
-        diag("warning", "field.vendor", `"${key}" is a ${vendor.origin} field that OmniForge keeps but does not use; other spec tools reject it.`, keyRange(key)),
-      );
+      const whose = vendor.origin === "various" ? "a field several tools write" : `a ${vendor.origin} field`;
+      out.push(diag("warning", "field.vendor", `"${key}" is ${whose}; OmniForge keeps it but does not use it, and other spec tools reject it.`, keyRange(key)));
     } else if (!extension) {
       out.push(diag("warning", "field.unknown", `Unknown field "${key}" is ignored.${hint || ` Known fields: ${SPEC_LIST}, and the OmniForge extensions.`}`, keyRange(key)));
     }
