@@ -21,7 +21,7 @@ export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { 
   try {
     raw = parse(text);
   } catch (e) {
-    return { problems: [`not valid YAML: ${(e as Error).message.split("\n")[0]}`] };
+    return { problems: [`not valid YAML (nor JSON): ${(e as Error).message.split("\n")[0]}`] };
   }
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== "object" || Array.isArray(raw)) return { problems: ["the file must be a mapping of policy fields"] };
