@@ -3,6 +3,7 @@
 import type { Db } from "../../../db/client";
 import type { Audited } from "../../runtime/audit/events";
 import { isLayerName, type LayerName } from "../../runtime/registry";
+import { compileNamePattern } from "../../runtime/registry/name-pattern";
 import { normalisePolicy, readStoredPolicy, writeStoredPolicy, type StoredPolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
 
@@ -36,15 +37,14 @@ function checkPattern(p: string): string {
   const pattern = p.trim();
   if (!pattern) throw new GovernanceError("BAD_REQUEST", "an empty pattern would match every name");
   if (pattern.length > 200) throw new GovernanceError("BAD_REQUEST", "patterns are limited to 200 characters");
-  const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
-  if (m) {
-    try {
-      new RegExp(m[1]!, m[2]);
-    } catch (e) {
-      throw new GovernanceError("BAD_REQUEST", `${pattern} is not a valid regular expression: ${(e as Error).message}`);
-    }
-    if (new RegExp(m[1]!, m[2]).test("")) throw new GovernanceError("BAD_REQUEST", `${pattern} matches the empty name, so it would block every skill`);
+  let compiled;
+  try {
+    // The registry's own matcher: what it refuses (lookarounds, backreferences, huge counts) can never be saved.
+    compiled = compileNamePattern(pattern);
+  } catch (e) {
+    throw new GovernanceError("BAD_REQUEST", `${pattern} ${(e as Error).message}`);
   }
+  if (compiled.match("")) throw new GovernanceError("BAD_REQUEST", `${pattern} matches the empty name, so it would block every skill`);
   return pattern;
 }
 
