@@ -28,8 +28,8 @@ async function readPolicyFile(file: string, shown: string): Promise<RegistryPoli
   } catch (e) {
     throw new Error(`cannot read the policy file ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  // Loaded here, not at the top: the check brings the policy store's modules, which a run without --policy never needs.
-  const { checkPolicyDocument } = await import("../services/governance/policy-document");
+  // Loaded here, not at the top: a run without --policy never needs the check or the YAML parser.
+  const { checkPolicyDocument } = await import("../services/governance/policy-rules");
   const checked = checkPolicyDocument(text);
   if ("problems" in checked) throw new Error(`the policy file ${shown} was refused: ${checked.problems.join("; ")}`);
   return checked.policy;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { effectivePolicy, readStoredPolicy } from "../policy/store";
-import { applyPolicyChange, changePolicy } from "./policy-change";
+import { changePolicy } from "./policy-change";
+import { applyPolicyChange } from "./policy-rules";
 import { govHome } from "./test-home";
 import { useTestHome } from "../../test-support/test-home";
 
