@@ -128,6 +128,8 @@ export function ForbiddenNames({ p, apply, names, vendorWords }: Props & { names
     <>
       A name containing any of these words (or matching a <code>/regular expression/</code>) is blocked. Vendor words
       (claude, anthropic, gemini, openai) are a common choice: some vendors refuse skills whose names carry them.
+      Expressions are matched without backtracking, so no name can stall a listing: lookarounds and backreferences are
+      refused, and a name is matched on its first 128 characters.
     </>
   );
   return (

@@ -17,16 +17,29 @@ export interface PolicySource {
   from: string | null;
 }
 
-export function readPolicyFile(file: string): RegistryPolicy {
-  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<RegistryPolicy>;
-  return { ...raw, blockedNames: raw.blockedNames ?? [], disabled: raw.disabled ?? [] };
+/**
+ * A --policy file, checked whole by `omniforge policy import`'s own check (JSON is YAML): a wrong field or entry
+ * refuses the file with one line naming it, instead of a crash, a silently ignored typo or a half-applied policy.
+ */
+async function readPolicyFile(file: string, shown: string): Promise<RegistryPolicy> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read the policy file ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  // Loaded here, not at the top: a run without --policy never needs the check or the YAML parser.
+  const { checkPolicyDocument } = await import("../services/governance/policy-rules");
+  const checked = checkPolicyDocument(text);
+  if ("problems" in checked) throw new Error(`the policy file ${shown} was refused: ${checked.problems.join("; ")}`);
+  return checked.policy;
 }
 
 /** Throws with a readable message when the file or the console database cannot be read. */
 export async function policyFor(config: LayerConfig, opts: { file?: string; cwd: string }): Promise<PolicySource> {
   if (opts.file) {
     const file = path.resolve(opts.cwd, opts.file);
-    return { policy: readPolicyFile(file), from: file };
+    return { policy: await readPolicyFile(file, opts.file), from: file };
   }
   const db = path.join(path.resolve(config.home), "console.db");
   if (!fs.existsSync(db)) return { from: null };

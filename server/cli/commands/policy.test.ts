@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readStoredPolicy } from "../../services/policy/store";
+import { skillMd, writeSkillOnDisk } from "../../services/skills/test-support";
 import { useSkillsTestHome } from "../../test-support/test-home";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -52,6 +53,25 @@ describe("omniforge policy", () => {
     expect(omniforge("import", file)).toMatchObject({ code: 0, out: "policy replaced from " + file + "\n" });
     expect(readStoredPolicy(h.db)).toMatchObject({ blockedNames: ["new-skill"], allowlist: ["new-skill", "pdf-tools"], requireApprovalForScripts: true });
     expect(JSON.parse(policyEvents().at(-1)!.details)).toMatchObject({ change: { op: "import" }, changed: true });
+  });
+
+  it("a forbidden pattern that makes RegExp backtrack cannot hang a listing: any author picks the name it is matched on", () => {
+    const file = path.join(h.dir, "redos.yaml");
+    fs.writeFileSync(file, 'forbiddenNamePatterns: ["/^(a+)+$/", "/^b{3}-/"]\n');
+    expect(omniforge("import", file).code).toBe(0);
+    const long = `${"a".repeat(33)}-x`;
+    for (const name of [long, "bbb-tool"]) writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".omniforge", "skills", name), { "SKILL.md": skillMd(name) });
+    // Before the fix this listing ran for minutes of CPU; the timeout ends it well before.
+    const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot], {
+      cwd: h.dir,
+      encoding: "utf8",
+      env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" },
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    const rows = JSON.parse(r.stdout) as { name: string; status: string }[];
+    expect(rows.find((x) => x.name === long)?.status).toBe("active");
+    expect(rows.find((x) => x.name === "bbb-tool")?.status).toBe("blocked");
   });
 
   it("without a console database it says where it looked; `omniforge policy` lists the group", () => {

@@ -128,6 +128,20 @@ describe("omniforge skill list", () => {
     fs.rmSync(path.join(t.home, "skills", "prod-only"), { recursive: true });
   });
 
+  it("--policy refuses a wrong file with one line and exit 2, as policy import does, instead of crashing or ignoring it", () => {
+    const policy = path.join(t.base, "bad-policy.json");
+    for (const [json, problem] of [
+      ['{"blockedNames":5}', "blockedNames: must be a list"],
+      ['{"blockednames":["notes"]}', "blockednames: unknown field"],
+    ]) {
+      fs.writeFileSync(policy, json!);
+      const r = omniforge("skill", "list", "--policy", policy);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`^omniforge skill list: the policy file \\S+bad-policy\\.json was refused: ${problem}[^\\n]*\\n$`));
+      expect(r.out).toBe("");
+    }
+  });
+
   it("--environment is the flag's one spelling, --env its alias: both give the same context", () => {
     writeSkill(path.join(t.home, "skills"), "prod-only", { extra: "scope:\n  environments: [prod]" });
     const statusWith = (...flags: string[]) =>

@@ -76,6 +76,15 @@ describe("omniforge skill search", () => {
     expect([...o.listing.withDescription, ...o.listing.nameOnly]).not.toContain(path.join(catalog, "acme/pdf-form-filler"));
   });
 
+  it("refuses a wrong --policy file with one line and exit 2, as skill list and policy import do", () => {
+    const policy = path.join(t.base, "bad-policy.json");
+    fs.writeFileSync(policy, JSON.stringify({ disabled: "x" }));
+    const r = omniforge("fill out this pdf form", "--skills", catalog, "--policy", policy);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^omniforge skill search: the policy file \S+bad-policy\.json was refused: disabled: must be a list\n/);
+    expect(r.err).not.toContain("TypeError");
+  });
+
   it("prints a readable ranking with the why, and the listing summary", () => {
     const r = omniforge("make slides for the board", "--skills", catalog);
     expect(r.code).toBe(0);

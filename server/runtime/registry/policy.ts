@@ -1,6 +1,7 @@
 // Policy and scope checks for one definition. Pure functions over data: each returns the reason a person
 // reads when the definition is kept out, or null when it may be active. No node: imports: the policies page's
 // pattern preview runs matchesPattern in the browser.
+import { compileNamePattern, NAME_MATCH_LENGTH, type CompiledPattern } from "./name-pattern";
 import type { RegistryPolicy, ResolveContext, SkillEntry } from "./types";
 
 /** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
@@ -8,18 +9,26 @@ export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">
   return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
 }
 
-/** Whether a forbidden-name pattern (a word, or a /regular expression/) matches a name. */
+const compiled = new Map<string, CompiledPattern | null>();
+
+/**
+ * Whether a forbidden-name pattern (a word, or a /regular expression/) matches a name, in time linear in the
+ * name's length whatever the pattern (name-pattern.ts): a policy stored before patterns were checked cannot hang
+ * a listing either.
+ */
 export function matchesPattern(name: string, pattern: string): boolean {
-  const m = /^\/(.*)\/([a-z]*)$/.exec(pattern);
-  if (m) {
+  let c = compiled.get(pattern);
+  if (c === undefined) {
     try {
-      return new RegExp(m[1]!, m[2]).test(name);
+      c = compileNamePattern(pattern);
     } catch {
-      // A broken pattern falls back to a plain substring, so a typo never silently allows everything.
-      return name.includes(pattern);
+      // A pattern no check lets in any more (or a typo) falls back to a plain substring, as a broken one always did.
+      c = null;
     }
+    if (compiled.size >= 500) compiled.clear();
+    compiled.set(pattern, c);
   }
-  return name.includes(pattern);
+  return c ? c.match(name) : name.slice(0, NAME_MATCH_LENGTH).includes(pattern);
 }
 
 /** Why the name is blocked everywhere (block list, forbidden pattern, allowlist), or null. */

@@ -60,7 +60,10 @@ export interface RegistryPolicy {
   disabled: { name: string; layer: LayerName; plugin?: string }[];
   /** When set, only these names may be active. */
   allowlist?: string[];
-  /** Names matching any of these (a /regex/ in slashes, else a substring) are blocked. */
+  /**
+   * Names matching any of these (a /regex/ in slashes, else a substring) are blocked. Expressions run on
+   * name-pattern.ts's linear-time matcher: no lookarounds or backreferences; a name's first 128 characters.
+   */
   forbiddenNamePatterns?: string[];
   /** Skills with a scripts/ folder need an approval of their exact digest (enterprise is exempt). */
   requireApprovalForScripts?: boolean;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { effectivePolicy, readStoredPolicy } from "../policy/store";
-import { applyPolicyChange, changePolicy } from "./policy-change";
+import { changePolicy } from "./policy-change";
+import { applyPolicyChange } from "./policy-rules";
 import { govHome } from "./test-home";
 import { useTestHome } from "../../test-support/test-home";
 
@@ -41,6 +42,10 @@ describe("policy changes", () => {
     expect(() => changePolicy(h.db, { op: "block", name: "../etc" }, actor())).toThrow(/not a skill name/);
     expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/[unclosed/"] }, actor())).toThrow(/not a valid regular expression/);
     expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/.*/"] }, actor())).toThrow(/every skill/);
+    // What the registry's linear-time matcher cannot run is refused where it is written, not skipped later.
+    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/^x(?!ok-)/"] }, actor())).toThrow(/lookaround/);
+    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/(a)\\1/"] }, actor())).toThrow(/backreference/);
+    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/x{0,999}y{0,999}z{0,999}/"] }, actor())).toThrow(/too large/);
     expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: [" "] }, actor())).toThrow(/empty pattern/);
     expect(readStoredPolicy(h.db)).toEqual(before);
     expect(h.audit.events).toHaveLength(0);

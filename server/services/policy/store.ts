@@ -7,35 +7,9 @@ import type { Db } from "../../../db/client";
 import { preparedQuery } from "../../../db/prepared";
 import { approvals, policySettings } from "../../../db/schema";
 import { approvalKey, EMPTY_POLICY, type LayerName, type RegistryPolicy } from "../../runtime/registry";
-
-export type StoredPolicy = Omit<RegistryPolicy, "approvedDigests"> & {
-  /** Administrators may change (not only review) any user's personal skills. Off: they read them only. */
-  adminsEditPersonal?: boolean;
-};
+import { normalisePolicy, type StoredPolicy } from "./normalise";
 
 const POLICY_KEY = "policy";
-
-/** Keeps only the fields of a StoredPolicy, so an old or hand-edited row never smuggles in approvedDigests. */
-export function normalisePolicy(raw: Partial<StoredPolicy> | null | undefined): StoredPolicy {
-  const p = raw ?? {};
-  const out: StoredPolicy = {
-    blockedNames: Array.isArray(p.blockedNames) ? p.blockedNames.filter((x) => typeof x === "string") : [],
-    disabled: Array.isArray(p.disabled)
-      ? p.disabled
-          .filter((d) => d && typeof d.name === "string" && typeof d.layer === "string")
-          .map((d) => ({ name: d.name, layer: d.layer, ...(d.plugin ? { plugin: d.plugin } : {}) }))
-      : [],
-  };
-  if (Array.isArray(p.allowlist)) out.allowlist = p.allowlist.filter((x) => typeof x === "string");
-  if (Array.isArray(p.forbiddenNamePatterns) && p.forbiddenNamePatterns.length) {
-    out.forbiddenNamePatterns = p.forbiddenNamePatterns.filter((x) => typeof x === "string");
-  }
-  if (p.requireApprovalForScripts) out.requireApprovalForScripts = true;
-  if (p.requireApprovalForProject) out.requireApprovalForProject = true;
-  if (p.nameMustMatchFolder) out.nameMustMatchFolder = true;
-  if (p.adminsEditPersonal) out.adminsEditPersonal = true;
-  return out;
-}
 
 // Both are read for every list page and playground turn: prepared once per connection.
 const policyRow = preparedQuery((db) => db.select().from(policySettings).where(eq(policySettings.key, sql.placeholder("key"))).prepare());
