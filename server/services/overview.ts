@@ -12,8 +12,8 @@ import { listSkills, type SkillActor } from "./skills";
 
 const DAY = 86_400_000;
 
-export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, now = Date.now()) {
-  const ctx = { db, dataHome, audit, actor };
+export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, procedure: string, now = Date.now()) {
+  const ctx = { db, dataHome, audit, actor, procedure };
   const all = await listSkills(ctx, { limit: 1 });
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
   const scope = auditScopeFor(actor);
