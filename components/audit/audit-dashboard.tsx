@@ -8,7 +8,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
 import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
-import { CONSOLE_SOURCE } from "~/server/services/audit/filter-keys";
+import { CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "~/server/services/audit/filter-keys";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
 import { sourceLabel, sourceName } from "./event-format";
 import { EventsTable } from "./events-table";
@@ -19,9 +19,9 @@ import { RetentionLine } from "./retention-line";
 
 const OUTCOMES = ["allowed", "refused", "failed", "ok"];
 
-/** The source filter's choices: the console, the agents we know, and any other agent seen in this range. */
+/** The source filter's choices: the console and its playground, the agents we know, and any other agent seen in this range. */
 function sourceOptions(seen: { source: string }[] | undefined, current: string | undefined): string[] {
-  const out: string[] = [CONSOLE_SOURCE, "claude-code", "codex"];
+  const out: string[] = [CONSOLE_SOURCE, PLAYGROUND_SOURCE, "claude-code", "codex"];
   for (const x of [...(seen ?? []).map((r) => r.source), current ?? ""]) if (x && !out.includes(x)) out.push(x);
   return out;
 }

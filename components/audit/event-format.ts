@@ -1,7 +1,8 @@
 // Small display helpers shared by the audit tables.
 import { count } from "~/server/domain/plural";
+import { CONSOLE_SOURCE_LABELS, consoleSourceOf } from "~/server/domain/audit-events";
 import { AGENT_LABELS } from "~/server/domain/vocabulary";
-import { CONSOLE_SOURCE } from "~/server/services/audit/filter-keys";
+import { isConsoleSource } from "~/server/services/audit/filter-keys";
 
 export function fmtTime(at: number): string {
   return new Date(at).toISOString().replace("T", " ").slice(0, 19) + "Z";
@@ -21,14 +22,19 @@ export function outcomeClass(outcome: string | null): string {
   }
 }
 
-/** A source as people say it: "Console playground", "Claude Code", or the agent's own name. */
-export function sourceName(source: string | null | undefined): string {
-  if (!source || source === CONSOLE_SOURCE) return "Console playground";
+/** A row's source as the source filter names it: the agent that reported it, else the console's part it is from. */
+export function rowSource(e: { sourceAgent: string | null; type: string }): string {
+  return e.sourceAgent ?? consoleSourceOf(e.type);
+}
+
+/** A source (a source filter value) as people say it: "Console", "Console playground", "Claude Code", or the agent's own name. */
+export function sourceName(source: string): string {
+  if (isConsoleSource(source)) return CONSOLE_SOURCE_LABELS[source];
   return (AGENT_LABELS as Record<string, string>)[source] ?? source;
 }
 
 /** A source with its reach: "Claude Code on 12 machines" (the console has none to count). */
 export function sourceLabel(s: { source: string; hosts: number }): string {
-  if (s.source === CONSOLE_SOURCE || s.hosts === 0) return sourceName(s.source);
+  if (isConsoleSource(s.source) || s.hosts === 0) return sourceName(s.source);
   return `${sourceName(s.source)} on ${count(s.hosts, "machine")}`;
 }

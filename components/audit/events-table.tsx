@@ -7,7 +7,7 @@ import { Fragment, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
 import { count } from "~/server/domain/plural";
-import { fmtTime, outcomeClass, sourceName } from "./event-format";
+import { fmtTime, outcomeClass, rowSource, sourceName } from "./event-format";
 import type { QueryFilter } from "./url-filter";
 
 const PAGE = 50;
@@ -37,7 +37,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
               <td>{e.outcome && <span className={`badge ${outcomeClass(e.outcome)}`}>{e.outcome}</span>}</td>
               <td className="max-w-48 truncate" title={e.actorId ?? ""}>{e.actorEmail ?? e.actorId}</td>
               <td className="max-w-40 truncate" data-testid="audit-row-source" title={[e.sourceVersion, e.sourceUser].filter(Boolean).join(" · ")}>
-                {sourceName(e.sourceAgent)}
+                {sourceName(rowSource(e))}
                 {e.sourceHost && <span className="muted"> · {e.sourceHost}</span>}
               </td>
               <td>{e.skill}</td>
@@ -53,7 +53,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
                     {e.actorId && <button className="btn" onClick={() => onPick("user", e.actorId!)}>Only this user</button>}
                     {e.skill && <button className="btn" onClick={() => onPick("skill", e.skill!)}>Only skill {e.skill}</button>}
                     {e.sessionId && <button className="btn" onClick={() => onPick("session", e.sessionId!)}>Only this session</button>}
-                    <button className="btn" onClick={() => onPick("source", e.sourceAgent ?? "console")}>Only {sourceName(e.sourceAgent)}</button>
+                    <button className="btn" onClick={() => onPick("source", rowSource(e))}>Only {sourceName(rowSource(e))}</button>
                   </div>
                   <pre className="overflow-x-auto text-xs whitespace-pre-wrap" data-testid="audit-details">
                     {JSON.stringify({ ...e, at: new Date(e.at).toISOString() }, null, 2)}

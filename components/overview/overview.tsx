@@ -7,6 +7,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useTRPC } from "~/components/providers/trpc";
 import { editorHref } from "~/components/skills/links";
 import { stateLabel } from "~/components/skills/skill-state";
+import { definitionsNote } from "~/components/skills/catalog-size";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { evalsHref } from "~/components/evals/view-tabs";
 import type { AppRouter } from "~/server/api/root";
@@ -14,11 +15,14 @@ import { Section } from "~/components/shell/section";
 
 type Overview = inferRouterOutputs<AppRouter>["overview"]["get"];
 
-function Figure({ label, value, href, warn }: { label: string; value: number; href: string; warn?: boolean }) {
+function Figure({ label, value, href, warn, note }: { label: string; value: number; href: string; warn?: boolean; note?: string }) {
   return (
     <Link href={href} className="card hover:border-indigo-400" data-testid={`figure-${label}`}>
       <div className={`text-2xl font-semibold ${warn && value > 0 ? "text-red-700 dark:text-red-300" : ""}`}>{value}</div>
-      <div className="muted text-sm">{label}</div>
+      <div className="muted text-sm">
+        {label}
+        {note ? ` ${note}` : ""}
+      </div>
     </Link>
   );
 }
@@ -49,12 +53,14 @@ export function OverviewDashboard() {
   return (
     <div className="space-y-4" data-testid="overview">
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <Figure label="skills" value={o.total} href="/skills" />
+        {/* Skills as the skills page counts them: names, with their definitions when there are more. */}
+        <Figure label={o.names === 1 ? "skill" : "skills"} value={o.names} href="/skills" note={definitionsNote(o.names, o.total)} />
         <Figure label="active" value={o.byStatus.active ?? 0} href="/skills?status=active" />
         <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills?status=invalid" warn />
         {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
-        <Figure label="refusals (24 h)" value={d.refusals + d.toolViolations} href="/audit?range=24h&outcome=refused" warn />
-        <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?range=24h&type=script_executed" warn />
+        {/* The audit page needs the author role: a viewer gets no tile that opens it. */}
+        {o.mayOpenAudit && <Figure label="refusals (24 h)" value={d.refusals + d.toolViolations} href="/audit?range=24h&outcome=refused" warn />}
+        {o.mayOpenAudit && <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?range=24h&type=script_executed&outcome=failed" warn />}
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Section label="By layer and status" title="Catalog">
@@ -105,9 +111,13 @@ export function OverviewDashboard() {
             <ul className="text-sm">
               {o.busiest.map((b) => (
                 <li key={b.skill}>
-                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?range=24h&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
-                    {b.skill}
-                  </Link>{" "}
+                  {o.mayOpenAudit ? (
+                    <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?range=24h&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
+                      {b.skill}
+                    </Link>
+                  ) : (
+                    b.skill
+                  )}{" "}
                   <span className="muted">{b.n} activations</span>
                 </li>
               ))}

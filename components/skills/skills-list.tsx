@@ -12,10 +12,10 @@ import { CreateSkill } from "./create-skill";
 import { ImportSkill } from "./import-skill";
 import { SkillFinder } from "./skill-finder";
 import { LAYER_LABEL, LAYERS, SKILL_STATE_LABEL, SKILL_STATES as STATUSES } from "~/server/domain/vocabulary";
+import { catalogSize } from "./catalog-size";
 import { editorHref } from "./links";
 import { stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
-import { count } from "~/server/domain/plural";
 import { DataTable } from "~/components/shell/data-table";
 
 const PAGE = 50;
@@ -62,7 +62,7 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold">Skills</h1>
         <span className="muted text-sm" data-testid="skills-total">
-          {list.data ? `${count(list.data.names, "skill")}${list.data.names !== total ? ` (${count(total, "definition")} across the layers)` : ""}` : ""}
+          {list.data ? catalogSize(list.data.names, total) : ""}
         </span>
         <div className="ml-auto flex gap-2">
           <Link className="btn" href="/skills/deleted">

@@ -18,8 +18,8 @@ export interface TRPCContext {
   ip: string;
 }
 
-/** The context of every authed procedure (and of the handlers they call): the user is there. */
-export type AuthedContext = TRPCContext & { user: SessionUser };
+/** The context of every authed procedure (and of the handlers they call): the user is there, and which procedure it is. */
+export type AuthedContext = TRPCContext & { user: SessionUser; procedure: string };
 
 const t = initTRPC.context<TRPCContext>().create({
   transformer,
@@ -72,7 +72,8 @@ export const authedProcedure = publicProcedure.use(({ ctx, next, path }) => {
   if (!ctx.user) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: `Sign in to use ${path}.` });
   }
-  return next({ ctx: { ...ctx, user: ctx.user } });
+  // Services record which procedure read what (an administrator's review of a personal skill) without each handler naming itself.
+  return next({ ctx: { ...ctx, user: ctx.user, procedure: path } });
 });
 
 function requireRole(min: Role) {

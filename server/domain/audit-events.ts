@@ -39,3 +39,23 @@ export const AUDIT_EVENT_TYPES = [
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** An agent's turn and its tool calls: recorded by the console itself (no agent reported them), they are its playground's. */
+export const PLAYGROUND_EVENT_TYPES = [
+  "skill_activated",
+  "skill_deactivated",
+  "tool_call",
+  "tool_restriction_violated",
+  "script_executed",
+  "script_read_blocked",
+  "hook_executed",
+  "agent_run_started",
+  "agent_run_finished",
+] as const satisfies readonly AuditEventType[];
+
+/** Where the console's own events happened (the audit page's source filter values), and how people say it. */
+export const CONSOLE_SOURCE_LABELS = { console: "Console", playground: "Console playground" } as const;
+export type ConsoleSource = keyof typeof CONSOLE_SOURCE_LABELS;
+
+/** The console's part an event of the console's own came from, by what the event is. */
+export const consoleSourceOf = (type: string): ConsoleSource => ((PLAYGROUND_EVENT_TYPES as readonly string[]).includes(type) ? "playground" : "console");

@@ -5,25 +5,27 @@ import type { Db } from "../../db/client";
 import type { DataHome } from "./../config";
 import type { AuditSink } from "../runtime/audit/events";
 import { auditScopeFor } from "./audit/filter";
-import { countEvents, scriptRunsByExitStatus, topSkillsByActivation } from "./audit/queries";
+import { countEvents, topSkillsByActivation } from "./audit/queries";
+import { hasRole } from "../domain/vocabulary";
 import { overview as evalOverview } from "./evals";
 import { allDefinitions, syncApprovals } from "./governance";
 import { listSkills, type SkillActor } from "./skills";
 
 const DAY = 86_400_000;
 
-export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, now = Date.now()) {
-  const ctx = { db, dataHome, audit, actor };
+export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, procedure: string, now = Date.now()) {
+  const ctx = { db, dataHome, audit, actor, procedure };
   const all = await listSkills(ctx, { limit: 1 });
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
   const scope = auditScopeFor(actor);
   const since = { from: now - DAY };
-  const scripts = scriptRunsByExitStatus(db, since, scope);
   const pending = actor.role === "admin" ? syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id)).filter((a) => a.status === "pending") : [];
   const evals = evalOverview(ctx)
     .sort((a, b) => (a.f1 ?? -1) - (b.f1 ?? -1))
     .slice(0, 8);
   return {
+    /** Skills as the skills page counts them: distinct names, and the definitions they have across the layers. */
+    names: all.names,
     total: all.total,
     byLayer: all.counts.layers,
     byStatus: all.counts.statuses,
@@ -33,12 +35,15 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
     last24h: {
       refusals: countEvents(db, { ...since, type: "access_denied" }, scope),
       toolViolations: countEvents(db, { ...since, type: "tool_restriction_violated" }, scope),
-      scriptFailures: scripts.filter((s) => s.status !== "exit 0").reduce((n, s) => n + s.n, 0),
-      scriptRuns: scripts.reduce((n, s) => n + s.n, 0),
+      // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
+      scriptFailures: countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope),
+      scriptRuns: countEvents(db, { ...since, type: "script_executed" }, scope),
       activations: countEvents(db, { ...since, type: "skill_activated" }, scope),
     },
     busiest: topSkillsByActivation(db, since, scope, 5),
     evals,
     isAdmin: actor.role === "admin",
+    /** The audit page (and its router) need the author role: a viewer's overview links nowhere there. */
+    mayOpenAudit: hasRole(actor.role, "author"),
   };
 }

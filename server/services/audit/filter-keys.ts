@@ -1,6 +1,8 @@
 // The audit filter's fields, without zod: the dashboard (a browser bundle) reads them from here, filter.ts builds
 // its schema from them, and the export route reads the query string with them, so the three never drift apart.
 
+import type { ConsoleSource } from "../../domain/audit-events";
+
 /** The filter's fields, in the order a URL writes them. */
 export const AUDIT_FILTER_KEYS = ["from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome", "source"] as const;
 export type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];
@@ -8,8 +10,10 @@ export type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];
 /** The fields compared as plain text (the others are times and the outcome). */
 export const AUDIT_TEXT_KEYS = ["type", "skill", "layer", "user", "session", "model", "tool", "source"] as const satisfies readonly AuditFilterKey[];
 
-/** The `source` filter's value for the console's own events (rows no agent reported). */
-export const CONSOLE_SOURCE = "console";
+/** The `source` filter's values for the console's own events (rows no agent reported): its playground's, and the rest. */
+export const CONSOLE_SOURCE = "console" satisfies ConsoleSource;
+export const PLAYGROUND_SOURCE = "playground" satisfies ConsoleSource;
+export const isConsoleSource = (source: string): source is ConsoleSource => source === CONSOLE_SOURCE || source === PLAYGROUND_SOURCE;
 
 export const AUDIT_OUTCOMES = ["allowed", "refused", "failed", "ok"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];

@@ -1,11 +1,12 @@
 // The dashboard's filter, validated once here (the router, the export route and the URL all use it), and
 // its translation to drizzle conditions on db/schema/audit.ts's columns. Every condition is a column compared
 // with a bound parameter; no text from the filter is ever spliced into SQL.
-import { and, eq, gte, isNull, lt, or, type Placeholder, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, notInArray, or, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditEvents } from "../../../db/schema/audit";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
-import { AUDIT_OUTCOMES, CONSOLE_SOURCE, type AuditFilterKey } from "./filter-keys";
+import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
+import { AUDIT_OUTCOMES, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "./filter-keys";
 
 export { AUDIT_FILTER_KEYS, type AuditFilterKey } from "./filter-keys";
 
@@ -33,8 +34,8 @@ export const auditFilterSchema = z.object({
   model: name.optional(),
   tool: name.optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
-  /** "console" for the console's own events, or the agent that reported them ("claude-code", "codex"). */
-  source: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "A source is an agent's name or \"console\".").optional(),
+  /** "console" or "playground" for the console's own events, or the agent that reported them ("claude-code", "codex"). */
+  source: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "A source is an agent's name, \"console\" or \"playground\".").optional(),
 } satisfies Record<AuditFilterKey, z.ZodType>);
 export type AuditFilter = z.output<typeof auditFilterSchema>;
 
@@ -80,8 +81,11 @@ export function whereOf(
     if (v !== undefined) parts.push(eq(col, v));
   }
   if (filter.source !== undefined) {
-    // The console's own rows have no source (telemetry rows always name their agent).
-    parts.push(filter.source === CONSOLE_SOURCE ? isNull(auditEvents.sourceAgent) : eq(auditEvents.sourceAgent, filter.source));
+    // The console's own rows have no source (telemetry rows always name their agent); its playground's are told
+    // apart by their type.
+    if (filter.source === CONSOLE_SOURCE) parts.push(isNull(auditEvents.sourceAgent), notInArray(auditEvents.type, [...PLAYGROUND_EVENT_TYPES]));
+    else if (filter.source === PLAYGROUND_SOURCE) parts.push(isNull(auditEvents.sourceAgent), inArray(auditEvents.type, [...PLAYGROUND_EVENT_TYPES]));
+    else parts.push(eq(auditEvents.sourceAgent, filter.source));
   }
   if (filter.from !== undefined) parts.push(gte(auditEvents.at, filter.from));
   if (filter.to !== undefined) parts.push(lt(auditEvents.at, filter.to));

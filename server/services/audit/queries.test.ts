@@ -91,7 +91,8 @@ describe("audit queries", () => {
     expect(ids(listEvents(t.db, f({ skill: "nothing" }), all))).toEqual([]);
     expect(ids(listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "bob" }))).toEqual([6]);
     expect(ids(listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "alice" }))).toEqual([13, 12, 5, 4, 3, 2]);
-    expect(ids(listEvents(t.db, f({ source: "console" }), all, { limit: 2 }))).toEqual([14, 13]);
+    expect(ids(listEvents(t.db, f({ source: "console" }), all, { limit: 2 }))).toEqual([14, 1]);
+    expect(ids(listEvents(t.db, f({ source: "playground" }), all, { limit: 2 }))).toEqual([13, 12]);
     expect(ids(listEvents(t.db, f({ source: "claude-code" }), all))).toEqual([]);
     const pdf = listEvents(t.db, f({ skill: "pdf" }), all, { limit: 3 });
     const xlsx = listEvents(t.db, f({ skill: "xlsx" }), all, { limit: 2 });

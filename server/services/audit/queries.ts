@@ -9,7 +9,7 @@ import { preparedByKey, preparedQuery } from "../../../db/prepared";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
 import { cursorOf, olderThan, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
-import { CONSOLE_SOURCE } from "./filter-keys";
+import { isConsoleSource } from "./filter-keys";
 import { ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 import type { StoredRow } from "./verify";
@@ -93,11 +93,11 @@ const pageQuery = preparedByKey<PageQuery>(256);
 function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { at: number; id: number } | null): { query: PageQuery; values: Record<string, unknown> } {
   const keys = (Object.keys(filter) as (keyof AuditFilter)[]).filter((k) => filter[k] !== undefined && k !== "source").sort();
   // The console's own events are those with no source at all (a different condition, not another value).
-  const source = filter.source === undefined ? "" : filter.source === CONSOLE_SOURCE ? "console" : "agent";
+  const source = filter.source === undefined ? "" : isConsoleSource(filter.source) ? filter.source : "agent";
   const shape = `${scope.kind}|${keys.join(",")}|${source}|${cursor ? "older" : ""}`;
   const query = pageQuery(db, shape, () => {
     const slots: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
-    if (source) slots.source = source === "console" ? CONSOLE_SOURCE : sql.placeholder("source");
+    if (source) slots.source = source === "agent" ? sql.placeholder("source") : source;
     const scopeSlot = scope.kind === "own" ? ({ kind: "own", actorId: sql.placeholder("scopeActor") } as unknown as AuditScope) : scope;
     const older = cursor ? olderThan({ at: sql.placeholder("cursorAt"), id: sql.placeholder("cursorId") } as unknown as { at: number; id: number }) : undefined;
     return db

@@ -1,5 +1,5 @@
-// The source filter and the events-by-source breakdown over a real SQLite file: the console's own rows vs
-// rows agents reported, with how many machines each agent reported from.
+// The source filter and the events-by-source breakdown over a real SQLite file: the console's own rows (its
+// playground's turns apart from the rest) vs rows agents reported, with how many machines each agent reported from.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditFilterSchema } from "./filter";
 import { countEvents, topSkillsByActivation } from "./queries";
@@ -31,7 +31,9 @@ describe("audit by source", () => {
   it("filters the console's own events and each agent's", () => {
     const f = (source?: string) => auditFilterSchema.parse({ source });
     expect(countEvents(t.db, f(), all)).toBe(6);
-    expect(countEvents(t.db, f("console"), all)).toBe(2);
+    // A login is the console's; a skill activated in a playground turn is the playground's, not both.
+    expect(countEvents(t.db, f("console"), all)).toBe(1);
+    expect(countEvents(t.db, f("playground"), all)).toBe(1);
     expect(countEvents(t.db, f("claude-code"), all)).toBe(3);
     expect(countEvents(t.db, f("codex"), all)).toBe(1);
     expect(() => auditFilterSchema.parse({ source: "x' OR 1=1 --" })).toThrow();
@@ -40,8 +42,9 @@ describe("audit by source", () => {
   it("counts events, machines and people per source, whatever source is filtered", () => {
     const expected = [
       { source: "claude-code", n: 3, hosts: 3, users: 3 },
-      { source: "console", n: 2, hosts: 0, users: 0 },
       { source: "codex", n: 1, hosts: 1, users: 0 },
+      { source: "console", n: 1, hosts: 0, users: 0 },
+      { source: "playground", n: 1, hosts: 0, users: 0 },
     ];
     expect(eventsBySource(t.db, auditFilterSchema.parse({}), all)).toEqual(expected);
     expect(eventsBySource(t.db, auditFilterSchema.parse({ source: "codex" }), all)).toEqual(expected);
@@ -52,6 +55,7 @@ describe("audit by source", () => {
       { skill: "release-notes", n: 4 },
       { skill: "pdf-forms", n: 1 },
     ]);
-    expect(topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "console" }), all)).toEqual([{ skill: "pdf-forms", n: 1 }]);
+    expect(topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "playground" }), all)).toEqual([{ skill: "pdf-forms", n: 1 }]);
+    expect(topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "console" }), all)).toEqual([]);
   });
 });

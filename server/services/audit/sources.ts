@@ -1,15 +1,16 @@
 // Where the audited events came from: the console itself, or an agent reporting over OTLP (server/services/
 // telemetry), with how many machines and people each agent reported from. For the dashboard's source chart
-// and its source filter ("Console playground" vs "Claude Code on 12 machines").
-import { count, countDistinct, isNotNull } from "drizzle-orm";
+// and its source filter ("Console", "Console playground" vs "Claude Code on 12 machines").
+import { and, count, countDistinct, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { auditEvents } from "../../../db/schema/audit";
-import { CONSOLE_SOURCE } from "./filter-keys";
+import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
+import { CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "./filter-keys";
 import { whereOf, type AuditFilter, type AuditScope } from "./filter";
 import { flushAudit } from "./sink";
 
 export interface SourceCount {
-  /** "console", or the agent's name as stored in source_agent. */
+  /** "console", "playground", or the agent's name as stored in source_agent. */
   source: string;
   n: number;
   /** Distinct hosts and users the agent reported (0 for the console). */
@@ -23,11 +24,13 @@ export function eventsBySource(db: Db, filter: AuditFilter, scope: AuditScope): 
   const base = { ...filter, source: undefined };
   // Counts first (no row needs reading beyond what the filter does); distinct hosts and users only over agents'
   // rows, so the console's own (usually most) rows are not visited for them.
+  // The console's rows split by what they are: its playground's turns, and the rest (as filter.ts's source filter splits them).
+  const playground = sql<number>`${and(isNull(auditEvents.sourceAgent), inArray(auditEvents.type, [...PLAYGROUND_EVENT_TYPES]))}`;
   const counts = db
-    .select({ agent: auditEvents.sourceAgent, n: count() })
+    .select({ agent: auditEvents.sourceAgent, playground, n: count() })
     .from(auditEvents)
     .where(whereOf(base, scope))
-    .groupBy(auditEvents.sourceAgent)
+    .groupBy(auditEvents.sourceAgent, playground)
     .all();
   const reach = new Map(
     db
@@ -39,7 +42,7 @@ export function eventsBySource(db: Db, filter: AuditFilter, scope: AuditScope): 
       .map((r) => [r.agent, r]),
   );
   const rows: SourceCount[] = counts.map((c) => ({
-    source: c.agent ?? CONSOLE_SOURCE,
+    source: c.agent ?? (c.playground ? PLAYGROUND_SOURCE : CONSOLE_SOURCE),
     n: c.n,
     hosts: c.agent ? (reach.get(c.agent)?.hosts ?? 0) : 0,
     users: c.agent ? (reach.get(c.agent)?.users ?? 0) : 0,

@@ -43,7 +43,7 @@ async function longestStall(during: () => Promise<void>): Promise<number> {
 describe("turn worker", () => {
   it("a playground turn does not hold up a concurrent read", async () => {
     bigCatalog(600);
-    const ctx = { db: w.db, dataHome: w.dataHome, audit: w.audit, actor: { id: "alice", email: "alice@x.io", role: "author" as const } };
+    const ctx = { db: w.db, dataHome: w.dataHome, audit: w.audit, actor: { id: "alice", email: "alice@x.io", role: "author" as const }, procedure: "test" };
     await listSkills(ctx, {}); // the console's own index is built before the turn, as on a running server
     /** A first turn of a new session over the big catalog, with the console reading the skill list meanwhile. */
     const firstTurn = async (env: Record<string, string>) => {

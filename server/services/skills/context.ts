@@ -4,13 +4,15 @@ import type { DataHome } from "../../config";
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import { refreshAll } from "../catalog/catalog";
 import { readStoredPolicy } from "../policy/store";
-import type { SkillActor, SkillRef } from "./location";
+import { canWrite, type SkillActor, type SkillRef } from "./location";
 
 export interface SkillsContext {
   db: Db;
   dataHome: DataHome;
   audit: AuditSink;
   actor: SkillActor;
+  /** What the actor called ("skill.readFile"): reviews of someone's personal skill are recorded with it. */
+  procedure: string;
 }
 
 /** The acting user as the skills service sees them: an administrator carries what the policy grants on personal skills. */
@@ -36,6 +38,16 @@ export function auditSkill(ctx: SkillsContext, type: AuditEvent["type"], ref: Sk
       ...e.details,
     },
   });
+}
+
+/**
+ * A read of a skill the actor may read has passed: when it is someone else's personal skill (an administrator
+ * reviewing it), the policies page promises each visit is on the record, so every read records who read whose
+ * skill, through which procedure and which file. One event per call: the audit log has no rule for merging them.
+ */
+export function recordPersonalRead(ctx: SkillsContext, ref: SkillRef, what: { file?: string; versionId?: number } = {}): void {
+  if (ref.layer !== "personal" || ref.ownerId === ctx.actor.id) return;
+  auditSkill(ctx, "personal_skill_opened", ref, { details: { procedure: ctx.procedure, ...what, canWrite: canWrite(ctx.actor, ref) } });
 }
 
 /** The console wrote files: every cached index re-reads them now instead of after the watcher's debounce. */

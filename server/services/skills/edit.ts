@@ -5,14 +5,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { auditSkill, afterWrite, type SkillsContext } from "./context";
+import { auditSkill, afterWrite, recordPersonalRead, type SkillsContext } from "./context";
 import { badRequest, notFound, SkillConflictError } from "./errors";
 import { currentDigest, decodeText, listTree, readFileAt, sha256, writeFileAtomic, type FileContent, type TreeNode } from "./files";
 import { getVersion, latestVersionOfPath, recordVersion, type Snapshot } from "./history";
-import { assertRead, assertWrite, confine, normaliseRef, refFromHistory, skillDirOf, type SkillRef } from "./location";
+import { assertRead, assertWrite, confine, normaliseRef, refFromHistory, safeRelPath, skillDirOf, type SkillRef } from "./location";
 
-/** The existing skill folder of a ref the actor may read. */
-export function existingSkillDir(ctx: SkillsContext, input: SkillRef, mode: "read" | "write"): { ref: SkillRef; dir: string } {
+/**
+ * The existing skill folder of a ref the actor may read (or write). Every read of a skill's files starts here, so
+ * this is where a read of someone else's personal skill goes on the record (`file`: which one, when one).
+ */
+export function existingSkillDir(ctx: SkillsContext, input: SkillRef, mode: "read" | "write", file?: string): { ref: SkillRef; dir: string } {
   const ref = normaliseRef(input, ctx.actor);
   if (mode === "write") assertWrite(ctx.actor, ref);
   else assertRead(ctx.actor, ref);
@@ -24,6 +27,7 @@ export function existingSkillDir(ctx: SkillsContext, input: SkillRef, mode: "rea
     throw notFound(`The skill ${ref.skill} does not exist in the ${ref.layer} layer (it may have been deleted or renamed).`);
   }
   if (!st.isDirectory()) throw notFound(`${ref.skill} is not a skill folder.`);
+  if (mode === "read") recordPersonalRead(ctx, ref, file === undefined ? {} : { file });
   return { ref, dir };
 }
 
@@ -33,7 +37,7 @@ export function skillTree(ctx: SkillsContext, input: SkillRef): TreeNode[] {
 }
 
 export function readSkillFile(ctx: SkillsContext, input: SkillRef, rel: string): FileContent {
-  const { dir } = existingSkillDir(ctx, input, "read");
+  const { dir } = existingSkillDir(ctx, input, "read", safeRelPath(rel));
   const abs = confine(dir, rel);
   if (!fs.existsSync(abs) || !fs.statSync(abs).isFile()) throw notFound(`${rel} does not exist in this skill.`);
   return readFileAt(abs, path.relative(dir, abs).split(path.sep).join("/"));
@@ -204,5 +208,6 @@ export function readVersion(ctx: SkillsContext, versionId: number) {
   if (!row) throw notFound(`Version ${versionId} does not exist.`);
   const ref = normaliseRef(refFromHistory(row), ctx.actor);
   assertRead(ctx.actor, ref);
+  recordPersonalRead(ctx, ref, { versionId, ...(row.path ? { file: row.path } : {}) });
   return { ...row, ref };
 }

@@ -9,7 +9,6 @@ import { existingSkillDir } from "./edit";
 import { listTree } from "./files";
 import { latestChanges } from "./history";
 import { listedRows, queryRows, type ListQuery, type SkillList } from "./list";
-import { auditSkill } from "./context";
 import { assertMayReview, canWrite, type SkillRef } from "./location";
 
 export { type SkillsContext, skillActor } from "./context";
@@ -44,9 +43,8 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: s
 /** The editor's header: files, whether the actor may write, and the definition's status in the list. */
 export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  // Reviewing someone's personal skills is part of an administrator's job, and each look is on the record.
+  // Reviewing someone's personal skills is part of an administrator's job; existingSkillDir put this look on the record.
   const someoneElse = ref.layer === "personal" && ref.ownerId !== ctx.actor.id;
-  if (someoneElse) auditSkill(ctx, "personal_skill_opened", ref, { details: { canWrite: canWrite(ctx.actor, ref) } });
   const index = await indexFor(someoneElse ? ref.ownerId! : ctx.actor.id, ctx.dataHome);
   const entry = index.entries().find((e) => e.dir === dir);
   let status: string | null = null;

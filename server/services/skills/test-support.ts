@@ -14,7 +14,7 @@ export function skillsTestHome() {
   fs.mkdirSync(path.join(dataHome.projectRoot, ".omniforge", "skills"), { recursive: true });
   const audit = new MemoryAuditSink();
   const actor = (role: SkillActor["role"], id = `${role}-1`): SkillActor => ({ id, email: `${id}@x.io`, role });
-  const ctx = (a: SkillActor): SkillsContext => ({ db: t.db, dataHome, audit, actor: a });
+  const ctx = (a: SkillActor): SkillsContext => ({ db: t.db, dataHome, audit, actor: a, procedure: "test" });
   return { ...t, dataHome, audit, actor, ctx };
 }
 

@@ -5,7 +5,7 @@ import type { SkillsContext } from "../../../services/skills";
 import type { AuthedContext } from "../../trpc";
 import type { ZRefInput } from "../evals/evals.schema";
 
-const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } });
+const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
 
 export const skill = ({ ctx, input }: { ctx: AuthedContext; input: z.infer<typeof ZRefInput> }) => doctor.skillFindings(svc(ctx), input.ref);
 export const report = ({ ctx }: { ctx: AuthedContext }) => doctor.catalogReport(svc(ctx));

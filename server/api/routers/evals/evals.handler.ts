@@ -9,7 +9,7 @@ import type { AuthedContext } from "../../trpc";
 import type * as S from "./evals.schema";
 
 type In<T extends z.ZodType> = z.infer<T>;
-const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } });
+const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
 
 export const getSet = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => evals.readTriggerSet(svc(ctx), input.ref);
 export const saveSet = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveSetInput> }) => evals.saveTriggerSet(svc(ctx), input.ref, input.cases, input.baseDigest);

@@ -66,4 +66,33 @@ describe("overview", () => {
     // One line per skill, its latest run, opening that skill's Evals tab (ref).
     expect(after.evals).toEqual([expect.objectContaining({ runId: second.id, skillName: "pdf-tools", ref: expect.objectContaining(pdf), f1: run.f1, total: 2 })]);
   });
+
+  it("each figure is what the page it links to shows, and links only where the role may go", async () => {
+    // The same name in two layers: the skills page says "3 skills (4 definitions across the layers)".
+    writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "pdf-tools"), { "SKILL.md": skillMd("pdf-tools") });
+    const audit = auditSinkFor(h.db, { stdout: false });
+    const run = (outcome: "ok" | "failed" | "refused", details: Record<string, unknown>) =>
+      audit.record({ type: "script_executed", actor: { id: "admin-1" }, skill: "deploy-helper", outcome, details });
+    run("failed", { exitCode: 2 });
+    run("failed", { exitCode: 137, timedOut: true });
+    run("ok", { exitCode: 0 });
+    run("refused", { exitCode: null });
+    flushAudit(h.db);
+
+    const admin = caller(as("admin"));
+    const o = await admin.overview.get();
+    const page = await admin.skill.list({});
+    expect({ names: o.names, total: o.total }).toEqual({ names: page.names, total: page.total });
+    expect(o).toMatchObject({ names: 3, total: 4 });
+    // "failed scripts" opens the audit filtered to failed script runs: the same rows it counted.
+    const failed = await admin.audit.list({ type: "script_executed", outcome: "failed" });
+    expect(o.last24h.scriptFailures).toBe(failed.events.length);
+    expect(o.last24h.scriptFailures).toBe(2);
+
+    // A viewer may not open the audit page, so the overview offers no way there.
+    expect(o.mayOpenAudit).toBe(true);
+    expect((await caller(as("author")).overview.get()).mayOpenAudit).toBe(true);
+    expect((await caller(as("viewer")).overview.get()).mayOpenAudit).toBe(false);
+    await expect(caller(as("viewer")).audit.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
 });

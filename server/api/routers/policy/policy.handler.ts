@@ -16,6 +16,6 @@ export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
 
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
-  if (input.decision === "approved") await assertApprovable({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role } }, input.id);
+  if (input.decision === "approved") await assertApprovable({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure }, input.id);
   return decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
 };

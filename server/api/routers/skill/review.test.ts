@@ -16,7 +16,7 @@ const caller = (user: SessionUser | null) => callerFor(h, user);
 
 describe("an administrator reviews personal skills", () => {
   beforeEach(() => {
-    writeSkillOnDisk(path.join(h.dataHome.home, "users/ann/skills/ann-notes"), { "SKILL.md": skillMd("ann-notes"), "references/a.md": "ref\n" });
+    writeSkillOnDisk(path.join(h.dataHome.home, "users/ann/skills/ann-notes"), { "SKILL.md": skillMd("ann-notes"), "references/a.md": "ref\n", "scripts/x.sh": "echo hi\n" });
     writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".omniforge/skills/shared-one"), { "SKILL.md": skillMd("shared-one") });
   });
 
@@ -30,13 +30,40 @@ describe("an administrator reviews personal skills", () => {
     expect((await admin.skill.readFile({ ref, path: "SKILL.md" })).text).toContain("name: ann-notes");
     await admin.skill.info({ ref });
     const opened = h.audit.events.filter((e) => e.type === "personal_skill_opened");
-    expect(opened).toHaveLength(2);
+    expect(opened).toHaveLength(3);
     expect(opened[0]).toMatchObject({ actor: { id: "root" }, skill: "ann-notes", layer: "personal", details: { ownerId: "ann", canWrite: false } });
     const file = await admin.skill.readFile({ ref, path: "SKILL.md" });
     await expect(admin.skill.save({ ref, path: "SKILL.md", text: "x", baseDigest: file.digest })).rejects.toMatchObject({ code: "FORBIDDEN" });
     // The owner opening their own skill is not a review.
     await caller(as("author", "ann")).skill.info({ ref: { layer: "personal", skill: "ann-notes" } });
-    expect(h.audit.events.filter((e) => e.type === "personal_skill_opened")).toHaveLength(2);
+    expect(h.audit.events.filter((e) => e.type === "personal_skill_opened")).toHaveLength(4);
+  });
+
+  it("every read of someone's personal skill is on the record with what was read, not only opening it", async () => {
+    const admin = caller(as("admin", "root"));
+    const ref = { layer: "personal" as const, skill: "ann-notes", ownerId: "ann" };
+    await admin.skill.readFile({ ref, path: "scripts/x.sh" });
+    await admin.skill.versions({ ref });
+    await admin.skill.export({ ref });
+    await admin.skill.disclosure({ ref });
+    await admin.doctor.skill({ ref });
+    const opened = h.audit.events.filter((e) => e.type === "personal_skill_opened");
+    expect(opened.map((e) => [e.details?.procedure, e.details?.file])).toEqual([
+      ["skill.readFile", "scripts/x.sh"],
+      ["skill.versions", undefined],
+      ["skill.export", undefined],
+      ["skill.disclosure", undefined],
+      ["doctor.skill", undefined],
+    ]);
+    for (const e of opened) expect(e).toMatchObject({ actor: { id: "root" }, skill: "ann-notes", layer: "personal", details: { ownerId: "ann" } });
+    // The owner reading their own skill, every way, records nothing.
+    const ann = caller(as("author", "ann"));
+    const own = { layer: "personal" as const, skill: "ann-notes" };
+    await ann.skill.readFile({ ref: own, path: "scripts/x.sh" });
+    await ann.skill.versions({ ref: own });
+    await ann.skill.export({ ref: own });
+    await ann.skill.disclosure({ ref: own });
+    expect(h.audit.events.filter((e) => e.type === "personal_skill_opened")).toHaveLength(5);
   });
 
   it("when the policy allows it, an administrator may also change a user's personal skill; the owner's draft stays theirs", async () => {

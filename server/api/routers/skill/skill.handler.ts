@@ -12,6 +12,7 @@ const svc = (ctx: AuthedContext): skills.SkillsContext => ({
   dataHome: ctx.dataHome,
   audit: ctx.audit,
   actor: skills.skillActor(ctx.db, ctx.user),
+  procedure: ctx.procedure,
 });
 
 /** Services throw SkillServiceError (a ServiceError): the serviceErrors middleware maps it and audits refusals. */
