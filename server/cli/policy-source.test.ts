@@ -39,7 +39,8 @@ describe("policyFor with --policy FILE", () => {
     expect(err).not.toContain("\n");
   });
 
-  it("names a file it cannot read", async () => {
-    await expect(policyFor(t.config, { file: "missing.json", cwd: t.base })).rejects.toThrow("cannot read the policy file missing.json: ENOENT");
+  it("names a file it cannot read, and refuses a pipe or device before reading", async () => {
+    await expect(policyFor(t.config, { file: "missing.json", cwd: t.base })).rejects.toThrow(`cannot read the policy file missing.json: ${path.join(t.base, "missing.json")} does not exist`);
+    await expect(policyFor(t.config, { file: "/dev/zero", cwd: t.base })).rejects.toThrow("cannot read the policy file /dev/zero: /dev/zero is a device, not a regular file");
   });
 });

@@ -9,6 +9,8 @@ import type { LayerConfig } from "../runtime/registry/layers";
 import type { RegistryPolicy, ResolveContext } from "../runtime/registry/types";
 import { configContext, readSkillsConfig, type SkillsConfig } from "../runtime/registry/config-file";
 import { environmentOf } from "./args";
+import { SETTINGS_FILE_MAX_BYTES } from "../domain/vocabulary";
+import { FileReadError, readRegularTextFile } from "../runtime/read-file";
 import type { EnvSource } from "../../env";
 
 export interface PolicySource {
@@ -24,9 +26,9 @@ export interface PolicySource {
 async function readPolicyFile(file: string, shown: string): Promise<RegistryPolicy> {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readRegularTextFile(file, SETTINGS_FILE_MAX_BYTES);
   } catch (e) {
-    throw new Error(`cannot read the policy file ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(`cannot read the policy file ${shown}: ${e instanceof FileReadError ? e.message : (e as Error).message}`);
   }
   // Loaded here, not at the top: a run without --policy never needs the check or the YAML parser.
   const { checkPolicyDocument } = await import("../services/governance/policy-rules");

@@ -10,6 +10,8 @@ import type { CliIO } from "../io";
 import { configFrom } from "./skill-list";
 import { auditSinkFor, flushAudit } from "../../services/audit";
 import { changePolicy, exportPolicy, importPolicy } from "../../services/governance";
+import { SETTINGS_FILE_MAX_BYTES } from "../../domain/vocabulary";
+import { FileReadError, readRegularTextFile } from "../../runtime/read-file";
 import { readStoredPolicy } from "../../services/policy/store";
 
 type Verb = "list" | "block" | "unblock" | "export" | "import";
@@ -95,9 +97,9 @@ export function command(verb: Verb) {
         const file = path.resolve(io.cwd, positionals[0]!);
         let text: string;
         try {
-          text = fs.readFileSync(file, "utf8");
+          text = readRegularTextFile(file, SETTINGS_FILE_MAX_BYTES);
         } catch (e) {
-          return fail(`cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+          return fail(`cannot read ${positionals[0]}: ${e instanceof FileReadError ? e.message : (e as Error).message}`, 1);
         }
         const r = importPolicy(db, text, { audit, actor, source: file });
         io.out(r.changed ? `policy replaced from ${positionals[0]}\n` : `no change: ${positionals[0]} is the current policy\n`);
