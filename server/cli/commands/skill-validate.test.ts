@@ -116,6 +116,18 @@ describe("omniforge skill read-properties", () => {
   });
 });
 
+describe("linked folders", () => {
+  it("--recursive says which linked folders it does not follow, and still checks the rest", () => {
+    write("coll/own", "---\nname: own\ndescription: A skill of its own. Use when testing.\n---\nBody.\n");
+    fs.symlinkSync(path.join(tmp, "skills", "good"), path.join(tmp, "coll", "linked"));
+    fs.symlinkSync(path.join(tmp, "skills", "good", "SKILL.md"), path.join(tmp, "coll", "notes.md"));
+    const r = omniforge("skill", "validate", "coll", "--recursive");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("1 skill checked");
+    expect(r.err).toBe(`omniforge skill validate: not followed: ${path.join("coll", "linked")} is a symbolic link to a folder; validate the folder it points to by its own path\n`);
+  });
+});
+
 describe("text from the files on a terminal", () => {
   it("validate and list show control characters in names, folders and messages escaped, one line per report", () => {
     const home = path.join(tmp, "esc-home");

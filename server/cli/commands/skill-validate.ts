@@ -65,6 +65,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const empty: string[] = [];
   // The walk's folder listings answer the body's file lookups right after it (no stat per reference).
   const listings = new Map<string, fs.Dirent[]>();
+  // Linked folders the walk does not follow (as skill list, which shows them refused): said, so a count that
+  // differs from the listing's is explained.
+  const linkedFolders: string[] = [];
   for (const arg of positionals) {
     const target = skillDirOf(arg, io);
     if ("error" in target) {
@@ -72,7 +75,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 2;
     }
     if (values.recursive && !path.basename(path.resolve(io.cwd, arg)).toLowerCase().endsWith(".md")) {
-      const found = findSkillDirs(target.dir, { listings });
+      const found = findSkillDirs(target.dir, { listings, onLink: (link, kind) => kind === "folder" && linkedFolders.push(link) });
       if (found.length === 0) empty.push(target.dir);
       dirs.push(...found);
     } else dirs.push(target.dir);
@@ -94,6 +97,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   out(null);
   for (const dir of empty) io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}\n`);
+  for (const link of linkedFolders) {
+    if (!fs.statSync(link, { throwIfNoEntry: false })?.isDirectory()) continue; // a linked file, or a broken link
+    io.err(`omniforge skill validate: not followed: ${printable(display(link, io))} is a symbolic link to a folder; validate the folder it points to by its own path\n`);
+  }
   if (!values.recursive && !values.json) {
     for (const dir of withoutFile) {
       if (findSkillDirs(dir, { maxDepth: 3 }).length > 0) {
