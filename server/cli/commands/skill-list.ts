@@ -29,7 +29,9 @@ const USAGE = `usage: omniforge skill list [--json | --jsonl] [--home DIR] [--pr
   --jsonl    the same objects as JSON Lines (one per line), for large catalogs and streaming readers
   --stats    on standard error: how the index was made (SKILL.md files read, entries reused from the last
              listing, the second thread's share of the walk, time)
-Diagnostics are the frontmatter's (what a listing shows); omniforge skill validate also checks the body.
+Diagnostics are the frontmatter's under the omniforge rules, as the console judges skills (vendor and OmniForge
+fields are warnings); omniforge skill validate also checks the body, under the spec's rules unless given
+--rules omniforge.
 `;
 
 export function configFrom(values: { home?: string; project?: string; user?: string }, io: CliIO): LayerConfig {
