@@ -8,6 +8,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { editorHref } from "~/components/skills/links";
 import { stateLabel } from "~/components/skills/skill-state";
 import { definitionsNote } from "~/components/skills/catalog-size";
+import { plural } from "~/server/domain/plural";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { evalsHref } from "~/components/evals/view-tabs";
 import type { AppRouter } from "~/server/api/root";
@@ -54,7 +55,7 @@ export function OverviewDashboard() {
     <div className="space-y-4" data-testid="overview">
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
         {/* Skills as the skills page counts them: names, with their definitions when there are more. */}
-        <Figure label={o.names === 1 ? "skill" : "skills"} value={o.names} href="/skills" note={definitionsNote(o.names, o.total)} />
+        <Figure label={plural(o.names, "skill")} value={o.names} href="/skills" note={definitionsNote(o.names, o.total)} />
         <Figure label="active" value={o.byStatus.active ?? 0} href="/skills?status=active" />
         <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills?status=invalid" warn />
         {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
