@@ -44,15 +44,29 @@ export function useServerDrafts(skillRef: SkillRef) {
   );
 
   const offer = useCallback((d: Draft, currentDigest: string | null) => setOffers((prev) => ({ ...prev, [d.path]: { draft: d, currentDigest } })), []);
-  const dropOffer = useCallback((path: string) => setOffers((prev) => Object.fromEntries(Object.entries(prev).filter(([p]) => p !== path))), []);
+  const dropOffer = useCallback(
+    (path?: string) => setOffers((prev) => (path === undefined ? {} : Object.fromEntries(Object.entries(prev).filter(([p]) => p !== path)))),
+    [],
+  );
 
+  // A draft gone from the server is offered no more: restoring it would bring back text that was given up.
   const discard = useCallback(
     (path?: string) => {
       if (path === undefined) sent.current.clear();
       else sent.current.delete(path);
+      dropOffer(path);
       client.draft.discard.mutate({ ref: skillRef, ...(path !== undefined ? { path } : {}) }).catch(() => {});
     },
-    [client, skillRef],
+    [client, skillRef, dropOffer],
+  );
+
+  /** A save of `path` succeeded: the server dropped the draft with it (skill.save), so nothing of it is offered or sent. */
+  const saved = useCallback(
+    (path: string) => {
+      sent.current.delete(path);
+      dropOffer(path);
+    },
+    [dropOffer],
   );
 
   /** Sends the drafts of dirty files that changed, and drops the ones whose file is clean again. */
@@ -72,5 +86,5 @@ export function useServerDrafts(skillRef: SkillRef) {
     [client, skillRef, discard],
   );
 
-  return { draftOf, offers, offer, dropOffer, discard, sync, sent };
+  return { draftOf, offers, offer, dropOffer, discard, saved, sync, sent };
 }

@@ -115,7 +115,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
       />
       <StatusLines error={error} notice={notice} />
       <ReviewBanner info={info.data} />
-      <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDraft} />
+      <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDrafts} />
       <div className="grid gap-3 lg:grid-cols-[14rem_minmax(0,1fr)_24rem]" style={{ height: "calc(100vh - 11rem)", minHeight: 480 }}>
         <FileTree
           files={info.data?.files ?? []}

@@ -27,7 +27,7 @@ export interface ConflictEditor {
 interface SaveInput {
   skillRef: SkillRef;
   canWrite: boolean;
-  buffers: Pick<SkillBuffers, "setBuffers" | "buffersRef" | "openPathRef" | "syncLater">;
+  buffers: Pick<SkillBuffers, "setBuffers" | "buffersRef" | "openPathRef" | "syncLater" | "draftSaved">;
   status: Pick<Status, "setBusy" | "setError" | "setNotice">;
   /** Refetches what a save changes (the skill's info, its versions, the skill list). */
   invalidate: () => void;
@@ -35,7 +35,7 @@ interface SaveInput {
 
 export function useSave({ skillRef, canWrite, buffers, status, invalidate }: SaveInput) {
   const client = useTRPCClient();
-  const { setBuffers, buffersRef, openPathRef, syncLater } = buffers;
+  const { setBuffers, buffersRef, openPathRef, syncLater, draftSaved } = buffers;
   const { setBusy, setError, setNotice } = status;
   const [message, setMessage] = useState("");
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -58,6 +58,7 @@ export function useSave({ skillRef, canWrite, buffers, status, invalidate }: Sav
         const r = await client.skill.save.mutate({ ref: skillRef, path: p, text, baseDigest, message: messageRef.current || undefined });
         if (r.status === "saved") {
           setBuffers((prev) => ({ ...prev, [p]: { ...(prev[p] ?? { language: "plaintext" }), text: prev[p]?.text ?? text, saved: text, digest: r.digest } }));
+          draftSaved(p); // the offer of an older draft would restore text from before this save
           setConflict(null);
           setMessage("");
           setNotice(`Saved ${p}.`);
@@ -71,7 +72,7 @@ export function useSave({ skillRef, canWrite, buffers, status, invalidate }: Sav
         setBusy(false);
       }
     },
-    [client, skillRef, invalidate, setBuffers, setBusy, setError, setNotice],
+    [client, skillRef, invalidate, setBuffers, draftSaved, setBusy, setError, setNotice],
   );
 
   const save = useCallback(() => {

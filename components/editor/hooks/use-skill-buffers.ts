@@ -95,13 +95,6 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
     },
     [setNotice, drafts.dropOffer],
   );
-  const discardDraft = useCallback(
-    (path: string) => {
-      drafts.dropOffer(path);
-      drafts.discard(path);
-    },
-    [drafts.dropOffer, drafts.discard],
-  );
 
   // Dirty buffers are sent as drafts (debounced, and at once when the page goes away or the editor unmounts);
   // clean ones drop theirs.
@@ -132,7 +125,7 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
     if (initialFile && initialFile !== "SKILL.md") void loadFile(initialFile);
   }, [loadFile, initialFile]);
 
-  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, disposeModel, loadFile, openFile, draftOffers: drafts.offers, restoreDraft, discardDraft, discardDrafts: drafts.discard };
+  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, disposeModel, loadFile, openFile, draftOffers: drafts.offers, restoreDraft, discardDrafts: drafts.discard, draftSaved: drafts.saved };
 }
 
 export type SkillBuffers = ReturnType<typeof useSkillBuffers>;

@@ -108,3 +108,50 @@ describe("the index and linked folders", () => {
     expect(index.refresh([link]).removed.map((e) => e.id)).toEqual([link]);
   });
 });
+
+describe("links inside a skill folder", () => {
+  /** The tester's four: a file outside, a folder outside, a dangling link and another folder outside. */
+  function innerLinks(dir: string) {
+    fs.mkdirSync(path.join(t.base, "dir"), { recursive: true });
+    fs.symlinkSync("/etc/passwd", path.join(dir, "leak.txt"));
+    fs.symlinkSync(path.join(t.base, "secrets"), path.join(dir, "secretsdir"));
+    fs.symlinkSync(path.join(t.base, "x"), path.join(dir, "tgt.txt"));
+    fs.symlinkSync(path.join(t.base, "dir"), path.join(dir, "outd"));
+    return ["leak.txt", "secretsdir", "tgt.txt", "outd"].map((n) => path.join(dir, n));
+  }
+  const ids = (index: SkillIndex) => index.entries().map((e) => path.relative(projectSkills(), e.id));
+
+  it("are the skill's files, never definitions of their own: in a fresh build and in every refresh the watcher makes", () => {
+    const { root } = setup();
+    const dir = writeSkill(root, "release-notes");
+    const index = SkillIndex.build(t.config);
+    const links = innerLinks(dir);
+    // Fresh build (what the CLI's listing does too).
+    expect(ids(SkillIndex.build(t.config))).toEqual(["pdf-tools", "release-notes"]);
+    // The watcher hands over the links themselves...
+    expect(index.refresh(links).added).toEqual([]);
+    // ...or a folder inside the skill they came with.
+    const refs = path.join(dir, "references");
+    fs.mkdirSync(refs);
+    innerLinks(refs);
+    expect(index.refresh([refs]).added).toEqual([]);
+    expect(ids(index)).toEqual(["pdf-tools", "release-notes"]);
+  });
+
+  it("stop being lone links once a SKILL.md makes their folder a skill, and are lone links again when it goes", () => {
+    const { root } = setup();
+    const dir = path.join(root, "drafts");
+    fs.mkdirSync(dir);
+    const index = SkillIndex.build(t.config);
+    const links = innerLinks(dir);
+    index.refresh(links);
+    expect(ids(index)).toEqual(ids(SkillIndex.build(t.config))); // between skills: refused entries, as a fresh build
+    expect(index.get(links[0]!)?.diagnostics[0]?.code).toBe("link.outside-layer");
+    writeSkill(root, "drafts");
+    index.refresh([path.join(dir, "SKILL.md")]);
+    expect(ids(index)).toEqual(["drafts", "pdf-tools"]);
+    fs.rmSync(path.join(dir, "SKILL.md"));
+    index.refresh([path.join(dir, "SKILL.md")]);
+    expect(ids(index)).toEqual(ids(SkillIndex.build(t.config)));
+  });
+});

@@ -5,7 +5,7 @@ import path from "node:path";
 // From the modules, not the skill runtime's index: that re-exports the frontmatter editor, which loads the YAML
 // package at import, and `omniforge skill list` comes through here.
 import { checkSkillDir, checkSkillDirWithStat, type SkillFileRead, type SkillFileStat } from "../skill/check";
-import { findSkillDirs, type ListedEntry, type SkillTreeUnit, skillTreeUnits } from "../skill/discover";
+import { findSkillDirs, insideSkillFolder, type ListedEntry, type SkillTreeUnit, skillTreeUnits } from "../skill/discover";
 import type { Diagnostic, SkillCheck } from "../skill/types";
 import { listedEntries, type UnitRead } from "../skill/walk-read";
 import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
@@ -43,7 +43,9 @@ export function skillDirsUnder(root: string, dir: string = root, links?: Map<str
   if (!exists(dir)) return [];
   let found: string[];
   try {
-    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk(), onLink: links ? linkRecorder(root, links) : undefined });
+    // A folder below a skill (the watcher's refresh of references/): its links are the skill's files, as in a whole walk.
+    const inSkill = dir !== root && insideSkillFolder(root, path.dirname(dir));
+    found = findSkillDirs(dir, { maxDepth: SCAN_MAX_DEPTH, listings: listingsForWalk(), onLink: links ? linkRecorder(root, links) : undefined, inSkill });
   } catch {
     return [];
   }

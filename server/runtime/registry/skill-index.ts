@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
+import { insideSkillFolder } from "../skill/discover";
 import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
 import { type ConfinementError, linkEscape } from "./confine";
 import { entryFor, type EntryOptions, refusedLinkEntry, type RootsScanner, skillDirsUnder } from "./scan";
@@ -283,10 +284,15 @@ export class SkillIndex {
     if (lst?.isSymbolicLink() && p !== root.dir) {
       // Never walk through a link (a link to / would walk /proc): a linked folder is listed as refused when it
       // leaves the layer, and a linked SKILL.md is judged by its skill.
-      if (isSkillFileName(p)) return this.upsert(root, path.dirname(p), change);
+      if (isSkillFileName(p)) return this.skillFileChanged(root, p, change);
       for (const e of [...this.byId.values()]) if (e.id !== p && isInside(p, e.id)) this.remove(e, change);
-      const why = linkEscape(root.dir, p);
       const prev = this.byId.get(p);
+      if (insideSkillFolder(root.dir, path.dirname(p))) {
+        // One of a skill's files (confined when read), as the walk of a fresh build sees it: never a definition.
+        if (prev) this.remove(prev, change);
+        return this.recheckOwner(root, path.dirname(p), change);
+      }
+      const why = linkEscape(root.dir, p);
       if (!why) {
         if (prev) this.remove(prev, change);
         return;
@@ -304,10 +310,8 @@ export class SkillIndex {
       st = null;
     }
     if (!st) {
-      const skillDir = isSkillFileName(p) ? path.dirname(p) : p;
-      for (const e of [...this.byId.values()]) {
-        if (e.id === skillDir || isInside(p, e.id)) this.remove(e, change);
-      }
+      if (isSkillFileName(p)) return this.skillFileChanged(root, p, change);
+      for (const e of [...this.byId.values()]) if (isInside(p, e.id)) this.remove(e, change);
       this.recheckOwner(root, path.dirname(p), change);
     } else if (st.isDirectory()) {
       const links = new Map<string, ConfinementError>();
@@ -323,10 +327,22 @@ export class SkillIndex {
       }
       this.recheckOwner(root, path.dirname(p), change);
     } else if (isSkillFileName(p)) {
-      this.upsert(root, path.dirname(p), change);
+      this.skillFileChanged(root, p, change);
     } else {
       this.recheckOwner(root, path.dirname(p), change);
     }
+  }
+
+  /**
+   * A SKILL.md came, changed or went. When that makes or unmakes a skill folder, the links in it change kind (a
+   * skill's files, or lone links between skills), so the folder is walked again as a fresh build would walk it.
+   */
+  private skillFileChanged(root: LayerRoot, file: string, change: IndexChange): void {
+    const dir = path.dirname(file);
+    const was = this.byId.has(dir);
+    this.upsert(root, dir, change);
+    if (was !== this.byId.has(dir) && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.refreshPath(root, dir, change);
+    else if (!this.byId.has(dir)) this.recheckOwner(root, path.dirname(dir), change);
   }
 
   private upsert(root: LayerRoot, dir: string, change: IndexChange): void {

@@ -62,6 +62,24 @@ describe("RegistryWatcher bounds", () => {
     expect(index.get(path.join(root, "rootfs"))?.status).toBe("invalid");
   });
 
+  it("links made inside a skill folder stay that skill's files: no entry of their own (the console's live list)", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".omniforge", "skills");
+    const dir = writeSkill(root, "release-notes");
+    fs.mkdirSync(path.join(t.base, "secrets"));
+    fs.mkdirSync(path.join(t.base, "dir"));
+    index = SkillIndex.build(t.config);
+    await index.watch({ debounceMs: 20 });
+    fs.symlinkSync("/etc/passwd", path.join(dir, "leak.txt"));
+    fs.symlinkSync(path.join(t.base, "secrets"), path.join(dir, "secretsdir"));
+    fs.symlinkSync(path.join(t.base, "x"), path.join(dir, "tgt.txt"));
+    fs.symlinkSync(path.join(t.base, "dir"), path.join(dir, "outd"));
+    await new Promise((r) => setTimeout(r, 300));
+    writeSkill(root, "csv-tools"); // seen after the links: by then their events were handled
+    await waitFor(() => index!.definitions("csv-tools").length === 1);
+    expect(index.entries().map((e) => e.name)).toEqual(["csv-tools", "release-notes"]);
+  });
+
   it("a layer over the budget is rescanned on a timer, with a warning that names it", async () => {
     t = tempLayers();
     const root = path.join(t.project, ".omniforge", "skills");

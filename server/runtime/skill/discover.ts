@@ -26,6 +26,8 @@ export interface FindSkillDirsOptions {
    * about a skill file that is itself a link (`inSkill` true: its target must stay inside its skill). None is followed.
    */
   onLink?: (link: string, kind: "folder" | "skill-file") => void;
+  /** Root sits inside a skill folder (a refresh of one folder of a skill): its links are that skill's files. */
+  inSkill?: boolean;
 }
 
 /** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders are not followed. */
@@ -33,8 +35,25 @@ export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): st
   const abs = walkRoot(root);
   if (!abs) return [];
   const found: string[] = [];
-  walkSkillTree({ dir: abs, depth: 0, inSkill: false }, opts, found);
+  walkSkillTree({ dir: abs, depth: 0, inSkill: opts.inSkill ?? false }, opts, found);
   return found.sort();
+}
+
+/**
+ * Whether `dir` or a folder above it, up to `root`, holds a SKILL.md (or skill.md) as the walk counts them: what
+ * `inSkill` is for a folder the walk would reach. A path looked at alone (a watcher's event) is judged by it, so
+ * a link met there is what a whole walk makes of it.
+ */
+export function insideSkillFolder(root: string, dir: string): boolean {
+  const top = path.resolve(root);
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (d !== top && !d.startsWith(top.endsWith(path.sep) ? top : top + path.sep)) return false;
+    for (const name of SKILL_FILES) {
+      const st = fs.lstatSync(childOf(d, name), { throwIfNoEntry: false });
+      if (st && (st.isFile() || st.isSymbolicLink())) return true;
+    }
+    if (d === top) return false;
+  }
 }
 
 /** A folder of a walk with where it sits: its depth below the walk's root and whether a skill folder holds it. */

@@ -1,6 +1,7 @@
 // Thin handlers over the skills service: build its context from the tRPC context and call it. Errors are
 // SkillServiceErrors (ServiceErrors): the serviceErrors middleware maps them and audits refusals as access_denied.
 import { z } from "zod";
+import * as drafts from "../../../services/drafts";
 import * as skills from "../../../services/skills";
 import type { AuthedContext } from "../../trpc";
 import type * as S from "./skill.schema";
@@ -41,7 +42,12 @@ export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeo
 export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>
   run(ctx, "skill.save", () => {
     try {
-      return { status: "saved" as const, ...skills.saveFile(svc(ctx), input) };
+      const c = svc(ctx);
+      const saved = skills.saveFile(c, input);
+      // The saved text ends the saver's draft of that file; else the next open offers text older than the save
+      // (the editor drops a draft only once it has sent one of its own, which a quick save never did).
+      drafts.discardDrafts(c, input.ref, input.path);
+      return { status: "saved" as const, ...saved };
     } catch (e) {
       if (e instanceof skills.SkillConflictError) return conflictResult(e);
       throw e;

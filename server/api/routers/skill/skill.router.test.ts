@@ -38,6 +38,20 @@ describe("skill router", () => {
     expect(list.rows[0]).toMatchObject({ name: "router-skill", status: "active", lastChange: { by: "author-1@x.io", source: "console" } });
   });
 
+  it("a save ends its author's draft of that file: the next open offers nothing older than the save", async () => {
+    const author = caller(as("author"));
+    const { ref } = await author.skill.create({ layer: "project", name: "drafted", description: "Drafted. Use it.", template: "basic" });
+    const file = await author.skill.readFile({ ref, path: "SKILL.md" });
+    // Left unsaved in an earlier visit; this visit saves other text before any draft of its own was sent.
+    await author.draft.save({ ref, path: "SKILL.md", text: file.text + "old line\n", baseDigest: file.digest });
+    await author.draft.save({ ref, path: "references/notes.md", text: "notes", baseDigest: null });
+    const other = caller(as("author", "author-2"));
+    await other.draft.save({ ref, path: "SKILL.md", text: "theirs", baseDigest: file.digest });
+    expect((await author.skill.save({ ref, path: "SKILL.md", text: file.text + "new line\n", baseDigest: file.digest })).status).toBe("saved");
+    expect((await author.draft.list({ ref })).map((d) => d.path)).toEqual(["references/notes.md"]);
+    expect((await other.draft.list({ ref })).map((d) => d.text)).toEqual(["theirs"]); // only the saver's own draft
+  });
+
   it("a viewer's direct save call is refused with FORBIDDEN and logged; nothing changes", async () => {
     const author = caller(as("author"));
     const { ref } = await author.skill.create({ layer: "project", name: "guarded", description: "Guarded. Use it.", template: "basic" });
