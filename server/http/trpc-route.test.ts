@@ -131,5 +131,7 @@ describe("request body limits", () => {
     const res = await post("/api/trpc/skill.import", body, { origin: CONSOLE });
     expect(res.status).not.toBe(413);
     expect((await post("/api/trpc/user.create", body, { origin: CONSOLE })).status).toBe(413);
+    // Without a session (a bearer request has none here) the common cap holds, whatever the URL names.
+    expect((await post("/api/trpc/skill.import,user.me", body, { authorization: "Bearer x" })).status).toBe(413);
   });
 });

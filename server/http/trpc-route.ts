@@ -4,6 +4,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "../api/root";
 import type { TRPCContext } from "../api/trpc";
+import { BODY_LIMITS } from "../domain/limits";
 import { bodyLimitFor, BodyTooLarge, readBodyWithin } from "./body-limit";
 import { crossSiteReason, hasBearerToken } from "./origin";
 
@@ -32,8 +33,13 @@ export async function handleTrpcRequest(req: Request, deps: TrpcRouteDeps): Prom
       });
       return json(403, "FORBIDDEN", `Refused: ${reason}.`);
     }
+    // A procedure's larger limit (an archive upload, editor text) is for a signed-in caller: a batch URL naming
+    // skill.import would otherwise let anyone make the console buffer an upload's worth before any check of who
+    // they are. (The console's own server refuses a declared length over the largest limit before this.)
+    let limit = bodyLimitFor(url.pathname);
+    if (limit > BODY_LIMITS.trpc && !(await deps.context({ bearer })).user) limit = BODY_LIMITS.trpc;
     try {
-      body = await readBodyWithin(req, bodyLimitFor(url.pathname));
+      body = await readBodyWithin(req, limit);
     } catch (e) {
       if (e instanceof BodyTooLarge) return json(413, "PAYLOAD_TOO_LARGE", e.message);
       throw e;
