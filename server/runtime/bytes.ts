@@ -10,3 +10,25 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * A stream's bytes, read only while they stay within `limit`: past it the stream is cancelled and null is returned,
+ * so an answer that never ends (or is far larger than any real one) costs at most `limit` bytes of memory.
+ */
+export async function readStreamWithin(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
+  if (!stream) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks);
+}

@@ -70,6 +70,25 @@ describe("omniforge sync refuses an answer that is not a catalog", () => {
     expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
   });
 
+  it("an answer that never ends is cut off at the catalog's limit, not read whole", async () => {
+    let sent = 0;
+    answer = () =>
+      new Response(
+        new ReadableStream({
+          pull(c) {
+            sent += 1024 * 1024;
+            c.enqueue(new Uint8Array(1024 * 1024).fill(0x20));
+          },
+        }),
+        // Not application/json: the test server would buffer a JSON answer whole before sending it.
+        { headers: { "content-type": "text/plain" } },
+      );
+    const r = await sync("--dry-run");
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`omniforge sync: ${server.url} did not answer with a catalog: the answer is larger than ${32 * 1024 * 1024} bytes\n`);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it("an error body that is not the console's keeps the status only", async () => {
     answer = () => json({ error: { message: { nested: true } } }, 502);
     const r = await sync();

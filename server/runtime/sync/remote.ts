@@ -2,6 +2,7 @@
 // tar, unpacked in memory and checked against the listing's digests before anything is written.
 // Every JSON answer is checked against a schema before use: a wrong address or a broken proxy answers too.
 import { z } from "zod";
+import { readStreamWithin } from "../bytes";
 import { readTar, TarFormatError, type TarEntry } from "../registry/tar";
 import type { SkillFile } from "../registry/skill-files";
 import { folderDigest } from "./digest";
@@ -38,6 +39,17 @@ function typeMessage(iss: { code?: string; expected?: unknown; input?: unknown }
 const fieldName = (at: PropertyKey[]) => at.reduce<string>((s, k) => (typeof k === "number" ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), "");
 
 const MAX_TAR_BYTES = 200 * 1024 * 1024;
+/** A catalog listing of every skill with its digest: far below this; more is not a catalog. */
+const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
+/** An error answer's JSON carries one message. */
+const MAX_ERROR_BYTES = 64 * 1024;
+
+/** The answer's body as JSON, read up to `limit` bytes; throws when it is larger or not JSON. */
+async function jsonWithin(res: Response, limit: number): Promise<unknown> {
+  const bytes = await readStreamWithin(res.body, limit);
+  if (!bytes) throw new SyncRemoteError(`the answer is larger than ${limit} bytes`);
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
 
 function catalogUrl(from: string, q: { agent: string; environment?: string; format?: "tar" }): string {
   const u = new URL("/api/catalog", from.endsWith("/") ? from : from + "/");
@@ -57,7 +69,7 @@ async function get(url: string, token: string): Promise<Response> {
   if (res.ok) return res;
   let msg = `${res.status} ${res.statusText}`;
   try {
-    const body = errorBodySchema.safeParse(await res.json());
+    const body = errorBodySchema.safeParse(await jsonWithin(res, MAX_ERROR_BYTES));
     if (body.success && body.data.error.message) msg = `${res.status}: ${body.data.error.message}`;
   } catch {
     /* not JSON: the status says enough */
@@ -71,9 +83,9 @@ export async function fetchCatalog(from: string, token: string, q: { agent: stri
   const notCatalog = (why: string) => new SyncRemoteError(`${new URL(url).origin} did not answer with a catalog: ${why}`);
   let body: unknown;
   try {
-    body = await res.json();
-  } catch {
-    throw notCatalog("not JSON");
+    body = await jsonWithin(res, MAX_CATALOG_BYTES);
+  } catch (e) {
+    throw notCatalog(e instanceof SyncRemoteError ? e.message : "not JSON");
   }
   const parsed = catalogSchema.safeParse(body, { error: typeMessage });
   if (!parsed.success) {
@@ -87,8 +99,9 @@ export async function fetchCatalog(from: string, token: string, q: { agent: stri
 /** Every skill's files from the tar, each checked against the digest the listing announced. */
 export async function fetchFolders(from: string, token: string, q: { agent: string; environment?: string }, expect: Map<string, string>): Promise<Map<string, SkillFile[]>> {
   const res = await get(catalogUrl(from, { ...q, format: "tar" }), token);
-  const buf = new Uint8Array(await res.arrayBuffer());
-  if (buf.length > MAX_TAR_BYTES) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
+  // Counted while it arrives: an archive past the limit is cut off, not downloaded whole first.
+  const buf = await readStreamWithin(res.body, MAX_TAR_BYTES);
+  if (!buf) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
   let entries: TarEntry[];
   try {
     entries = await readTar(buf, 100_000);
