@@ -150,6 +150,16 @@ describe("omniforge sync stops at a lock file it cannot read", () => {
     expect(fs.readdirSync(skills())).toEqual([".omniforge-sync.json"]);
   });
 
+  it("skills named like an object's own properties find no lock entry: a hand-made folder is said to be one", async () => {
+    answer = () => json(catalog([{ name: "toString", digest: DIGEST }, { name: "constructor", digest: DIGEST }]));
+    for (const name of ["toString", "constructor"]) fs.mkdirSync(path.join(skills(), name));
+    fs.writeFileSync(lockFile(), JSON.stringify({ version: 1, skills: {} }));
+    const r = await sync("--dry-run");
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain("undefined");
+    expect(r.out.match(/a folder omniforge sync did not write; left alone/g)).toHaveLength(2);
+  });
+
   it("a folder in its place", async () => {
     fs.mkdirSync(lockFile());
     const r = await sync();

@@ -54,8 +54,12 @@ export function readLock(folder: string): SyncLock {
   const file = path.join(folder, LOCK_FILE);
   try {
     const raw = readLockText(folder, file);
-    if (raw === null) return { version: 1, skills: {} };
-    return lockSchema.parse(JSON.parse(raw));
+    // Entries by skill name on an object with no prototype: a catalog skill named "toString" or "constructor" must
+    // find no entry, not Object.prototype's function (it read as "written by a sync from undefined").
+    const skills: Record<string, LockEntry> = Object.create(null);
+    if (raw === null) return { version: 1, skills };
+    const parsed = lockSchema.parse(JSON.parse(raw));
+    return { ...parsed, skills: Object.assign(skills, parsed.skills) };
   } catch {
     // A damaged lock must not make sync forget what it owns and start overwriting: stop instead.
     throw new Error(`${file} is not a lock file omniforge sync can read; fix or remove it`);
