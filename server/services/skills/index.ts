@@ -34,6 +34,14 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: s
     assertMayReview(ctx.actor, owner);
     const index = await indexFor(owner, ctx.dataHome);
     const rows = listedRows(index, effectivePolicy(ctx.db, { userId: owner }), owner).filter((r) => r.row.layer === "personal");
+    // Their names and descriptions are a look at someone's personal skills too: on the record like opening one.
+    ctx.audit.record({
+      type: "personal_skill_opened",
+      actor: { id: ctx.actor.id, email: ctx.actor.email },
+      layer: "personal",
+      outcome: "ok",
+      details: { ownerId: owner, procedure: ctx.procedure, listed: rows.length },
+    });
     return queryRows(rows, latestChanges(ctx.db), query);
   }
   const index = await indexFor(ctx.actor.id, ctx.dataHome);

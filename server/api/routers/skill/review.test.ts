@@ -1,5 +1,5 @@
 // An administrator reviews a user's personal skills through the router (#15): listed and opened read-only, each
-// open on the audit record; anyone else is refused; a link in the users folder leads nowhere.
+// look (the list too) on the audit record; anyone else is refused; a link in the users folder leads nowhere.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,13 +30,17 @@ describe("an administrator reviews personal skills", () => {
     expect((await admin.skill.readFile({ ref, path: "SKILL.md" })).text).toContain("name: ann-notes");
     await admin.skill.info({ ref });
     const opened = h.audit.events.filter((e) => e.type === "personal_skill_opened");
-    expect(opened).toHaveLength(3);
-    expect(opened[0]).toMatchObject({ actor: { id: "root" }, skill: "ann-notes", layer: "personal", details: { ownerId: "ann", canWrite: false } });
+    expect(opened).toHaveLength(4);
+    // The list itself first: whose skills, through what, how many were shown.
+    expect(opened[0]).toMatchObject({ actor: { id: "root" }, layer: "personal", details: { ownerId: "ann", procedure: "skill.list", listed: 1 } });
+    expect(opened[0]!.skill).toBeUndefined();
+    expect(opened[1]).toMatchObject({ actor: { id: "root" }, skill: "ann-notes", layer: "personal", details: { ownerId: "ann", canWrite: false } });
     const file = await admin.skill.readFile({ ref, path: "SKILL.md" });
     await expect(admin.skill.save({ ref, path: "SKILL.md", text: "x", baseDigest: file.digest })).rejects.toMatchObject({ code: "FORBIDDEN" });
     // The owner opening their own skill is not a review.
     await caller(as("author", "ann")).skill.info({ ref: { layer: "personal", skill: "ann-notes" } });
-    expect(h.audit.events.filter((e) => e.type === "personal_skill_opened")).toHaveLength(4);
+    await caller(as("author", "ann")).skill.list({});
+    expect(h.audit.events.filter((e) => e.type === "personal_skill_opened")).toHaveLength(5);
   });
 
   it("every read of someone's personal skill is on the record with what was read, not only opening it", async () => {
