@@ -60,7 +60,7 @@ export function OverviewDashboard() {
         <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills?status=invalid" warn />
         {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
         {/* The audit page needs the author role: a viewer gets no tile that opens it. */}
-        {o.mayOpenAudit && <Figure label="refusals (24 h)" value={d.refusals + d.toolViolations} href="/audit?range=24h&outcome=refused" warn />}
+        {o.mayOpenAudit && <Figure label="refusals (24 h)" value={d.refused} href="/audit?range=24h&outcome=refused" warn />}
         {o.mayOpenAudit && <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?range=24h&type=script_executed&outcome=failed" warn />}
       </div>
       <div className="grid gap-4 lg:grid-cols-2">

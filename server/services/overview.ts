@@ -34,6 +34,8 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
     pendingCount: pending.length,
     last24h: {
       refusals: countEvents(db, { ...since, type: "access_denied" }, scope),
+      // What the refusals figure's link shows: every event refused in the day (requests, tool calls, script runs, sign-ins).
+      refused: countEvents(db, { ...since, outcome: "refused" }, scope),
       toolViolations: countEvents(db, { ...since, type: "tool_restriction_violated" }, scope),
       // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
       scriptFailures: countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope),

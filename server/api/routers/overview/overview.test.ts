@@ -88,6 +88,10 @@ describe("overview", () => {
     const failed = await admin.audit.list({ type: "script_executed", outcome: "failed" });
     expect(o.last24h.scriptFailures).toBe(failed.events.length);
     expect(o.last24h.scriptFailures).toBe(2);
+    // "refusals" opens the audit filtered to refused events: the refused script run is one of them.
+    const refused = await admin.audit.list({ outcome: "refused" });
+    expect(o.last24h.refused).toBe(refused.events.length);
+    expect(o.last24h.refused).toBeGreaterThan(o.last24h.refusals + o.last24h.toolViolations);
 
     // A viewer may not open the audit page, so the overview offers no way there.
     expect(o.mayOpenAudit).toBe(true);
