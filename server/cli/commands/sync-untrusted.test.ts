@@ -9,6 +9,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serveFetch } from "../../test-support/http-server";
 import type { CliIO } from "../io";
+import { readSkillFolder } from "../../runtime/registry/skill-files";
+import { folderDigest } from "../../runtime/sync/digest";
 import { main } from "../main";
 
 let server: Awaited<ReturnType<typeof serveFetch>>;
@@ -158,6 +160,21 @@ describe("omniforge sync stops at a lock file it cannot read", () => {
     expect(r.code).toBe(0);
     expect(r.out).not.toContain("undefined");
     expect(r.out.match(/a folder omniforge sync did not write; left alone/g)).toHaveLength(2);
+  });
+
+  it("a write the file system refuses ends in one line naming the file, not a stack trace", async () => {
+    // A skill synced before from this console, now gone from its catalog: sync removes it, then writes the lock.
+    const old = path.join(skills(), "old");
+    fs.mkdirSync(old);
+    fs.writeFileSync(path.join(old, "SKILL.md"), "---\nname: old\ndescription: Old. Use when testing.\n---\n");
+    const digest = folderDigest(readSkillFolder(old));
+    fs.writeFileSync(lockFile(), JSON.stringify({ version: 1, skills: { old: { source: server.url, digest, syncedAt: "2025-01-01T00:00:00Z" } } }));
+    answer = () => json(catalog([]));
+    // The lock is written through a temporary file beside it: a folder in that place makes the write fail.
+    const tmp = `${lockFile()}.${process.pid}.tmp`;
+    fs.mkdirSync(tmp);
+    const r = await sync();
+    expect([r.code, r.err]).toEqual([1, `omniforge sync: could not open ${tmp}: EISDIR\n`]);
   });
 
   it("a folder in its place", async () => {

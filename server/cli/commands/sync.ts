@@ -159,13 +159,23 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
     return etags;
   };
 
-  const known = (e: unknown) => e instanceof SyncRemoteError || (e instanceof Error && /lock file/.test(e.message));
+  // What sync can say in one line: the console's answer, the lock file, or the file system refusing a write (no
+  // permission, a full disk, a folder where a file goes), named by the file. Anything else is a bug: thrown.
+  const problem = (e: unknown): string | null => {
+    if (e instanceof SyncRemoteError || (e instanceof Error && /lock file/.test(e.message))) return e.message;
+    const fsError = e as NodeJS.ErrnoException;
+    if (fsError instanceof Error && typeof fsError.code === "string" && typeof fsError.syscall === "string") {
+      return `could not ${fsError.syscall} ${fsError.path ?? "a file"}: ${fsError.code}`;
+    }
+    return null;
+  };
   let etags: Map<SyncAgent, string>;
   try {
     etags = await pass();
   } catch (e) {
-    if (!known(e)) throw e;
-    io.err(`omniforge sync: ${printable((e as Error).message)}\n`);
+    const line = problem(e);
+    if (line === null) throw e;
+    io.err(`omniforge sync: ${printable(line)}\n`);
     return 1;
   }
   if (!values.watch) return 0;
@@ -180,8 +190,9 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       for (const [agent, etag] of etags) changed = (await catalogChanged(source, token, q(agent), etag)) || changed;
       if (changed) etags = await pass();
     } catch (e) {
-      if (!known(e)) throw e;
-      io.err(`omniforge sync: warning: ${printable((e as Error).message)}\n`);
+      const line = problem(e);
+      if (line === null) throw e;
+      io.err(`omniforge sync: warning: ${printable(line)}\n`);
     }
   }
   return 0;
