@@ -1,7 +1,7 @@
 // Policy and scope checks for one definition. Pure functions over data: each returns the reason a person
 // reads when the definition is kept out, or null when it may be active. No node: imports: the policies page's
 // pattern preview runs matchesPattern in the browser.
-import { compileNamePattern, NAME_MATCH_LENGTH, type CompiledPattern } from "./name-pattern";
+import { compileNamePattern, type CompiledPattern } from "./name-pattern";
 import type { RegistryPolicy, ResolveContext, SkillEntry } from "./types";
 
 /** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
@@ -9,26 +9,40 @@ export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">
   return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
 }
 
-const compiled = new Map<string, CompiledPattern | null>();
+const compiled = new Map<string, CompiledPattern | { unusable: string }>();
 
-/**
- * Whether a forbidden-name pattern (a word, or a /regular expression/) matches a name, in time linear in the
- * name's length whatever the pattern (name-pattern.ts): a policy stored before patterns were checked cannot hang
- * a listing either.
- */
-export function matchesPattern(name: string, pattern: string): boolean {
+function compiledPattern(pattern: string): CompiledPattern | { unusable: string } {
   let c = compiled.get(pattern);
   if (c === undefined) {
     try {
       c = compileNamePattern(pattern);
-    } catch {
-      // A pattern no check lets in any more (or a typo) falls back to a plain substring, as a broken one always did.
-      c = null;
+    } catch (e) {
+      c = { unusable: (e as Error).message };
     }
     if (compiled.size >= 500) compiled.clear();
     compiled.set(pattern, c);
   }
-  return c ? c.match(name) : name.slice(0, NAME_MATCH_LENGTH).includes(pattern);
+  return c;
+}
+
+/**
+ * Why a stored forbidden-name pattern cannot be checked (one saved before patterns were checked, with a lookaround
+ * or a backreference the linear matcher cannot run), or null when it can.
+ */
+export function unusablePattern(pattern: string): string | null {
+  const c = compiledPattern(pattern);
+  return "unusable" in c ? c.unusable : null;
+}
+
+/**
+ * Whether a forbidden-name pattern (a word, or a /regular expression/) matches a name, in time linear in the
+ * name's length whatever the pattern (name-pattern.ts): a policy stored before patterns were checked cannot hang
+ * a listing either. A pattern that cannot be checked matches every name: a block rule that silently blocked
+ * nothing would be worse than one that holds everything back with its reason (blockReason).
+ */
+export function matchesPattern(name: string, pattern: string): boolean {
+  const c = compiledPattern(pattern);
+  return "unusable" in c ? true : c.match(name);
 }
 
 /** Why the name is blocked everywhere (block list, forbidden pattern, allowlist), or null. */
@@ -36,7 +50,11 @@ export function blockReason(name: string, policy: RegistryPolicy | undefined): s
   if (!policy) return null;
   if (policy.blockedNames.includes(name)) return `blocked by policy: the name "${name}" is on the block list`;
   const pattern = policy.forbiddenNamePatterns?.find((p) => matchesPattern(name, p));
-  if (pattern !== undefined) return `blocked by policy: the name "${name}" matches the forbidden pattern ${pattern}`;
+  if (pattern !== undefined) {
+    const why = unusablePattern(pattern);
+    if (why) return `blocked by policy: the forbidden pattern ${pattern} ${why}, so no name can be checked against it; an administrator must rewrite it on the policies page`;
+    return `blocked by policy: the name "${name}" matches the forbidden pattern ${pattern}`;
+  }
   if (policy.allowlist && !policy.allowlist.includes(name)) {
     return `blocked by policy: only allowlisted skills may be active and "${name}" is not on the allowlist`;
   }
