@@ -12,5 +12,7 @@ describe("audit source names", () => {
     expect(sourceLabel({ source: "console", hosts: 0 })).toBe("Console");
     expect(sourceLabel({ source: "playground", hosts: 0 })).toBe("Console playground");
     expect(sourceLabel({ source: "codex", hosts: 2 })).toBe("Codex on 2 machines");
+    // `omniforge agent run` writing into the console's audit is the command line, not the playground.
+    expect(sourceName(rowSource({ sourceAgent: "omniforge-cli", type: "skill_activated" }))).toBe("omniforge agent run (command line)");
   });
 });

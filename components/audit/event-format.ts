@@ -1,6 +1,6 @@
 // Small display helpers shared by the audit tables.
 import { count } from "~/server/domain/plural";
-import { CONSOLE_SOURCE_LABELS, consoleSourceOf } from "~/server/domain/audit-events";
+import { CLI_SOURCE_AGENT, CONSOLE_SOURCE_LABELS, consoleSourceOf } from "~/server/domain/audit-events";
 import { AGENT_LABELS } from "~/server/domain/vocabulary";
 import { isConsoleSource } from "~/server/services/audit/filter-keys";
 
@@ -30,6 +30,7 @@ export function rowSource(e: { sourceAgent: string | null; type: string }): stri
 /** A source (a source filter value) as people say it: "Console", "Console playground", "Claude Code", or the agent's own name. */
 export function sourceName(source: string): string {
   if (isConsoleSource(source)) return CONSOLE_SOURCE_LABELS[source];
+  if (source === CLI_SOURCE_AGENT) return "omniforge agent run (command line)";
   return (AGENT_LABELS as Record<string, string>)[source] ?? source;
 }
 

@@ -53,6 +53,9 @@ export const PLAYGROUND_EVENT_TYPES = [
   "agent_run_finished",
 ] as const satisfies readonly AuditEventType[];
 
+/** The source agent of events `omniforge agent run` writes into a console's audit (the command line, not the console). */
+export const CLI_SOURCE_AGENT = "omniforge-cli";
+
 /** Where the console's own events happened (the audit page's source filter values), and how people say it. */
 export const CONSOLE_SOURCE_LABELS = { console: "Console", playground: "Console playground" } as const;
 export type ConsoleSource = keyof typeof CONSOLE_SOURCE_LABELS;

@@ -1,6 +1,7 @@
 // `omniforge agent run` as a person runs it: the real bin (tsx), a temp home and project, the offline provider.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,8 +71,10 @@ describe("omniforge agent run", () => {
       expect(r.code).toBe(0);
       expect(r.out).toContain(`audit: written to ${dbFile}`);
       const db = new Database(dbFile, { readonly: true });
-      const rows = db.prepare("select type, actor_id, skill, tool, model, mode, outcome from audit_events order by id").all() as Record<string, string>[];
+      const rows = db.prepare("select type, actor_id, skill, tool, model, mode, outcome, source_agent, source_host from audit_events order by id").all() as Record<string, string>[];
       db.close();
+      // The command line's turns say where they came from: the audit page does not take them for the playground's.
+      expect(new Set(rows.map((x) => `${x.source_agent}@${x.source_host}`))).toEqual(new Set([`omniforge-cli@${os.hostname()}`]));
       const types = rows.map((x) => x.type);
       expect(types).toEqual(expect.arrayContaining(["agent_run_started", "skill_activated", "script_executed", "skill_deactivated", "agent_run_finished"]));
       expect(rows.find((x) => x.type === "skill_activated")).toMatchObject({ actor_id: "carol", skill: "hello-world", model: "offline-rules-1", mode: "tool" });

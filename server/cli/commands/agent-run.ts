@@ -16,6 +16,7 @@ import { SkillIndex } from "../../runtime/registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequested } from "../../runtime/sandbox/index";
 import { openDb } from "../../../db/client";
 import { auditSinkFor } from "../../services/audit/index";
+import { CLI_SOURCE_AGENT } from "../../domain/audit-events";
 import { setting } from "../../../env";
 import { count } from "../../domain/plural";
 
@@ -137,7 +138,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (fs.existsSync(dbFile)) {
     try {
       const writer = auditSinkFor(openDb(dbFile), { stdout: false });
-      audit = writer;
+      // Said to come from the command line, on this host as this user: without a source the audit page took these
+      // turns for the console playground's.
+      const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
+      audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
       flush = () => writer.flush();
       auditWhere = dbFile;
     } catch (e) {
