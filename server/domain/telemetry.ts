@@ -28,3 +28,11 @@ export const TELEMETRY_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 export const TELEMETRY_ATTRIBUTE_MAX_CHARS = 200;
 /** Audit rows one counter data point may become (one per activation); beyond that the row says it was capped. */
 export const TELEMETRY_MAX_ROWS_PER_POINT = 1_000;
+/**
+ * Audit rows one export request may become, all points and records together: a few KB of counter points, each worth
+ * a thousand rows, froze the console for seconds and filled its audit. The SDKs export in batches of 512 records;
+ * what is past this is dropped and named in the answer's partialSuccess.
+ */
+export const TELEMETRY_MAX_ROWS_PER_REQUEST = 10_000;
+/** Nesting an OTLP JSON body may have (attribute values in arrays in lists...): checked before the schema recurses. */
+export const TELEMETRY_MAX_JSON_DEPTH = 64;

@@ -243,6 +243,14 @@ describe("refused, and nothing written", () => {
     expect(res.status).toBe(415);
     res = await post(JSON.stringify({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ sum: {} }] }] }] }), json, "/api/otel/v1/metrics");
     expect(res.status).toBe(400);
+    // A time that is not an integer, and a body nested far deeper than any export: 400s with the reason, not 500s.
+    const fractional = JSON.parse(oneSkill) as { resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[] };
+    fractional.resourceLogs[0]!.scopeLogs[0]!.logRecords[0]!.timeUnixNano = 1.5;
+    res = await post(JSON.stringify(fractional), json);
+    expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/logRecords\.0\.timeUnixNano/)]);
+    const deep = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":${'{"arrayValue":{"values":['.repeat(1000)}{}${"]}}".repeat(1000)}}]}]}]}`;
+    res = await post(deep, json);
+    expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/nested more than 64 levels/)]);
     expect(rows()).toEqual([]);
   });
 });

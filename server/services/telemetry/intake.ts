@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
-import { OTLP_JSON, OTLP_PROTOBUF } from "../../domain/telemetry";
+import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_JSON_DEPTH } from "../../domain/telemetry";
 import type { TokenPrincipal } from "../tokens";
 import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
@@ -52,11 +52,29 @@ function decode(signal: Signal, encoding: Encoding, bytes: Uint8Array): unknown 
       throw new ServiceError("BAD_REQUEST", `The body is not an OTLP ${signal} export request in protobuf (${(e as Error).message.slice(0, 120)}).`);
     }
   }
+  let value: unknown;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     throw new ServiceError("BAD_REQUEST", "The body is not JSON.");
   }
+  // The schema checks nested values recursively: a body nested thousands deep would exhaust the stack there.
+  if (depthOver(value, TELEMETRY_MAX_JSON_DEPTH)) {
+    throw new ServiceError("BAD_REQUEST", `The body is nested more than ${TELEMETRY_MAX_JSON_DEPTH} levels deep: not an OTLP ${signal} export request.`);
+  }
+  return value;
+}
+
+/** Whether `value` nests arrays and objects more than `max` deep (iterative: the check must not recurse itself). */
+function depthOver(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, d + 1]);
+  }
+  return false;
 }
 
 function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, signal: Signal): T {

@@ -42,6 +42,24 @@ describe("Codex's counter", () => {
     expect(m.events).toHaveLength(1_000);
     expect(m.events[0]!.details).toMatchObject({ reported: 5_000, capped: 1_000 });
   });
+
+  it("one request becomes at most 10,000 rows, however many points it holds; the rest are dropped by name", () => {
+    const many = counter(1_000, 1);
+    const metric = many.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!;
+    const point = metric.sum.dataPoints[0]!;
+    metric.sum.dataPoints = Array.from({ length: 500 }, (_, i) => ({ ...point, attributes: kv({ skill: `s-${i}`, status: "ok" }) }));
+    const t = performance.now();
+    const m = mapMetrics(many, sender, received, () => null);
+    expect(m.events).toHaveLength(10_000);
+    expect([...m.dropped]).toEqual([["codex:codex.skill.injected", 490]]);
+    expect(performance.now() - t).toBeLessThan(2_000);
+  });
+
+  it("a time that is no integer is the receipt time, kept as reported", () => {
+    const c = counter(1, 1);
+    (c.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.sum.dataPoints[0] as { timeUnixNano: unknown }).timeUnixNano = 1.5;
+    expect(mapMetrics(c, sender, received, () => null).events[0]).toMatchObject({ at: received, details: { reportedAt: "1.5" } });
+  });
 });
 
 describe("log records", () => {

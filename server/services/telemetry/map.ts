@@ -10,6 +10,7 @@ import {
   TELEMETRY_ATTRIBUTE_MAX_CHARS,
   TELEMETRY_CLOCK_SKEW_MS,
   TELEMETRY_MAX_ROWS_PER_POINT,
+  TELEMETRY_MAX_ROWS_PER_REQUEST,
 } from "../../domain/telemetry";
 import type { AnyValue, KeyValue, LogRecord, LogsRequest, Metric, MetricsRequest, NumberPoint } from "./schemas";
 
@@ -74,6 +75,7 @@ function sourceOf(resource: Attrs, record: Attrs, sender: Sender): AuditSource {
 /** The receipt time unless the reported time is believable (within the skew of it). */
 function timeOf(nanos: number | string | undefined, received: Date): { at: Date; reportedAt?: string } {
   if (nanos === undefined || nanos === "0" || nanos === 0) return { at: received };
+  if (typeof nanos === "number" && !Number.isSafeInteger(nanos)) return { at: received, reportedAt: String(nanos) };
   const ms = Number(BigInt(String(nanos)) / 1_000_000n);
   if (Math.abs(ms - received.getTime()) <= TELEMETRY_CLOCK_SKEW_MS) return { at: new Date(ms) };
   return { at: received, reportedAt: Number.isFinite(ms) ? new Date(Math.max(-8.64e15, Math.min(8.64e15, ms))).toISOString() : String(nanos) };
@@ -153,7 +155,7 @@ export function mapLogs(req: LogsRequest, sender: Sender, received: Date): Mappe
       source: sourceOf(resource, a, sender),
       details: { event: `${agent === "codex" ? "codex" : agent === "claude-code" ? "claude_code" : agent}.${name}`, reportedAt },
     };
-    const e = mapLog(agent, name, a, base);
+    const e = events.length < TELEMETRY_MAX_ROWS_PER_REQUEST ? mapLog(agent, name, a, base) : null;
     if (e) events.push(e);
     else bump(dropped, `${agent}:${name}`);
   }
@@ -204,7 +206,12 @@ export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, 
       const { at, reportedAt } = timeOf(p.timeUnixNano, received);
       // One row per activation, like Claude Code's events, so counts and charts need no special case; a
       // runaway counter is capped (and says so) rather than flooding the audit.
-      const rows = Math.min(n, TELEMETRY_MAX_ROWS_PER_POINT);
+      // The request's budget too: past it, points are dropped (and named), not turned into rows.
+      const rows = Math.min(n, TELEMETRY_MAX_ROWS_PER_POINT, TELEMETRY_MAX_ROWS_PER_REQUEST - events.length);
+      if (rows <= 0) {
+        bump(dropped, `${agent}:${m.name}`);
+        continue;
+      }
       for (let i = 0; i < rows; i++) {
         events.push({
           type: "skill_activated",

@@ -3,7 +3,7 @@
 // request of this shape is a 400. int64 fields may be numbers or decimal strings (OTLP/JSON allows both).
 import { z } from "zod";
 
-const int64 = z.union([z.number(), z.string().regex(/^-?\d{1,20}$/, "an integer")]);
+const int64 = z.union([z.number().int("an integer"), z.string().regex(/^-?\d{1,20}$/, "an integer")]);
 
 export type AnyValue = {
   stringValue?: string;
