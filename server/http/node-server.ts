@@ -6,6 +6,9 @@ import { bodyLimitFor } from "./body-limit";
 import { answerWith, EdgeQueue, edgeRouteFor } from "./edge";
 import { stampPeer } from "./peer";
 
+// Node's parser answers CONNECT and unknown methods (TRACK) itself; TRACE reaches the request handler.
+const UNSUPPORTED_METHODS = new Set(["TRACE"]);
+
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
 /** `edge`: answer the routes registered in server/http/edge.ts directly (the production server). */
@@ -17,6 +20,13 @@ export function createConsoleServer(handle: NodeHandler, options: { edge?: boole
     res.end();
   };
   return http.createServer((req, res) => {
+    // The fetch Request that Next and the edge routes build refuses these methods: each was a 500 and a stack trace
+    // in the log, for anyone without a session to cause.
+    if (UNSUPPORTED_METHODS.has(req.method ?? "")) {
+      res.writeHead(405, { allow: "GET, HEAD, POST, OPTIONS", "content-type": "text/plain; charset=utf-8", connection: "close" });
+      res.end(`${req.method} is not supported here.\n`);
+      return;
+    }
     stampPeer(req);
     const refused = declaredBodyRefusal(req);
     if (refused) {
