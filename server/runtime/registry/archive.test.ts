@@ -45,6 +45,14 @@ describe("entry names", () => {
       expect(() => safeEntryPath(bad), bad).toThrow(ArchiveError);
     }
   });
+
+  it("refuses names with control or direction characters, which listings and terminals would act on", () => {
+    for (const bad of ["s/new\nline.txt", "s/esc\u001b[31m.txt", "s/\u202etxt.exe", "s/tab\there", "s/del\u007f", "s/c1\u0085", "s/\u2028sep"]) {
+      expect(() => safeEntryPath(bad), JSON.stringify(bad)).toThrow(/control or direction character/);
+    }
+    expect(safeEntryPath("s/<img src=x>.md")).toBe("s/<img src=x>.md"); // odd, but plain text: the pages escape it
+    expect(safeEntryPath("s/café ünïcode.md")).toBe("s/café ünïcode.md");
+  });
 });
 
 describe("zip safety (each refused, nothing written)", () => {

@@ -98,8 +98,18 @@ export function detectArchiveFormat(bytes: Uint8Array, fileName = ""): ArchiveFo
 }
 
 /** Checks one entry name and returns it normalised ("a/b"), "" for the archive's own top (e.g. "./"). */
+/**
+ * Control characters, line and paragraph separators and bidi overrides in a file name: a newline forges lines in
+ * every listing that prints it, an escape sequence drives the terminal of whoever lists the folder (sync copies
+ * the files into agents' folders), and a right-to-left override makes "txt.exe" read as "exe.txt".
+ */
+const UNPRINTABLE_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 export function safeEntryPath(name: string): string {
   if (name.includes("\0")) throw new ArchiveError("archive.path", `entry name contains a NUL byte: ${JSON.stringify(name)}`);
+  if (UNPRINTABLE_NAME.test(name)) {
+    throw new ArchiveError("archive.path", `entry ${JSON.stringify(name)} has a control or direction character in its name; rename the file`);
+  }
   if (name.includes("\\")) {
     throw new ArchiveError("archive.path", `entry "${name}" uses backslashes; archives must use "/" (refused: could escape on Windows)`);
   }
