@@ -100,6 +100,14 @@ describe("zip safety (each refused, nothing written)", () => {
     await expectRefusedInstall("bomb.zip", zip, "archive.ratio");
   });
 
+  it("a zip bomb spread over many files, each under the per-file threshold, is refused by the whole archive's ratio", async () => {
+    const files: Zippable = { "SKILL.md": skillMd("spread") };
+    for (let i = 0; i < 20; i++) files[`assets/zeros-${i}.bin`] = new Uint8Array(1024 * 1024 - 1);
+    const zip = zipSync(files, { level: 9 });
+    expect(zip.length).toBeLessThan(100_000);
+    await expectRefusedInstall("spread.zip", zip, "archive.ratio");
+  });
+
   it("more than one skill root, or none", async () => {
     await expectRefusedInstall("two.zip", zipSync({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": skillMd("b") }), "archive.no-skill");
     await expectRefusedInstall("none.zip", zipSync({ "README.md": strToU8("hi") }), "archive.no-skill");

@@ -287,7 +287,16 @@ async function listArchive(bytes: Uint8Array, format: ArchiveFormat, limits: Arc
   checkSize(bytes, limits);
   if (format === "zip") {
     const { zip, entries } = await zipEntries(bytes, limits);
-    return { ...checkListing(format, entries, limits), read: (index: number) => zip.read(index), crcs: entries };
+    const listing = checkListing(format, entries, limits);
+    // The whole zip's ratio too, as a .tar.gz's: many files each under ratioMinBytes (49 of 1 MiB of zeros in a
+    // 55 KB zip) pass the per-file check one by one.
+    if (listing.totalBytes > limits.ratioMinBytes && listing.totalBytes / Math.max(1, bytes.length) > limits.maxRatio) {
+      throw new ArchiveError(
+        "archive.ratio",
+        `the files expand ${Math.round(listing.totalBytes / Math.max(1, bytes.length))}x (${bytes.length} -> ${listing.totalBytes} bytes); refused as a possible zip bomb`,
+      );
+    }
+    return { ...listing, read: (index: number) => zip.read(index), crcs: entries };
   }
   const tar = format === "tar.gz" ? gunzipGuarded(bytes, limits) : bytes;
   const entries = await tarEntries(tar, limits);
