@@ -17,6 +17,7 @@ import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequeste
 import { openDb } from "../../../db/client";
 import { auditSinkFor } from "../../services/audit/index";
 import { CLI_SOURCE_AGENT } from "../../domain/audit-events";
+import { printableLines } from "../printable";
 import { setting } from "../../../env";
 import { count } from "../../domain/plural";
 
@@ -46,7 +47,9 @@ function indent(text: string, pad: string): string {
 /** One readable block per event. */
 export function formatEvent(e: AgentEvent): string | null {
   const pad = "  ".repeat(e.depth) + (e.depth ? "│ " : "");
-  const line = (s: string) => indent(s, pad) + "\n";
+  // Everything here can come from the model (its answer, tool names and arguments, what tools returned): its escape
+  // sequences would set the window title, clear the screen or forge a status line. Line breaks stay.
+  const line = (s: string) => indent(printableLines(s), pad) + "\n";
   switch (e.type) {
     case "run_started": {
       const l = e.listing;
