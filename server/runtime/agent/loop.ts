@@ -362,7 +362,9 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     }
   } catch (e) {
     reason = "error";
-    errorMessage = e instanceof Error ? e.message : String(e);
+    // Masked like the request and tool arguments: a provider's error may quote the key it was sent ("Incorrect
+    // API key provided: Bearer sk-..."), and this message goes to the screen, the events and the audit.
+    errorMessage = maskSecrets(e instanceof Error ? e.message : String(e));
     emit({ type: "error", message: errorMessage });
   } finally {
     // Everything this run activated goes, newest first, with post hooks.

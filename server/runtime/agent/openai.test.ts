@@ -6,6 +6,7 @@ import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
 import { anthropicProvider, openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
+import { serveFetch } from "../../test-support/http-server";
 import { makeAgentWorld, ofType, realRunner, scriptedAnthropicServer, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
 import type { AgentRunOptions, DisclosureMode } from "./types";
 
@@ -334,6 +335,23 @@ describe("provider failures", () => {
     expect(ofType(result.events, "error")[0]!.message).toMatch(/^Failed after 2 attempts\. Last error: AI_APICallError: Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect(ofType(result.events, "run_finished")[0]!.reason).toBe("error");
     expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
+  });
+
+  it("a provider error quoting the key it was sent is masked on the screen, in the events and in the audit", async () => {
+    const key = "sk-SECRETKEY-abc123456789abcd";
+    const echo = await serveFetch(async (req) =>
+      Response.json({ error: { message: `Incorrect API key provided: ${req.headers.get("authorization")}`, type: "invalid_request_error" } }, { status: 401 }),
+    );
+    try {
+      const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${echo.url}/v1`, OPENAI_API_KEY: key, OMNIFORGE_MODEL: "m" });
+      const audit = new MemoryAuditSink();
+      const result = await runAgent({ request: "x", mode: "tool", provider, skills: { index: world.index() }, runner, audit, scratchDir: world.scratch, sessionId: "s", userId: "u" });
+      expect(result.reason).toBe("error");
+      expect(result.error).toMatch(/Incorrect API key provided: (Bearer )?\[redacted\]/);
+      expect(JSON.stringify([result.events, audit.events, result.error])).not.toContain("SECRETKEY");
+    } finally {
+      await echo.close();
+    }
   });
 });
 
