@@ -24,14 +24,33 @@ const memo = new Map<string, number>();
 const MEMO_MIN_CHARS = 512;
 const MEMO_MAX = 256;
 
+/**
+ * Text without whitespace is counted in pieces of this many characters: BPE's merging is quadratic in the length of
+ * such a run, and a model's 400,000 characters of base64 in one tool argument took 90 s of blocked CPU to estimate.
+ */
+const MAX_RUN = 256;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`);
+
+function countBounded(count: Counter, text: string): number {
+  if (!LONG_RUN.test(text)) return count(text);
+  let n = 0;
+  let last = 0;
+  for (const m of text.matchAll(new RegExp(LONG_RUN.source, "g"))) {
+    n += count(text.slice(last, m.index));
+    for (let i = 0; i < m[0].length; i += MAX_RUN) n += count(m[0].slice(i, i + MAX_RUN));
+    last = m.index + m[0].length;
+  }
+  return n + count(text.slice(last));
+}
+
 /** Estimated token count of `text` (o200k_base; ~chars/4 if the tokenizer cannot load). */
 export function estimateTokens(text: string): number {
   if (!text) return 0;
   counter ??= load();
-  if (text.length < MEMO_MIN_CHARS) return counter(text);
+  if (text.length < MEMO_MIN_CHARS) return countBounded(counter, text);
   const known = memo.get(text);
   if (known !== undefined) return known;
-  const n = counter(text);
+  const n = countBounded(counter, text);
   if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
   memo.set(text, n);
   return n;
