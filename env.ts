@@ -63,6 +63,7 @@ export const SETTINGS = {
   ANTHROPIC_BASE_URL: z.url().optional(),
   // Context window of the configured model (the listing budget is 1% of it) and the cap of one answer.
   OMNIFORGE_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
+  OMNIFORGE_MODEL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
   OMNIFORGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).optional(),
   // The provider when none is named (CLI and playground default): offline, openai or anthropic.
   OMNIFORGE_PROVIDER: z.enum(["offline", "openai", "anthropic"]).optional(),

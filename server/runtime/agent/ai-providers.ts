@@ -37,9 +37,12 @@ export class AiSdkProvider implements ModelProvider {
     readonly contextTokens: number,
     /** Cap of one answer; Anthropic requires one, and an explicit value avoids guessing per model. */
     private readonly maxOutputTokens = 4096,
+    /** Longest one model call may take (OMNIFORGE_MODEL_TIMEOUT_SECONDS): a server that never answers must not hang a run or a CI job. */
+    private readonly timeoutMs = DEFAULT_MODEL_TIMEOUT_SECONDS * 1000,
   ) {}
 
   async complete(req: ModelRequest): Promise<ModelResponse> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     const tools: ToolSet = {};
     const byWire = new Map<string, string>();
     for (const t of req.tools) {
@@ -56,10 +59,18 @@ export class AiSdkProvider implements ModelProvider {
       ...(req.tools.length ? { tools, toolChoice: "auto" as const } : {}),
       maxRetries: 1,
       maxOutputTokens: this.maxOutputTokens,
-      ...(req.signal ? { abortSignal: req.signal } : {}),
+      abortSignal: req.signal ? AbortSignal.any([req.signal, timeout]) : timeout,
     };
     // Streamed when someone listens (the playground): text reaches the page as it comes, and stop cuts it mid-way.
-    const result = req.onTextDelta ? await this.streamed(common, req.onTextDelta) : await generateText(common);
+    let result: Pick<Awaited<ReturnType<typeof generateText>>, "text" | "toolCalls" | "usage">;
+    try {
+      result = req.onTextDelta ? await this.streamed(common, req.onTextDelta) : await generateText(common);
+    } catch (e) {
+      if (timeout.aborted && !req.signal?.aborted) {
+        throw new Error(`${this.name} (${this.model}) did not finish answering within ${this.timeoutMs / 1000} s (OMNIFORGE_MODEL_TIMEOUT_SECONDS)`);
+      }
+      throw e;
+    }
     const toolCalls: ModelToolCall[] = result.toolCalls.map((c, k) => ({
       id: c.toolCallId || `call-${k}`,
       name: byWire.get(c.toolName) ?? c.toolName,
@@ -90,6 +101,10 @@ function positiveInt(v: string | undefined, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
+/** One model call's time limit: a streamed answer included, so it is generous. */
+export const DEFAULT_MODEL_TIMEOUT_SECONDS = 300;
+const timeoutMsOf = (env: Record<string, string | undefined>) => positiveInt(env.OMNIFORGE_MODEL_TIMEOUT_SECONDS, DEFAULT_MODEL_TIMEOUT_SECONDS) * 1000;
+
 /**
  * OpenAI-compatible: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY (local servers accept
  * any value), OMNIFORGE_MODEL (default gpt-4o-mini), OMNIFORGE_CONTEXT_TOKENS (default 128000),
@@ -102,7 +117,7 @@ export function openAiCompatibleProvider(env: Record<string, string | undefined>
   const model = env.OMNIFORGE_MODEL?.trim() || "gpt-4o-mini";
   const openai = createOpenAI({ ...(baseURL ? { baseURL } : {}), apiKey, name: "openai-compatible" });
   // .chat(): the chat completions API, which every OpenAI-compatible server implements (not the responses API).
-  return new AiSdkProvider("openai", model, openai.chat(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 128_000), positiveInt(env.OMNIFORGE_MAX_OUTPUT_TOKENS, 4096));
+  return new AiSdkProvider("openai", model, openai.chat(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 128_000), positiveInt(env.OMNIFORGE_MAX_OUTPUT_TOKENS, 4096), timeoutMsOf(env));
 }
 
 /** Anthropic: ANTHROPIC_API_KEY, OMNIFORGE_MODEL (default claude-sonnet-4-5), ANTHROPIC_BASE_URL optional. */
@@ -112,5 +127,5 @@ export function anthropicProvider(env: Record<string, string | undefined>): AiSd
   const model = env.OMNIFORGE_MODEL?.trim() || "claude-sonnet-4-5";
   const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
   const anthropic = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
-  return new AiSdkProvider("anthropic", model, anthropic(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 200_000), positiveInt(env.OMNIFORGE_MAX_OUTPUT_TOKENS, 4096));
+  return new AiSdkProvider("anthropic", model, anthropic(model), positiveInt(env.OMNIFORGE_CONTEXT_TOKENS, 200_000), positiveInt(env.OMNIFORGE_MAX_OUTPUT_TOKENS, 4096), timeoutMsOf(env));
 }

@@ -337,6 +337,20 @@ describe("provider failures", () => {
     expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
   });
 
+  it("a server that never answers ends the run at OMNIFORGE_MODEL_TIMEOUT_SECONDS, with an error naming it", async () => {
+    const silent = await serveFetch(() => new Promise<Response>(() => {})); // accepts, never answers
+    try {
+      const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${silent.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m", OMNIFORGE_MODEL_TIMEOUT_SECONDS: "1" });
+      const t = performance.now();
+      const result = await runAgent({ request: "x", mode: "tool", provider, skills: { index: world.index() }, runner, audit: new MemoryAuditSink(), scratchDir: world.scratch, sessionId: "s", userId: "u" });
+      expect(result.reason).toBe("error");
+      expect(result.error).toBe("openai (m) did not finish answering within 1 s (OMNIFORGE_MODEL_TIMEOUT_SECONDS)");
+      expect(performance.now() - t).toBeLessThan(10_000);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it("a provider error quoting the key it was sent is masked on the screen, in the events and in the audit", async () => {
     const key = "sk-SECRETKEY-abc123456789abcd";
     const echo = await serveFetch(async (req) =>
