@@ -329,6 +329,9 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       const assistant: ChatMessage = { role: "assistant", content: response.text ?? "", ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}) };
       messages.push(assistant);
       if (!response.toolCalls.length) {
+        // Neither text nor a tool call (a server answering `choices: []`, or a body that was no answer at all) is a
+        // failure, not an empty success: a trigger test run against a broken endpoint passed its negative queries.
+        if (!(response.text ?? "").trim()) throw new Error(`${provider.name} (${provider.model}) answered with nothing: no text and no tool call`);
         answer = response.text ?? "";
         emit({ type: "message", text: answer });
         reason = "answered";

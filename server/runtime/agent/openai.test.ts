@@ -337,6 +337,17 @@ describe("provider failures", () => {
     expect(audit.events.at(-1)).toMatchObject({ type: "agent_run_finished", details: expect.objectContaining({ reason: "error" }) });
   });
 
+  it("an answer with no text and no tool call is an error, not an empty success", async () => {
+    const empty = await serveFetch(async () => Response.json({ id: "x", object: "chat.completion", created: 0, model: "m", choices: [] }));
+    try {
+      const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${empty.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" });
+      const result = await runAgent({ request: "x", mode: "tool", provider, skills: { index: world.index() }, runner, audit: new MemoryAuditSink(), scratchDir: world.scratch, sessionId: "s", userId: "u" });
+      expect([result.reason, result.error]).toEqual(["error", "openai (m) answered with nothing: no text and no tool call"]);
+    } finally {
+      await empty.close();
+    }
+  });
+
   it("a server that never answers ends the run at OMNIFORGE_MODEL_TIMEOUT_SECONDS, with an error naming it", async () => {
     const silent = await serveFetch(() => new Promise<Response>(() => {})); // accepts, never answers
     try {
