@@ -1,5 +1,5 @@
 // `omniforge agent run` as a person runs it: the real bin (tsx), a temp home and project, the offline provider.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, openDb } from "../../../db/client";
 import { makeAgentWorld, type AgentWorld } from "../../runtime/agent/test-support";
+import { serveFetch } from "../../test-support/http-server";
 import type { AgentEvent } from "../../runtime/agent/types";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -82,6 +83,32 @@ describe("omniforge agent run", () => {
       fs.rmSync(dbFile, { force: true });
       fs.rmSync(dbFile + "-wal", { force: true });
       fs.rmSync(dbFile + "-shm", { force: true });
+    }
+  });
+
+  it("a SIGTERM mid-run (a CI job's timeout) ends it and removes its scratch folder", async () => {
+    const silent = await serveFetch(() => new Promise<Response>(() => {})); // the model never answers
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-term-"));
+    fs.chmodSync(tmp, 0o755);
+    try {
+      const child = spawn(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "agent", "run", "hi", "--provider", "openai", "--json", "--home", w.home, "--project", w.project], {
+        cwd: repo,
+        env: { ...process.env, TMPDIR: tmp, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OPENAI_BASE_URL: `${silent.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+      // Terminated once the run is under way (its first event is out), which is after the scratch folder is made.
+      await new Promise<void>((ok) => child.stdout.on("data", () => (out.includes("run_started") ? ok() : undefined)));
+      expect(fs.readdirSync(tmp).filter((n) => n.startsWith("omniforge-agent-scratch-"))).toHaveLength(1);
+      child.kill("SIGTERM");
+      const code = await new Promise<number | null>((ok) => child.on("exit", (c) => ok(c)));
+      expect(code).toBe(1);
+      expect(out).toContain('"reason":"aborted"');
+      expect(fs.readdirSync(tmp).filter((n) => n.startsWith("omniforge-agent-scratch-"))).toEqual([]);
+    } finally {
+      await silent.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
   });
 

@@ -163,8 +163,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
   const index = SkillIndex.build(config);
   const ac = new AbortController();
+  // Ctrl-C and a polite kill (SIGTERM: a CI job's timeout, a supervisor) end the run the same way, so the scratch
+  // folder with what the model wrote is removed either way.
   const onSigint = () => ac.abort(new Error("interrupted"));
   process.once("SIGINT", onSigint);
+  process.once("SIGTERM", onSigint);
   try {
     const result = await runAgent({
       request,
@@ -197,6 +200,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 1;
   } finally {
     process.removeListener("SIGINT", onSigint);
+    process.removeListener("SIGTERM", onSigint);
     await sandbox.close();
     fs.rmSync(scratchDir, { recursive: true, force: true });
   }
