@@ -34,6 +34,11 @@ import type {
 } from "./types";
 
 export const DEFAULT_STEP_LIMIT = 12;
+/**
+ * Tool calls run from one answer; the rest get an error result saying so. The step limit counts model calls, so
+ * without this one answer of a thousand script calls ran a thousand scripts.
+ */
+export const MAX_TOOL_CALLS_PER_ANSWER = 32;
 export { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS };
 
 type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, "runId" | "t" | "depth" | "forkSkill"> : never) : never;
@@ -338,12 +343,20 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
         break;
       }
 
-      for (const call of response.toolCalls) {
+      for (const [k, call] of response.toolCalls.entries()) {
         if (opts.signal?.aborted) {
           reason = "aborted";
           break loop;
         }
         emit({ type: "tool_call", callId: call.id, tool: call.name, input: call.input });
+        if (k >= MAX_TOOL_CALLS_PER_ANSWER) {
+          const output = `Not run: one answer may make at most ${MAX_TOOL_CALLS_PER_ANSWER} tool calls; ask for the rest in the next one.`;
+          emit({ type: "tool_result", callId: call.id, tool: call.name, ok: false, output, durationMs: 0 });
+          const msg: ChatMessage = { role: "tool", callId: call.id, tool: call.name, content: output, isError: true };
+          meter.tag(msg, "other");
+          messages.push(msg);
+          continue;
+        }
         const before = stack.list();
         const seenBefore = scripts.length;
         const result = await executor.execute({ name: call.name, input: call.input, callId: call.id });

@@ -323,6 +323,20 @@ describe("Anthropic provider against a scripted Messages API server", () => {
   });
 });
 
+describe("one answer's tool calls", () => {
+  it("at most 32 run; the rest get an error result saying so, and the model answers after", async () => {
+    const calls = Array.from({ length: 40 }, (_, i) => ({ name: "read_file", arguments: { path: `missing-${i}.txt` } }));
+    const s = await server([{ toolCalls: calls }, { content: "done" }]);
+    const { result } = await run(s, "tool");
+    expect(result.reason).toBe("answered");
+    const results = ofType(result.events, "tool_result");
+    expect(results).toHaveLength(40);
+    const notRun = results.filter((r) => r.output.startsWith("Not run: one answer may make at most 32 tool calls"));
+    expect(notRun).toHaveLength(8);
+    expect(results.slice(0, 32).some((r) => r.output.startsWith("Not run"))).toBe(false);
+  });
+});
+
 describe("provider failures", () => {
   it("an unreachable endpoint ends the run with reason error and an error event, audited", async () => {
     // A server that was there and is gone: connection refused on 127.0.0.1.
