@@ -3,7 +3,7 @@
 // false one is cut off at the limit instead of being buffered whole.
 import { setting } from "../../env";
 import { BODY_LIMITS, TRPC_BODY_LIMIT_BY_PROCEDURE } from "../domain/limits";
-import { concatBytes } from "../runtime/bytes";
+import { readStreamWithin } from "../runtime/bytes";
 
 const OTHER_ROUTES_LIMIT = 1024 * 1024;
 
@@ -32,18 +32,7 @@ export async function readBodyWithin(req: Request, limit: number): Promise<Uint8
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw new BodyTooLarge(limit);
   if (!req.body) return null;
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return concatBytes(chunks);
+  const bytes = await readStreamWithin(req.body, limit);
+  if (!bytes) throw new BodyTooLarge(limit);
+  return bytes;
 }
