@@ -2,6 +2,7 @@
 // with which digest. It is how sync knows what is its own: a folder it did not record is never touched.
 import fs from "node:fs";
 import path from "node:path";
+import { readRegularTextFile } from "../read-file";
 import { z } from "zod";
 
 export const LOCK_FILE = ".omniforge-sync.json";
@@ -41,14 +42,12 @@ function readLockText(folder: string, file: string): string | null {
     real = fs.realpathSync(file);
     if (!real.startsWith(fs.realpathSync(folder) + path.sep)) throw new Error("a link leaving the folder");
   }
-  const fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file");
-    return fs.readFileSync(fd, "utf8");
-  } finally {
-    fs.closeSync(fd);
-  }
+  // The one bounded reader (read-file.ts): a folder, FIFO or device in its place is refused before a byte is read.
+  return readRegularTextFile(real, MAX_LOCK_BYTES);
 }
+
+/** A lock entry is about 150 bytes: this holds a hundred thousand skills; more is not a lock this sync wrote. */
+const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
 export function readLock(folder: string): SyncLock {
   const file = path.join(folder, LOCK_FILE);
