@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The `omniforge` command. It runs the CLI compiled by esbuild (dist/cli, made at `npm install` and `npm run
 // build`), so no TypeScript compiler runs per call. Before that it checks the bundle against the sources
-// it was made from and rebuilds it when any changed, so the bin is never stale (scripts/cli-bundle.mjs).
+// it was made from and rebuilds it when any changed, so the bin is never stale (scripts/cli-bundle.mjs). The
+// bundle runs with the code cache of its command (scripts/cli-code-cache.mjs).
 import { createRequire } from "node:module";
 import { cliEntry } from "../scripts/cli-bundle.mjs";
+import { loadCli } from "../scripts/cli-code-cache.mjs";
 
 // Builtins through require, not ES imports: see scripts/cli-bundle.mjs.
 const require = createRequire(import.meta.url);
@@ -19,14 +21,20 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const argv = process.argv.slice(2);
 let main;
 /** The bundle's entry file name (content-hashed): what the CLI keeps between runs is kept per build. */
 let build;
+/** Writes the command's code cache when one is due (none when run from source). */
+let finished = () => {};
 try {
   const t0 = Date.now();
-  const { entry, rebuilt } = await cliEntry(repo);
+  const { entry, commands, rebuilt } = await cliEntry(repo);
   if (rebuilt && process.stderr.isTTY) process.stderr.write(`omniforge: sources changed, CLI rebuilt (${Date.now() - t0} ms)\n`);
-  ({ main } = await import(pathToFileURL(entry).href));
+  const cli = loadCli({ entry, commands });
+  ({ main } = cli.exports);
+  const { commandOf } = cli.exports;
+  finished = () => cli.finished(typeof commandOf === "function" && commandOf(argv) !== null);
   build = path.basename(entry);
 } catch (e) {
   if (e?.code !== "ERR_MODULE_NOT_FOUND" && e?.code !== "EACCES" && e?.code !== "EROFS" && e?.code !== "EPERM") {
@@ -42,7 +50,8 @@ try {
 // The process entry hands the CLI its streams and environment (server/cli/io.ts); settings in it are still read
 // and checked through env.ts's setting().
 const io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd(), build };
-process.exitCode = await main(process.argv.slice(2), io);
+process.exitCode = await main(argv, io);
+finished();
 
 // Before a natural exit Node waits for V8's background jobs (concurrent GC marking, compiler tasks): 10-25 ms
 // after a `skill validate` of hundreds of skills. When the command left nothing running but the output streams,

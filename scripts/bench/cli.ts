@@ -17,7 +17,7 @@ import { layerRoots } from "../../server/runtime/registry/layers";
 import { generateLayerTree } from "./lib/trees";
 import { compareWithReference, timeSkillsRef } from "./lib/skills-ref";
 import { median } from "./lib/stats";
-import { cliEntry, freshEntry } from "../cli-bundle.mjs";
+import { cliEntry, freshBundle } from "../cli-bundle.mjs";
 
 export const name = "cli";
 
@@ -93,7 +93,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const checks: number[] = [];
   for (let i = 0; i < 200; i++) {
     const t0 = performance.now();
-    if (!freshEntry(repo)) throw new Error("the CLI bundle went stale during the benchmark");
+    if (!freshBundle(repo)) throw new Error("the CLI bundle went stale during the benchmark");
     checks.push(performance.now() - t0);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(repo, "dist", "cli", "manifest.json"), "utf8")) as { inputs: unknown[] };

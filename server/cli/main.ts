@@ -31,12 +31,19 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   sync: () => import("./commands/sync"),
 };
 
-/** `io` is the process's streams, environment and folder (bin/omniforge.mjs), or a test's capture. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+/** The command argv names ("skill list", "init"), or null when it names none (--help, a typo). */
+export function commandOf(argv: string[]): string | null {
   // Two-word commands ("skill list") and one-word ones ("init").
   const single = argv[0] !== undefined && !argv[0].startsWith("-") && COMMANDS[argv[0]] !== undefined;
   const key = single ? argv[0]! : argv.slice(0, 2).join(" ");
-  const load = COMMANDS[key];
+  return Object.hasOwn(COMMANDS, key) ? key : null;
+}
+
+/** `io` is the process's streams, environment and folder (bin/omniforge.mjs), or a test's capture. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const key = commandOf(argv);
+  const single = key !== null && !key.includes(" ");
+  const load = key === null ? undefined : COMMANDS[key];
   if (argv[0] === "--version" || argv[0] === "-v") {
     io.out(`omniforge ${VERSION}\n`);
     return 0;

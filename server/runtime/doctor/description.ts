@@ -25,7 +25,7 @@ export function checkDescription(ctx: SkillContext): Finding[] {
   if (words < MIN_DESCRIPTION_WORDS || d.length < MIN_DESCRIPTION_CHARS) at("description.short", `the description has ${count(words, "word")} (${count(d.length, "character")}): too few to route on`);
   if (!WHEN.test(d)) at("description.no-when", "the description does not say when to use the skill");
   // Quoted text is what users type ("review my UI") and code is code: neither is the skill speaking.
-  const fp = FIRST_PERSON.exec(d.replace(/`[^`]*`|"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g, " "));
+  const fp = FIRST_PERSON.exec(d.replace(/`[^`]*`|"[^"]*"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)/g, " "));
   if (fp) at("description.first-person", `the description speaks in the first person ("${fp[0].trim()}")`);
   for (const w of VENDOR_WORD_PATTERNS) {
     const re = new RegExp(`\\b${w}\\b`, "i");

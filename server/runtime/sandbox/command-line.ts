@@ -48,8 +48,8 @@ export function prlimitArgs(prlimit: string, limits: ScriptLimits): string[] {
   return [
     prlimit,
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, // SIGXCPU, then SIGKILL a second later
-    `--data=${limits.memoryBytes}`, // never --as: it breaks node (SANDBOX.md §4.2)
-    `--nproc=${limits.processes}`, // inside bwrap, so bwrap's own fork is not counted (§4.4)
+    `--data=${limits.memoryBytes}`, // never --as: it breaks node (SANDBOX.md, section 4.2)
+    `--nproc=${limits.processes}`, // inside bwrap, so bwrap's own fork is not counted (SANDBOX.md, section 4.4)
     `--fsize=${limits.fileBytes}`,
     `--nofile=${OPEN_FILES}`,
     "--core=0",

@@ -117,7 +117,7 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
     if (!sandboxed) console.warn(`[sandbox] WARNING: running WITHOUT isolation (OMNIFORGE_SANDBOX=unsafe): ${plan.display.join(" ")}`);
     const raw = await runCapped({
       argv,
-      // Never the server's environment: bwrap's PID 1 keeps its env, readable via /proc/1/environ (§4.1).
+      // Never the server's environment: bwrap's PID 1 keeps its env, readable via /proc/1/environ (SANDBOX.md, section 4.1).
       env: { PATH: SANDBOX_ENV_PATH },
       cwd: sandboxed ? "/" : path.join(plan.scratchDir, plan.workdir ?? ""),
       stdin: plan.stdin,
