@@ -23,7 +23,10 @@ for (const stream of [process.stdout, process.stderr]) {
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
 let main;
-/** The bundle's entry file name (content-hashed): what the CLI keeps between runs is kept per build. */
+/**
+ * The bundle's commands script's file name (content-hashed, so it changes with any command's code): what the CLI
+ * keeps between runs (a listing's cache) is kept per build.
+ */
 let build;
 /** Writes the command's code cache when one is due (none when run from source). */
 let finished = () => {};
@@ -35,7 +38,7 @@ try {
   ({ main } = cli.exports);
   const { commandOf } = cli.exports;
   finished = () => cli.finished(typeof commandOf === "function" && commandOf(argv) !== null);
-  build = path.basename(entry);
+  build = path.basename(commands ?? entry);
 } catch (e) {
   if (e?.code !== "ERR_MODULE_NOT_FOUND" && e?.code !== "EACCES" && e?.code !== "EROFS" && e?.code !== "EPERM") {
     // A source error: esbuild's message says where. Running an old bundle instead would hide it.

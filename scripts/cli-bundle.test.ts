@@ -9,34 +9,44 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repo = path.resolve(import.meta.dirname, "..");
 let dir: string;
 
-function write(rel: string, text: string) {
-  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-  fs.writeFileSync(path.join(dir, rel), text);
+function write(rel: string, text: string, root = dir) {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
 }
 
 function omniforge(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(dir, "bin", "omniforge.mjs"), ...args], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  return omniforgeIn(dir, ...args);
+}
+
+function omniforgeIn(root: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(root, "bin", "omniforge.mjs"), ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** A throw-away project with the real bin and bundler, the repo's packages, and no CLI sources yet. */
+function probeProject(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "of-cli-bundle-"));
+  fs.mkdirSync(path.join(root, "bin"));
+  fs.copyFileSync(path.join(repo, "bin", "omniforge.mjs"), path.join(root, "bin", "omniforge.mjs"));
+  fs.mkdirSync(path.join(root, "scripts"));
+  for (const f of ["cli-bundle.mjs", "cli-code-cache.mjs"]) fs.copyFileSync(path.join(repo, "scripts", f), path.join(root, "scripts", f));
+  fs.symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"));
+  write("package.json", JSON.stringify({ name: "bundle-probe", private: true, type: "module" }), root);
+  write("package-lock.json", JSON.stringify({ lockfileVersion: 3 }), root);
+  write("tsconfig.json", "{}", root);
+  return root;
 }
 
 const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, "dist", "cli", "manifest.json"), "utf8")) as { builtAt: string; entry: string; inputs: [string, number, number, string][] };
 
 /** An mtime distinct from any recorded so far, whatever the file system's timestamp granularity. */
-function bumpMtime(rel: string, seconds: number) {
+function bumpMtime(rel: string, seconds: number, root = dir) {
   const t = new Date(Date.now() - 3600_000 + seconds * 1000);
-  fs.utimesSync(path.join(dir, rel), t, t);
+  fs.utimesSync(path.join(root, rel), t, t);
 }
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "of-cli-bundle-"));
-  fs.mkdirSync(path.join(dir, "bin"));
-  fs.copyFileSync(path.join(repo, "bin", "omniforge.mjs"), path.join(dir, "bin", "omniforge.mjs"));
-  fs.mkdirSync(path.join(dir, "scripts"));
-  for (const f of ["cli-bundle.mjs", "cli-code-cache.mjs"]) fs.copyFileSync(path.join(repo, "scripts", f), path.join(dir, "scripts", f));
-  fs.symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
-  write("package.json", JSON.stringify({ name: "bundle-probe", private: true, type: "module" }));
-  write("package-lock.json", JSON.stringify({ lockfileVersion: 3 }));
-  write("tsconfig.json", "{}");
+  dir = probeProject();
   write("server/cli/main.ts", 'import { greeting } from "./greeting";\nexport async function main(argv: string[]): Promise<number> {\n  process.stdout.write(`${greeting} ${argv.join(" ")}\\n`);\n  return 0;\n}\n');
   write("server/cli/greeting.ts", 'export const greeting: string = "v1";\n');
 });
@@ -92,5 +102,40 @@ describe("the bundled CLI", () => {
     expect(r.out).toBe("");
     expect(r.err).toContain("cannot build the CLI");
     expect(r.err).toContain("greeting.ts");
+  });
+});
+
+describe("the bundled CLI's commands", () => {
+  let root: string;
+  beforeAll(() => {
+    root = probeProject();
+    // As main.ts registers commands: a dynamic import each, which the bundle serves from its commands script.
+    write("server/cli/main.ts", 'export async function main(argv: string[], io: { build?: string }): Promise<number> {\n  const { text } = await import("./commands/hello");\n  process.stdout.write(`${text} ${argv.join(" ")} ${io.build}\\n`);\n  return 0;\n}\nexport const commandOf = (argv: string[]) => (argv[0] === "hello" ? "hello" : null);\n', root);
+    write("server/cli/commands/hello.ts", 'export const text: string = "hi";\n', root);
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it("run from the commands script, with a code cache per command, under a build name that changes with any command's code", () => {
+    const first = omniforgeIn(root, "hello");
+    expect(first.code).toBe(0);
+    const [text, arg, build] = first.out.trim().split(" ");
+    expect([text, arg]).toEqual(["hi", "hello"]);
+    // What the CLI keeps between runs (a listing's cache) is kept per build: the commands script's name.
+    expect(build).toMatch(/^commands-[A-Z0-9]+\.cjs$/);
+    expect(fs.readdirSync(path.join(root, "dist", "cli")).filter((f) => f.endsWith(".v8cache"))).toEqual([`${build}.hello.${process.version}-${process.arch}.v8cache`]);
+    write("server/cli/commands/hello.ts", 'export const text: string = "hello";\n', root);
+    bumpMtime("server/cli/commands/hello.ts", 2, root);
+    const second = omniforgeIn(root, "hello").out.trim().split(" ");
+    expect(second[0]).toBe("hello");
+    expect(second[2]).not.toBe(build);
+    // A build keeps the one before it (a process that started just before may still load it), caches included;
+    // the one before that goes, its cache with it.
+    const caches = () => fs.readdirSync(path.join(root, "dist", "cli")).filter((f) => f.endsWith(".v8cache")).map((f) => f.split(".cjs.")[0] + ".cjs").sort();
+    expect(caches()).toEqual([build, second[2]].sort());
+    write("server/cli/commands/hello.ts", 'export const text: string = "hey";\n', root);
+    bumpMtime("server/cli/commands/hello.ts", 4, root);
+    const third = omniforgeIn(root, "hello").out.trim().split(" ");
+    expect(third[0]).toBe("hey");
+    expect(caches()).toEqual([second[2], third[2]].sort());
   });
 });

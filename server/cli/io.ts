@@ -9,8 +9,9 @@ export interface CliIO {
   env: EnvSource;
   cwd: string;
   /**
-   * Names the compiled CLI that runs (bin/omniforge.mjs gives the bundle's content-hashed entry file); what it
-   * remembers between runs (the listing cache) is kept per build. Absent when run from sources: nothing is kept.
+   * Names the compiled CLI that runs (bin/omniforge.mjs gives the bundle's content-hashed commands script, which
+   * changes with any command's code); what it remembers between runs (the listing cache) is kept per build.
+   * Absent when run from sources: nothing is kept.
    */
   build?: string;
 }
