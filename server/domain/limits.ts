@@ -23,6 +23,9 @@ export const BODY_LIMITS = {
   trpcImport: Math.ceil((IMPORT_ARCHIVE_MAX_BYTES * 4) / 3) + 64 * 1024,
 } as const;
 
+/** How much of a body refused for its declared size the console reads and drops, so the client gets the refusal. */
+export const REFUSED_BODY_DRAIN_BYTES = 64 * MiB;
+
 /** Procedures whose bodies may exceed BODY_LIMITS.trpc, and what they may carry instead. */
 export const TRPC_BODY_LIMIT_BY_PROCEDURE: Readonly<Record<string, number>> = {
   "skill.save": BODY_LIMITS.trpcEditorText,

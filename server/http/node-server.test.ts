@@ -1,7 +1,9 @@
 // The console's server in front of Next: methods a fetch Request cannot carry are answered, not failed.
 import http from "node:http";
+import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listenLocal } from "../test-support/listen";
+import { REFUSED_BODY_DRAIN_BYTES } from "../domain/limits";
 import { createConsoleServer } from "./node-server";
 
 let server: Awaited<ReturnType<typeof listenLocal>>;
@@ -36,5 +38,51 @@ describe("the console's server", () => {
     expect(reached).toEqual([]);
     expect((await send("GET")).status).toBe(200);
     expect(reached).toEqual(["GET"]);
+  });
+});
+
+/**
+ * Sends `total` bytes of body after headers declaring `declared`, in pieces with a pause between them (a slow
+ * uploader, still writing when the answer comes), and reads whatever comes back. The socket's error, if any.
+ */
+function upload(declared: number, total: number): Promise<{ answer: string; error?: string; sent: number }> {
+  const { port } = new URL(server.url);
+  return new Promise((done) => {
+    const socket = net.connect(Number(port), "127.0.0.1");
+    let answer = "";
+    let sent = 0;
+    let error: string | undefined;
+    socket.on("data", (d) => (answer += d.toString("latin1")));
+    socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+    socket.on("close", () => done({ answer, error, sent }));
+    socket.write(`POST /api/trpc/user.create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+    const piece = Buffer.alloc(256 * 1024, 0x78);
+    const next = () => {
+      if (socket.destroyed) return;
+      if (sent >= total) return void socket.end();
+      const n = Math.min(piece.length, total - sent);
+      sent += n;
+      socket.write(piece.subarray(0, n), () => setTimeout(next, 5));
+    };
+    next();
+  });
+}
+
+describe("a body refused for its declared size", () => {
+  it("is read and dropped while the client is still sending it, so the client gets the 413 and why, not a reset", async () => {
+    const size = 3 * 1024 * 1024;
+    const r = await upload(size, size);
+    expect(r.error).toBeUndefined();
+    expect(r.sent).toBe(size);
+    expect(r.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.answer).toContain(`The request body is ${size} bytes`);
+    expect(reached).toEqual([]);
+  });
+
+  it("beyond what the console drops, the connection is cut after the answer instead of reading on", async () => {
+    const r = await upload(REFUSED_BODY_DRAIN_BYTES + 1, REFUSED_BODY_DRAIN_BYTES + 1);
+    expect(r.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.sent).toBeLessThan(REFUSED_BODY_DRAIN_BYTES);
+    expect(reached).toEqual([]);
   });
 });

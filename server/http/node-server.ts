@@ -2,6 +2,7 @@
 // cannot, because it only sees a fetch Request: it stamps the socket peer (server/http/peer.ts), and refuses
 // a body whose declared length is over the route's limit before Next reads a byte of it.
 import http from "node:http";
+import { REFUSED_BODY_DRAIN_BYTES } from "../domain/limits";
 import { bodyLimitFor } from "./body-limit";
 import { answerWith, EdgeQueue, edgeRouteFor } from "./edge";
 import { stampPeer } from "./peer";
@@ -30,8 +31,13 @@ export function createConsoleServer(handle: NodeHandler, options: { edge?: boole
     stampPeer(req);
     const refused = declaredBodyRefusal(req);
     if (refused) {
-      res.writeHead(refused.status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
-      // Node discards (never buffers) what is left of the body, then closes the connection.
+      // A client still sending the body it declared reads this answer only if the connection stays open until it
+      // is done: closed under it, its next write fails (EPIPE) and the reason never arrives. So a body of a
+      // declared size up to REFUSED_BODY_DRAIN_BYTES is read and dropped (Node discards what the answer left
+      // unread, never buffering it) on a connection kept open; a larger or undeclared one is cut off at the answer.
+      const declared = Number(req.headers["content-length"]);
+      const drain = Number.isFinite(declared) && declared <= REFUSED_BODY_DRAIN_BYTES;
+      res.writeHead(refused.status, { "content-type": "text/plain; charset=utf-8", ...(drain ? {} : { connection: "close" }) });
       res.end(refused.message + "\n");
       return;
     }
