@@ -197,7 +197,8 @@ async function bundle(esbuild, repo, outDir) {
 const commandsApart = (repo, names) => ({
   name: "commands-apart",
   setup(build) {
-    const main = path.join(repo, ENTRY);
+    // esbuild names importers by their real path (a checkout reached through a link included).
+    const main = fs.realpathSync(path.join(repo, ENTRY));
     build.onResolve({ filter: /^\.\/commands\/[a-z0-9-]+$/ }, (args) => {
       if (args.kind !== "dynamic-import" || args.importer !== main) return undefined;
       const name = args.path.slice("./commands/".length);
