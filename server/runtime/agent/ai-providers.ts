@@ -89,7 +89,11 @@ export class AiSdkProvider implements ModelProvider {
     const result = streamText({ ...(options as Parameters<typeof streamText>[0]), onError: ({ error }) => void (failure ??= error) });
     for await (const delta of result.textStream) if (delta) onDelta(delta);
     if (failure) throw failure;
-    const [text, toolCalls, usage] = await Promise.all([result.text, result.toolCalls, result.usage]);
+    const [text, toolCalls, usage, finishReason] = await Promise.all([result.text, result.toolCalls, result.usage, result.finishReason]);
+    // A connection closed mid-answer ends the stream as cleanly as a finished one: only the missing finish reason
+    // tells them apart. What arrived is part of an answer, and must not be taken for the whole of it. (Nothing at
+    // all is the empty answer, which the caller names as such.)
+    if (finishReason === "interrupted" && (text || toolCalls.length)) throw new Error(`${this.name} (${this.model}) stopped answering mid-way: the stream ended without a finish reason`);
     return { text, toolCalls, usage };
   }
 }

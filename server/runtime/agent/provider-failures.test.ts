@@ -1,6 +1,7 @@
 // What a model endpoint does wrong, against the real client (ai SDK, chat completions) and servers on 127.0.0.1:
 // one answer with too many tool calls, an endpoint that is gone, that answers nothing, never answers, or quotes
-// the key it was sent. Each ends in a clear result; none hangs the run or leaks the key.
+// the key it was sent, or whose stream stops mid-answer. Each ends in a clear result; none hangs the run or leaks
+// the key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
@@ -76,6 +77,34 @@ describe("provider failures", () => {
       expect([result.reason, result.error]).toEqual(["error", "openai (m) answered with nothing: no text and no tool call"]);
     } finally {
       await empty.close();
+    }
+  });
+
+  it("a streamed answer that stops without a finish reason is an error, not its first part taken for the answer", async () => {
+    const frame = (o: unknown) => new TextEncoder().encode(`data: ${JSON.stringify(o)}\n\n`);
+    const chunk = { id: "c", object: "chat.completion.chunk", created: 0, model: "m" };
+    // The connection closes cleanly after the first piece: no finish_reason, no [DONE].
+    const cut = await serveFetch(
+      async () =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(frame({ ...chunk, choices: [{ index: 0, delta: { role: "assistant", content: "The form has three fi" }, finish_reason: null }] }));
+              c.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    );
+    try {
+      const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${cut.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" });
+      const deltas: string[] = [];
+      const hints = { mode: "tool" as const, request: "x", skills: [], active: [] };
+      const answer = provider.complete({ system: "s", messages: [{ role: "user", content: "x" }], tools: [], hints, onTextDelta: (d) => deltas.push(d) });
+      await expect(answer).rejects.toThrow("openai (m) stopped answering mid-way: the stream ended without a finish reason");
+      expect(deltas.join("")).toBe("The form has three fi");
+    } finally {
+      await cut.close();
     }
   });
 
