@@ -37,4 +37,10 @@ it("refuses an unknown user, an unknown scope and a bad expiry", async () => {
   expect(await run(["--home", t.dir, "--email", "nobody@x.io", "--scope", "catalog:read"], capture())).toBe(1);
   expect(await run(["--home", t.dir, "--email", "bob@x.io", "--scope", "catalog:write"], capture())).toBe(2);
   expect(await run(["--home", t.dir, "--email", "bob@x.io", "--scope", "catalog:read", "--expires", "soon"], capture())).toBe(2);
+  // Out of range is a usage error naming the range, before the database is touched (as the console's form says).
+  for (const bad of ["0", "367", "1".repeat(30)]) {
+    const io = capture();
+    expect(await run(["--home", t.dir, "--email", "bob@x.io", "--scope", "catalog:read", "--expires", bad], io)).toBe(2);
+    expect(io.stderr).toContain("--expires takes a whole number of days from 1 to 366");
+  }
 });

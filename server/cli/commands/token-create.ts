@@ -4,11 +4,11 @@
 // the event is audited in the console's chain with the actor "cli".
 import fs from "node:fs";
 import path from "node:path";
-import { parseCommand, stringFlags } from "../args";
+import { parseCommand, stringFlags, wholeNumber } from "../args";
 import type { CliIO } from "../io";
 import { openDb } from "../../../db/client";
 import { isServiceError } from "../../domain/errors";
-import { TOKEN_DEFAULT_EXPIRY_DAYS } from "../../domain/tokens";
+import { TOKEN_DEFAULT_EXPIRY_DAYS, TOKEN_MAX_EXPIRY_DAYS } from "../../domain/tokens";
 import { auditSinkFor, flushAudit } from "../../services/audit";
 import { createToken } from "../../services/tokens";
 import { findUserByEmail } from "../../services/users/users";
@@ -19,7 +19,7 @@ export const summary = "Mint an access token for a console user (prints the toke
 const USAGE = `usage: omniforge token create --email EMAIL --scope catalog:read[,telemetry:write] [--expires DAYS]
                              [--name NAME] [--home DIR]
   makes an access token for the console user EMAIL in <home>/console.db and prints it alone on stdout
-  (it is shown once: only its hash is kept); --expires defaults to ${TOKEN_DEFAULT_EXPIRY_DAYS} days
+  (it is shown once: only its hash is kept); --expires: 1 to ${TOKEN_MAX_EXPIRY_DAYS} days, ${TOKEN_DEFAULT_EXPIRY_DAYS} by default
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
@@ -29,8 +29,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }, io, { noArguments: true, required: { email: "", scope: "" } });
   if (typeof cmd === "number") return cmd;
   const { values, fail: usage } = cmd;
-  const days = values.expires === undefined ? undefined : Number(values.expires);
-  if (days !== undefined && !/^\d+$/.test(values.expires!)) return usage(`--expires takes a number of days, not "${values.expires}"`);
+  const days = values.expires === undefined ? undefined : wholeNumber(values.expires, 1, TOKEN_MAX_EXPIRY_DAYS);
+  if (days === null) return usage(`--expires takes a whole number of days from 1 to ${TOKEN_MAX_EXPIRY_DAYS}, not "${values.expires}"`);
   let home: string;
   try {
     home = configFrom({ home: values.home }, io).home;
