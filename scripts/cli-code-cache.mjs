@@ -24,9 +24,13 @@ const vm = require("node:vm");
 const { isAscii } = /** @type {typeof import("node:buffer")} */ (require("node:buffer"));
 
 const SUFFIX = ".v8cache";
-/** Our header: this tag, then the writing run's milliseconds and the cache's length (two little-endian uint32). */
-const MAGIC = Buffer.from("omniforge-v8cache-1\n", "latin1");
-const HEADER_BYTES = MAGIC.length + 8;
+/**
+ * Our header: this tag, the writing run's milliseconds and the cache's length (little-endian uint32 each), and the
+ * script's mtime when the cache was made (float64). V8 compares a source's length only: a script edited in place
+ * to the same length (a digit changed while debugging) would otherwise run the old bytecode.
+ */
+const MAGIC = Buffer.from("omniforge-v8cache-2\n", "latin1");
+const HEADER_BYTES = MAGIC.length + 16;
 /** A file larger than this in the cache's place is not ours: not read. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 /** A command module's name ("skill-list"): what a cache file is named after. */
@@ -45,8 +49,11 @@ export function codeCacheFile(script, key) {
   return `${script}.${key}.${process.version}-${process.arch}${SUFFIX}`;
 }
 
-/** A cache file's payload and the writing run's milliseconds, or null when it is absent or not a whole cache of ours. */
-export function readCodeCache(file) {
+/**
+ * A cache file's payload and the writing run's milliseconds, or null when it is absent, not a whole cache of ours,
+ * or made for another version of its script (`scriptMtimeMs`).
+ */
+export function readCodeCache(file, scriptMtimeMs) {
   let fd;
   try {
     // Non-blocking: opening a named pipe put in a cache's place would otherwise wait for a writer forever.
@@ -62,6 +69,7 @@ export function readCodeCache(file) {
     }
     if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) return null;
     if (buf.readUInt32LE(MAGIC.length + 4) !== st.size - HEADER_BYTES) return null;
+    if (buf.readDoubleLE(MAGIC.length + 8) !== scriptMtimeMs) return null;
     return { data: buf.subarray(HEADER_BYTES), ms: buf.readUInt32LE(MAGIC.length) };
   } catch {
     return null;
@@ -71,11 +79,12 @@ export function readCodeCache(file) {
 }
 
 /** Writes a cache whole or not at all; a folder that cannot be written (a read-only checkout) simply gets none. */
-function writeCodeCache(file, data, ms) {
+function writeCodeCache(file, data, ms, scriptMtimeMs) {
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header);
   header.writeUInt32LE(Math.min(Math.round(ms), 0xffffffff), MAGIC.length);
   header.writeUInt32LE(data.length, MAGIC.length + 4);
+  header.writeDoubleLE(scriptMtimeMs, MAGIC.length + 8);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o644 });
@@ -115,17 +124,18 @@ function run(compiled, script, command) {
  * command's cache when one is due, and says whether it wrote one.
  */
 export function loadCli({ entry, commands }) {
-  /** @type {null | { exports: any, compiled: import("node:vm").Script, file: string, cached: { ms: number } | null, used: boolean, t0: number }} */
+  /** @type {null | { exports: any, compiled: import("node:vm").Script, file: string, stamp: number, cached: { ms: number } | null, used: boolean, t0: number }} */
   let loaded = null;
   const command = (key) => {
     if (!loaded) {
       if (!commands || !NAME.test(key)) throw new Error(`the CLI bundle has no command module "${key}"`);
       const t0 = performance.now();
       const file = codeCacheFile(commands, key);
-      const cached = readCodeCache(file);
+      const stamp = fs.statSync(commands).mtimeMs;
+      const cached = readCodeCache(file, stamp);
       const compiled = compile(commands, cached?.data);
       const used = cached !== null && compiled.cachedDataRejected === false;
-      loaded = { exports: run(compiled, commands, command), compiled, file, cached, used, t0 };
+      loaded = { exports: run(compiled, commands, command), compiled, file, stamp, cached, used, t0 };
     }
     return loaded.exports.command(key);
   };
@@ -141,7 +151,7 @@ export function loadCli({ entry, commands }) {
       const longer = loaded.cached !== null && ms > 2 * loaded.cached.ms && ms > loaded.cached.ms + REWRITE_AFTER_MS;
       if (loaded.used && !longer) return false;
       try {
-        return writeCodeCache(loaded.file, loaded.compiled.createCachedData(), ms);
+        return writeCodeCache(loaded.file, loaded.compiled.createCachedData(), ms, loaded.stamp);
       } catch {
         return false; // a cache is never worth failing a command that succeeded
       }

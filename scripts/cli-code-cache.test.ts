@@ -37,6 +37,7 @@ function run(argv: string[], flags: string[] = []): { out: string; used: boolean
 }
 
 const cacheOf = (key: string) => codeCacheFile(commands, key);
+const stamp = () => fs.statSync(commands).mtimeMs;
 const caches = () => fs.readdirSync(dir).filter((f) => f.endsWith(".v8cache")).sort();
 
 beforeAll(() => {
@@ -54,7 +55,7 @@ describe("the CLI's code cache", () => {
     const file = cacheOf("skill-list");
     expect(path.basename(file)).toBe(`commands-DEF456.cjs.skill-list.${process.version}-${process.arch}.v8cache`);
     const first = fs.statSync(file);
-    expect(readCodeCache(file)!.data.length).toBeGreaterThan(100);
+    expect(readCodeCache(file, stamp())!.data.length).toBeGreaterThan(100);
     expect(run(["run", "skill-list"])).toEqual({ out: "skill-list: w0 w1 w2 ", used: true, wrote: false });
     expect(fs.statSync(file).mtimeMs).toBe(first.mtimeMs);
   });
@@ -71,10 +72,25 @@ describe("the CLI's code cache", () => {
     const whole = fs.readFileSync(file);
     for (const bad of [whole.subarray(0, whole.length - 7), Buffer.concat([Buffer.from("x"), whole.subarray(1)]), Buffer.from("not a cache at all")]) {
       fs.writeFileSync(file, bad);
-      expect(readCodeCache(file)).toBeNull();
+      expect(readCodeCache(file, stamp())).toBeNull();
       expect(run(["run", "skill-list"])).toEqual({ out: "skill-list: w0 w1 w2 ", used: false, wrote: true });
-      expect(readCodeCache(file)).not.toBeNull();
+      expect(readCodeCache(file, stamp())).not.toBeNull();
     }
+  });
+
+  it("a cache made for another version of its script is not used, even when V8 would take it (same length)", () => {
+    expect(run(["run", "skill-list"])).toMatchObject({ used: true });
+    // Edited in place to the same length, as a digit changed while debugging: V8 compares lengths only.
+    const edited = COMMANDS.replace('"w" + i', '"v" + i');
+    expect(edited.length).toBe(COMMANDS.length);
+    fs.writeFileSync(commands, edited);
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(commands, later, later);
+    expect(run(["run", "skill-list"])).toEqual({ out: "skill-list: v0 v1 v2 ", used: false, wrote: true });
+    expect(run(["run", "skill-list"])).toEqual({ out: "skill-list: v0 v1 v2 ", used: true, wrote: false });
+    fs.writeFileSync(commands, COMMANDS);
+    const latest = new Date(Date.now() + 10_000);
+    fs.utimesSync(commands, latest, latest);
   });
 
   it("a cache V8 refuses (other V8 flags) is replaced, and the run still works", () => {
@@ -88,11 +104,11 @@ describe("the CLI's code cache", () => {
     fs.rmSync(fifo, { force: true });
     execFileSync("mkfifo", [fifo]);
     const t0 = Date.now();
-    expect(readCodeCache(fifo)).toBeNull();
+    expect(readCodeCache(fifo, stamp())).toBeNull();
     expect(Date.now() - t0).toBeLessThan(2000);
     fs.rmSync(fifo);
     fs.mkdirSync(fifo);
-    expect(readCodeCache(fifo)).toBeNull();
+    expect(readCodeCache(fifo, stamp())).toBeNull();
     // Nor can it be written there: the command still succeeds, and no temporary file is left behind.
     expect(run(["run", "doctor"])).toEqual({ out: "doctor: w0 w1 w2 ", used: false, wrote: false });
     expect(fs.readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
