@@ -9,8 +9,8 @@
 // or when it ran more than twice as long as the run that wrote it, and longer by a tenth of a second (a big listing
 // after a small one: more of the code ran; the new cache holds the old one's functions too). Always through a
 // temporary file and a rename, so a reader sees a whole cache or none. V8 checks a cache's version, flags and
-// source length before using any of it. A cache is code: it lives where the bundle lives, writable by whoever may
-// already rewrite the bundle.
+// source length before using any of it, and the header the script's mtime (a same-length edit). A cache is code:
+// it lives where the bundle lives, writable by whoever may already rewrite the bundle.
 import { createRequire } from "node:module";
 
 // Builtins through require, as in cli-bundle.mjs (an ES import of node:fs loads its promises API too).
