@@ -32,6 +32,11 @@ describe("omniforge init", () => {
     expect([v.status, v.stdout.split("\n\n")[0]]).toEqual([0, ".omniforge/skills/example-skill/SKILL.md: valid (example-skill)"]);
     expect(omniforge("skill", "doctor", ".omniforge/skills/example-skill", "--fail-on", "low").stdout).toContain("(example-skill): no findings");
     expect(omniforge("skill", "search", "how do I write a SKILL.md").stdout).toMatch(/^1\. example-skill /);
+    // Its trigger set runs as made: the requests it describes choose it, the near misses do not.
+    expect(r.stdout).toContain("created .omniforge/skills/example-skill/evals/triggers.json");
+    expect(r.stdout).toContain("omniforge skill eval example-skill");
+    const e = omniforge("skill", "eval", "example-skill");
+    expect([e.status, e.stdout.trim().split("\n").at(-1)]).toEqual([0, "4/4 passed · precision 100% · recall 100% · F1 100% · accuracy 100%"]);
     fs.writeFileSync(path.join(project, ".omniforge/skills/example-skill/SKILL.md"), "---\nname: example-skill\ndescription: mine now. Use it.\n---\nmine\n");
     const again = omniforge("init");
     expect(again.stdout).toContain("kept .omniforge/skills/example-skill/ (already there)");
