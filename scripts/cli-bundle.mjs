@@ -28,7 +28,7 @@ const MANIFEST = "manifest.json";
 const ENTRY = "server/cli/main.ts";
 /** Files outside the import graph that still decide what the bundle is. */
 const ALWAYS_WATCHED = ["package.json", "package-lock.json", "tsconfig.json", "env.ts", "scripts/cli-bundle.mjs"];
-/** 5: one CommonJS script instead of ES module chunks; an older manifest means a rebuild. */
+/** 5: CommonJS scripts (an entry and the commands) instead of ES module chunks; an older manifest means a rebuild. */
 const FORMAT = 5;
 /** The walk's helper thread runs this module; bundled on its own, as the thread loads nothing else. */
 const READ_HELPER = "server/runtime/skill/read-helper.ts";
