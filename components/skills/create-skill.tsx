@@ -24,6 +24,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
   const [plugin, setPlugin] = useState("");
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
+  const descriptionTooLong = description.length > FORMAT_LIMITS.descriptionChars;
   const [what, setWhat] = useState("");
   const [when, setWhen] = useState("");
   const guide = (w: string, u: string) => {
@@ -90,7 +91,19 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
       </label>
       <label className="text-sm sm:col-span-2">
         <span className="muted text-xs">Description (what agents read to choose the skill; made from your answers, change it freely)</span>
-        <input className="input" aria-label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={FORMAT_LIMITS.descriptionChars} placeholder="Fills PDF forms. Use when the user asks to complete a PDF." />
+        {/* No maxLength: a field that stops taking keys cuts a pasted description mid-sentence without a word. */}
+        <input className="input" aria-label="Description" aria-describedby="description-count" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Fills PDF forms. Use when the user asks to complete a PDF." />
+        <span id="description-count" className="mt-1 block text-xs" data-testid="description-count">
+          {descriptionTooLong ? (
+            <span className="text-red-700 dark:text-red-300">
+              {description.length} characters: a description holds at most {FORMAT_LIMITS.descriptionChars}. Shorten it; detail belongs in the body.
+            </span>
+          ) : (
+            <span className="muted">
+              {description.length} / {FORMAT_LIMITS.descriptionChars} characters
+            </span>
+          )}
+        </span>
       </label>
       <label className="text-sm">
         <span className="muted text-xs">Template</span>
@@ -102,7 +115,7 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="btn btn-primary" disabled={!ok || !description.trim() || create.isPending || (layer === "plugin" && !plugin)}>
+        <button type="submit" className="btn btn-primary" disabled={!ok || !description.trim() || descriptionTooLong || create.isPending || (layer === "plugin" && !plugin)}>
           Create skill
         </button>
       </div>
