@@ -33,6 +33,9 @@ import { LINK_CODES, RefusedLink } from "./refused-link";
 import { PreviewPanel } from "./side-panel";
 import type { SkillRef } from "./types";
 
+/** The file list before the skill's info arrives (one array, so the live check's input stays the same). */
+const NO_FILES: readonly { path: string }[] = [];
+
 export default function SkillEditor({ skillRef, initialFile }: { skillRef: SkillRef; initialFile?: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -63,7 +66,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     if (vocab.data) setVocabulary(vocab.data);
   }, [vocab.data]);
 
-  const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor, send: presence.send });
+  const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor, send: presence.send, files: info.data?.files ?? NO_FILES });
   useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled: presence.asking });
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
@@ -116,7 +119,9 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
       <StatusLines error={error} notice={notice} />
       <ReviewBanner info={info.data} />
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDrafts} />
-      <div className="grid gap-3 lg:grid-cols-[14rem_minmax(0,1fr)_24rem]" style={{ height: "calc(100vh - 11rem)", minHeight: 480 }}>
+      {/* Three columns fill the window on a wide screen; on a narrow one they stack and the page scrolls, the text
+          keeping a usable height instead of sharing one window's height with the file list and the preview. */}
+      <div className="grid gap-3 lg:h-[calc(100vh-11rem)] lg:min-h-[480px] lg:grid-cols-[14rem_minmax(0,1fr)_24rem]">
         <FileTree
           files={info.data?.files ?? []}
           openPath={openPath}
@@ -144,7 +149,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
             <CompareView compare={compare} modelKey={files.key} theme={theme} onClose={() => actions.setCompare(null)} />
           ) : (
             <TextAndDetails files={files} skillRef={skillRef} canWrite={canWrite} tree={info.data?.files ?? []}>
-            <div className="min-h-0 flex-1 overflow-hidden rounded border border-zinc-200 dark:border-zinc-800" data-testid="monaco-host">
+            <div className="min-h-[24rem] flex-1 overflow-hidden rounded border border-zinc-200 lg:min-h-0 dark:border-zinc-800" data-testid="monaco-host">
               {buf ? (
                 <Editor
                   height="100%"
@@ -163,6 +168,10 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
                 <p className="muted p-3 text-sm">Loading {openPath}…</p>
               )}
             </div>
+            {/* Tab indents inside the editor, so a keyboard alone cannot leave it without Monaco's own toggle. */}
+            <p className="muted text-xs" data-testid="editor-keys">
+              Tab indents. To leave the text with the keyboard, press Ctrl+M (Ctrl+Shift+M on a Mac): Tab then moves focus, until the same keys again.
+            </p>
             </TextAndDetails>
           )}
           <DiagnosticsList

@@ -21,11 +21,17 @@ interface LiveCheckInput {
   uriFor: (p: string) => string;
   /** Sends the check (nothing once the skill is being deleted). */
   send: SkillPresence["send"];
+  /**
+   * The skill's files as the console last listed them: the check looks up every file the body points at, so a
+   * file added, renamed or deleted must check the text again, though the text did not change.
+   */
+  files: readonly { path: string }[];
 }
 
-export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath, uriFor, send }: LiveCheckInput): LiveCheckResult | null {
+export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath, uriFor, send, files }: LiveCheckInput): LiveCheckResult | null {
   const client = useTRPCClient();
   const [check, setCheck] = useState<LiveCheckResult | null>(null);
+  const fileList = files.map((f) => f.path).join("\n");
 
   const seq = useRef(0);
   useEffect(() => {
@@ -39,7 +45,7 @@ export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath,
         .catch((e: unknown) => setError(errMessage(e)));
     }, 300);
     return () => clearTimeout(t);
-  }, [skillText, client, skillRef, setError, send]);
+  }, [skillText, fileList, client, skillRef, setError, send]);
 
   useEffect(() => {
     if (!mounted) return;

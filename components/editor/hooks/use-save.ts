@@ -3,6 +3,7 @@
 // comes back as a conflict instead of being overwritten; the conflict is then decided by the person.
 import { useCallback, useRef, useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
+import { monaco } from "../monaco-setup";
 import type { SkillRef } from "../types";
 import type { SkillBuffers } from "./use-skill-buffers";
 import { errMessage, type Status } from "./use-status";
@@ -27,7 +28,7 @@ export interface ConflictEditor {
 interface SaveInput {
   skillRef: SkillRef;
   canWrite: boolean;
-  buffers: Pick<SkillBuffers, "setBuffers" | "buffersRef" | "openPathRef" | "syncLater" | "draftSaved">;
+  buffers: Pick<SkillBuffers, "setBuffers" | "buffersRef" | "openPathRef" | "syncLater" | "draftSaved" | "uriFor">;
   status: Pick<Status, "setBusy" | "setError" | "setNotice">;
   /** Refetches what a save changes (the skill's info, its versions, the skill list). */
   invalidate: () => void;
@@ -35,7 +36,7 @@ interface SaveInput {
 
 export function useSave({ skillRef, canWrite, buffers, status, invalidate }: SaveInput) {
   const client = useTRPCClient();
-  const { setBuffers, buffersRef, openPathRef, syncLater, draftSaved } = buffers;
+  const { setBuffers, buffersRef, openPathRef, syncLater, draftSaved, uriFor } = buffers;
   const { setBusy, setError, setNotice } = status;
   const [message, setMessage] = useState("");
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -79,8 +80,11 @@ export function useSave({ skillRef, canWrite, buffers, status, invalidate }: Sav
     const p = openPathRef.current;
     const b = buffersRef.current[p];
     if (!b || !canWriteRef.current || conflictRef.current) return;
-    void saveText(p, b.text, b.digest);
-  }, [saveText, openPathRef, buffersRef]);
+    // The text as the editor holds it now: the buffer follows it only when React next draws the page, so a Ctrl+S
+    // pressed right after the last keystroke would save the text without it (and say "Saved").
+    const text = monaco.editor.getModel(monaco.Uri.parse(uriFor(p)))?.getValue() ?? b.text;
+    void saveText(p, text, b.digest);
+  }, [saveText, openPathRef, buffersRef, uriFor]);
 
   function keepMine() {
     if (!conflict) return;
