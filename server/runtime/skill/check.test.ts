@@ -231,6 +231,18 @@ describe("checkSkillDir", () => {
     expect(c.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
   });
 
+  it("points a quoted value that never closes at its opening quote, not at the end of the frontmatter", () => {
+    const at = (src: string) => {
+      const d = checkSkillSource(src, { dir: "/s/my-skill" }).diagnostics.find((x) => x.code === "yaml.syntax")!;
+      return [d.line, d.column, d.message];
+    };
+    expect(at('---\nname: my-skill\ndescription: "Checks invoices\nlicense: MIT\n---\n')).toEqual([3, 14, 'This quoted value never closes: end it with " on this line (or remove the opening ").']);
+    // Escaped quotes inside, an apostrophe in a plain value and one in a comment before the quote that never closes.
+    expect(at("---\nname: my-skill\ndescription: 'It''s never closed\nlicense: MIT\n---\n").slice(0, 2)).toEqual([3, 14]);
+    expect(at("---\nname: my-skill\ndescription: It's fine # a 'comment\nlicense: 'MIT\n---\n").slice(0, 2)).toEqual([4, 10]);
+    expect(at('---\nname: my-skill\ndescription: "a \\" b\nlicense: MIT\n---\n').slice(0, 2)).toEqual([3, 14]);
+  });
+
   it("refuses deep nesting and oversized frontmatter before the YAML parser spends time on them", () => {
     const started = performance.now();
     expect(codes(checkSkillSource(`---\nname: x\na: ${"[".repeat(10_000)}\n---\n`, { dir: "/s/x" }))).toEqual(["yaml.too-deep"]);

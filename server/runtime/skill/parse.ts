@@ -182,6 +182,21 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
       const keyText = duplicate ? (/^[^:\n]*/.exec(fmText.slice(err.pos[0]))?.[0] ?? "").trimEnd() : "";
       const key = keyText.replace(/^(["'])(.*)\1$/, "$2");
       const end = duplicate ? err.pos[0] + Math.max(1, keyText.length) : err.pos[1];
+      // yaml reports a quote that never closes where it gave up (the end of the frontmatter): point at the opening.
+      const quote = err.code === "MISSING_CHAR" ? /^Missing closing (["'])quote/.exec(err.message)?.[1] : undefined;
+      const opening = quote ? unclosedQuoteAt(fmText, quote) : null;
+      if (quote && opening !== null) {
+        const lineEnd = fmText.indexOf("\n", opening);
+        diagnostics.push(
+          diag(
+            "error",
+            "yaml.syntax",
+            `This quoted value never closes: end it with ${quote} on this line (or remove the opening ${quote}).`,
+            rangeOfOffsets(opening, lineEnd < 0 ? fmText.length : lineEnd),
+          ),
+        );
+        continue;
+      }
       diagnostics.push(
         diag(
           "error",
@@ -267,6 +282,30 @@ function missingFrontmatter(text: string, firstLine: string): Diagnostic {
     message = "The opening --- must be on line 1: remove the blank lines before it.";
   } else if (/^-{3,}/.test(firstLine)) message = "The first line must be exactly --- (nothing else on it).";
   return diag("error", "frontmatter.missing", message, { line: 1, column: 1, endLine: 1, endColumn: Math.max(2, firstLine.length + 1) });
+}
+
+/**
+ * Offset of the quote that opens a `quote`-quoted value and never closes in `text` (the last one that opens a value
+ * and finds no end), or null. A quote counts as opening only where a value or key begins (line start, after ": ",
+ * "- " or a flow bracket): an apostrophe inside a plain value is text.
+ */
+function unclosedQuoteAt(text: string, quote: string): number | null {
+  let open: number | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (open !== null) {
+      if (quote === '"' && c === "\\") i++;
+      else if (c === quote) {
+        if (quote === "'" && text[i + 1] === "'") i++;
+        else open = null;
+      }
+    } else if (c === quote && /(^|\n)[ \t]*([-?:] +|[[{,][ \t]*)?$|[:\-,[{][ \t]+$|[[{,]$/.test(text.slice(Math.max(0, text.lastIndexOf("\n", i - 1)), i))) open = i;
+    else if (c === "#" && (i === 0 || text[i - 1] === " " || text[i - 1] === "\t" || text[i - 1] === "\n")) {
+      const nl = text.indexOf("\n", i);
+      i = nl < 0 ? text.length : nl;
+    }
+  }
+  return open;
 }
 
 /** Deepest [ ] / { } nesting, ignoring quotes: a cheap upper bound that is exact for honest files. */
