@@ -50,6 +50,9 @@ test("trigger tests: write a set, run it, improve the description, compare", asy
   await expect(page.getByTestId("run-summary")).toContainText("2/3 passed");
   await expect(page.getByTestId("run-summary")).toContainText("recall 50%");
   await expect(page.getByTestId("result-row").nth(2)).toContainText("fail");
+  // A failed query always says what happened: the ranking's reasons, or in plain words when there are none.
+  await expect(page.getByTestId("result-row").nth(2).getByTestId("why")).toContainText(/ranking: |No skill was chosen|fired instead/);
+  await expect(page.getByTestId("run-summary").getByText("recall")).toHaveAttribute("title", /should fire the skill/);
 
   // Improve the description in the editor, typing as a person, and save.
   await page.getByRole("tab", { name: "Editor" }).click();

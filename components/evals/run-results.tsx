@@ -23,7 +23,12 @@ export function RunResults({ run, previous }: { run: EvalRun; previous: EvalRun 
           <strong>
             {s.passed}/{s.total} passed
           </strong>{" "}
-          · precision {pct(s.precision)} · recall {pct(s.recall)} · F1 {pct(s.f1)} · accuracy {pct(s.accuracy)} · TP {s.tp} FP {s.fp} TN {s.tn} FN {s.fn}
+          · <Term title="Of the queries where the skill fired, the share that should have (few false alarms: high).">precision</Term> {pct(s.precision)} ·{" "}
+          <Term title="Of the queries that should fire the skill, the share that did (few misses: high).">recall</Term> {pct(s.recall)} ·{" "}
+          <Term title="Precision and recall in one number (their harmonic mean).">F1</Term> {pct(s.f1)} · accuracy {pct(s.accuracy)} ·{" "}
+          <Term title="Fired as expected (TP), fired when it should not (FP), stayed quiet as expected (TN), missed (FN).">
+            TP {s.tp} FP {s.fp} TN {s.tn} FN {s.fn}
+          </Term>
           {s.errored ? ` · ${s.errored} errored` : ""}
           {s.competitors.length ? ` · fired instead: ${s.competitors.map((c) => `${c.skill} (${c.queries})`).join(", ")}` : ""}
         </p>
@@ -48,12 +53,32 @@ export function RunResults({ run, previous }: { run: EvalRun; previous: EvalRun 
           ))}
         </div>
       ) : null}
+      <p className="muted text-xs">
+        Listed: how the skill appeared in what the agent was shown for that query: with its description, by name only, or
+        left out of a listing too long for its budget (found by search).
+      </p>
       <DataTable card={false} testId="run-table" columns={["Outcome", { label: "Query", className: "w-full" }, "Expected", "Rate", "Fired", "Listed", "Tokens", "ms"]}>
         {run.results.map((r, i) => (
           <ResultRow key={i} r={r} change={changeOf(before.get(r.query), r)} />
         ))}
       </DataTable>
     </section>
+  );
+}
+
+/** A failed query with neither a model's reason nor a ranking to show still says what happened. */
+function silentMiss(r: QueryRow): string {
+  if (!r.should_trigger) return `${r.chosen.join(", ") || "The skill"} fired though this request should not choose it.`;
+  if (r.chosen.length) return `${r.chosen.join(", ")} fired instead.`;
+  return "No skill was chosen for this request: make the description say what people ask for, in words like these.";
+}
+
+/** A term of the summary with its meaning on hover and focus. */
+function Term({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <abbr title={title} tabIndex={0} className="cursor-help">
+      {children}
+    </abbr>
   );
 }
 
@@ -78,10 +103,11 @@ function ResultRow({ r, change }: { r: QueryRow; change: "fixed" | "broke" | nul
       <td>
         {r.query}
         {r.errored && <div className="text-xs text-amber-800">provider error: {r.error}</div>}
-        {!r.passed && !r.errored && (r.why?.length || r.reason) && (
+        {!r.passed && !r.errored && (
           <ul className="muted mt-1 text-xs" data-testid="why">
             {r.reason && <li>model: {r.reason}</li>}
             {r.why?.map((w, i) => <li key={i}>ranking: {w}</li>)}
+            {!r.reason && !r.why?.length && <li>{silentMiss(r)}</li>}
           </ul>
         )}
       </td>
