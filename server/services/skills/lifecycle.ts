@@ -2,7 +2,7 @@
 // restore of a deleted skill from that snapshot. Folders are written through the registry's staging + rename.
 import fs from "node:fs";
 import path from "node:path";
-import { writeSkillFolder, listPlugins, makeLayerConfig, type LayerName, type SkillFile } from "../../runtime/registry";
+import { isSafeSegment, writeSkillFolder, listPlugins, makeLayerConfig, type LayerName, type SkillFile } from "../../runtime/registry";
 import { auditSkill, afterWrite, type SkillsContext } from "./context";
 import { snapshotOf, existingSkillDir } from "./edit";
 import { badRequest, notFound, SkillServiceError } from "./errors";
@@ -28,6 +28,13 @@ export interface NameCheck {
 /** The name follows the spec and no skill folder of that name exists in the target layer. */
 export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plugin?: string }, name: string): NameCheck {
   const problems = nameProblems(name);
+  if (!problems.length && !isSafeSegment(name)) {
+    // The spec's rule takes any lowercase letter; the console's folders take ASCII only (file systems store other
+    // letters differently, and look-alikes would hide one skill behind another). Said so, with a name that would do.
+    const ascii = name.normalize("NFKD").replace(/\p{M}/gu, "");
+    const instead = ascii !== name && isSafeSegment(ascii) && !nameProblems(ascii).length ? ` "${ascii}" would do.` : "";
+    problems.push(`The console names skill folders in ASCII: lowercase a-z, digits and single hyphens.${instead}`);
+  }
   if (!problems.length) {
     const ref = normaliseRef({ ...target, skill: name }, ctx.actor);
     if (fs.existsSync(skillDirOf(ctx.dataHome, ref))) problems.push(`A skill named ${name} already exists in the ${target.layer} layer.`);
