@@ -3,7 +3,7 @@
 // from the runtime's validator, frontmatter completion and hover, save with Ctrl/Cmd+S, the conflict view,
 // the file tree, the preview / agent-view / history panel, export and delete. The state lives in hooks/
 // (buffers, live check, save, actions); this file wires them to the views.
-import Editor, { type OnMount } from "@monaco-editor/react";
+import type { OnMount } from "@monaco-editor/react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -19,7 +19,6 @@ import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
 import { useDoctorMarkers } from "./hooks/use-doctor-markers";
 import { useLiveCheck } from "./hooks/use-live-check";
-import { EDITOR_OPTIONS } from "./editor-options";
 import { useDiskWatch } from "./hooks/use-disk-watch";
 import { useSave } from "./hooks/use-save";
 import { useSkillActions } from "./hooks/use-skill-actions";
@@ -31,6 +30,7 @@ import { monaco } from "./monaco-setup";
 import { registerSkillProviders, setVocabulary } from "./monaco-providers";
 import { LINK_CODES, RefusedLink } from "./refused-link";
 import { PreviewPanel } from "./side-panel";
+import { TextHost } from "./text-host";
 import type { SkillRef } from "./types";
 
 /** The file list before the skill's info arrives (one array, so the live check's input stays the same). */
@@ -149,29 +149,18 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
             <CompareView compare={compare} modelKey={files.key} theme={theme} onClose={() => actions.setCompare(null)} />
           ) : (
             <TextAndDetails files={files} skillRef={skillRef} canWrite={canWrite} tree={info.data?.files ?? []}>
-            <div className="min-h-[24rem] flex-1 overflow-hidden rounded border border-zinc-200 lg:min-h-0 dark:border-zinc-800" data-testid="monaco-host">
-              {buf ? (
-                <Editor
-                  height="100%"
-                  path={uriFor(openPath)}
-                  language={buf.language}
-                  defaultValue={buf.text}
-                  theme={theme}
-                  onMount={onMount}
-                  onChange={(v) => {
-                    const p = openPathRef.current;
-                    setBuffers((prev) => (prev[p] ? { ...prev, [p]: { ...prev[p]!, text: v ?? "" } } : prev));
-                  }}
-                  options={{ ...EDITOR_OPTIONS, readOnly: !canWrite }}
-                />
-              ) : (
-                <p className="muted p-3 text-sm">Loading {openPath}…</p>
-              )}
-            </div>
-            {/* Tab indents inside the editor, so a keyboard alone cannot leave it without Monaco's own toggle. */}
-            <p className="muted text-xs" data-testid="editor-keys">
-              Tab indents. To leave the text with the keyboard, press Ctrl+M (Ctrl+Shift+M on a Mac): Tab then moves focus, until the same keys again.
-            </p>
+            <TextHost
+              buf={buf}
+              path={openPath}
+              uri={uriFor(openPath)}
+              theme={theme}
+              canWrite={canWrite}
+              onMount={onMount}
+              onChange={(text) => {
+                const p = openPathRef.current;
+                setBuffers((prev) => (prev[p] ? { ...prev, [p]: { ...prev[p]!, text } } : prev));
+              }}
+            />
             </TextAndDetails>
           )}
           <DiagnosticsList
