@@ -1,22 +1,16 @@
 // The real HTTP and tool-calling path: the OpenAI-compatible provider (ai SDK, chat completions) against a
 // scripted server on 127.0.0.1 that returns tool calls, checking what the client sent each time.
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
-import type { ScriptRunner } from "../sandbox/types";
 import { anthropicProvider, openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, ofType, realRunner, scriptedAnthropicServer, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
+import { ofType, scriptedAgentBed, scriptedAnthropicServer, systemOf, toolMessages, type ScriptedServer } from "./test-support";
 import type { AgentRunOptions, DisclosureMode } from "./types";
 
-let world: AgentWorld;
-let runner: ScriptRunner;
-let closeRunner: () => Promise<void>;
 let pdfDir: string;
-const servers: ScriptedServer[] = [];
 
-beforeAll(async () => {
-  world = makeAgentWorld();
+const bed = scriptedAgentBed((world) => {
   pdfDir = world.skill("pdf-forms", {
     description: "Fill PDF forms and list their fields. Use when working with PDF forms.",
     frontmatter: "allowed-tools: Read Bash(python3:*)",
@@ -35,22 +29,7 @@ beforeAll(async () => {
     body: "# Hooks\n\nNothing else to do.\n",
     files: { "scripts/pre.sh": "echo PRE-HOOK-RAN\n", "scripts/post.sh": "echo POST-HOOK-RAN\n" },
   });
-  const r = await realRunner();
-  runner = r.runner;
-  closeRunner = r.close;
 });
-
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  await closeRunner?.();
-  world?.cleanup();
-});
-
-async function server(replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply), opts: { delayMs?: number; chunkDelayMs?: number } = {}) {
-  const s = await scriptedOpenAiServer(replies, opts);
-  servers.push(s);
-  return s;
-}
 
 function providerFor(s: ScriptedServer) {
   return openAiCompatibleProvider({ OPENAI_BASE_URL: s.baseURL, OPENAI_API_KEY: "k-test", OMNIFORGE_MODEL: "scripted-model" });
@@ -62,10 +41,8 @@ async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<Agent
     request: "fill the PDF form",
     mode,
     provider: providerFor(s),
-    skills: { index: world.index() },
-    runner,
+    ...bed.runs(),
     audit,
-    scratchDir: world.scratch,
     sessionId: "sess-http",
     userId: "bob",
     ...extra,
@@ -73,10 +50,9 @@ async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<Agent
   return { result, audit };
 }
 
-
 describe("OpenAI-compatible provider against a scripted server", () => {
   it("tool mode: the listing travels in the skill tool's description; activation returns the body; restrictions apply", async () => {
-    const s = await server([
+    const s = await bed.server([
       { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] },
       { toolCalls: [{ name: "read_file", arguments: { path: "references/forms.md" } }] },
       { toolCalls: [{ name: "run_script", arguments: { script: "scripts/fields.py", args: ["a.pdf"] } }] },
@@ -137,7 +113,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
 
   it("prompt mode: the listing with SKILL.md locations is in the system prompt; reading SKILL.md activates the skill and its restrictions", async () => {
     const location = path.join(pdfDir, "SKILL.md");
-    const s = await server([
+    const s = await bed.server([
       { toolCalls: [{ name: "bash", arguments: { command: "echo before-activation" } }] },
       { toolCalls: [{ name: "read_file", arguments: { path: location } }] },
       { toolCalls: [{ name: "bash", arguments: { command: "echo after-activation" } }] },
@@ -162,7 +138,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
   });
 
   it("orchestrated mode: skills.load/unload with receipts; loaded bodies injected as <active_skills>, most recent last", async () => {
-    const s = await server([
+    const s = await bed.server([
       { toolCalls: [{ name: "skills_load", arguments: { names: ["pdf-forms"] } }] },
       { toolCalls: [{ name: "skills_run_script", arguments: { path: "scripts/fields.py", args: ["b.pdf"] } }] },
       { toolCalls: [{ name: "skills_load", arguments: { names: ["git-notes"], mode: "add" } }] },
@@ -199,7 +175,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
   });
 
   it("orchestrated mode caps the loaded skills and says so", async () => {
-    const s = await server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["pdf-forms", "git-notes"] } }] }, { content: "ok" }]);
+    const s = await bed.server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["pdf-forms", "git-notes"] } }] }, { content: "ok" }]);
     const { result } = await run(s, "orchestrated", { maxLoadedSkills: 1 });
     const r = ofType(result.events, "tool_result")[0]!;
     expect(r.ok).toBe(false);
@@ -210,7 +186,7 @@ describe("OpenAI-compatible provider against a scripted server", () => {
 
 describe("context: fork", () => {
   it("runs the skill in a sub-agent that sees none of the parent conversation; only its answer returns", async () => {
-    const s = await server((body, n) => {
+    const s = await bed.server((body, n) => {
       if (systemOf(body).startsWith("You are a sub-agent")) return { content: "SUB-ANSWER: done in isolation" };
       return n === 0 ? { toolCalls: [{ name: "skill", arguments: { name: "secret-keeper", task: "rotate the key" } }] } : { content: "parent finished" };
     });
@@ -243,7 +219,7 @@ describe("context: fork", () => {
 
 describe("the loop's limits", () => {
   it("stops at the step limit and still deactivates what it activated", async () => {
-    const s = await server((_b, n) => (n === 0 ? { toolCalls: [{ name: "skill", arguments: { name: "git-notes" } }] } : { toolCalls: [{ name: "list_files", arguments: {} }] }));
+    const s = await bed.server((_b, n) => (n === 0 ? { toolCalls: [{ name: "skill", arguments: { name: "git-notes" } }] } : { toolCalls: [{ name: "list_files", arguments: {} }] }));
     const { result, audit } = await run(s, "tool", { stepLimit: 3 });
     expect(result.reason).toBe("step_limit");
     expect(result.answer).toBe("");
@@ -255,7 +231,7 @@ describe("the loop's limits", () => {
   });
 
   it("stops when aborted, mid model call", async () => {
-    const s = await server([{ content: "too late" }], { delayMs: 5000 });
+    const s = await bed.server([{ content: "too late" }], { delayMs: 5000 });
     const ac = new AbortController();
     const started = performance.now();
     setTimeout(() => ac.abort(), 300);
@@ -267,7 +243,7 @@ describe("the loop's limits", () => {
   });
 
   it("runs hooks.pre after activation and hooks.post after deactivation, through the runner, audited", async () => {
-    const s = await server([{ toolCalls: [{ name: "skill", arguments: { name: "with-hooks" } }] }, { content: "ok" }]);
+    const s = await bed.server([{ toolCalls: [{ name: "skill", arguments: { name: "with-hooks" } }] }, { content: "ok" }]);
     const { result, audit } = await run(s, "tool");
     expect(result.reason).toBe("answered");
     const hooks = ofType(result.events, "script_run");
@@ -297,10 +273,8 @@ describe("Anthropic provider against a scripted Messages API server", () => {
         request: "write git notes",
         mode: "orchestrated",
         provider,
-        skills: { index: world.index() },
-        runner,
+        ...bed.runs(),
         audit: new MemoryAuditSink(),
-        scratchDir: world.scratch,
         sessionId: "s",
         userId: "u",
       });
@@ -324,7 +298,7 @@ describe("Anthropic provider against a scripted Messages API server", () => {
 
 describe("context: fork in orchestrated mode", () => {
   it("skills.load of a fork skill runs the sub-agent and does not load the skill", async () => {
-    const s = await server((body, n) => {
+    const s = await bed.server((body, n) => {
       if (systemOf(body).startsWith("You are a sub-agent")) return { content: "SUB-ORCH-ANSWER" };
       return n === 0 ? { toolCalls: [{ name: "skills_load", arguments: { names: ["secret-keeper"] } }] } : { content: "ok" };
     });
@@ -339,7 +313,7 @@ describe("context: fork in orchestrated mode", () => {
 describe("streaming", () => {
   it("text reaches the listener in pieces as the server sends them, and stop cuts the answer mid-way", async () => {
     const answer = "Here is a long answer that arrives in many small pieces over the wire.";
-    const s = await server([{ content: answer }], { chunkDelayMs: 30 });
+    const s = await bed.server([{ content: answer }], { chunkDelayMs: 30 });
     const { result } = await run(s, "tool");
     const deltas = ofType(result.events, "text_delta").map((e) => e.text);
     expect(deltas.length).toBeGreaterThan(5);
@@ -347,7 +321,7 @@ describe("streaming", () => {
     expect(result.answer).toBe(answer);
     expect(s.requests[0]!.stream).toBe(true);
 
-    const slow = await server([{ content: answer }], { chunkDelayMs: 200 });
+    const slow = await bed.server([{ content: answer }], { chunkDelayMs: 200 });
     const ac = new AbortController();
     const seen: string[] = [];
     const t0 = performance.now();

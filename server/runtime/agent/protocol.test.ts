@@ -2,23 +2,17 @@
 // provider against a scripted server on 127.0.0.1, in every disclosure mode (issue 14, sections 3 and 4).
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
-import type { ScriptRunner } from "../sandbox/types";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, ofType, realRunner, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ChatRequestBody, type ScriptedReply, type ScriptedServer } from "./test-support";
+import { ofType, scriptedAgentBed, systemOf, toolMessages, type ScriptedReply, type ScriptedServer } from "./test-support";
 import type { AgentRunOptions, DisclosureMode } from "./types";
 
-let world: AgentWorld;
-let runner: ScriptRunner;
-let closeRunner: () => Promise<void>;
-const servers: ScriptedServer[] = [];
 const dirs: Record<string, string> = {};
 const MODES: DisclosureMode[] = ["tool", "prompt", "orchestrated"];
 
-beforeAll(async () => {
-  world = makeAgentWorld();
+const bed = scriptedAgentBed((world) => {
   dirs["report-kit"] = world.skill("report-kit", {
     description: "Build quarterly reports from CSV files.",
     frontmatter: "license: Apache-2.0\ncompatibility: Requires python3\nmetadata:\n  author: acme\n  version: \"1.2\"\nallowed-tools: Read Bash(python3:*) Write",
@@ -35,22 +29,7 @@ beforeAll(async () => {
     dirs[a] = world.skill(a, { description: `Chain step ${a}.`, ...(a === "frk-b" ? { frontmatter: "context: fork" } : {}), body: `# ${a}\n\nNow activate the skill ${b}.\n` });
   }
   for (let k = 1; k <= 6; k++) dirs[`deep-${k}`] = world.skill(`deep-${k}`, { description: `Depth step ${k}.`, body: `# deep-${k}\n\nActivate deep-${k + 1}.\n` });
-  const r = await realRunner();
-  runner = r.runner;
-  closeRunner = r.close;
 });
-
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  await closeRunner?.();
-  world?.cleanup();
-});
-
-async function server(replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply)) {
-  const s = await scriptedOpenAiServer(replies);
-  servers.push(s);
-  return s;
-}
 
 async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<AgentRunOptions> = {}) {
   const audit = new MemoryAuditSink();
@@ -58,17 +37,14 @@ async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<Agent
     request: "build the report",
     mode,
     provider: openAiCompatibleProvider({ OPENAI_BASE_URL: s.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "scripted" }),
-    skills: { index: world.index() },
-    runner,
+    ...bed.runs(),
     audit,
-    scratchDir: world.scratch,
     sessionId: "sess-protocol",
     userId: "ann",
     ...extra,
   });
   return { result, audit };
 }
-
 
 /** The model's call that activates `name` in `mode` (orchestrated: skills.load, replace, the default). */
 function activate(mode: DisclosureMode, name: string): ScriptedReply {
@@ -79,14 +55,14 @@ function activate(mode: DisclosureMode, name: string): ScriptedReply {
 
 describe("active_skills belongs to the session (orchestrated mode)", () => {
   it("persists across turns until skills.unload, injected in order on every call, most recent last", async () => {
-    const s1 = await server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["report-kit"] } }] }, { content: "loaded" }]);
+    const s1 = await bed.server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["report-kit"] } }] }, { content: "loaded" }]);
     const t1 = await run(s1, "orchestrated", { activeSkills: [] });
     expect(t1.result.activeSkills).toEqual(["report-kit"]);
     expect(ofType(t1.result.events, "skill_deactivated")).toEqual([]);
     expect(ofType(t1.result.events, "run_finished")[0]!.activeSkills).toEqual(["report-kit"]);
 
     // Turn 2: the first call already carries the body; a second skill is added after it.
-    const s2 = await server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["notes-kit"], mode: "add" } }] }, { content: "both" }]);
+    const s2 = await bed.server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["notes-kit"], mode: "add" } }] }, { content: "both" }]);
     const t2 = await run(s2, "orchestrated", { activeSkills: t1.result.activeSkills });
     expect(ofType(t2.result.events, "run_started")[0]!.activeSkills).toEqual(["report-kit"]);
     expect(systemOf(s2.requests[0]!)).toContain(`<active_skills>\n<skill name="report-kit"`);
@@ -98,7 +74,7 @@ describe("active_skills belongs to the session (orchestrated mode)", () => {
     expect(ofType(t2.result.events, "skill_activated").map((e) => e.skill)).toEqual(["notes-kit"]);
 
     // Turn 3: still there on the first call, gone after skills.unload.
-    const s3 = await server([{ toolCalls: [{ name: "skills_unload", arguments: { all: true } }] }, { content: "clear" }]);
+    const s3 = await bed.server([{ toolCalls: [{ name: "skills_unload", arguments: { all: true } }] }, { content: "clear" }]);
     const t3 = await run(s3, "orchestrated", { activeSkills: t2.result.activeSkills });
     expect(systemOf(s3.requests[0]!)).toContain("BODY-NOTES");
     expect(systemOf(s3.requests[1]!)).not.toContain("</active_skills>");
@@ -110,7 +86,7 @@ describe("active_skills belongs to the session (orchestrated mode)", () => {
   });
 
   it("a session skill that is no longer available is dropped at the next turn, and says so", async () => {
-    const s = await server([{ content: "ok" }]);
+    const s = await bed.server([{ content: "ok" }]);
     const { result, audit } = await run(s, "orchestrated", { activeSkills: ["no-such-skill", "notes-kit"] });
     expect(ofType(result.events, "skill_deactivated")).toEqual([expect.objectContaining({ skill: "no-such-skill", reason: "unavailable" })]);
     expect(audit.events.find((e) => e.type === "skill_deactivated")).toMatchObject({ skill: "no-such-skill", details: { reason: "unavailable" } });
@@ -118,7 +94,7 @@ describe("active_skills belongs to the session (orchestrated mode)", () => {
   });
 
   it("the cap on loaded skills is refused with a clear message, and nothing changes", async () => {
-    const s = await server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["notes-kit"], mode: "add" } }] }, { content: "ok" }]);
+    const s = await bed.server([{ toolCalls: [{ name: "skills_load", arguments: { names: ["notes-kit"], mode: "add" } }] }, { content: "ok" }]);
     const { result } = await run(s, "orchestrated", { activeSkills: ["report-kit"], maxLoadedSkills: 1 });
     const r = ofType(result.events, "tool_result")[0]!;
     expect(r.ok).toBe(false);
@@ -129,7 +105,7 @@ describe("active_skills belongs to the session (orchestrated mode)", () => {
 
 describe("skills.load receipts and loading by location", () => {
   it("carry location, root_dir, digest and every property; a skill loads by its SKILL.md path or its folder", async () => {
-    const s = await server([
+    const s = await bed.server([
       { toolCalls: [{ name: "skills_load", arguments: { names: [path.join(dirs["report-kit"]!, "SKILL.md")] } }] },
       { toolCalls: [{ name: "skills_load", arguments: { names: [dirs["notes-kit"]!], mode: "add" } }] },
       { content: "ok" },
@@ -158,7 +134,7 @@ describe("skills.load receipts and loading by location", () => {
   });
 
   it("skills.read of a missing file lists the files the skill has", async () => {
-    const s = await server([
+    const s = await bed.server([
       { toolCalls: [{ name: "skills_load", arguments: { names: ["report-kit"] } }] },
       { toolCalls: [{ name: "skills_read", arguments: { path: "references/layouts.md" } }] },
       { content: "ok" },
@@ -171,11 +147,11 @@ describe("skills.load receipts and loading by location", () => {
 describe("the script tool speaks spec 004 in every mode", () => {
   for (const mode of MODES) {
     it(`${mode}: {skill, path, args, env, workdir} in; {path, exit_code, stdout, stderr, duration_ms, truncated, sandboxed} out`, async () => {
-      const work = path.join(world.scratch, `work-${mode}`);
+      const work = path.join(bed.world.scratch, `work-${mode}`);
       fs.mkdirSync(work, { recursive: true, mode: 0o777 });
       fs.chmodSync(work, 0o777);
       const tool = mode === "orchestrated" ? "skills_run_script" : "run_script";
-      const s = await server([
+      const s = await bed.server([
         activate(mode, "report-kit"),
         { toolCalls: [{ name: tool, arguments: { skill: "report-kit", path: "scripts/env.py", args: ["q1"], env: { KEY: "V", LD_PRELOAD: "/scratch/x.so", http_proxy: "http://p:1" }, workdir: `work-${mode}` } }] },
         { toolCalls: [{ name: tool, arguments: { path: "scripts/env.py", workdir: "../.." } }] },
@@ -197,7 +173,7 @@ describe("the script tool speaks spec 004 in every mode", () => {
 
 describe("orchestrated mode never mentions the skill tool", () => {
   it("not in its instructions, tool descriptions or refusals", async () => {
-    const s = await server([
+    const s = await bed.server([
       { toolCalls: [{ name: "skills_load", arguments: { names: ["read-only-kit"] } }] },
       { toolCalls: [{ name: "bash", arguments: { command: "ls" } }] },
       { content: "ok" },
@@ -217,7 +193,7 @@ describe("orchestrated mode never mentions the skill tool", () => {
 describe("activation chains: cycles and depth (seed 000)", () => {
   for (const mode of MODES) {
     it(`${mode}: a -> b -> c -> a is stopped with the cycle shown`, async () => {
-      const s = await server([activate(mode, "cyc-a"), activate(mode, "cyc-b"), activate(mode, "cyc-c"), activate(mode, "cyc-a"), { content: "stopped" }]);
+      const s = await bed.server([activate(mode, "cyc-a"), activate(mode, "cyc-b"), activate(mode, "cyc-c"), activate(mode, "cyc-a"), { content: "stopped" }]);
       const { result } = await run(s, mode);
       const results = ofType(result.events, "tool_result");
       expect(results.slice(0, 3).map((r) => r.ok)).toEqual([true, true, true]);
@@ -228,7 +204,7 @@ describe("activation chains: cycles and depth (seed 000)", () => {
     });
 
     it(`${mode}: the cycle is seen through a fork sub-agent (a -> b (fork) -> c -> a)`, async () => {
-      const s = await server((body, n) => {
+      const s = await bed.server((body, n) => {
         const sub = systemOf(body).startsWith("You are a sub-agent");
         if (!sub) return n === 0 ? activate(mode, "frk-a") : n === 1 ? activate(mode, "frk-b") : { content: "parent done" };
         const subCalls = body.messages.filter((m) => m.role === "assistant").length;
@@ -243,13 +219,13 @@ describe("activation chains: cycles and depth (seed 000)", () => {
 
     it(`${mode}: depth is capped at 5 by default and by the setting`, async () => {
       const chain = (k: number) => Array.from({ length: k }, (_, i) => activate(mode, `deep-${i + 1}`));
-      const s = await server([...chain(6), { content: "deep enough" }]);
+      const s = await bed.server([...chain(6), { content: "deep enough" }]);
       const { result } = await run(s, mode);
       const results = ofType(result.events, "tool_result");
       expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, false]);
       expect(results[5]!.output).toContain("Activation depth limit: deep-1 -> deep-2 -> deep-3 -> deep-4 -> deep-5 -> deep-6 would be 6 skills deep, the limit is 5.");
 
-      const s2 = await server([...chain(3), { content: "ok" }]);
+      const s2 = await bed.server([...chain(3), { content: "ok" }]);
       const two = await run(s2, mode, { maxActivationDepth: 2 });
       expect(ofType(two.result.events, "tool_result").map((r) => r.ok)).toEqual([true, true, false]);
     });

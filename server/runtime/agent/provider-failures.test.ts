@@ -2,49 +2,27 @@
 // one answer with too many tool calls, an endpoint that is gone, that answers nothing, never answers, or quotes
 // the key it was sent, or whose stream stops mid-answer. Each ends in a clear result; none hangs the run or leaks
 // the key.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
-import type { ScriptRunner } from "../sandbox/types";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
 import { serveFetch } from "../../test-support/http-server";
-import { makeAgentWorld, ofType, realRunner, scriptedOpenAiServer, type AgentWorld, type ScriptedReply, type ScriptedServer } from "./test-support";
+import { ofType, scriptedAgentBed, scriptedOpenAiServer, type ScriptedServer } from "./test-support";
 
-let world: AgentWorld;
-let runner: ScriptRunner;
-let closeRunner: () => Promise<void>;
-const servers: ScriptedServer[] = [];
-
-beforeAll(async () => {
-  world = makeAgentWorld();
+const bed = scriptedAgentBed((world) => {
   world.skill("pdf-forms", { description: "Fill PDF forms and list their fields. Use when working with PDF forms.", body: "# PDF forms\n\nFill the fields.\n" });
-  const r = await realRunner();
-  runner = r.runner;
-  closeRunner = r.close;
 });
-
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  await closeRunner?.();
-  world?.cleanup();
-});
-
-async function server(replies: ScriptedReply[]) {
-  const s = await scriptedOpenAiServer(replies);
-  servers.push(s);
-  return s;
-}
 
 async function run(s: ScriptedServer) {
   const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: s.baseURL, OPENAI_API_KEY: "k-test", OMNIFORGE_MODEL: "scripted-model" });
-  const result = await runAgent({ request: "fill the PDF form", mode: "tool", provider, skills: { index: world.index() }, runner, audit: new MemoryAuditSink(), scratchDir: world.scratch, sessionId: "s", userId: "u" });
+  const result = await runAgent({ request: "fill the PDF form", mode: "tool", provider, ...bed.runs(), audit: new MemoryAuditSink(), sessionId: "s", userId: "u" });
   return { result };
 }
 
 describe("one answer's tool calls", () => {
   it("at most 32 run; the rest get an error result saying so, and the model answers after", async () => {
     const calls = Array.from({ length: 40 }, (_, i) => ({ name: "read_file", arguments: { path: `missing-${i}.txt` } }));
-    const s = await server([{ toolCalls: calls }, { content: "done" }]);
+    const s = await bed.server([{ toolCalls: calls }, { content: "done" }]);
     const { result } = await run(s);
     expect(result.reason).toBe("answered");
     const results = ofType(result.events, "tool_result");
@@ -62,7 +40,7 @@ describe("provider failures", () => {
     await gone.close();
     const broken = openAiCompatibleProvider({ OPENAI_BASE_URL: gone.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" });
     const audit = new MemoryAuditSink();
-    const result = await runAgent({ request: "x", mode: "tool", provider: broken, skills: { index: world.index() }, runner, audit, scratchDir: world.scratch, sessionId: "s", userId: "u" });
+    const result = await runAgent({ request: "x", mode: "tool", provider: broken, ...bed.runs(), audit, sessionId: "s", userId: "u" });
     expect(result.reason).toBe("error");
     expect(ofType(result.events, "error")[0]!.message).toMatch(/^Failed after 2 attempts\. Last error: AI_APICallError: Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect(ofType(result.events, "run_finished")[0]!.reason).toBe("error");
@@ -73,7 +51,7 @@ describe("provider failures", () => {
     const empty = await serveFetch(async () => Response.json({ id: "x", object: "chat.completion", created: 0, model: "m", choices: [] }));
     try {
       const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${empty.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" });
-      const result = await runAgent({ request: "x", mode: "tool", provider, skills: { index: world.index() }, runner, audit: new MemoryAuditSink(), scratchDir: world.scratch, sessionId: "s", userId: "u" });
+      const result = await runAgent({ request: "x", mode: "tool", provider, ...bed.runs(), audit: new MemoryAuditSink(), sessionId: "s", userId: "u" });
       expect([result.reason, result.error]).toEqual(["error", "openai (m) answered with nothing: no text and no tool call"]);
     } finally {
       await empty.close();
@@ -113,7 +91,7 @@ describe("provider failures", () => {
     try {
       const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${silent.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m", OMNIFORGE_MODEL_TIMEOUT_SECONDS: "1" });
       const t = performance.now();
-      const result = await runAgent({ request: "x", mode: "tool", provider, skills: { index: world.index() }, runner, audit: new MemoryAuditSink(), scratchDir: world.scratch, sessionId: "s", userId: "u" });
+      const result = await runAgent({ request: "x", mode: "tool", provider, ...bed.runs(), audit: new MemoryAuditSink(), sessionId: "s", userId: "u" });
       expect(result.reason).toBe("error");
       expect(result.error).toBe("openai (m) did not finish answering within 1 s (OMNIFORGE_MODEL_TIMEOUT_SECONDS)");
       expect(performance.now() - t).toBeLessThan(10_000);
@@ -130,7 +108,7 @@ describe("provider failures", () => {
     try {
       const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: `${echo.url}/v1`, OPENAI_API_KEY: key, OMNIFORGE_MODEL: "m" });
       const audit = new MemoryAuditSink();
-      const result = await runAgent({ request: "x", mode: "tool", provider, skills: { index: world.index() }, runner, audit, scratchDir: world.scratch, sessionId: "s", userId: "u" });
+      const result = await runAgent({ request: "x", mode: "tool", provider, ...bed.runs(), audit, sessionId: "s", userId: "u" });
       expect(result.reason).toBe("error");
       expect(result.error).toMatch(/Incorrect API key provided: (Bearer )?\[redacted\]/);
       expect(JSON.stringify([result.events, audit.events, result.error])).not.toContain("SECRETKEY");

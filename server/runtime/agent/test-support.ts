@@ -9,9 +9,10 @@ import { makeLayerConfig, type LayerConfig } from "../registry/layers";
 import { SkillIndex } from "../registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
 import type { ScriptRunner } from "../sandbox/types";
+import { afterAll, beforeAll } from "vitest";
 import { listenLocal } from "../../test-support/listen";
 import { streamAnthropic, streamOpenAi } from "./test-sse";
-import type { AgentEvent } from "./types";
+import type { AgentEvent, AgentRunOptions } from "./types";
 
 export interface AgentWorld {
   base: string;
@@ -205,4 +206,52 @@ export async function scriptedAnthropicServer(replies: ScriptedReply[]): Promise
   });
   const { url, close } = await listenLocal(server);
   return { baseURL: `${url}/v1`, requests, keys, close };
+}
+
+// ---- the bed of a test file that runs the loop against scripted servers -----------------------------------
+
+export interface ScriptedAgentBed {
+  readonly world: AgentWorld;
+  readonly runner: ScriptRunner;
+  /** A scripted OpenAI-compatible server, closed after the file's tests. */
+  server(replies: Parameters<typeof scriptedOpenAiServer>[0], opts?: Parameters<typeof scriptedOpenAiServer>[1]): Promise<ScriptedServer>;
+  /** What every run of the file shares: the world's catalog and scratch folder, and the runner. */
+  runs(): Pick<AgentRunOptions, "skills" | "runner" | "scratchDir">;
+}
+
+/**
+ * Registers the file's beforeAll and afterAll: a world with the skills `setup` writes, the real runner (sandboxed
+ * where it can be), and every server made through `server` closed after the tests.
+ */
+export function scriptedAgentBed(setup: (world: AgentWorld) => void): ScriptedAgentBed {
+  let world: AgentWorld | undefined;
+  let runner: { runner: ScriptRunner; close(): Promise<void> } | undefined;
+  const servers: ScriptedServer[] = [];
+  beforeAll(async () => {
+    world = makeAgentWorld();
+    setup(world);
+    runner = await realRunner();
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await runner?.close();
+    world?.cleanup();
+  });
+  const bed: ScriptedAgentBed = {
+    get world() {
+      if (!world) throw new Error("the agent test bed is used before its beforeAll ran");
+      return world;
+    },
+    get runner() {
+      if (!runner) throw new Error("the agent test bed is used before its beforeAll ran");
+      return runner.runner;
+    },
+    async server(replies, opts) {
+      const s = await scriptedOpenAiServer(replies, opts);
+      servers.push(s);
+      return s;
+    },
+    runs: () => ({ skills: { index: bed.world.index() }, runner: bed.runner, scratchDir: bed.world.scratch }),
+  };
+  return bed;
 }
