@@ -30,9 +30,12 @@ let main;
 let build;
 /** Writes the command's code cache when one is due (none when run from source). */
 let finished = () => {};
+/** What failed, for the message: making the bundle (a source error) or running its entry. */
+let stage = "build the CLI from server/cli";
 try {
   const t0 = Date.now();
   const { entry, commands, rebuilt } = await cliEntry(repo);
+  stage = `load the CLI bundle ${path.relative(repo, entry)}`;
   if (rebuilt && process.stderr.isTTY) process.stderr.write(`omniforge: sources changed, CLI rebuilt (${Date.now() - t0} ms)\n`);
   const cli = loadCli({ entry, commands });
   ({ main } = cli.exports);
@@ -42,7 +45,7 @@ try {
 } catch (e) {
   if (e?.code !== "ERR_MODULE_NOT_FOUND" && e?.code !== "EACCES" && e?.code !== "EROFS" && e?.code !== "EPERM") {
     // A source error: esbuild's message says where. Running an old bundle instead would hide it.
-    process.stderr.write(`omniforge: cannot build the CLI from server/cli: ${e?.message ?? e}\n`);
+    process.stderr.write(`omniforge: cannot ${stage}: ${e?.message ?? e}\n`);
     process.exit(1);
   }
   // No esbuild installed, or a read-only checkout: compile on the fly instead (slower, never stale).

@@ -138,4 +138,13 @@ describe("the bundled CLI's commands", () => {
     expect(third[0]).toBe("hey");
     expect(caches()).toEqual([second[2], third[2]].sort());
   });
+
+  it("a bundle that throws as it loads is named as such, not as a source that failed to build", () => {
+    write("server/cli/commands/hello.ts", 'throw new Error("broken at load");\nexport const text: string = "never";\n', root);
+    write("server/cli/main.ts", 'import "./commands/hello";\nexport async function main(): Promise<number> {\n  return 0;\n}\n', root);
+    bumpMtime("server/cli/main.ts", 6, root);
+    const r = omniforgeIn(root, "hello");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^omniforge: cannot load the CLI bundle dist\/cli\/main-[A-Z0-9]+\.cjs: broken at load\n$/);
+  });
 });
