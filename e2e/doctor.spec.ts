@@ -31,6 +31,9 @@ test("the doctor report lists a risky skill first, with the finding, why, and a 
     const report = page.getByTestId("doctor-report");
     await expect(report).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("doctor-count-high")).toContainText(/[1-9]/);
+    // The demo's broken skill does not load: the report says it left it out, and links to the invalid skills.
+    await expect(page.getByTestId("doctor-invalid")).toContainText(/^[1-9]\d*invalid, not examined/);
+    await expect(page.getByTestId("doctor-invalid")).toHaveAttribute("href", "/skills?status=invalid");
     const first = page.getByTestId("doctor-skill").first();
     await expect(first).toContainText(name);
     await first.getByRole("button").click();

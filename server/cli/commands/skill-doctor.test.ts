@@ -94,4 +94,17 @@ describe("omniforge skill doctor", () => {
     for (const l of lines) expect(l.findings.map((f: { code: string }) => f.code)).toContain("description.overlap");
     expect(catalog.code).toBe(1);
   });
+
+  it("the whole catalog says how many skills it left out because they do not load, and names the command that explains why", () => {
+    const broken = path.join(t.project, ".omniforge", "skills", "half-written");
+    fs.mkdirSync(broken, { recursive: true });
+    fs.writeFileSync(path.join(broken, "SKILL.md"), "---\nname: half-written\ndescription: [unclosed\n---\nBody.\n");
+    try {
+      const r = omniforge();
+      expect(r.out).not.toContain("half-written");
+      expect(r.out.trim().split("\n").at(-1)).toMatch(/^2 skills: .*; 1 invalid skill not examined \(omniforge skill validate\) · fail-on high: ok$/);
+    } finally {
+      fs.rmSync(broken, { recursive: true });
+    }
+  });
 });

@@ -66,6 +66,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   let dirs: string[] = [];
   let index: SkillIndex | undefined;
+  let invalid = 0;
   if (positionals.length) {
     if (values.skills?.length) return fail("--skills reads the catalog; give paths or --skills, not both");
     for (const p of positionals) {
@@ -84,6 +85,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
       index = SkillIndex.build(config);
       dirs = resolveAll(index, ctx).skills.map((e) => e.dir);
+      // Definitions that do not load are not doctored; the summary says so instead of leaving them out silently.
+      invalid = index.entries().filter((e) => !e.loadable).length;
     } catch (e) {
       return fail((e as Error).message);
     }
@@ -109,6 +112,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `${count(report.skills.length, "skill")}: ${counts.high} high, ${counts.medium} medium, ${counts.low} low` +
         (silenced ? `, ${silenced} silenced` : "") +
         (report.overlaps.length ? `; ${count(report.overlaps.length, "overlapping pair")}` : "") +
+        (invalid ? `; ${count(invalid, "invalid skill")} not examined (omniforge skill validate)` : "") +
         ` · fail-on ${failOn}: ${failing.length ? "FAIL" : "ok"}\n`,
     );
   }

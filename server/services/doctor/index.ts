@@ -46,6 +46,8 @@ export interface DoctorReportView {
   bySeverity: SeverityCounts;
   silenced: number;
   overlaps: (Omit<Overlap, "a" | "b"> & { a: SkillRef; b: SkillRef })[];
+  /** Definitions that do not load (errors in SKILL.md): left out of the report, and said so, until they validate. */
+  invalid: number;
 }
 
 const RANK: Record<DoctorSeverity, number> = { high: 0, medium: 1, low: 2 };
@@ -95,5 +97,6 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     bySeverity: total.counts,
     silenced: total.silenced,
     overlaps: report.overlaps.map((o) => ({ ...o, a: refByDir.get(o.a)!, b: refByDir.get(o.b)! })),
+    invalid: all.filter((r) => r.status === "invalid").length,
   };
 }
