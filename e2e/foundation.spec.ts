@@ -80,3 +80,18 @@ test("health reports the database and anonymous API calls are refused", async ({
   const anon = await request.get("/api/trpc/user.me");
   expect(anon.status()).toBe(401);
 });
+
+test("at 800 px wide every page the admin opens fits the window: the menu wraps, wide tables scroll in their card", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  await signInAsAdmin(page);
+  const pages = ["/", "/skills", "/skills/project/csv-insights", "/layers", "/playground", "/doctor", "/audit", "/policies", "/tokens", "/users", "/account"];
+  for (const path of pages) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible({ timeout: 30_000 });
+    // Lists fill after the first paint; wait for the loading rows to go before measuring.
+    await expect(page.getByText("Loading…")).toHaveCount(0, { timeout: 15_000 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(`${path}: ${width}px`).toBe(`${path}: ${Math.min(width, 800)}px`);
+  }
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toBeInViewport();
+});

@@ -12,12 +12,12 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-2">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
           <Link href="/" className="flex items-center gap-2 font-semibold">
             <img src="/icon.svg" alt="" width={22} height={22} />
             OmniForge Skills
           </Link>
-          <nav aria-label="Main" className="flex flex-1 items-center gap-1 text-sm">
+          <nav aria-label="Main" className="flex flex-1 flex-wrap items-center gap-1 text-sm">
             {items.map((i) => (
               <Link
                 key={i.href}
