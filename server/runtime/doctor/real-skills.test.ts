@@ -1,17 +1,15 @@
 // The doctor over the 40 public skills in shared/fixtures/real-skills: the report's counts per code are pinned
 // (each reviewed by hand, see README.md), so a check that starts flagging more, or less, fails here first.
-import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import { findSkillDirs } from "../skill/index";
 import { doctorCatalog } from "./index";
 
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const real = path.join(process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared"), "fixtures", "real-skills");
-const present = fs.existsSync(real);
-if (!present) console.warn(`[doctor real-skills.test] SKIPPED: ${real} is absent (set OMNIFORGE_SHARED_DIR)`);
+// Through describeNeeding like every fixture suite: listed with its reason when skipped, failed under CI.
+const real = path.join(sharedDir, "fixtures", "real-skills");
 
-describe.skipIf(!present)("the doctor over the real skills", () => {
+describeNeeding(sharedFixture("fixtures/real-skills/SOURCES.md"), "the doctor over the real skills", () => {
   it("pins the counts per code; nothing high (the fixtures carry no scripts: see SOURCES.md)", () => {
     const dirs = findSkillDirs(real);
     expect(dirs).toHaveLength(40);
