@@ -58,3 +58,21 @@ test("the new-skill form says a description is too long instead of cutting it; f
   await expect(page.getByTestId("editor-keys")).toContainText("Ctrl+M");
   await ctx.close();
 });
+
+test("a skill that loads despite errors says so beside its status, in the editor and in the list", async ({ browser }) => {
+  const { ctx, page } = await newUser(browser, "author");
+  const name = `lenient-${stamp}-${test.info().repeatEachIndex}`;
+  await createSkill(page, name);
+  await expect(page.getByTestId("skill-status")).toHaveText("active");
+  await expect(page.getByTestId("skill-lenient")).toHaveCount(0);
+  await replaceText(page, validText(name, "Body.\n").replace(`name: ${name}`, `name: ${name}_Draft`));
+  await expect(page.getByTestId("diagnostics")).toContainText("error");
+  await page.keyboard.press("ControlOrMeta+s");
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+  await expect(page.getByTestId("skill-lenient")).toHaveText("loads despite errors");
+  await expect(page.getByTestId("skill-lenient")).toHaveAttribute("title", /spec tools \(skills-ref\) and other agents refuse/);
+  await page.goto("/skills");
+  await page.getByLabel("Search skills").fill(name);
+  await expect(page.getByTestId(`skill-row-project-${name}`)).toContainText("errors");
+  await ctx.close();
+});

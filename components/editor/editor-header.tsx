@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { skillsListHref } from "~/components/skills/links";
 import { useState } from "react";
-import { stateClass, stateLabel } from "~/components/skills/skill-state";
+import { LENIENT, stateClass, stateLabel } from "~/components/skills/skill-state";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { SkillViewTabs } from "~/components/evals/view-tabs";
 import type { SkillInfo, SkillRef } from "./types";
@@ -42,6 +42,11 @@ export function EditorHeader({ skillRef, info, canWrite, busy, canSave, openDirt
       {info?.status && (
         <span className={`badge ${stateClass(info.status)}`} title={info.statusReason} data-testid="skill-status">
           {stateLabel(info.status)}
+        </span>
+      )}
+      {info?.validity === "errors" && info.status !== "invalid" && (
+        <span className="badge bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200" title={LENIENT} data-testid="skill-lenient">
+          loads despite errors
         </span>
       )}
       {!canWrite && info && <span className="badge bg-zinc-100 dark:bg-zinc-800">read only</span>}

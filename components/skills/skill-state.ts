@@ -15,3 +15,6 @@ export const STATE_STYLE: Record<SkillState, { symbol: string; className: string
 /** Words and colour for a status; one the vocabulary does not know (an older server) shows as written, unstyled. */
 export const stateLabel = (status: SkillState | (string & {})): string => SKILL_STATE_LABEL[status as SkillState] ?? status;
 export const stateClass = (status: SkillState | (string & {})): string => STATE_STYLE[status as SkillState]?.className ?? "";
+
+/** Why a skill with errors can still show a loaded status: the loading is lenient (DESIGN.md), other tools are not. */
+export const LENIENT = "Loaded leniently here, but spec tools (skills-ref) and other agents refuse a skill with errors: fix the errors the validator lists.";

@@ -14,7 +14,7 @@ import { SkillFinder } from "./skill-finder";
 import { LAYER_LABEL, LAYERS, SKILL_STATE_LABEL, SKILL_STATES as STATUSES } from "~/server/domain/vocabulary";
 import { catalogSize } from "./catalog-size";
 import { editorHref } from "./links";
-import { stateClass, stateLabel } from "./skill-state";
+import { LENIENT, stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
 import { DataTable } from "~/components/shell/data-table";
 
@@ -155,6 +155,11 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
                 {stateLabel(r.status)}
               </span>
               {r.validity === "warnings" && r.status !== "invalid" && <span className="muted ml-1 text-xs">warnings</span>}
+              {r.validity === "errors" && r.status !== "invalid" && (
+                <span className="ml-1 text-xs text-red-700 dark:text-red-300" title={LENIENT}>
+                  errors
+                </span>
+              )}
               {r.status === "invalid" && r.statusReason && (
                 <div className="mt-1 max-w-xs text-xs text-red-800 dark:text-red-300" data-testid="invalid-reason">
                   {r.statusReason}

@@ -8,7 +8,7 @@ import type { SkillsContext } from "./context";
 import { existingSkillDir } from "./edit";
 import { listTree } from "./files";
 import { latestChanges } from "./history";
-import { listedRows, queryRows, type ListQuery, type SkillList } from "./list";
+import { listedRows, queryRows, type ListedRow, type ListQuery, type SkillList } from "./list";
 import { assertMayReview, canWrite, type SkillRef } from "./location";
 
 export { type SkillsContext, skillActor } from "./context";
@@ -57,6 +57,7 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   const entry = index.entries().find((e) => e.dir === dir);
   let status: string | null = null;
   let statusReason = "";
+  let validity: ListedRow["row"]["validity"] | null = null;
   if (entry) {
     const owner = someoneElse ? ref.ownerId! : ctx.actor.id;
     const listed = listedRows(index, effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined), owner);
@@ -64,6 +65,7 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
     const row = listed.find((r) => r.entry === entry)?.row;
     status = row?.status ?? null;
     statusReason = row?.statusReason ?? "";
+    validity = row?.validity ?? null;
   }
   const reviewOf = someoneElse ? { id: ref.ownerId!, email: ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ref.ownerId!)).get()?.email ?? null } : null;
   return {
@@ -74,6 +76,8 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
     description: entry?.description ?? "",
     status,
     statusReason,
+    /** The validator's verdict: "errors" beside a loaded status is a skill that loads leniently despite errors. */
+    validity,
     canWrite: canWrite(ctx.actor, ref),
     files: listTree(dir),
   };

@@ -67,6 +67,17 @@ describe("skill router", () => {
     await expect(viewer.skill.delete({ ref })).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
+  it("info says when a skill loads despite errors (lenient loading): status active, validity errors", async () => {
+    const author = caller(as("author"));
+    const { ref } = await author.skill.create({ layer: "project", name: "lenient", description: "Lenient. Use it.", template: "basic" });
+    const clean = await author.skill.info({ ref });
+    expect([clean.status, clean.validity]).toEqual(["active", "ok"]);
+    const file = await author.skill.readFile({ ref, path: "SKILL.md" });
+    await author.skill.save({ ref, path: "SKILL.md", text: file.text!.replace("name: lenient", "name: Lenient_Skill"), baseDigest: file.digest });
+    const broken = await author.skill.info({ ref });
+    expect([broken.status, broken.validity]).toEqual(["active", "errors"]);
+  });
+
   it("bad paths are BAD_REQUEST, unknown skills NOT_FOUND, never a 500", async () => {
     const author = caller(as("author"));
     const { ref } = await author.skill.create({ layer: "project", name: "paths", description: "Paths. Use it.", template: "basic" });
