@@ -30,10 +30,23 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await tree.getByRole("button", { name: "Rename" }).click();
   await expect(page.getByTestId("file-references/renamed.md")).toBeVisible();
   await expect(page.getByTestId("file-references/extra.md")).toHaveCount(0);
+  await expect(page.getByTestId("editor-notice")).toHaveText("Renamed references/extra.md to references/renamed.md.");
   await page.getByTestId("file-references/renamed.md").click();
   await tree.getByRole("button", { name: "Delete" }).click();
   await tree.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByTestId("file-references/renamed.md")).toHaveCount(0);
+  // Renaming a file SKILL.md links to offers to update the link, in the buffer: the author reviews it and saves.
+  await page.getByTestId("file-references/REFERENCE.md").click();
+  await tree.getByLabel("Rename to").fill("references/details.md");
+  await tree.getByRole("button", { name: "Rename" }).click();
+  const notice = page.getByTestId("editor-notice");
+  await expect(notice).toContainText("Renamed references/REFERENCE.md to references/details.md. SKILL.md still points to references/REFERENCE.md in 1 place.");
+  await notice.getByRole("button", { name: "Update the link" }).click();
+  await expect(notice).toContainText("Updated 1 reference in SKILL.md from references/REFERENCE.md to references/details.md. Save SKILL.md");
+  await expect(monaco(page)).toContainText("[the reference](references/details.md)");
+  await page.getByRole("button", { name: /^Save/ }).click();
+  await expect(notice).toContainText("Saved SKILL.md");
+  await expect(page.getByTestId("diagnostics")).not.toContainText("REFERENCE.md");
   // A JSON file opens with its own language service (a bundled worker, no CDN).
   await tree.getByLabel("New file or folder path").fill("assets/config.json");
   await tree.getByRole("button", { name: "+ File" }).click();
@@ -105,7 +118,7 @@ test("files, preview links, completion, unsaved drafts, and delete then restore 
   await page.getByTestId(`deleted-${name}`).getByRole("button", { name: "Restore" }).click();
   await page.getByTestId("restored").getByRole("link").click();
   await expect(monaco(page)).toContainText("DraftLine", { timeout: 30_000 });
-  await expect(page.getByTestId("file-references/REFERENCE.md")).toBeVisible();
+  await expect(page.getByTestId("file-references/details.md")).toBeVisible();
   await expect(page.getByTestId("file-assets/config.json")).toBeVisible();
   expect(external).toEqual([]);
   // Refused calls (the escape attempt) log a failed request; nothing else may error in the page.

@@ -3,10 +3,11 @@
 // behind the author's back), and an administrator's review of another user's personal skill (whose, whether
 // read-only, and that the visit is on the audit record).
 import type { Draft, DraftOffer } from "./drafts";
+import type { NoticeAction } from "./hooks/use-status";
 import type { SkillInfo } from "./types";
 
 /** The last error or confirmation of an editor action. */
-export function StatusLines({ error, notice }: { error: string | null; notice: string | null }) {
+export function StatusLines({ error, notice, action }: { error: string | null; notice: string | null; action?: NoticeAction | null }) {
   return (
     <>
       {error && (
@@ -17,6 +18,11 @@ export function StatusLines({ error, notice }: { error: string | null; notice: s
       {notice && (
         <p className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-200" data-testid="editor-notice">
           {notice}
+          {action && (
+            <button className="btn ml-2 px-2 py-0.5 text-xs" onClick={action.run}>
+              {action.label}
+            </button>
+          )}
         </p>
       )}
     </>

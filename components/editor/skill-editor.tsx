@@ -116,7 +116,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
         onExport={() => void actions.onExport()}
         onDelete={() => void actions.onDeleteSkill()}
       />
-      <StatusLines error={error} notice={notice} />
+      <StatusLines error={error} notice={notice} action={status.noticeAction} />
       <ReviewBanner info={info.data} />
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDrafts} />
       {/* Three columns fill the window on a wide screen; on a narrow one they stack and the page scrolls, the text

@@ -5,7 +5,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
+import { count } from "~/server/domain/plural";
+import { relinkSkillText } from "~/server/runtime/skill/relink";
 import { downloadBase64 } from "../download";
+import { monaco } from "../monaco-setup";
 import type { SkillRef, VersionRow } from "../types";
 import { conflictOf, type Conflict } from "./use-save";
 import type { Buf, SkillBuffers } from "./use-skill-buffers";
@@ -59,6 +62,28 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
     });
     if (under(b.openPath, from)) b.setOpenPath(r.path + b.openPath.slice(from.length));
     invalidate();
+    const stale = relinkSkillText(skillMdText(), from, r.path).count;
+    if (!stale) return setNotice(`Renamed ${from} to ${r.path}.`);
+    setNotice(`Renamed ${from} to ${r.path}. SKILL.md still points to ${from} in ${count(stale, "place")}.`, {
+      label: stale === 1 ? "Update the link" : `Update ${stale} links`,
+      run: () => relink(from, r.path),
+    });
+  }
+
+  /** SKILL.md as the author sees it: the editor's model when it has one (it owns the text while typing), else the buffer. */
+  function skillMdText(): string {
+    return monaco.editor.getModel(monaco.Uri.parse(b.uriFor("SKILL.md")))?.getValue() ?? b.buffersRef.current["SKILL.md"]?.text ?? "";
+  }
+
+  /** The links rewritten in SKILL.md's buffer, as one undoable edit the author reviews and saves (nothing is saved for them). */
+  function relink(from: string, to: string) {
+    const r = relinkSkillText(skillMdText(), from, to);
+    const buf = b.buffersRef.current["SKILL.md"];
+    if (!buf || !r.count) return setNotice(`SKILL.md no longer points to ${from}.`);
+    b.syncLater("SKILL.md");
+    b.setBuffers((prev) => ({ ...prev, "SKILL.md": { ...buf, text: r.text } }));
+    b.setOpenPath("SKILL.md");
+    setNotice(`Updated ${count(r.count, "reference")} in SKILL.md from ${from} to ${to}. Save SKILL.md to keep the change (Ctrl+Z undoes it).`);
   }
 
   async function onDeletePath(p: string) {

@@ -87,19 +87,20 @@ function fenceLines(body: string): number[] {
   return starts.sort((a, b) => a - b);
 }
 
-function checkReferences(
-  body: string,
-  bodyStartLine: number,
-  rules: RuleSet,
-  diagnostics: Diagnostic[],
-  fileExists?: (relPath: string) => boolean,
-) {
+/** A file reference as written in the body (a link target or a bare resource path) and its offset, in body order. */
+export interface BodyReference {
+  written: string;
+  at: number;
+}
+
+/** Every file reference of the body: link targets outside code fences, bare scripts/ references/ assets/ paths, file:// URLs. */
+export function referencesIn(body: string): BodyReference[] {
   // Whole-body substring searches, not a per-line loop or regex: most lines mention no file, and bodies are
   // checked by the hundred. Fenced code blocks are tracked by offset.
   const fences = fenceLines(body);
   // Inside a fence when an odd number of fence lines start before the offset (binary search).
   const inFence = (offset: number) => countBefore(fences, offset) % 2 === 1;
-  const found: Array<{ written: string; at: number }> = [];
+  const found: BodyReference[] = [];
   const linkSpans: Array<[number, number]> = [];
   // Pushed, not mapped from linkSpans: map makes a holey array, and countBefore, also given the fences' packed one,
   // had its compiled code thrown away for the second kind.
@@ -165,15 +166,24 @@ function checkReferences(
     fileUrlEnd = end;
     if (!inLink(at)) found.push({ written: body.slice(at, end).replace(TRAILING_PUNCTUATION, ""), at });
   }
-  // The two searches found them by kind; the checks below go through the body in order.
-  if (found.length === 0) return;
-  found.sort((a, b) => a.at - b.at);
+  // The two searches found them by kind; callers go through the body in order.
+  return found.length > 1 ? found.sort((a, b) => a.at - b.at) : found;
+}
 
+function checkReferences(
+  body: string,
+  bodyStartLine: number,
+  rules: RuleSet,
+  diagnostics: Diagnostic[],
+  fileExists?: (relPath: string) => boolean,
+) {
+  const found = referencesIn(body);
+  if (found.length === 0) return;
   const checked = new Set<string>();
   const resolvedByText = new Map<string, RelativePath | null>();
   let reported = 0;
   let line = bodyStartLine;
-  lineStart = 0;
+  let lineStart = 0;
   // Positions only for references that get a diagnostic; `found` is sorted, so the line count only moves forward.
   const rangeAt = (at: number, length: number) => {
     for (let nl = body.indexOf("\n", lineStart); nl >= 0 && nl < at; nl = body.indexOf("\n", lineStart)) {
@@ -230,7 +240,7 @@ function countBefore(sorted: number[], offset: number): number {
 }
 
 /** Drops #fragment and ?query and decodes %-escapes, as a Markdown renderer would before opening the file. */
-function stripFragment(target: string): string {
+export function stripFragment(target: string): string {
   if (target.startsWith("#")) return "";
   let t = target;
   const hash = t.indexOf("#");

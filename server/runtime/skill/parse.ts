@@ -4,6 +4,7 @@ import type { YAMLMap } from "yaml";
 import type { Diagnostic, RuleSet } from "./types";
 import { diag, FILE_RANGE, type Range } from "./diagnostics";
 import { parseSimpleFrontmatter, type FieldPos, type Span } from "./fast-yaml";
+import { frontmatterBounds } from "./frontmatter-bounds";
 import { yamlModule as yaml } from "./yaml-module";
 
 /** Above this the file is refused unread: no real SKILL.md comes close (the spec asks for < 500 body lines). */
@@ -17,7 +18,6 @@ const MAX_FLOW_NESTING = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-const OPENING_LINE = /^---[ \t]*$/;
 
 export interface ParsedSkill {
   /** Decoded text without BOM, CRLF and bare CR turned into LF; null when the bytes are not UTF-8. */
@@ -82,18 +82,15 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
     );
     return result;
   }
-  const firstBreak = text.indexOf("\n");
-  const firstLine = firstBreak < 0 ? text : text.slice(0, firstBreak);
-  if (!OPENING_LINE.test(firstLine)) {
-    diagnostics.push(missingFrontmatter(text, firstLine));
+  const bounds = frontmatterBounds(text);
+  if (bounds.kind === "no-opening") {
+    diagnostics.push(missingFrontmatter(text, bounds.firstLine));
     return result;
   }
-  const fmStart = firstBreak < 0 ? text.length : firstBreak + 1;
   // The spec only says the frontmatter is "delimited by ---"; skills-ref ends it at the first "---" after the
   // opening one, wherever it stands (a "--- " or "----" line, an indented "---", even inside a value), so we do
   // too, and say so when that is not a line of its own.
-  const closeAt = firstBreak < 0 ? -1 : text.indexOf("---", fmStart);
-  if (closeAt < 0) {
+  if (bounds.kind === "unclosed") {
     diagnostics.push(
       diag(
         "error",
@@ -104,17 +101,15 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
     );
     return result;
   }
+  const { fmStart, closeAt } = bounds;
   const fmText = text.slice(fmStart, closeAt);
   const closeLine = countNewlines(text, closeAt) + 1;
-  const closeLineStart = text.lastIndexOf("\n", closeAt - 1) + 1;
-  const closeLineEnd = text.indexOf("\n", closeAt);
-  const restOfLine = text.slice(closeAt + 3, closeLineEnd < 0 ? text.length : closeLineEnd);
-  if (closeLineStart === closeAt && restOfLine.trim() === "") {
-    result.body = closeLineEnd < 0 ? "" : text.slice(closeLineEnd + 1);
+  result.body = text.slice(bounds.bodyStart);
+  if (!bounds.inline) {
     result.bodyStartLine = closeLine + 1;
   } else {
-    result.body = text.slice(closeAt + 3);
     result.bodyStartLine = closeLine;
+    const closeLineStart = text.lastIndexOf("\n", closeAt - 1) + 1;
     const column = closeAt - closeLineStart + 1;
     diagnostics.push(
       diag(
