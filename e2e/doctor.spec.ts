@@ -31,11 +31,10 @@ test("the doctor report lists a risky skill first, with the finding, why, and a 
     const report = page.getByTestId("doctor-report");
     await expect(report).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("doctor-count-high")).toContainText(/[1-9]/);
-    // The demo's broken skill does not load: the report says it left it out, and links to the invalid skills.
-    await expect(page.getByTestId("doctor-invalid")).toContainText(/^[1-9]\d*invalid, not examined/);
-    await expect(page.getByTestId("doctor-invalid")).toHaveAttribute("href", "/skills?status=invalid");
-    const first = page.getByTestId("doctor-skill").first();
-    await expect(first).toContainText(name);
+    // The demo's broken skill does not load: it is in the report too, with a high finding saying so.
+    await expect(page.getByTestId("doctor-skill").filter({ hasText: "broken-frontmatter" })).toContainText("1 high");
+    const first = page.getByTestId("doctor-skill").filter({ hasText: name });
+    await expect(page.getByTestId("doctor-skill").first()).toContainText("high");
     await first.getByRole("button").click();
     await expect(first).toContainText("scripts.download-exec");
     await expect(first).toContainText("downloaded code is piped into sh");

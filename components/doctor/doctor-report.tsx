@@ -43,12 +43,6 @@ export function DoctorReport() {
           <div className="text-2xl font-semibold">{r.skills.length}</div>
           <div className="text-xs text-slate-500">skills examined</div>
         </div>
-        {r.invalid > 0 && (
-          <Link href="/skills?status=invalid" className="card min-w-32 hover:border-red-300" data-testid="doctor-invalid">
-            <div className="text-2xl font-semibold text-red-700 dark:text-red-300">{r.invalid}</div>
-            <div className="text-xs text-slate-500">invalid, not examined: fix their errors first</div>
-          </Link>
-        )}
       </section>
 
       <Section label="By check" title="By check">

@@ -95,16 +95,25 @@ describe("omniforge skill doctor", () => {
     expect(catalog.code).toBe(1);
   });
 
-  it("the whole catalog says how many skills it left out because they do not load, and names the command that explains why", () => {
+  it("the whole catalog includes a skill that does not load, as a high finding that fails the gate", () => {
     const broken = path.join(t.project, ".omniforge", "skills", "half-written");
     fs.mkdirSync(broken, { recursive: true });
     fs.writeFileSync(path.join(broken, "SKILL.md"), "---\nname: half-written\ndescription: [unclosed\n---\nBody.\n");
     try {
       const r = omniforge();
-      expect(r.out).not.toContain("half-written");
-      expect(r.out.trim().split("\n").at(-1)).toMatch(/^2 skills: .*; 1 invalid skill not examined \(omniforge skill validate\) · fail-on high: ok$/);
+      expect(r.out).toMatch(/half-written \(half-written\)\n  high   skill\.not-loadable/);
+      expect(r.out.trim().split("\n").at(-1)).toMatch(/^3 skills: 1 high, .* · fail-on high: FAIL$/);
+      expect(r.code).toBe(1);
     } finally {
       fs.rmSync(broken, { recursive: true });
     }
+  });
+
+  it("names, paths and messages from a skill reach the terminal written out, never as escape sequences", () => {
+    const hostile = "esc\u001b[31mred\u001b]0;TITLE\u0007";
+    const dir = writeSkill(path.join(t.base, "hostile"), hostile, { description: "Tiny \u001b[2J." });
+    const r = omniforge(dir);
+    expect(r.out).toContain("esc\\u001b[31mred");
+    expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });

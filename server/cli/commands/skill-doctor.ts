@@ -15,12 +15,14 @@ import { findSkillDirs } from "../../runtime/skill/index";
 import { doctorPolicyFromHome } from "../../services/policy/home-policy";
 import { contextFor } from "../policy-source";
 import { count } from "../../domain/plural";
+import { printable } from "../printable";
 
 export const summary = "Check skills for incoherent allowed-tools, unsafe scripts, broken references and weak or competing descriptions";
 
 const USAGE = `usage: omniforge skill doctor [<path>...] [--json] [--fail-on high|medium|low] [--ignore CODE]...
   <path>     a skill folder, or a folder of skill folders (every SKILL.md below it); none: the whole catalog
-             (layers, resolution and, when <home>/console.db exists, the console's policy)
+             (the definitions agents get, by layers, resolution and, when <home>/console.db exists, the console's
+             policy; and every definition that does not load)
   --fail-on  exit 1 when a finding at or above this severity is not silenced (default high)
   --ignore   silence a check (e.g. tools.unused, or a family: scripts.*) as a policy would; repeatable.
              A skill silences its own with metadata: { doctor-ignore: "code1 code2" }
@@ -37,7 +39,7 @@ function jsonLine(r: SkillReport): string {
 }
 
 function textBlock(r: SkillReport, shown: string): string {
-  if (!r.findings.length) return `${shown} (${r.name}): no findings\n`;
+  if (!r.findings.length) return printable(`${shown} (${r.name}): no findings`) + "\n";
   const lines = [`${shown} (${r.name})`];
   for (const f of r.findings) {
     lines.push(`  ${f.severity.padEnd(6)} ${f.code.padEnd(26)} ${f.file}:${f.line}  ${f.message}${f.silenced ? `  [silenced by ${f.silenced}]` : ""}`);
@@ -46,7 +48,8 @@ function textBlock(r: SkillReport, shown: string): string {
       lines.push(`         fix: ${f.fix}`);
     }
   }
-  return lines.join("\n") + "\n";
+  // Names, paths, messages and snippets come from the skill's files: each line is written out inert.
+  return lines.map(printable).join("\n") + "\n";
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
@@ -66,7 +69,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   let dirs: string[] = [];
   let index: SkillIndex | undefined;
-  let invalid = 0;
   if (positionals.length) {
     if (values.skills?.length) return fail("--skills reads the catalog; give paths or --skills, not both");
     for (const p of positionals) {
@@ -84,9 +86,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       // The console's silenced checks apply here too, beside --ignore.
       ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
       index = SkillIndex.build(config);
-      dirs = resolveAll(index, ctx).skills.map((e) => e.dir);
-      // Definitions that do not load are not doctored; the summary says so instead of leaving them out silently.
-      invalid = index.entries().filter((e) => !e.loadable).length;
+      // What agents get, and every definition that does not load: a high skill.not-loadable finding, as for a
+      // folder given by path, so the whole catalog can gate CI on a broken SKILL.md too.
+      dirs = [...resolveAll(index, ctx).skills, ...index.entries().filter((e) => !e.loadable)].map((e) => e.dir);
     } catch (e) {
       return fail((e as Error).message);
     }
@@ -112,7 +114,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `${count(report.skills.length, "skill")}: ${counts.high} high, ${counts.medium} medium, ${counts.low} low` +
         (silenced ? `, ${silenced} silenced` : "") +
         (report.overlaps.length ? `; ${count(report.overlaps.length, "overlapping pair")}` : "") +
-        (invalid ? `; ${count(invalid, "invalid skill")} not examined (omniforge skill validate)` : "") +
         ` · fail-on ${failOn}: ${failing.length ? "FAIL" : "ok"}\n`,
     );
   }

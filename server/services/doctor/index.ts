@@ -46,8 +46,6 @@ export interface DoctorReportView {
   bySeverity: SeverityCounts;
   silenced: number;
   overlaps: (Omit<Overlap, "a" | "b"> & { a: SkillRef; b: SkillRef })[];
-  /** Definitions that do not load (errors in SKILL.md): left out of the report, and said so, until they validate. */
-  invalid: number;
 }
 
 const RANK: Record<DoctorSeverity, number> = { high: 0, medium: 1, low: 2 };
@@ -55,12 +53,13 @@ const RANK: Record<DoctorSeverity, number> = { high: 0, medium: 1, low: 2 };
 const worse = (a: SkillFindings, b: SkillFindings) =>
   b.counts.high - a.counts.high || b.counts.medium - a.counts.medium || b.counts.low - a.counts.low || a.name.localeCompare(b.name);
 
-/** The catalog report: every active definition the actor's catalog resolves to, doctored together. */
+/** The catalog report: every active definition the actor's catalog resolves to, and every one that does not load, doctored together. */
 export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportView> {
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
   const all = skillRows(index, effectivePolicy(ctx.db), new Map(), ctx.actor.id);
   const entries = entriesByKey(index, all); // pairs rows with entries by position: give it every row
-  const rows = all.filter((r) => r.status === "active" || r.status === "pending-approval");
+  // What agents get, and what does not load at all (a high skill.not-loadable finding, as for a folder given by path).
+  const rows = all.filter((r) => r.status === "active" || r.status === "pending-approval" || r.status === "invalid");
   const refByDir = new Map<string, SkillRef>();
   for (const r of rows) {
     const e = entries.get(r.key);
@@ -97,6 +96,5 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     bySeverity: total.counts,
     silenced: total.silenced,
     overlaps: report.overlaps.map((o) => ({ ...o, a: refByDir.get(o.a)!, b: refByDir.get(o.b)! })),
-    invalid: all.filter((r) => r.status === "invalid").length,
   };
 }

@@ -67,14 +67,14 @@ describe("doctor router", () => {
     const ev = h.audit.events.filter((e) => e.type === "doctor_report").at(-1)!;
     expect(ev).toMatchObject({ actor: { id: "author-1" }, outcome: "ok", details: { skills: 4, high: 2, medium: 3, low: 0, silenced: 1, overlaps: 1 } });
     expect(ev.details!.silencedFindings).toEqual(["tiny:description.short:skill"]);
-    expect(r.invalid).toBe(0);
   });
 
-  it("report: a skill that does not load is not doctored, and the report counts it as left out", async () => {
+  it("report: a skill that does not load is in the report with a high skill.not-loadable finding, as a folder given by path is", async () => {
     const skills = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
     writeSkillOnDisk(path.join(skills, "half-written"), { "SKILL.md": "---\nname: half-written\ndescription: [unclosed\n---\nBody.\n" });
     const r = await caller(as("viewer")).doctor.report();
-    expect(r.invalid).toBe(1);
-    expect(r.skills.map((s) => s.name)).not.toContain("half-written");
+    const broken = r.skills.find((s) => s.ref.skill === "half-written")!;
+    expect(broken.findings.map((f) => [f.code, f.severity])).toEqual([["skill.not-loadable", "high"]]);
+    expect(r.bySeverity.high).toBe(3);
   });
 });
