@@ -3,6 +3,7 @@
 // light commands (validate, to-prompt) stay light in the CLI bundle.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { CliIO } from "./io";
+import { printable } from "./printable";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -89,7 +90,8 @@ export function parseCommand<O extends Options, R extends string = never>(
 ): Command<O, R> | 0 | 2 {
   const text = usage.endsWith("\n") ? usage : `${usage}\n`;
   const fail = (problem: string): 2 => {
-    io.err(`omniforge ${name}: ${problem}\n${text}`);
+    // A problem often quotes what was given (a path, a name): written out inert, never as terminal controls.
+    io.err(`omniforge ${name}: ${printable(problem)}\n${text}`);
     return 2;
   };
   const parsed = parseFlags(args, options);

@@ -107,4 +107,14 @@ describe("omniforge skill search", () => {
     const zero = omniforge("--queries", "/dev/zero", "--skills", catalog);
     expect([zero.code, zero.err.split("\n")[0]]).toEqual([2, "omniforge skill search: cannot read /dev/zero: /dev/zero is a device, not a regular file"]);
   });
+
+  it("names, paths and the request reach the terminal written out, never as escape sequences", () => {
+    const hostile = "esc\u001b[31mred\u001b]0;TITLE\u0007";
+    const dir = path.join(t.base, "hostile");
+    writeSkill(dir, hostile, { rel: hostile, description: "Rename the terminal title. Use when asked to retitle." });
+    const r = omniforge("retitle the terminal \u001b[2J", "--skills", dir);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("esc\\u001b[31mred");
+    expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
 });

@@ -17,6 +17,7 @@ import { resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { findSkillDirs } from "../../runtime/skill/index";
+import { printable } from "../printable";
 
 export const summary = "Find the skills that serve a request (the agent's own ranking), with the listing it would get";
 
@@ -96,7 +97,8 @@ function textBlock(q: Query, r: Routed, limit: number, multi: boolean): string {
   out.push(
     `listing (${l.chars} of ${l.budgetChars} characters): ${l.described.length} with description, ${l.nameOnly.length} by name, ${l.omitted} not listed. ${l.why}`,
   );
-  return out.join("\n") + "\n";
+  // Names, paths and requests come from files and users: each line is written out inert (no terminal controls).
+  return out.map(printable).join("\n") + "\n";
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
@@ -145,7 +147,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const entries = resolveAll(index, ctx).skills.filter((e) => e.loadable);
   if (!entries.length) {
     const hint = findSkillDirs(config.projectRoot, { maxDepth: 2 }).length ? `; ${config.projectRoot} holds skill folders itself: pass it with --skills` : "";
-    io.err(`omniforge skill search: no skills found (home ${config.home}, project ${config.projectRoot})${hint}\n`);
+    io.err(printable(`omniforge skill search: no skills found (home ${config.home}, project ${config.projectRoot})${hint}`) + "\n");
   }
   const { route } = router({ index, context: ctx }, entries);
   const multi = queries.length > 1 || values.queries !== undefined;
