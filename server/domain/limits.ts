@@ -51,3 +51,9 @@ export const SESSION_KEEP_ENDED_MS = 30 * 24 * 60 * 60 * 1000;
 export const DRAFT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 /** Drafts one user keeps at most; saving one more drops that user's oldest. */
 export const DRAFTS_PER_USER_MAX = 200;
+
+/**
+ * Longest skill name a policy (block, disable, allowlist, config.yaml's disabled_skills) holds. Loading is lenient,
+ * so any name a SKILL.md gives can be active (any characters); a policy must be able to name every one of them.
+ */
+export const POLICY_NAME_MAX_CHARS = 1024;

@@ -37,13 +37,37 @@ describe("omniforge policy", () => {
     expect(readStoredPolicy(h.db).blockedNames).toEqual([]);
   });
 
+  it("any name a skill loads with can be blocked (spaces, accents, dots), and the CLI's own listing then says blocked", () => {
+    const project = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
+    writeSkillOnDisk(path.join(project, "cafe"), { "SKILL.md": skillMd("café", "Cafe notes. Use when asked about the cafe.") });
+    writeSkillOnDisk(path.join(project, "dots"), { "SKILL.md": skillMd("../../etc", "Dots. Use when testing odd names.") });
+    try {
+      const list = () => {
+        const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot], {
+          cwd: h.dir, encoding: "utf8", env: { ...process.env, OMNIFORGE_HOME: "", HOME: h.dir, OMNIFORGE_CACHE_DIR: "off" }, timeout: 60_000,
+        });
+        return new Map((JSON.parse(r.stdout) as { name: string; status: string }[]).map((s) => [s.name, s.status]));
+      };
+      expect([list().get("café"), list().get("../../etc")]).toEqual(["active", "active"]);
+      expect(omniforge("block", "café")).toMatchObject({ code: 0 });
+      expect(omniforge("block", "../../etc")).toMatchObject({ code: 0 });
+      expect([list().get("café"), list().get("../../etc")]).toEqual(["blocked", "blocked"]);
+      expect(omniforge("block", "   ")).toMatchObject({ code: 1, err: expect.stringContaining("a skill name is 1 to 1024 characters") });
+    } finally {
+      omniforge("unblock", "café");
+      omniforge("unblock", "../../etc");
+      fs.rmSync(path.join(project, "cafe"), { recursive: true });
+      fs.rmSync(path.join(project, "dots"), { recursive: true });
+    }
+  });
+
   it("export and import round-trip; a file with any wrong entry is refused whole, naming each problem", () => {
     omniforge("block", "old-skill");
     const file = path.join(h.dir, "policy.yaml");
     expect(omniforge("export", file).code).toBe(0);
     expect(fs.readFileSync(file, "utf8")).toContain("blockedNames:\n  - old-skill\n");
 
-    fs.writeFileSync(file, "blockedNames: [fine-name, 'bad name!']\ndisabled:\n  - { name: pdf, layer: moon }\nforbiddenNamePatterns: ['/(/']\nrequireApprovalForScripts: maybe\ncolour: blue\n");
+    fs.writeFileSync(file, "blockedNames: [fine-name, '  ']\ndisabled:\n  - { name: pdf, layer: moon }\nforbiddenNamePatterns: ['/(/']\nrequireApprovalForScripts: maybe\ncolour: blue\n");
     const bad = omniforge("import", file);
     expect(bad.code).toBe(1);
     for (const p of ["blockedNames[1]", "disabled[0]: unknown layer", "forbiddenNamePatterns[0]", "requireApprovalForScripts: must be true or false", "colour: unknown field"]) expect(bad.err).toContain(p);

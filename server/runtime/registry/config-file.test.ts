@@ -18,6 +18,9 @@ describe("config.yaml", () => {
     expect(() => parseConfigFile("precedence: user-first\n", "c.yaml")).toThrow(/precedence: must be default or project-first/);
     expect(() => parseConfigFile("colour: red\n", "c.yaml")).toThrow(/colour: unknown key/);
     expect(() => parseConfigFile("listing:\n  budget: 5\n", "c.yaml")).toThrow(/listing.budget/);
+    // Any name a skill loads with can be disabled, held as the loader reads it; an empty one is refused.
+    expect(parseConfigFile('disabled_skills: [" café ", "with space", "../../etc"]\n', "c.yaml").disabledSkills).toEqual(["café", "with space", "../../etc"]);
+    expect(() => parseConfigFile('disabled_skills: ["  "]\n', "c.yaml")).toThrow(/disabled_skills: must be a list of skill names \(1 to 1024 characters each\)/);
     t = tempLayers();
     fs.writeFileSync(path.join(t.home, "config.yaml"), "mode: prompt\nprecedence: project-first\n");
     fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });

@@ -12,6 +12,8 @@ import { yamlModule } from "../skill/yaml-module";
 import { DISCLOSURE_MODES, SETTINGS_FILE_MAX_BYTES, type DisclosureMode } from "../../domain/vocabulary";
 import { FileReadError, readRegularTextFile } from "../read-file";
 import type { ScopeDefaults } from "./types";
+import { POLICY_NAME_MAX_CHARS } from "../../domain/limits";
+import { policyName } from "./policy";
 
 export const PRECEDENCES = ["default", "project-first"] as const;
 export type Precedence = (typeof PRECEDENCES)[number];
@@ -65,8 +67,10 @@ export function parseConfigFile(text: string, file: string): Omit<SkillsConfig, 
         break;
       }
       case "disabled_skills":
-        if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && NAME.test(n))) throw fail("disabled_skills", "must be a list of skill names");
-        out.disabledSkills = v as string[];
+        if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && policyName(n) !== null)) {
+          throw fail("disabled_skills", `must be a list of skill names (1 to ${POLICY_NAME_MAX_CHARS} characters each)`);
+        }
+        out.disabledSkills = v.map((n: string) => policyName(n)!);
         break;
       case "precedence":
         out.precedence = oneOf("precedence", v, PRECEDENCES, " or ");

@@ -1,10 +1,21 @@
 // Policy and scope checks for one definition. Pure functions over data: each returns the reason a person
 // reads when the definition is kept out, or null when it may be active. No node: imports: the policies page's
 // pattern preview runs matchesPattern in the browser.
+import { POLICY_NAME_MAX_CHARS } from "../../domain/limits";
+import { nfkc } from "../skill/name-rule";
 import { compileNamePattern, type CompiledPattern } from "./name-pattern";
 import type { RegistryPolicy, ResolveContext, SkillEntry } from "./types";
 
 /** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
+/**
+ * A skill name as a policy holds it: the form the loader gives names (trimmed, NFKC), so a rule matches exactly the
+ * skills it names, whatever characters they use. Null when empty or longer than POLICY_NAME_MAX_CHARS.
+ */
+export function policyName(written: string): string | null {
+  const name = nfkc(written.trim());
+  return name && name.length <= POLICY_NAME_MAX_CHARS ? name : null;
+}
+
 export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">): string {
   return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
 }

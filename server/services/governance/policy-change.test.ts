@@ -39,7 +39,9 @@ describe("policy changes", () => {
 
   it("bad input is refused with a message and changes nothing", () => {
     const before = readStoredPolicy(h.db);
-    expect(() => changePolicy(h.db, { op: "block", name: "../etc" }, actor())).toThrow(/not a skill name/);
+    expect(() => changePolicy(h.db, { op: "block", name: "  " }, actor())).toThrow(/a skill name is 1 to 1024 characters/);
+    expect(() => changePolicy(h.db, { op: "block", name: "x".repeat(1025) }, actor())).toThrow(/a skill name is 1 to 1024 characters/);
+    expect(() => changePolicy(h.db, { op: "disable", name: "csv", layer: "plugin", plugin: "../up" }, actor())).toThrow(/not a plugin name/);
     expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/[unclosed/"] }, actor())).toThrow(/not a valid regular expression/);
     expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/.*/"] }, actor())).toThrow(/every skill/);
     // What the registry's linear-time matcher cannot run is refused where it is written, not skipped later.
@@ -49,6 +51,14 @@ describe("policy changes", () => {
     expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: [" "] }, actor())).toThrow(/empty pattern/);
     expect(readStoredPolicy(h.db)).toEqual(before);
     expect(h.audit.events).toHaveLength(0);
+  });
+
+  it("names are held as the loader reads them (trimmed, NFKC): a rule matches the skill it names, whatever its characters", () => {
+    let p = applyPolicyChange({ blockedNames: [], disabled: [] }, { op: "block", name: " cafe\u0301 " });
+    p = applyPolicyChange(p, { op: "block", name: "with space" });
+    p = applyPolicyChange(p, { op: "disable", name: "../../etc", layer: "project" });
+    expect(p.blockedNames).toEqual(["café", "with space"]);
+    expect(p.disabled).toEqual([{ name: "../../etc", layer: "project" }]);
   });
 
   it("a plugin rule names its plugin; enabling removes exactly that rule", () => {

@@ -4,6 +4,8 @@
 import { parse } from "yaml";
 import { isLayerName, type LayerName } from "../../runtime/registry";
 import { compileNamePattern } from "../../runtime/registry/name-pattern";
+import { policyName } from "../../runtime/registry/policy";
+import { POLICY_NAME_MAX_CHARS } from "../../domain/limits";
 import { normalisePolicy, type StoredPolicy } from "../policy/normalise";
 import { GovernanceError } from "./errors";
 
@@ -19,14 +21,19 @@ export type PolicyChange =
   | { op: "setAdminsEditPersonal"; allow: boolean }
   | { op: "setNameMustMatchFolder"; on: boolean };
 
-// Names as they appear in SKILL.md files (lenient: a broken name must still be blockable).
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+// Skill names as the loader reads them from SKILL.md files: any characters, since a name that breaks the spec's
+// rule still loads (leniently) and must still be blockable. Plugins are folders, named as layers.ts accepts them.
+const PLUGIN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 function checkName(name: string): string {
+  const n = policyName(name);
+  if (n === null) throw new GovernanceError("BAD_REQUEST", `a skill name is 1 to ${POLICY_NAME_MAX_CHARS} characters`);
+  return n;
+}
+
+function checkPlugin(name: string): string {
   const n = name.trim();
-  if (!NAME.test(n)) {
-    throw new GovernanceError("BAD_REQUEST", `"${name}" is not a skill name: use letters, digits, dots, dashes or underscores (at most 128)`);
-  }
+  if (!PLUGIN.test(n)) throw new GovernanceError("BAD_REQUEST", `"${name}" is not a plugin name: use letters, digits, dots, dashes or underscores (at most 128)`);
   return n;
 }
 
@@ -61,7 +68,7 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
     case "enable": {
       if (!isLayerName(change.layer)) throw new GovernanceError("BAD_REQUEST", `unknown layer "${change.layer}"`);
       const name = checkName(change.name);
-      const plugin = change.layer === "plugin" && change.plugin ? checkName(change.plugin) : undefined;
+      const plugin = change.layer === "plugin" && change.plugin ? checkPlugin(change.plugin) : undefined;
       const same = (d: StoredPolicy["disabled"][number]) => d.name === name && d.layer === change.layer && (d.plugin ?? undefined) === plugin;
       p.disabled = p.disabled.filter((d) => !same(d));
       if (change.op === "disable") p.disabled.push({ name, layer: change.layer, ...(plugin ? { plugin } : {}) });
