@@ -231,6 +231,12 @@ describe("checkSkillDir", () => {
     expect(c.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
   });
 
+  it("says a YAML mistake once per line, though the parser reports it at each ': ' of `a: b: c`", () => {
+    const c = checkSkillSource("---\nname: my-skill\ndescription: Reads: notes: fast\n---\n", { dir: "/s/my-skill" });
+    const syntax = c.diagnostics.filter((d) => d.code === "yaml.syntax");
+    expect(syntax.map((d) => [d.line, d.message])).toEqual([[3, "Invalid YAML in frontmatter: Nested mappings are not allowed in compact mappings"]]);
+  });
+
   it("points a quoted value that never closes at its opening quote, not at the end of the frontmatter", () => {
     const at = (src: string) => {
       const d = checkSkillSource(src, { dir: "/s/my-skill" }).diagnostics.find((x) => x.code === "yaml.syntax")!;

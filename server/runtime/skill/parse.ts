@@ -171,6 +171,8 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
     return result;
   }
   if (doc.errors.length > 0) {
+    // yaml can report one mistake twice on a line (each ": " of `a: b: c`); a person needs it once.
+    const said = new Set<string>();
     for (const err of doc.errors.slice(0, MAX_YAML_DIAGNOSTICS)) {
       const duplicate = err.code === "DUPLICATE_KEY";
       // yaml marks only the key's first character; the key runs to the colon on that line.
@@ -192,6 +194,12 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
         );
         continue;
       }
+      const range = rangeOfOffsets(err.pos[0], end);
+      if (!duplicate) {
+        const once = `${range.line}\n${err.message}`;
+        if (said.has(once)) continue;
+        said.add(once);
+      }
       diagnostics.push(
         diag(
           "error",
@@ -199,7 +207,7 @@ export function parseSkillText(text: string, rules: RuleSet, diagnostics: Diagno
           duplicate
             ? `Duplicate key${key ? ` "${key}"` : ""} in the frontmatter: keep one of them (tools disagree on which one wins).`
             : `Invalid YAML in frontmatter: ${err.message}`,
-          rangeOfOffsets(err.pos[0], end),
+          range,
         ),
       );
     }
