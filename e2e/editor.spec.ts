@@ -63,7 +63,9 @@ test("an author creates a skill, sees live diagnostics, saves twice, compares ve
   // Restore the first version: the template text is back, as a fourth version.
   await history.getByTestId("version-1").getByRole("button", { name: "Restore" }).click();
   await history.getByTestId("version-1").getByRole("button", { name: "Confirm restore" }).click();
-  await expect(page.getByTestId("editor-notice")).toContainText("Restored SKILL.md");
+  // The notice names the version by the number the history shows beside it.
+  const restoredNumber = (await history.getByTestId("version-1").getByTestId("version-number").textContent())!;
+  await expect(page.getByTestId("editor-notice")).toContainText(`Restored SKILL.md from version ${restoredNumber} (a new version).`);
   await expect(monaco(page)).toContainText("When to use");
   await expect(history.getByTestId("version-4")).toContainText("restore");
 

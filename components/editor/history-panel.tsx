@@ -41,9 +41,13 @@ export function HistoryPanel(props: {
         {props.versions.map((v, i) => (
           <li key={v.id} className="py-1.5" data-testid={`version-${props.versions!.length - i}`}>
             <div className="flex items-start gap-2">
-              <input type="checkbox" aria-label={`Select version ${v.id}`} checked={picked.includes(v.id)} onChange={() => toggle(v.id)} disabled={!v.hasContent} className="mt-1" />
+              <input type="checkbox" aria-label={`Select version #${v.id}`} checked={picked.includes(v.id)} onChange={() => toggle(v.id)} disabled={!v.hasContent} className="mt-1" />
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-1">
+                  {/* The number every message about this version uses (compare titles, restore notices). */}
+                  <span className="font-mono text-xs text-zinc-500" data-testid="version-number">
+                    #{v.id}
+                  </span>
                   <span className="badge bg-zinc-100 dark:bg-zinc-800">{v.action}</span>
                   <span className="truncate font-mono text-xs">{v.path || "(whole skill)"}</span>
                 </div>

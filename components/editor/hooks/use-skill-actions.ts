@@ -112,10 +112,10 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
       const va = await client.skill.version.query({ id: a.id });
       if (other === "current") {
         const cur = await diskText(a.path);
-        return { title: `${a.path}: version ${a.id} (left) ↔ current file (right)`, original: va.content ?? "", modified: cur.text };
+        return { title: `${a.path}: version #${a.id} (left) ↔ current file (right)`, original: va.content ?? "", modified: cur.text };
       }
       const vb = await client.skill.version.query({ id: other.id });
-      return { title: `${a.path}: version ${a.id} (left) ↔ version ${other.id} (right)`, original: va.content ?? "", modified: vb.content ?? "" };
+      return { title: `${a.path}: version #${a.id} (left) ↔ version #${other.id} (right)`, original: va.content ?? "", modified: vb.content ?? "" };
     });
     if (r) setCompare({ ...r, language: b.buffers[a.path]?.language ?? (a.path.endsWith(".md") ? "markdown" : "plaintext") });
   }
@@ -132,7 +132,7 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
     await b.loadFile(v.path, true);
     b.setOpenPath(v.path);
     setCompare(null);
-    setNotice(`Restored ${v.path} from version ${v.id} (a new version).`);
+    setNotice(`Restored ${v.path} from version #${v.id} (a new version).`);
     invalidate();
   }
 
