@@ -51,3 +51,9 @@ export const SESSION_KEEP_ENDED_MS = 30 * 24 * 60 * 60 * 1000;
 export const DRAFT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 /** Drafts one user keeps at most; saving one more drops that user's oldest. */
 export const DRAFTS_PER_USER_MAX = 200;
+
+/** An email address as mail systems carry it (RFC 5321): at most 64 characters before the @, 254 in all. */
+export const EMAIL_LOCAL_MAX_CHARS = 64;
+export const EMAIL_MAX_CHARS = 254;
+/** A console user's display name. */
+export const USER_NAME_MAX_CHARS = 120;
