@@ -180,3 +180,48 @@ test("a skill activated in the playground shows up under the session and skill f
   await page.goto(`/audit?skill=release-notes&type=skill_activated&session=${sessionId}`);
   await expect(page.getByTestId("chart-top-skills")).toContainText("release-notes");
 });
+
+test("dates in the address that are no date are ignored with a note; an inverted range is refused by the fields; Back undoes a filter", async ({ page }) => {
+  await signInAsAdmin(page);
+  // A typed-in or truncated address does not take the page down: the From value is ignored and said so.
+  await page.goto("/audit?from=abc");
+  await expect(page.getByRole("heading", { name: "Audit" })).toBeVisible();
+  await expect(page.getByTestId("audit-date-ignored")).toHaveText(/From value "abc" is not a date, so it is ignored/);
+  await expect(page.getByTestId("audit-row").first()).toBeVisible();
+  // Epoch milliseconds, the form the export links write, open as a date in the field.
+  const from = Date.UTC(2026, 0, 2, 3, 4);
+  await page.goto(`/audit?from=${from}`);
+  const filters = page.getByRole("form", { name: "Audit filters" });
+  await expect(filters.getByLabel("From", { exact: true })).toHaveValue("2026-01-02T03:04");
+  await expect(page.getByTestId("audit-date-ignored")).toHaveCount(0);
+
+  // From after To, typed in the fields: refused there, the view stays as it was.
+  await page.goto("/audit");
+  await filters.getByLabel("Event type").selectOption("login");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/\/audit\?type=login$/);
+  await filters.getByLabel("From", { exact: true }).fill("2026-06-02T10:00");
+  await filters.getByLabel("To", { exact: true }).fill("2026-06-01T10:00");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page.getByTestId("audit-range-error")).toHaveText(
+    "From (2026-06-02 10:00 UTC) is after To (2026-06-01 10:00 UTC), so no event can fall between them: swap the two dates.",
+  );
+  await expect(page).toHaveURL(/\/audit\?type=login$/);
+  // The same range in a shared address: the same words, and no "0 events" that would read as a quiet week.
+  await page.goto(`/audit?from=${encodeURIComponent("2026-06-02T10:00:00Z")}&to=${encodeURIComponent("2026-06-01T10:00:00Z")}`);
+  await expect(page.getByTestId("audit-range-error")).toContainText("is after To");
+  await expect(page.getByTestId("audit-count")).not.toContainText("0 events");
+  // The server says the same to whoever asks it directly.
+  const res = await page.request.get(`/api/audit/export?format=jsonl&from=${Date.UTC(2026, 5, 2)}&to=${Date.UTC(2026, 5, 1)}`);
+  expect(res.status()).toBe(400);
+  expect(await res.text()).toContain("is after To");
+
+  // Each applied filter is its own history entry: Back returns to the unfiltered view.
+  await page.goto("/audit");
+  await filters.getByLabel("Event type").selectOption("login");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/\/audit\?type=login$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/audit$/);
+  await expect(filters.getByLabel("Event type")).toHaveValue("");
+});

@@ -8,11 +8,11 @@ import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
 import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
-import { CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "~/server/services/audit/filter-keys";
+import { auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "~/server/services/audit/filter-keys";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
 import { sourceLabel, sourceName } from "./event-format";
 import { EventsTable } from "./events-table";
-import { queryFilterToSearch, RANGES, readUrlFilter, toQueryFilter, writeUrlFilter, type UrlFilter } from "./url-filter";
+import { dateFieldValue, queryFilterToSearch, RANGES, readUrlFilter, toQueryFilter, unreadableDates, writeUrlFilter, type UrlFilter } from "./url-filter";
 import { VerifyButton } from "./verify-button";
 import { ViolationsTable } from "./violations-table";
 import { RetentionLine } from "./retention-line";
@@ -44,7 +44,8 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
   }
   // Live: a relative range slides forward every 10 s, so new events appear without reloading.
   const [live, setLive] = useState(false);
-  const relative = !url.from && !url.to;
+  // A from/to that is no date is ignored (and said so below), so the range applies as if it were absent.
+  const relative = !dateFieldValue(url.from) && !dateFieldValue(url.to);
   useEffect(() => {
     if (!live || !relative) return;
     const timer = setInterval(() => setNow(Date.now()), 10_000);
@@ -52,11 +53,19 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
   }, [live, relative]);
   const filter = useMemo(() => toQueryFilter(url, now), [url, now]);
   const key = JSON.stringify(filter);
-  const summary = useQuery({ ...trpc.audit.summary.queryOptions(filter), placeholderData: keepPreviousData });
+  // A shared URL whose From is after its To: said by the fields; nothing is asked (the server would refuse it too).
+  const urlRangeProblem = auditRangeProblem(filter.from, filter.to);
+  const summary = useQuery({ ...trpc.audit.summary.queryOptions(filter), placeholderData: keepPreviousData, enabled: !urlRangeProblem });
+  // The fields' own refusal (From after To), shown until the next apply.
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  const rangeNote = rangeError ?? urlRangeProblem;
+  const ignoredDates = unreadableDates(url);
 
+  // Each applied filter is a history entry, so Back returns to the view before it.
   const go = (next: UrlFilter, nextView: string = view) => {
+    setRangeError(null);
     const qs = writeUrlFilter(next, { view: nextView === "events" ? undefined : nextView });
-    router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   };
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -71,12 +80,13 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
       const v = String(f.get(k) ?? "").trim();
       if (v) next[k] = new Date(v + "Z").toISOString(); // datetime-local inputs are read as UTC, like the table
     }
+    const problem = auditRangeProblem(next.from ? Date.parse(next.from) : undefined, next.to ? Date.parse(next.to) : undefined);
+    if (problem) return setRangeError(problem);
     go(next);
   }
 
   const exportHref = (format: "csv" | "jsonl") => `/api/audit/export?${queryFilterToSearch(filter)}&format=${format}`;
   const s = summary.data;
-  const local = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
 
   return (
     <div className="space-y-4">
@@ -112,12 +122,24 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
         </label>
         <label className="text-xs">
           From (UTC, optional)
-          <input className="input" type="datetime-local" name="from" defaultValue={local(url.from)} aria-label="From" />
+          <input className="input" type="datetime-local" name="from" defaultValue={dateFieldValue(url.from)} aria-label="From" aria-invalid={!!rangeNote || undefined} aria-describedby="audit-dates-note" />
         </label>
         <label className="text-xs">
           To (UTC, optional)
-          <input className="input" type="datetime-local" name="to" defaultValue={local(url.to)} aria-label="To" />
+          <input className="input" type="datetime-local" name="to" defaultValue={dateFieldValue(url.to)} aria-label="To" aria-invalid={!!rangeNote || undefined} aria-describedby="audit-dates-note" />
         </label>
+        <div id="audit-dates-note" className="col-span-2 text-xs sm:col-span-4 lg:col-span-6 empty:hidden">
+          {rangeNote && (
+            <p className="error-text" role="alert" data-testid="audit-range-error">
+              {rangeNote}
+            </p>
+          )}
+          {ignoredDates.map((d) => (
+            <p key={d.key} className="text-amber-700 dark:text-amber-300" role="status" data-testid="audit-date-ignored">
+              The address&apos;s {d.key === "from" ? "From" : "To"} value &quot;{d.value}&quot; is not a date, so it is ignored: pick a date in the field, or leave it empty for the time range.
+            </p>
+          ))}
+        </div>
         <FilterSelect label="Event type" name="type" value={url.type} any="Any type">
           <Options values={AUDIT_EVENT_TYPES} />
         </FilterSelect>
@@ -152,7 +174,7 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           </span>
         </div>
       </form>
-      {summary.error && <p className="error-text" data-testid="audit-error">{summary.error.message}</p>}
+      {summary.error && !urlRangeProblem && <p className="error-text" data-testid="audit-error">{summary.error.message}</p>}
 
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title={`Events over time by type (per ${s?.series.bucket ?? "day"})`} testId="chart-timeseries">
@@ -198,7 +220,7 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
           </button>
         ))}
       </div>
-      {view === "events" ? (
+      {urlRangeProblem ? null : view === "events" ? (
         <EventsTable key={key} filter={filter} onPick={(k, v) => go({ ...url, [k]: v })} />
       ) : (
         <ViolationsTable key={key} filter={filter} />

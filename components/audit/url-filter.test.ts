@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryFilterToSearch, readUrlFilter, toQueryFilter, writeUrlFilter } from "./url-filter";
+import { dateFieldValue, queryFilterToSearch, readUrlFilter, toQueryFilter, unreadableDates, writeUrlFilter } from "./url-filter";
 
 describe("URL filters", () => {
   const now = Date.UTC(2026, 5, 1);
@@ -18,6 +18,19 @@ describe("URL filters", () => {
     expect(toQueryFilter({ outcome: "maybe" }, now).outcome).toBeUndefined();
   });
 
+  it("reads epoch milliseconds (the export link's form) and ignores what is no date, saying which", () => {
+    const ms = String(Date.UTC(2026, 10, 20, 8, 30));
+    expect(dateFieldValue(ms)).toBe("2026-11-20T08:30");
+    expect(dateFieldValue("2026-05-01T00:00:00Z")).toBe("2026-05-01T00:00");
+    for (const bad of ["abc", "99999999999999999", undefined]) expect(dateFieldValue(bad)).toBe("");
+    expect(toQueryFilter({ from: ms }, now)).toEqual({ from: Number(ms) });
+    // An unreadable from falls back to the range, as if it were absent.
+    expect(toQueryFilter({ from: "abc", range: "1h" }, now)).toEqual({ from: now - 3_600_000, to: now + 1 });
+    expect(unreadableDates({ from: "abc", to: ms })).toEqual([{ key: "from", value: "abc" }]);
+    expect(unreadableDates({ from: ms, to: "99999999999999999" })).toEqual([{ key: "to", value: "99999999999999999" }]);
+    expect(unreadableDates({})).toEqual([]);
+  });
+
   it("writes the resolved filter for the export link", () => {
     expect(queryFilterToSearch({ from: 5, to: 9, type: "login" })).toBe("from=5&to=9&type=login");
   });
@@ -28,5 +41,14 @@ describe("URL filter keys", () => {
     const { auditFilterSchema } = await import("~/server/services/audit/filter");
     const { FILTER_KEYS } = await import("./url-filter");
     expect([...FILTER_KEYS]).toEqual(["range", ...Object.keys(auditFilterSchema.shape)]);
+  });
+
+  it("and the fields and the server refuse an inverted range with the same words", async () => {
+    const { auditFilterSchema } = await import("~/server/services/audit/filter");
+    const { auditRangeProblem } = await import("~/server/services/audit/filter-keys");
+    const r = auditFilterSchema.safeParse({ from: "2026-06-02T00:00:00Z", to: "2026-06-01T00:00:00Z" });
+    expect(r.error?.issues.map((i) => i.message)).toEqual([auditRangeProblem(Date.UTC(2026, 5, 2), Date.UTC(2026, 5, 1))]);
+    expect(auditRangeProblem(Date.UTC(2026, 5, 1), Date.UTC(2026, 5, 2))).toBeNull();
+    expect(auditRangeProblem(undefined, Date.UTC(2026, 5, 2))).toBeNull();
   });
 });

@@ -41,10 +41,23 @@ export function writeUrlFilter(f: UrlFilter, extra: Record<string, string | unde
 /** The resolved filter, as the service's schema reads it (times as epoch milliseconds). */
 export type QueryFilter = Partial<Record<(typeof AUDIT_TEXT_KEYS)[number], string>> & { from?: number; to?: number; outcome?: AuditOutcome };
 
+/** A URL's from/to as epoch milliseconds (the export links write digits, people ISO dates), or undefined when it is no date. */
 function time(v: string | undefined): number | undefined {
   if (!v) return undefined;
   const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  return Number.isFinite(t) ? t : undefined;
+  // Finite but beyond ±8.64e15 ms is no date either: new Date(t).toISOString() would throw.
+  return Number.isFinite(t) && !Number.isNaN(new Date(t).getTime()) ? t : undefined;
+}
+
+/** The value of a datetime-local field (UTC, to the minute) for a URL's from/to; "" when it is missing or no date. */
+export function dateFieldValue(v: string | undefined): string {
+  const t = time(v);
+  return t === undefined ? "" : new Date(t).toISOString().slice(0, 16);
+}
+
+/** The URL's from/to that are set but are no date: the page ignores them and says so, rather than failing. */
+export function unreadableDates(f: UrlFilter): { key: "from" | "to"; value: string }[] {
+  return (["from", "to"] as const).filter((k) => f[k] && time(f[k]) === undefined).map((k) => ({ key: k, value: f[k]! }));
 }
 
 /**

@@ -11,6 +11,13 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
   const isActive = (href: string) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(href + "/"));
   return (
     <div className="flex min-h-screen flex-col">
+      {/* First stop of the keyboard: past the dozen links of the header to the page itself. Hidden until focused. */}
+      <a
+        href="#main-content"
+        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 dark:bg-zinc-900 dark:text-indigo-300"
+      >
+        Skip to content
+      </a>
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
           <Link href="/" className="flex items-center gap-2 font-semibold">
@@ -46,7 +53,9 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           </div>
         </div>
       </header>
-      <main className="mx-auto w-full max-w-screen-2xl flex-1 p-4">{children}</main>
+      <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-screen-2xl flex-1 p-4 focus:outline-none">
+        {children}
+      </main>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
-// New skill from a short guided form: a name (checked as you type: spec rules, and not already taken in that
-// layer), what it does and when to use it (made into the description), and a template. The frontmatter is
+// New skill from a short guided form: a name (checked as you type: spec rules, not already taken in that layer, and
+// not blocked by policy), what it does and when to use it (made into the description), and a template. The frontmatter is
 // written for the author; the editor then opens on its Details form unless they chose the text before.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -69,6 +69,11 @@ export function CreateSkill({ onClose }: { onClose: () => void }) {
             <span className="muted">Lowercase letters, digits and single hyphens; at most {FORMAT_LIMITS.nameChars} characters.</span>
           ) : !fresh || nameCheck.isFetching ? (
             <span className="muted">Checking…</span>
+          ) : nameCheck.data?.ok && nameCheck.data.warnings.length ? (
+            // Policy blocks it: it may be created, but the catalog will list it blocked, so it is not called available.
+            <span className="text-amber-700 dark:text-amber-300" data-testid="name-check-warning">
+              ⚠ {nameCheck.data.warnings.join(" ")}
+            </span>
           ) : nameCheck.data?.ok ? (
             <span className="text-emerald-700 dark:text-emerald-300">✓ {name} is available in the {layer} layer.</span>
           ) : (

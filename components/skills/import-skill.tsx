@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
 import { LAYER_LABEL, type LayerName as Layer } from "~/server/domain/vocabulary";
+import { importButtonLabel } from "./import-skill-label";
 import { editorHref } from "./links";
 import { LayerSelect, PluginSelect } from "./target-select";
 import { useDebounced } from "./use-debounced";
@@ -124,7 +125,7 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
               disabled={!file || !report.loadable || report.exists || run.isPending}
               onClick={() => file && run.mutate({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, folder: folderDebounced || undefined })}
             >
-              {report.valid ? "Import" : "Import with warnings"}
+              {importButtonLabel(report)}
             </button>
           )}
         </div>

@@ -4,7 +4,6 @@
 import { useState } from "react";
 import { useTRPCClient } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
-import { errorText, type CallError } from "~/components/shell/list-actions";
 
 export function ChangePassword() {
   const client = useTRPCClient();
@@ -27,7 +26,7 @@ export function ChangePassword() {
       setNext("");
       setAgain("");
     } catch (err) {
-      setError(errorText(err as CallError));
+      setError((err as Error).message); // the server words a refused input (server/api/input-errors.ts)
     } finally {
       setBusy(false);
     }

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
+import { emailLengthProblem } from "~/server/domain/email";
 import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
 import { DataTable } from "~/components/shell/data-table";
@@ -12,7 +13,7 @@ import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
   const users = useQuery(trpc.user.list.queryOptions());
-  const { error, done, fail } = useListActions(trpc.user.list.queryKey());
+  const { error, done, fail, clear } = useListActions(trpc.user.list.queryKey());
   const [notice, setNotice] = useState<string | null>(null);
   const create = useMutation(trpc.user.create.mutationOptions({ onSuccess: done, onError: fail }));
   const update = useMutation(trpc.user.update.mutationOptions({ onSuccess: done, onError: fail }));
@@ -33,9 +34,13 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const formEl = e.currentTarget;
+    const email = String(f.get("email"));
+    // The browser's email check knows no length limit; the server's does, said here before the round trip.
+    const tooLong = emailLengthProblem(email);
+    if (tooLong) return fail({ message: tooLong });
     create.mutate(
       {
-        email: String(f.get("email")),
+        email,
         name: String(f.get("name") ?? ""),
         role: String(f.get("role")) as Role,
         password: String(f.get("password")),
@@ -53,7 +58,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
           {notice}
         </p>
       )}
-      <form onSubmit={onCreate} className="card grid gap-3 sm:grid-cols-5" aria-label="Create user">
+      <form onSubmit={onCreate} onInvalidCapture={clear} className="card grid gap-3 sm:grid-cols-5" aria-label="Create user">
         <input className="input" name="email" type="email" placeholder="email@example.com" aria-label="Email" required />
         <input className="input" name="name" placeholder="Name (optional)" aria-label="Name" />
         <select className="input" name="role" defaultValue="author" aria-label="Role">
@@ -67,11 +72,18 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
       <DataTable testId="users-table" columns={["Email", "Name", "Role", "Status", "Created", ""]} note={users.isLoading ? "Loading…" : null}>
         {users.data?.map((u) => (
           <tr key={u.id} data-testid={`user-row-${u.email}`}>
+            {/* Long values are cut with an ellipsis (the whole in the title), so the role, status and buttons stay in view. */}
             <td className="font-medium">
-              {u.email}
+              <span className="inline-block max-w-[20rem] truncate align-bottom" title={u.email} data-testid="user-email">
+                {u.email}
+              </span>
               {u.id === currentUserId && <span className="muted ml-1 text-xs">(you)</span>}
             </td>
-            <td>{u.name}</td>
+            <td>
+              <span className="inline-block max-w-[12rem] truncate align-bottom" title={u.name}>
+                {u.name}
+              </span>
+            </td>
             <td>
               <select
                 className="input w-28 py-1"

@@ -40,7 +40,7 @@ describe("procedures by role", () => {
       .user.create({ email: "not-an-email", role: "author", password: "x" })
       .catch((e: unknown) => e)) as TRPCError;
     expect(err.code).toBe("BAD_REQUEST");
-    expect(err.message).toMatch(/email/i);
+    expect(err.message).toBe("Email: enter an address such as name@example.com. Password: at least 8 characters.");
   });
 
   it("an admin creates a user; a duplicate is a CONFLICT", async () => {
@@ -50,5 +50,36 @@ describe("procedures by role", () => {
     await expect(caller(as("admin")).user.create({ email: "new@x.io", role: "author", password: "password1" })).rejects.toMatchObject({
       code: "CONFLICT",
     });
+  });
+});
+
+describe("a refused input is one plain line naming the field", () => {
+  const refusal = (p: Promise<unknown>) => p.then(() => "accepted", (e: TRPCError) => `${e.code} ${e.message}`);
+
+  it("users: a long name, a blank name, a password of spaces, an undeliverable address", async () => {
+    const admin = caller(as("admin"));
+    const ok = { email: "new@x.io", role: "author" as const, password: "password1" };
+    expect(await refusal(admin.user.create({ ...ok, name: "n".repeat(5000) }))).toBe("BAD_REQUEST Name: at most 120 characters.");
+    expect(await refusal(admin.user.create({ ...ok, name: "   " }))).toBe("BAD_REQUEST Name: only spaces; type a name or leave the field empty.");
+    expect(await refusal(admin.user.create({ ...ok, password: "        " }))).toBe("BAD_REQUEST Password: not only spaces.");
+    expect(await refusal(admin.user.create({ ...ok, email: `${"a".repeat(300)}@x.io` }))).toBe(
+      "BAD_REQUEST Email: the part before the @ has 300 characters; mail systems take at most 64.",
+    );
+    expect(await refusal(admin.user.create({ ...ok, email: `${"a".repeat(61)}@${"d".repeat(190)}.io` }))).toBe(
+      "BAD_REQUEST Email: 255 characters; an address has at most 254.",
+    );
+    expect(await refusal(admin.user.update({ id: "x", name: "  " }))).toBe("BAD_REQUEST Name: only spaces; type a name or leave the field empty.");
+    expect(await refusal(caller(as("author")).user.changePassword({ current: "password1", next: "         " }))).toBe("BAD_REQUEST Password: not only spaces.");
+    // The longest address mail systems carry, an empty name and a password with spaces inside are fine.
+    const longest = `${"a".repeat(64)}@${"d".repeat(186)}.io`;
+    expect(longest).toHaveLength(254);
+    expect(await admin.user.create({ ...ok, email: longest, name: "" })).toMatchObject({ email: longest, name: "" });
+    expect(await admin.user.create({ ...ok, email: "spaces@x.io", password: "  pass  word  " })).toMatchObject({ email: "spaces@x.io" });
+  });
+
+  it("policies: a blank or overlong name to block", async () => {
+    const admin = caller(as("admin"));
+    expect(await refusal(admin.policy.change({ op: "block", name: "  " }))).toBe("BAD_REQUEST Name: cannot be empty.");
+    expect(await refusal(admin.policy.change({ op: "block", name: "x".repeat(200) }))).toBe("BAD_REQUEST Name: at most 128 characters.");
   });
 });

@@ -1,13 +1,14 @@
 // tRPC: context and procedures by role. The session is injected (openstatus style) so routers can be called
 // in tests with any user, and every role check happens here on the server; the UI only mirrors it.
 import { initTRPC, TRPCError } from "@trpc/server";
-import { z, ZodError } from "zod";
+import { ZodError } from "zod";
 import type { Db } from "../../db/client";
 import { hasRole, type Role } from "../../db/schema/users";
 import type { SessionUser } from "../auth";
 import type { AuditSink } from "../runtime/audit/events";
 import type { DataHome } from "../config";
 import { ServiceError, type ServiceErrorCode } from "../domain/errors";
+import { inputErrorMessage } from "./input-errors";
 import { transformer } from "./transformer";
 
 export interface TRPCContext {
@@ -28,7 +29,6 @@ const t = initTRPC.context<TRPCContext>().create({
       ...shape,
       data: {
         ...shape.data,
-        zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
         details: error.cause instanceof ServiceError ? (error.cause.details ?? null) : null,
       },
     };
@@ -50,10 +50,17 @@ const TRPC_CODE: Record<ServiceErrorCode, TRPCError["code"]> = {
   UNAVAILABLE: "SERVICE_UNAVAILABLE",
 };
 
-/** The one way a ServiceError becomes an HTTP answer; a refused right is also audited as access_denied. */
+/**
+ * The one way a ServiceError becomes an HTTP answer; a refused right is also audited as access_denied. A refused
+ * input (the procedure's schema) gets its one plain line here too, so every page shows the same words.
+ */
 const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
-  if (result.ok || !(result.error.cause instanceof ServiceError)) return result;
+  if (result.ok) return result;
+  if (result.error.code === "BAD_REQUEST" && result.error.cause instanceof ZodError) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: inputErrorMessage(result.error.cause), cause: result.error.cause });
+  }
+  if (!(result.error.cause instanceof ServiceError)) return result;
   const e = result.error.cause;
   if (e.code === "FORBIDDEN") {
     ctx.audit.record({

@@ -57,3 +57,9 @@ export const DRAFTS_PER_USER_MAX = 200;
  * so any name a SKILL.md gives can be active (any characters); a policy must be able to name every one of them.
  */
 export const POLICY_NAME_MAX_CHARS = 1024;
+
+/** An email address as mail systems carry it (RFC 5321): at most 64 characters before the @, 254 in all. */
+export const EMAIL_LOCAL_MAX_CHARS = 64;
+export const EMAIL_MAX_CHARS = 254;
+/** A console user's display name. */
+export const USER_NAME_MAX_CHARS = 120;

@@ -14,4 +14,4 @@ export {
 } from "./fields";
 export { resolveInsideSkill } from "./paths";
 export { setFrontmatterField, FrontmatterError } from "./frontmatter-document";
-export { nameProblems } from "./name-rule";
+export { asciiNameFrom, nameProblems } from "./name-rule";

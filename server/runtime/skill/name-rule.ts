@@ -18,8 +18,11 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** NFKC, the form names are compared in; ASCII text is already in it (a listing of 10,000 names skips ICU). */
 export const nfkc = (s: string): string => (ASCII.test(s) ? s : s.normalize("NFKC"));
 
-/** What is wrong with `v` as a skill name (empty when it is valid); the folder rule is the caller's. */
-export function nameProblems(v: string): NameProblem[] {
+/**
+ * What is wrong with `v` as a skill name (empty when it is valid); the folder rule is the caller's. `ascii`: the
+ * caller names folders in ASCII only (the console), so a suggestion must be ASCII too, or it would be refused next.
+ */
+export function nameProblems(v: string, opts: { ascii?: boolean } = {}): NameProblem[] {
   if (v.length <= FORMAT_LIMITS.nameChars && PLAIN_NAME.test(v)) return [];
   const out: NameProblem[] = [];
   const p = (severity: Severity, code: string, message: string) => out.push({ severity, code, message });
@@ -37,7 +40,7 @@ export function nameProblems(v: string): NameProblem[] {
   const length = codePointLength(name);
   if (length > FORMAT_LIMITS.nameChars) p("error", "name.too-long", `name has ${length} characters; the limit is ${FORMAT_LIMITS.nameChars}.`);
   // A suggestion must itself be a valid name: lowercase, other characters to single hyphens, none at the edges.
-  const valid = validNameFrom(name);
+  const valid = opts.ascii ? asciiNameFrom(name) : validNameFrom(name);
   if (name !== name.toLowerCase()) p("error", "name.case", `name "${name}" must be lowercase${valid ? `: use "${valid}"` : ""}.`);
   if (name.startsWith("-") || name.endsWith("-")) p("error", "name.hyphen-edge", `name "${name}" cannot start or end with a hyphen.`);
   if (name.includes("--")) p("error", "name.hyphen-consecutive", `name "${name}" cannot contain consecutive hyphens (--).`);
@@ -46,7 +49,14 @@ export function nameProblems(v: string): NameProblem[] {
   return out;
 }
 
+const hyphenated = (s: string, other: RegExp) => s.replace(other, "-").replace(/^-+|-+$/g, "").slice(0, FORMAT_LIMITS.nameChars).replace(/-+$/, "");
+
 /** The nearest valid name: lowercase, other characters to single hyphens, none at the edges ("" when none). */
 export function validNameFrom(s: string): string {
-  return s.trim().normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, FORMAT_LIMITS.nameChars).replace(/-+$/, "");
+  return hyphenated(s.trim().normalize("NFKC").toLowerCase(), /[^\p{L}\p{N}]+/gu);
+}
+
+/** The nearest valid ASCII name: accents dropped ("É" -> "e"), anything else not a-z or 0-9 to single hyphens. */
+export function asciiNameFrom(s: string): string {
+  return hyphenated(s.trim().normalize("NFKC").toLowerCase().normalize("NFKD").replace(/\p{M}/gu, ""), /[^a-z0-9]+/g);
 }

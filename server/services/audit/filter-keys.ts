@@ -19,3 +19,15 @@ export const AUDIT_OUTCOMES = ["allowed", "refused", "failed", "ok"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 export const isAuditOutcome = (value: string): value is AuditOutcome => (AUDIT_OUTCOMES as readonly string[]).includes(value);
+
+/**
+ * Why a from/to pair can hold no event (to is exclusive), or null. The dashboard's fields and the server's schema
+ * both ask this: an inverted range answered "0 events", which reads as "nothing happened".
+ */
+export function auditRangeProblem(from: number | undefined, to: number | undefined): string | null {
+  if (from === undefined || to === undefined || from < to) return null;
+  const at = (t: number) => new Date(t).toISOString().slice(0, 16).replace("T", " ");
+  return from === to
+    ? `From and To are the same moment (${at(from)} UTC), so the range holds nothing: set To later than From.`
+    : `From (${at(from)} UTC) is after To (${at(to)} UTC), so no event can fall between them: swap the two dates.`;
+}

@@ -6,15 +6,16 @@ import { z } from "zod";
 import { auditEvents } from "../../../db/schema/audit";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
-import { AUDIT_OUTCOMES, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "./filter-keys";
+import { AUDIT_OUTCOMES, auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "./filter-keys";
 
 export { AUDIT_FILTER_KEYS, type AuditFilterKey } from "./filter-keys";
 
 /** Accepts epoch milliseconds or an ISO date string (URLs carry the readable form). */
 const time = z.union([z.number(), z.string().min(1).max(40)]).transform((v, ctx) => {
   const t = typeof v === "number" ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (!Number.isFinite(t)) {
-    ctx.addIssue({ code: "custom", message: `Not a date: ${String(v)}` });
+  // Beyond ±8.64e15 ms there is no date (new Date(t) is invalid), though the number is finite.
+  if (!Number.isFinite(t) || Number.isNaN(new Date(t).getTime())) {
+    ctx.addIssue({ code: "custom", message: `not a date: ${String(v)}` });
     return z.NEVER;
   }
   return Math.trunc(t);
@@ -22,7 +23,8 @@ const time = z.union([z.number(), z.string().min(1).max(40)]).transform((v, ctx)
 
 const name = z.string().trim().min(1).max(200);
 
-export const auditFilterSchema = z.object({
+/** The filter's fields; extend these (zod refuses to extend a schema with a check), then add withRangeCheck. */
+export const auditFilterFields = z.object({
   from: time.optional(),
   to: time.optional(),
   type: z.string().trim().regex(/^[a-z_]{1,64}$/, "An event type is lower-case letters and underscores.").optional(),
@@ -37,6 +39,16 @@ export const auditFilterSchema = z.object({
   /** "console" or "playground" for the console's own events, or the agent that reported them ("claude-code", "codex"). */
   source: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "A source is an agent's name, \"console\" or \"playground\".").optional(),
 } satisfies Record<AuditFilterKey, z.ZodType>);
+
+/** Refuses a range that can hold nothing (From after To) with the reason, instead of answering "0 events". */
+export function withRangeCheck<S extends z.ZodType<{ from?: number; to?: number }>>(schema: S): S {
+  return schema.superRefine((f, ctx) => {
+    const problem = auditRangeProblem(f.from, f.to);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["to"] });
+  }) as S;
+}
+
+export const auditFilterSchema = withRangeCheck(auditFilterFields);
 export type AuditFilter = z.output<typeof auditFilterSchema>;
 
 export const pageSchema = z.object({

@@ -39,9 +39,9 @@ describe("create, save, conflict, restore", () => {
     // The validator's rule, with its valid suggestion: the name the form accepts is the name the validator accepts.
     expect(checkNewName(author, { layer: "project" }, "Good_One").problems[0]).toBe('name "Good_One" must be lowercase: use "good-one".');
     expect(checkNewName(author, { layer: "project" }, "a".repeat(65)).problems.join()).toMatch(/64/);
-    expect(checkNewName(author, { layer: "project" }, "good-name")).toEqual({ ok: true, problems: [] });
+    expect(checkNewName(author, { layer: "project" }, "good-name")).toEqual({ ok: true, problems: [], warnings: [] });
     // A name the spec allows but a console folder does not: one message that agrees with the rule, and an ASCII name.
-    expect(checkNewName(author, { layer: "project" }, "café-notes")).toEqual({ ok: false, problems: ['The console names skill folders in ASCII: lowercase a-z, digits and single hyphens. "cafe-notes" would do.'] });
+    expect(checkNewName(author, { layer: "project" }, "café-notes")).toEqual({ ok: false, problems: ['The console names skill folders in ASCII: lowercase a-z, digits and single hyphens. "cafe-notes" would do.'], warnings: [] });
     expect(checkNewName(author, { layer: "project" }, "ملاحظات").problems).toEqual(["The console names skill folders in ASCII: lowercase a-z, digits and single hyphens."]);
     createSkill(author, { layer: "project", name: "good-name", description: "x", template: "basic" });
     expect(checkNewName(author, { layer: "project" }, "good-name").problems.join()).toMatch(/already exists/);

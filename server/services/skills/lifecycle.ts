@@ -2,7 +2,7 @@
 // restore of a deleted skill from that snapshot. Folders are written through the registry's staging + rename.
 import fs from "node:fs";
 import path from "node:path";
-import { isSafeSegment, writeSkillFolder, listPlugins, makeLayerConfig, type LayerName, type SkillFile } from "../../runtime/registry";
+import { blockReason, isSafeSegment, writeSkillFolder, listPlugins, makeLayerConfig, type LayerName, type SkillFile } from "../../runtime/registry";
 import { auditSkill, afterWrite, type SkillsContext } from "./context";
 import { snapshotOf, existingSkillDir } from "./edit";
 import { badRequest, notFound, SkillServiceError } from "./errors";
@@ -10,12 +10,16 @@ import { sha256 } from "./files";
 import { deleteRows, getVersion, parseSnapshot, recordVersion, type Snapshot } from "./history";
 import { assertWrite, canRead, layerRootOf, normaliseRef, refFromHistory, skillDirOf, skillPathOf, writableLayers, type SkillActor, type SkillRef } from "./location";
 import { templateById } from "./templates";
-import { nameProblems as runtimeNameProblems } from "../../runtime/skill";
+import { asciiNameFrom, nameProblems as runtimeNameProblems } from "../../runtime/skill";
+import { readStoredPolicy } from "../policy/store";
 
-/** Problems with a new skill name, empty when it is fine: the validator's own name rule (one rule everywhere). */
+/**
+ * Problems with a new skill name, empty when it is fine: the validator's own name rule (one rule everywhere), with
+ * ASCII suggestions, since the console's folders take nothing else (below).
+ */
 export function nameProblems(name: string): string[] {
   if (!name) return ["Enter a name."];
-  return runtimeNameProblems(name)
+  return runtimeNameProblems(name, { ascii: true })
     .filter((p) => p.severity === "error")
     .map((p) => p.message);
 }
@@ -23,23 +27,32 @@ export function nameProblems(name: string): string[] {
 export interface NameCheck {
   ok: boolean;
   problems: string[];
+  /** The name may be created but will not be active: the policy blocks it (block list, forbidden pattern, allowlist). */
+  warnings: string[];
 }
 
-/** The name follows the spec and no skill folder of that name exists in the target layer. */
+/** The name follows the spec and no skill folder of that name exists in the target layer; and whether policy blocks it. */
 export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plugin?: string }, name: string): NameCheck {
   const problems = nameProblems(name);
   if (!problems.length && !isSafeSegment(name)) {
     // The spec's rule takes any lowercase letter; the console's folders take ASCII only (file systems store other
     // letters differently, and look-alikes would hide one skill behind another). Said so, with a name that would do.
-    const ascii = name.normalize("NFKD").replace(/\p{M}/gu, "");
-    const instead = ascii !== name && isSafeSegment(ascii) && !nameProblems(ascii).length ? ` "${ascii}" would do.` : "";
+    const ascii = asciiNameFrom(name);
+    const instead = ascii && ascii !== name && isSafeSegment(ascii) && !nameProblems(ascii).length ? ` "${ascii}" would do.` : "";
     problems.push(`The console names skill folders in ASCII: lowercase a-z, digits and single hyphens.${instead}`);
   }
   if (!problems.length) {
     const ref = normaliseRef({ ...target, skill: name }, ctx.actor);
     if (fs.existsSync(skillDirOf(ctx.dataHome, ref))) problems.push(`A skill named ${name} already exists in the ${target.layer} layer.`);
   }
-  return { ok: problems.length === 0, problems };
+  const warnings: string[] = [];
+  if (!problems.length) {
+    // The registry's own rule over the stored policy, as every listing resolves it, so the form never calls a name
+    // "available" that the catalog then shows as blocked.
+    const blocked = blockReason(name, readStoredPolicy(ctx.db));
+    if (blocked) warnings.push(`${name} is free in the ${target.layer} layer, but ${blocked}: it would never be active. Choose another name, or ask an administrator.`);
+  }
+  return { ok: problems.length === 0, problems, warnings };
 }
 
 /** Where the actor may create skills: layers, plus installed plugins for the plugin layer. */

@@ -52,6 +52,8 @@ describe("users", () => {
     const u = await createUser(t.db, { email: "w@x.io", role: "viewer", password: "password1" }, { audit, actor });
     updateUser(t.db, u.id, { role: "author" }, { audit, actor });
     expect(audit.events.map((e) => e.type)).toEqual(["user_created", "user_updated"]);
+    // Like every other change that went through: the dashboard's Outcome filter "ok" finds them.
+    expect(audit.events.map((e) => e.outcome)).toEqual(["ok", "ok"]);
     expect(audit.events[1]!.details).toMatchObject({ before: { role: "viewer" }, after: { role: "author" } });
     expect(JSON.stringify(audit.events)).not.toContain("password1");
   });

@@ -51,7 +51,7 @@ export async function createUser(
     passwordHash: await hashPassword(input.password),
   };
   db.insert(users).values(row).run();
-  by?.audit.record({ type: "user_created", actor: by.actor, details: { userId: row.id, email, role: row.role } });
+  by?.audit.record({ type: "user_created", actor: by.actor, outcome: "ok", details: { userId: row.id, email, role: row.role } });
   return toPublic(findUserById(db, row.id)!);
 }
 
@@ -102,6 +102,7 @@ export function updateUser(
   by?.audit.record({
     type: "user_updated",
     actor: by.actor,
+    outcome: "ok",
     details: {
       userId: id,
       email: after.email,
@@ -110,7 +111,7 @@ export function updateUser(
     },
   });
   if (ended > 0) {
-    by?.audit.record({ type: "sessions_revoked", actor: by.actor, details: { userId: id, email: after.email, sessions: ended, reason: "user_disabled" } });
+    by?.audit.record({ type: "sessions_revoked", actor: by.actor, outcome: "ok", details: { userId: id, email: after.email, sessions: ended, reason: "user_disabled" } });
   }
   return toPublic(after);
 }
@@ -120,7 +121,7 @@ export function signOutEverywhere(db: Db, id: string, by?: Audited): number {
   const user = findUserById(db, id);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
   const ended = endUserSessions(db, id, "signed_out_everywhere");
-  by?.audit.record({ type: "sessions_revoked", actor: by.actor, details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
+  by?.audit.record({ type: "sessions_revoked", actor: by.actor, outcome: "ok", details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
   return ended;
 }
 

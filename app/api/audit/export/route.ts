@@ -5,6 +5,7 @@ import { exportStream } from "~/server/services/audit/export";
 import { AUDIT_FILTER_KEYS, auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
 import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
+import { inputErrorMessage } from "~/server/api/input-errors";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +23,7 @@ export async function GET(req: Request) {
   }
   const parsed = auditFilterSchema.safeParse(raw);
   if (!parsed.success) {
-    return text(400, `Bad filter: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    return text(400, `Bad filter: ${inputErrorMessage(parsed.error)}`);
   }
   const scope = auditScopeFor(user);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");

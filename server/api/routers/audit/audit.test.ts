@@ -100,7 +100,19 @@ describe("audit router", () => {
     await expect(caller("viewer").retention()).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
-  it("rejects a malformed filter with a validation error", async () => {
-    await expect(caller("admin").list({ from: "not a date" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  it("rejects a malformed filter with a validation error naming the field", async () => {
+    await expect(caller("admin").list({ from: "not a date" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "From: not a date: not a date." });
+  });
+
+  it("refuses a range whose From is after its To, rather than answering 0 events", async () => {
+    const from = Date.UTC(2026, 5, 2, 10);
+    const to = Date.UTC(2026, 5, 1, 10);
+    const inverted = "From (2026-06-02 10:00 UTC) is after To (2026-06-01 10:00 UTC), so no event can fall between them: swap the two dates.";
+    for (const call of [() => caller("admin").summary({ from, to }), () => caller("admin").list({ from, to }), () => caller("admin").violations({ from, to })]) {
+      await expect(call()).rejects.toMatchObject({ code: "BAD_REQUEST", message: inverted });
+    }
+    await expect(caller("admin").list({ from: to, to })).rejects.toMatchObject({ message: /the same moment/ });
+    // Epoch milliseconds as the export link writes them, and ISO dates, in order: answered.
+    await expect(caller("admin").list({ from: String(to), to: new Date(from).toISOString() })).resolves.toMatchObject({ events: [] });
   });
 });
