@@ -80,6 +80,6 @@ describe("a refused input is one plain line naming the field", () => {
   it("policies: a blank or overlong name to block", async () => {
     const admin = caller(as("admin"));
     expect(await refusal(admin.policy.change({ op: "block", name: "  " }))).toBe("BAD_REQUEST Name: cannot be empty.");
-    expect(await refusal(admin.policy.change({ op: "block", name: "x".repeat(200) }))).toBe("BAD_REQUEST Name: at most 128 characters.");
+    expect(await refusal(admin.policy.change({ op: "block", name: "x".repeat(1025) }))).toBe("BAD_REQUEST Name: at most 1024 characters.");
   });
 });
