@@ -1,5 +1,5 @@
 // `omniforge skill validate | read-properties | to-prompt` as a person or CI runs them: the real bin, real folders.
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -125,6 +125,28 @@ describe("linked folders", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("1 skill checked");
     expect(r.err).toBe(`omniforge skill validate: not followed: ${path.join("coll", "linked")} is a symbolic link to a folder; validate the folder it points to by its own path\n`);
+  });
+});
+
+describe("where --recursive stops", () => {
+  it("a SKILL.md below the depth limit: the walk says it stopped there and where, not only that nothing was found", () => {
+    const deep = Array.from({ length: 13 }, (_, i) => `d${i + 1}`).join("/");
+    write(`deep/${deep}/s`, "---\nname: s\ndescription: Deep. Use when deep.\n---\nBody.\n");
+    const r = omniforge("skill", "validate", "--recursive", "deep");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("omniforge skill validate: no SKILL.md found in or below deep within 12 folder levels\n");
+    expect(r.err).toContain(`omniforge skill validate: not looked into: deep/${deep}, more than 12 folder levels below deep; validate a deeper folder by its own path\n`);
+    expect(omniforge("skill", "validate", "--recursive", `deep/${deep.split("/").slice(0, 5).join("/")}`).code).toBe(0);
+  });
+
+  it("a FIFO in place of SKILL.md is reported (file.not-a-file) and counted, and nothing blocks on it", () => {
+    write("withfifo/ok", "---\nname: ok\ndescription: Fine. Use when fine.\n---\nBody.\n");
+    fs.mkdirSync(path.join(tmp, "withfifo/fifo"));
+    execFileSync("mkfifo", [path.join(tmp, "withfifo/fifo/SKILL.md")]);
+    const r = omniforge("skill", "validate", "--recursive", "withfifo");
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("withfifo/fifo/SKILL.md:1:1 error file.not-a-file SKILL.md is not a regular file");
+    expect(r.out).toContain("2 skills checked (rules: spec): 1 valid, 1 invalid");
   });
 });
 

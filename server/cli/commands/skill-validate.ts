@@ -9,7 +9,7 @@ import { printable } from "../printable";
 import { count } from "../../domain/plural";
 // The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
 import { checkSkillDir } from "../../runtime/skill/check";
-import { findSkillDirs } from "../../runtime/skill/discover";
+import { DEFAULT_MAX_DEPTH, findSkillDirs } from "../../runtime/skill/discover";
 import type { RuleSet, SkillCheck } from "../../runtime/skill/types";
 
 export const summary = "Validate skill folders against the agentskills.io spec (or the omniforge rules)";
@@ -68,6 +68,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   // Linked folders the walk does not follow (as skill list, which shows them refused): said, so a count that
   // differs from the listing's is explained.
   const linkedFolders: string[] = [];
+  // Folders left unlooked-at below the depth limit, per path given: said, so "nothing found" is not taken as "nothing there".
+  const tooDeep = new Map<string, string[]>();
   for (const arg of positionals) {
     const target = skillDirOf(arg, io);
     if ("error" in target) {
@@ -75,7 +77,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 2;
     }
     if (values.recursive && !path.basename(path.resolve(io.cwd, arg)).toLowerCase().endsWith(".md")) {
-      const found = findSkillDirs(target.dir, { listings, onLink: (link, kind) => kind === "folder" && linkedFolders.push(link) });
+      const deep: string[] = [];
+      const found = findSkillDirs(target.dir, {
+        listings,
+        onLink: (link, kind) => kind === "folder" && linkedFolders.push(link),
+        onDepthLimit: (dir) => deep.push(dir),
+      });
+      if (deep.length) tooDeep.set(target.dir, deep);
       if (found.length === 0) empty.push(target.dir);
       dirs.push(...found);
     } else dirs.push(target.dir);
@@ -96,14 +104,25 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     out(report(check, values.json === true, io));
   }
   out(null);
-  for (const dir of empty) io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}\n`);
+  for (const dir of empty) {
+    const limit = tooDeep.has(dir) ? ` within ${DEFAULT_MAX_DEPTH} folder levels` : "";
+    io.err(`omniforge skill validate: no SKILL.md found in or below ${display(dir, io)}${limit}\n`);
+  }
+  for (const [dir, deep] of tooDeep) {
+    const more = deep.length > 1 ? ` and ${count(deep.length - 1, "other folder")}` : "";
+    io.err(
+      `omniforge skill validate: not looked into: ${printable(display(deep[0]!, io))}${more}, more than ${DEFAULT_MAX_DEPTH} folder levels below ` +
+        `${printable(display(dir, io))}; validate a deeper folder by its own path\n`,
+    );
+  }
   for (const link of linkedFolders) {
     if (!fs.statSync(link, { throwIfNoEntry: false })?.isDirectory()) continue; // a linked file, or a broken link
     io.err(`omniforge skill validate: not followed: ${printable(display(link, io))} is a symbolic link to a folder; validate the folder it points to by its own path\n`);
   }
   if (!values.recursive && !values.json) {
     for (const dir of withoutFile) {
-      if (findSkillDirs(dir, { maxDepth: 3 }).length > 0) {
+      // The folder itself is found when it cannot be read: its own report says so, and no hint is true then.
+      if (findSkillDirs(dir, { maxDepth: 3 }).some((d) => d !== dir)) {
         io.err(`omniforge skill validate: ${display(dir, io)} holds skill folders; add --recursive to validate them\n`);
       }
     }

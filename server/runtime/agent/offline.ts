@@ -2,9 +2,12 @@
 // and in tests, and it says so in every answer. Each call it looks at this turn's messages and does the next
 // thing: pick the skill the one ranking puts first (explaining why, or abstaining when no skill serves the
 // request: server/runtime/search), activate it the way the mode requires, read the
-// references the body links to when the request names them, run the commands the body shows in bash blocks
-// (through the executor, so restrictions and the sandbox apply), then answer with what it did.
+// references the body links to when the request names them, run the commands the body shows in bash blocks and
+// the inline-code commands that run one of the skill's own scripts (through the executor, so restrictions and the
+// sandbox apply), then answer with what it did.
+import fs from "node:fs";
 import path from "node:path";
+import { isInside } from "../registry/layers";
 import { SkillSearch } from "../search/engine";
 import { terms } from "../search/text";
 import type { ChatMessage, DisclosureMode, ModelHints, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
@@ -34,9 +37,20 @@ function words(line: string): string[] {
   return out;
 }
 
+/** A command of the body and where it stands (its block's or span's offset), to keep the body's order. */
+interface BodyCommand {
+  at: number;
+  command: string;
+  inline?: true;
+}
+
 /** Commands of the body's bash code blocks, in order (comments and blank lines skipped, `\` continuations joined). */
 export function bashCommands(body: string): string[] {
-  const out: string[] = [];
+  return fencedCommands(body).map((c) => c.command);
+}
+
+function fencedCommands(body: string): BodyCommand[] {
+  const out: BodyCommand[] = [];
   const re = /```(?:bash|sh|shell|console)[^\n]*\n([\s\S]*?)```/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(body))) {
@@ -50,10 +64,61 @@ export function bashCommands(body: string): string[] {
       }
       line = (pending + line).trim();
       pending = "";
-      if (line) out.push(line.replace(/\{base_path\}\//g, ""));
+      if (line) out.push({ at: m.index, command: line.replace(/\{base_path\}\//g, "") });
     }
   }
   return out;
+}
+
+const INTERPRETER = /^(python3?|bash|sh|node)$/;
+const SCRIPT_PATH = /^scripts\/[^\s]+$/;
+/** Shell syntax a plain script run has none of: a span holding it is prose about shell, not a run to copy. */
+const SHELL_OPERATOR = /^(?:\||\|\||&&?|;|\d?>>?|<|\d?>&\d)$/;
+
+/**
+ * Inline-code commands (`scripts/run.sh`, `python3 scripts/fill.py --list form.pdf`) that run one of the skill's own
+ * scripts: an optional interpreter, then a path under scripts/ that `isScript` says the skill holds, then plain
+ * arguments. Anything else in backticks (a file name, a snippet, a script the skill does not have) is prose: only
+ * a run the body spells out is copied, never code just because it is quoted. Fenced blocks are left to
+ * fencedCommands.
+ */
+export function inlineScriptCommands(body: string, isScript: (rel: string) => boolean): string[] {
+  return inlineCommands(body, isScript).map((c) => c.command);
+}
+
+function inlineCommands(body: string, isScript: (rel: string) => boolean): BodyCommand[] {
+  // Fenced blocks blanked out (same length, so offsets hold): their backticks are not inline code.
+  const prose = body.replace(/```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)/g, (block) => block.replace(/[^\n]/g, " "));
+  const out: BodyCommand[] = [];
+  const re = /(?<!`)(`{1,2})(?!`)([^`\n]+?)(?<!`)\1(?!`)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(prose))) {
+    const text = m[2]!.trim().replace(/^\$\s+/, "").replace(/\{base_path\}\//g, "");
+    const w = words(text);
+    const interp = w[0] && INTERPRETER.test(w[0]) ? 1 : 0;
+    const script = w[interp]?.replace(/^\.\//, "");
+    if (!script || !SCRIPT_PATH.test(script) || script.split("/").includes("..")) continue;
+    if (w.slice(interp + 1).some((a) => SHELL_OPERATOR.test(a)) || !isScript(script)) continue;
+    out.push({ at: m.index, command: text, inline: true });
+  }
+  return out;
+}
+
+/**
+ * Whether a path relative to the skill folder is a regular file of the skill, by real path against the skill's real
+ * path (a link leaving the skill is not its script). The run itself is still confined by the executor.
+ */
+function scriptOf(baseDir: string): (rel: string) => boolean {
+  let realBase: string | null = null;
+  return (rel) => {
+    try {
+      realBase ??= fs.realpathSync(baseDir);
+      const real = fs.realpathSync(path.join(baseDir, rel));
+      return isInside(realBase, real) && fs.statSync(real).isFile();
+    } catch {
+      return false;
+    }
+  };
 }
 
 /** Relative Markdown links of the body: [text](target). URLs and anchors are not files. */
@@ -69,8 +134,12 @@ export function bodyLinks(body: string): { text: string; target: string }[] {
   return out;
 }
 
-/** The plan a body implies for a request: named references first, then the bash-block commands. */
-export function planActions(body: string, request: string, mode: DisclosureMode): PlannedAction[] {
+/**
+ * The plan a body implies for a request: named references first, then the commands in the body's order: its bash
+ * blocks' and, given `isScript` (which scripts the skill holds), its inline-code runs of those scripts. An inline
+ * run repeating a command already planned, or naming alone a script a command already runs, adds nothing.
+ */
+export function planActions(body: string, request: string, mode: DisclosureMode, isScript?: (rel: string) => boolean): PlannedAction[] {
   const wanted = new Set(terms(request));
   const plan: PlannedAction[] = [];
   for (const link of bodyLinks(body)) {
@@ -84,12 +153,29 @@ export function planActions(body: string, request: string, mode: DisclosureMode)
       label: `read ${link.target}`,
     });
   }
-  for (const cmd of bashCommands(body)) {
-    const w = words(cmd);
-    const interp = w[0] && /^(python3?|bash|sh|node)$/.test(w[0]) ? 1 : 0;
+  const fenced = fencedCommands(body);
+  const inline = isScript ? inlineCommands(body, isScript) : [];
+  const commands = inline.length ? [...fenced, ...inline].sort((a, b) => a.at - b.at) : fenced;
+  // script -> the argument lists planned for it, and whether from inline code. A repeat is dropped when either
+  // side is inline (prose naming again what a block runs, or the other way round); blocks repeat as written.
+  // A script named alone in prose that a fuller command of the body runs anywhere (before or after) is that one.
+  const ran = new Map<string, { args: string; inline: boolean }[]>();
+  const parsed = commands.map(({ command, inline: isInline }) => {
+    const w = words(command);
+    const interp = w[0] && INTERPRETER.test(w[0]) ? 1 : 0;
     const script = w[interp]?.replace(/^\.\//, "");
-    if (script && /^scripts\/[^\s]+$/.test(script)) {
-      const args = w.slice(interp + 1);
+    return { command, isInline, script: script && SCRIPT_PATH.test(script) ? script : null, args: w.slice(interp + 1) };
+  });
+  const runFully = new Set(parsed.filter((c) => c.script && (!c.isInline || c.args.length > 0)).map((c) => c.script));
+  for (const { command: cmd, isInline, script, args: written } of parsed) {
+    let args = written;
+    if (script) {
+      const key = args.join("\0");
+      const before = ran.get(script) ?? [];
+      if (isInline && args.length === 0 && runFully.has(script)) continue;
+      if (before.some((b) => b.args === key && (b.inline || isInline))) continue;
+      ran.set(script, [...before, { args: key, inline: isInline === true }]);
+      args = args.map((a) => filledPlaceholder(a, request));
       plan.push({
         kind: "script",
         tool: mode === "orchestrated" ? "skills.run_script" : "run_script",
@@ -101,6 +187,20 @@ export function planActions(body: string, request: string, mode: DisclosureMode)
     }
   }
   return plan;
+}
+
+/**
+ * A placeholder argument such as `<file.csv>` filled with the file of that kind the request names ("summarize
+ * data/sales.csv"), the first one; anything else as written. What a person would type, and no more.
+ */
+function filledPlaceholder(arg: string, request: string): string {
+  const ext = /^<[^<>\s]*\.([a-z0-9]+)>$/i.exec(arg)?.[1];
+  if (!ext) return arg;
+  const named = request
+    .split(/\s+/)
+    .map((w) => w.replace(/^["'`(]+|["'`),;:!?]+$/g, "").replace(/\.$/, ""))
+    .find((w) => w.toLowerCase().endsWith("." + ext.toLowerCase()) && w.length > ext.length + 1 && !/[<>|;&$`]/.test(w));
+  return named ?? arg;
 }
 
 function turnOf(messages: ChatMessage[]): { done: Done[]; assistantCalls: number } {
@@ -210,7 +310,8 @@ export class OfflineProvider implements ModelProvider {
     // 2. Follow the body: next planned action, or answer.
     const body = hints.active.find((a) => a.name === selected)?.body;
     if (body === undefined) return { text: `${lines.join("\n")}\nThe skill '${selected}' is not active any more, so I stopped.`, toolCalls: [] };
-    const plan = planActions(body, hints.request, hints.mode);
+    const baseDir = hints.active.find((a) => a.name === selected)?.baseDir;
+    const plan = planActions(body, hints.request, hints.mode, baseDir ? scriptOf(baseDir) : undefined);
     const after = activation ? done.slice(done.indexOf(activation) + 1) : done;
     const next = plan[after.length];
     if (next) return { text: "", toolCalls: [{ id: callId(), name: next.tool, input: next.input }] };

@@ -96,6 +96,19 @@ describe("refs", () => {
     ]);
   });
 
+  it("a reference that is a link leaving the skill is refs.outside, not refs.missing (real paths against the skill's real path)", () => {
+    const dir = skill(`name: leaky\n${GOOD}`, "Read [the users](references/passwd.txt) and [the guide](docs/guide.md).\n", { "references/own.md": "x\n" });
+    fs.symlinkSync("/etc/passwd", path.join(dir, "references/passwd.txt"));
+    const elsewhere = fs.mkdtempSync(path.join(base, "elsewhere-"));
+    fs.writeFileSync(path.join(elsewhere, "guide.md"), "x\n");
+    fs.symlinkSync(elsewhere, path.join(dir, "docs"));
+    const f = of(dir, "refs.").filter((x) => x.code !== "refs.unreferenced");
+    expect(f.map((x) => [x.code, x.line, x.message.slice(0, x.message.indexOf(" is "))])).toEqual([
+      ["refs.outside", 5, '"references/passwd.txt"'],
+      ["refs.outside", 5, '"docs/guide.md"'],
+    ]);
+  });
+
   it("a body over 500 lines with no reference file is refs.long-body; with one linked it is not", () => {
     const long = Array.from({ length: 520 }, (_, i) => `Step ${i}.`).join("\n") + "\n";
     expect(of(skill(`name: long\n${GOOD}`, long), "refs.").map((x) => x.code)).toEqual(["refs.long-body"]);

@@ -1,6 +1,7 @@
-// The references family: links and script mentions that point at missing files or leave the skill (the
-// validator's own reading of the body, body.missing-reference and body.path-escape, reused), files nothing
-// mentions, and a long body that links no reference files.
+// The references family: links and script mentions that point at missing or unreadable files or leave the skill,
+// by ../ or through a symbolic link (the validator's own reading of the body, body.missing-reference,
+// body.unreadable-reference and body.path-escape, reused), files nothing mentions, and a long body that links
+// no reference files.
 import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { finding } from "./checks";
 import { readText, type SkillContext } from "./context";
@@ -14,7 +15,8 @@ const MAX_UNREFERENCED = 20;
 export function checkRefs(ctx: SkillContext): Finding[] {
   const out: Finding[] = [];
   for (const d of ctx.check.diagnostics) {
-    if (d.code === "body.missing-reference") out.push(finding("refs.missing", d.message, "SKILL.md", d.line, lineText(ctx, d.line)));
+    // An unreadable file is missing for an agent too; the message says which it is.
+    if (d.code === "body.missing-reference" || d.code === "body.unreadable-reference") out.push(finding("refs.missing", d.message, "SKILL.md", d.line, lineText(ctx, d.line)));
     else if (d.code === "body.path-escape") out.push(finding("refs.outside", d.message, "SKILL.md", d.line, lineText(ctx, d.line)));
   }
   const bodyLines = ctx.body === "" ? 0 : ctx.body.split("\n").length - (ctx.body.endsWith("\n") ? 1 : 0);

@@ -156,7 +156,7 @@ function skillFileEscape(dir: string, listing: readonly ListedEntry[] | undefine
       if (!d) continue;
       isLink = d.isSymbolicLink();
     } else {
-      const st = fs.lstatSync(/*turbopackIgnore: true*/ fileOf(), { throwIfNoEntry: false });
+      const st = lstatOrNull(fileOf());
       if (!st) continue;
       isLink = st.isSymbolicLink();
     }
@@ -189,10 +189,34 @@ export function statSkillFile(dir: string, listing?: readonly ListedEntry[]): Sk
   for (const name of ["SKILL.md", "skill.md"]) {
     if (listing && !listing.some((d) => d.name === name)) continue;
     const file = path.join(/*turbopackIgnore: true*/ dir, name);
-    const st = fs.statSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(/*turbopackIgnore: true*/ file, { throwIfNoEntry: false });
+    } catch {
+      continue; // EACCES on the folder: the check says so (folder.unreadable)
+    }
     if (st) return { mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs };
   }
   return null;
+}
+
+/** lstat, with "cannot tell" (a folder that denies access) as null like "not there": the check reports which. */
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(/*turbopackIgnore: true*/ p, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A folder the walk found but cannot read (it may hold a skill): listed as an invalid entry saying so, stamped with
+ * the folder's own times, so it neither vanishes from the listing nor stops it.
+ */
+function unreadableStat(dir: string, check: SkillCheck): SkillFileStat | null {
+  if (!check.diagnostics.some((d) => d.code === "folder.unreadable")) return null;
+  const st = lstatOrNull(dir);
+  return st ? { mtimeMs: st.mtimeMs, size: 0, ctimeMs: st.ctimeMs } : null;
 }
 
 function exists(p: string): boolean {
@@ -239,11 +263,13 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     const st = statSkillFile(dir) ?? { mtimeMs: 0, size: 0, ctimeMs: 0 };
     return { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(/*turbopackIgnore: true*/ dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
   }
-  if (previous) {
-    const own = listings?.get(dir);
+  // A previous entry is reused only while its SKILL.md can be stat'ed; else the folder is checked as new (it may
+  // have become unreadable, and the check says so).
+  const own = previous ? listings?.get(dir) : undefined;
+  const previousSt = previous ? statSkillFile(dir, own) : null;
+  if (previous && previousSt) {
     listings?.delete(dir);
-    st = statSkillFile(dir, own);
-    if (!st) return null;
+    st = previousSt;
     scripts = scriptsOf(dir, own, opts, previous.scripts);
     const unchanged = previous.mtimeMs === st.mtimeMs && previous.size === st.size && (previous.ctimeMs === undefined || previous.ctimeMs === st.ctimeMs);
     if (unchanged && previous.root === root.dir) {
@@ -257,9 +283,13 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     const own = listings?.get(dir);
     listings?.delete(dir);
     st = checked.stat ?? statSkillFile(dir);
-    if (!st) return null;
     check = checked.check;
-    scripts = scriptsOf(dir, own, opts);
+    if (st) scripts = scriptsOf(dir, own, opts);
+    else {
+      st = unreadableStat(dir, check);
+      if (!st) return null;
+      scripts = null; // nothing in it can be looked at
+    }
   }
   const props = check.properties;
   const hasError = check.diagnostics.some((d) => d.severity === "error");

@@ -1,7 +1,7 @@
 // Checks on the Markdown body: its length, and every file it points at (links, and scripts/ references/ assets/
 // paths written in prose or code). A path that leaves the skill folder cannot work (the tools refuse it) and may
 // be an attempt to make an agent read something it should not.
-import type { Diagnostic, RuleSet } from "./types";
+import type { Diagnostic, FileLookup, RuleSet } from "./types";
 import { diag } from "./diagnostics";
 import { resolveInsideSkill, type RelativePath } from "./paths";
 import { FORMAT_LIMITS } from "../../domain/vocabulary";
@@ -32,7 +32,7 @@ export function checkBody(
   bodyStartLine: number,
   rules: RuleSet,
   diagnostics: Diagnostic[],
-  fileExists?: (relPath: string) => boolean,
+  fileExists?: FileLookup,
 ): void {
   const lineCount = countLines(body);
   if (lineCount > FORMAT_LIMITS.bodyLines) {
@@ -175,7 +175,7 @@ function checkReferences(
   bodyStartLine: number,
   rules: RuleSet,
   diagnostics: Diagnostic[],
-  fileExists?: (relPath: string) => boolean,
+  fileExists?: FileLookup,
 ) {
   const found = referencesIn(body);
   if (found.length === 0) return;
@@ -219,11 +219,35 @@ function checkReferences(
     // One lookup, and at most one warning, per file: at its first mention.
     if (!fileExists || checked.has(resolved.path)) continue;
     checked.add(resolved.path);
-    if (PLACEHOLDER.test(resolved.path) || fileExists(resolved.path)) continue;
+    if (PLACEHOLDER.test(resolved.path)) continue;
+    const found = fileExists(resolved.path);
+    if (found === true) continue;
     reported++;
-    diagnostics.push(
-      diag("warning", "body.missing-reference", `"${resolved.path}" is referenced but does not exist in the skill folder.`, rangeAt(at, written.length)),
-    );
+    if (found === "outside") {
+      // Written inside, but a link on the way leads out: as much an escape as ../, and the one an agent would follow.
+      diagnostics.push(
+        diag(
+          rules === "spec" ? "warning" : "error",
+          "body.path-escape",
+          `"${resolved.path}" is a symbolic link (or lies under one) that leads outside the skill folder: a skill must not make an agent ` +
+            "read outside its folder. Put the file itself in the skill, or remove the reference.",
+          rangeAt(at, written.length),
+        ),
+      );
+    } else if (found === "unreadable") {
+      diagnostics.push(
+        diag(
+          "warning",
+          "body.unreadable-reference",
+          `"${resolved.path}" is referenced but cannot be read: a folder on its path denies access. Give read and search permission on it.`,
+          rangeAt(at, written.length),
+        ),
+      );
+    } else {
+      diagnostics.push(
+        diag("warning", "body.missing-reference", `"${resolved.path}" is referenced but does not exist in the skill folder.`, rangeAt(at, written.length)),
+      );
+    }
   }
 }
 

@@ -107,7 +107,7 @@ describe("checkSkillDir", () => {
     expect(checkSkillDir(dir).valid).toBe(true);
   });
 
-  it("counts a referenced file only when it exists inside the folder (symlinks resolved)", () => {
+  it("counts a referenced file only when it exists inside the folder, and says a link that leaves it leaves it (real paths)", () => {
     const outside = path.join(tmp, "secret.md");
     fs.writeFileSync(outside, "x");
     const dir = skillDir("my-skill", "---\nname: my-skill\ndescription: d\n---\n[a](references/a.md) [s](references/secret.md) [l](references/inner.md) [d](docs/deep/x.md)\n");
@@ -117,8 +117,32 @@ describe("checkSkillDir", () => {
     fs.writeFileSync(path.join(dir, "docs/deep/x.md"), "x");
     fs.symlinkSync(outside, path.join(dir, "references/secret.md"));
     fs.symlinkSync("a.md", path.join(dir, "references/inner.md"));
-    const missing = checkSkillDir(dir).diagnostics.filter((d) => d.code === "body.missing-reference");
-    expect(missing.map((d) => d.message)).toEqual(['"references/secret.md" is referenced but does not exist in the skill folder.']);
+    const found = checkSkillDir(dir).diagnostics;
+    expect(found.filter((d) => d.code === "body.missing-reference")).toEqual([]);
+    const escapes = found.filter((d) => d.code === "body.path-escape");
+    expect(escapes.map((d) => [d.severity, d.message])).toEqual([["warning", expect.stringMatching(/^"references\/secret\.md" is a symbolic link .* leads outside the skill folder/)]]);
+    // Under omniforge an escape is an error, as ../ is: the file tools refuse it.
+    expect(checkSkillDir(dir, { rules: "omniforge" }).diagnostics.find((d) => d.code === "body.path-escape")?.severity).toBe("error");
+  });
+
+  it("says a reference leaves the folder through a linked folder, judged against the skill's real path", () => {
+    const elsewhere = path.join(tmp, "elsewhere-docs");
+    fs.mkdirSync(elsewhere, { recursive: true });
+    fs.writeFileSync(path.join(elsewhere, "guide.md"), "x");
+    const real = skillDir("linked-root", "---\nname: linked-root\ndescription: d\nhooks:\n  pre: refs/run.sh\n---\nRead [g](refs/guide.md) and [o](own/a.md).\n");
+    fs.mkdirSync(path.join(real, "own"));
+    fs.writeFileSync(path.join(real, "own/a.md"), "a");
+    fs.symlinkSync(elsewhere, path.join(real, "refs"));
+    fs.writeFileSync(path.join(elsewhere, "run.sh"), "true\n");
+    // The skill reached through a link of its own: its real path is what a link is judged against.
+    const via = path.join(tmp, "via-link");
+    fs.symlinkSync(real, via);
+    for (const dir of [real, via]) {
+      const c = checkSkillDir(dir, { rules: "omniforge" });
+      expect(c.diagnostics.filter((d) => d.code === "body.path-escape").map((d) => d.message)).toEqual([expect.stringContaining('"refs/guide.md" is a symbolic link')]);
+      expect(c.diagnostics.find((d) => d.code === "hooks.path")?.message).toContain('hooks.pre "refs/run.sh" is a symbolic link leading outside the skill folder');
+      expect(codes(c)).not.toContain("body.missing-reference");
+    }
   });
 
   it("gives the same diagnostics from a walk's folder listings as from the file system", () => {
@@ -142,7 +166,8 @@ describe("checkSkillDir", () => {
     for (const rules of ["spec", "omniforge"] as const) {
       const fromDisk = checkSkillDir(dir, { rules });
       expect(checkSkillDir(dir, { rules, listings })).toEqual(fromDisk);
-      expect(codes(fromDisk).filter((c) => c === "body.missing-reference")).toHaveLength(5); // secret, none, gone, nodir, References/A
+      expect(codes(fromDisk).filter((c) => c === "body.missing-reference")).toHaveLength(4); // none, gone, nodir, References/A
+      expect(codes(fromDisk).filter((c) => c === "body.path-escape")).toHaveLength(1); // secret
     }
   });
 

@@ -4,7 +4,7 @@ import { isUtf8 } from "node:buffer";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Diagnostic, RuleSet, SkillCheck } from "./types";
+import type { Diagnostic, FileLookup, RuleSet, SkillCheck } from "./types";
 import { diag, hasErrors } from "./diagnostics";
 import { decode, MAX_SKILL_FILE_BYTES, parseSkillText } from "./parse";
 import { extractProperties, validateFrontmatter } from "./validate";
@@ -18,7 +18,7 @@ export interface CheckSourceOptions {
   fileName?: string;
   rules?: RuleSet;
   /** Whether a folder-relative path (already confined, POSIX separators) exists; enables missing-file warnings. */
-  fileExists?: (relPath: string) => boolean;
+  fileExists?: FileLookup;
 }
 
 const encoder = new TextEncoder();
@@ -44,7 +44,7 @@ function checkBytes(
   file: string,
   fileName: string,
   rules: RuleSet,
-  fileExists?: (relPath: string) => boolean,
+  fileExists?: FileLookup,
   body = true,
   hash = true,
 ): SkillCheck {
@@ -270,18 +270,20 @@ function checkSkillDirSlow(
   abs: string,
   rules: RuleSet,
   realDirOf: () => string,
-  lookup: () => ((rel: string) => boolean) | undefined,
+  lookup: () => FileLookup | undefined,
   body: boolean,
   hash: boolean,
 ): SkillCheck {
   let fileName: string | null = null;
   let st: fs.Stats | undefined;
+  let denied: NodeJS.ErrnoException | null = null;
   for (const candidate of ["SKILL.md", "skill.md"]) {
     try {
       const candidatePath = path.join(/*turbopackIgnore: true*/ abs, candidate);
       st = fs.lstatSync(/*turbopackIgnore: true*/ candidatePath, { throwIfNoEntry: false });
-    } catch {
+    } catch (e) {
       st = undefined; // ENOTDIR and friends: the folder itself is the problem, reported below
+      if ((e as NodeJS.ErrnoException).code !== "ENOTDIR") denied ??= e as NodeJS.ErrnoException;
     }
     if (st) {
       fileName = candidate;
@@ -295,6 +297,10 @@ function checkSkillDirSlow(
     } catch {
       return emptyCheck(abs, null, diag("error", "file.missing", `Skill folder ${abs} does not exist.`));
     }
+    // Not "missing" when the folder cannot be searched (no x), or its SKILL.md is absent but the folder cannot be
+    // listed either (no r): the skills in it, if any, are out of reach, and that is what to say.
+    if (isDir && !denied) denied = unlistable(abs);
+    if (isDir && denied) return emptyCheck(abs, null, folderUnreadable(abs, denied));
     return emptyCheck(
       abs,
       null,
@@ -327,18 +333,47 @@ function checkSkillDirSlow(
     const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
     bytes = fs.readFileSync(/*turbopackIgnore: true*/ target, { flag: flags as unknown as string }); // numeric flags are accepted at runtime
   } catch (e) {
-    return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`));
+    return emptyCheck(abs, file, diag("error", "file.unreadable", `${fileName} cannot be read: ${errnoText(e as NodeJS.ErrnoException)}.`));
   }
   if (bytes.length > MAX_SKILL_FILE_BYTES) return emptyCheck(abs, file, tooLarge(bytes.length)); // grew after lstat
   return checkBytes(bytes, null, abs, file, fileName, rules, lookup(), body, hash);
 }
 
+/** The error of listing a folder, or null when it can be listed (the extra look a missing SKILL.md costs). */
+function unlistable(abs: string): NodeJS.ErrnoException | null {
+  try {
+    fs.opendirSync(abs).closeSync();
+    return null;
+  } catch (e) {
+    return e as NodeJS.ErrnoException;
+  }
+}
+
+/** An errno as words a person reads ("permission denied (EACCES)"), the code kept for searching. */
+function errnoText(e: NodeJS.ErrnoException): string {
+  const words: Record<string, string> = { EACCES: "permission denied", EPERM: "operation not permitted", EIO: "input/output error", ELOOP: "too many symbolic links" };
+  const w = e.code ? words[e.code] : undefined;
+  return w ? `${w} (${e.code})` : (e.code ?? e.message);
+}
+
+function folderUnreadable(abs: string, e: NodeJS.ErrnoException): Diagnostic {
+  return diag(
+    "error",
+    "folder.unreadable",
+    `Cannot read ${abs}: ${errnoText(e)}. Its SKILL.md, and any skill folders in it, cannot be checked or loaded; ` +
+      "give the user running this read and search permission on it (chmod u+rx), or move it out of the skills folder.",
+  );
+}
+
 /**
  * fileExists for a folder on disk: one lstat per reference plus one per distinct parent folder (cached), never an
- * exception on the common missing-file path. Symlinks, at any level, count only when they resolve inside.
+ * exception on the common missing-file path. Symlinks, at any level, count only when they resolve inside (real
+ * path against the skill folder's real path): one that leaves it is "outside", a folder that denies access on the
+ * way "unreadable", so neither is reported as merely missing.
  */
-function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyMap<string, readonly ListedEntry[]>): (rel: string) => boolean {
-  const dirs = new Map<string, boolean>();
+function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyMap<string, readonly ListedEntry[]>): FileLookup {
+  type Kind = "file" | "dir" | null | "outside" | "unreadable";
+  const dirs = new Map<string, Kind>();
   // From a listing: "file"/"dir" for a plain entry, null when absent, undefined when the file system must say.
   const listed = (rel: string): "file" | "dir" | null | undefined => {
     const slash = rel.lastIndexOf("/");
@@ -354,41 +389,53 @@ function folderLookup(abs: string, realDirOf: () => string, listings?: ReadonlyM
     const folded = name.normalize("NFC").toLowerCase();
     return list.some((d) => d.name.normalize("NFC").toLowerCase() === folded) ? undefined : null;
   };
-  const insideReal = (rel: string) => {
+  // A link: "outside" when its real path leaves the real skill folder, null when it points nowhere.
+  const linked = (rel: string): Kind => {
+    let real: string;
     try {
-      return isInside(realDirOf(), fs.realpathSync.native(path.join(abs, rel)));
-    } catch {
-      return false;
+      real = fs.realpathSync.native(path.join(abs, rel));
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EACCES" ? "unreadable" : null;
     }
+    if (!isInside(realDirOf(), real)) return "outside";
+    return fs.statSync(real, { throwIfNoEntry: false })?.isDirectory() ? "dir" : "file";
   };
-  const entry = (rel: string): "file" | "dir" | null => {
+  const entry = (rel: string): Kind => {
     if (listings) {
       const known = listed(rel);
       if (known !== undefined) return known;
     }
-    const st = fs.lstatSync(path.join(abs, rel), { throwIfNoEntry: false });
-    if (!st) return null;
-    if (st.isSymbolicLink()) {
-      if (!insideReal(rel)) return null;
-      return fs.statSync(path.join(abs, rel), { throwIfNoEntry: false })?.isDirectory() ? "dir" : "file";
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(path.join(abs, rel), { throwIfNoEntry: false });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === "EACCES" || code === "EPERM" ? "unreadable" : null; // ENOTDIR: a file where a folder should be
     }
+    if (!st) return null;
+    if (st.isSymbolicLink()) return linked(rel);
     return st.isDirectory() ? "dir" : "file";
   };
-  const dirOk = (rel: string): boolean => {
-    let ok = dirs.get(rel);
-    if (ok === undefined) {
+  // A folder on the way: "dir" when it can be entered, else what stops it.
+  const folder = (rel: string): Kind => {
+    let kind = dirs.get(rel);
+    if (kind === undefined) {
       const slash = rel.lastIndexOf("/");
-      ok = (slash < 0 || dirOk(rel.slice(0, slash))) && entry(rel) === "dir";
-      dirs.set(rel, ok);
+      const above = slash < 0 ? "dir" : folder(rel.slice(0, slash));
+      kind = above === "dir" ? entry(rel) : above;
+      if (kind === "file") kind = null;
+      dirs.set(rel, kind);
     }
-    return ok;
+    return kind;
   };
   return (rel) => {
     try {
       const slash = rel.lastIndexOf("/");
-      return (slash < 0 || dirOk(rel.slice(0, slash))) && entry(rel) !== null;
+      const above = slash < 0 ? "dir" : folder(rel.slice(0, slash));
+      const kind = above === "dir" ? entry(rel) : above;
+      return kind === "file" || kind === "dir" ? true : kind === null ? false : kind;
     } catch {
-      return false; // ENOTDIR, EACCES...: not a file the skill can use
+      return false; // anything else: not a file the skill can use
     }
   };
 }

@@ -1,4 +1,5 @@
 // Discovery of skill folders in a real temporary tree: nesting, skipped folders, symlinks in and out of root.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,5 +43,26 @@ describe("findSkillDirs", () => {
     expect(findSkillDirs(path.join(tmp, "root/link-in")).map((d) => path.basename(d))).toEqual(["link-in", "inner"]); // a linked root is walked
     expect(findSkillDirs(path.join(tmp, "root/a"), { maxDepth: 1 }).map((d) => path.basename(d))).toEqual(["a"]);
     expect(findSkillDirs(path.join(tmp, "nope"))).toEqual([]);
+  });
+});
+
+describe("findSkillDirs and what it does not enter", () => {
+  it("finds a folder whose SKILL.md is a FIFO (the check reports it; nothing opens it for reading)", () => {
+    const root = path.join(tmp, "fifo-root");
+    skill("fifo-root/plain");
+    fs.mkdirSync(path.join(root, "fifo"), { recursive: true });
+    execFileSync("mkfifo", [path.join(root, "fifo", "SKILL.md")]);
+    expect(findSkillDirs(root).map((d) => path.relative(root, d))).toEqual(["fifo", "plain"]);
+  });
+
+  it("tells onDepthLimit about each folder it leaves unentered at maxDepth", () => {
+    const root = path.join(tmp, "deep-root");
+    skill("deep-root/1/2/3/s");
+    const stopped: string[] = [];
+    expect(findSkillDirs(root, { maxDepth: 2, onDepthLimit: (d) => stopped.push(d) })).toEqual([]);
+    expect(stopped).toEqual([path.join(root, "1/2/3")]);
+    stopped.length = 0;
+    expect(findSkillDirs(root, { maxDepth: 4, onDepthLimit: (d) => stopped.push(d) })).toEqual([path.join(root, "1/2/3/s")]);
+    expect(stopped).toEqual([]);
   });
 });

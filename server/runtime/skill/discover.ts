@@ -1,6 +1,8 @@
 // Finding skill folders below a root. Real collections nest skills inside skills (qdrant-scaling/...), so the
-// walk does not stop at the first SKILL.md. Lowercase skill.md folders are found too: checkSkillDir then
-// reports the file name (an error under spec, a warning under omniforge), so discovery never hides a skill.
+// walk does not stop at the first SKILL.md. Lowercase skill.md folders are found too, and so is a SKILL.md that is
+// no regular file (a FIFO, a device): checkSkillDir then reports the name or the kind (never reading a FIFO), so
+// discovery never hides a skill. A folder the walk cannot read could hold skills: it is returned as found, and
+// checkSkillDir says it cannot be read, so a walk's count never drops it silently.
 // Symlinked folders are not followed: one that leaves root must not pull outside files in, and one that stays
 // inside points at a folder the walk reaches anyway (following it would list the same skill twice, and
 // could loop).
@@ -28,9 +30,18 @@ export interface FindSkillDirsOptions {
   onLink?: (link: string, kind: "folder" | "skill-file") => void;
   /** Root sits inside a skill folder (a refresh of one folder of a skill): its links are that skill's files. */
   inSkill?: boolean;
+  /** Told about each folder not entered because it lies at maxDepth, so a caller can say where the walk stopped. */
+  onDepthLimit?: (dir: string) => void;
 }
 
-/** Every folder at or below root holding a SKILL.md (or skill.md), sorted; symlinked folders are not followed. */
+/** Folder levels below the root a walk looks at unless told otherwise. */
+export const DEFAULT_MAX_DEPTH = 12;
+
+/**
+ * Every folder at or below root holding a SKILL.md (or skill.md), plus every folder outside skill folders that
+ * cannot be read (it may hold some: checkSkillDir says why it cannot be read), sorted; symlinked folders are not
+ * followed.
+ */
 export function findSkillDirs(root: string, opts: FindSkillDirsOptions = {}): string[] {
   const abs = walkRoot(root);
   if (!abs) return [];
@@ -49,8 +60,13 @@ export function insideSkillFolder(root: string, dir: string): boolean {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     if (d !== top && !d.startsWith(top.endsWith(path.sep) ? top : top + path.sep)) return false;
     for (const name of SKILL_FILES) {
-      const st = fs.lstatSync(childOf(d, name), { throwIfNoEntry: false });
-      if (st && (st.isFile() || st.isSymbolicLink())) return true;
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(childOf(d, name), { throwIfNoEntry: false });
+      } catch {
+        st = undefined; // EACCES: the walk cannot tell either
+      }
+      if (st && !st.isDirectory()) return true;
     }
     if (d === top) return false;
   }
@@ -98,19 +114,26 @@ function walk(dir: string, depth: number, inSkill: boolean, opts: FindSkillDirsO
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return; // unreadable folder: nothing to find there
+  } catch (e) {
+    // Gone since its parent was listed (or not a folder after all): nothing to find. Any other failure (EACCES,
+    // EIO) may hide skills, so the folder counts as found and its check says it cannot be read. Inside a skill it
+    // is that skill's folder, and its reference checks say so.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!inSkill && code !== "ENOENT" && code !== "ENOTDIR") found.push(dir);
+    return;
   }
-  const maxDepth = opts.maxDepth ?? 12;
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   let isSkill = false;
   const subdirs: string[] = [];
   let links: string[] | null = null;
   for (const entry of entries) {
-    if (SKILL_FILES.has(entry.name) && (entry.isFile() || entry.isSymbolicLink())) {
+    if (SKILL_FILES.has(entry.name) && !entry.isDirectory()) {
       isSkill = true;
       if (entry.isSymbolicLink()) opts.onLink?.(childOf(dir, entry.name), "skill-file");
-    } else if (entry.isDirectory() && depth < maxDepth && !SKIP.has(entry.name)) subdirs.push(childOf(dir, entry.name));
-    else if (entry.isSymbolicLink() && !inSkill && opts.onLink) (links ??= []).push(childOf(dir, entry.name));
+    } else if (entry.isDirectory() && !SKIP.has(entry.name)) {
+      if (depth < maxDepth) subdirs.push(childOf(dir, entry.name));
+      else opts.onDepthLimit?.(childOf(dir, entry.name));
+    } else if (entry.isSymbolicLink() && !inSkill && opts.onLink) (links ??= []).push(childOf(dir, entry.name));
   }
   // Links beside SKILL.md are the skill's own files (confined when read); only links between skills are reported.
   if (!isSkill && links) for (const l of links) opts.onLink!(l, "folder");

@@ -1,7 +1,7 @@
 // What every frontmatter rule shares: the format's limits, how a value is measured (code points) and named
 // in a message, and when an optional field counts as absent.
 import type { Range } from "./diagnostics";
-import type { Diagnostic, RuleSet } from "./types";
+import type { Diagnostic, FileLookup, RuleSet } from "./types";
 
 /** The frontmatter under check, as each field's rule reads it and reports on it. */
 export interface FieldsUnderCheck {
@@ -22,7 +22,7 @@ export interface FrontmatterContext {
   rules: RuleSet;
   /** Basename of the skill folder, for the name rule; null skips that rule. */
   dirName: string | null;
-  fileExists?: (relPath: string) => boolean;
+  fileExists?: FileLookup;
 }
 
 /** Code points, as the spec (and Python's len) counts them. */

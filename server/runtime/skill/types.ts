@@ -6,6 +6,13 @@ export type Severity = "error" | "warning" | "info";
 /** `spec` is agentskills.io exactly; `omniforge` is the spec plus our extension fields (DESIGN.md). */
 export type RuleSet = "spec" | "omniforge";
 
+/**
+ * Whether a path relative to the skill folder (confined, "/"-separated) is a file the skill can use: true, false
+ * (missing), "outside" (a symbolic link on the way leaves the skill folder, by real path) or "unreadable" (a folder
+ * on the way cannot be searched). A plain boolean answer is enough for sources that know only existence.
+ */
+export type FileLookup = (relPath: string) => boolean | "outside" | "unreadable";
+
 export interface Diagnostic {
   severity: Severity;
   /** Stable identifier, e.g. "name.pattern" or "frontmatter.unclosed". Never reworded once shipped. */

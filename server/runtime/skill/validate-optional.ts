@@ -97,8 +97,14 @@ function checkHooks(value: unknown, ctx: FrontmatterContext, out: Diagnostic[], 
     const resolved = resolveInsideSkill(v);
     if (!resolved.ok) {
       out.push(diag("error", "hooks.path", `hooks.${key} "${v}" must be a relative path inside the skill folder (no absolute path, URL or ..).`, nodeOf(key)));
-    } else if (ctx.fileExists && !ctx.fileExists(resolved.path)) {
-      out.push(diag("warning", "hooks.missing-script", `hooks.${key} script "${resolved.path}" does not exist in the skill folder.`, nodeOf(key)));
+    } else if (ctx.fileExists) {
+      const found = ctx.fileExists(resolved.path);
+      if (found === "outside") {
+        out.push(diag("error", "hooks.path", `hooks.${key} "${resolved.path}" is a symbolic link leading outside the skill folder; it is never run.`, nodeOf(key)));
+      } else if (found !== true) {
+        const why = found === "unreadable" ? "cannot be read (a folder on its path denies access)" : "does not exist in the skill folder";
+        out.push(diag("warning", "hooks.missing-script", `hooks.${key} script "${resolved.path}" ${why}.`, nodeOf(key)));
+      }
     }
   }
 }
