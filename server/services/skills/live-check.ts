@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkSkillSource, estimateTokens, resolveInsideSkill, toPrompt, type Diagnostic } from "../../runtime/skill";
+import type { FileLookup } from "../../runtime/skill/types";
 import { isInside } from "../../runtime/registry";
 import type { SkillsContext } from "./context";
 import { existingSkillDir } from "./edit";
@@ -33,7 +34,7 @@ export interface LiveCheck {
 
 const LINK_RE = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 
-export function linksOf(body: string, exists: (rel: string) => boolean): LinkInfo[] {
+export function linksOf(body: string, exists: FileLookup): LinkInfo[] {
   const out = new Map<string, LinkInfo>();
   for (const m of body.matchAll(LINK_RE)) {
     const href = m[1]!;
@@ -46,8 +47,12 @@ export function linksOf(body: string, exists: (rel: string) => boolean): LinkInf
       // keep the raw target: a malformed %-escape is still a path to judge
     }
     const r = resolveInsideSkill(decoded);
-    if (r.ok) out.set(href, { href, kind: exists(r.path) ? "inside" : "missing", path: r.path });
-    else out.set(href, { href, kind: r.reason === "url" ? "url" : "outside" });
+    if (!r.ok) {
+      out.set(href, { href, kind: r.reason === "url" ? "url" : "outside" });
+      continue;
+    }
+    const found = exists(r.path);
+    out.set(href, found === "outside" ? { href, kind: "outside" } : { href, kind: found === true ? "inside" : "missing", path: r.path });
   }
   return [...out.values()];
 }
@@ -60,11 +65,14 @@ export function liveCheck(ctx: SkillsContext, ref: SkillRef, text: string): Live
   } catch {
     // keep dir
   }
-  const exists = (rel: string) => {
+  // The same three answers as a check on disk: a link leaving the skill is "outside" (body.path-escape), a folder
+  // that denies access "unreadable", so the editor never calls either merely missing.
+  const exists = (rel: string): boolean | "outside" | "unreadable" => {
     try {
-      return isInside(realDir, fs.realpathSync(path.join(dir, rel)));
-    } catch {
-      return false;
+      return isInside(realDir, fs.realpathSync(path.join(dir, rel))) || "outside";
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === "EACCES" || code === "EPERM" ? "unreadable" : false;
     }
   };
   const check = checkSkillSource(text, { dir, rules: "omniforge", fileExists: exists });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
@@ -76,6 +78,19 @@ describe("skill router", () => {
     await author.skill.save({ ref, path: "SKILL.md", text: file.text!.replace("name: lenient", "name: Lenient_Skill"), baseDigest: file.digest });
     const broken = await author.skill.info({ ref });
     expect([broken.status, broken.validity]).toEqual(["active", "errors"]);
+  });
+
+  it("the editor's live check calls a link that leaves the skill by a symlink a path escape, not a missing file", async () => {
+    const author = caller(as("author"));
+    const { ref } = await author.skill.create({ layer: "project", name: "linked-out", description: "Linked out. Use it.", template: "basic" });
+    const dir = path.join(h.dataHome.projectRoot, ".omniforge", "skills", "linked-out");
+    fs.mkdirSync(path.join(dir, "references"), { recursive: true });
+    fs.symlinkSync("/etc/passwd", path.join(dir, "references", "passwd.md"));
+    const text = "---\nname: linked-out\ndescription: Linked out. Use it.\n---\nRead [the users](references/passwd.md).\n";
+    const r = await author.skill.check({ ref, text });
+    expect(r.diagnostics.map((d) => d.code)).toContain("body.path-escape");
+    expect(r.diagnostics.map((d) => d.code)).not.toContain("body.missing-reference");
+    expect(r.links).toEqual([{ href: "references/passwd.md", kind: "outside" }]);
   });
 
   it("bad paths are BAD_REQUEST, unknown skills NOT_FOUND, never a 500", async () => {
