@@ -3,6 +3,7 @@
 // nor the fix, and reached the pages as they were. The tRPC middleware (trpc.ts) and the routes that parse their
 // own query strings both use this, so every door says the same.
 import type { z } from "zod";
+import { count, plural } from "../domain/plural";
 
 type Issue = z.core.$ZodIssue;
 
@@ -38,7 +39,7 @@ function plain(issue: Issue): string | null {
     case "too_big": {
       const n = Number(issue.maximum) - (issue.inclusive === false ? 1 : 0);
       if (issue.origin === "string") return `at most ${n} characters`;
-      if (issue.origin === "array" || issue.origin === "set") return `at most ${n} ${n === 1 ? "item" : "items"}`;
+      if (issue.origin === "array" || issue.origin === "set") return `at most ${count(n, "item")}`;
       return issue.inclusive === false ? `less than ${String(issue.maximum)}` : `at most ${String(issue.maximum)}`;
     }
     case "too_small": {
@@ -63,7 +64,7 @@ function plain(issue: Issue): string | null {
       return options?.length ? `must be one of ${quoteAll(options)}` : "not valid";
     }
     case "unrecognized_keys":
-      return `unknown ${issue.keys.length === 1 ? "field" : "fields"} ${quoteAll(issue.keys)}`;
+      return `unknown ${plural(issue.keys.length, "field")} ${quoteAll(issue.keys)}`;
     default:
       return null;
   }
