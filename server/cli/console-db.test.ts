@@ -5,6 +5,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb, type TempDb } from "../test-support/temp-db";
 import { describeNeeding, root } from "../test-support/needs";
@@ -47,12 +48,26 @@ function home(name: string, make: (file: string) => void): string {
 const TOKEN = ["token", "create", "--email", "ana@x.io", "--scope", "catalog:read"];
 
 describe("a console.db the commands cannot use", () => {
-  it("empty: `policy list` says it holds no console data and leaves it as it was (no schema, no WAL files)", () => {
+  it("empty: it holds no console data, and no command makes it one (no schema, no WAL files)", () => {
     const h = home("empty", (f) => fs.writeFileSync(f, "", { mode: 0o644 }));
-    const r = omniforge(["policy", "list"], { home: h });
-    expect([r.code, r.err]).toEqual([1, `omniforge policy list: ${h}/console.db: holds no console data (an empty or foreign database): start the console once with this data home\n`]);
+    for (const args of [["policy", "list"], ["policy", "block", "x"], TOKEN]) {
+      const r = omniforge(args, { home: h });
+      expect([r.code, r.err]).toEqual([1, `omniforge ${args.slice(0, 2).join(" ")}: ${h}/console.db: holds no console data (an empty or foreign database): start the console once with this data home\n`]);
+    }
     expect(fs.readdirSync(h)).toEqual(["console.db"]);
     expect(fs.statSync(path.join(h, "console.db")).size).toBe(0);
+  });
+
+  it("another program's SQLite file: refused, not given the console's tables", () => {
+    const h = home("foreign", (f) => {
+      const other = new Database(f);
+      other.exec("CREATE TABLE notes (body TEXT)");
+      other.close();
+    });
+    expect(omniforge(["policy", "block", "x"], { home: h }).err).toMatch(/holds no console data \(an empty or foreign database\)/);
+    const check = new Database(path.join(h, "console.db"), { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: "notes" }]);
+    check.close();
   });
 
   it("damaged: every command says it is not a usable database, in one line", () => {
@@ -78,6 +93,7 @@ describe("a console.db the commands cannot use", () => {
   });
 
   it("a write tightens a console.db left readable by others before SQLite copies its mode to the WAL files", () => {
+    real.db.$client.pragma("wal_checkpoint(TRUNCATE)"); // the copy is then whole without the WAL
     const h = home("loose", (f) => fs.copyFileSync(real.file, f));
     fs.chmodSync(path.join(h, "console.db"), 0o644);
     expect(omniforge(["policy", "block", "old-tool"], { home: h })).toMatchObject({ code: 0, out: "old-tool: blocked\n" });

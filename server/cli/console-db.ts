@@ -29,19 +29,25 @@ export function openConsoleDb(home: string, access: "read" | "write"): Db {
       throw refuse(`this user may not change it: run the command as the user the console runs as`);
     }
     keepPrivate(file);
+    // Checked as a read first: migrating would turn an empty or another program's database into a console's.
+    openToRead(file, refuse).$client.close();
     try {
       return openDb(file);
     } catch (e) {
       throw refuse(sqliteProblem(e));
     }
   }
+  return openToRead(file, refuse);
+}
+
+function openToRead(file: string, refuse: (why: string) => ConsoleDbError): Db {
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { readonly: true, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
-    // Read now: a damaged file or one with no console tables says so here, not as a failed query later.
-    const tables = sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
-    if (!tables.n) throw refuse("holds no console data (an empty or foreign database): start the console once with this data home");
+    // Read now: a damaged file or one without the console's tables says so here, not as a failed query later.
+    const made = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+    if (!made) throw refuse("holds no console data (an empty or foreign database): start the console once with this data home");
     return drizzle(sqlite, { schema }) as unknown as Db;
   } catch (e) {
     sqlite?.close();
