@@ -34,6 +34,8 @@ export const SETTINGS = {
   OMNIFORGE_CACHE_DIR: z.string().min(1).optional(),
   // CLI: whether a first `skill list` walks and reads on a second thread while the first checks (walk-helper.ts).
   OMNIFORGE_SCAN_THREAD: flag.default(true),
+  // CLI: an error no command expected prints its stack under the one-line message (server/cli/main.ts).
+  OMNIFORGE_DEBUG: flag.default(false),
   OMNIFORGE_DEMO: flag.default(true),
   OMNIFORGE_ADMIN_EMAIL: z.email().optional(),
   OMNIFORGE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

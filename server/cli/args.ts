@@ -1,9 +1,10 @@
 // Flags, usage and --help, the same way for every command: a usage problem prints "omniforge <command>: <what>"
-// and the usage on stderr and exits 2; --help prints the usage and exits 0. Only node:util here, so the
-// light commands (validate, to-prompt) stay light in the CLI bundle.
+// and the usage on stderr and exits 2; --help prints the usage and exits 0. Only node:util (and the CLI's own
+// printable text) here, so the light commands (validate, to-prompt) stay light in the CLI bundle.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { errorLine } from "./error-line";
 import type { CliIO } from "./io";
-import { printable } from "./printable";
+import { printableLines } from "./printable";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -67,8 +68,11 @@ export interface Command<O extends Options, R extends string = never> {
   /** The flags; the required ones are there (parseCommand checked). */
   values: Parsed<O>["values"] & Record<R, string>;
   positionals: string[];
-  /** Prints the problem and the usage on stderr; returns the exit code 2. */
-  fail(problem: string): 2;
+  /**
+   * Prints the problem on stderr and returns the exit code 2: a string is a usage problem (the usage follows it), an
+   * Error one with what the command was pointed at (a folder that is none, a wrong config.yaml): its one line only.
+   */
+  fail(problem: string | Error): 2;
 }
 
 /** What a command expects beyond its flags' types, checked before it runs. */
@@ -89,9 +93,9 @@ export function parseCommand<O extends Options, R extends string = never>(
   expect: Expect<R> = {},
 ): Command<O, R> | 0 | 2 {
   const text = usage.endsWith("\n") ? usage : `${usage}\n`;
-  const fail = (problem: string): 2 => {
-    // A problem often quotes what was given (a path, a name): written out inert, never as terminal controls.
-    io.err(`omniforge ${name}: ${printable(problem)}\n${text}`);
+  const fail = (problem: string | Error): 2 => {
+    // Problems quote what was given (a name, a path): control characters in it are shown, not obeyed.
+    io.err(typeof problem === "string" ? `omniforge ${name}: ${printableLines(problem)}\n${text}` : `omniforge ${name}: ${errorLine(problem)}\n`);
     return 2;
   };
   const parsed = parseFlags(args, options);

@@ -1,6 +1,7 @@
 // Output of the CLI goes through this so tests can capture it without spawning. The process's own io is made by
 // bin/omniforge.mjs, the process entry: importing env.ts here for processEnv() would load zod (about 70 ms) at every
 // start, `omniforge --help` and `skill validate` included, which read no setting of it.
+import { constants } from "node:os";
 import type { EnvSource } from "../../env";
 
 export interface CliIO {
@@ -15,6 +16,12 @@ export interface CliIO {
    */
   build?: string;
 }
+
+/**
+ * The exit code of a command a signal stopped (Ctrl-C's SIGINT: 130, a polite kill's SIGTERM: 143): 128 + its number,
+ * as a shell reports a process the signal ended, for a command that catches it to clean up first.
+ */
+export const signalExitCode = (signal: NodeJS.Signals): number => 128 + constants.signals[signal];
 
 /** Collects output and hands it to io.out in pieces of about 64 KiB; null flushes the rest. */
 export function chunkedWriter(io: CliIO): (text: string | null) => void {

@@ -1,5 +1,6 @@
 // Entry of the `omniforge` command line. Each command lives in ./commands/<group>-<verb>.ts and exports
 // `run(args: string[], io: CliIO): Promise<number>` (the exit code). This file only dispatches.
+import { errorLine } from "./error-line";
 import type { CliIO } from "./io";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -74,5 +75,27 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.err(`omniforge: "${key}" could not be loaded: ${(e as Error).message}\n`);
     return 2;
   }
-  return mod.run(argv.slice(single ? 1 : 2), io);
+  try {
+    return await mod.run(argv.slice(single ? 1 : 2), io);
+  } catch (e) {
+    return unexpected(key!, e, io);
+  }
+}
+
+/**
+ * What no command expected (a folder it may not write, a disk that is full, a bug): one line naming the command and
+ * the cause, exit 1. The stack is for whoever debugs it, with OMNIFORGE_DEBUG=1; loaded here only, as env.ts's
+ * schema library costs a start what no successful command should pay.
+ */
+async function unexpected(key: string, e: unknown, io: CliIO): Promise<number> {
+  io.err(`omniforge ${key}: ${errorLine(e)}\n`);
+  let debug = false;
+  try {
+    const { setting } = await import("../../env");
+    debug = setting("OMNIFORGE_DEBUG", io.env);
+  } catch (bad) {
+    io.err(`omniforge: ${(bad as Error).message}\n`);
+  }
+  if (debug && e instanceof Error && e.stack) io.err(`${e.stack}\n`);
+  return 1;
 }

@@ -86,7 +86,11 @@ describe("omniforge agent run", () => {
     }
   });
 
-  it("a SIGTERM mid-run (a CI job's timeout) ends it and removes its scratch folder", async () => {
+  // Ctrl-C ended the run with a failed run's 1; a shell gives a process a signal ended 128 + its number.
+  it.each([
+    ["SIGTERM", "a CI job's timeout", 143],
+    ["SIGINT", "Ctrl-C", 130],
+  ] as const)("a %s mid-run (%s) ends it with exit %i and removes its scratch folder", async (signal, _who, exit) => {
     const silent = await serveFetch(() => new Promise<Response>(() => {})); // the model never answers
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-term-"));
     fs.chmodSync(tmp, 0o755);
@@ -101,9 +105,9 @@ describe("omniforge agent run", () => {
       // Terminated once the run is under way (its first event is out), which is after the scratch folder is made.
       await new Promise<void>((ok) => child.stdout.on("data", () => (out.includes("run_started") ? ok() : undefined)));
       expect(fs.readdirSync(tmp).filter((n) => n.startsWith("omniforge-agent-scratch-"))).toHaveLength(1);
-      child.kill("SIGTERM");
+      child.kill(signal);
       const code = await new Promise<number | null>((ok) => child.on("exit", (c) => ok(c)));
-      expect(code).toBe(1);
+      expect(code).toBe(exit);
       expect(out).toContain('"reason":"aborted"');
       expect(fs.readdirSync(tmp).filter((n) => n.startsWith("omniforge-agent-scratch-"))).toEqual([]);
     } finally {

@@ -5,7 +5,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
-import type { CliIO } from "../io";
+import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { errorLine } from "../error-line";
+import { signalExitCode, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import type { SkillsConfig } from "../../runtime/registry/config-file";
 import type { ResolveContext } from "../../runtime/registry/types";
@@ -14,7 +16,6 @@ import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
 import { createProvider, DISCLOSURE_MODES, isProviderName, runAgent, type AgentEvent, type DisclosureMode } from "../../runtime/agent/index";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequested } from "../../runtime/sandbox/index";
-import { openDb } from "../../../db/client";
 import { auditSinkFor } from "../../services/audit/index";
 import { CLI_SOURCE_AGENT } from "../../domain/audit-events";
 import { printableLines } from "../printable";
@@ -128,7 +129,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // config.yaml's defaults, under the flags.
     if (!values.mode && settings.mode) mode = settings.mode;
   } catch (e) {
-    io.err(`omniforge agent run: ${(e as Error).message}\n`);
+    io.err(`omniforge agent run: ${errorLine(e)}\n`);
     return 2;
   }
 
@@ -140,7 +141,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const memory = new MemoryAuditSink();
   if (fs.existsSync(dbFile)) {
     try {
-      const writer = auditSinkFor(openDb(dbFile), { stdout: false });
+      const writer = auditSinkFor(openConsoleDb(config.home, "write"), { stdout: false });
       // Said to come from the command line, on this host as this user: without a source the audit page took these
       // turns for the console playground's.
       const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
@@ -148,7 +149,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       flush = () => writer.flush();
       auditWhere = dbFile;
     } catch (e) {
-      io.err(`omniforge agent run: cannot open ${dbFile} (${(e as Error).message}); audit events stay in memory\n`);
+      io.err(`omniforge agent run: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}; audit events stay in memory\n`);
       audit = memory;
       auditWhere = "memory";
     }
@@ -165,7 +166,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const ac = new AbortController();
   // Ctrl-C and a polite kill (SIGTERM: a CI job's timeout, a supervisor) end the run the same way, so the scratch
   // folder with what the model wrote is removed either way.
-  const onSigint = () => ac.abort(new Error("interrupted"));
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSigint = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    ac.abort(new Error("interrupted"));
+  };
   process.once("SIGINT", onSigint);
   process.once("SIGTERM", onSigint);
   try {
@@ -194,10 +199,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     });
     flush();
     if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}; policy: ${policyFrom ?? "none"}\n`);
+    // Interrupted: the code a shell gives a process the signal ended (130 for Ctrl-C), not a failed run's 1.
+    if (stoppedBy) return signalExitCode(stoppedBy);
     return result.reason === "answered" ? 0 : 1;
   } catch (e) {
     io.err(`omniforge agent run: ${(e as Error).message}\n`);
-    return 1;
+    return stoppedBy ? signalExitCode(stoppedBy) : 1;
   } finally {
     process.removeListener("SIGINT", onSigint);
     process.removeListener("SIGTERM", onSigint);

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeNeeding, isRoot, root } from "../../test-support/needs";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let base: string;
@@ -60,5 +61,59 @@ describe("omniforge init", () => {
     expect(of("from-gemini-user")).toMatchObject({ layer: "personal" });
     expect(of("from-gemini-project")).toMatchObject({ layer: "project", dir: path.join(project, ".gemini", "skills", "from-gemini-project") });
     expect(omniforge("--version").stdout).toMatch(/^omniforge \d+\.\d+\.\d+\n$/);
+  });
+});
+
+// Folders init cannot use, each refused before anything is made: they printed Node's stack trace (EACCES, EPERM) or,
+// under /proc/<pid>, spun at full CPU forever in Node's recursive mkdir.
+describe("omniforge init where it cannot write", () => {
+  const init = (project: string) =>
+    spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "init", "--project", project], { cwd: base, encoding: "utf8", env: { ...process.env, HOME: home }, timeout: 20_000 });
+
+  it.each([
+    ["/proc/1", "a folder of the kernel's proc file system, not a project: give your project's folder"],
+    ["/sys", "a folder of the kernel's sysfs file system, not a project: give your project's folder"],
+    ["/etc/passwd", "not a folder"],
+  ])("%s: one line, exit 2, nothing made", (dir, why) => {
+    const r = init(dir);
+    expect([r.signal, r.status, r.stderr]).toEqual([null, 2, `omniforge init: ${dir}: ${why}\n`]);
+    expect(fs.existsSync(path.join(dir, ".omniforge"))).toBe(false);
+  });
+
+  it("a file where a folder goes is said in one line, exit 1; what was made is listed", () => {
+    const p = path.join(base, "blocked");
+    fs.mkdirSync(path.join(p, ".omniforge", "skills"), { recursive: true });
+    const file = path.join(p, ".omniforge", "skills", "example-skill");
+    fs.writeFileSync(file, "a file, not a folder\n");
+    const r = init(p);
+    expect([r.status, r.stderr]).toEqual([1, `omniforge init: ${file} is in the way: it is not a folder; move it away and run init again\n`]);
+    expect(r.stdout).toBe(`kept ${path.relative(base, path.join(p, ".omniforge", "skills"))} (already there)\n`);
+    fs.rmSync(path.join(p, ".omniforge"), { recursive: true });
+    fs.writeFileSync(path.join(p, ".omniforge"), "");
+    expect(init(p).stderr).toBe(`omniforge init: ${path.join(p, ".omniforge")} is in the way: it is not a folder; move it away and run init again\n`);
+  });
+});
+
+describeNeeding(root(), "omniforge init as a user who may not write the folder", () => {
+  it("says so in one line, exit 2, and makes nothing", () => {
+    expect(isRoot).toBe(true);
+    const bin = path.join(base, "node-bin");
+    fs.mkdirSync(bin, { mode: 0o755, recursive: true });
+    fs.chmodSync(base, 0o755);
+    const node = path.join(bin, "node");
+    fs.copyFileSync(process.execPath, node); // the tests' node may be under /root, closed to other users
+    fs.chmodSync(node, 0o755);
+    const ro = path.join(base, "root-owned");
+    fs.mkdirSync(ro, { mode: 0o755 });
+    const r = spawnSync(node, [path.join(repo, "bin/omniforge.mjs"), "init", "--project", ro], {
+      cwd: base,
+      encoding: "utf8",
+      env: { ...process.env, HOME: base, OMNIFORGE_CACHE_DIR: "off" },
+      uid: 65534,
+      gid: 65534,
+      timeout: 20_000,
+    });
+    expect([r.status, r.stderr]).toEqual([2, `omniforge init: ${ro}: this user may not write in it: run in a folder of yours, or pass --project\n`]);
+    expect(fs.readdirSync(ro)).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseCommand } from "../args";
+import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
+import { printable } from "../printable";
 
 export const summary = "Create .omniforge/skills/ in the project with an example skill (never overwrites)";
 
@@ -54,27 +56,100 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return fail(`unexpected argument "${positionals[0]}"`);
   }
   const project = path.resolve(io.cwd, values.project ?? ".");
-  if (!fs.statSync(project, { throwIfNoEntry: false })?.isDirectory()) {
-    io.err(`omniforge init: ${project} is not a folder\n`);
+  const unfit = unfitProject(project);
+  if (unfit) {
+    io.err(`omniforge init: ${printable(project)}: ${unfit}\n`);
     return 2;
   }
   const skills = path.join(project, ".omniforge", "skills");
-  const example = path.join(skills, "example-skill", "SKILL.md");
+  const exampleDir = path.join(skills, "example-skill");
+  const example = path.join(exampleDir, "SKILL.md");
+  const triggers = path.join(exampleDir, "evals", "triggers.json");
+  const shown = (p: string) => printable(path.relative(io.cwd, p) || p);
   const said: string[] = [];
-  if (fs.existsSync(skills)) said.push(`kept ${path.relative(io.cwd, skills) || skills} (already there)`);
-  else {
-    fs.mkdirSync(skills, { recursive: true });
-    said.push(`created ${path.relative(io.cwd, skills)}/`);
+  try {
+    if (isFolder(skills)) said.push(`kept ${shown(skills)} (already there)`);
+    else {
+      makeFolders(project, ".omniforge", "skills");
+      said.push(`created ${shown(skills)}/`);
+    }
+    if (isFolder(exampleDir)) said.push(`kept ${shown(exampleDir)}/ (already there)`);
+    else {
+      makeFolders(skills, "example-skill", "evals");
+      fs.writeFileSync(example, EXAMPLE, { flag: "wx" });
+      fs.writeFileSync(triggers, EXAMPLE_TRIGGERS, { flag: "wx" });
+      said.push(`created ${shown(example)} (an example to copy, then delete)`);
+      said.push(`created ${shown(triggers)} (requests that should and should not choose it)`);
+    }
+  } catch (e) {
+    // What was made stays and is said: a second run keeps it and makes the rest.
+    if (said.length) io.out(said.join("\n") + "\n");
+    io.err(`omniforge init: ${errorLine(e)}\n`);
+    return 1;
   }
-  if (fs.existsSync(path.dirname(example))) said.push(`kept ${path.relative(io.cwd, path.dirname(example))}/ (already there)`);
-  else {
-    fs.mkdirSync(path.join(path.dirname(example), "evals"), { recursive: true });
-    fs.writeFileSync(example, EXAMPLE, { flag: "wx" });
-    const triggers = path.join(path.dirname(example), "evals", "triggers.json");
-    fs.writeFileSync(triggers, EXAMPLE_TRIGGERS, { flag: "wx" });
-    said.push(`created ${path.relative(io.cwd, example)} (an example to copy, then delete)`);
-    said.push(`created ${path.relative(io.cwd, triggers)} (requests that should and should not choose it)`);
-  }
-  io.out(said.join("\n") + `\nnext: omniforge skill validate ${path.relative(io.cwd, skills) || "."} --recursive\n      omniforge skill eval example-skill\n`);
+  io.out(said.join("\n") + `\nnext: omniforge skill validate ${shown(skills) || "."} --recursive\n      omniforge skill eval example-skill\n`);
   return 0;
+}
+
+/**
+ * File systems that are views of the kernel, not storage: creating a folder there fails in ways that confuse
+ * Node's recursive mkdir (under /proc/<pid> it gets ENOENT for the parent that exists and loops forever).
+ * statfs(2) f_type magic numbers, from linux/magic.h.
+ */
+const KERNEL_FILE_SYSTEMS: Record<number, string> = {
+  0x9fa0: "proc",
+  0x62656572: "sysfs",
+  0x27e0eb: "cgroup",
+  0x63677270: "cgroup2",
+  0x64626720: "debugfs",
+  0x74726163: "tracefs",
+  0x73636673: "securityfs",
+  0x1cd1: "devpts",
+  0x62656570: "configfs",
+  0xcafe4a11: "bpf",
+  0x6165676c: "pstore",
+  0xde5e81e4: "efivarfs",
+  0x65735543: "fusectl",
+  0x42494e4d: "binfmt_misc",
+  0x19800202: "mqueue",
+};
+
+/** Why `dir` cannot take a project's skills folder, or null: checked before anything is made. */
+function unfitProject(dir: string): string | null {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) return "not a folder";
+  let kind: string | undefined;
+  try {
+    kind = KERNEL_FILE_SYSTEMS[fs.statfsSync(dir).type >>> 0];
+  } catch {
+    // statfs unsupported here: the write below says what is wrong, if anything
+  }
+  if (kind) return `a folder of the kernel's ${kind} file system, not a project: give your project's folder`;
+  try {
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (e) {
+    return `${(e as NodeJS.ErrnoException).code === "EROFS" ? "on a read-only file system" : "this user may not write in it"}: run in a folder of yours, or pass --project`;
+  }
+  return null;
+}
+
+/** True for a folder, false when nothing is there; throws (said as one line) when something else is in the way. */
+function isFolder(p: string): boolean {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) throw new Error(`${p} is in the way: it is not a folder; move it away and run init again`);
+  return !!st;
+}
+
+/** Makes base/a/b... one level at a time (never `recursive: true`, see KERNEL_FILE_SYSTEMS); existing ones are kept. */
+function makeFolders(base: string, ...names: string[]): void {
+  let dir = base;
+  for (const name of names) {
+    dir = path.join(dir, name);
+    try {
+      fs.mkdirSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      isFolder(dir);
+    }
+  }
 }

@@ -98,12 +98,29 @@ describe("omniforge policy", () => {
     expect(rows.find((x) => x.name === "bbb-tool")?.status).toBe("blocked");
   });
 
-  it("without a console database it says where it looked; `omniforge policy` lists the group", () => {
-    const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", "list", "--home", path.join(h.dir, "nowhere")], { encoding: "utf8" });
+  it("without a console database it says where it looked; a --home that is no folder is refused; `omniforge policy` lists the group", () => {
+    const empty = fs.mkdtempSync(path.join(h.dir, "empty-home-"));
+    const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", "list", "--home", empty], { encoding: "utf8" });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("no console database at");
+    // A typo in --home was the same "no console database"; it is a wrong argument, said in one line.
+    const nowhere = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", "list", "--home", path.join(h.dir, "nowhere")], { encoding: "utf8" });
+    expect([nowhere.status, nowhere.stderr]).toEqual([2, `omniforge policy list: --home ${path.join(h.dir, "nowhere")}: not a folder\n`]);
     const g = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy"], { encoding: "utf8" });
     expect(g.status).toBe(0);
     expect(g.stdout).toMatch(/omniforge policy import\s+Replace the policy/);
+  });
+
+  it("names and paths with terminal escapes are shown as text, never obeyed", () => {
+    const red = "\u001b[31mred\u001b]0;owned\u0007";
+    const un = omniforge("unblock", red);
+    expect(un.out).toBe("\\u001b[31mred\\u001b]0;owned\\u0007: was not blocked\n");
+    const file = path.join(h.dir, "\u001b[2Jpolicy.yaml");
+    fs.writeFileSync(file, "blockedNames: [escaped-one]\n");
+    const r = omniforge("import", file);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("\\u001b[2Jpolicy.yaml");
+    expect(omniforge("import", file + ".missing").err).toContain("\\u001b[2Jpolicy.yaml.missing");
+    for (const x of [un, r, omniforge("import", file + ".missing")]) expect(x.out + x.err).not.toContain("\u001b");
   });
 });

@@ -4,9 +4,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb } from "../../../db/client";
+import type { Db } from "../../../db/client";
 import { LAYER_FLAGS, parseCommand } from "../args";
+import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
+import { printable, printableLines } from "../printable";
+import { isServiceError } from "../../domain/errors";
 import { configFrom } from "./skill-list";
 import { auditSinkFor, flushAudit } from "../../services/audit";
 import { changePolicy, exportPolicy, importPolicy } from "../../services/governance";
@@ -32,12 +36,6 @@ const SUMMARY: Record<Verb, string> = {
   import: "Replace the policy with a YAML file, checked whole first",
 };
 
-function openConsole(home: string): ReturnType<typeof openDb> | string {
-  const file = path.join(path.resolve(home), "console.db");
-  if (!fs.existsSync(file)) return `no console database at ${file}: start the console once (npm start) or pass --home`;
-  return openDb(file);
-}
-
 export function command(verb: Verb) {
   return {
     summary: SUMMARY[verb],
@@ -48,7 +46,8 @@ export function command(verb: Verb) {
       // A refusal of the console (exit 1) is not a usage problem: no usage under it.
       const fail = (msg: string, code = 2) => {
         if (code === 2) return cmd.fail(msg);
-        io.err(`omniforge policy ${verb}: ${msg}\n`);
+        // An import's refusal lists one problem per line; other control characters are shown, not obeyed.
+        io.err(`omniforge policy ${verb}: ${printableLines(msg)}\n`);
         return code;
       };
       const wants = verb === "list" ? 0 : 1;
@@ -57,21 +56,30 @@ export function command(verb: Verb) {
       try {
         config = configFrom(values, io);
       } catch (e) {
-        return fail((e as Error).message);
+        return cmd.fail(e as Error);
       }
-      const db = openConsole(config.home);
-      if (typeof db === "string") return fail(db, 1);
-      const audit = auditSinkFor(db, { stdout: false });
+      // list and export only read: the database is opened read-only and never migrated or created.
+      const writes = verb !== "list" && verb !== "export";
+      let db: Db;
+      try {
+        db = openConsoleDb(config.home, writes ? "write" : "read");
+      } catch (e) {
+        return fail(e instanceof ConsoleDbError ? e.message : errorLine(e), 1);
+      }
+      const audit = writes ? auditSinkFor(db, { stdout: false }) : null;
       const actor = { id: "cli", email: `${os.userInfo().username}@${os.hostname()}` };
+      // Names, patterns and paths come from the database or the command line: shown, never obeyed by the terminal.
+      const shown = (items: readonly string[]) => items.map(printable).join(", ");
+      const arg = printable(positionals[0] ?? "");
       try {
         if (verb === "list") {
           const p = readStoredPolicy(db);
           if (values.json) io.out(JSON.stringify(p) + "\n");
           else {
-            io.out(`blocked names: ${p.blockedNames.join(", ") || "none"}\n`);
-            io.out(`disabled: ${p.disabled.map((d) => `${d.name} (${d.layer}${d.plugin ? `:${d.plugin}` : ""})`).join(", ") || "none"}\n`);
-            io.out(`allowlist: ${p.allowlist ? p.allowlist.join(", ") || "(empty: nothing may be active)" : "off"}\n`);
-            io.out(`forbidden name patterns: ${p.forbiddenNamePatterns?.join(", ") || "none"}\n`);
+            io.out(`blocked names: ${shown(p.blockedNames) || "none"}\n`);
+            io.out(`disabled: ${shown(p.disabled.map((d) => `${d.name} (${d.layer}${d.plugin ? `:${d.plugin}` : ""})`)) || "none"}\n`);
+            io.out(`allowlist: ${p.allowlist ? shown(p.allowlist) || "(empty: nothing may be active)" : "off"}\n`);
+            io.out(`forbidden name patterns: ${shown(p.forbiddenNamePatterns ?? []) || "none"}\n`);
             io.out(`approval required for: ${[p.requireApprovalForScripts && "skills with scripts", p.requireApprovalForProject && "project skills"].filter(Boolean).join(", ") || "nothing"}\n`);
             io.out(`name must match folder: ${p.nameMustMatchFolder ? "yes (a mismatch is invalid)" : "no (a mismatch is a warning)"}\n`);
             io.out(`administrators may change personal skills: ${p.adminsEditPersonal ? "yes" : "no (read-only review)"}\n`);
@@ -81,8 +89,8 @@ export function command(verb: Verb) {
         if (verb === "block" || verb === "unblock") {
           const name = positionals[0]!;
           const before = readStoredPolicy(db).blockedNames.includes(name);
-          changePolicy(db, verb === "block" ? { op: "block", name, ...(values.reason ? { reason: values.reason } : {}) } : { op: "unblock", name }, { audit, actor });
-          io.out(`${name}: ${verb === "block" ? (before ? "was already blocked" : "blocked") : before ? "unblocked" : "was not blocked"}\n`);
+          changePolicy(db, verb === "block" ? { op: "block", name, ...(values.reason ? { reason: values.reason } : {}) } : { op: "unblock", name }, { audit: audit!, actor });
+          io.out(`${arg}: ${verb === "block" ? (before ? "was already blocked" : "blocked") : before ? "unblocked" : "was not blocked"}\n`);
           return 0;
         }
         if (verb === "export") {
@@ -90,7 +98,7 @@ export function command(verb: Verb) {
           if (positionals[0] === "-") io.out(text);
           else {
             fs.writeFileSync(path.resolve(io.cwd, positionals[0]!), text);
-            io.out(`wrote ${positionals[0]}\n`);
+            io.out(`wrote ${arg}\n`);
           }
           return 0;
         }
@@ -99,15 +107,15 @@ export function command(verb: Verb) {
         try {
           text = readRegularTextFile(file, SETTINGS_FILE_MAX_BYTES);
         } catch (e) {
-          return fail(`cannot read ${positionals[0]}: ${e instanceof FileReadError ? e.message : (e as Error).message}`, 1);
+          return fail(`cannot read ${arg}: ${e instanceof FileReadError ? e.message : (e as Error).message}`, 1);
         }
-        const r = importPolicy(db, text, { audit, actor, source: file });
-        io.out(r.changed ? `policy replaced from ${positionals[0]}\n` : `no change: ${positionals[0]} is the current policy\n`);
+        const r = importPolicy(db, text, { audit: audit!, actor, source: file });
+        io.out(r.changed ? `policy replaced from ${arg}\n` : `no change: ${arg} is the current policy\n`);
         return 0;
       } catch (e) {
-        return fail((e as Error).message, 1);
+        return fail(isServiceError(e) ? e.message : errorLine(e), 1);
       } finally {
-        flushAudit(db);
+        if (writes) flushAudit(db);
       }
     },
   };

@@ -37,7 +37,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     config = configFrom(values, io);
   } catch (e) {
-    return usage((e as Error).message);
+    return usage(e as Error);
   }
   try {
     const out = cliDeploy(config, positionals[0]!, values.scope as DeployTarget, {

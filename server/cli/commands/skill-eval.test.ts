@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAiServer } from "../../runtime/agent/test-support";
+import { serveFetch } from "../../test-support/http-server";
 import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-helpers";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -139,6 +140,61 @@ describe("omniforge skill eval", () => {
       expect(r.code).toBe(1); // an expectation failed
     } finally {
       await server.close();
+    }
+  });
+
+  it("an empty trigger set is an error (exit 2), not '0/0 passed' and exit 0", () => {
+    const r = omniforge("pdf-forms", "--triggers", setFile("empty.json", []));
+    expect([r.code, r.out]).toEqual([2, ""]);
+    expect(r.err).toBe(`omniforge skill eval: ${path.join(t.base, "empty.json")} holds no trigger cases: write at least one {"query": "...", "should_trigger": true}\n`);
+  });
+
+  it("a wrong config.yaml is one line naming the key, exit 2, no usage under it", () => {
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    const config = path.join(t.project, ".omniforge", "config.yaml");
+    fs.writeFileSync(config, "colour: blue\n");
+    try {
+      const r = omniforge("pdf-forms");
+      expect([r.code, r.err]).toEqual([2, `omniforge skill eval: ${config}: colour: unknown key (known: skills.enabled, disabled_skills, precedence, listing.budget, mode, defaults)\n`]);
+    } finally {
+      fs.rmSync(config);
+    }
+  });
+
+  it("names, queries and paths with terminal escapes are shown as text, never obeyed", () => {
+    const file = setFile("escapes.json", [
+      { query: "fill in the fields of this PDF form \u001b[2J", should_trigger: true },
+      { query: "\u001b]0;owned\u0007 weather in Oslo", should_trigger: true },
+    ]);
+    const r = omniforge("pdf-forms", "--triggers", file);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("fill in the fields of this PDF form \\u001b[2J");
+    expect(r.out).toContain("\\u001b]0;owned\\u0007 weather in Oslo");
+    const unknown = omniforge("\u001b[31mno-such", "--triggers", file);
+    expect(unknown.err).toContain('no skill named "\\u001b[31mno-such"');
+    const missing = omniforge("pdf-forms", "--triggers", path.join(t.base, "\u001b[2Jmissing.json"));
+    expect(missing.err).toContain("\\u001b[2Jmissing.json");
+    for (const x of [r, unknown, missing]) expect(x.out + x.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+
+  it("Ctrl-C while a model is asked ends the run with 130, as a shell reports it", async () => {
+    let asked!: () => void;
+    const waiting = new Promise<void>((ok) => (asked = ok));
+    const silent = await serveFetch(() => {
+      asked();
+      return new Promise<Response>(() => {}); // the model never answers
+    });
+    try {
+      const child = spawn(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "eval", "pdf-forms", "--provider", "openai", "--home", t.home, "--project", t.project], {
+        cwd: t.base,
+        env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OPENAI_BASE_URL: `${silent.url}/v1`, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" },
+        stdio: "ignore",
+      });
+      await waiting;
+      child.kill("SIGINT");
+      expect(await new Promise<number | null>((ok) => child.on("exit", (c) => ok(c)))).toBe(130);
+    } finally {
+      await silent.close();
     }
   });
 });

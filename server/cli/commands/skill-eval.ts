@@ -6,8 +6,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
-import type { CliIO } from "../io";
+import { signalExitCode, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
+import { printable, printableLines } from "../printable";
 import { catalogConfigFrom } from "./skill-list";
 import { createProvider, isProviderName } from "../../runtime/agent/providers";
 import { createSandbox, unsafeRequested } from "../../runtime/sandbox/index";
@@ -61,9 +62,9 @@ function ownFile(skillDir: string, rel: string): string | null {
 function gradesReport(grades: TaskGrade[]): string {
   const lines: string[] = [];
   for (const g of grades) {
-    lines.push(`task eval ${g.id}: ${g.prompt}`);
-    if (g.error) lines.push(`  ERR  ${g.error}`);
-    for (const x of g.expectations) lines.push(`  ${x.passed ? "pass" : "FAIL"}  ${x.expectation}${x.reason ? ` (${x.reason})` : ""}`);
+    lines.push(printable(`task eval ${g.id}: ${g.prompt}`));
+    if (g.error) lines.push(`  ERR  ${printable(g.error)}`);
+    for (const x of g.expectations) lines.push(`  ${x.passed ? "pass" : "FAIL"}  ${printable(`${x.expectation}${x.reason ? ` (${x.reason})` : ""}`)}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -76,19 +77,19 @@ function textReport(skill: string, results: QueryResult[], s: ReturnType<typeof 
     const mark = r.errored ? "ERR " : r.passed ? "pass" : "FAIL";
     const expect = r.should_trigger ? "should fire" : "should not";
     const others = r.chosen.filter((c) => c !== skill);
-    lines.push(`${mark}  ${pct(r.triggered).padStart(4)}  ${expect.padEnd(11)}  ${r.query}`);
-    if (r.errored) lines.push(`      provider error: ${r.error}`);
+    lines.push(`${mark}  ${pct(r.triggered).padStart(4)}  ${expect.padEnd(11)}  ${printable(r.query)}`);
+    if (r.errored) lines.push(`      provider error: ${printable(r.error ?? "")}`);
     else if (!r.passed) {
-      if (others.length) lines.push(`      fired instead: ${others.join(", ")}`);
+      if (others.length) lines.push(`      fired instead: ${printable(others.join(", "))}`);
       lines.push(`      listed: ${r.listed}`);
-      for (const w of r.why ?? []) lines.push(`      ranking: ${w}`);
-      if (r.reason) lines.push(`      model: ${r.reason}`);
+      for (const w of r.why ?? []) lines.push(`      ranking: ${printable(w)}`);
+      if (r.reason) lines.push(`      model: ${printable(r.reason)}`);
     }
   }
   lines.push(
     `${s.passed}/${s.total} passed · precision ${pct(s.precision)} · recall ${pct(s.recall)} · F1 ${pct(s.f1)} · accuracy ${pct(s.accuracy)}` +
       (s.errored ? ` · ${s.errored} errored` : "") +
-      (s.competitors.length ? ` · fired instead: ${s.competitors.map((c) => `${c.skill} (${c.queries})`).join(", ")}` : ""),
+      (s.competitors.length ? ` · fired instead: ${printable(s.competitors.map((c) => `${c.skill} (${c.queries})`).join(", "))}` : ""),
   );
   return lines.join("\n") + "\n";
 }
@@ -119,7 +120,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     config = catalogConfigFrom(values, io);
     ({ ctx } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
-    return fail((e as Error).message);
+    // A folder that is none, a wrong config.yaml or policy file: one line, no usage (the call itself was right).
+    return fail(e as Error);
   }
 
   const index = SkillIndex.build(config);
@@ -148,18 +150,24 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       cases = [...fromTriggers.cases, ...fromTasks.cases.filter((c) => !seen.has(c.query))];
       if (!cases.length && !problems.length) return fail(`${name} has no trigger set: write ${path.join(target.dir, ...TRIGGERS_FILE.split("/"))} (skill-creator's format) or pass --triggers FILE`);
     }
+    // "0/0 passed" with exit 0 would let CI pass a skill that was never tested.
+    if (!cases.length && !problems.length) return fail(new Error(`${values.triggers} holds no trigger cases: write at least one {"query": "...", "should_trigger": true}`));
   } catch (e) {
     if (e instanceof FileReadError || e instanceof ConfinementError) return fail(`cannot read the trigger set: ${e.message}`);
     return fail(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (problems.length) {
-    io.err(problems.join("\n") + "\n");
+    io.err(printableLines(problems.join("\n")) + "\n");
     if (!cases.length) return 2;
   }
 
   const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-eval-"));
   const ctl = new AbortController();
-  const onSignal = () => ctl.abort();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    ctl.abort();
+  };
   process.once("SIGINT", onSignal);
   try {
     const results = await runTriggerEval({
@@ -207,9 +215,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     } else {
       if (grades.length) io.out(gradesReport(grades));
       if (gradeNote) io.out(gradeNote + "\n");
-      io.out(textReport(name, results, s, `${name}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolveAll(index, ctx).skills.length, "active skill")}`));
+      // Queries, names and the model's words come from files and a model: shown, never obeyed by the terminal.
+      io.out(textReport(name, results, s, `${printable(name)}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolveAll(index, ctx).skills.length, "active skill")}`));
     }
+    // Ctrl-C: 130, as a shell reports it, not the 1 of a failed query.
+    if (stoppedBy) return signalExitCode(stoppedBy);
     return results.length === cases.length && results.every((r) => r.passed) && !gradesFailed ? 0 : 1;
+  } catch (e) {
+    if (stoppedBy) return signalExitCode(stoppedBy);
+    throw e;
   } finally {
     process.off("SIGINT", onSignal);
     fs.rmSync(scratchDir, { recursive: true, force: true });

@@ -105,6 +105,22 @@ describe("omniforge skill list", () => {
     fs.rmSync(dir, { recursive: true });
   });
 
+  it("a named pipe in the cached listing's place is passed over, not waited on", () => {
+    const cache = path.join(t.base, "fifo-cache");
+    expect(omniforgeWith({ OMNIFORGE_CACHE_DIR: cache }, "skill", "list", "--json").code).toBe(0);
+    const [file] = fs.readdirSync(cache);
+    fs.rmSync(path.join(cache, file!));
+    spawnSync("mkfifo", ["-m", "600", path.join(cache, file!)]);
+    const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", t.home, "--project", t.project], {
+      cwd: t.base,
+      encoding: "utf8",
+      env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_CACHE_DIR: cache },
+      timeout: 20_000,
+    });
+    expect([r.signal, r.status]).toEqual([null, 0]);
+    expect(JSON.parse(r.stdout)).toHaveLength(4);
+  });
+
   it("a listing checks the frontmatter; the body's checks are validate's", () => {
     const dir = writeSkill(path.join(t.project, ".omniforge", "skills"), "escaper", { body: "Read [the keys](../../../etc/passwd).\n" });
     const row = (JSON.parse(omniforge("skill", "list", "--json").out) as { name: string; valid: boolean; diagnostics: { code: string }[] }[]).find(
@@ -171,6 +187,54 @@ describe("omniforge skill list", () => {
     const r = omniforge("skill", "list", "--bogus");
     expect(r.code).toBe(2);
     expect(r.err.split("\n")[0]).toBe("omniforge skill list: Unknown option '--bogus'");
+  });
+});
+
+// A typo in --home or --project listed, searched or evaluated without that layer, exit 0. Every command that takes
+// them says so in one line, exit 2 (search and doctor still print their usage under it).
+describe("a --home or --project that is no folder", () => {
+  const run = (args: string[], env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), ...args], {
+      cwd: t.base,
+      encoding: "utf8",
+      env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", ...env },
+      timeout: 60_000,
+    });
+    return { code: r.status, err: r.stderr };
+  };
+  const COMMANDS = [
+    ["skill", "list"],
+    ["skill", "search", "review code"],
+    ["skill", "eval", "notes"],
+    ["skill", "doctor"],
+    ["skill", "deploy", "notes", "--scope", "personal"],
+    ["agent", "run", "hello"],
+    ["policy", "list"],
+  ];
+  it.each([
+    ["--project", "/nonexistent"],
+    ["--project", "/etc/passwd"],
+    ["--home", "/nonexistent"],
+    ["--home", "/etc/passwd"],
+  ])("%s %s: exit 2, saying so", (flag, value) => {
+    const other = flag === "--home" ? ["--project", t.project] : ["--home", t.home];
+    for (const cmd of COMMANDS) {
+      const r = run([...cmd, flag, value, ...other]);
+      const name = cmd.slice(0, cmd[0] === "skill" || cmd[0] === "agent" || cmd[0] === "policy" ? 2 : 1).join(" ");
+      expect([cmd.join(" "), r.code, r.err.split("\n")[0]]).toEqual([cmd.join(" "), 2, `omniforge ${name}: ${flag} ${value}: not a folder`]);
+      if (cmd[1] !== "search" && cmd[1] !== "doctor") expect(r.err.split("\n")).toHaveLength(2);
+    }
+  });
+
+  it("OMNIFORGE_PROJECT_ROOT is checked as --project is; a data home left to its default may not exist yet", () => {
+    const r = run(["skill", "list", "--home", t.home], { OMNIFORGE_PROJECT_ROOT: "/nonexistent" });
+    expect([r.code, r.err]).toEqual([2, "omniforge skill list: OMNIFORGE_PROJECT_ROOT=/nonexistent: not a folder\n"]);
+    expect(run(["skill", "list", "--project", t.project]).code).toBe(0); // HOME has no .omniforge
+  });
+
+  it("a token create with no such --home says so too", () => {
+    const r = run(["token", "create", "--email", "a@b.c", "--scope", "catalog:read", "--home", "/nonexistent"]);
+    expect([r.code, r.err.split("\n")[0]]).toEqual([2, "omniforge token create: --home /nonexistent: not a folder"]);
   });
 });
 

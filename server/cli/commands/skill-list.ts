@@ -34,15 +34,35 @@ fields are warnings); omniforge skill validate also checks the body, under the s
 --rules omniforge.
 `;
 
+/**
+ * The layers of a command's --home, --project and --user. Throws when a folder given (--home, --project,
+ * OMNIFORGE_PROJECT_ROOT) is none: a typo would otherwise list, search or evaluate without that layer, silently. A
+ * data home left to its default or OMNIFORGE_HOME may not exist yet (a first run), but not be a file.
+ */
 export function configFrom(values: { home?: string; project?: string; user?: string }, io: CliIO): LayerConfig {
-  return layerConfigFromEnv({ home: values.home, project: values.project, user: values.user }, io.env, io.cwd);
+  const config = layerConfigFromEnv({ home: values.home, project: values.project, user: values.user }, io.env, io.cwd);
+  const projectFrom = values.project !== undefined ? "--project " : io.env.OMNIFORGE_PROJECT_ROOT ? "OMNIFORGE_PROJECT_ROOT=" : null;
+  const homeFrom = values.home !== undefined ? "--home " : io.env.OMNIFORGE_HOME ? "OMNIFORGE_HOME=" : "the data home ";
+  const home = statOf(config.home);
+  if (home ? !home.isDirectory() : homeFrom === "--home ") throw new Error(`${homeFrom}${printable(config.home)}: not a folder`);
+  if (projectFrom && !statOf(config.projectRoot)?.isDirectory()) throw new Error(`${projectFrom}${printable(config.projectRoot)}: not a folder`);
+  return config;
+}
+
+/** What is at `p`, or null when nothing can be seen there (missing, below a file, not searchable). */
+function statOf(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return null;
+  }
 }
 
 /** configFrom plus `--skills DIR` catalog folders read as part of the project layer; throws when one is no folder. */
 export function catalogConfigFrom(values: { home?: string; project?: string; user?: string; skills?: string[] }, io: CliIO): LayerConfig {
   const base = configFrom(values, io);
   const catalogs = (values.skills ?? []).map((d) => path.resolve(io.cwd, d));
-  for (const d of catalogs) if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--skills ${d}: not a folder`);
+  for (const d of catalogs) if (!statOf(d)?.isDirectory()) throw new Error(`--skills ${printable(d)}: not a folder`);
   return catalogs.length ? { ...base, catalogDirs: catalogs } : base;
 }
 

@@ -2,6 +2,7 @@
 // so scripts written against skills-ref keep working. Exit 1 when the skill cannot be loaded.
 import { parseCommand } from "../args";
 import type { CliIO } from "../io";
+import { printable } from "../printable";
 import { checkSkillDir, formatPropertiesJson, readProperties } from "../../runtime/skill/index";
 import { skillDirOf } from "./skill-validate";
 
@@ -20,14 +21,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const target = skillDirOf(positionals[0]!, io);
   if ("error" in target) {
-    io.err(`omniforge skill read-properties: ${target.error}\n`);
+    io.err(`omniforge skill read-properties: ${printable(target.error)}\n`);
     return 2;
   }
   try {
     io.out(formatPropertiesJson(readProperties(checkSkillDir(target.dir))) + "\n");
     return 0;
   } catch (e) {
-    io.err(`Error: ${(e as Error).message}\n`);
+    io.err(`omniforge skill read-properties: ${printable((e as Error).message)}\n`);
     return 1;
   }
 }

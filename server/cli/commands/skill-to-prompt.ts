@@ -3,6 +3,7 @@
 // silently producing a shorter list.
 import { parseCommand } from "../args";
 import type { CliIO } from "../io";
+import { printable, printableLines } from "../printable";
 import { checkSkillDir, toPrompt, type SkillCheck } from "../../runtime/skill/index";
 import { display, skillDirOf } from "./skill-validate";
 
@@ -23,7 +24,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const arg of positionals) {
     const target = skillDirOf(arg, io);
     if ("error" in target) {
-      io.err(`omniforge skill to-prompt: ${target.error}\n`);
+      io.err(`omniforge skill to-prompt: ${printable(target.error)}\n`);
       return 2;
     }
     checks.push(checkSkillDir(target.dir));
@@ -31,9 +32,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const broken = checks.filter((c) => !c.loadable);
   for (const c of broken) {
     const first = c.diagnostics.find((d) => d.severity === "error");
-    io.err(`Error: ${display(c.dir, io)}: ${first?.message ?? "no loadable frontmatter"}\n`);
+    io.err(`omniforge skill to-prompt: ${printable(`${display(c.dir, io)}: ${first?.message ?? "no loadable frontmatter"}`)}\n`);
   }
   if (broken.length) return 1;
-  io.out(toPrompt(checks) + "\n");
+  // XML 1.0 cannot hold control characters (a description's ESC, NUL...) even as references, and a terminal would
+  // obey them: written out as \uXXXX text, as everywhere the CLI prints what files say. Line breaks stay.
+  io.out(printableLines(toPrompt(checks)) + "\n");
   return 0;
 }

@@ -111,7 +111,8 @@ describe("omniforge skill read-properties", () => {
   it("exit 1 with a message when the skill cannot be parsed, 2 without a path", () => {
     const r = omniforge("skill", "read-properties", "skills/broken");
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^Error: .*never closed/);
+    // Named like every other command's message (it read "Error: ..."), with the command.
+    expect(r.err).toMatch(/^omniforge skill read-properties: .*never closed/);
     expect(omniforge("skill", "read-properties").code).toBe(2);
   });
 });
@@ -186,6 +187,14 @@ describe("omniforge skill to-prompt", () => {
     const r = omniforge("skill", "to-prompt", "skills/good", "skills/broken");
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
-    expect(r.err).toContain("skills/broken");
+    expect(r.err).toMatch(/^omniforge skill to-prompt: skills\/broken: /);
+  });
+
+  it("writes control characters of a description out as text: XML 1.0 cannot hold them, a terminal would obey them", () => {
+    write("skills/escaper", '---\nname: escaper\ndescription: "Paints \\e[31mred\\e[0m and \\u202Eflips. Use it."\n---\nbody\n');
+    const r = omniforge("skill", "to-prompt", "skills/escaper");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("<description>\nPaints \\u001b[31mred\\u001b[0m and \\u202eflips. Use it.\n</description>");
+    expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 });

@@ -2,11 +2,12 @@
 // administrator's shell mints an access token for a console user and prints the token alone on stdout, so a
 // provisioning script can capture it. Reaching <home>/console.db is the authority here (as for skill deploy);
 // the event is audited in the console's chain with the actor "cli".
-import fs from "node:fs";
-import path from "node:path";
+import type { Db } from "../../../db/client";
 import { parseCommand, stringFlags, wholeNumber } from "../args";
+import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
-import { openDb } from "../../../db/client";
+import { printable } from "../printable";
 import { isServiceError } from "../../domain/errors";
 import { TOKEN_DEFAULT_EXPIRY_DAYS, TOKEN_MAX_EXPIRY_DAYS } from "../../domain/tokens";
 import { auditSinkFor, flushAudit } from "../../services/audit";
@@ -35,18 +36,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     home = configFrom({ home: values.home }, io).home;
   } catch (e) {
-    return usage((e as Error).message);
+    return usage(e as Error);
   }
-  const dbFile = path.join(home, "console.db");
-  if (!fs.existsSync(dbFile)) {
-    io.err(`omniforge token create: no console database at ${dbFile} (start the console once, or pass --home)\n`);
+  let db: Db;
+  try {
+    db = openConsoleDb(home, "write");
+  } catch (e) {
+    io.err(`omniforge token create: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}\n`);
     return 1;
   }
-  const db = openDb(dbFile);
   try {
     const user = findUserByEmail(db, values.email);
     if (!user) {
-      io.err(`omniforge token create: no console user with the email ${values.email}\n`);
+      io.err(`omniforge token create: no console user with the email ${printable(values.email)}\n`);
       return 1;
     }
     const { token } = createToken(
@@ -60,7 +62,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     if (isServiceError(e)) {
-      io.err(`omniforge token create: ${e.message}\n`);
+      io.err(`omniforge token create: ${printable(e.message)}\n`);
       return e.code === "BAD_REQUEST" ? 2 : 1;
     }
     throw e;

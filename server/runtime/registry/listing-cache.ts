@@ -67,7 +67,8 @@ export function listingCache(cacheDir: string, build: string, config: LayerConfi
       let stored: Stored;
       let fd: number | undefined;
       try {
-        fd = fs.openSync(file, "r");
+        // Non-blocking: a named pipe put in the cache's place would otherwise hold the open until a writer came.
+        fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
         // Only a file this user wrote and nobody else can change: a listing must not take another person's word.
         const st = fs.fstatSync(fd);
         if (!st.isFile() || (typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return undefined;

@@ -6,6 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "../../../db/client";
+import { notARegularFile, sqliteProblem } from "../../../db/sqlite-file";
 import * as schema from "../../../db/schema";
 import type { RegistryPolicy } from "../../runtime/registry";
 import { readDoctorPolicy, type DoctorPolicy } from "../doctor/policy";
@@ -29,13 +30,16 @@ export function doctorPolicyFromHome(home: string): DoctorPolicy | null {
 function readConsole<T>(home: string, read: (db: Db) => T): T | null {
   const file = path.join(path.resolve(home), "console.db");
   if (!fs.existsSync(file)) return null;
+  // SQLite would wait forever in open() for a named pipe's writer.
+  const kind = notARegularFile(file);
+  if (kind) throw new Error(`cannot read the console policy from ${file}: it is ${kind}, not a database file`);
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { readonly: true, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
     return read(drizzle(sqlite, { schema }) as unknown as Db);
   } catch (e) {
-    throw new Error(`cannot read the console policy from ${file}: ${(e as Error).message}`);
+    throw new Error(`cannot read the console policy from ${file}: ${sqliteProblem(e)}`);
   } finally {
     sqlite?.close();
   }

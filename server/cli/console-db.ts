@@ -1,0 +1,72 @@
+// The console's database as the command line opens it (policy, token create, agent run's audit). A read opens it
+// read-only and never migrates: `policy list` must not turn an empty or foreign file into a console database, nor
+// need write access to look. A write needs the file to be there (the console makes it), a regular file, writable by
+// this user; it migrates as the console would. Every failure is one line naming the file, what is wrong and what to
+// do, never SQLite's or Node's bare message.
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { openDb, schema, type Db } from "../../db/client";
+import { notARegularFile, sqliteProblem } from "../../db/sqlite-file";
+import { PRIVATE_FILE_MODE } from "../domain/limits";
+import { printable } from "./printable";
+
+/** A console database that cannot be used as asked; the message is the line to print. */
+export class ConsoleDbError extends Error {}
+
+/** <home>/console.db, opened to read (read-only, as it is) or to write (migrated, kept private). */
+export function openConsoleDb(home: string, access: "read" | "write"): Db {
+  const file = path.join(path.resolve(home), "console.db");
+  const refuse = (why: string) => new ConsoleDbError(`${printable(file)}: ${why}`);
+  if (!fs.existsSync(file)) throw new ConsoleDbError(`no console database at ${printable(file)}: start the console once (npm start) or pass --home`);
+  const kind = notARegularFile(file);
+  if (kind) throw refuse(`it is ${kind}, not a database file`);
+  if (access === "write") {
+    try {
+      fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    } catch {
+      throw refuse(`this user may not change it: run the command as the user the console runs as`);
+    }
+    keepPrivate(file);
+    // Checked as a read first: migrating would turn an empty or another program's database into a console's.
+    openToRead(file, refuse).$client.close();
+    try {
+      return openDb(file);
+    } catch (e) {
+      throw refuse(sqliteProblem(e));
+    }
+  }
+  return openToRead(file, refuse);
+}
+
+function openToRead(file: string, refuse: (why: string) => ConsoleDbError): Db {
+  let sqlite: Database.Database | undefined;
+  try {
+    sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    sqlite.pragma("busy_timeout = 5000");
+    // Read now: a damaged file or one without the console's tables says so here, not as a failed query later.
+    const made = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+    if (!made) throw refuse("holds no console data (an empty or foreign database): start the console once with this data home");
+    return drizzle(sqlite, { schema }) as unknown as Db;
+  } catch (e) {
+    sqlite?.close();
+    throw e instanceof ConsoleDbError ? e : refuse(sqliteProblem(e));
+  }
+}
+
+/**
+ * SQLite gives the WAL and shared-memory files it makes the database's mode: a console.db left readable by others
+ * (a copy, an older version) would have its audit and password hashes written into files as open. Tightened first,
+ * with any WAL files already there, as the console does at start (server/config.ts), when they are this user's.
+ */
+function keepPrivate(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      const st = fs.lstatSync(f);
+      if (st.isFile() && st.mode & 0o777 & ~PRIVATE_FILE_MODE && st.uid === process.getuid?.()) fs.chmodSync(f, PRIVATE_FILE_MODE);
+    } catch {
+      // missing, or not changed: SQLite still works, as loose as the file was left
+    }
+  }
+}
