@@ -90,7 +90,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       // folder given by path, so the whole catalog can gate CI on a broken SKILL.md too.
       dirs = [...resolveAll(index, ctx).skills, ...index.entries().filter((e) => !e.loadable)].map((e) => e.dir);
     } catch (e) {
-      return fail((e as Error).message);
+      return fail(e as Error);
     }
   }
 

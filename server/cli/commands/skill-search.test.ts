@@ -117,4 +117,17 @@ describe("omniforge skill search", () => {
     expect(r.out).toContain("esc\\u001b[31mred");
     expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
+
+  it("a wrong config.yaml is one line naming the key, exit 2, no usage under it (as skill list and eval)", () => {
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    const config = path.join(t.project, ".omniforge", "config.yaml");
+    fs.writeFileSync(config, "colour: blue\n");
+    try {
+      const r = omniforge("pdf forms");
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`omniforge skill search: ${config}: colour: unknown key (known: skills.enabled, disabled_skills, precedence, listing.budget, mode, defaults)\n`);
+    } finally {
+      fs.rmSync(config);
+    }
+  });
 });

@@ -140,7 +140,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     config = catalogConfigFrom(values, io);
     ({ ctx } = await contextFor(config, values, io.cwd, io.env));
   } catch (e) {
-    return fail((e as Error).message);
+    return fail(e as Error);
   }
 
   const index = SkillIndex.build(config);
