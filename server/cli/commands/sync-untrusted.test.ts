@@ -64,6 +64,19 @@ describe("omniforge sync refuses an answer that is not a catalog", () => {
     }
   });
 
+  it("a skill listed twice stops before anything is written: the catalog is not what the console sends", async () => {
+    answer = () => json(catalog([{ name: "eps", digest: DIGEST }, { name: "fine", digest: DIGEST }, { name: "eps", digest: DIGEST }]));
+    for (const extra of [["--dry-run"], []]) {
+      const r = await sync(...extra);
+      expect([r.code, r.out]).toEqual([1, ""]);
+      expect(r.err).toBe(`omniforge sync: ${server.url} did not answer with a catalog: skills[2].name: "eps" is listed twice\n`);
+      expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+    }
+    // One folder on macOS and Windows.
+    answer = () => json(catalog([{ name: "Eps", digest: DIGEST }, { name: "eps", digest: DIGEST }]));
+    expect((await sync()).err).toContain('skills[1].name: "eps" is listed twice (as "Eps"; names that differ only in case are one folder on some systems)');
+  });
+
   it("an archive that is not a tar stops before anything is written", async () => {
     answer = (req) => (new URL(req.url).searchParams.get("format") === "tar" ? new Response("<html>hi</html>") : json(catalog()));
     const r = await sync();
