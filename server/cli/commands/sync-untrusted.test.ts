@@ -142,6 +142,35 @@ describe("omniforge sync prints the server's text escaped", () => {
   });
 });
 
+describe("omniforge sync prints no secret", () => {
+  const run = async (from: string, token: string) => {
+    const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: project } as unknown as CliIO & { stdout: string; stderr: string };
+    io.out = (s) => void (io.stdout += s);
+    io.err = (s) => void (io.stderr += s);
+    const code = await main(["sync", "--from", from, "--token", token, "--agent", "claude-code", "--scope", "project"], io);
+    return { code, all: io.stdout + io.stderr };
+  };
+
+  it("a password in --from is refused, and shown as ***", async () => {
+    answer = () => json(catalog());
+    for (const from of [server.url.replace("http://", "http://u:s3cret-pw@"), "ftp://u:s3cret-pw@example.com", "u:s3cret-pw@example.com"]) {
+      const r = await run(from, "t");
+      expect(r.code).toBe(2);
+      expect(r.all).not.toContain("s3cret-pw");
+      expect(r.all).toMatch(/^omniforge sync: --from (must not carry a user name or password|must be an http\(s\) address)[^\n]*\*\*\*@/);
+    }
+    expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+  });
+
+  it("the token, wherever the console's answer repeats it, is shown as ***", async () => {
+    const token = "omf_s3cret-token-123";
+    answer = (req) => json({ error: { message: `bad token ${req.headers.get("authorization")}` } }, 401);
+    const r = await run(server.url, token);
+    expect(r.code).toBe(1);
+    expect(r.all).toBe("omniforge sync: the console refused: 401: bad token Bearer ***\n");
+  });
+});
+
 describe("omniforge sync stops at a lock file it cannot read", () => {
   const skills = () => path.join(project, ".claude", "skills");
   const lockFile = () => path.join(skills(), ".omniforge-sync.json");

@@ -73,7 +73,36 @@ const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 /** A signal stopped the writing between two skills: what the folder holds, for the last line. */
 class Interrupted extends Error {}
 
-export async function runSync(args: string[], io: CliIO, watchControl: WatchControl = {}): Promise<number> {
+/** A URL's user name and password ("http://u:pw@host", also without the scheme): what --from must not print. */
+const USERINFO = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i;
+
+/** The value of `--flag` as the parser takes it (`--flag V` or `--flag=V`), the last one given. */
+function flagIn(args: string[], flag: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((a, i) => {
+    if (a === flag) value = args[i + 1];
+    else if (a.startsWith(`${flag}=`)) value = a.slice(flag.length + 1);
+  });
+  return value;
+}
+
+/**
+ * `io` that shows the token and --from's user name and password as ***, whatever prints them (our messages, the
+ * console's, an error from the network). A secret shorter than 6 characters is hardly one, and hiding it would
+ * blank every word holding those letters; a user name and password are hidden with their "@".
+ */
+function hidingSecrets(io: CliIO, args: string[]): CliIO {
+  const secrets: [string, string][] = [];
+  const userinfo = USERINFO.exec(flagIn(args, "--from") ?? "")?.[1];
+  if (userinfo) secrets.push([`${userinfo}@`, "***@"]);
+  const token = flagIn(args, "--token");
+  if (token && token.length >= 6) secrets.push([token, "***"]);
+  const hide = (text: string) => secrets.reduce((t, [secret, shown]) => t.split(secret).join(shown), text);
+  return { ...io, out: (t) => io.out(hide(t)), err: (t) => io.err(hide(t)) };
+}
+
+export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchControl = {}): Promise<number> {
+  const io = hidingSecrets(rawIo, args);
   const cmd = parseCommand("sync", USAGE, args, {
     agent: { type: "string", multiple: true },
     "dry-run": { type: "boolean" },
@@ -85,6 +114,8 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
   if (typeof cmd === "number") return cmd;
   const { values, fail: usage } = cmd;
   if (!/^https?:\/\//.test(values.from)) return usage(`--from must be an http(s) address, not "${values.from}"`);
+  // fetch refuses such an address anyway; and the lock file records --from: it must not hold a password.
+  if (USERINFO.test(values.from)) return usage(`--from must not carry a user name or password (${values.from}); the token is what signs sync in`);
   if (!values.token) return usage("--token is required (make one on the console's Access tokens page)");
   const agents = [...new Set(values.agent ?? [])];
   if (agents.length === 0) return usage("give at least one --agent");
