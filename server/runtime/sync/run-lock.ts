@@ -29,6 +29,8 @@ interface Holder {
   host?: string;
   /** Nobody will come back for it: its process is gone from this host, or it was never written and is old. */
   stale: boolean;
+  /** Empty and young: its run made it a moment ago and is writing its pid into it. */
+  unwritten?: boolean;
 }
 
 /** Who holds the run lock, or null when it is gone (released meanwhile). Only a small regular file is read. */
@@ -50,8 +52,12 @@ function holderOf(file: string): Holder | null {
   } catch {
     /* not written yet, or not ours */
   }
-  return { raw, stale: raw.trim() === "" && Date.now() - st.mtimeMs > UNWRITTEN_GRACE_MS };
+  if (raw !== "") return { raw, stale: false };
+  const old = Date.now() - st.mtimeMs > UNWRITTEN_GRACE_MS;
+  return { raw, stale: old, unwritten: !old };
 }
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 function busy(folder: string, file: string, h: Holder | null): SyncFolderError {
   const who = h?.pid === undefined ? "" : ` (pid ${h.pid}${h.host === os.hostname() ? "" : ` on ${h.host}`})`;
@@ -83,8 +89,9 @@ export function acquireRunLock(folder: string): () => void {
   const file = path.join(folder, RUN_LOCK_FILE);
   const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() }) + "\n";
   let last: Holder | null = null;
-  // A few rounds: a lock released or taken over between our open and our read is simply tried again.
-  for (let round = 0; round < 3; round++) {
+  // Rounds: a lock released or taken over between our open and our read is tried again, and one just made is given
+  // a moment to name its run (the error names the pid).
+  for (let round = 0; round < 50; round++) {
     let fd: number;
     try {
       fd = fs.openSync(file, "wx", 0o644);
@@ -92,6 +99,10 @@ export function acquireRunLock(folder: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       last = holderOf(file);
       if (last === null) continue;
+      if (last.unwritten) {
+        pause(10);
+        continue;
+      }
       if (!last.stale) throw busy(folder, file, last);
       takeOver(file, last);
       continue;
