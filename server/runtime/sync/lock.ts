@@ -7,7 +7,7 @@ import { z } from "zod";
 
 export const LOCK_FILE = ".omniforge-sync.json";
 
-/** A problem with a target folder that sync states in one line (its lock file, another run holding it, Ctrl-C). */
+/** A problem with a target folder that sync states in one line (its lock file unreadable, another run holding it). */
 export class SyncFolderError extends Error {}
 
 export interface LockEntry {
@@ -87,5 +87,5 @@ export function writeLock(folder: string, lock: SyncLock): void {
   }
 }
 
-/** The lock's temporary file of process `pid`, and the pid of such a file's name (for leftovers). */
+/** The lock's temporary files' names (`.omniforge-sync.json.<pid>.tmp`), the pid in group 1: for leftovers. */
 export const LOCK_TMP = /^\.omniforge-sync\.json\.(\d+)\.tmp$/;
