@@ -64,6 +64,19 @@ describe("omniforge sync refuses an answer that is not a catalog", () => {
     }
   });
 
+  it("a skill listed twice stops before anything is written: the catalog is not what the console sends", async () => {
+    answer = () => json(catalog([{ name: "eps", digest: DIGEST }, { name: "fine", digest: DIGEST }, { name: "eps", digest: DIGEST }]));
+    for (const extra of [["--dry-run"], []]) {
+      const r = await sync(...extra);
+      expect([r.code, r.out]).toEqual([1, ""]);
+      expect(r.err).toBe(`omniforge sync: ${server.url} did not answer with a catalog: skills[2].name: "eps" is listed twice\n`);
+      expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+    }
+    // One folder on macOS and Windows.
+    answer = () => json(catalog([{ name: "Eps", digest: DIGEST }, { name: "eps", digest: DIGEST }]));
+    expect((await sync()).err).toContain('skills[1].name: "eps" is listed twice (as "Eps"; names that differ only in case are one folder on some systems)');
+  });
+
   it("an archive that is not a tar stops before anything is written", async () => {
     answer = (req) => (new URL(req.url).searchParams.get("format") === "tar" ? new Response("<html>hi</html>") : json(catalog()));
     const r = await sync();
@@ -126,6 +139,35 @@ describe("omniforge sync prints the server's text escaped", () => {
     const r = await sync("--dry-run");
     expect(r.code).toBe(1);
     expect(r.err).toBe("omniforge sync: the console refused: 403: no\\u001b]0;pwned\\u0007\\u000aomniforge sync: all good\n");
+  });
+});
+
+describe("omniforge sync prints no secret", () => {
+  const run = async (from: string, token: string) => {
+    const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: project } as unknown as CliIO & { stdout: string; stderr: string };
+    io.out = (s) => void (io.stdout += s);
+    io.err = (s) => void (io.stderr += s);
+    const code = await main(["sync", "--from", from, "--token", token, "--agent", "claude-code", "--scope", "project"], io);
+    return { code, all: io.stdout + io.stderr };
+  };
+
+  it("a password in --from is refused, and shown as ***", async () => {
+    answer = () => json(catalog());
+    for (const from of [server.url.replace("http://", "http://u:s3cret-pw@"), "ftp://u:s3cret-pw@example.com", "u:s3cret-pw@example.com"]) {
+      const r = await run(from, "t");
+      expect(r.code).toBe(2);
+      expect(r.all).not.toContain("s3cret-pw");
+      expect(r.all).toMatch(/^omniforge sync: --from (must not carry a user name or password|must be an http\(s\) address)[^\n]*\*\*\*@/);
+    }
+    expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+  });
+
+  it("the token, wherever the console's answer repeats it, is shown as ***", async () => {
+    const token = "omf_s3cret-token-123";
+    answer = (req) => json({ error: { message: `bad token ${req.headers.get("authorization")}` } }, 401);
+    const r = await run(server.url, token);
+    expect(r.code).toBe(1);
+    expect(r.all).toBe("omniforge sync: the console refused: 401: bad token Bearer ***\n");
   });
 });
 

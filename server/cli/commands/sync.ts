@@ -20,6 +20,7 @@ import {
   readLock,
   reportSync,
   skillsFolder,
+  SyncFolderError,
   SyncRemoteError,
   type FolderPlan,
   type RemoteCatalog,
@@ -69,7 +70,39 @@ export interface WatchControl {
 
 const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
-export async function runSync(args: string[], io: CliIO, watchControl: WatchControl = {}): Promise<number> {
+/** A signal stopped the writing between two skills: what the folder holds, for the last line. */
+class Interrupted extends Error {}
+
+/** A URL's user name and password ("http://u:pw@host", also without the scheme): what --from must not print. */
+const USERINFO = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]*)@/i;
+
+/** The value of `--flag` as the parser takes it (`--flag V` or `--flag=V`), the last one given. */
+function flagIn(args: string[], flag: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((a, i) => {
+    if (a === flag) value = args[i + 1];
+    else if (a.startsWith(`${flag}=`)) value = a.slice(flag.length + 1);
+  });
+  return value;
+}
+
+/**
+ * `io` that shows the token and --from's user name and password as ***, whatever prints them (our messages, the
+ * console's, an error from the network). A secret shorter than 6 characters is hardly one, and hiding it would
+ * blank every word holding those letters; a user name and password are hidden with their "@".
+ */
+function hidingSecrets(io: CliIO, args: string[]): CliIO {
+  const secrets: [string, string][] = [];
+  const userinfo = USERINFO.exec(flagIn(args, "--from") ?? "")?.[1];
+  if (userinfo) secrets.push([`${userinfo}@`, "***@"]);
+  const token = flagIn(args, "--token");
+  if (token && token.length >= 6) secrets.push([token, "***"]);
+  const hide = (text: string) => secrets.reduce((t, [secret, shown]) => t.split(secret).join(shown), text);
+  return { ...io, out: (t) => io.out(hide(t)), err: (t) => io.err(hide(t)) };
+}
+
+export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchControl = {}): Promise<number> {
+  const io = hidingSecrets(rawIo, args);
   const cmd = parseCommand("sync", USAGE, args, {
     agent: { type: "string", multiple: true },
     "dry-run": { type: "boolean" },
@@ -81,6 +114,8 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
   if (typeof cmd === "number") return cmd;
   const { values, fail: usage } = cmd;
   if (!/^https?:\/\//.test(values.from)) return usage(`--from must be an http(s) address, not "${values.from}"`);
+  // fetch refuses such an address anyway; and the lock file records --from: it must not hold a password.
+  if (USERINFO.test(values.from)) return usage(`--from must not carry a user name or password (${values.from}); the token is what signs sync in`);
   if (!values.token) return usage("--token is required (make one on the console's Access tokens page)");
   const agents = [...new Set(values.agent ?? [])];
   if (agents.length === 0) return usage("give at least one --agent");
@@ -110,10 +145,25 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
   const token = values.token;
   const q = (agent: SyncAgent) => ({ agent, environment: environmentOf(values) });
 
+  // Ctrl-C (or a polite kill) while a folder is written lets the skill in hand land and be recorded, then stops;
+  // at any other time it ends the process at once, which leaves nothing half-written (nothing is being written).
+  let stoppedBy: NodeJS.Signals | null = null;
+  const whileWriting = async <T>(work: (stopped: () => boolean) => Promise<T>): Promise<T> => {
+    const onSignal = (signal: NodeJS.Signals) => void (stoppedBy ??= signal);
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    try {
+      return await work(() => stoppedBy !== null);
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  };
+
   /** One sync: plan every folder, print, apply (unless a dry run), report. The catalogs' ETags come back. */
   const pass = async (): Promise<Map<SyncAgent, string>> => {
     const etags = new Map<SyncAgent, string>();
-    const planned: { plan: FolderPlan; agent: SyncAgent }[] = [];
+    const planned: { plan: FolderPlan; agent: SyncAgent; catalog: RemoteCatalog; label: string }[] = [];
     for (const t of targets) {
       const agent = t.agents[0]!;
       const catalog: RemoteCatalog = await fetchCatalog(source, token, q(agent));
@@ -124,7 +174,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       for (const s of catalog.skipped) plan.notes.push(`${s.name}: not offered by the console (${s.reason})`);
       if (t.agents.length > 1) plan.notes.push(`${label} read the same folder; it holds ${AGENT_LABELS[agent]}'s catalog`);
       io.out(formatPlan(shown(plan), label));
-      planned.push({ plan, agent });
+      planned.push({ plan, agent, catalog, label });
     }
     const clashes = planned.reduce((n, p) => n + p.plan.steps.filter((s) => s.kind === "clash").length, 0);
     const clashText = (tail: string) => `${count(clashes, "clash", "clashes")} ${tail}`;
@@ -133,12 +183,18 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       return etags;
     }
     const counts = { add: 0, update: 0, remove: 0 };
-    for (const { plan, agent } of planned) {
+    for (const { plan, agent, catalog, label } of planned) {
       if (!hasChanges(plan)) continue;
       const wanted = new Map(plan.steps.filter((s) => s.kind === "add" || s.kind === "update").map((s) => [s.name, s.digest!] as const));
       const folders = wanted.size ? await fetchFolders(source, token, q(agent), wanted) : new Map();
-      applyFolder(plan, (name) => folders.get(name) ?? []);
-      for (const s of plan.steps) if (s.kind in counts) counts[s.kind as keyof typeof counts]++;
+      const outcome = await whileWriting((stopped) =>
+        applyFolder(plan, () => planFolder(plan.folder, plan.agents, source, catalog.skills, label), (name) => folders.get(name) ?? [], { stop: stopped }),
+      );
+      for (const s of outcome.done) counts[s.kind as keyof typeof counts]++;
+      for (const s of outcome.skipped) {
+        io.err(`omniforge sync: ${printable(s.name)} in ${printable(plan.folder)} changed since the plan above (another sync, or an edit); left for the next sync\n`);
+      }
+      if (outcome.interrupted || stoppedBy) throw new Interrupted(`${plan.folder} holds the ${count(outcome.done.length, "skill")} written so far, recorded in its lock file; run sync again to finish`);
     }
     // What each folder now holds from this console, so its "where is this deployed" view is current. A failed
     // report does not undo a good sync: it is a warning.
@@ -162,17 +218,23 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
   // What sync can say in one line: the console's answer, the lock file, or the file system refusing a write (no
   // permission, a full disk, a folder where a file goes), named by the file. Anything else is a bug: thrown.
   const problem = (e: unknown): string | null => {
-    if (e instanceof SyncRemoteError || (e instanceof Error && /lock file/.test(e.message))) return e.message;
+    if (e instanceof SyncRemoteError || e instanceof SyncFolderError) return e.message;
     const fsError = e as NodeJS.ErrnoException;
     if (fsError instanceof Error && typeof fsError.code === "string" && typeof fsError.syscall === "string") {
       return `could not ${fsError.syscall} ${fsError.path ?? "a file"}: ${fsError.code}`;
     }
     return null;
   };
+  /** 128 + the signal's number, as the shell reports a command a signal ended: 130 for Ctrl-C. */
+  const interruptedExit = (e: Interrupted): number => {
+    io.err(`omniforge sync: interrupted: ${printable(e.message)}\n`);
+    return 128 + (os.constants.signals[stoppedBy ?? "SIGINT"] ?? 2);
+  };
   let etags: Map<SyncAgent, string>;
   try {
     etags = await pass();
   } catch (e) {
+    if (e instanceof Interrupted) return interruptedExit(e);
     const line = problem(e);
     if (line === null) throw e;
     io.err(`omniforge sync: ${printable(line)}\n`);
@@ -190,6 +252,7 @@ export async function runSync(args: string[], io: CliIO, watchControl: WatchCont
       for (const [agent, etag] of etags) changed = (await catalogChanged(source, token, q(agent), etag)) || changed;
       if (changed) etags = await pass();
     } catch (e) {
+      if (e instanceof Interrupted) return interruptedExit(e);
       const line = problem(e);
       if (line === null) throw e;
       io.err(`omniforge sync: warning: ${printable(line)}\n`);

@@ -2,5 +2,6 @@
 export * from "./targets";
 export * from "./lock";
 export * from "./plan";
+export { applyFolder } from "./apply";
 export * from "./digest";
 export { catalogChanged, fetchCatalog, fetchFolders, reportSync, SyncRemoteError, type RemoteCatalog } from "./remote";

@@ -7,6 +7,9 @@ import { z } from "zod";
 
 export const LOCK_FILE = ".omniforge-sync.json";
 
+/** A problem with a target folder that sync states in one line (its lock file unreadable, another run holding it). */
+export class SyncFolderError extends Error {}
+
 export interface LockEntry {
   /** The console it came from (the --from URL, without a trailing slash). */
   source: string;
@@ -61,14 +64,28 @@ export function readLock(folder: string): SyncLock {
     return { ...parsed, skills: Object.assign(skills, parsed.skills) };
   } catch {
     // A damaged lock must not make sync forget what it owns and start overwriting: stop instead.
-    throw new Error(`${file} is not a lock file omniforge sync can read; fix or remove it`);
+    throw new SyncFolderError(`${file} is not a lock file omniforge sync can read; fix or remove it`);
   }
 }
 
 export function writeLock(folder: string, lock: SyncLock): void {
   const file = path.join(folder, LOCK_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}.tmp`; // matches LOCK_TMP
   const sorted = Object.fromEntries(Object.entries(lock.skills).sort(([a], [b]) => (a < b ? -1 : 1)));
-  fs.writeFileSync(tmp, JSON.stringify({ version: 1, skills: sorted }, null, 2) + "\n");
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, JSON.stringify({ version: 1, skills: sorted }, null, 2) + "\n");
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    // A full disk leaves a partial file: gone, so the lock beside it is the one truth. (Not recursive: a folder in
+    // that place is not ours to delete.)
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* the write's own error says more */
+    }
+    throw e;
+  }
 }
+
+/** The lock's temporary files' names (`.omniforge-sync.json.<pid>.tmp`), the pid in group 1: for leftovers. */
+export const LOCK_TMP = /^\.omniforge-sync\.json\.(\d+)\.tmp$/;

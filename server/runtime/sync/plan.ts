@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isSafeSegment } from "../registry/layers";
-import { readSkillFolder, type SkillFile } from "../registry/skill-files";
+import { readSkillFolder } from "../registry/skill-files";
 import { folderDigest } from "./digest";
-import { readLock, writeLock, type SyncLock } from "./lock";
+import { readLock } from "./lock";
 
 export interface CatalogItem {
   name: string;
@@ -35,6 +35,22 @@ export interface FolderPlan {
   notes: string[];
 }
 
+/**
+ * What is at `dir`, without following a link: sync writes only real folders, so a link (dangling or not), a file
+ * or anything else there was put by someone else.
+ */
+export function entryAt(dir: string): "none" | "folder" | "other" {
+  try {
+    return fs.lstatSync(dir).isDirectory() ? "folder" : "other";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return "none";
+    throw e;
+  }
+}
+
+const NOT_A_FOLDER = "a link or a file, not a folder omniforge sync wrote; left alone";
+
 function localDigest(dir: string): string | null {
   try {
     return folderDigest(readSkillFolder(dir));
@@ -59,8 +75,13 @@ export function planFolder(folder: string, agents: string[], source: string, cat
     if (item.allowedTools?.length) {
       notes.push(`${item.name}: OmniForge enforces allowed-tools (${item.allowedTools.join(", ")}); ${agentLabel} only pre-approves them, so other tools stay available there.`);
     }
-    if (!fs.existsSync(dir)) {
+    const at = entryAt(dir);
+    if (at === "none") {
       steps.push({ kind: "add", name: item.name, digest: item.digest });
+      continue;
+    }
+    if (at === "other") {
+      steps.push({ kind: "clash", name: item.name, reason: NOT_A_FOLDER });
       continue;
     }
     if (!mine) {
@@ -76,8 +97,10 @@ export function planFolder(folder: string, agents: string[], source: string, cat
   for (const [name, entry] of Object.entries(lock.skills)) {
     if (wanted.has(name) || entry.source !== source || !isSafeSegment(name)) continue;
     const dir = path.join(folder, name);
-    if (!fs.existsSync(dir)) continue;
-    if (localDigest(dir) === entry.digest) {
+    const at = entryAt(dir);
+    if (at === "none") continue;
+    if (at === "other") steps.push({ kind: "clash", name, reason: `no longer in your catalog; ${NOT_A_FOLDER}` });
+    else if (localDigest(dir) === entry.digest) {
       steps.push({ kind: "remove", name, digest: entry.digest, reason: "no longer in your catalog (revoked, blocked or deleted)" });
     } else {
       steps.push({ kind: "clash", name, reason: "no longer in your catalog, but changed by hand since the last sync; left alone" });
@@ -89,42 +112,6 @@ export function planFolder(folder: string, agents: string[], source: string, cat
 }
 
 export const hasChanges = (p: FolderPlan) => p.steps.some((s) => s.kind === "add" || s.kind === "update" || s.kind === "remove");
-
-/** Writes the plan: new folders are staged beside the target and renamed in, so an agent never reads half a skill. */
-export function applyFolder(plan: FolderPlan, files: (name: string) => SkillFile[], now = new Date()): void {
-  fs.mkdirSync(plan.folder, { recursive: true });
-  const lock: SyncLock = readLock(plan.folder);
-  for (const s of plan.steps) {
-    const dir = path.join(plan.folder, s.name);
-    if (s.kind === "add" || s.kind === "update") {
-      const staging = path.join(plan.folder, `.staging-${s.name}-${process.pid}`);
-      fs.rmSync(staging, { recursive: true, force: true });
-      for (const f of files(s.name)) {
-        const abs = path.resolve(staging, ...f.path.split("/"));
-        if (!abs.startsWith(staging + path.sep)) throw new Error(`refused to write "${f.path}" outside ${s.name}`);
-        fs.mkdirSync(path.dirname(abs), { recursive: true });
-        fs.writeFileSync(abs, f.data, { mode: f.executable ? 0o755 : 0o644 });
-      }
-      if (s.kind === "update") {
-        const trash = path.join(plan.folder, `.trash-${s.name}-${process.pid}`);
-        fs.renameSync(dir, trash);
-        fs.renameSync(staging, dir);
-        fs.rmSync(trash, { recursive: true, force: true });
-      } else {
-        fs.renameSync(staging, dir);
-      }
-      lock.skills[s.name] = { source: plan.source, digest: s.digest!, syncedAt: now.toISOString() };
-    } else if (s.kind === "remove") {
-      fs.rmSync(dir, { recursive: true, force: true });
-      delete lock.skills[s.name];
-    }
-  }
-  // Entries whose folder is gone (removed by hand) are forgotten: nothing left to own.
-  for (const name of Object.keys(lock.skills)) {
-    if (lock.skills[name]!.source === plan.source && !fs.existsSync(path.join(plan.folder, name))) delete lock.skills[name];
-  }
-  writeLock(plan.folder, lock);
-}
 
 const MARK: Record<StepKind, string> = { add: "+ add   ", update: "~ update", remove: "- remove", keep: "= keep  ", clash: "! clash " };
 

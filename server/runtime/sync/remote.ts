@@ -93,6 +93,14 @@ export async function fetchCatalog(from: string, token: string, q: { agent: stri
     const listed = issues.slice(0, 3).map((i) => `${fieldName(i.path) || "the answer"}: ${i.message}`);
     throw notCatalog(listed.join("; ") + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""));
   }
+  // Two entries for one folder would be written twice over each other: not a catalog the console sends. Names that
+  // differ only in case are one folder on macOS and Windows.
+  const seen = new Map<string, string>();
+  for (const [i, { name }] of parsed.data.skills.entries()) {
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined) throw notCatalog(`skills[${i}].name: "${name}" is listed twice${first === name ? "" : ` (as "${first}"; names that differ only in case are one folder on some systems)`}`);
+    seen.set(name.toLowerCase(), name);
+  }
   return parsed.data;
 }
 
