@@ -84,6 +84,9 @@ test("health reports the database and anonymous API calls are refused", async ({
 test("at 800 px wide every page the admin opens fits the window: the menu wraps, wide tables scroll in their card", async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 700 });
   await signInAsAdmin(page);
+  // A long blocked name (any name a skill loads with can be blocked) must not widen the policies page.
+  const longName = `long-${"n".repeat(300)}-${Date.now().toString(36)}`;
+  expect((await page.request.post("/api/trpc/policy.change", { data: { json: { op: "block", name: longName } } })).status()).toBe(200);
   const pages = ["/", "/skills", "/skills/project/csv-insights", "/layers", "/playground", "/doctor", "/audit", "/policies", "/tokens", "/users", "/account"];
   for (const path of pages) {
     await page.goto(path);
@@ -92,6 +95,12 @@ test("at 800 px wide every page the admin opens fits the window: the menu wraps,
     await expect(page.getByText("Loading…")).toHaveCount(0, { timeout: 15_000 });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(`${path}: ${width}px`).toBe(`${path}: ${Math.min(width, 800)}px`);
+    if (path === "/layers") {
+      // The matrix scrolls sideways as one: its rows fit the row list, which cannot slide under a still header.
+      const rows = await page.getByTestId("layers-scroll").evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(rows.scroll).toBeLessThanOrEqual(rows.client);
+    }
   }
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toBeInViewport();
+  expect((await page.request.post("/api/trpc/policy.change", { data: { json: { op: "unblock", name: longName } } })).status()).toBe(200);
 });

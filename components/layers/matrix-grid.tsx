@@ -17,9 +17,10 @@ export function MatrixGrid({ rows, selected, onSelect }: { rows: MatrixRow[]; se
     overscan: 12,
   });
   return (
-    // Six columns need about 54rem: on a narrower window the matrix scrolls sideways in its card, not the page.
+    // Six columns need about 58rem (their minimums, gaps, padding and the row marker): on a narrower window the matrix
+    // scrolls sideways in its card as one, header with rows; the row list itself only scrolls down.
     <div className="card overflow-x-auto p-0" role="table" aria-label="Skill layers" aria-rowcount={rows.length + 1} data-testid="layers-matrix">
-      <div className="min-w-[54rem]">
+      <div className="min-w-[58rem]">
         <div role="row" className={`${GRID} border-b border-zinc-200 px-3 py-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:border-zinc-800`}>
           <span role="columnheader">Skill name</span>
           {LAYERS.map((l) => (
@@ -29,7 +30,7 @@ export function MatrixGrid({ rows, selected, onSelect }: { rows: MatrixRow[]; se
           ))}
           <span role="columnheader">Agents get</span>
         </div>
-        <div ref={parentRef} className="max-h-[60vh] min-h-24 overflow-auto" data-testid="layers-scroll">
+        <div ref={parentRef} className="max-h-[60vh] min-h-24 overflow-x-hidden overflow-y-auto" data-testid="layers-scroll">
           {rows.length === 0 && <p className="muted p-4 text-sm">No skill matches.</p>}
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {virtualizer.getVirtualItems().map((v) => {

@@ -35,8 +35,9 @@ export function BlockedNames({ p, apply }: Props) {
       <ul className="flex flex-wrap gap-2" data-testid="blocked-names">
         {p.blockedNames.length === 0 && <li className="muted text-sm">No name is blocked.</li>}
         {p.blockedNames.map((n) => (
-          <li key={n} className="badge gap-2 bg-rose-100 text-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
-            ⊗ {n}
+          // A name may be long (any name a skill loads with): it breaks inside the badge rather than widen the page.
+          <li key={n} className="badge max-w-full gap-2 bg-rose-100 text-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+            <span className="min-w-0 break-all">⊗ {n}</span>
             <button className="underline" onClick={() => apply({ op: "unblock", name: n })} aria-label={`Unblock ${n}`}>
               unblock
             </button>
@@ -77,7 +78,7 @@ export function DisabledDefinitions({ p, apply }: Props) {
         {p.disabled.map((d) => (
           <li key={`${d.name}-${d.layer}-${d.plugin ?? ""}`} className="flex items-center gap-2">
             <span className="badge bg-amber-100 text-amber-900 dark:bg-amber-950/60 dark:text-amber-200">⊘ disabled</span>
-            <span className="font-medium">{d.name}</span> in the {d.layer} layer{d.plugin ? ` (plugin ${d.plugin})` : ""}
+            <span className="min-w-0 font-medium break-all">{d.name}</span> in the {d.layer} layer{d.plugin ? ` (plugin ${d.plugin})` : ""}
             <button className="btn py-0.5" onClick={() => apply({ op: "enable", name: d.name, layer: d.layer, plugin: d.plugin })}>
               Enable
             </button>
