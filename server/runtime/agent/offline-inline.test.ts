@@ -1,27 +1,13 @@
 // The offline provider runs a skill's own script named in inline code (`scripts/run.sh`, `python3 scripts/x.py a`),
 // as the console's script template and many real skills write it, through the same sandboxed tool path as a block.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
-import type { ScriptRunner } from "../sandbox/types";
 import { runAgent } from "./loop";
 import { inlineScriptCommands, OfflineProvider, planActions } from "./offline";
-import { makeAgentWorld, realRunner } from "./test-support";
+import { makeAgentWorld, useRealRunner } from "./test-support";
 import type { AgentEvent } from "./types";
 
-let runner: ScriptRunner;
-let sandboxed = false;
-let closeRunner: () => Promise<void>;
-
-beforeAll(async () => {
-  const r = await realRunner();
-  runner = r.runner;
-  sandboxed = r.sandboxed;
-  closeRunner = r.close;
-});
-
-afterAll(async () => {
-  await closeRunner?.();
-});
+const bed = useRealRunner();
 
 describe("offline provider's inline-code commands", () => {
   const has = (...scripts: string[]) => (rel: string) => scripts.includes(rel);
@@ -75,10 +61,10 @@ describe("offline provider's inline-code commands", () => {
         files: { "scripts/list.sh": "#!/bin/sh\necho GADGETS-LISTED\n" },
       });
       const go = (request: string) =>
-        runAgent({ request, mode: "tool", provider: new OfflineProvider(), skills: { index: w.index() }, runner, audit: new MemoryAuditSink(), scratchDir: w.scratch, sessionId: "s", userId: "u" });
+        runAgent({ request, mode: "tool", provider: new OfflineProvider(), skills: { index: w.index() }, runner: bed.runner, audit: new MemoryAuditSink(), scratchDir: w.scratch, sessionId: "s", userId: "u" });
       const ok = await go("count the widgets");
       const script = ok.events.find((e) => e.type === "script_run") as Extract<AgentEvent, { type: "script_run" }>;
-      expect(script).toMatchObject({ exitCode: 0, sandboxed });
+      expect(script).toMatchObject({ exitCode: 0, sandboxed: bed.sandboxed });
       expect(script.stdout).toContain("WIDGETS-COUNTED");
       expect(ok.answer).toContain("ran scripts/count.sh:");
       expect(ok.answer).not.toContain("show no command to run");

@@ -70,6 +70,29 @@ export async function realRunner(): Promise<{ runner: ScriptRunner; sandboxed: b
   return { runner: unsafe, sandboxed: false, close: () => unsafe.close() };
 }
 
+/** realRunner() for a test file: made before its tests, closed after; read `runner` and `sandboxed` inside tests. */
+export function useRealRunner(): { readonly runner: ScriptRunner; readonly sandboxed: boolean } {
+  let made: Awaited<ReturnType<typeof realRunner>> | undefined;
+  beforeAll(async () => {
+    made = await realRunner();
+  });
+  afterAll(async () => {
+    await made?.close();
+  });
+  const ready = () => {
+    if (!made) throw new Error("the runner is used before its beforeAll ran");
+    return made;
+  };
+  return {
+    get runner() {
+      return ready().runner;
+    },
+    get sandboxed() {
+      return ready().sandboxed;
+    },
+  };
+}
+
 // ---- scripted OpenAI-compatible server ------------------------------------------------------------------
 
 export interface ScriptedReply {

@@ -7,28 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { runAgent } from "../../runtime/agent/loop";
 import { OfflineProvider, planActions } from "../../runtime/agent/offline";
-import { makeAgentWorld, realRunner, type AgentWorld } from "../../runtime/agent/test-support";
+import { makeAgentWorld, useRealRunner, type AgentWorld } from "../../runtime/agent/test-support";
 import type { AgentEvent } from "../../runtime/agent/types";
 import { checkSkillDir } from "../../runtime/skill/check";
-import type { ScriptRunner } from "../../runtime/sandbox/types";
 import { DEMO_SKILLS } from "../demo/skills";
 import { SKILL_TEMPLATES, templateById } from "./templates";
 
 let world: AgentWorld;
-let runner: ScriptRunner;
-let sandboxed = false;
-let closeRunner: () => Promise<void>;
+const bed = useRealRunner();
 
-beforeAll(async () => {
+beforeAll(() => {
   world = makeAgentWorld();
-  const r = await realRunner();
-  runner = r.runner;
-  sandboxed = r.sandboxed;
-  closeRunner = r.close;
 });
 
-afterAll(async () => {
-  await closeRunner?.();
+afterAll(() => {
   world?.cleanup();
 });
 
@@ -57,7 +49,7 @@ describe("skill templates", () => {
       mode: "tool",
       provider: new OfflineProvider(),
       skills: { index: world.index() },
-      runner,
+      runner: bed.runner,
       audit: new MemoryAuditSink(),
       scratchDir: world.scratch,
       sessionId: "s",
@@ -65,7 +57,7 @@ describe("skill templates", () => {
     });
     expect(result.events.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "greet-team" });
     const script = result.events.find((e) => e.type === "script_run") as Extract<AgentEvent, { type: "script_run" }> | undefined;
-    expect(script).toMatchObject({ exitCode: 0, sandboxed });
+    expect(script).toMatchObject({ exitCode: 0, sandboxed: bed.sandboxed });
     expect(script!.stdout).toContain("hello from the skill");
     expect(result.answer).toContain("ran scripts/run.sh:");
     expect(result.answer).not.toContain("show no command to run");
