@@ -37,6 +37,8 @@ test("the form and the text edit the same SKILL.md, keeping a YAML comment and a
   // The name rule is the validator's, checked as the author types.
   await form.getByLabel("Name", { exact: true }).fill("Forms_Tool");
   await expect(form.getByTestId("name-rule")).toContainText('must be lowercase: use "forms-tool"');
+  await form.getByLabel("Name", { exact: true }).fill("Émoji🚀");
+  await expect(form.getByTestId("name-rule")).toContainText('use "emoji"');
   await form.getByLabel("Name", { exact: true }).fill(name);
   await expect(form.getByTestId("name-rule")).toBeEmpty();
 

@@ -43,7 +43,8 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
       setError(e instanceof Error ? e.message : String(e));
     }
   };
-  const problems = nameProblems(v.name);
+  // The console names folders in ASCII: a suggestion it would then refuse is no suggestion (as in New skill).
+  const problems = nameProblems(v.name, { ascii: true });
   const folder = v.name && problems.length === 0 && v.name.normalize("NFKC") !== skillRef.skill.normalize("NFKC");
   const others = (read.ok ? read.keys : []).filter((k) => !FORM_KEYS.has(k));
   const scripts = files.filter((f) => f.type === "file" && (f.path.startsWith("scripts/") || f.executable)).map((f) => f.path);
