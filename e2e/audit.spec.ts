@@ -193,7 +193,15 @@ test("dates in the address that are no date are ignored with a note; an inverted
   await page.goto(`/audit?from=${from}`);
   const filters = page.getByRole("form", { name: "Audit filters" });
   await expect(filters.getByLabel("From", { exact: true })).toHaveValue("2026-01-02T03:04");
+  // The explicit date replaces the time range, and the range's select says so.
+  await expect(filters.getByLabel("Time range")).toHaveValue("");
+  await expect(filters.getByLabel("Time range").locator("option:checked")).toHaveText("From / To below");
   await expect(page.getByTestId("audit-date-ignored")).toHaveCount(0);
+  // Picking a range then means that range: the date leaves the field and the address.
+  await filters.getByLabel("Time range").selectOption("24h");
+  await expect(filters.getByLabel("From", { exact: true })).toHaveValue("");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/\/audit\?range=24h$/);
 
   // From after To, typed in the fields: refused there, the view stays as it was.
   await page.goto("/audit");

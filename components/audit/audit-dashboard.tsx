@@ -85,6 +85,15 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
     go(next);
   }
 
+  const datesSet = dateFieldValue(url.from) !== "" || dateFieldValue(url.to) !== "";
+  // Picking a range means that range: dates left in the fields would silently override it.
+  function clearDatesForRange(e: React.ChangeEvent<HTMLSelectElement>) {
+    if (!e.currentTarget.value || !e.currentTarget.form) return;
+    for (const k of ["from", "to"]) {
+      const input = e.currentTarget.form.elements.namedItem(k);
+      if (input instanceof HTMLInputElement) input.value = "";
+    }
+  }
   const exportHref = (format: "csv" | "jsonl") => `/api/audit/export?${queryFilterToSearch(filter)}&format=${format}`;
   const s = summary.data;
 
@@ -112,7 +121,9 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
       <form key={search} onSubmit={onSubmit} className="card grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-6" aria-label="Audit filters">
         <label className="text-xs">
           Time range
-          <select className="input" name="range" defaultValue={url.range ?? "7d"} aria-label="Time range">
+          <select className="input" name="range" defaultValue={datesSet ? "" : (url.range ?? "7d")} aria-label="Time range" onChange={clearDatesForRange}>
+            {/* An explicit From or To replaces the range (toQueryFilter): the select says so rather than show one unused. */}
+            {datesSet && <option value="">From / To below</option>}
             {Object.entries(RANGES).map(([k, r]) => (
               <option key={k} value={k}>
                 {r.label}
