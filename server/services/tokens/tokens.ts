@@ -128,6 +128,7 @@ export function createToken(
   by.audit.record({
     type: "token_created",
     actor: by.actor,
+    outcome: "ok",
     details: { tokenId: row.id, name, forUser: email ?? "machine", scopes, expiresAt: row.expiresAt.toISOString() },
   });
   const saved = db.select().from(accessTokens).where(eq(accessTokens.id, row.id)).get()!;
@@ -153,7 +154,7 @@ export function revokeToken(db: Db, caller: TokenCaller, id: string, by: Audited
   if (!row || (row.userId !== caller.id && caller.role !== "admin")) throw new ServiceError("NOT_FOUND", "No such token.");
   if (!row.revokedAt) {
     db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt))).run();
-    by.audit.record({ type: "token_revoked", actor: by.actor, details: { tokenId: id, name: row.name, userId: row.userId ?? "machine" } });
+    by.audit.record({ type: "token_revoked", actor: by.actor, outcome: "ok", details: { tokenId: id, name: row.name, userId: row.userId ?? "machine" } });
   }
   const email = row.userId ? (db.select().from(users).where(eq(users.id, row.userId)).get()?.email ?? null) : null;
   return toPublic(db.select().from(accessTokens).where(eq(accessTokens.id, id)).get()!, email);
