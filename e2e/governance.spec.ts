@@ -108,11 +108,18 @@ test("an author's new skill with a script waits for approval and becomes active 
   await expect(author.getByTestId(`active-${name}`)).toHaveText("nothing active");
   expect(await agentListing(author)).not.toContain(name);
 
+  // A project variant of an enterprise skill waits too, and says that approving it would not make it active.
+  const shadowed = `shadowed-lint-${stamp}`;
+  writeSkill(ENTERPRISE_SKILLS, shadowed);
+  writeSkill(PROJECT_SKILLS, shadowed, { scripts: { "lint.sh": "#!/bin/sh\necho variant\n" } });
+
   // The admin sees it waiting and approves it with a comment.
   await admin.goto("/policies");
+  await expect(admin.getByTestId(`approval-row-${shadowed}`).getByTestId("approval-shadowed")).toContainText("Shadowed: the enterprise definition");
   const row = admin.getByTestId(`approval-row-${name}`);
   await expect(row).toBeVisible();
   await expect(row).toContainText("has scripts");
+  await expect(row.getByTestId("approval-shadowed")).toHaveCount(0);
   await row.getByLabel(`Comment on ${name}`).fill("script reviewed: read-only lint");
   await row.getByRole("button", { name: "Approve" }).click();
   await expect(row).toHaveCount(0);

@@ -92,6 +92,11 @@ function ApprovalRow({ item }: { item: ApprovalItem }) {
         {item.reason}
         {item.requestedBy ? ` · last saved by ${item.requestedBy}` : ""}
       </p>
+      {item.shadowedBy && (
+        <p className="mt-1 text-xs text-amber-700 dark:text-amber-300" data-testid="approval-shadowed">
+          Shadowed: {item.shadowedBy} wins this name, so approving this version changes nothing while that one is there.
+        </p>
+      )}
       <div className="mt-2 flex flex-wrap gap-2">
         <input className="input max-w-md" placeholder="Comment (required to reject)" aria-label={`Comment on ${item.skill}`} value={comment} onChange={(e) => setComment(e.target.value)} />
         <button className="btn btn-primary" disabled={decide.isPending} onClick={() => decide.mutate({ id: item.id, decision: "approved", comment })}>

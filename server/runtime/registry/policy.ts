@@ -6,7 +6,6 @@ import { nfkc } from "../skill/name-rule";
 import { compileNamePattern, type CompiledPattern } from "./name-pattern";
 import type { RegistryPolicy, ResolveContext, SkillEntry } from "./types";
 
-/** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
 /**
  * A skill name as a policy holds it: the form the loader gives names (trimmed, NFKC), so a rule matches exactly the
  * skills it names, whatever characters they use. Null when empty or longer than POLICY_NAME_MAX_CHARS.
@@ -16,6 +15,7 @@ export function policyName(written: string): string | null {
   return name && name.length <= POLICY_NAME_MAX_CHARS ? name : null;
 }
 
+/** Key of a definition in `approvedDigests`: "layer:name", and "plugin:name@plugin" for plugin skills. */
 export function approvalKey(entry: Pick<SkillEntry, "layer" | "name" | "plugin">): string {
   return entry.layer === "plugin" && entry.plugin ? `plugin:${entry.name}@${entry.plugin}` : `${entry.layer}:${entry.name}`;
 }

@@ -100,4 +100,21 @@ describe("approval workflow", () => {
     expect(await statusOf("helper", "personal", h.author)).toBe("active");
     expect(await statusOf("helper", "personal", { id: "other-id", role: "author", email: "other@x.io" })).toBe("active");
   });
+
+  it("a waiting definition that another would still outrank once approved says which, so approving it is not mistaken for making it active", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
+    h.skill("enterprise", "release-notes");
+    h.skill("project", "release-notes");
+    h.skill("project", "changelog");
+    h.skill("plugin", "changelog", { plugin: "tools" });
+    // A personal definition outranks the project one for its owner only: not a reason for the shared queue.
+    h.skill("personal", "changelog", { userId: h.author.id });
+    const items = await pending();
+    const item = (name: string) => items.find((i) => i.skill === name && i.layer === "project")!;
+    expect(item("release-notes").shadowedBy).toMatch(/^the enterprise definition \(.*release-notes\)$/);
+    expect(item("changelog").shadowedBy).toBeNull();
+    // Approving the shadowed one is still allowed (it takes over if the enterprise one goes), and it stays shadowed.
+    decideApproval(h.db, { id: item("release-notes").id, decision: "approved", comment: "" }, actor());
+    expect(await statusOf("release-notes", "project")).toBe("shadowed");
+  });
 });

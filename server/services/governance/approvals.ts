@@ -6,8 +6,9 @@ import type { Db } from "../../../db/client";
 import { approvals, skillVersions, type Approval } from "../../../db/schema";
 import type { DataHome } from "../../config";
 import type { Audited } from "../../runtime/audit/events";
-import { approvalReason, blockReason, disabledReason, type LayerName, type SkillEntry } from "../../runtime/registry";
+import { approvalKey, approvalReason, blockReason, disabledReason, resolve, type LayerName, type ResolveContext, type SkillEntry } from "../../runtime/registry";
 import { effectivePolicy } from "../policy/store";
+import { configContextFor } from "../skills-config";
 import { displayPath, ownerOf } from "./context";
 import { GovernanceError } from "./errors";
 
@@ -22,6 +23,11 @@ export interface ApprovalItem {
   reason: string;
   where: string;
   hasScripts: boolean;
+  /**
+   * Another definition wins this name in the default context even once this version is approved (say which), so
+   * approving it changes nothing until that one goes. Null when approving it would make it active.
+   */
+  shadowedBy: string | null;
   requestedBy: string | null;
   requestedAt: number;
   decidedBy: string | null;
@@ -76,6 +82,10 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
   };
   const out: ApprovalItem[] = [];
   const seen = new Set<string>();
+  const all = [...definitions];
+  const byName = new Map<string, SkillEntry[]>();
+  for (const e of all) byName.set(e.name, [...(byName.get(e.name) ?? []), e]);
+  const config = configOrDefault(dataHome);
   // Every approval row once, keyed by definition and version (the latest row wins), instead of a query per skill.
   const keyOf = (layer: string, owner: string | null, plugin: string | null, skill: string, digest: string) =>
     [layer, owner ?? "", plugin ?? "", skill, digest].join("\u0000");
@@ -83,7 +93,7 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
   for (const a of db.select().from(approvals).orderBy(approvals.id).all()) existing.set(keyOf(a.layer, a.ownerId, a.plugin, a.skill, a.digest), a);
   // One transaction: the first listing after "require approval" is switched on may create a row per skill.
   db.transaction(() => {
-    for (const e of definitions) {
+    for (const e of all) {
       if (!e.loadable || seen.has(e.id)) continue;
       seen.add(e.id);
       const owner = ownerOf(e, dataHome);
@@ -121,6 +131,7 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
         reason,
         where: displayPath(e.dir, dataHome),
         hasScripts: e.hasScripts,
+        shadowedBy: winnerOver(e, owner, byName.get(e.name) ?? [], { ...config, policy }, dataHome),
         requestedBy: row.requestedBy,
         requestedAt: row.requestedAt,
         decidedBy: row.decidedBy,
@@ -130,6 +141,29 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
     }
   });
   return out.sort((a, b) => (a.status === b.status ? a.skill.localeCompare(b.skill) : a.status === "pending" ? -1 : 1));
+}
+
+/** config.yaml's precedence and disabled names; a broken config.yaml is reported by the views that need it, not here. */
+function configOrDefault(dataHome: DataHome): ResolveContext {
+  try {
+    return configContextFor(dataHome.home, dataHome.projectRoot);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The definition that would still win over `e` once `e` is approved: resolved as the registry does, among the shared
+ * layers and only its owner's personal layer (a personal skill shadows a shared one for that person alone), with
+ * `e` counted as approved. Where it is, for the admin to read, or null.
+ */
+function winnerOver(e: SkillEntry, owner: string | null, sameName: SkillEntry[], ctx: ResolveContext, dataHome: DataHome): string | null {
+  const defs = sameName.filter((d) => d.layer !== "personal" || ownerOf(d, dataHome) === owner);
+  if (defs.length < 2) return null;
+  const approved = ctx.policy && { ...ctx.policy, approvedDigests: { ...ctx.policy.approvedDigests, [approvalKey(e)]: approvalDigestOf(e) } };
+  const r = resolve({ definitions: () => defs, names: () => [e.name] }, e.plugin ? `${e.name}@${e.plugin}` : e.name, { ...ctx, policy: approved });
+  if (!r.active || r.active.id === e.id) return null;
+  return `${r.active.plugin ? `the plugin "${r.active.plugin}"` : `the ${r.active.layer}`} definition (${displayPath(r.active.dir, dataHome)})`;
 }
 
 export interface ApprovalNote {
