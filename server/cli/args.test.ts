@@ -30,6 +30,15 @@ describe("a command's expected flags", () => {
     expect(io.err).toMatch(/^omniforge demo: unexpected "extra"\n/);
   });
 
+  it("a mistyped flag gets the flag it is nearest to; one near none gets none", () => {
+    const { io, cli } = capture();
+    expect(parse(["--tokn", "t", "--from", "http://x"], cli)).toBe(2);
+    expect(io.err).toMatch(/^omniforge demo: Unknown option '--tokn': did you mean --token\?\n/);
+    const far = capture();
+    expect(parse(["--verbose"], far.cli)).toBe(2);
+    expect(far.io.err).toMatch(/^omniforge demo: Unknown option '--verbose'\n/);
+  });
+
   it("hands back the flags when everything is there, and --help still wins over missing flags", () => {
     const ok = parse(["--from", "http://x", "--token", "t"], capture().cli);
     expect(ok).toMatchObject({ values: { from: "http://x", token: "t" }, positionals: [] });

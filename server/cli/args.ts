@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { errorLine } from "./error-line";
 import type { CliIO } from "./io";
 import { printableLines } from "./printable";
+import { nearest } from "./suggest";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -50,7 +51,10 @@ function parseFlags<O extends Options>(args: string[], options: O): Parsed<O> | 
     const line = (e as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, "");
     // "--limit -1": the value looks like a flag to parseArgs, which calls that ambiguous.
     const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(line);
-    return ambiguous ? `${ambiguous[1]} needs a value (a value starting with "-" is written ${ambiguous[1]}=-…)` : line;
+    if (ambiguous) return `${ambiguous[1]} needs a value (a value starting with "-" is written ${ambiguous[1]}=-…)`;
+    const unknown = /^Unknown option '--([^']+)'/.exec(line);
+    const meant = unknown && nearest(unknown[1]!, Object.keys(options));
+    return meant ? `${line}: did you mean --${meant}?` : line;
   }
 }
 

@@ -33,6 +33,14 @@ describe("omniforge", () => {
     expect(r.err).toMatch(/^omniforge: unknown command "skill frobnicate"\nusage: /);
   });
 
+  it("a mistyped command gets the one it is nearest to, and what was typed is printed as inert text", async () => {
+    expect((await omniforge("skil", "list", "--json")).err.split("\n")[0]).toBe('omniforge: unknown command "skil list --json": did you mean "omniforge skill list"?');
+    expect((await omniforge("sycn", "--dry-run")).err.split("\n")[0]).toBe('omniforge: unknown command "sycn --dry-run": did you mean "omniforge sync"?');
+    const r = await omniforge("skill", "\u001b[2Jlist");
+    expect(r.code).toBe(2);
+    expect(r.err.split("\n")[0]).toBe('omniforge: unknown command "skill \\u001b[2Jlist"');
+  });
+
   it("--version prints the package version", async () => {
     expect((await omniforge("--version")).out).toMatch(/^omniforge \d+\.\d+\.\d+\n$/);
   });

@@ -1,6 +1,8 @@
 // Entry of the `omniforge` command line. Each command lives in ./commands/<group>-<verb>.ts and exports
 // `run(args: string[], io: CliIO): Promise<number>` (the exit code). This file only dispatches.
 import { errorLine } from "./error-line";
+import { printable } from "./printable";
+import { nearest } from "./suggest";
 import type { CliIO } from "./io";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -63,7 +65,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const wantsHelp = argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h";
     // Asked-for help is output (`omniforge --help | less`), as each command's own --help is; a wrong command is an error.
     const write = wantsHelp ? io.out : io.err;
-    if (!wantsHelp) write(`omniforge: unknown command "${argv.join(" ")}"\n`);
+    if (!wantsHelp) {
+      const asked = argv.slice(0, 2).join(" ");
+      // "skil list" and "sycn --from …": the command it is nearest to, by its first word or its first two.
+      const meant = nearest(asked, Object.keys(COMMANDS)) ?? nearest(argv[0] ?? "", Object.keys(COMMANDS).filter((k) => !k.includes(" ")));
+      write(`omniforge: unknown command "${printable(argv.join(" "))}"${meant ? `: did you mean "omniforge ${meant}"?` : ""}\n`);
+    }
     write("usage: omniforge <group> <command> [options]\n\ncommands:\n");
     for (const name of Object.keys(COMMANDS)) write(`  omniforge ${name}\n`);
     return wantsHelp ? 0 : 2;
