@@ -103,4 +103,12 @@ test("at 800 px wide every page the admin opens fits the window: the menu wraps,
   }
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toBeInViewport();
   expect((await page.request.post("/api/trpc/policy.change", { data: { json: { op: "unblock", name: longName } } })).status()).toBe(200);
+  // On a laptop's 1280 px the admin's whole menu is one row, level with the name and the sign-out button.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const first = await nav.getByRole("link", { name: "Overview" }).boundingBox();
+  const last = await nav.getByRole("link", { name: "Users" }).boundingBox();
+  const signOut = await page.getByRole("button", { name: "Sign out" }).boundingBox();
+  expect(Math.round(last!.y)).toBe(Math.round(first!.y));
+  expect(Math.abs(last!.y + last!.height / 2 - (signOut!.y + signOut!.height / 2))).toBeLessThan(8);
 });

@@ -19,7 +19,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
         Skip to content
       </a>
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">
           <Link href="/" className="flex items-center gap-2 font-semibold">
             <img src="/icon.svg" alt="" width={22} height={22} />
             OmniForge Skills
@@ -30,7 +30,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
                 key={i.href}
                 href={i.href}
                 aria-current={isActive(i.href) ? "page" : undefined}
-                className={`rounded-md px-2.5 py-1.5 ${
+                className={`rounded-md px-2 py-1.5 ${
                   isActive(i.href)
                     ? "bg-zinc-100 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white"
                     : "text-zinc-600 hover:bg-zinc-50 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
@@ -41,7 +41,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
             ))}
           </nav>
           <div className="flex items-center gap-3 text-sm" data-testid="signed-in-user">
-            <Link href="/account" className="hidden hover:underline sm:inline" title="Your account: change password">
+            <Link href="/account" className="hidden max-w-[24ch] truncate align-middle hover:underline sm:inline-block" title={`${user.email}: your account, change password`}>
               {user.email}
             </Link>
             <span className="badge bg-indigo-100 text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200" data-testid="user-role">
