@@ -69,7 +69,7 @@ export function DisabledDefinitions({ p, apply }: Props) {
           ))}
         </select>
         <input className="input" name="plugin" placeholder="plugin (plugin layer only)" aria-label="Plugin" />
-        <button className="btn" type="submit">
+        <button className="btn btn-danger justify-self-start" type="submit">
           Disable
         </button>
       </form>
