@@ -81,19 +81,22 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
           days
         </label>
         {isAdmin ? (
-          <select className="input" name="owner" aria-label="For" defaultValue="">
-            <option value="">me</option>
-            <option value="machine">machine (no user)</option>
-            {users.data?.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.email}
-              </option>
-            ))}
-          </select>
+          <label className="flex items-center gap-2 text-sm">
+            For
+            <select className="input min-w-0" name="owner" aria-label="For" defaultValue="">
+              <option value="">me</option>
+              <option value="machine">machine (no user)</option>
+              {users.data?.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.email}
+                </option>
+              ))}
+            </select>
+          </label>
         ) : (
           <span />
         )}
-        <button className="btn btn-primary justify-center" type="submit" disabled={create.isPending}>
+        <button className="btn btn-primary justify-center self-center" type="submit" disabled={create.isPending}>
           Create token
         </button>
       </form>
