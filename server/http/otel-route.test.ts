@@ -120,6 +120,17 @@ describe("Claude Code's events, as its exporter sends them", () => {
     });
   }
 
+  it("a lone surrogate in an attribute (JSON's \\ud800, or a 200-character cut through an emoji) keeps the audit chain verifiable", async () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    // JSON.parse turns "\ud800" into a lone surrogate, which SQLite stores as U+FFFD: hashed as sent, the row
+    // read back no longer matched its hash and the audit reported tampering.
+    const body = `{"resourceLogs":[{"resource":{"attributes":[${JSON.stringify(attr("service.name", "claude-code"))},{"key":"host.name","value":{"stringValue":"box\\ud800"}}]},"scopeLogs":[{"logRecords":[{"attributes":[${JSON.stringify(attr("event.name", "skill_activated"))},{"key":"skill.name","value":{"stringValue":"pdf\\udc00"}},${JSON.stringify(attr("session.id", "a".repeat(199) + "😀"))}]}]}]}]}`;
+    const res = await fetch(`${server.url}/api/otel/v1/logs`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body });
+    expect(res.status).toBe(200);
+    expect(rows()).toMatchObject([{ skill: "pdf\ufffd", sourceHost: "box\ufffd", sessionId: "a".repeat(199) + "\ufffd" }]);
+    expect(verifyChain(t.db)).toMatchObject({ ok: true });
+  });
+
   it("answers what it dropped as OTLP's partialSuccess, and a request of only unknown events is still a success", async () => {
     const body = {
       resourceLogs: [
