@@ -6,7 +6,7 @@ import path from "node:path";
 import { isSafeSegment } from "../registry/layers";
 import { isSkippedEntry, readSkillFolder } from "../registry/skill-files";
 import { folderDigest } from "./digest";
-import { readLock } from "./lock";
+import { readLock, SyncFolderError } from "./lock";
 
 export interface CatalogItem {
   name: string;
@@ -79,7 +79,32 @@ function localDigest(dir: string): string | null {
   }
 }
 
+/**
+ * Stops with one line when `folder`, or the nearest part of its path that exists, cannot hold skills: a file, or a
+ * link to nothing (a dotfiles checkout not cloned yet). mkdir's bare EEXIST, ENOTDIR or ENOENT said neither.
+ */
+function assertUsable(folder: string): void {
+  for (let p = folder; ; p = path.dirname(p)) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return; // the write that follows names the file and the error
+      if (code === "ENOENT" && fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        const target = path.resolve(path.dirname(p), fs.readlinkSync(p));
+        throw new SyncFolderError(`${p} is a link to ${target}, which does not exist; create that folder or remove the link`);
+      }
+      if (path.dirname(p) === p) return;
+      continue;
+    }
+    if (!st.isDirectory()) throw new SyncFolderError(`${p} is ${st.isFile() ? "a file" : "something else"}, not a folder; move it away and sync again`);
+    return;
+  }
+}
+
 export function planFolder(folder: string, agents: string[], source: string, catalog: CatalogItem[], agentLabel: string): FolderPlan {
+  assertUsable(folder);
   const lock = readLock(folder);
   const steps: Step[] = [];
   const notes: string[] = [];
