@@ -143,12 +143,13 @@ export function ingest(db: Db, audit: AuditSink, input: IntakeInput): IntakeResu
     const req = checked(metricsRequestSchema, body, "metrics");
     // Cumulative counters need the value last recorded for their series: written rows must be visible.
     flushAudit(db);
+    // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
     const last = db.$client.prepare(
       `SELECT json_extract(details, '$.cumulative') AS v FROM audit_events
-        WHERE skill = ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY id DESC LIMIT 1`,
+        WHERE skill = ? AND at >= ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY at DESC, id DESC LIMIT 1`,
     );
-    mapped = mapMetrics(req, sender, received, (series, skill) => {
-      const row = last.get(skill, series) as { v: number | null } | undefined;
+    mapped = mapMetrics(req, sender, received, (series, skill, since) => {
+      const row = last.get(skill, since ?? Number.MIN_SAFE_INTEGER, series) as { v: number | null } | undefined;
       return typeof row?.v === "number" ? row.v : null;
     });
   }
