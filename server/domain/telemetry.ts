@@ -36,3 +36,10 @@ export const TELEMETRY_MAX_ROWS_PER_POINT = 1_000;
 export const TELEMETRY_MAX_ROWS_PER_REQUEST = 10_000;
 /** Nesting an OTLP JSON body may have (attribute values in arrays in lists...): checked before the schema recurses. */
 export const TELEMETRY_MAX_JSON_DEPTH = 64;
+/**
+ * Objects and arrays one export request may hold, counted before the schema checks them. Checking and mapping cost
+ * about a microsecond each, on the console's one thread: 4 MiB of empty records (a million and more) held every
+ * page up for seconds. A full SDK batch (512 records) holds about 20,000, a collector's default batch (8,192) about
+ * 300,000.
+ */
+export const TELEMETRY_MAX_VALUES_PER_REQUEST = 500_000;

@@ -120,6 +120,17 @@ describe("Claude Code's events, as its exporter sends them", () => {
     });
   }
 
+  it("a lone surrogate in an attribute (JSON's \\ud800, or a 200-character cut through an emoji) keeps the audit chain verifiable", async () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    // JSON.parse turns "\ud800" into a lone surrogate, which SQLite stores as U+FFFD: hashed as sent, the row
+    // read back no longer matched its hash and the audit reported tampering.
+    const body = `{"resourceLogs":[{"resource":{"attributes":[${JSON.stringify(attr("service.name", "claude-code"))},{"key":"host.name","value":{"stringValue":"box\\ud800"}}]},"scopeLogs":[{"logRecords":[{"attributes":[${JSON.stringify(attr("event.name", "skill_activated"))},{"key":"skill.name","value":{"stringValue":"pdf\\udc00"}},${JSON.stringify(attr("session.id", "a".repeat(199) + "😀"))}]}]}]}]}`;
+    const res = await fetch(`${server.url}/api/otel/v1/logs`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body });
+    expect(res.status).toBe(200);
+    expect(rows()).toMatchObject([{ skill: "pdf\ufffd", sourceHost: "box\ufffd", sessionId: "a".repeat(199) + "\ufffd" }]);
+    expect(verifyChain(t.db)).toMatchObject({ ok: true });
+  });
+
   it("answers what it dropped as OTLP's partialSuccess, and a request of only unknown events is still a success", async () => {
     const body = {
       resourceLogs: [
@@ -220,6 +231,29 @@ describe("refused, and nothing written", () => {
     const res = await post(gzipSync(Buffer.from(oneSkill)), { ...auth(), "content-type": "application/json", "content-encoding": "gzip" });
     expect(res.status).toBe(200);
     expect(rows()).toMatchObject([{ type: "skill_activated", skill: "pdf-forms", sourceAgent: "claude-code" }]);
+  });
+
+  it("a million empty records (3 MB of JSON, 2 MB of protobuf) are a 400 before the schema, not seconds of the console's thread", async () => {
+    // A bigger body limit than this file's server: the route itself, as the console mounts it.
+    const send = (body: BodyInit, type: string) =>
+      handleOtlpRequest(new Request("http://127.0.0.1/api/otel/v1/logs", { method: "POST", headers: { ...auth(), "content-type": type }, body }), "logs", {
+        db: t.db,
+        audit: auditSinkFor(t.db),
+        maxBytes: 8 * 1024 * 1024,
+      });
+    const json = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: new Array(1_000_000).fill({}) }] }] });
+    // ExportLogsServiceRequest { resource_logs { scope_logs { log_records {} x 1,000,000 } } }: each empty record is 0x12 0x00.
+    const records = new Uint8Array(2_000_000).map((_, i) => (i % 2 === 0 ? 0x12 : 0));
+    const varint = (n: number) => { const out: number[] = []; for (; n > 127; n >>>= 7) out.push((n & 127) | 128); return [...out, n]; };
+    const wrap = (field: number, inner: Uint8Array) => new Uint8Array([(field << 3) | 2, ...varint(inner.length), ...inner]);
+    const proto = wrap(1, wrap(2, records));
+    for (const [body, type] of [[json, "application/json"], [proto, "application/x-protobuf"]] as const) {
+      const res = await send(body, type);
+      expect(res.status).toBe(400);
+      const message = type === "application/json" ? ((await res.json()) as { message: string }).message : new TextDecoder().decode(await res.arrayBuffer());
+      expect(message).toMatch(/more than 500000 values .*export in smaller batches/);
+    }
+    expect(rows()).toEqual([]);
   });
 
   it("malformed bodies are 400s with a reason, and a request with one bad record writes none of its good ones", async () => {

@@ -250,3 +250,37 @@ describe("omniforge sync stops at a lock file it cannot read", () => {
     }
   });
 });
+
+describe("omniforge sync names a skills folder it cannot use", () => {
+  const dotClaude = () => path.join(project, ".claude");
+  const skills = () => path.join(dotClaude(), "skills");
+  beforeEach(() => {
+    answer = () => json(catalog());
+    fs.mkdirSync(dotClaude());
+  });
+  const refusedEvenDry = async (line: string) => {
+    for (const extra of [["--dry-run"], []]) {
+      const r = await sync(...extra);
+      expect([r.code, r.err]).toEqual([1, `omniforge sync: ${line}\n`]);
+      // No plan of adds into a folder that cannot take them.
+      expect(r.out).not.toContain("add");
+    }
+  };
+
+  it("a link to a folder that does not exist (dotfiles not cloned yet): said so, not mkdir's ENOENT", async () => {
+    const target = path.join(home, "dotfiles", "claude-skills");
+    fs.symlinkSync(target, skills());
+    await refusedEvenDry(`${skills()} is a link to ${target}, which does not exist; create that folder or remove the link`);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it("a file in its place, or in place of a folder above it: said so, not mkdir's EEXIST or ENOTDIR", async () => {
+    fs.writeFileSync(skills(), "notes");
+    await refusedEvenDry(`${skills()} is a file, not a folder; move it away and sync again`);
+    fs.rmSync(skills());
+    fs.rmdirSync(dotClaude());
+    fs.writeFileSync(dotClaude(), "notes");
+    await refusedEvenDry(`${dotClaude()} is a file, not a folder; move it away and sync again`);
+    expect(fs.readFileSync(dotClaude(), "utf8")).toBe("notes");
+  });
+});

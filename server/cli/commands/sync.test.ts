@@ -126,6 +126,30 @@ describe("omniforge sync", () => {
     expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).toContain("New steps.");
   });
 
+  it("a synced copy holding what its digest leaves out (a .git, node_modules) is a clash: never replaced or removed", async () => {
+    await sync();
+    // The folder digest skips version control and dependency folders, so these copies still read as unchanged.
+    fs.mkdirSync(claude("release-notes", ".git"));
+    fs.writeFileSync(claude("release-notes", ".git", "HEAD"), "ref: refs/heads/main\n");
+    fs.mkdirSync(claude("pdf-forms", "scripts", "node_modules", "dep"), { recursive: true });
+    fs.writeFileSync(claude("pdf-forms", "scripts", "node_modules", "dep", "index.js"), "mine\n");
+    fs.writeFileSync(claude("team-style", ".DS_Store"), "finder");
+    h.skill("enterprise", "release-notes", { body: "# release-notes\n\nNew steps.\n" });
+    h.skill("enterprise", "team-style", { body: "# team-style\n\nNew style.\n" });
+    changePolicy(h.db, { op: "block", name: "pdf-forms" }, { audit: h.audit, actor: { id: "admin-id" } });
+    const r = await sync();
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/! clash\s+release-notes\s+\(holds "\.git", which omniforge sync did not write; left alone/);
+    expect(r.out).toMatch(/! clash\s+pdf-forms\s+\(no longer in your catalog, but holds "scripts\/node_modules", which omniforge sync did not write; left alone/);
+    expect(fs.readFileSync(claude("release-notes", ".git", "HEAD"), "utf8")).toContain("refs/heads/main");
+    expect(fs.readFileSync(claude("pdf-forms", "scripts", "node_modules", "dep", "index.js"), "utf8")).toBe("mine\n");
+    // Finder's .DS_Store is nobody's work: that copy is updated as usual.
+    expect(r.out).toMatch(/~ update\s+team-style/);
+    expect(fs.readFileSync(claude("team-style", "SKILL.md"), "utf8")).toContain("New style.");
+    // Codex's copies, untouched by hand, follow the catalog.
+    expect(ls(codex())).toEqual(["release-notes", "team-style"]);
+  });
+
   it("--watch asks with the ETag each round and syncs again only when the catalog changed", async () => {
     const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: home } as unknown as CliIO & { stdout: string; stderr: string };
     io.out = (s) => void (io.stdout += s);

@@ -29,6 +29,9 @@ export class RegistryError extends Error {
 /** Folders never copied: version-control metadata and dependency caches are not part of a skill. */
 const SKIP = new Set([".git", "node_modules", ".DS_Store"]);
 
+/** Whether readSkillFolder leaves an entry of this name out (so a folder digest does not see it either). */
+export const isSkippedEntry = (name: string) => SKIP.has(name) || name.startsWith(".staging-") || name.startsWith(".trash-");
+
 /**
  * Reads every file of a skill folder, within the archive limits. Symlinks to files inside the folder are
  * copied as files; links that leave the folder, and linked folders, are refused.
@@ -39,7 +42,7 @@ export function readSkillFolder(dir: string, limits: ArchiveLimits = DEFAULT_ARC
   let total = 0;
   const walk = (abs: string, rel: string) => {
     for (const d of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (SKIP.has(d.name) || d.name.startsWith(".staging-") || d.name.startsWith(".trash-")) continue;
+      if (isSkippedEntry(d.name)) continue;
       const childAbs = path.join(abs, d.name);
       const childRel = rel ? `${rel}/${d.name}` : d.name;
       let target = childAbs;

@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isSafeSegment } from "../registry/layers";
-import { readSkillFolder } from "../registry/skill-files";
+import { isSkippedEntry, readSkillFolder } from "../registry/skill-files";
 import { folderDigest } from "./digest";
-import { readLock } from "./lock";
+import { readLock, SyncFolderError } from "./lock";
 
 export interface CatalogItem {
   name: string;
@@ -51,6 +51,26 @@ export function entryAt(dir: string): "none" | "folder" | "other" {
 
 const NOT_A_FOLDER = "a link or a file, not a folder omniforge sync wrote; left alone";
 
+/**
+ * The first thing in a synced copy that its digest leaves out (a .git, node_modules: someone's work, not ours),
+ * "/"-separated; null when there is none. Replacing or removing the folder would lose it. Finder's .DS_Store is
+ * nobody's work. Links are not followed.
+ */
+function unrecorded(dir: string, rel = ""): string | null {
+  for (const d of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const at = rel ? `${rel}/${d.name}` : d.name;
+    if (isSkippedEntry(d.name)) {
+      if (d.name !== ".DS_Store") return at;
+    } else if (d.isDirectory()) {
+      const inner = unrecorded(dir, at);
+      if (inner) return inner;
+    }
+  }
+  return null;
+}
+
+const holding = (what: string) => `holds "${what}", which omniforge sync did not write; left alone (move it out to take the console's copy)`;
+
 function localDigest(dir: string): string | null {
   try {
     return folderDigest(readSkillFolder(dir));
@@ -59,7 +79,32 @@ function localDigest(dir: string): string | null {
   }
 }
 
+/**
+ * Stops with one line when `folder`, or the nearest part of its path that exists, cannot hold skills: a file, or a
+ * link to nothing (a dotfiles checkout not cloned yet). mkdir's bare EEXIST, ENOTDIR or ENOENT said neither.
+ */
+function assertUsable(folder: string): void {
+  for (let p = folder; ; p = path.dirname(p)) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return; // the write that follows names the file and the error
+      if (code === "ENOENT" && fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        const target = path.resolve(path.dirname(p), fs.readlinkSync(p));
+        throw new SyncFolderError(`${p} is a link to ${target}, which does not exist; create that folder or remove the link`);
+      }
+      if (path.dirname(p) === p) return;
+      continue;
+    }
+    if (!st.isDirectory()) throw new SyncFolderError(`${p} is ${st.isFile() ? "a file" : "something else"}, not a folder; move it away and sync again`);
+    return;
+  }
+}
+
 export function planFolder(folder: string, agents: string[], source: string, catalog: CatalogItem[], agentLabel: string): FolderPlan {
+  assertUsable(folder);
   const lock = readLock(folder);
   const steps: Step[] = [];
   const notes: string[] = [];
@@ -90,7 +135,9 @@ export function planFolder(folder: string, agents: string[], source: string, cat
       continue;
     }
     const local = localDigest(dir);
+    const extra = local !== item.digest && local === mine.digest ? unrecorded(dir) : null;
     if (local === item.digest) steps.push({ kind: "keep", name: item.name, digest: item.digest });
+    else if (extra) steps.push({ kind: "clash", name: item.name, reason: holding(extra) });
     else if (local === mine.digest) steps.push({ kind: "update", name: item.name, digest: item.digest });
     else steps.push({ kind: "clash", name: item.name, reason: "changed by hand since the last sync; left alone (remove the folder to take the console's copy)" });
   }
@@ -101,7 +148,9 @@ export function planFolder(folder: string, agents: string[], source: string, cat
     if (at === "none") continue;
     if (at === "other") steps.push({ kind: "clash", name, reason: `no longer in your catalog; ${NOT_A_FOLDER}` });
     else if (localDigest(dir) === entry.digest) {
-      steps.push({ kind: "remove", name, digest: entry.digest, reason: "no longer in your catalog (revoked, blocked or deleted)" });
+      const extra = unrecorded(dir);
+      if (extra) steps.push({ kind: "clash", name, reason: `no longer in your catalog, but ${holding(extra)}` });
+      else steps.push({ kind: "remove", name, digest: entry.digest, reason: "no longer in your catalog (revoked, blocked or deleted)" });
     } else {
       steps.push({ kind: "clash", name, reason: "no longer in your catalog, but changed by hand since the last sync; left alone" });
     }

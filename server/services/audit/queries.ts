@@ -201,13 +201,16 @@ export function eventTypes(db: Db): string[] {
     .map((r) => r.v);
 }
 
-/** Skills by number of activations, most first. */
+/**
+ * Skills by number of activations, most first. A failed one (Codex's counter with status "error": asked for, not
+ * injected) stays in the log but is no activation.
+ */
 export function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): { skill: string; n: number }[] {
   flushAudit(db);
   return db
     .select({ skill: auditEvents.skill, n: count() })
     .from(auditEvents)
-    .where(whereOf({ ...filter, type: "skill_activated" }, scope, isNotNull(auditEvents.skill)))
+    .where(whereOf({ ...filter, type: "skill_activated" }, scope, and(isNotNull(auditEvents.skill), sql`${auditEvents.outcome} IS NOT 'failed'`)))
     .groupBy(auditEvents.skill)
     .orderBy(desc(count()), asc(auditEvents.skill))
     .limit(limit)

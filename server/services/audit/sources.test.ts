@@ -51,6 +51,10 @@ describe("audit by source", () => {
   });
 
   it("the top-skills chart counts what agents used, and can show one source alone", () => {
+    // Codex counts a skill it was asked for but could not inject as status "error": not an activation.
+    auditSinkFor(t.db).record({ type: "skill_activated", actor: { id: "u1" }, skill: "pdf-forms", outcome: "failed", source: { agent: "codex", host: "m9" } });
+    auditSinkFor(t.db).record({ type: "skill_activated", actor: { id: "u1" }, skill: "pdf-forms", outcome: "failed", source: { agent: "codex", host: "m9" } });
+    flushAudit(t.db);
     expect(topSkillsByActivation(t.db, auditFilterSchema.parse({}), all)).toEqual([
       { skill: "release-notes", n: 4 },
       { skill: "pdf-forms", n: 1 },

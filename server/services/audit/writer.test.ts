@@ -169,6 +169,17 @@ describe("AuditWriter", () => {
     w.close();
   });
 
+  it("stores a lone surrogate as U+FFFD and hashes what it stores, so the chain still verifies", () => {
+    const w = new AuditWriter(t.db, { stdout: false });
+    // A sign-in name or an agent's attribute: any caller can put one in; a surrogate pair stays as it is.
+    w.record({ type: "login_failed", actor: { id: "u1", email: "eve\ud800@x.io" }, skill: "a\udc00b", sessionId: "ok 😀" });
+    w.flush();
+    const r = t.db.$client.prepare(`SELECT actor_email AS email, skill, session_id AS session FROM audit_events`).get();
+    expect(r).toEqual({ email: "eve\ufffd@x.io", skill: "a\ufffdb", session: "ok 😀" });
+    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 1 });
+    w.close();
+  });
+
   it("writes queued events when the process exits, and prints them as JSON lines", () => {
     const script = path.join(t.dir, "exit.ts");
     const repo = process.cwd();

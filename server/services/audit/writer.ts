@@ -52,6 +52,13 @@ export interface AuditWriterOptions {
   checkpointEveryMs?: number;
 }
 
+/**
+ * A lone UTF-16 surrogate (JSON's "\ud800" from an agent's telemetry, or a cut through an emoji) as U+FFFD. SQLite
+ * stores text as UTF-8 and reads such a unit back as other characters, so a row hashed with it never verified again:
+ * the audit reported tampering. Hashed and stored as the same well-formed text, it verifies.
+ */
+const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
 export function toPendingFields(e: AuditEvent): PendingFields {
   let details: string | null = null;
   if (e.details && typeof e.details === "object") {
@@ -60,10 +67,10 @@ export function toPendingFields(e: AuditEvent): PendingFields {
     if (details === "{}") details = null;
   }
   const at = e.at instanceof Date && !Number.isNaN(e.at.getTime()) ? e.at.getTime() : Date.now();
-  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, 500) : null);
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? wellFormed(v.slice(0, 500)) : null);
   return {
     at,
-    type: String(e.type),
+    type: wellFormed(String(e.type)),
     actorId: str(e.actor?.id),
     actorEmail: str(e.actor?.email),
     sessionId: str(e.sessionId),

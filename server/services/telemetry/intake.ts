@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
-import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_JSON_DEPTH } from "../../domain/telemetry";
+import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_JSON_DEPTH, TELEMETRY_MAX_VALUES_PER_REQUEST } from "../../domain/telemetry";
 import type { TokenPrincipal } from "../tokens";
 import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
@@ -45,36 +45,54 @@ export function inflate(bytes: Uint8Array, contentEncoding: string | null, limit
 }
 
 function decode(signal: Signal, encoding: Encoding, bytes: Uint8Array): unknown {
+  let value: unknown;
   if (encoding === "protobuf") {
     try {
-      return decodeProtobuf(signal, bytes);
+      value = decodeProtobuf(signal, bytes);
     } catch (e) {
       throw new ServiceError("BAD_REQUEST", `The body is not an OTLP ${signal} export request in protobuf (${(e as Error).message.slice(0, 120)}).`);
     }
+  } else {
+    try {
+      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch {
+      throw new ServiceError("BAD_REQUEST", "The body is not JSON.");
+    }
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw new ServiceError("BAD_REQUEST", "The body is not JSON.");
-  }
-  // The schema checks nested values recursively: a body nested thousands deep would exhaust the stack there.
-  if (depthOver(value, TELEMETRY_MAX_JSON_DEPTH)) {
+  // The schema checks nested values recursively: a body nested thousands deep would exhaust the stack there
+  // (protobuf's decoder stops at 100 levels itself). And each value costs time on the console's one thread.
+  const over = shapeOver(value, encoding === "json" ? TELEMETRY_MAX_JSON_DEPTH : Infinity, TELEMETRY_MAX_VALUES_PER_REQUEST);
+  if (over === "depth") {
     throw new ServiceError("BAD_REQUEST", `The body is nested more than ${TELEMETRY_MAX_JSON_DEPTH} levels deep: not an OTLP ${signal} export request.`);
+  }
+  if (over === "size") {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      `The request holds more than ${TELEMETRY_MAX_VALUES_PER_REQUEST} values (records, points, attributes): export in smaller batches (the OpenTelemetry SDKs send 512 records at a time).`,
+    );
   }
   return value;
 }
 
-/** Whether `value` nests arrays and objects more than `max` deep (iterative: the check must not recurse itself). */
-function depthOver(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
+/**
+ * Whether `value` nests arrays and objects more than `maxDepth` deep, or holds more than `maxValues` of them
+ * (iterative, and it stops at the limit: the check must not recurse, nor cost what it guards against).
+ */
+function shapeOver(value: unknown, maxDepth: number, maxValues: number): "depth" | "size" | null {
+  if (value === null || typeof value !== "object") return null;
+  // Counted as they are found, so a million-element array is refused without stacking it whole.
+  const stack: [object, number][] = [[value, 0]];
+  let seen = 1;
   while (stack.length) {
     const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (d >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, d + 1]);
+    if (d >= maxDepth) return "depth";
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child === null || typeof child !== "object") continue;
+      if (++seen > maxValues) return "size";
+      stack.push([child, d + 1]);
+    }
   }
-  return false;
+  return null;
 }
 
 function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, signal: Signal): T {
@@ -125,12 +143,13 @@ export function ingest(db: Db, audit: AuditSink, input: IntakeInput): IntakeResu
     const req = checked(metricsRequestSchema, body, "metrics");
     // Cumulative counters need the value last recorded for their series: written rows must be visible.
     flushAudit(db);
+    // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
     const last = db.$client.prepare(
       `SELECT json_extract(details, '$.cumulative') AS v FROM audit_events
-        WHERE skill = ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY id DESC LIMIT 1`,
+        WHERE skill = ? AND at >= ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY at DESC, id DESC LIMIT 1`,
     );
-    mapped = mapMetrics(req, sender, received, (series, skill) => {
-      const row = last.get(skill, series) as { v: number | null } | undefined;
+    mapped = mapMetrics(req, sender, received, (series, skill, since) => {
+      const row = last.get(skill, since ?? Number.MIN_SAFE_INTEGER, series) as { v: number | null } | undefined;
       return typeof row?.v === "number" ? row.v : null;
     });
   }

@@ -27,6 +27,16 @@ describe("Codex's counter", () => {
     expect(mapMetrics(counter(10, 2), sender, received, () => 10).events).toHaveLength(0);
   });
 
+  it("the last value is asked for from the series' start on, when the agent's clock is believable", () => {
+    const since: (number | null)[] = [];
+    const c = counter(2, 2);
+    const point = c.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.sum.dataPoints[0]!;
+    mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null)); // start "1": 1970, not believable
+    point.startTimeUnixNano = nanos(new Date(received.getTime() - 3_600_000));
+    mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null));
+    expect(since).toEqual([null, received.getTime() - 3_600_000]);
+  });
+
   it("a delta is taken as it is, without asking for the last value", () => {
     const m = mapMetrics(counter(2, 1), sender, received, () => {
       throw new Error("not asked for deltas");

@@ -162,8 +162,12 @@ export function mapLogs(req: LogsRequest, sender: Sender, received: Date): Mappe
   return { events, dropped };
 }
 
-/** The last cumulative value recorded for a counter series, so a cumulative counter becomes increments. */
-export type PreviousValue = (series: string, skill: string) => number | null;
+/**
+ * The last cumulative value recorded for a counter series, so a cumulative counter becomes increments. `since` is
+ * the series' start (ms) when the agent's clock is believable: none of its rows is older, so the lookup reads only
+ * rows since then, not the skill's whole history, once per point of every export.
+ */
+export type PreviousValue = (series: string, skill: string, since: number | null) => number | null;
 
 function pointCount(m: Metric): number {
   const d = m.sum ?? m.gauge ?? m.histogram ?? m.exponentialHistogram ?? m.summary;
@@ -198,7 +202,8 @@ export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, 
       const series = [source.agent, source.host ?? "", source.user ?? "", skill, text(a, "status") ?? "", text(a, "invoke_type") ?? "", String(p.startTimeUnixNano ?? "")].join("|");
       let n = value;
       if (cumulative) {
-        const before = previous(series, skill);
+        const started = timeOf(p.startTimeUnixNano, received);
+        const before = previous(series, skill, started.at === received ? null : started.at.getTime());
         n = before !== null && value >= before ? value - before : value; // a smaller value: the counter restarted
       }
       n = Math.round(n);
