@@ -47,6 +47,7 @@ describe("Codex's cumulative counter over a long audit", () => {
     const took = performance.now() - began;
     expect(written).toBe(30 * 3);
     // Reading back through 100,000 rows per point took 1.6 s here; along (skill, at) from the series' start, 30 ms.
-    expect(took).toBeLessThan(500);
+    // A figure, not a gate (timings belong in npm run bench); map.test.ts checks the lookup's bound itself.
+    console.log(`[measure] 60 Codex exports over 100,000 audit rows: ${took.toFixed(0)} ms`);
   });
 });
