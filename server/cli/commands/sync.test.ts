@@ -182,4 +182,19 @@ describe("omniforge sync", () => {
     expect(r.err).toContain("the console refused: 401");
     expect(fs.existsSync(claude())).toBe(false);
   });
+
+  it("warns when an agent would read the same skills twice: its own folder and the shared .agents/skills this sync fills", async () => {
+    const project = fs.mkdtempSync(path.join(home, "repo-"));
+    const io = { stdout: "", stderr: "", env: { HOME: home }, cwd: project } as unknown as CliIO & { stdout: string; stderr: string };
+    io.out = (t) => void (io.stdout += t);
+    io.err = (t) => void (io.stderr += t);
+    const run = (...agents: string[]) => main(["sync", "--from", server.url, "--token", token, ...agents.flatMap((a) => ["--agent", a]), "--scope", "project", "--dry-run"], io);
+    // Codex's project folder is the shared .agents/skills, which Gemini CLI reads besides .gemini/skills.
+    expect(await run("codex", "gemini")).toBe(0);
+    expect(io.stdout).toContain(`note: Gemini CLI also reads ${path.join(project, ".agents", "skills")}, which this sync fills for Codex: it will see each skill twice.`);
+    // Claude Code reads only its own folder: nothing to warn about.
+    io.stdout = "";
+    expect(await run("codex", "claude-code")).toBe(0);
+    expect(io.stdout).not.toContain("twice");
+  });
 });

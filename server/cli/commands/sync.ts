@@ -19,6 +19,7 @@ import {
   planFolder,
   readLock,
   reportSync,
+  sharedAliasOf,
   skillsFolder,
   SyncFolderError,
   SyncRemoteError,
@@ -173,6 +174,15 @@ export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchC
       const plan = planFolder(t.folder, t.agents, source, catalog.skills, label);
       for (const s of catalog.skipped) plan.notes.push(`${s.name}: not offered by the console (${s.reason})`);
       if (t.agents.length > 1) plan.notes.push(`${label} read the same folder; it holds ${AGENT_LABELS[agent]}'s catalog`);
+      for (const a of t.agents) {
+        const alias = sharedAliasOf(a, scope, places);
+        const filler = alias === t.folder ? undefined : targets.find((x) => x.folder === alias);
+        if (filler) {
+          plan.notes.push(
+            `${AGENT_LABELS[a]} also reads ${printable(alias!)}, which this sync fills for ${filler.agents.map((x) => AGENT_LABELS[x]).join(" + ")}: it will see each skill twice. Sync one of the two, or --agent agents alone for every agent that reads that folder`,
+          );
+        }
+      }
       io.out(formatPlan(shown(plan), label));
       planned.push({ plan, agent, catalog, label });
     }

@@ -1,6 +1,7 @@
 // Where each agent reads skills from, per scope. Sources are cited in ./README.md. `omniforge sync` writes into
-// exactly one folder per agent and scope (the agent's own, not a shared alias), so an agent never sees a skill
-// twice; two agents whose folders coincide share one plan.
+// exactly one folder per agent and scope (the agent's own, not a shared alias); two agents whose folders coincide
+// share one plan. An agent that also reads the shared .agents/skills sees a skill twice when the same sync fills
+// that folder too (for Codex's project scope, or --agent agents): sharedAliasOf says so, and sync warns.
 import path from "node:path";
 
 import { SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
@@ -36,4 +37,12 @@ export function skillsFolder(agent: SyncAgent, scope: SyncScope, p: TargetPlaces
     case "agents":
       return path.join(base, ".agents", "skills");
   }
+}
+
+/** Agents that read the shared `.agents/skills` of a scope besides their own folder (./README.md's sources). */
+const READS_SHARED_ALIAS: ReadonlySet<SyncAgent> = new Set<SyncAgent>(["codex", "gemini", "opencode", "copilot"]);
+
+/** The shared `.agents/skills` folder `agent` also reads in `scope`, or null when it reads only its own. */
+export function sharedAliasOf(agent: SyncAgent, scope: SyncScope, p: TargetPlaces): string | null {
+  return READS_SHARED_ALIAS.has(agent) ? skillsFolder("agents", scope, p) : null;
 }
