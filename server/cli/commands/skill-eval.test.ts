@@ -197,4 +197,36 @@ describe("omniforge skill eval", () => {
       await silent.close();
     }
   });
+
+  it("Ctrl-C midway: the queries that ran are reported, the one cut into is not a FAIL, and the report says it stopped", async () => {
+    let second!: () => void;
+    const cutting = new Promise<void>((ok) => (second = ok));
+    const server = await scriptedOpenAiServer((_body, n) => {
+      if (n === 1) second(); // the second query's first run is waiting for its answer
+      return { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] };
+    }, { delayMs: 400 });
+    const file = setFile("two.json", [
+      { query: "fill in the fields of this PDF form", should_trigger: true },
+      { query: "fill in my tax PDF form", should_trigger: true },
+    ]);
+    try {
+      const child = spawn(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "eval", "pdf-forms", "--triggers", file, "--runs", "1", "--provider", "openai", "--home", t.home, "--project", t.project], {
+        cwd: t.base,
+        env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" },
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      await cutting;
+      child.kill("SIGINT");
+      expect(await new Promise<number | null>((ok) => child.on("close", (c) => ok(c)))).toBe(130);
+      expect(out).toContain("pass  100%  should fire  fill in the fields of this PDF form");
+      expect(out).not.toContain("fill in my tax PDF form");
+      expect(out).toContain("1/1 passed");
+      expect(err).toBe("stopped by SIGINT after 1 of 2 queries: the figures cover only those; the rest did not run\n");
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -218,8 +218,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       // Queries, names and the model's words come from files and a model: shown, never obeyed by the terminal.
       io.out(textReport(name, results, s, `${printable(name)}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolveAll(index, ctx).skills.length, "active skill")}`));
     }
-    // Ctrl-C: 130, as a shell reports it, not the 1 of a failed query.
-    if (stoppedBy) return signalExitCode(stoppedBy);
+    // Ctrl-C: 130, as a shell reports it, not the 1 of a failed query; the figures above cover only what ran.
+    if (stoppedBy) {
+      io.err(`stopped by ${stoppedBy} after ${results.length} of ${count(cases.length, "query", "queries")}: the figures cover only those; the rest did not run\n`);
+      return signalExitCode(stoppedBy);
+    }
     return results.length === cases.length && results.every((r) => r.passed) && !gradesFailed ? 0 : 1;
   } catch (e) {
     if (stoppedBy) return signalExitCode(stoppedBy);

@@ -177,4 +177,28 @@ describe("runTriggerEval", () => {
     });
     expect(results).toHaveLength(1);
   });
+
+  it("cancelled between the runs of a query: that query is not reported (1 of 3 runs is no rate)", async () => {
+    const ctl = new AbortController();
+    const server = await scriptedOpenAiServer((_body, n) => {
+      if (n === 0) setTimeout(() => ctl.abort(), 50); // Ctrl-C while the second run waits for its answer
+      return { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] };
+    }, { delayMs: 300 });
+    servers.push(server);
+    const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "gpt-test" });
+    const seen: QueryResult[] = [];
+    const results = await runTriggerEval({
+      skill: "pdf-forms",
+      cases: [{ query: "fill this PDF form", should_trigger: true }],
+      skills: { index },
+      provider,
+      mode: "tool",
+      runs: 3,
+      scratchDir: world.scratch,
+      signal: ctl.signal,
+      onResult: (r) => seen.push(r),
+    });
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect([results, seen]).toEqual([[], []]);
+  });
 });
