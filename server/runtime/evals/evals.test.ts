@@ -36,6 +36,18 @@ describe("trigger set format", () => {
     expect(parseTriggers('{"query": "x"}').diagnostics[0]!.code).toBe("eval.shape");
   });
 
+  it("a byte order mark (Notepad's UTF-8) is read past; a repeated query is named and left out", () => {
+    const bom = parseTriggers('\uFEFF[\n  {"query": "fill this PDF", "should_trigger": true}\n]\r\n');
+    expect(bom).toEqual({ value: [{ query: "fill this PDF", should_trigger: true }], diagnostics: [] });
+    expect(parseTaskEvals('\uFEFF{"skill_name": "x", "evals": [{"id": 1, "prompt": "p"}]}').diagnostics).toEqual([]);
+    const dup = parseTriggers('[\n  {"query": "a", "should_trigger": true},\n  {"query": "a", "should_trigger": false},\n  {"query": "a", "should_trigger": true}\n]');
+    expect(dup.value).toEqual([{ query: "a", should_trigger: true }]);
+    expect(dup.diagnostics).toEqual([
+      { code: "eval.duplicate", message: 'case 2 repeats the query of case 1 (with the opposite "should_trigger", so one of the two always fails); it is left out', line: 3, column: 3 },
+      { code: "eval.duplicate", message: "case 3 repeats the query of case 1 (it would count twice); it is left out", line: 4, column: 3 },
+    ]);
+  });
+
   it("task evals' prompts join the set as should-trigger cases", () => {
     const tasks = parseTaskEvals(JSON.stringify({ skill_name: "pdf-forms", evals: [{ id: 1, prompt: "Fill the W-9 form", expected_output: "a filled PDF", files: [], expectations: ["fields filled"] }] }, null, 2));
     expect(tasks.diagnostics).toEqual([]);
