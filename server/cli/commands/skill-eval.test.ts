@@ -149,6 +149,19 @@ describe("omniforge skill eval", () => {
     expect(r.err).toBe(`omniforge skill eval: ${path.join(t.base, "empty.json")} holds no trigger cases: write at least one {"query": "...", "should_trigger": true}\n`);
   });
 
+  it("a skill agents cannot see (disabled here) is one line saying why, exit 2, no usage under it", () => {
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    const config = path.join(t.project, ".omniforge", "config.yaml");
+    fs.writeFileSync(config, "disabled_skills: [pdf-forms]\n");
+    try {
+      const r = omniforge("pdf-forms");
+      expect([r.code, r.out]).toEqual([2, ""]);
+      expect(r.err).toMatch(/^omniforge skill eval: "pdf-forms" is not active here, so no agent can choose it: .*disabled.* \(see `omniforge skill list`\)\n$/);
+    } finally {
+      fs.rmSync(config);
+    }
+  });
+
   it("a wrong config.yaml is one line naming the key, exit 2, no usage under it", () => {
     fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
     const config = path.join(t.project, ".omniforge", "config.yaml");
