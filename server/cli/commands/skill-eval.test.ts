@@ -143,6 +143,13 @@ describe("omniforge skill eval", () => {
     }
   });
 
+  it("a trigger set over the size limit is one line naming the file and the limit, no usage under it", () => {
+    const big = path.join(t.base, "big.json");
+    fs.writeFileSync(big, JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ query: `fill this PDF form ${i}`, should_trigger: true }))));
+    const r = omniforge("pdf-forms", "--triggers", big);
+    expect([r.code, r.out, r.err]).toEqual([2, "", `omniforge skill eval: cannot read the trigger set: ${big} is ${fs.statSync(big).size} bytes; the limit is 1048576\n`]);
+  });
+
   it("an empty trigger set is an error (exit 2), not '0/0 passed' and exit 0", () => {
     const r = omniforge("pdf-forms", "--triggers", setFile("empty.json", []));
     expect([r.code, r.out]).toEqual([2, ""]);

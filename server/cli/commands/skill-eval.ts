@@ -156,8 +156,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // "0/0 passed" with exit 0 would let CI pass a skill that was never tested.
     if (!cases.length && !problems.length) return fail(new Error(`${values.triggers} holds no trigger cases: write at least one {"query": "...", "should_trigger": true}`));
   } catch (e) {
-    if (e instanceof FileReadError || e instanceof ConfinementError) return fail(`cannot read the trigger set: ${e.message}`);
-    return fail(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    // The call was right, the file is not: one line, no usage under it.
+    if (e instanceof FileReadError || e instanceof ConfinementError) return fail(new Error(`cannot read the trigger set: ${e.message}`));
+    return fail(new Error(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
   }
   if (problems.length) {
     io.err(printableLines(problems.join("\n")) + "\n");
