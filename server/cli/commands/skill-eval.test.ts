@@ -143,10 +143,30 @@ describe("omniforge skill eval", () => {
     }
   });
 
+  it("a trigger set over the size limit is one line naming the file and the limit, no usage under it", () => {
+    const big = path.join(t.base, "big.json");
+    fs.writeFileSync(big, JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ query: `fill this PDF form ${i}`, should_trigger: true }))));
+    const r = omniforge("pdf-forms", "--triggers", big);
+    expect([r.code, r.out, r.err]).toEqual([2, "", `omniforge skill eval: cannot read the trigger set: ${big} is ${fs.statSync(big).size} bytes; the limit is 1048576\n`]);
+  });
+
   it("an empty trigger set is an error (exit 2), not '0/0 passed' and exit 0", () => {
     const r = omniforge("pdf-forms", "--triggers", setFile("empty.json", []));
     expect([r.code, r.out]).toEqual([2, ""]);
     expect(r.err).toBe(`omniforge skill eval: ${path.join(t.base, "empty.json")} holds no trigger cases: write at least one {"query": "...", "should_trigger": true}\n`);
+  });
+
+  it("a skill agents cannot see (disabled here) is one line saying why, exit 2, no usage under it", () => {
+    fs.mkdirSync(path.join(t.project, ".omniforge"), { recursive: true });
+    const config = path.join(t.project, ".omniforge", "config.yaml");
+    fs.writeFileSync(config, "disabled_skills: [pdf-forms]\n");
+    try {
+      const r = omniforge("pdf-forms");
+      expect([r.code, r.out]).toEqual([2, ""]);
+      expect(r.err).toMatch(/^omniforge skill eval: "pdf-forms" is not active here, so no agent can choose it: .*disabled.* \(see `omniforge skill list`\)\n$/);
+    } finally {
+      fs.rmSync(config);
+    }
   });
 
   it("a wrong config.yaml is one line naming the key, exit 2, no usage under it", () => {
@@ -195,6 +215,38 @@ describe("omniforge skill eval", () => {
       expect(await new Promise<number | null>((ok) => child.on("exit", (c) => ok(c)))).toBe(130);
     } finally {
       await silent.close();
+    }
+  });
+
+  it("Ctrl-C midway: the queries that ran are reported, the one cut into is not a FAIL, and the report says it stopped", async () => {
+    let second!: () => void;
+    const cutting = new Promise<void>((ok) => (second = ok));
+    const server = await scriptedOpenAiServer((_body, n) => {
+      if (n === 1) second(); // the second query's first run is waiting for its answer
+      return { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] };
+    }, { delayMs: 400 });
+    const file = setFile("two.json", [
+      { query: "fill in the fields of this PDF form", should_trigger: true },
+      { query: "fill in my tax PDF form", should_trigger: true },
+    ]);
+    try {
+      const child = spawn(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "eval", "pdf-forms", "--triggers", file, "--runs", "1", "--provider", "openai", "--home", t.home, "--project", t.project], {
+        cwd: t.base,
+        env: { ...process.env, HOME: t.base, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "m" },
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      await cutting;
+      child.kill("SIGINT");
+      expect(await new Promise<number | null>((ok) => child.on("close", (c) => ok(c)))).toBe(130);
+      expect(out).toContain("pass  100%  should fire  fill in the fields of this PDF form");
+      expect(out).not.toContain("fill in my tax PDF form");
+      expect(out).toContain("1/1 passed");
+      expect(err).toBe("stopped by SIGINT after 1 of 2 queries: the figures cover only those; the rest did not run\n");
+    } finally {
+      await server.close();
     }
   });
 });

@@ -125,10 +125,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 
   const index = SkillIndex.build(config);
-  const target = resolveAll(index, ctx).skills.find((e) => e.name === name);
+  const resolved = resolveAll(index, ctx);
+  const target = resolved.skills.find((e) => e.name === name);
   if (!target) {
-    const defined = index.definitions(name);
-    return fail(defined.length ? `"${name}" is defined but not active here (${count(defined.length, "definition")}; see \`omniforge skill list\`)` : `no skill named "${name}" in this catalog`);
+    // Blocked, disabled, out of scope, awaiting approval or invalid: say which, since agents never see it either.
+    const why = resolved.byName[name]?.candidates[0]?.reason;
+    if (why) return fail(new Error(`"${name}" is not active here, so no agent can choose it: ${why} (see \`omniforge skill list\`)`));
+    return fail(`no skill named "${name}" in this catalog`);
   }
 
   const problems: string[] = [];
@@ -153,8 +156,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // "0/0 passed" with exit 0 would let CI pass a skill that was never tested.
     if (!cases.length && !problems.length) return fail(new Error(`${values.triggers} holds no trigger cases: write at least one {"query": "...", "should_trigger": true}`));
   } catch (e) {
-    if (e instanceof FileReadError || e instanceof ConfinementError) return fail(`cannot read the trigger set: ${e.message}`);
-    return fail(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    // The call was right, the file is not: one line, no usage under it.
+    if (e instanceof FileReadError || e instanceof ConfinementError) return fail(new Error(`cannot read the trigger set: ${e.message}`));
+    return fail(new Error(`cannot read the trigger set: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
   }
   if (problems.length) {
     io.err(printableLines(problems.join("\n")) + "\n");
@@ -216,10 +220,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       if (grades.length) io.out(gradesReport(grades));
       if (gradeNote) io.out(gradeNote + "\n");
       // Queries, names and the model's words come from files and a model: shown, never obeyed by the terminal.
-      io.out(textReport(name, results, s, `${printable(name)}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolveAll(index, ctx).skills.length, "active skill")}`));
+      io.out(textReport(name, results, s, `${printable(name)}: ${count(cases.length, "query", "queries")}, ${provider.name}${provider.name === "offline" ? "" : ` ${provider.model}`}, ${mode} mode, ${count(usedRuns, "run")} each, against ${count(resolved.skills.length, "active skill")}`));
     }
-    // Ctrl-C: 130, as a shell reports it, not the 1 of a failed query.
-    if (stoppedBy) return signalExitCode(stoppedBy);
+    // Ctrl-C: 130, as a shell reports it, not the 1 of a failed query; the figures above cover only what ran.
+    if (stoppedBy) {
+      io.err(`stopped by ${stoppedBy} after ${results.length} of ${count(cases.length, "query", "queries")}: the figures cover only those; the rest did not run\n`);
+      return signalExitCode(stoppedBy);
+    }
     return results.length === cases.length && results.every((r) => r.passed) && !gradesFailed ? 0 : 1;
   } catch (e) {
     if (stoppedBy) return signalExitCode(stoppedBy);

@@ -36,6 +36,18 @@ describe("trigger set format", () => {
     expect(parseTriggers('{"query": "x"}').diagnostics[0]!.code).toBe("eval.shape");
   });
 
+  it("a byte order mark (Notepad's UTF-8) is read past; a repeated query is named and left out", () => {
+    const bom = parseTriggers('\uFEFF[\n  {"query": "fill this PDF", "should_trigger": true}\n]\r\n');
+    expect(bom).toEqual({ value: [{ query: "fill this PDF", should_trigger: true }], diagnostics: [] });
+    expect(parseTaskEvals('\uFEFF{"skill_name": "x", "evals": [{"id": 1, "prompt": "p"}]}').diagnostics).toEqual([]);
+    const dup = parseTriggers('[\n  {"query": "a", "should_trigger": true},\n  {"query": "a", "should_trigger": false},\n  {"query": "a", "should_trigger": true}\n]');
+    expect(dup.value).toEqual([{ query: "a", should_trigger: true }]);
+    expect(dup.diagnostics).toEqual([
+      { code: "eval.duplicate", message: 'case 2 repeats the query of case 1 (with the opposite "should_trigger", so one of the two always fails); it is left out', line: 3, column: 3 },
+      { code: "eval.duplicate", message: "case 3 repeats the query of case 1 (it would count twice); it is left out", line: 4, column: 3 },
+    ]);
+  });
+
   it("task evals' prompts join the set as should-trigger cases", () => {
     const tasks = parseTaskEvals(JSON.stringify({ skill_name: "pdf-forms", evals: [{ id: 1, prompt: "Fill the W-9 form", expected_output: "a filled PDF", files: [], expectations: ["fields filled"] }] }, null, 2));
     expect(tasks.diagnostics).toEqual([]);
@@ -176,5 +188,29 @@ describe("runTriggerEval", () => {
       signal: ctl.signal,
     });
     expect(results).toHaveLength(1);
+  });
+
+  it("cancelled between the runs of a query: that query is not reported (1 of 3 runs is no rate)", async () => {
+    const ctl = new AbortController();
+    const server = await scriptedOpenAiServer((_body, n) => {
+      if (n === 0) setTimeout(() => ctl.abort(), 50); // Ctrl-C while the second run waits for its answer
+      return { toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] };
+    }, { delayMs: 300 });
+    servers.push(server);
+    const provider = openAiCompatibleProvider({ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "gpt-test" });
+    const seen: QueryResult[] = [];
+    const results = await runTriggerEval({
+      skill: "pdf-forms",
+      cases: [{ query: "fill this PDF form", should_trigger: true }],
+      skills: { index },
+      provider,
+      mode: "tool",
+      runs: 3,
+      scratchDir: world.scratch,
+      signal: ctl.signal,
+      onResult: (r) => seen.push(r),
+    });
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect([results, seen]).toEqual([[], []]);
   });
 });

@@ -27,7 +27,7 @@ export interface TaskEval {
 }
 
 export interface EvalDiagnostic {
-  code: "eval.json" | "eval.shape" | "eval.query" | "eval.too-many";
+  code: "eval.json" | "eval.shape" | "eval.query" | "eval.duplicate" | "eval.too-many";
   message: string;
   line: number;
   column: number;
@@ -49,6 +49,9 @@ function lineCol(text: string, offset: number): { line: number; column: number }
   }
   return { line, column: offset - last };
 }
+
+// A UTF-8 byte order mark (Notepad, PowerShell's Out-File) is not part of the JSON: RFC 8259 lets a reader ignore it.
+const withoutBom = (text: string) => text.replace(/^\uFEFF/, "");
 
 function parseJson(text: string, file: string): { json: unknown; diagnostics: EvalDiagnostic[] } {
   const errors: ParseError[] = [];
@@ -72,7 +75,8 @@ function elementPositions(text: string, key?: string): { line: number; column: n
 }
 
 /** Reads triggers.json. Cases with problems are left out and each problem is a diagnostic. */
-export function parseTriggers(text: string): Parsed<TriggerCase[]> {
+export function parseTriggers(file: string): Parsed<TriggerCase[]> {
+  const text = withoutBom(file);
   const { json, diagnostics } = parseJson(text, "triggers.json");
   if (diagnostics.length) return { value: [], diagnostics };
   if (!Array.isArray(json)) {
@@ -80,6 +84,7 @@ export function parseTriggers(text: string): Parsed<TriggerCase[]> {
   }
   const where = elementPositions(text);
   const value: TriggerCase[] = [];
+  const firstCase = new Map<string, { n: number; should_trigger: boolean }>();
   json.forEach((item: unknown, i) => {
     const at = where[i] ?? { line: 1, column: 1 };
     const o = item as { query?: unknown; should_trigger?: unknown };
@@ -99,6 +104,14 @@ export function parseTriggers(text: string): Parsed<TriggerCase[]> {
       diagnostics.push({ code: "eval.shape", message: `case ${i + 1}: "should_trigger" must be true or false`, ...at });
       return;
     }
+    // The same query twice counts twice in every figure; with opposite answers one of the two always fails.
+    const first = firstCase.get(o.query);
+    if (first) {
+      const why = first.should_trigger === o.should_trigger ? "it would count twice" : `with the opposite "should_trigger", so one of the two always fails`;
+      diagnostics.push({ code: "eval.duplicate", message: `case ${i + 1} repeats the query of case ${first.n} (${why}); it is left out`, ...at });
+      return;
+    }
+    firstCase.set(o.query, { n: i + 1, should_trigger: o.should_trigger });
     value.push({ query: o.query, should_trigger: o.should_trigger });
   });
   if (value.length > MAX_CASES) {
@@ -114,7 +127,8 @@ export function formatTriggers(cases: readonly Pick<TriggerCase, "query" | "shou
 }
 
 /** Reads evals.json (skill-creator's task evals); their prompts become should-trigger cases. */
-export function parseTaskEvals(text: string): Parsed<{ skillName: string | null; evals: TaskEval[] }> {
+export function parseTaskEvals(file: string): Parsed<{ skillName: string | null; evals: TaskEval[] }> {
+  const text = withoutBom(file);
   const { json, diagnostics } = parseJson(text, "evals.json");
   const empty = { skillName: null, evals: [] };
   if (diagnostics.length) return { value: empty, diagnostics };

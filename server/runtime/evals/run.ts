@@ -73,7 +73,7 @@ function listedAs(listing: ListingInfo | undefined, name: string): ListedAs {
   return "absent";
 }
 
-/** Runs every case; returns the results in case order. Stops early (the rest unrun) when `signal` aborts. */
+/** Runs every case; returns the results in case order. Stops early when `signal` aborts: the query it cut into and the rest are not reported. */
 export async function runTriggerEval(opts: TriggerRunOptions): Promise<QueryResult[]> {
   const runs = Math.max(1, Math.min(MAX_RUNS, Math.floor(opts.runs ?? defaultRuns(opts.provider.name))));
   const threshold = opts.threshold ?? DEFAULT_THRESHOLD;
@@ -130,6 +130,9 @@ export async function runTriggerEval(opts: TriggerRunOptions): Promise<QueryResu
         opts.signal?.removeEventListener("abort", onAbort);
       }
     }
+    // Cancelled before every run of this query finished: its rate would be over runs that never happened (or were
+    // cut short), a false FAIL; the query is left unreported like the rest of the set.
+    if (opts.signal?.aborted) break;
     const counted = runs - errors;
     const rate = counted > 0 ? fired / counted : 0;
     const errored = counted === 0;

@@ -134,22 +134,47 @@ export function stemWord(word: string): string {
 export function words(text: string): string[] {
   const out: string[] = [];
   // eslint-disable-next-line no-control-regex
-  let t = /[^\x00-\x7f]/.test(text) ? text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : text;
+  const ascii = !/[^\x00-\x7f]/.test(text);
+  // Accents folded (é -> e); NFC after, so a kana and its voicing mark stay one letter.
+  let t = ascii ? text : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC");
   if (/[+#]|\.net|e-mail/i.test(t)) {
     t = t.replace(/(?:^|\s)(c\+\+|c#|f#|\.net|e-mail)(?=$|[\s,.;:!?)])/gi, (m, w: string) => m.slice(0, m.length - w.length) + " " + SPELLINGS[w.toLowerCase()]! + " ");
   }
-  const re = /[A-Za-z0-9]+/g;
+  if (ascii) {
+    const re = /[A-Za-z0-9]+/g;
+    for (let m = re.exec(t); m; m = re.exec(t)) latinWord(m[0], out);
+    return out;
+  }
+  // Other scripts are words too (Cyrillic, Greek, Arabic...); a run of a script written without spaces
+  // (Chinese, Japanese, Thai...) becomes its overlapping character pairs, the usual way to search it without a
+  // dictionary: 翻訳します -> 翻訳, 訳し, しま, ます.
+  const re = /[A-Za-z0-9]+|[\p{L}\p{N}\p{M}]+/gu;
   for (let m = re.exec(t); m; m = re.exec(t)) {
-    const raw = m[0];
-    const lower = raw.toLowerCase();
-    // Only mixed-case words are split (a fast test first: most words are all lower case).
-    if (lower !== raw && /[a-z][A-Z]|[A-Z][A-Z][a-z]/.test(raw)) {
-      const parts = raw.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
-      for (const p of parts) out.push(p.toLowerCase());
+    for (const part of m[0].split(UNSPACED_RUN)) {
+      if (!part) continue;
+      if (/^[A-Za-z0-9]+$/.test(part)) latinWord(part, out);
+      else if (!UNSPACED.test(part)) out.push(part.toLowerCase());
+      else if (part.length === 1) out.push(part);
+      else for (let i = 0; i + 1 < part.length; i++) out.push(part.slice(i, i + 2));
     }
-    out.push(lower);
   }
   return out;
+}
+
+const UNSPACED_CHARS = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc\\u3005";
+const UNSPACED = new RegExp(`[${UNSPACED_CHARS}]`, "u");
+/** Splits a word at the edges of its runs in those scripts, keeping the runs. */
+const UNSPACED_RUN = new RegExp(`([${UNSPACED_CHARS}]+)`, "u");
+
+/** A word of Latin letters and digits, lower-cased; a mixed-case one also as its parts (FastMCP -> fast, mcp, fastmcp). */
+function latinWord(raw: string, out: string[]): void {
+  const lower = raw.toLowerCase();
+  // Only mixed-case words are split (a fast test first: most words are all lower case).
+  if (lower !== raw && /[a-z][A-Z]|[A-Z][A-Z][a-z]/.test(raw)) {
+    const parts = raw.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
+    for (const p of parts) out.push(p.toLowerCase());
+  }
+  out.push(lower);
 }
 
 /** Search terms of a text: words without stop words and one-letter tokens, stemmed. */

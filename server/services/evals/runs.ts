@@ -11,7 +11,7 @@ import { defaultRuns, DEFAULT_THRESHOLD, gradeTaskEvals, runTriggerEval, summari
 import { effectiveSkills } from "../../runtime/agent/skill-source";
 import { processWide } from "../../process-wide";
 import { resolutionFor } from "../governance/context";
-import { providerFor } from "../playground/providers";
+import { checkProviderChoice, providerFor } from "../playground/providers";
 import { sharedRunner } from "../playground/sandbox";
 import { readSkillFile, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
@@ -97,7 +97,8 @@ export async function activeDefinition(ctx: SkillsContext, dir: string) {
 export async function prepareRun(ctx: SkillsContext, input: { ref: SkillRef; provider: string; model?: string }, dir: string, env: Record<string, string | undefined>) {
   let provider;
   try {
-    provider = providerFor(input.provider, input.model ?? "", env);
+    // No model named: the server's own (OMNIFORGE_MODEL), as a playground session gets, not the provider's built-in default.
+    provider = providerFor(input.provider, checkProviderChoice(input.provider, input.model, env), env);
   } catch (e) {
     throw new SkillServiceError("BAD_REQUEST", (e as Error).message);
   }

@@ -148,3 +148,22 @@ describe("task evals graded in the console", () => {
     }
   });
 });
+
+describe("the model a console run asks for", () => {
+  it("with no model chosen, a run uses the server's OMNIFORGE_MODEL (an Ollama model), not another default", async () => {
+    const server = await scriptedOpenAiServer(() => ({ toolCalls: [{ name: "skill", arguments: { name: "pdf-forms" } }] }));
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "", OMNIFORGE_MODEL: "llama3.1:8b" });
+    try {
+      const cases = [{ query: "fill in this PDF form", should_trigger: true }];
+      const { id } = await caller(as("author")).evals.start({ ref: pdf, provider: "openai", mode: "tool", runs: 1, cases });
+      const run = await settledRun(svc(as("author")), id);
+      expect([run.status, run.model, run.results[0]?.passed]).toEqual(["done", "llama3.1:8b", true]);
+      expect(new Set(server.requests.map((r) => r.model))).toEqual(new Set(["llama3.1:8b"]));
+      await expect(caller(as("author")).evals.start({ ref: pdf, provider: "openai", model: "bad model name", mode: "tool", cases })).rejects.toMatchObject({ code: "BAD_REQUEST", message: '"bad model name" is not a model name' });
+    } finally {
+      process.env = saved;
+      await server.close();
+    }
+  });
+});
