@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { setting, type SettingName } from "./env";
 
 const repo = import.meta.dirname;
 
@@ -36,4 +37,30 @@ describe("address and origin settings", () => {
       expect(r.stderr.trim()).toBe(`omniforge: Invalid environment variable ${name}: ${message}`);
     });
   }
+});
+
+describe("values a person gets wrong", () => {
+  const message = (name: SettingName, value: string) => {
+    try {
+      setting(name, { [name]: value });
+      return "accepted";
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  // "localhost:3000" parses as a URL whose scheme is "localhost:"; the console then started, and sign-in
+  // silently sent everyone back to the login page.
+  for (const name of ["NEXTAUTH_URL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"] as const) {
+    it(`${name} without http:// or https:// is refused, saying so`, () => {
+      expect(message(name, "localhost:3000")).toBe(`Invalid environment variable ${name}: must be an http:// or https:// URL, such as http://localhost:3000`);
+      expect(message(name, "http://localhost:3000")).toBe("accepted");
+    });
+  }
+
+  it("a number out of range says the range, not that it is no number", () => {
+    expect(message("OMNIFORGE_TELEMETRY_MAX_BYTES", "10")).toBe("Invalid environment variable OMNIFORGE_TELEMETRY_MAX_BYTES: must be from 1024 to 67108864 bytes");
+    expect(message("OMNIFORGE_TELEMETRY_MAX_BYTES", "lots")).toBe("Invalid environment variable OMNIFORGE_TELEMETRY_MAX_BYTES: must be a number of bytes");
+    expect(message("OMNIFORGE_AUDIT_RETENTION_DAYS", "-1")).toBe("Invalid environment variable OMNIFORGE_AUDIT_RETENTION_DAYS: must be from 0 (keep everything) to 36500 days");
+  });
 });
