@@ -25,6 +25,9 @@ const flag = z
   .pipe(z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"], { error: "use 1/0, true/false, yes/no or on/off" }))
   .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
 
+/** An address the console or a provider is reached at. z.url() alone takes "localhost:3000" (scheme "localhost:"). */
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, such as http://localhost:3000" });
+
 /** Every setting of the console and the CLI, declared once. The README's settings table documents each. */
 export const SETTINGS = {
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -42,14 +45,20 @@ export const SETTINGS = {
   OMNIFORGE_SANDBOX: z.enum(["unsafe"]).optional(),
   OMNIFORGE_AUDIT_STDOUT: flag.default(true),
   // Days of audit events kept in the database; older ones are archived to JSONL files. 0 keeps everything.
-  OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce.number({ error: "must be a whole number of days" }).int("must be a whole number of days").min(0).max(36_500).default(0),
+  OMNIFORGE_AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a whole number of days" })
+    .int("must be a whole number of days")
+    .min(0, "must be from 0 (keep everything) to 36500 days")
+    .max(36_500, "must be from 0 (keep everything) to 36500 days")
+    .default(0),
   OMNIFORGE_MODEL: z.string().min(1).optional(),
   // Largest OTLP request body /api/otel/v1/* accepts (after gzip is undone); larger ones get 413.
   OMNIFORGE_TELEMETRY_MAX_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
     .int("must be a whole number of bytes")
-    .min(TELEMETRY_MIN_MAX_BYTES)
-    .max(TELEMETRY_MAX_MAX_BYTES)
+    // The constructor's error would otherwise name every failure "must be a number of bytes", a bound included.
+    .min(TELEMETRY_MIN_MAX_BYTES, `must be from ${TELEMETRY_MIN_MAX_BYTES} to ${TELEMETRY_MAX_MAX_BYTES} bytes`)
+    .max(TELEMETRY_MAX_MAX_BYTES, `must be from ${TELEMETRY_MIN_MAX_BYTES} to ${TELEMETRY_MAX_MAX_BYTES} bytes`)
     .default(TELEMETRY_DEFAULT_MAX_BYTES),
   OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   // Addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (server/http/peer.ts).
@@ -57,12 +66,12 @@ export const SETTINGS = {
   // Origins besides NEXTAUTH_URL's from which the console accepts state-changing requests.
   OMNIFORGE_ALLOWED_ORIGINS: checkedBy(checkAllowedOrigins).optional(),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  NEXTAUTH_URL: z.url().optional(),
+  NEXTAUTH_URL: httpUrl.optional(),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  ANTHROPIC_BASE_URL: z.url().optional(),
+  ANTHROPIC_BASE_URL: httpUrl.optional(),
   // Context window of the configured model (the listing budget is 1% of it) and the cap of one answer.
   OMNIFORGE_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   OMNIFORGE_MODEL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),

@@ -117,3 +117,39 @@ test("a new skill from the guided form is saved valid without meeting the YAML",
   const saved = fs.readFileSync(path.join(PROJECT_SKILLS, name, "SKILL.md"), "utf8");
   expect(saved).toContain(`name: ${name}\ndescription: "Fills PDF forms. Use when the user asks to complete a PDF."\ntags: [pdf]\n---\n`);
 });
+
+// The Save button's title says Ctrl/Cmd+S; outside the text (the Details form, the change note) the key was the
+// browser's "save this web page" and the edit stayed unsaved. Found by a new author in a first-run sweep.
+test("Ctrl+S saves from the Details form and from the change note, and Enter in the change note saves", async ({ page }) => {
+  const name = `details-key-${Date.now().toString(36)}`;
+  const dir = path.join(PROJECT_SKILLS, name);
+  made.push(dir);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Fills PDF forms.\n---\n# Forms\n`);
+  await signInAsAdmin(page);
+  await page.goto(`/skills/project/${name}`);
+  await expect(monaco(page)).toContainText("Fills PDF forms.");
+  await page.getByRole("tab", { name: "Details" }).click();
+
+  const tags = details(page).getByLabel("Add to Tags");
+  await tags.click();
+  await page.keyboard.type("forms");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ControlOrMeta+s");
+  await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
+  expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("tags: [forms]");
+
+  await details(page).getByLabel("License", { exact: true }).click();
+  await page.keyboard.type("MIT");
+  await page.getByLabel("Change note").click();
+  await page.keyboard.type("licensed");
+  await page.keyboard.press("ControlOrMeta+s");
+  await expect.poll(() => fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("license: MIT");
+
+  await details(page).getByLabel("Compatibility", { exact: true }).click();
+  await page.keyboard.type("Python 3");
+  await page.getByLabel("Change note").click();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("compatibility: Python 3");
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeVisible(); // nothing left unsaved
+});

@@ -4,7 +4,7 @@
 import path from "node:path";
 import v8 from "node:v8";
 import next from "next";
-import { createConsoleServer } from "../server/http/node-server";
+import { createConsoleServer, listenOn } from "../server/http/node-server";
 import { count } from "../server/domain/plural";
 import { onShutdown } from "../server/http/shutdown";
 import { removeOwnSandboxDirs, sweepStaleSandboxDirs } from "../server/runtime/sandbox/temp-dirs";
@@ -41,4 +41,8 @@ onShutdown(
   () => removeOwnSandboxDirs(),
 );
 
-server.listen(port, () => console.log(`[omniforge] listening on port ${port}${dev ? " (dev)" : ""}`));
+await listenOn(server, port).catch((e: Error) => {
+  console.error(`omniforge: ${e.message}`);
+  process.exit(1);
+});
+console.log(`[omniforge] listening on port ${port}${dev ? " (dev)" : ""}`);

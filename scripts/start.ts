@@ -3,6 +3,7 @@
 // then runs Next. One clear line on a bad setting; Next's build log only when it has something to say.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { recordBuild, snapshotInputs, staleBuild } from "./build-stamp";
 import { passOutput } from "./start-output";
@@ -49,13 +50,27 @@ if (mode === "build") {
   process.exit(0);
 }
 
+function stop(problem: string): never {
+  console.error(`omniforge: ${problem}`);
+  process.exit(1);
+}
+
 const dataHome = resolveDataHome(process.env);
-const tightened = ensureDataHome(dataHome);
+// A project named but missing is a typo: created, it would be an empty project layer (the CLI refuses it too).
+const project = process.env.OMNIFORGE_PROJECT_ROOT;
+if (project && !fs.statSync(dataHome.projectRoot, { throwIfNoEntry: false })?.isDirectory()) stop(`OMNIFORGE_PROJECT_ROOT=${project}: not a folder`);
+let tightened: string[], secret: string, created: boolean;
+try {
+  tightened = ensureDataHome(dataHome);
+  [secret, created] = process.env.NEXTAUTH_SECRET
+    ? [process.env.NEXTAUTH_SECRET, false]
+    : readOrCreateSecret(dataHome, "nextauth-secret", () => randomBytes(32).toString("base64url"));
+} catch (e) {
+  const where = process.env.OMNIFORGE_HOME ? `OMNIFORGE_HOME=${process.env.OMNIFORGE_HOME}` : dataHome.home;
+  stop(`${where}: the data home cannot be made there (${(e as Error).message})`);
+}
 if (tightened.length) console.log(`[omniforge] data home ${dataHome.home} was readable by others; fixed: ${tightened.join("; ")}`);
 const port = process.env.PORT ?? "3000";
-const [secret, created] = process.env.NEXTAUTH_SECRET
-  ? [process.env.NEXTAUTH_SECRET, false]
-  : readOrCreateSecret(dataHome, "nextauth-secret", () => randomBytes(32).toString("base64url"));
 if (created) console.log(`[omniforge] generated NEXTAUTH_SECRET in ${path.join(dataHome.secretsDir, "nextauth-secret")}`);
 
 // Scripts run under bubblewrap; without it the console works but refuses to run skill scripts.

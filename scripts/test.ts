@@ -13,6 +13,12 @@ const bin = (name: string) => path.join(repo, "node_modules", ".bin", name);
 const outDir = path.join(repo, ".omniforge-e2e");
 const only = process.argv.slice(2); // e.g. `npm test -- unit` or `npm test -- e2e`
 const want = (step: string) => only.length === 0 || only.includes(step);
+const PARTS = ["typecheck", "deadcode", "unit", "e2e"];
+for (const part of only) {
+  if (PARTS.includes(part)) continue;
+  console.error(`npm test: no part "${part}": the parts are typecheck, deadcode, unit and e2e (none: all of them)`);
+  process.exit(2);
+}
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,

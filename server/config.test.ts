@@ -13,6 +13,15 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
+describe("where the data home is", () => {
+  // env.ts reads an empty variable as unset; read as a path, "" made the clone itself the data home.
+  it("an empty OMNIFORGE_HOME or OMNIFORGE_PROJECT_ROOT is the default, not the current folder", () => {
+    const dataHome = resolveDataHome({ OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" });
+    expect(dataHome.home).toBe(path.resolve(".omniforge-data"));
+    expect(dataHome.projectRoot).toBe(path.resolve(".omniforge-data", "demo-project"));
+  });
+});
+
 describe("the data home is private", () => {
   it("a new home is 0700 and its database, WAL and secrets are 0600, with nothing to report", () => {
     const dataHome = resolveDataHome({ OMNIFORGE_HOME: path.join(root, "home") });

@@ -18,7 +18,8 @@ export function repoRoot(): string {
 }
 
 export function resolveDataHome(env: Record<string, string | undefined> = processEnv()): DataHome {
-  const home = path.resolve(repoRoot(), env.OMNIFORGE_HOME ?? ".omniforge-data");
+  // || not ??: an empty variable is unset (env.ts), not "" (which would make the clone itself the data home).
+  const home = path.resolve(repoRoot(), env.OMNIFORGE_HOME || ".omniforge-data");
   const projectRoot = env.OMNIFORGE_PROJECT_ROOT
     ? path.resolve(repoRoot(), env.OMNIFORGE_PROJECT_ROOT)
     : path.join(home, "demo-project");

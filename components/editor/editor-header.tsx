@@ -54,7 +54,7 @@ export function EditorHeader({ skillRef, info, canWrite, busy, canSave, openDirt
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {canWrite && (
           <>
-            <input className="input w-56 py-1" aria-label="Change note" placeholder="Change note (optional)" value={message} onChange={(e) => onMessage(e.target.value)} />
+            <input className="input w-56 py-1" aria-label="Change note" placeholder="Change note (optional)" value={message} onChange={(e) => onMessage(e.target.value)} onKeyDown={(e) => e.key === "Enter" && !busy && canSave && onSave()} />
             <button className="btn btn-primary" onClick={onSave} disabled={busy || !canSave} title="Save (Ctrl/Cmd+S)">
               Save{openDirty ? " •" : ""}
             </button>

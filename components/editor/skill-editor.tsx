@@ -21,6 +21,7 @@ import { useDoctorMarkers } from "./hooks/use-doctor-markers";
 import { useLiveCheck } from "./hooks/use-live-check";
 import { useDiskWatch } from "./hooks/use-disk-watch";
 import { useSave } from "./hooks/use-save";
+import { useSaveKey } from "./hooks/use-save-key";
 import { useSkillActions } from "./hooks/use-skill-actions";
 import { useSkillBuffers } from "./hooks/use-skill-buffers";
 import { useSkillPresence } from "./hooks/use-skill-presence";
@@ -70,6 +71,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled: presence.asking });
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
+  useSaveKey(save);
   const actions = useSkillActions({ skillRef, buffers: files, status, invalidate, setConflict, presence });
   useDiskWatch({ skillRef, files, conflict, busy: status.busy, setConflict, setNotice: status.setNotice, send: presence.send });
   const { compare } = actions;

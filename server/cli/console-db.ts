@@ -19,7 +19,13 @@ export class ConsoleDbError extends Error {}
 export function openConsoleDb(home: string, access: "read" | "write"): Db {
   const file = path.join(path.resolve(home), "console.db");
   const refuse = (why: string) => new ConsoleDbError(`${printable(file)}: ${why}`);
-  if (!fs.existsSync(file)) throw new ConsoleDbError(`no console database at ${printable(file)}: start the console once (npm start) or pass --home`);
+  if (!fs.existsSync(file)) {
+    // The usual cause is not a console never started: `npm start` keeps its data in the clone, apart from ~/.omniforge.
+    throw new ConsoleDbError(
+      `no console database at ${printable(file)}: the console keeps it in its data home (OMNIFORGE_HOME; .omniforge-data in the ` +
+        "console's clone by default), not the command line's: pass that folder as --home or OMNIFORGE_HOME",
+    );
+  }
   const kind = notARegularFile(file);
   if (kind) throw refuse(`it is ${kind}, not a database file`);
   if (access === "write") {

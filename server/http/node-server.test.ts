@@ -4,7 +4,7 @@ import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listenLocal } from "../test-support/listen";
 import { REFUSED_BODY_DRAIN_BYTES } from "../domain/limits";
-import { createConsoleServer } from "./node-server";
+import { createConsoleServer, listenOn } from "./node-server";
 
 let server: Awaited<ReturnType<typeof listenLocal>>;
 let reached: string[];
@@ -84,5 +84,16 @@ describe("a body refused for its declared size", () => {
     expect(r.answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.sent).toBeLessThan(REFUSED_BODY_DRAIN_BYTES);
     expect(reached).toEqual([]);
+  });
+});
+
+describe("starting the console's server", () => {
+  it("a port in use is one line saying so and what to do, not a stack trace", async () => {
+    const taken = Number(new URL(server.url).port);
+    const second = createConsoleServer((_req, res) => void res.end());
+    await expect(listenOn(second, taken)).rejects.toThrow(
+      new Error(`port ${taken} is already in use (another console, or another program): stop it, or set PORT to a free port`),
+    );
+    expect(second.listening).toBe(false);
   });
 });

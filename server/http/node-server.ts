@@ -68,3 +68,27 @@ function declaredBodyRefusal(req: http.IncomingMessage): { status: number; messa
   }
   return null;
 }
+
+/**
+ * Starts listening, or rejects with one line a person can act on. Unhandled, a port in use was Node's stack trace
+ * (twice, once more from Next's handler) and the start still exited 0.
+ */
+export function listenOn(server: http.Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const refused = (e: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          e.code === "EADDRINUSE"
+            ? `port ${port} is already in use (another console, or another program): stop it, or set PORT to a free port`
+            : e.code === "EACCES"
+              ? `port ${port} may not be opened by this user (below 1024 needs root): set PORT to 1024 or above`
+              : `cannot listen on port ${port}: ${e.message}`,
+        ),
+      );
+    server.once("error", refused);
+    server.listen(port, () => {
+      server.off("error", refused);
+      resolve();
+    });
+  });
+}

@@ -2,8 +2,6 @@ import type { Db } from "../../db/client";
 import { watchSummary } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
 
-const startedAt = Date.now();
-
 export function healthReport(db: Db) {
   let database: "ok" | "error" = "ok";
   let databaseError: string | undefined;
@@ -18,7 +16,8 @@ export function healthReport(db: Db) {
     version: pkg.version,
     database,
     ...(databaseError ? { databaseError } : {}),
-    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    // The process's, not this module's: Next loads it on the first request, which made a long-running console report 0.
+    uptimeSeconds: Math.round(process.uptime()),
     // Never waits on the watcher: a count of what it does, read from memory.
     watcher: watchSummary(),
   };

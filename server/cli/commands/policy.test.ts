@@ -102,7 +102,12 @@ describe("omniforge policy", () => {
     const empty = fs.mkdtempSync(path.join(h.dir, "empty-home-"));
     const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", "list", "--home", empty], { encoding: "utf8" });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("no console database at");
+    // `npm start` keeps its data in the clone's .omniforge-data, not the CLI's ~/.omniforge: "start the console once"
+    // sent people to start a console that had been running all along.
+    expect(r.stderr).toBe(
+      `omniforge policy list: no console database at ${path.join(empty, "console.db")}: the console keeps it in its data home ` +
+        "(OMNIFORGE_HOME; .omniforge-data in the console's clone by default), not the command line's: pass that folder as --home or OMNIFORGE_HOME\n",
+    );
     // A typo in --home was the same "no console database"; it is a wrong argument, said in one line.
     const nowhere = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "policy", "list", "--home", path.join(h.dir, "nowhere")], { encoding: "utf8" });
     expect([nowhere.status, nowhere.stderr]).toEqual([2, `omniforge policy list: --home ${path.join(h.dir, "nowhere")}: not a folder\n`]);
