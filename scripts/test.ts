@@ -16,7 +16,7 @@ const want = (step: string) => only.length === 0 || only.includes(step);
 const PARTS = ["typecheck", "deadcode", "unit", "e2e"];
 for (const part of only) {
   if (PARTS.includes(part)) continue;
-  console.error(`npm test: no part "${part}": the parts are typecheck, deadcode, unit and e2e (none: all of them)`);
+  console.error(`npm test: no part "${part}": the parts are ${PARTS.join(", ")} (none: all of them)`);
   process.exit(2);
 }
 

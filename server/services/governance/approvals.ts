@@ -84,7 +84,11 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
   const seen = new Set<string>();
   const all = [...definitions];
   const byName = new Map<string, SkillEntry[]>();
-  for (const e of all) byName.set(e.name, [...(byName.get(e.name) ?? []), e]);
+  for (const e of all) {
+    const same = byName.get(e.name);
+    if (same) same.push(e);
+    else byName.set(e.name, [e]);
+  }
   const config = configOrDefault(dataHome);
   // Every approval row once, keyed by definition and version (the latest row wins), instead of a query per skill.
   const keyOf = (layer: string, owner: string | null, plugin: string | null, skill: string, digest: string) =>
