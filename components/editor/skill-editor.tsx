@@ -53,7 +53,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
   const status = useStatus();
   const { busy, error, notice, setError } = status;
   const files = useSkillBuffers(skillRef, initialFile, status);
-  const { buffers, setBuffers, openPath, openPathRef, dirty, openFile, uriFor } = files;
+  const { buffers, openPath, dirty, openFile, uriFor } = files;
 
   const invalidate = useCallback(() => {
     void qc.invalidateQueries({ queryKey: trpc.skill.info.queryKey({ ref: skillRef }) });
@@ -158,10 +158,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
               theme={theme}
               canWrite={canWrite}
               onMount={onMount}
-              onChange={(text) => {
-                const p = openPathRef.current;
-                setBuffers((prev) => (prev[p] ? { ...prev, [p]: { ...prev[p]!, text } } : prev));
-              }}
+              onChange={files.fromEditor}
             />
             </TextAndDetails>
           )}

@@ -38,13 +38,27 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
   // a restore, a conflict decision) is pushed into the file's model here, as one undoable edit.
   const pendingSync = useRef(new Set<string>());
   const syncLater = useCallback((p: string) => void pendingSync.current.add(p), []);
+  // The model echoes each push as a change. That echo is no edit: taken as one, it lands after a form keystroke made
+  // since the push (fast typing in the Details form) and puts the older text back, so the keystroke was lost.
+  const pushing = useRef(false);
+  /** An edit typed in the text editor: the open file's buffer follows it. */
+  const fromEditor = useCallback((text: string) => {
+    if (pushing.current) return;
+    const p = openPathRef.current;
+    setBuffers((prev) => (prev[p] ? { ...prev, [p]: { ...prev[p]!, text } } : prev));
+  }, []);
   const disposeModel = useCallback((p: string) => monaco.editor.getModel(monaco.Uri.parse(uriFor(p)))?.dispose(), [uriFor]);
   useEffect(() => {
     for (const p of [...pendingSync.current]) {
       const b = buffers[p];
       const model = monaco.editor.getModel(monaco.Uri.parse(uriFor(p)));
       if (b && model && model.getValue() !== b.text) {
-        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: b.text }], () => null);
+        pushing.current = true;
+        try {
+          model.pushEditOperations([], [{ range: model.getFullModelRange(), text: b.text }], () => null);
+        } finally {
+          pushing.current = false;
+        }
       }
       pendingSync.current.delete(p);
     }
@@ -125,7 +139,7 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
     if (initialFile && initialFile !== "SKILL.md") void loadFile(initialFile);
   }, [loadFile, initialFile]);
 
-  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, disposeModel, loadFile, openFile, draftOffers: drafts.offers, restoreDraft, discardDrafts: drafts.discard, draftSaved: drafts.saved };
+  return { key, uriFor, buffers, setBuffers, buffersRef, openPath, setOpenPath, openPathRef, dirty, syncLater, fromEditor, disposeModel, loadFile, openFile, draftOffers: drafts.offers, restoreDraft, discardDrafts: drafts.discard, draftSaved: drafts.saved };
 }
 
 export type SkillBuffers = ReturnType<typeof useSkillBuffers>;
