@@ -29,7 +29,7 @@ describe("omniforge init", () => {
     expect(r.stdout).toContain("created .omniforge/skills/");
     expect(r.stdout).toContain("created .omniforge/skills/example-skill/SKILL.md");
     // Clean as made: no warning from validate, no finding from the doctor, and found by a request it describes.
-    const v = omniforge("skill", "validate", ".omniforge/skills", "--recursive");
+    const v = omniforge("skill", "validate", ".omniforge/skills"); // as the "next:" line says
     expect([v.status, v.stdout.split("\n\n")[0]]).toEqual([0, ".omniforge/skills/example-skill/SKILL.md: valid (example-skill)"]);
     expect(omniforge("skill", "doctor", ".omniforge/skills/example-skill", "--fail-on", "low").stdout).toContain("(example-skill): no findings");
     expect(omniforge("skill", "search", "how do I write a SKILL.md").stdout).toMatch(/^1\. example-skill /);

@@ -13,7 +13,7 @@ export const summary = "Create .omniforge/skills/ in the project with an example
 const USAGE = `usage: omniforge init [--project DIR]
   Creates <project>/.omniforge/skills/ and .omniforge/skills/example-skill/ (a valid skill to copy, then delete:
   its SKILL.md and evals/triggers.json, requests that should and should not choose it); anything already there
-  is kept. Then: omniforge skill validate .omniforge/skills --recursive, and omniforge skill eval example-skill`;
+  is kept. Then: omniforge skill validate .omniforge/skills, and omniforge skill eval example-skill`;
 
 const EXAMPLE = `---
 name: example-skill
@@ -87,7 +87,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`omniforge init: ${errorLine(e)}\n`);
     return 1;
   }
-  io.out(said.join("\n") + `\nnext: omniforge skill validate ${shown(skills) || "."} --recursive\n      omniforge skill eval example-skill\n`);
+  io.out(said.join("\n") + `\nnext: omniforge skill validate ${shown(skills) || "."}\n      omniforge skill eval example-skill\n`);
   return 0;
 }
 

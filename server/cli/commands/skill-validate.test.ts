@@ -73,11 +73,25 @@ describe("omniforge skill validate", () => {
     expect(lines[1]).toMatchObject({ name: null, valid: false });
   });
 
-  it("a collection folder without --recursive is invalid, with a hint to recurse", () => {
+  it("a folder of skills, given alone, is validated skill by skill as --recursive does", () => {
     const r = omniforge("skill", "validate", "skills");
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/skills: invalid\n  skills:1:1 error file\.missing Missing required file SKILL\.md/);
-    expect(r.err).toContain("add --recursive");
+    expect(r.out).not.toContain("file.missing");
+    expect(r.out).toContain(`${path.join("skills", "good", "SKILL.md")}: valid (good)`);
+    expect(r.out).toContain(`${path.join("skills", "good", "nested", "inner", "SKILL.md")}: valid (inner)`);
+    expect(r.out).toMatch(/skills\/bad\/SKILL\.md:2:7 error name\.case/);
+    expect(r.out).toContain("5 skills checked (rules: spec): 2 valid, 3 invalid");
+    expect(r.err).toBe("");
+    expect(omniforge("skill", "validate", "--json", "skills").out).toBe(omniforge("skill", "validate", "--json", "--recursive", "skills").out);
+  });
+
+  it("a skill folder is that one skill unless --recursive, and a folder with no skill in or below it lacks its SKILL.md", () => {
+    expect(omniforge("skill", "validate", "skills/good").out).toContain("1 skill checked");
+    expect(omniforge("skill", "validate", "--recursive", "skills/good").out).toContain("2 skills checked");
+    fs.mkdirSync(path.join(tmp, "empty-folder/sub"), { recursive: true });
+    const r = omniforge("skill", "validate", "empty-folder");
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^empty-folder: invalid\n  empty-folder:1:1 error file\.missing Missing required file SKILL\.md/);
   });
 
   it("exit 2 on usage errors: unknown flag, no path, missing path, bad --rules", () => {

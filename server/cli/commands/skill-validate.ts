@@ -1,6 +1,7 @@
 // `omniforge skill validate <path>...`: checks skill folders (or SKILL.md files) against the spec or omniforge
 // rules. Exit 0 when every skill is valid, 1 when any is invalid, 2 on a usage error. `--json` prints one JSON
-// object per skill per line, for CI; `--recursive` validates every skill folder below each path.
+// object per skill per line, for CI. A folder without a SKILL.md of its own is a collection: every skill below it is
+// validated (the common case, `validate ./skills`); `--recursive` also walks below folders that are skills themselves.
 import fs from "node:fs";
 import path from "node:path";
 import { parseCommand } from "../args";
@@ -9,16 +10,16 @@ import { printable } from "../printable";
 import { count } from "../../domain/plural";
 // The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
 import { checkSkillDir } from "../../runtime/skill/check";
-import { DEFAULT_MAX_DEPTH, findSkillDirs } from "../../runtime/skill/discover";
+import { DEFAULT_MAX_DEPTH, findSkillDirs, insideSkillFolder } from "../../runtime/skill/discover";
 import type { RuleSet, SkillCheck } from "../../runtime/skill/types";
 
 export const summary = "Validate skill folders against the agentskills.io spec (or the omniforge rules)";
 
 const USAGE = `usage: omniforge skill validate <path>... [--rules spec|omniforge] [--json] [--recursive]
-  <path>       a skill folder or its SKILL.md
+  <path>       a skill folder or its SKILL.md, or a folder of skills (every skill below it is validated)
   --rules      spec (default): agentskills.io exactly; omniforge: the spec plus OmniForge's extension fields
   --json       one JSON object per skill per line: {"path","name","valid","diagnostics":[...]}
-  --recursive  validate every folder containing a SKILL.md below each path
+  --recursive  also validate the skills nested below a skill folder
 `;
 
 /** A command-line path as a skill folder, or a message for a usage error. */
@@ -76,7 +77,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       io.err(`omniforge skill validate: ${target.error}\n`);
       return 2;
     }
-    if (values.recursive && !path.basename(path.resolve(io.cwd, arg)).toLowerCase().endsWith(".md")) {
+    const givenFile = path.basename(path.resolve(io.cwd, arg)).toLowerCase().endsWith(".md");
+    const collection = !givenFile && !values.recursive && !insideSkillFolder(target.dir, target.dir);
+    if ((values.recursive && !givenFile) || collection) {
       const deep: string[] = [];
       const found = findSkillDirs(target.dir, {
         listings,
@@ -84,7 +87,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         onDepthLimit: (dir) => deep.push(dir),
       });
       if (deep.length) tooDeep.set(target.dir, deep);
-      if (found.length === 0) empty.push(target.dir);
+      // A folder named alone that holds no skill at all is reported as a skill folder missing its SKILL.md.
+      if (found.length === 0 && collection) dirs.push(target.dir);
+      else if (found.length === 0) empty.push(target.dir);
       dirs.push(...found);
     } else dirs.push(target.dir);
   }
@@ -92,7 +97,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const out = chunkedWriter(io);
   let checked = 0;
   let valid = 0;
-  const withoutFile: string[] = [];
   // Each report is written as soon as its skill is checked and the check dropped: a check's properties keep the
   // whole SKILL.md text alive, and holding 600 of them made every garbage collection copy them.
   for (const dir of new Set(dirs)) {
@@ -100,7 +104,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const check = checkSkillDir(dir, { rules: rules as RuleSet, listings, digest: false });
     checked++;
     if (check.valid) valid++;
-    if (check.file === null) withoutFile.push(check.dir);
     out(report(check, values.json === true, io));
   }
   out(null);
@@ -118,14 +121,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const link of linkedFolders) {
     if (!fs.statSync(link, { throwIfNoEntry: false })?.isDirectory()) continue; // a linked file, or a broken link
     io.err(`omniforge skill validate: not followed: ${printable(display(link, io))} is a symbolic link to a folder; validate the folder it points to by its own path\n`);
-  }
-  if (!values.recursive && !values.json) {
-    for (const dir of withoutFile) {
-      // The folder itself is found when it cannot be read: its own report says so, and no hint is true then.
-      if (findSkillDirs(dir, { maxDepth: 3 }).some((d) => d !== dir)) {
-        io.err(`omniforge skill validate: ${display(dir, io)} holds skill folders; add --recursive to validate them\n`);
-      }
-    }
   }
   if (!values.json) {
     io.out(`\n${count(checked, "skill")} checked (rules: ${rules}): ${valid} valid, ${checked - valid} invalid\n`);
