@@ -38,3 +38,20 @@ it("writes the whole report and its exit code through a pipe read late", async (
   expect(got.split("\n").length).toBe(401);
   expect(got).toBe(expected.stdout);
 }, 60_000);
+
+it("runs by name from any folder through a link on the PATH, as `npm link` or the README's ln -s leave it", () => {
+  const pathBin = fs.mkdtempSync(path.join(os.tmpdir(), "of-path-bin-"));
+  try {
+    fs.symlinkSync(bin, path.join(pathBin, "omniforge"));
+    // The shebang's `env node` finds this test's node; the shell's lookup finds the link first.
+    const PATH = [pathBin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
+    const r = spawnSync("omniforge", ["skill", "validate", "--rules", "omniforge", "."], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH }, maxBuffer: 64 * 1024 * 1024 });
+    expect(r.error).toBeUndefined();
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("skill-001/SKILL.md: valid (skill-001)");
+    expect(r.stdout).toContain("400 skills checked (rules: omniforge): 200 valid, 200 invalid");
+    expect(r.status).toBe(1);
+  } finally {
+    fs.rmSync(pathBin, { recursive: true, force: true });
+  }
+});
