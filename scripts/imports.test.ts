@@ -1,6 +1,7 @@
 // The direction of imports (#13, server/README.md): the UI reaches the data only through the API, so nothing in
 // components/ or app/ imports db/ (roles and other words come from server/domain/vocabulary.ts, data types
-// from the routers' outputs); and API route handlers take their rules from the services, never from components/.
+// from the routers' outputs); and API route handlers take their rules from the services, never from components/. And no module reaches itself through its imports
+// (#42): a circle makes the load order decide what a module sees, and no layer can be read on its own.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,5 +38,86 @@ describe("import directions", () => {
 
   it("keeps API route handlers away from components/", () => {
     expect(reaching(sourceFiles(path.join("app", "api")), "components")).toEqual([]);
+  });
+});
+
+/** The source file an import names (a path relative to the repo without its extension, or a folder's index), or null. */
+function fileOf(spec: string): string | null {
+  for (const ext of [".ts", ".tsx", ".mjs", "/index.ts", "/index.tsx"]) if (fs.existsSync(path.join(repo, spec + ext))) return spec + ext;
+  return fs.existsSync(path.join(repo, spec)) && fs.statSync(path.join(repo, spec)).isFile() ? spec : null;
+}
+
+/** The repository's files that import one another in a circle, each circle's files sorted. */
+function circles(files: string[]): string[][] {
+  return circlesOver(files, (f) => [...new Set(importsOf(f).map(fileOf).filter((t): t is string => t !== null))]);
+}
+
+/**
+ * Every group of nodes that reach one another (Tarjan's strongly connected components with more than one node, or
+ * a node pointing at itself), each sorted.
+ */
+function circlesOver(nodes: string[], targetsOf: (node: string) => string[]): string[][] {
+  const edges = new Map<string, string[]>();
+  const targets = (n: string) => {
+    let t = edges.get(n);
+    if (!t) edges.set(n, (t = targetsOf(n)));
+    return t;
+  };
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  // Iterative, so a long chain of imports cannot overflow the call stack.
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const work: { node: string; next: number }[] = [{ node: root, next: 0 }];
+    index.set(root, index.size);
+    low.set(root, index.get(root)!);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length) {
+      const top = work[work.length - 1]!;
+      const next = targets(top.node);
+      if (top.next < next.length) {
+        const t = next[top.next++]!;
+        if (!index.has(t)) {
+          index.set(t, index.size);
+          low.set(t, index.get(t)!);
+          stack.push(t);
+          onStack.add(t);
+          work.push({ node: t, next: 0 });
+        } else if (onStack.has(t)) low.set(top.node, Math.min(low.get(top.node)!, index.get(t)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) low.set(work[work.length - 1]!.node, Math.min(low.get(work[work.length - 1]!.node)!, low.get(top.node)!));
+      if (low.get(top.node) === index.get(top.node)) {
+        const group: string[] = [];
+        let m: string;
+        do {
+          m = stack.pop()!;
+          onStack.delete(m);
+          group.push(m);
+        } while (m !== top.node);
+        if (group.length > 1 || targets(top.node).includes(top.node)) found.push(group.sort());
+      }
+    }
+  }
+  return found;
+}
+
+describe("import circles", () => {
+  it("finds a circle, a self-import and a clean chain for what they are", () => {
+    const tarjan = (g: Record<string, string[]>) => circlesOver(Object.keys(g), (n) => g[n] ?? []);
+    expect(tarjan({ a: ["b"], b: ["c"], c: ["a"], d: ["d"], e: ["a"] })).toEqual([["a", "b", "c"], ["d"]]);
+    expect(tarjan({ a: ["b", "c"], b: ["d"], c: ["d"], d: [] })).toEqual([]);
+    expect(tarjan({ a: ["b"], b: ["c"], c: [] })).toEqual([]);
+  });
+
+  it("are none in the repository's own code (static, type-only and dynamic imports alike)", () => {
+    const files = ["server", "components", "app", "scripts", "db", "bin", "e2e"].flatMap((d) => sourceFiles(d)).concat(["env.ts", "proxy.ts", "instrumentation.ts"]);
+    expect(files.length).toBeGreaterThan(500);
+    expect(circles(files).map((c) => c.join(" -> "))).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { configContextFor } from "../skills-config";
 import { availableProviders } from "./providers";
 import { sharedRunner } from "./sandbox";
 import { deleteSession, ownSession, type Actor } from "./sessions";
-import { settled, stopTurn, type TurnDeps } from "./turns";
+import { settled, stopTurn } from "./turns";
+import type { TurnDeps } from "./turn-deps";
 import { warmTurnWorker } from "./turn-pool";
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
@@ -29,7 +30,8 @@ import { processEnv } from "../../../env";
 export { listingPreview } from "./listing";
 export { historyMessages, turnListing, turnToolOutput } from "./history";
 export { listingFor, warmTurnWorker } from "./turn-pool";
-export { startTurn, followTurn, stopTurn, runningTurn, settled, type TurnDeps } from "./turns";
+export { startTurn, followTurn, stopTurn, runningTurn, settled } from "./turns";
+export type { TurnDeps } from "./turn-deps";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
 export async function removeSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): Promise<void> {

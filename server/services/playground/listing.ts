@@ -7,7 +7,7 @@ import { listingBudgetFor, listingInfo, recentRequests, router, type ChatMessage
 import { providerFor } from "./providers";
 import { sessionSkillSet } from "./scope";
 import { listMessages, readableSession, type Actor } from "./sessions";
-import type { TurnDeps } from "./turns";
+import type { TurnDeps } from "./turn-deps";
 import { processEnv } from "../../../env";
 
 /**

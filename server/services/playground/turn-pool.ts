@@ -17,7 +17,7 @@ import { processEnv, setting } from "../../../env";
 import { listingPreview } from "./listing";
 import { readableSession, type Actor } from "./sessions";
 import type { ListingCall, FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
-import type { TurnDeps } from "./turns";
+import type { TurnDeps } from "./turn-deps";
 import type { StreamEvent } from "./types";
 
 interface Pending {

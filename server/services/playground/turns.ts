@@ -2,11 +2,8 @@
 // work never stalls the console's requests), streamed to any number of followers, stoppable, and persisted with
 // their events when they end, however they end. The registry of running turns is per server process.
 import type { Db } from "../../../db/client";
-import type { DataHome } from "../../config";
 import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
-import type { AuditSink } from "../../runtime/audit/events";
 import { processWide } from "../../process-wide";
-import type { SharedRunner } from "./sandbox";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor } from "./sessions";
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
@@ -14,16 +11,7 @@ import { runTurnJob } from "./turn-run";
 import { PlaygroundError, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
 import { processEnv, setting } from "../../../env";
 import { sessionActiveSkills } from "./active-skills";
-
-export interface TurnDeps {
-  db: Db;
-  dataHome: DataHome;
-  audit: AuditSink;
-  /** The script runner; the process-wide sandbox for the data home's scratch root by default. */
-  runner?: SharedRunner;
-  env?: Record<string, string | undefined>;
-  stepLimit?: number;
-}
+import type { TurnDeps } from "./turn-deps";
 
 export interface TurnInput {
   request?: string;
