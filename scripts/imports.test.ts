@@ -1,6 +1,7 @@
 // The direction of imports (#13, server/README.md): the UI reaches the data only through the API, so nothing in
-// components/ or app/ imports db/ (roles and other words come from server/domain/vocabulary.ts, data types
-// from the routers' outputs); and API route handlers take their rules from the services, never from components/. And no module reaches itself through its imports
+// components/ or app/ imports db/, and nothing in components/ imports server/services (roles, the audit filter's
+// fields and other words come from server/domain, data types from the routers' inputs and outputs, #42); and API
+// route handlers take their rules from the services, never from components/. And no module reaches itself through its imports
 // (#42): a circle makes the load order decide what a module sees, and no layer can be read on its own.
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +35,13 @@ describe("import directions", () => {
     const files = ["components", "app"].flatMap((d) => sourceFiles(d));
     expect(files.length).toBeGreaterThan(50);
     expect(reaching(files, "db")).toEqual([]);
+  });
+
+  it("keeps components/ away from server/services", () => {
+    // Tests may: url-filter.test.ts holds the page's filter to the server's schema by running both.
+    const files = sourceFiles("components", { tests: false });
+    expect(files.length).toBeGreaterThan(50);
+    expect(reaching(files, path.join("server", "services"))).toEqual([]);
   });
 
   it("keeps API route handlers away from components/", () => {

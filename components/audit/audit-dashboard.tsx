@@ -8,7 +8,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
 import { Options } from "~/components/shell/options";
 import { AUDIT_EVENT_TYPES } from "~/server/runtime/audit/events";
-import { auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "~/server/services/audit/filter-keys";
+import { auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "~/server/domain/audit-filter-keys";
 import { BarList, ChartCard, TimeSeriesChart } from "./charts";
 import { sourceLabel, sourceName } from "./event-format";
 import { EventsTable } from "./events-table";

@@ -2,7 +2,7 @@
 import { count } from "~/server/domain/plural";
 import { CLI_SOURCE_AGENT, CONSOLE_SOURCE_LABELS, consoleSourceOf } from "~/server/domain/audit-events";
 import { AGENT_LABELS } from "~/server/domain/vocabulary";
-import { isConsoleSource } from "~/server/services/audit/filter-keys";
+import { isConsoleSource } from "~/server/domain/audit-filter-keys";
 
 export function fmtTime(at: number): string {
   return new Date(at).toISOString().replace("T", " ").slice(0, 19) + "Z";

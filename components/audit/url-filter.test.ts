@@ -45,7 +45,7 @@ describe("URL filter keys", () => {
 
   it("and the fields and the server refuse an inverted range with the same words", async () => {
     const { auditFilterSchema } = await import("~/server/services/audit/filter");
-    const { auditRangeProblem } = await import("~/server/services/audit/filter-keys");
+    const { auditRangeProblem } = await import("~/server/domain/audit-filter-keys");
     const r = auditFilterSchema.safeParse({ from: "2026-06-02T00:00:00Z", to: "2026-06-01T00:00:00Z" });
     expect(r.error?.issues.map((i) => i.message)).toEqual([auditRangeProblem(Date.UTC(2026, 5, 2), Date.UTC(2026, 5, 1))]);
     expect(auditRangeProblem(Date.UTC(2026, 5, 1), Date.UTC(2026, 5, 2))).toBeNull();

@@ -1,7 +1,7 @@
 // The dashboard's filters live in the URL so a view can be shared. This maps the query string to the
 // filter the server validates (server/services/audit/filter.ts) and back. Pure: used by the page and tested.
-// The field names come from the audit service (filter-keys.ts: the schema's fields, without zod in the browser).
-import { AUDIT_FILTER_KEYS, AUDIT_TEXT_KEYS, isAuditOutcome, type AuditOutcome } from "~/server/services/audit/filter-keys";
+// The field names come from server/domain/audit-filter-keys.ts (the schema's fields, without zod in the browser).
+import { AUDIT_FILTER_KEYS, AUDIT_TEXT_KEYS, isAuditOutcome, type AuditOutcome } from "~/server/domain/audit-filter-keys";
 
 /** The URL's keys: the service's filter fields plus "range", which the page resolves to from/to. */
 export const FILTER_KEYS = ["range", ...AUDIT_FILTER_KEYS] as const;

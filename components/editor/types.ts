@@ -1,4 +1,4 @@
-import type { inferRouterOutputs } from "@trpc/server";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "~/server/api/root";
 
 type Out = inferRouterOutputs<AppRouter>["skill"];
@@ -8,4 +8,5 @@ export type VersionRow = Out["versions"][number];
 type SaveOutcome = Out["save"];
 /** What the frontmatter assist offers: the validator's field table and the tool names allowed-tools understands. */
 export type Vocabulary = Out["vocabulary"];
-export type { SkillRef } from "~/server/services/skills/location";
+/** One skill definition (layer, folder, and plugin, owner or project folder when needed), as the API takes it. */
+export type SkillRef = inferRouterInputs<AppRouter>["skill"]["info"]["ref"];

@@ -11,4 +11,4 @@ export interface EditableCase {
   query: string;
   should_trigger: boolean;
 }
-export type { SkillRef } from "~/server/services/skills/location";
+export type { SkillRef } from "~/components/editor/types";

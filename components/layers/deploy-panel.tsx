@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import type { ChainLink } from "~/server/services/governance/matrix";
+import type { ChainLink } from "./types";
 import { StatusBadge } from "./status-badge";
 import { Options } from "~/components/shell/options";
 

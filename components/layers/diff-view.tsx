@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import type { ChainLink } from "~/server/services/governance/matrix";
+import type { ChainLink } from "./types";
 import { stateLabel } from "~/components/skills/skill-state";
 import { usePrefersDark } from "~/components/editor/hooks/use-system-theme";
 

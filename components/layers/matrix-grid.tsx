@@ -2,7 +2,7 @@
 // The override matrix, virtualised: only the rows on screen are in the DOM, so 1,000+ names stay smooth.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
-import type { MatrixRow } from "~/server/services/governance/matrix";
+import type { MatrixRow } from "./types";
 import { LAYER_LABEL, LAYERS } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";
 

@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
-import type { ChainLink } from "~/server/services/governance/matrix";
+import type { ChainLink } from "./types";
 
 export function usePolicyChange() {
   const trpc = useTRPC();

@@ -1,7 +1,7 @@
 "use client";
 // The candidates of one name drawn as a vertical chain, highest precedence at the top: each link says where the
 // definition lives and why it won or lost (the registry's own sentence).
-import type { Explanation } from "~/server/services/governance/matrix";
+import type { Explanation } from "./types";
 import { LinkActions } from "./policy-actions";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
-import type { ShownEvent, StreamEvent } from "~/server/services/playground/types";
+import type { ShownEvent, StreamEvent } from "./types";
 import type { ComparedRun } from "./meter";
 import { SidePanel, type FocusTurn } from "./side-panel";
 import { answerOf, costsOf, toSteps, totals } from "./steps-model";

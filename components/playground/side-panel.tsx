@@ -3,7 +3,7 @@
 // preview before the first turn), the active skills, the context meter and the mode comparison.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
-import type { ShownEvent } from "~/server/services/playground/types";
+import type { ShownEvent } from "./types";
 import { ListingDetails } from "./listing-details";
 import { ContextMeter, Legend, ModeComparison, type ComparedRun } from "./meter";
 import { useFullListing } from "./turn-details";

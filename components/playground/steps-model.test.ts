@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StreamEvent } from "~/server/services/playground/types";
+import type { StreamEvent } from "./types";
 import { activatedIn, activeStack, answerOf, costsOf, toSteps, totals } from "./steps-model";
 
 const base = { runId: "r", t: 0, depth: 0 };

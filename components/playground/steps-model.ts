@@ -1,7 +1,7 @@
 // Turns a turn's event stream (live or persisted) into what the chat shows: steps in order, each tool call
 // with its result and the scripts it ran, the final answer, the active stack, the listing and the costs.
 import type { AgentEvent, ListingInfo, StageCost } from "~/server/runtime/agent/types";
-import type { ListingSummary, PlaygroundNote, ShownEvent } from "~/server/services/playground/types";
+import type { ListingSummary, PlaygroundNote, ShownEvent } from "./types";
 
 // A live turn's events are complete; a history turn's listing comes without its text and names (ListingSummary).
 type Ev<T extends AgentEvent["type"]> = Extract<ShownEvent, { type: T }>;

@@ -2,7 +2,7 @@
 // One turn's steps, inline and collapsible: the run and its listing, the skill chosen and why, activations,
 // tool calls with arguments and results (refusals in a warning style with their rule), script runs with exit
 // code, output and time, sandbox status and the script queue.
-import type { PlaygroundNote } from "~/server/services/playground/types";
+import type { PlaygroundNote } from "./types";
 import { count } from "~/server/domain/plural";
 import { useState } from "react";
 import { ListingNames } from "./listing-details";

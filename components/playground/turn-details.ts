@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 import type { AgentEvent, ListingInfo } from "~/server/runtime/agent/types";
-import type { ListingSummary, ToolResultSummary } from "~/server/services/playground/types";
+import type { ListingSummary, ToolResultSummary } from "./types";
 
 export type ShownListing = ListingInfo | ListingSummary;
 

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import type { ApprovalItem } from "~/server/services/governance/approvals";
+import type { ApprovalItem } from "./types";
 import { DataTable } from "~/components/shell/data-table";
 
 export function ApprovalsQueue() {

@@ -5,7 +5,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import type { AppRouter } from "~/server/api/root";
 import { LAYERS } from "~/server/domain/vocabulary";
-import type { PolicyChange } from "~/server/services/governance/policy-change";
+import type { PolicyChange } from "./types";
 import { PatternPreview } from "./pattern-preview";
 import { ListForm, splitList } from "./policy-fields";
 import { Section } from "~/components/shell/section";

@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
-import type { PolicyChange } from "~/server/services/governance/policy-change";
+import type { PolicyChange } from "./types";
 import { ApprovalsQueue } from "./approvals-queue";
 import { CatalogNames } from "./pattern-preview";
 import { PolicyToggle } from "./policy-fields";

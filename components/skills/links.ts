@@ -1,5 +1,5 @@
 // URLs of the skill pages. A skill is identified by layer + folder (plus plugin / project folder when needed).
-import type { SkillRef } from "~/server/services/skills/location";
+import type { SkillRef } from "~/components/editor/types";
 
 /** `me`: the signed-in user's id, so a personal skill of someone else (an administrator's review) names its owner. */
 export function editorHref(ref: SkillRef, file?: string, me?: string): string {

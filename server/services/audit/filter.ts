@@ -6,9 +6,7 @@ import { z } from "zod";
 import { auditEvents } from "../../../db/schema/audit";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
-import { AUDIT_OUTCOMES, auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "./filter-keys";
-
-export { AUDIT_FILTER_KEYS, type AuditFilterKey } from "./filter-keys";
+import { AUDIT_OUTCOMES, auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "../../domain/audit-filter-keys";
 
 /** Accepts epoch milliseconds or an ISO date string (URLs carry the readable form). */
 const time = z.union([z.number(), z.string().min(1).max(40)]).transform((v, ctx) => {

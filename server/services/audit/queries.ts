@@ -9,7 +9,7 @@ import { preparedByKey, preparedQuery } from "../../../db/prepared";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
 import { cursorOf, olderThan, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
-import { isConsoleSource } from "./filter-keys";
+import { isConsoleSource } from "../../domain/audit-filter-keys";
 import { ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 import type { StoredRow } from "./verify";

@@ -5,7 +5,7 @@ import { and, count, countDistinct, inArray, isNotNull, isNull, sql } from "driz
 import type { Db } from "../../../db/client";
 import { auditEvents } from "../../../db/schema/audit";
 import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
-import { CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "./filter-keys";
+import { CONSOLE_SOURCE, PLAYGROUND_SOURCE } from "../../domain/audit-filter-keys";
 import { whereOf, type AuditFilter, type AuditScope } from "./filter";
 import { flushAudit } from "./sink";
 

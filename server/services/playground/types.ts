@@ -54,8 +54,6 @@ export type RunFinishedSummary = Omit<RunFinished, "costs">;
 export type ToolResultSummary = Omit<ToolResult, "output"> & { outputChars: number };
 /** One event of a turn as the history sends it. */
 export type HistoryEvent = Exclude<StreamEvent, RunStarted | RunFinished | ToolResult> | RunStartedSummary | RunFinishedSummary | ToolResult | ToolResultSummary;
-/** What the chat renders: a live turn's events (everything) or a history turn's. */
-export type ShownEvent = StreamEvent | HistoryEvent;
 
 /** What the user row's `events` column holds. */
 export interface RequestRecord {

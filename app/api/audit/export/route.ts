@@ -2,7 +2,8 @@
 // viewers are refused, authors get only their own events, admins all. Rows are read a page at a time.
 import { requireRole, textResponse as text } from "~/server/http/route-auth";
 import { exportStream } from "~/server/services/audit/export";
-import { AUDIT_FILTER_KEYS, auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
+import { AUDIT_FILTER_KEYS } from "~/server/domain/audit-filter-keys";
+import { auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
 import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
 import { inputErrorMessage } from "~/server/api/input-errors";

@@ -1,7 +1,7 @@
-// The audit filter's fields, without zod: the dashboard (a browser bundle) reads them from here, filter.ts builds
-// its schema from them, and the export route reads the query string with them, so the three never drift apart.
+// The audit filter's fields, without zod: the dashboard (a browser bundle) reads them from here, services/audit/filter.ts
+// builds its schema from them, and the export route reads the query string with them, so the three never drift apart.
 
-import type { ConsoleSource } from "../../domain/audit-events";
+import type { ConsoleSource } from "./audit-events";
 
 /** The filter's fields, in the order a URL writes them. */
 export const AUDIT_FILTER_KEYS = ["from", "to", "type", "skill", "layer", "user", "session", "model", "tool", "outcome", "source"] as const;
