@@ -145,14 +145,18 @@ function fakeApi<B>(route: string, notFound: (url: string | undefined) => unknow
  */
 export async function scriptedOpenAiServer(
   replies: ScriptedReply[] | ((body: ChatRequestBody, n: number) => ScriptedReply),
-  /** delayMs holds a whole answer back; chunkDelayMs pauses between the pieces of a streamed one. */
-  opts: { delayMs?: number; chunkDelayMs?: number } = {},
+  /**
+   * delayMs holds a whole answer back; chunkDelayMs pauses between the pieces of a streamed one; every answer also
+   * waits for `hold` (a test releases it once what it expects to overlap has arrived, without timing anything).
+   */
+  opts: { delayMs?: number; chunkDelayMs?: number; hold?: Promise<unknown> } = {},
 ): Promise<ScriptedServer> {
   const requests: ChatRequestBody[] = [];
   const auth: string[] = [];
-  const server = fakeApi<ChatRequestBody>("/chat/completions", (url) => ({ error: { message: `no route ${url}` } }), (body, req, res) => {
+  const server = fakeApi<ChatRequestBody>("/chat/completions", (url) => ({ error: { message: `no route ${url}` } }), async (body, req, res) => {
     requests.push(body);
     auth.push(String(req.headers.authorization ?? ""));
+    if (opts.hold) await opts.hold;
     const n = requests.length - 1;
     const reply = typeof replies === "function" ? replies(body, n) : replies[Math.min(n, replies.length - 1)]!;
     if (body.stream) {

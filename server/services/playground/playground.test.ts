@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support";
 import {
   createSession,
@@ -181,10 +181,8 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     expect(second.code).toBe("CONFLICT");
     expect(second.message).toMatch(/already running/);
     expect((await err(() => stopTurn(w.db, bob, s.id))).code).toBe("NOT_FOUND");
-    const t0 = Date.now();
     expect(stopTurn(w.db, alice, s.id)).toBe(true);
     await settled(s.id);
-    expect(Date.now() - t0).toBeLessThan(1400);
     const msgs = listMessages(w.db, s.id);
     expect(msgs[1]).toMatchObject({ role: "assistant", content: "(Stopped before an answer.)", record: { reason: "aborted" } });
     // usable again: the next turn answers
@@ -201,20 +199,17 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
     await startTurn(deps(env), alice, s.id, { request: "tell me everything" });
     const pieces: string[] = [];
-    let stoppedAt = 0;
     for await (const item of followTurn(w.db, alice, s.id)) {
       if (item.event.type !== "text_delta") continue;
       // Each piece arrives while the turn still runs: the follower is not handed the answer at the end.
       expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
       pieces.push(item.event.text);
       if (pieces.length === 2) {
-        stoppedAt = Date.now();
         expect(stopTurn(w.db, alice, s.id)).toBe(true);
       }
     }
     await settled(s.id);
     // The rest of the answer (many more pieces at 300 ms each) never came: stop cut the stream.
-    expect(Date.now() - stoppedAt).toBeLessThan(1500);
     expect(pieces.join("").length).toBeLessThan(answer.length);
     expect(answer.startsWith(pieces.join(""))).toBe(true);
     // The history keeps what the person already read, marked as cut, not "stopped before an answer".
@@ -263,15 +258,17 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
   });
 
   it("sessions of different users run at once without waiting for each other", async () => {
-    server = await scriptedOpenAiServer([{ content: "done" }], { delayMs: 800 });
+    // No answer leaves the server until both requests are in: turns that waited for each other never get there.
+    let release!: () => void;
+    server = await scriptedOpenAiServer([{ content: "done" }], { hold: new Promise<void>((r) => (release = r)) });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
     const a = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
     const b = createSession(w.db, w.dataHome, bob, { provider: "openai" }, env);
-    const t0 = Date.now();
     await startTurn(deps(env), alice, a.id, { request: "one" });
     await startTurn(deps(env), bob, b.id, { request: "two" });
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2), { timeout: 15_000, interval: 20 });
+    release();
     await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
-    expect(Date.now() - t0).toBeLessThan(1500);
     expect(listMessages(w.db, a.id)[1]!.content).toBe("done");
     expect(listMessages(w.db, b.id)[1]!.content).toBe("done");
   });
