@@ -109,6 +109,65 @@ describe("the index and linked folders", () => {
   });
 });
 
+// Issue #35 items 1-2: the agent folder of the project is itself the link. It is judged against the project root;
+// refused, it is one listed entry and is never walked, watched or polled (a link to / walked the host every 5 s).
+describe("a project agent folder that is a link out of the project", () => {
+  it("is one refused entry: nothing below it is walked or listed, and the watcher does not follow it", () => {
+    const { outside } = setup();
+    fs.mkdirSync(path.join(t.project, ".codex"));
+    const codex = path.join(t.project, ".codex", "skills");
+    fs.symlinkSync(outside, codex);
+    fs.symlinkSync("/", path.join(t.project, ".agents"));
+    const index = SkillIndex.build(t.config);
+    expect(index.definitions("stolen")).toEqual([]);
+    const refused = index.get(codex)!;
+    expect(refused).toMatchObject({ name: ".codex/skills", status: "invalid", loadable: false, layer: "project" });
+    expect(refused.diagnostics[0]).toMatchObject({ code: "link.layer-outside" });
+    expect(refused.diagnostics[0]!.message).toMatch(/The project folder \.codex\/skills is a symbolic link .* outside the project/);
+    expect(refused.diagnostics[0]!.message).not.toContain(outside);
+    // a folder above the agent folder is the link: the same
+    expect(index.get(path.join(t.project, ".agents", "skills"))!.diagnostics[0]!.code).toBe("link.layer-outside");
+    expect(index.watchTargets()).not.toContain(codex);
+    expect(index.watchTargets()).not.toContain(path.join(t.project, ".agents", "skills"));
+    expect(index.definitions("pdf-tools")).toHaveLength(1);
+    // the watcher's refresh of a path below it (or of the folder) finds nothing more
+    index.refresh([path.join(codex, "stolen", "SKILL.md"), codex]);
+    expect(index.definitions("stolen")).toEqual([]);
+  });
+
+  it("becomes a layer folder again once the link is replaced by a folder of the project, and refused again after", () => {
+    const { outside } = setup();
+    fs.mkdirSync(path.join(t.project, ".claude"));
+    const claude = path.join(t.project, ".claude", "skills");
+    fs.symlinkSync(outside, claude);
+    const index = SkillIndex.build(t.config);
+    fs.unlinkSync(claude);
+    writeSkill(claude, "review");
+    index.refresh([path.join(claude, "review", "SKILL.md")]);
+    expect(index.get(claude)).toBeUndefined();
+    expect(index.definitions("review")).toHaveLength(1);
+    fs.rmSync(claude, { recursive: true });
+    fs.symlinkSync(outside, claude);
+    const change = index.refresh([claude]);
+    expect(change.removed.map((e) => e.name)).toEqual(["review"]);
+    expect(index.get(claude)!.diagnostics[0]!.code).toBe("link.layer-outside");
+  });
+
+  it("a link inside the project, or the CLI's own personal folder linked to dotfiles, stays a layer folder", () => {
+    setup();
+    const shared = path.join(t.project, "shared-skills");
+    writeSkill(shared, "house-style");
+    fs.mkdirSync(path.join(t.project, ".claude"));
+    fs.symlinkSync(shared, path.join(t.project, ".claude", "skills"));
+    const dotfiles = path.join(t.base, "dotfiles");
+    writeSkill(dotfiles, "notes");
+    fs.symlinkSync(dotfiles, path.join(t.home, "skills"));
+    const index = SkillIndex.build(t.config);
+    expect(index.definitions("house-style")).toHaveLength(1);
+    expect(index.definitions("notes")).toHaveLength(1);
+  });
+});
+
 describe("links inside a skill folder", () => {
   /** The tester's four: a file outside, a folder outside, a dangling link and another folder outside. */
   function innerLinks(dir: string) {

@@ -9,13 +9,14 @@ import type { DataHome } from "../../config";
 import {
   isInside,
   isSafeSegment,
+  layerBoundary,
   makeLayerConfig,
   PROJECT_SKILL_DIRS,
   writableRoot,
   type LayerName,
   type SkillEntry,
 } from "../../runtime/registry";
-import { assertInsideLayer, ConfinementError } from "../../runtime/registry/confine";
+import { assertInsideLayer, assertLayerFolder, ConfinementError } from "../../runtime/registry/confine";
 import { badRequest, forbidden } from "./errors";
 import { LAYERS } from "../../domain/vocabulary";
 
@@ -124,6 +125,9 @@ export function skillDirOf(dataHome: DataHome, ref: SkillRef): string {
   const dir = skillPathOf(dataHome, ref);
   try {
     // A personal layer root is itself a folder under <home>/users: a link there must not lead out of it either.
+    const config = makeLayerConfig({ home: dataHome.home, projectRoot: dataHome.projectRoot, userId: ref.layer === "personal" ? ref.ownerId : undefined });
+    // The layer folder first: `.claude/skills -> /` would make every path below it "inside" its own real path.
+    assertLayerFolder({ dir: layerRootOf(dataHome, ref), boundary: layerBoundary(config, ref.layer) });
     if (ref.layer === "personal") assertInsideLayer(path.join(dataHome.home, "users"), layerRootOf(dataHome, ref), "The personal skills folder");
     assertInsideLayer(layerRootOf(dataHome, ref), dir, ref.skill);
   } catch (e) {
