@@ -111,6 +111,26 @@ describe("what the catalog holds", () => {
     expect(await names(await get("", bearer(m.token)))).toEqual(["pdf-forms", "release-notes"]);
   });
 
+  // Issue #35 item 8: one author's skill must not stop everyone's sync (which refuses a whole catalog with either).
+  it("leaves out, and names, a skill whose name is a path and one that differs only in case from a higher layer's", async () => {
+    h.skill("project", "x", { name: "../../../../tmp/x" });
+    h.skill("project", "Code-Review", { name: "Code-Review" });
+    h.skill("enterprise", "code-review");
+    const res = await get("", bearer());
+    const body = (await res.json()) as { skills: { name: string }[]; skipped: { name: string; reason: string }[] };
+    expect(body.skills.map((s) => s.name)).toEqual(expect.arrayContaining(["code-review", "pdf-forms"]));
+    expect(body.skills.map((s) => s.name)).not.toContain("Code-Review");
+    expect(body.skipped).toEqual(
+      expect.arrayContaining([
+        { name: "../../../../tmp/x", reason: expect.stringMatching(/cannot be a folder name/) },
+        { name: "Code-Review", reason: expect.stringMatching(/differs only in case from "code-review" of the enterprise layer/) },
+      ]),
+    );
+    const tar = await readTar(new Uint8Array(await (await get("?format=tar&agent=claude-code", bearer())).arrayBuffer()), 1000);
+    expect(tar.some((e) => e.name.includes(".."))).toBe(false);
+    expect(tar.some((e) => e.name.startsWith("code-review/"))).toBe(true);
+  });
+
   it("an unknown format is a 400", async () => {
     expect((await get("?format=zip&agent=claude-code", bearer())).status).toBe(400);
   });

@@ -9,6 +9,7 @@ import { auditSkill, afterWrite, recordPersonalRead, type SkillsContext } from "
 import { badRequest, notFound, SkillConflictError } from "./errors";
 import { currentDigest, decodeText, listTree, readFileAt, sha256, writeFileAtomic, type FileContent, type TreeNode } from "./files";
 import { getVersion, latestVersionOfPath, recordVersion, type Snapshot } from "./history";
+import { assertValidNameIn } from "./valid-name";
 import { assertRead, assertWrite, confine, normaliseRef, refFromHistory, safeRelPath, skillDirOf, type SkillRef } from "./location";
 
 /**
@@ -74,6 +75,7 @@ export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | 
   const abs = confine(dir, input.path);
   const rel = path.relative(dir, abs).split(path.sep).join("/");
   if (fs.existsSync(abs) && !fs.statSync(abs).isFile()) throw badRequest(`${rel} is a folder, not a file.`);
+  assertValidNameIn(rel, input.text);
   const now = currentDigest(abs);
   if (now !== input.baseDigest) throw conflict(rel, abs, input.text, now);
   keepOnDiskVersion(ctx, ref, rel, abs, now);

@@ -10,6 +10,7 @@ import { existingSkillDir } from "./edit";
 import { badRequest, SkillServiceError } from "./errors";
 import { decodeText, sha256 } from "./files";
 import { recordVersion } from "./history";
+import { assertValidName } from "./valid-name";
 import { snapshotFromFiles } from "./lifecycle";
 import { assertWrite, layerRootOf, normaliseRef, skillDirOf, type SkillRef } from "./location";
 
@@ -70,6 +71,7 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
     rules: "omniforge",
     fileExists: (rel) => extracted.contents.has(rel) || [...extracted.contents.keys()].some((k) => k.startsWith(rel.replace(/\/$/, "") + "/")),
   });
+  if (!input.dryRun) assertValidName(check.raw?.name, "imported");
   const folder = folderFor(input, extracted.root, check.properties?.name ?? null);
   if (!isSafeSegment(folder)) throw badRequest(`"${folder}" cannot be a skill folder name; choose another one.`);
   const ref = normaliseRef({ layer: input.layer, plugin: input.plugin, skill: folder }, ctx.actor);
