@@ -75,6 +75,8 @@ export const SETTINGS = {
   // Context window of the configured model (the listing budget is 1% of it) and the cap of one answer.
   OMNIFORGE_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   OMNIFORGE_MODEL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
+  // `omniforge sync`: how long it waits for the console to start answering, and then between two parts of an answer.
+  OMNIFORGE_SYNC_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be whole seconds").min(1, "must be from 1 to 3600 seconds").max(3600, "must be from 1 to 3600 seconds").default(30),
   OMNIFORGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).optional(),
   // The provider when none is named (CLI and playground default): offline, openai or anthropic.
   OMNIFORGE_PROVIDER: z.enum(["offline", "openai", "anthropic"]).optional(),

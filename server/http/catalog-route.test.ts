@@ -1,6 +1,8 @@
 // GET /api/catalog over real HTTP on 127.0.0.1 against a real data home and SQLite file: who gets in, what the
 // policy leaves out (exactly as the playground resolves), the tar, 304 for an unchanged catalog, and the
 // reports `omniforge sync` sends back.
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTar } from "../runtime/registry/tar";
 import { changePolicy } from "../services/governance/policy-change";
@@ -129,6 +131,15 @@ describe("what the catalog holds", () => {
     const tar = await readTar(new Uint8Array(await (await get("?format=tar&agent=claude-code", bearer())).arrayBuffer()), 1000);
     expect(tar.some((e) => e.name.includes(".."))).toBe(false);
     expect(tar.some((e) => e.name.startsWith("code-review/"))).toBe(true);
+  });
+
+  it("leaves out, and names, a skill holding a file name with a terminal escape (sync would refuse the archive)", async () => {
+    const dir = h.skill("project", "escapes");
+    fs.writeFileSync(path.join(dir, "good\u001b]0;owned\u0007evil"), "x");
+    const body = (await (await get("", bearer())).json()) as { skills: { name: string }[]; skipped: { name: string; reason: string }[] };
+    expect(body.skills.map((s) => s.name)).not.toContain("escapes");
+    expect(body.skills.map((s) => s.name)).toContain("pdf-forms");
+    expect(body.skipped).toEqual([{ name: "escapes", reason: expect.stringMatching(/control or direction character in its name/) }]);
   });
 
   it("an unknown format is a 400", async () => {
