@@ -85,6 +85,14 @@ describe("state-changing requests from another site", () => {
     const res = await fetch(`${server.url}/api/trpc/user.me`, { headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(200);
   });
+
+  // Issue #35 item 10: the session's id stays in the encrypted cookie; a page's script never reads it.
+  it("user.me says who is signed in, never the server-side session's id", async () => {
+    admin = { ...admin, sid: "session-row-id-4711" };
+    const text = await (await fetch(`${server.url}/api/trpc/user.me`)).text();
+    expect(JSON.parse(text)).toEqual({ result: { data: { json: { id: admin.id, email: "admin@x.io", name: "", role: "admin" } } } });
+    expect(text).not.toContain("session-row-id-4711");
+  });
 });
 
 /** A raw request, so the declared length can be larger than what is sent, or absent (chunked). */
