@@ -1,5 +1,6 @@
 // Environment of the console and the CLI, validated once (t3 env pattern). A bad value stops the start with
 // one line naming the variable, instead of a stack trace later.
+import { isIP } from "node:net";
 import { createEnv } from "@t3-oss/env-nextjs";
 import { z } from "zod";
 
@@ -24,6 +25,9 @@ const flag = z
   .transform((v) => v.trim().toLowerCase())
   .pipe(z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"], { error: "use 1/0, true/false, yes/no or on/off" }))
   .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
+
+/** A host name as a listening address takes it: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** An address the console or a provider is reached at. z.url() alone takes "localhost:3000" (scheme "localhost:"). */
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, such as http://localhost:3000" });
@@ -68,6 +72,11 @@ export const SETTINGS = {
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   NEXTAUTH_URL: httpUrl.optional(),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // The address the console listens on; unset, every interface (scripts/serve.ts).
+  HOST: z
+    .string()
+    .refine((v) => isIP(v) !== 0 || HOST_NAME.test(v), "must be an address of this machine (127.0.0.1, ::1, 0.0.0.0) or a host name such as localhost")
+    .optional(),
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
