@@ -44,7 +44,7 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * configured as http://localhost:3000 and opened at http://127.0.0.1:3000 or http://[::1]:3000 is the same server
  * on the same port of this machine, and no other site can be served there.
  */
-export function isAllowedOrigin(origin: string, allowed: Set<string>): boolean {
+function isAllowedOrigin(origin: string, allowed: Set<string>): boolean {
   if (allowed.has(origin)) return true;
   let u: URL;
   try {

@@ -4,4 +4,4 @@ export * from "./lock";
 export * from "./plan";
 export { applyFolder } from "./apply";
 export * from "./digest";
-export { catalogChanged, fetchCatalog, fetchFolders, reportSync, SyncRemoteError, type RemoteCatalog, type RemoteOptions } from "./remote";
+export { catalogChanged, fetchCatalog, fetchFolders, reportSync, SyncRemoteError, type RemoteCatalog } from "./remote";

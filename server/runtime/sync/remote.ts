@@ -50,7 +50,7 @@ export interface RemoteOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_SYNC_TIMEOUT_MS = 30_000;
+const DEFAULT_SYNC_TIMEOUT_MS = 30_000;
 
 /**
  * A console that takes the connection and never answers (or stops half-way) must not keep sync waiting forever
