@@ -153,6 +153,23 @@ describe("a project agent folder that is a link out of the project", () => {
     expect(index.get(claude)!.diagnostics[0]!.code).toBe("link.layer-outside");
   });
 
+  it("the data home's layer folders (enterprise, a plugin's, a console user's personal) are judged against the data home", () => {
+    t = tempLayers("author-1");
+    const outside = path.join(t.base, "elsewhere");
+    writeSkill(outside, "stolen");
+    fs.mkdirSync(path.join(t.home, "enterprise"), { recursive: true });
+    fs.symlinkSync(outside, path.join(t.home, "enterprise", "skills"));
+    fs.mkdirSync(path.join(t.home, "users", "author-1"), { recursive: true });
+    fs.symlinkSync(outside, path.join(t.home, "users", "author-1", "skills"));
+    fs.mkdirSync(path.join(t.home, "plugins", "tools"), { recursive: true });
+    fs.symlinkSync("/", path.join(t.home, "plugins", "tools", "skills"));
+    const index = SkillIndex.build(t.config);
+    expect(index.definitions("stolen")).toEqual([]);
+    const refused = index.entries().filter((e) => e.diagnostics[0]?.code === "link.layer-outside");
+    expect(refused.map((e) => e.layer).sort()).toEqual(["enterprise", "personal", "plugin"]);
+    expect(refused[0]!.diagnostics[0]!.message).toMatch(/The data home folder enterprise\/skills is a symbolic link .* outside the data home/);
+  });
+
   it("a link inside the project, or the CLI's own personal folder linked to dotfiles, stays a layer folder", () => {
     setup();
     const shared = path.join(t.project, "shared-skills");
