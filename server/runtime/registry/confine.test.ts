@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { assertInsideLayer, ConfinementError, linkEscape, realPathOf } from "./confine";
+import { makeLayerConfig } from "./layers";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, writeSkill, type TempLayers } from "./test-helpers";
 
@@ -168,6 +169,19 @@ describe("a project agent folder that is a link out of the project", () => {
     const refused = index.entries().filter((e) => e.diagnostics[0]?.code === "link.layer-outside");
     expect(refused.map((e) => e.layer).sort()).toEqual(["enterprise", "personal", "plugin"]);
     expect(refused[0]!.diagnostics[0]!.message).toMatch(/The data home folder enterprise\/skills is a symbolic link .* outside the data home/);
+  });
+
+  it("a data home kept inside the project is out of bounds for the project's folders", () => {
+    setup();
+    const home = path.join(t.project, ".omniforge-data");
+    fs.mkdirSync(path.join(home, "secrets"), { recursive: true });
+    fs.writeFileSync(path.join(home, "secrets", "SKILL.md"), "---\nname: secrets\ndescription: Not a skill. Use never.\n---\n");
+    fs.mkdirSync(path.join(t.project, ".gemini"));
+    fs.symlinkSync("../.omniforge-data", path.join(t.project, ".gemini", "skills"));
+    const index = SkillIndex.build(makeLayerConfig({ home, projectRoot: t.project }));
+    expect(index.definitions("secrets")).toEqual([]);
+    expect(index.get(path.join(t.project, ".gemini", "skills"))!.diagnostics[0]!.code).toBe("link.layer-outside");
+    expect(index.definitions("pdf-tools")).toHaveLength(1);
   });
 
   it("a link inside the project, or the CLI's own personal folder linked to dotfiles, stays a layer folder", () => {
