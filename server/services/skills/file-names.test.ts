@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFile, createFolder, deletePath, renamePath, skillTree } from "./edit";
 import { createSkill } from "./lifecycle";
-import { exportZip } from "./transfer";
+import { zipSync } from "fflate";
+import { exportZip, importArchive } from "./transfer";
 import { useSkillsTestHome } from "../../test-support/test-home";
 
 const h = useSkillsTestHome();
@@ -41,6 +42,16 @@ describe("file names a skill cannot hold", () => {
     // Names that only look alike are fine.
     createFile(author, ref, "references/git-notes.md", "x");
     createFolder(author, ref, "node_modules_docs");
+  });
+
+  it("do not come in by an archive either", async () => {
+    const author = h.ctx(h.actor("author"));
+    const md = new TextEncoder().encode("---\nname: vendored\ndescription: Vendored. Use it.\n---\n");
+    for (const extra of ["vendored/.git/config", "vendored/scripts/node_modules/left-pad/index.js"]) {
+      const zip = zipSync({ "vendored/SKILL.md": md, [extra]: new TextEncoder().encode("x") });
+      await expect(importArchive(author, { layer: "project", fileName: "vendored.zip", data: zip })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/cannot hold (\.git|node_modules)\//) });
+    }
+    expect(fs.existsSync(path.join(h.dataHome.projectRoot, ".omniforge", "skills", "vendored"))).toBe(false);
   });
 
   it("one that came on disk can be renamed and deleted, and is never exported", () => {
