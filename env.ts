@@ -1,5 +1,6 @@
 // Environment of the console and the CLI, validated once (t3 env pattern). A bad value stops the start with
 // one line naming the variable, instead of a stack trace later.
+import { isIP } from "node:net";
 import { createEnv } from "@t3-oss/env-nextjs";
 import { z } from "zod";
 
@@ -24,6 +25,9 @@ const flag = z
   .transform((v) => v.trim().toLowerCase())
   .pipe(z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"], { error: "use 1/0, true/false, yes/no or on/off" }))
   .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
+
+/** A host name as a listening address takes it: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** An address the console or a provider is reached at. z.url() alone takes "localhost:3000" (scheme "localhost:"). */
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, such as http://localhost:3000" });
@@ -68,6 +72,11 @@ export const SETTINGS = {
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   NEXTAUTH_URL: httpUrl.optional(),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // The address the console listens on; unset, every interface (scripts/serve.ts).
+  HOST: z
+    .string()
+    .refine((v) => isIP(v) !== 0 || HOST_NAME.test(v), "must be an address of this machine (127.0.0.1, ::1, 0.0.0.0) or a host name such as localhost")
+    .optional(),
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
@@ -75,6 +84,8 @@ export const SETTINGS = {
   // Context window of the configured model (the listing budget is 1% of it) and the cap of one answer.
   OMNIFORGE_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   OMNIFORGE_MODEL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
+  // `omniforge sync`: how long it waits for the console to start answering, and then between two parts of an answer.
+  OMNIFORGE_SYNC_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be whole seconds").min(1, "must be from 1 to 3600 seconds").max(3600, "must be from 1 to 3600 seconds").default(30),
   OMNIFORGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).optional(),
   // The provider when none is named (CLI and playground default): offline, openai or anthropic.
   OMNIFORGE_PROVIDER: z.enum(["offline", "openai", "anthropic"]).optional(),

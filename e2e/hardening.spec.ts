@@ -51,6 +51,16 @@ test("the running console refuses cross-site mutations and oversized bodies", as
     data: body,
   });
   expect(forged.status()).toBe(403);
+  // In tRPC's own error shape, which the console's client reads, saying what to set (issue #35).
+  expect(await forged.json()).toMatchObject({ error: { json: { message: expect.stringContaining("OMNIFORGE_ALLOWED_ORIGINS"), data: { httpStatus: 403 } } } });
+  // The same local console by its other loopback name is the same origin (NEXTAUTH_URL names 127.0.0.1 here).
+  const alias = new URL(page.url());
+  alias.hostname = "localhost";
+  const viaAlias = await ctx.request.post("/api/trpc/user.create", {
+    headers: { origin: alias.origin, "content-type": "application/json" },
+    data: JSON.stringify({ json: { email: uniqueEmail("alias"), role: "viewer", password: "password-123" } }),
+  });
+  expect(viaAlias.status()).toBe(200);
   const big = await ctx.request.post("/api/trpc/user.create", {
     headers: { "content-type": "application/json" },
     data: "x".repeat(3 * 1024 * 1024),

@@ -4,6 +4,7 @@
 import path from "node:path";
 import v8 from "node:v8";
 import next from "next";
+import { setting } from "../env";
 import { createConsoleServer, listenOn } from "../server/http/node-server";
 import { count } from "../server/domain/plural";
 import { onShutdown } from "../server/http/shutdown";
@@ -18,6 +19,8 @@ v8.setFlagsFromString("--no-parallel-scavenge");
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
+// Unset: every interface (a server's console is reached by others); 127.0.0.1 keeps a laptop's console to itself.
+const host = setting("HOST");
 const repo = path.resolve(import.meta.dirname, "..");
 
 const swept = sweepStaleSandboxDirs();
@@ -41,8 +44,8 @@ onShutdown(
   () => removeOwnSandboxDirs(),
 );
 
-await listenOn(server, port).catch((e: Error) => {
+await listenOn(server, port, host).catch((e: Error) => {
   console.error(`omniforge: ${e.message}`);
   process.exit(1);
 });
-console.log(`[omniforge] listening on port ${port}${dev ? " (dev)" : ""}`);
+console.log(`[omniforge] listening on port ${port}${host ? ` of ${host}` : ""}${dev ? " (dev)" : ""}`);

@@ -8,7 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useTRPC, useTRPCClient } from "~/components/providers/trpc";
 import type { SkillRef } from "./types";
 
-export const LINK_CODES = new Set(["link.outside-layer", "link.broken", "link.is-root"]);
+export const LINK_CODES = new Set(["link.outside-layer", "link.broken", "link.is-root", "link.layer-outside"]);
 
 export function RefusedLink({ skillRef, message }: { skillRef: SkillRef; message: string }) {
   const client = useTRPCClient();

@@ -139,10 +139,15 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
         {list.data?.rows.map((r) => (
           <tr key={r.key} data-testid={`skill-row-${r.layer}-${r.ref.skill}`}>
             <td className="font-medium">
-              <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref, undefined, me)}>
-                {r.name}
-              </Link>
-              {r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
+              {r.ref.skill ? (
+                <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(r.ref, undefined, me)}>
+                  {r.name}
+                </Link>
+              ) : (
+                // A whole layer folder refused (a link out of the project): nothing in it to open.
+                <span>{r.name}</span>
+              )}
+              {r.ref.skill && r.name !== r.ref.skill.split("/").pop() && <div className="muted text-xs">folder {r.ref.skill}</div>}
             </td>
             <td>
               <span className="badge bg-indigo-50 text-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-200">

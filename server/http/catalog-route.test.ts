@@ -1,6 +1,8 @@
 // GET /api/catalog over real HTTP on 127.0.0.1 against a real data home and SQLite file: who gets in, what the
 // policy leaves out (exactly as the playground resolves), the tar, 304 for an unchanged catalog, and the
 // reports `omniforge sync` sends back.
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTar } from "../runtime/registry/tar";
 import { changePolicy } from "../services/governance/policy-change";
@@ -109,6 +111,35 @@ describe("what the catalog holds", () => {
   it("a machine token gets the shared layers only (no personal layer)", async () => {
     const m = createToken(h.db, { id: "admin", role: "admin" }, { name: "fleet", scopes: "catalog:read", forUserId: "machine" }, { audit: h.audit, actor: { id: "admin" } });
     expect(await names(await get("", bearer(m.token)))).toEqual(["pdf-forms", "release-notes"]);
+  });
+
+  // Issue #35 item 8: one author's skill must not stop everyone's sync (which refuses a whole catalog with either).
+  it("leaves out, and names, a skill whose name is a path and one that differs only in case from a higher layer's", async () => {
+    h.skill("project", "x", { name: "../../../../tmp/x" });
+    h.skill("project", "Code-Review", { name: "Code-Review" });
+    h.skill("enterprise", "code-review");
+    const res = await get("", bearer());
+    const body = (await res.json()) as { skills: { name: string }[]; skipped: { name: string; reason: string }[] };
+    expect(body.skills.map((s) => s.name)).toEqual(expect.arrayContaining(["code-review", "pdf-forms"]));
+    expect(body.skills.map((s) => s.name)).not.toContain("Code-Review");
+    expect(body.skipped).toEqual(
+      expect.arrayContaining([
+        { name: "../../../../tmp/x", reason: expect.stringMatching(/cannot be a folder name/) },
+        { name: "Code-Review", reason: expect.stringMatching(/differs only in case from "code-review" of the enterprise layer/) },
+      ]),
+    );
+    const tar = await readTar(new Uint8Array(await (await get("?format=tar&agent=claude-code", bearer())).arrayBuffer()), 1000);
+    expect(tar.some((e) => e.name.includes(".."))).toBe(false);
+    expect(tar.some((e) => e.name.startsWith("code-review/"))).toBe(true);
+  });
+
+  it("leaves out, and names, a skill holding a file name with a terminal escape (sync would refuse the archive)", async () => {
+    const dir = h.skill("project", "escapes");
+    fs.writeFileSync(path.join(dir, "good\u001b]0;owned\u0007evil"), "x");
+    const body = (await (await get("", bearer())).json()) as { skills: { name: string }[]; skipped: { name: string; reason: string }[] };
+    expect(body.skills.map((s) => s.name)).not.toContain("escapes");
+    expect(body.skills.map((s) => s.name)).toContain("pdf-forms");
+    expect(body.skipped).toEqual([{ name: "escapes", reason: expect.stringMatching(/control or direction character in its name/) }]);
   });
 
   it("an unknown format is a 400", async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listenLocal } from "../test-support/listen";
 import { REFUSED_BODY_DRAIN_BYTES } from "../domain/limits";
 import { createConsoleServer, listenOn } from "./node-server";
+import { setting } from "../../env";
 
 let server: Awaited<ReturnType<typeof listenLocal>>;
 let reached: string[];
@@ -95,5 +96,30 @@ describe("starting the console's server", () => {
       new Error(`port ${taken} is already in use (another console, or another program): stop it, or set PORT to a free port`),
     );
     expect(second.listening).toBe(false);
+  });
+
+  // Issue #35 item 10: HOST chooses the interface (unset, every interface, as Next's own server does: not tried
+  // here, since a test's server stays on 127.0.0.1).
+  it("listens on HOST only, when one is set", async () => {
+    const local = createConsoleServer((_req, res) => void res.end());
+    try {
+      await listenOn(local, 0, "127.0.0.1");
+      expect((local.address() as net.AddressInfo).address).toBe("127.0.0.1");
+    } finally {
+      local.close();
+    }
+  });
+
+  it("a HOST this machine does not have is one line naming the setting", async () => {
+    const s = createConsoleServer((_req, res) => void res.end());
+    // 192.0.2.1 is TEST-NET-1: documentation only, never a local address.
+    await expect(listenOn(s, 0, "192.0.2.1")).rejects.toThrow(/^HOST 192\.0\.2\.1 is not an address of this machine: set HOST/);
+    expect(s.listening).toBe(false);
+  });
+
+  it("HOST is checked at start: a value that is no address or host name names the variable", () => {
+    expect(() => setting("HOST", { HOST: "http://localhost:3000" })).toThrow(/^Invalid environment variable HOST: must be an address/);
+    expect(setting("HOST", { HOST: "::1" })).toBe("::1");
+    expect(setting("HOST", { HOST: "localhost" })).toBe("localhost");
   });
 });

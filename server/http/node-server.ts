@@ -73,7 +73,7 @@ function declaredBodyRefusal(req: http.IncomingMessage): { status: number; messa
  * Starts listening, or rejects with one line a person can act on. Unhandled, a port in use was Node's stack trace
  * (twice, once more from Next's handler) and the start still exited 0.
  */
-export function listenOn(server: http.Server, port: number): Promise<void> {
+export function listenOn(server: http.Server, port: number, host?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const refused = (e: NodeJS.ErrnoException) =>
       reject(
@@ -82,11 +82,14 @@ export function listenOn(server: http.Server, port: number): Promise<void> {
             ? `port ${port} is already in use (another console, or another program): stop it, or set PORT to a free port`
             : e.code === "EACCES"
               ? `port ${port} may not be opened by this user (below 1024 needs root): set PORT to 1024 or above`
-              : `cannot listen on port ${port}: ${e.message}`,
+              : e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND"
+                ? `HOST ${host} is not an address of this machine: set HOST to one of its addresses (127.0.0.1 keeps the console on this machine), or leave it unset for every interface`
+                : `cannot listen on port ${port}: ${e.message}`,
         ),
       );
     server.once("error", refused);
-    server.listen(port, () => {
+    // No host: every interface, as Next's own server does (HOST in the README's settings).
+    server.listen(port, host, () => {
       server.off("error", refused);
       resolve();
     });

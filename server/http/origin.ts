@@ -36,11 +36,43 @@ export function hasBearerToken(h: Headers): boolean {
   return /^bearer\s+\S/i.test(h.get("authorization") ?? "");
 }
 
+/** Names a browser gives this machine; `localhost` and `127.0.0.1` are one console to the person typing either. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Whether `origin` is one of `allowed`, a loopback alias counting as the same origin (issue #35): a local console
+ * configured as http://localhost:3000 and opened at http://127.0.0.1:3000 or http://[::1]:3000 is the same server
+ * on the same port of this machine, and no other site can be served there.
+ */
+function isAllowedOrigin(origin: string, allowed: Set<string>): boolean {
+  if (allowed.has(origin)) return true;
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (!LOOPBACK.test(u.hostname)) return false;
+  for (const a of allowed) {
+    const own = new URL(a);
+    if (LOOPBACK.test(own.hostname) && own.protocol === u.protocol && own.port === u.port) return true;
+  }
+  return false;
+}
+
+/** What a person refused for the page's origin can do about it, for the refusal's message. */
+export function originAdvice(h: Headers, allowed: Set<string>): string {
+  const origin = h.get("origin");
+  const own = [...allowed][0];
+  if (origin === null || origin === "null" || !own) return "";
+  return ` Open the console at ${own}, or, if ${origin.slice(0, 200)} is this console's address too, add it to OMNIFORGE_ALLOWED_ORIGINS (or set NEXTAUTH_URL to it) and restart.`;
+}
+
 /** Why a state-changing request must be refused as cross-site, or null when it may go on. */
 export function crossSiteReason(h: Headers, allowed: Set<string>): string | null {
   if (hasBearerToken(h)) return null;
   const origin = h.get("origin");
-  if (origin !== null && !allowed.has(origin)) return `origin ${origin.slice(0, 200)} is not the console's`;
+  if (origin !== null && !isAllowedOrigin(origin, allowed)) return `origin ${origin.slice(0, 200)} is not the console's`;
   if (h.get("sec-fetch-site") === "cross-site") return "the browser marked the request cross-site";
   return null;
 }

@@ -1,7 +1,10 @@
 // The tRPC endpoint over real HTTP on 127.0.0.1, behind the console's own server wrapper, against a real
 // SQLite file: what a browser on another site, a machine client and an oversized body each get.
 import http from "node:http";
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import superjson from "superjson";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AppRouter } from "../api/root";
 import { users } from "../../db/schema";
 import { resolveDataHome } from "../config";
 import { MemoryAuditSink } from "../runtime/audit/events";
@@ -84,6 +87,56 @@ describe("state-changing requests from another site", () => {
   it("queries (GET) are not state-changing and are answered", async () => {
     const res = await fetch(`${server.url}/api/trpc/user.me`, { headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(200);
+  });
+
+  // Issue #35 item 10: the session's id stays in the encrypted cookie; a page's script never reads it.
+  it("user.me says who is signed in, never the server-side session's id", async () => {
+    admin = { ...admin, sid: "session-row-id-4711" };
+    const text = await (await fetch(`${server.url}/api/trpc/user.me`)).text();
+    expect(JSON.parse(text)).toEqual({ result: { data: { json: { id: admin.id, email: "admin@x.io", name: "", role: "admin" } } } });
+    expect(text).not.toContain("session-row-id-4711");
+  });
+});
+
+// Issue #35, as a new user met it: the console opened at http://127.0.0.1:3000 while NEXTAUTH_URL says localhost.
+describe("a local console opened by another loopback name", () => {
+  let local: Awaited<ReturnType<typeof serveFetch>>;
+  beforeEach(async () => {
+    const dataHome = resolveDataHome({ OMNIFORGE_HOME: t.dir });
+    local = await serveFetch((req) =>
+      handleTrpcRequest(req, {
+        allowedOrigins: allowedOrigins({ NEXTAUTH_URL: "http://localhost:3000" }),
+        context: async () => ({ db: t.db, dataHome, audit, user: admin, ip: "127.0.0.1" }),
+      }),
+    );
+  });
+  afterEach(() => local.close());
+
+  const clientAt = (origin: string) =>
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${local.url}/api/trpc`, transformer: superjson, headers: { origin } })] });
+
+  it("is the same origin: 127.0.0.1 and [::1] on the configured port save", async () => {
+    for (const [origin, email] of [["http://127.0.0.1:3000", "v4@x.io"], ["http://[::1]:3000", "v6@x.io"], ["http://localhost:3000", "name@x.io"]]) {
+      await clientAt(origin!).user.create.mutate({ email: email!, role: "viewer", password: "password1" });
+    }
+    expect(emails()).toEqual(expect.arrayContaining(["v4@x.io", "v6@x.io", "name@x.io"]));
+    expect(audit.events.filter((e) => e.type === "access_denied")).toEqual([]);
+  });
+
+  it("another port, another scheme or a look-alike host is still refused, in tRPC's own shape with what to set", async () => {
+    for (const origin of ["http://127.0.0.1:3001", "https://127.0.0.1:3000", "http://localhost.evil.example:3000", "http://127.0.0.1.evil.example:3000"]) {
+      const err = await clientAt(origin)
+        .user.create.mutate({ email: "no@x.io", role: "viewer", password: "password1" })
+        .then(() => null, (e: unknown) => e as TRPCClientError<AppRouter>);
+      expect(err).toBeInstanceOf(TRPCClientError);
+      // The console's client reads it (it was "Unable to transform response from server") and shows why.
+      expect(err!.message).toBe(
+        `Refused: origin ${origin} is not the console's. Open the console at http://localhost:3000, or, if ${origin} is this console's address too, add it to OMNIFORGE_ALLOWED_ORIGINS (or set NEXTAUTH_URL to it) and restart.`,
+      );
+      expect(err!.data).toMatchObject({ code: "FORBIDDEN", httpStatus: 403 });
+    }
+    expect(emails()).not.toContain("no@x.io");
+    expect(audit.events.filter((e) => e.type === "access_denied")).toHaveLength(4);
   });
 });
 

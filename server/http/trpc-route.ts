@@ -1,12 +1,13 @@
 // The tRPC endpoint's edge, before any procedure runs: a state-changing call from another site is refused
 // (403, audited as access_denied) and a body over its limit is refused (413) without being read whole.
 // app/api/trpc/[trpc]/route.ts passes in the session and address; tests pass their own.
+import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "../api/root";
 import type { TRPCContext } from "../api/trpc";
 import { BODY_LIMITS } from "../domain/limits";
 import { bodyLimitFor, BodyTooLarge, readBodyWithin } from "./body-limit";
-import { crossSiteReason, hasBearerToken } from "./origin";
+import { crossSiteReason, hasBearerToken, originAdvice } from "./origin";
 
 export interface TrpcRouteDeps {
   /** The context for procedures; `bearer` says the request carries a token, so no cookie session counts. */
@@ -31,7 +32,7 @@ export async function handleTrpcRequest(req: Request, deps: TrpcRouteDeps): Prom
         outcome: "refused",
         details: { route: "/api/trpc", procedure: procedures(url), reason, ip: ctx.ip },
       });
-      return json(403, "FORBIDDEN", `Refused: ${reason}.`);
+      return refusedInTrpcShape(req, url, `Refused: ${reason}.${originAdvice(req.headers, deps.allowedOrigins)}`);
     }
     // A procedure's larger limit (an archive upload, editor text) is for a signed-in caller: a batch URL naming
     // skill.import would otherwise let anyone make the console buffer an upload's worth before any check of who
@@ -54,6 +55,23 @@ export async function handleTrpcRequest(req: Request, deps: TrpcRouteDeps): Prom
     createContext: () => deps.context({ bearer }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path ?? "?"}:`, error);
+    },
+  });
+}
+
+/**
+ * A refusal the console's own client can read: tRPC's error for every call the URL names (its shape, status and
+ * transformer), made by tRPC itself from a context that refuses. A plain JSON body was "Unable to transform
+ * response from server" in the browser, so a person saw nothing of why. The request's body is never read.
+ */
+function refusedInTrpcShape(req: Request, url: URL, message: string): Promise<Response> {
+  const bodyless = new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req: bodyless,
+    router: appRouter,
+    createContext: () => {
+      throw new TRPCError({ code: "FORBIDDEN", message });
     },
   });
 }

@@ -14,8 +14,9 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
 /**
  * A stream's bytes, read only while they stay within `limit`: past it the stream is cancelled and null is returned,
  * so an answer that never ends (or is far larger than any real one) costs at most `limit` bytes of memory.
+ * `onChunk` is told of each chunk (a read timeout starts again).
  */
-export async function readStreamWithin(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
+export async function readStreamWithin(stream: ReadableStream<Uint8Array> | null, limit: number, onChunk?: () => void): Promise<Uint8Array | null> {
   if (!stream) return new Uint8Array(0);
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -23,6 +24,7 @@ export async function readStreamWithin(stream: ReadableStream<Uint8Array> | null
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onChunk?.();
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);

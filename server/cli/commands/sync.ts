@@ -6,6 +6,7 @@ import path from "node:path";
 import { ENVIRONMENT_FLAGS, environmentOf, parseCommand, stringFlags, wholeNumber } from "../args";
 import type { CliIO } from "../io";
 import { printable } from "../printable";
+import { setting } from "../../../env";
 import { AGENT_LABELS, SYNC_AGENTS, type SyncAgent } from "../../domain/vocabulary";
 import { count } from "../../domain/plural";
 import {
@@ -144,6 +145,8 @@ export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchC
   }
 
   const token = values.token;
+  // A console that takes the connection and never answers stops the run (or a --watch round) with one line.
+  const net = { timeoutMs: setting("OMNIFORGE_SYNC_TIMEOUT_SECONDS", io.env) * 1000 };
   const q = (agent: SyncAgent) => ({ agent, environment: environmentOf(values) });
 
   // Ctrl-C (or a polite kill) while a folder is written lets the skill in hand land and be recorded, then stops;
@@ -167,7 +170,7 @@ export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchC
     const planned: { plan: FolderPlan; agent: SyncAgent; catalog: RemoteCatalog; label: string }[] = [];
     for (const t of targets) {
       const agent = t.agents[0]!;
-      const catalog: RemoteCatalog = await fetchCatalog(source, token, q(agent));
+      const catalog: RemoteCatalog = await fetchCatalog(source, token, q(agent), net);
       etags.set(agent, catalog.etag);
       if (planned.length === 0) io.out(`sync from ${source} as ${printable(catalog.user ?? "a machine token")} (${scope} scope)${values["dry-run"] ? ", dry run" : ""}\n`);
       const label = t.agents.map((a) => AGENT_LABELS[a]).join(" + ");
@@ -196,7 +199,7 @@ export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchC
     for (const { plan, agent, catalog, label } of planned) {
       if (!hasChanges(plan)) continue;
       const wanted = new Map(plan.steps.filter((s) => s.kind === "add" || s.kind === "update").map((s) => [s.name, s.digest!] as const));
-      const folders = wanted.size ? await fetchFolders(source, token, q(agent), wanted) : new Map();
+      const folders = wanted.size ? await fetchFolders(source, token, q(agent), wanted, net) : new Map();
       const outcome = await whileWriting((stopped) =>
         applyFolder(plan, () => planFolder(plan.folder, plan.agents, source, catalog.skills, label), (name) => folders.get(name) ?? [], { stop: stopped }),
       );
@@ -215,7 +218,7 @@ export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchC
         .map(([name, e]) => ({ name, digest: e.digest }));
       for (const agent of plan.agents) {
         try {
-          await reportSync(source, token, { host: os.hostname(), agent, scope, skills });
+          await reportSync(source, token, { host: os.hostname(), agent, scope, skills }, net);
         } catch (e) {
           io.err(`omniforge sync: warning: ${printable((e as Error).message)}\n`);
         }
@@ -259,7 +262,7 @@ export async function runSync(args: string[], rawIo: CliIO, watchControl: WatchC
     await sleep(every * 1000);
     try {
       let changed = false;
-      for (const [agent, etag] of etags) changed = (await catalogChanged(source, token, q(agent), etag)) || changed;
+      for (const [agent, etag] of etags) changed = (await catalogChanged(source, token, q(agent), etag, net)) || changed;
       if (changed) etags = await pass();
     } catch (e) {
       if (e instanceof Interrupted) return interruptedExit(e);

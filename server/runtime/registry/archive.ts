@@ -105,6 +105,9 @@ export function detectArchiveFormat(bytes: Uint8Array, fileName = ""): ArchiveFo
  */
 const UNPRINTABLE_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
+/** Whether a file name holds such a character (the same rule for imports, writes, the catalog and sync). */
+export const hasUnprintableName = (name: string): boolean => UNPRINTABLE_NAME.test(name);
+
 export function safeEntryPath(name: string): string {
   if (name.includes("\0")) throw new ArchiveError("archive.path", `entry name contains a NUL byte: ${JSON.stringify(name)}`);
   if (UNPRINTABLE_NAME.test(name)) {

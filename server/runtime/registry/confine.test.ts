@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { assertInsideLayer, ConfinementError, linkEscape, realPathOf } from "./confine";
+import { makeLayerConfig } from "./layers";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, writeSkill, type TempLayers } from "./test-helpers";
 
@@ -106,6 +107,95 @@ describe("the index and linked folders", () => {
     expect(change.added.map((e) => e.id)).toEqual([link]);
     fs.unlinkSync(link);
     expect(index.refresh([link]).removed.map((e) => e.id)).toEqual([link]);
+  });
+});
+
+// Issue #35 items 1-2: the agent folder of the project is itself the link. It is judged against the project root;
+// refused, it is one listed entry and is never walked, watched or polled (a link to / walked the host every 5 s).
+describe("a project agent folder that is a link out of the project", () => {
+  it("is one refused entry: nothing below it is walked or listed, and the watcher does not follow it", () => {
+    const { outside } = setup();
+    fs.mkdirSync(path.join(t.project, ".codex"));
+    const codex = path.join(t.project, ".codex", "skills");
+    fs.symlinkSync(outside, codex);
+    fs.symlinkSync("/", path.join(t.project, ".agents"));
+    const index = SkillIndex.build(t.config);
+    expect(index.definitions("stolen")).toEqual([]);
+    const refused = index.get(codex)!;
+    expect(refused).toMatchObject({ name: ".codex/skills", status: "invalid", loadable: false, layer: "project" });
+    expect(refused.diagnostics[0]).toMatchObject({ code: "link.layer-outside" });
+    expect(refused.diagnostics[0]!.message).toMatch(/The project folder \.codex\/skills is a symbolic link .* outside the project/);
+    expect(refused.diagnostics[0]!.message).not.toContain(outside);
+    // a folder above the agent folder is the link: the same
+    expect(index.get(path.join(t.project, ".agents", "skills"))!.diagnostics[0]!.code).toBe("link.layer-outside");
+    expect(index.watchTargets()).not.toContain(codex);
+    expect(index.watchTargets()).not.toContain(path.join(t.project, ".agents", "skills"));
+    expect(index.definitions("pdf-tools")).toHaveLength(1);
+    // the watcher's refresh of a path below it (or of the folder) finds nothing more
+    index.refresh([path.join(codex, "stolen", "SKILL.md"), codex]);
+    expect(index.definitions("stolen")).toEqual([]);
+  });
+
+  it("becomes a layer folder again once the link is replaced by a folder of the project, and refused again after", () => {
+    const { outside } = setup();
+    fs.mkdirSync(path.join(t.project, ".claude"));
+    const claude = path.join(t.project, ".claude", "skills");
+    fs.symlinkSync(outside, claude);
+    const index = SkillIndex.build(t.config);
+    fs.unlinkSync(claude);
+    writeSkill(claude, "review");
+    index.refresh([path.join(claude, "review", "SKILL.md")]);
+    expect(index.get(claude)).toBeUndefined();
+    expect(index.definitions("review")).toHaveLength(1);
+    fs.rmSync(claude, { recursive: true });
+    fs.symlinkSync(outside, claude);
+    const change = index.refresh([claude]);
+    expect(change.removed.map((e) => e.name)).toEqual(["review"]);
+    expect(index.get(claude)!.diagnostics[0]!.code).toBe("link.layer-outside");
+  });
+
+  it("the data home's layer folders (enterprise, a plugin's, a console user's personal) are judged against the data home", () => {
+    t = tempLayers("author-1");
+    const outside = path.join(t.base, "elsewhere");
+    writeSkill(outside, "stolen");
+    fs.mkdirSync(path.join(t.home, "enterprise"), { recursive: true });
+    fs.symlinkSync(outside, path.join(t.home, "enterprise", "skills"));
+    fs.mkdirSync(path.join(t.home, "users", "author-1"), { recursive: true });
+    fs.symlinkSync(outside, path.join(t.home, "users", "author-1", "skills"));
+    fs.mkdirSync(path.join(t.home, "plugins", "tools"), { recursive: true });
+    fs.symlinkSync("/", path.join(t.home, "plugins", "tools", "skills"));
+    const index = SkillIndex.build(t.config);
+    expect(index.definitions("stolen")).toEqual([]);
+    const refused = index.entries().filter((e) => e.diagnostics[0]?.code === "link.layer-outside");
+    expect(refused.map((e) => e.layer).sort()).toEqual(["enterprise", "personal", "plugin"]);
+    expect(refused[0]!.diagnostics[0]!.message).toMatch(/The data home folder enterprise\/skills is a symbolic link .* outside the data home/);
+  });
+
+  it("a data home kept inside the project is out of bounds for the project's folders", () => {
+    setup();
+    const home = path.join(t.project, ".omniforge-data");
+    fs.mkdirSync(path.join(home, "secrets"), { recursive: true });
+    fs.writeFileSync(path.join(home, "secrets", "SKILL.md"), "---\nname: secrets\ndescription: Not a skill. Use never.\n---\n");
+    fs.mkdirSync(path.join(t.project, ".gemini"));
+    fs.symlinkSync("../.omniforge-data", path.join(t.project, ".gemini", "skills"));
+    const index = SkillIndex.build(makeLayerConfig({ home, projectRoot: t.project }));
+    expect(index.definitions("secrets")).toEqual([]);
+    expect(index.get(path.join(t.project, ".gemini", "skills"))!.diagnostics[0]!.code).toBe("link.layer-outside");
+    expect(index.definitions("pdf-tools")).toHaveLength(1);
+  });
+
+  it("a link inside the project, or the CLI's own personal folder linked to dotfiles, stays a layer folder", () => {
+    setup();
+    const shared = path.join(t.project, "shared-skills");
+    writeSkill(shared, "house-style");
+    fs.mkdirSync(path.join(t.project, ".claude"));
+    fs.symlinkSync(shared, path.join(t.project, ".claude", "skills"));
+    const dotfiles = path.join(t.base, "dotfiles");
+    writeSkill(dotfiles, "notes");
+    fs.symlinkSync(dotfiles, path.join(t.home, "skills"));
+    const index = SkillIndex.build(t.config);
+    expect(index.definitions("house-style")).toHaveLength(1);
+    expect(index.definitions("notes")).toHaveLength(1);
   });
 });
 

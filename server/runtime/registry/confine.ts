@@ -3,9 +3,9 @@
 // Comparing paths as written is not confinement: `skills/evil -> /etc` is "inside" as a string.
 import fs from "node:fs";
 import path from "node:path";
-import { isInside } from "./layers";
+import { isInside, type LayerBoundary } from "./layers";
 
-export type ConfinementCode = "link.outside-layer" | "link.broken" | "link.is-root";
+export type ConfinementCode = "link.outside-layer" | "link.broken" | "link.is-root" | "link.layer-outside";
 
 /** A path that resolves outside its layer; `code` is stable, `message` says why and what to do. */
 export class ConfinementError extends Error {
@@ -85,4 +85,36 @@ export function linkEscape(root: string, link: string): ConfinementError | null 
     if (e instanceof ConfinementError) return e;
     throw e;
   }
+}
+
+/**
+ * Why a layer folder is no layer folder at all (issue #35), or null: its real path (through a link at the folder
+ * or at any folder above it) leaves its boundary's real path, or lands in the part the boundary excludes. Such a
+ * folder is never walked, watched or read; every skill "inside" it is refused too.
+ */
+export function layerFolderEscape(root: { dir: string; boundary?: LayerBoundary }): ConfinementError | null {
+  const { boundary } = root;
+  if (!boundary) return null;
+  const label = path.relative(boundary.dir, root.dir) || path.basename(root.dir);
+  let real: string;
+  try {
+    real = realPathOf(root.dir);
+  } catch {
+    return new ConfinementError(`The ${boundary.kind} folder ${label} is a broken symbolic link; nothing is read from it.`, "link.broken");
+  }
+  const inside = realRoot(boundary.dir);
+  const excluded = boundary.exclude ? realRoot(boundary.exclude) : null;
+  const out = !isInside(inside, real) || (excluded !== null && !isInside(excluded, inside) && isInside(excluded, real));
+  if (!out) return null;
+  return new ConfinementError(
+    `The ${boundary.kind} folder ${label} is a symbolic link (or goes through one) to a place outside the ${boundary.kind}. It is not a skills folder: OmniForge lists, reads, exports and runs nothing from it. Delete the link, or move the skills into the ${boundary.kind}.`,
+    "link.layer-outside",
+    real,
+  );
+}
+
+/** layerFolderEscape as an exception: for the doors that reach a layer folder by its path (services/skills). */
+export function assertLayerFolder(root: { dir: string; boundary?: LayerBoundary }): void {
+  const why = layerFolderEscape(root);
+  if (why) throw why;
 }

@@ -39,6 +39,8 @@ export interface LayerRoot {
   layer: LayerName;
   /** Absolute folder that holds skill folders (may not exist yet). */
   dir: string;
+  /** Where the folder's real path must stay to be a layer folder at all (absent for folders the CLI's user named). */
+  boundary?: LayerBoundary;
   plugin?: string;
   /** ISO time of the plugin install (plugin layer only), used to break priority ties. */
   installedAt?: string;
@@ -147,17 +149,43 @@ export function listPlugins(config: LayerConfig): { name: string; dir: string; i
   });
 }
 
+/**
+ * The folder a layer folder's real path must stay inside (issue #35): the project root for the project's own agent
+ * folders (`.claude/skills -> /` is no project folder), the data home for the others, never the real path of the
+ * layer folder itself, which a link chooses. `exclude`: a place inside `dir` that is still out of bounds (a data
+ * home kept inside the project, whose secrets a project folder must not reach).
+ */
+export interface LayerBoundary {
+  dir: string;
+  kind: "project" | "data home";
+  exclude?: string;
+}
+
+/**
+ * The boundary of a layer's folders. The CLI's own personal folder (<home>/skills, no console user) has none: its
+ * user may keep it in a dotfiles folder, and it is theirs.
+ */
+export function layerBoundary(config: LayerConfig, layer: LayerName): LayerBoundary | undefined {
+  if (layer === "project") return { dir: config.projectRoot, kind: "project", exclude: config.home };
+  if (layer === "personal" && config.userId === undefined) return undefined;
+  return { dir: config.home, kind: "data home" };
+}
+
 /** Every folder that may hold skills, in precedence order. Roots may not exist; plugin roots come from disk. */
 export function layerRoots(config: LayerConfig): LayerRoot[] {
+  const bounded = (layer: LayerName, dir: string): LayerRoot => {
+    const boundary = layerBoundary(config, layer);
+    return boundary ? { layer, dir, boundary } : { layer, dir };
+  };
   const roots: LayerRoot[] = [
-    { layer: "enterprise", dir: path.join(config.home, "enterprise", "skills") },
-    { layer: "personal", dir: personalRoot(config) },
+    bounded("enterprise", path.join(config.home, "enterprise", "skills")),
+    bounded("personal", personalRoot(config)),
     ...(config.agentUserDirs ?? []).map((dir) => ({ layer: "personal" as const, dir })),
-    ...PROJECT_SKILL_DIRS.map((rel) => ({ layer: "project" as const, dir: path.join(/*turbopackIgnore: true*/ config.projectRoot, rel) })),
+    ...PROJECT_SKILL_DIRS.map((rel) => bounded("project", path.join(/*turbopackIgnore: true*/ config.projectRoot, rel))),
     ...(config.catalogDirs ?? []).map((dir) => ({ layer: "project" as const, dir })),
   ];
   for (const p of listPlugins(config)) {
-    roots.push({ layer: "plugin", dir: path.join(p.dir, "skills"), plugin: p.name, installedAt: p.installedAt });
+    roots.push({ ...bounded("plugin", path.join(p.dir, "skills")), plugin: p.name, installedAt: p.installedAt });
   }
   return roots;
 }

@@ -144,6 +144,12 @@ export function refusedLinkEntry(root: LayerRoot, link: string, why: Confinement
   return entry;
 }
 
+/** The entry of a layer folder that is no layer folder (confine.ts layerFolderEscape), named as its project names it. */
+export function refusedRootEntry(root: LayerRoot, why: ConfinementError): SkillEntry {
+  const name = root.boundary ? path.relative(root.boundary.dir, root.dir) : path.basename(root.dir);
+  return { ...refusedLinkEntry(root, root.dir, why), name: name || path.basename(root.dir) };
+}
+
 /** A SKILL.md that is a link must stay inside its own skill folder (else it would show another file's text). */
 function skillFileEscape(dir: string, listing: readonly ListedEntry[] | undefined): ConfinementError | null {
   for (const name of ["SKILL.md", "skill.md"]) {

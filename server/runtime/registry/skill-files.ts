@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive";
+import { DEFAULT_ARCHIVE_LIMITS, hasUnprintableName, type ArchiveLimits } from "./archive";
 import { isInside } from "./layers";
 
 export interface SkillFile {
@@ -45,6 +45,8 @@ export function readSkillFolder(dir: string, limits: ArchiveLimits = DEFAULT_ARC
       if (isSkippedEntry(d.name)) continue;
       const childAbs = path.join(abs, d.name);
       const childRel = rel ? `${rel}/${d.name}` : d.name;
+      // A copy lands in agents' folders and listings (export, the catalog, sync): refused as an import refuses it.
+      if (hasUnprintableName(d.name)) throw new SkillCopyError(`${JSON.stringify(childRel)} has a control or direction character in its name; rename the file`);
       let target = childAbs;
       if (d.isSymbolicLink()) {
         let real: string;

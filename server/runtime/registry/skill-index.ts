@@ -6,30 +6,15 @@ import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
 import { insideSkillFolder } from "../skill/discover";
 import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, pluginsDir } from "./layers";
-import { type ConfinementError, linkEscape } from "./confine";
-import { entryFor, type EntryOptions, refusedLinkEntry, type RootsScanner, skillDirsUnder } from "./scan";
+import { type ConfinementError, layerFolderEscape, linkEscape } from "./confine";
+import { entryFor, type EntryOptions, refusedLinkEntry, refusedRootEntry, type RootsScanner, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
+import { type ChangeListener, emptyChange, type IndexChange, isEmpty, isSkillFileName, type RebuildStats, sameOr } from "./index-change";
 import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
-export interface IndexChange {
-  added: SkillEntry[];
-  changed: SkillEntry[];
-  removed: SkillEntry[];
-}
-
-export interface RebuildStats {
-  entries: number;
-  parsed: number;
-  reused: number;
-  removed: number;
-}
-
-export type ChangeListener = (change: IndexChange) => void;
+export type { ChangeListener, IndexChange, RebuildStats } from "./index-change";
 
 const sameEntryOptions = (a: EntryOptions, b: EntryOptions) => JSON.stringify(a) === JSON.stringify(b);
-
-const emptyChange = (): IndexChange => ({ added: [], changed: [], removed: [] });
-const isEmpty = (c: IndexChange) => !c.added.length && !c.changed.length && !c.removed.length;
 
 export class SkillIndex {
   private byId = new Map<string, SkillEntry>();
@@ -83,12 +68,24 @@ export class SkillIndex {
     let parsed = 0;
     let reused = 0;
     this.roots = layerRoots(this.config);
-    const scans = opts.scan?.(this.roots, this.entryOptions);
+    // A layer folder that leaves its project or data home (`.codex/skills -> /`) is listed as refused, never walked.
+    const refused = this.roots.map((r) => layerFolderEscape(r));
+    const scans = opts.scan?.(
+      this.roots.filter((_, r) => !refused[r]),
+      this.entryOptions,
+    );
+    let scanned = 0;
     for (const [r, root] of this.roots.entries()) {
+      const why = refused[r];
+      if (why) {
+        next.set(root.dir, sameOr(previous.get(root.dir), refusedRootEntry(root, why)));
+        continue;
+      }
+      const rootScans = scans?.[scanned++];
       const links = new Map<string, ConfinementError>();
       // Scanned already (on two threads): the same folders, entries and links as the walk below would give.
       const made = new Map<string, SkillEntry | null>();
-      for (const scan of scans?.[r] ?? []) {
+      for (const scan of rootScans ?? []) {
         scan.found.forEach((dir, i) => made.set(dir, scan.entries[i]!));
         for (const [link, why] of scan.links) links.set(link, why);
       }
@@ -233,7 +230,8 @@ export class SkillIndex {
 
   /** The folders a watcher follows for this index: its layer roots (plugins through their parent folder). */
   watchTargets(): string[] {
-    return [...new Set([...layerRoots(this.config).filter((r) => r.layer !== "plugin").map((r) => r.dir), pluginsDir(this.config)])];
+    const roots = layerRoots(this.config).filter((r) => r.layer !== "plugin" && !layerFolderEscape(r));
+    return [...new Set([...roots.map((r) => r.dir), pluginsDir(this.config)])];
   }
 
   private invalidate(): void {
@@ -280,6 +278,10 @@ export class SkillIndex {
   }
 
   private refreshPath(root: LayerRoot, p: string, change: IndexChange): void {
+    const why = layerFolderEscape(root);
+    if (why) return this.refuseRoot(root, why, change);
+    // Refused until now (the link was replaced by a folder): nothing below it is known yet, so walk all of it.
+    if (p !== root.dir && this.byId.get(root.dir)) return this.refreshPath(root, root.dir, change);
     const lst = fs.lstatSync(p, { throwIfNoEntry: false });
     if (lst?.isSymbolicLink() && p !== root.dir) {
       // Never walk through a link (a link to / would walk /proc): a linked folder is listed as refused when it
@@ -345,6 +347,16 @@ export class SkillIndex {
     else if (!this.byId.has(dir)) this.recheckOwner(root, path.dirname(dir), change);
   }
 
+  /** The layer folder left its boundary: what was found in it goes, and the folder is listed as refused. */
+  private refuseRoot(root: LayerRoot, why: ConfinementError, change: IndexChange): void {
+    for (const e of [...this.byId.values()]) if (e.id !== root.dir && isInside(root.dir, e.id)) this.remove(e, change);
+    const prev = this.byId.get(root.dir);
+    const entry = sameOr(prev, refusedRootEntry(root, why));
+    if (entry === prev) return;
+    this.byId.set(root.dir, entry);
+    (prev ? change.changed : change.added).push(entry);
+  }
+
   private upsert(root: LayerRoot, dir: string, change: IndexChange): void {
     const prev = this.byId.get(dir);
     const entry = entryFor(root, dir, prev, this.entryOptions);
@@ -373,13 +385,3 @@ export class SkillIndex {
     }
   }
 }
-
-/** The previous entry when a refused link's entry says the same (so a rebuild reports no change). */
-function sameOr(prev: SkillEntry | undefined, next: SkillEntry): SkillEntry {
-  return prev && prev.status === "invalid" && prev.diagnostics[0]?.message === next.diagnostics[0]?.message && prev.dir === next.dir ? prev : next;
-}
-
-const isSkillFileName = (p: string) => {
-  const b = path.basename(p);
-  return b === "SKILL.md" || b === "skill.md";
-};

@@ -140,7 +140,16 @@ export class RegistryWatcher {
   /** Looks at the targets again now (a new one is watched at once instead of at the next poll). */
   addNewTargets(): void {
     if (!this.fsw || this.closed) return;
-    for (const t of this.targets()) {
+    const targets = this.targets();
+    // A target can stop being one (a layer folder replaced by a link out of the project): no longer watched or polled.
+    for (const t of [...this.watched]) {
+      if (targets.includes(t)) continue;
+      this.watched.delete(t);
+      this.big.delete(t);
+      this.fsw.unwatch(t);
+      this.queue(t);
+    }
+    for (const t of targets) {
       const present = isDir(t);
       if (present && !this.watched.has(t)) {
         this.watched.add(t);

@@ -3,6 +3,7 @@
 // Every JSON answer is checked against a schema before use: a wrong address or a broken proxy answers too.
 import { z } from "zod";
 import { readStreamWithin } from "../bytes";
+import { ArchiveError, safeEntryPath } from "../registry/archive";
 import { readTar, TarFormatError, type TarEntry } from "../registry/tar";
 import type { SkillFile } from "../registry/skill-files";
 import { folderDigest } from "./digest";
@@ -44,9 +45,78 @@ const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
 /** An error answer's JSON carries one message. */
 const MAX_ERROR_BYTES = 64 * 1024;
 
+/** How long sync waits for the console: for an answer to start, and then between two pieces of it. */
+export interface RemoteOptions {
+  timeoutMs?: number;
+}
+
+const DEFAULT_SYNC_TIMEOUT_MS = 30_000;
+
+/**
+ * A console that takes the connection and never answers (or stops half-way) must not keep sync waiting forever
+ * (issue #35 item 9): each call is given `timeoutMs` to start answering, and its body as long between two chunks.
+ */
+class Watchdog {
+  private readonly ctl = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  phase: "answer" | "body" = "answer";
+  constructor(private readonly ms: number) {
+    this.kick();
+  }
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+  get fired(): boolean {
+    return this.ctl.signal.aborted;
+  }
+  readonly kick = (): void => {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.ctl.abort(), this.ms);
+  };
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+  /** The one line that says which wait ran out, and the setting that sets it. */
+  error(url: string): SyncRemoteError {
+    const s = Math.round(this.ms / 1000);
+    const origin = new URL(url).origin;
+    return new SyncRemoteError(
+      this.phase === "answer"
+        ? `${origin} did not answer within ${s} s (connect timeout; OMNIFORGE_SYNC_TIMEOUT_SECONDS sets it)`
+        : `${origin} stopped sending its answer: nothing for ${s} s (read timeout; OMNIFORGE_SYNC_TIMEOUT_SECONDS sets it)`,
+    );
+  }
+}
+
+/** fetch under a watchdog: its body is to be read with `within`, which keeps the read timeout. */
+async function timedFetch(url: string, init: RequestInit, opts: RemoteOptions, failed: (e: Error) => SyncRemoteError): Promise<{ res: Response; dog: Watchdog }> {
+  const dog = new Watchdog(opts.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS);
+  try {
+    const res = await fetch(url, { ...init, signal: dog.signal });
+    dog.phase = "body";
+    dog.kick();
+    return { res, dog };
+  } catch (e) {
+    dog.stop();
+    throw dog.fired ? dog.error(url) : failed(e as Error);
+  }
+}
+
+/** The answer's body, up to `limit` bytes (null past it), with the read timeout of its watchdog. */
+async function within(res: Response, dog: Watchdog, limit: number): Promise<Uint8Array | null> {
+  try {
+    return await readStreamWithin(res.body, limit, dog.kick);
+  } catch (e) {
+    if (dog.fired) throw dog.error(res.url);
+    throw e;
+  } finally {
+    dog.stop();
+  }
+}
+
 /** The answer's body as JSON, read up to `limit` bytes; throws when it is larger or not JSON. */
-async function jsonWithin(res: Response, limit: number): Promise<unknown> {
-  const bytes = await readStreamWithin(res.body, limit);
+async function jsonWithin(res: Response, dog: Watchdog, limit: number): Promise<unknown> {
+  const bytes = await within(res, dog, limit);
   if (!bytes) throw new SyncRemoteError(`the answer is larger than ${limit} bytes`);
   return JSON.parse(new TextDecoder().decode(bytes));
 }
@@ -59,32 +129,31 @@ function catalogUrl(from: string, q: { agent: string; environment?: string; form
   return u.toString();
 }
 
-async function get(url: string, token: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/json, application/x-tar" } });
-  } catch (e) {
-    throw new SyncRemoteError(`could not reach ${new URL(url).origin}: ${(e as Error).message}`);
-  }
-  if (res.ok) return res;
+const unreachable = (url: string) => (e: Error) => new SyncRemoteError(`could not reach ${new URL(url).origin}: ${e.message}`);
+
+async function get(url: string, token: string, opts: RemoteOptions): Promise<{ res: Response; dog: Watchdog }> {
+  const { res, dog } = await timedFetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/json, application/x-tar" } }, opts, unreachable(url));
+  if (res.ok) return { res, dog };
   let msg = `${res.status} ${res.statusText}`;
   try {
-    const body = errorBodySchema.safeParse(await jsonWithin(res, MAX_ERROR_BYTES));
+    const body = errorBodySchema.safeParse(await jsonWithin(res, dog, MAX_ERROR_BYTES));
     if (body.success && body.data.error.message) msg = `${res.status}: ${body.data.error.message}`;
-  } catch {
+  } catch (e) {
+    if (dog.fired) throw e;
     /* not JSON: the status says enough */
   }
   throw new SyncRemoteError(`the console refused: ${msg}`);
 }
 
-export async function fetchCatalog(from: string, token: string, q: { agent: string; environment?: string }): Promise<RemoteCatalog> {
+export async function fetchCatalog(from: string, token: string, q: { agent: string; environment?: string }, opts: RemoteOptions = {}): Promise<RemoteCatalog> {
   const url = catalogUrl(from, q);
-  const res = await get(url, token);
+  const { res, dog } = await get(url, token, opts);
   const notCatalog = (why: string) => new SyncRemoteError(`${new URL(url).origin} did not answer with a catalog: ${why}`);
   let body: unknown;
   try {
-    body = await jsonWithin(res, MAX_CATALOG_BYTES);
+    body = await jsonWithin(res, dog, MAX_CATALOG_BYTES);
   } catch (e) {
+    if (dog.fired) throw e;
     throw notCatalog(e instanceof SyncRemoteError ? e.message : "not JSON");
   }
   const parsed = catalogSchema.safeParse(body, { error: typeMessage });
@@ -105,10 +174,16 @@ export async function fetchCatalog(from: string, token: string, q: { agent: stri
 }
 
 /** Every skill's files from the tar, each checked against the digest the listing announced. */
-export async function fetchFolders(from: string, token: string, q: { agent: string; environment?: string }, expect: Map<string, string>): Promise<Map<string, SkillFile[]>> {
-  const res = await get(catalogUrl(from, { ...q, format: "tar" }), token);
+export async function fetchFolders(
+  from: string,
+  token: string,
+  q: { agent: string; environment?: string },
+  expect: Map<string, string>,
+  opts: RemoteOptions = {},
+): Promise<Map<string, SkillFile[]>> {
+  const { res, dog } = await get(catalogUrl(from, { ...q, format: "tar" }), token, opts);
   // Counted while it arrives: an archive past the limit is cut off, not downloaded whole first.
-  const buf = await readStreamWithin(res.body, MAX_TAR_BYTES);
+  const buf = await within(res, dog, MAX_TAR_BYTES);
   if (!buf) throw new SyncRemoteError(`the catalog archive is larger than ${MAX_TAR_BYTES} bytes`);
   let entries: TarEntry[];
   try {
@@ -123,6 +198,14 @@ export async function fetchFolders(from: string, token: string, q: { agent: stri
     const [name, ...rest] = e.name.split("/");
     const rel = rest.join("/");
     if (!name || !rel || rest.some((p) => p === ".." || p === "" || p === ".")) throw new SyncRemoteError(`refused an archive entry "${e.name.slice(0, 200)}"`);
+    // The rule an import applies (archive.ts): no control or direction characters, which would drive the terminal
+    // of whoever lists the folder (`good/\x1b]0;owned\x07evil`), forge lines, or turn a name around.
+    try {
+      safeEntryPath(e.name);
+    } catch (err) {
+      if (!(err instanceof ArchiveError)) throw err;
+      throw new SyncRemoteError(`refused the catalog archive: ${err.message}`);
+    }
     const list = out.get(name) ?? [];
     list.push({ path: rel, data: e.data!, executable: (e.mode & 0o111) !== 0 });
     out.set(name, list);
@@ -139,25 +222,21 @@ export async function reportSync(
   from: string,
   token: string,
   report: { host: string; agent: string; scope: string; skills: { name: string; digest: string }[] },
+  opts: RemoteOptions = {},
 ): Promise<void> {
   const url = new URL("/api/catalog/deployments", from.endsWith("/") ? from : from + "/").toString();
-  let res: Response;
-  try {
-    res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(report) });
-  } catch (e) {
-    throw new SyncRemoteError(`could not report to ${new URL(url).origin}: ${(e as Error).message}`);
-  }
+  const init = { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(report) };
+  const { res, dog } = await timedFetch(url, init, opts, (e) => new SyncRemoteError(`could not report to ${new URL(url).origin}: ${e.message}`));
+  dog.stop();
+  await res.body?.cancel();
   if (!res.ok) throw new SyncRemoteError(`the console did not take the report: ${res.status}`);
 }
 
 /** Whether the catalog differs from the one with this ETag (a 304 says it does not): what --watch polls with. */
-export async function catalogChanged(from: string, token: string, q: { agent: string; environment?: string }, etag: string): Promise<boolean> {
-  let res: Response;
-  try {
-    res = await fetch(catalogUrl(from, q), { headers: { authorization: `Bearer ${token}`, "if-none-match": `"${etag}"` } });
-  } catch (e) {
-    throw new SyncRemoteError(`could not reach ${new URL(from).origin}: ${(e as Error).message}`);
-  }
+export async function catalogChanged(from: string, token: string, q: { agent: string; environment?: string }, etag: string, opts: RemoteOptions = {}): Promise<boolean> {
+  const url = catalogUrl(from, q);
+  const { res, dog } = await timedFetch(url, { headers: { authorization: `Bearer ${token}`, "if-none-match": `"${etag}"` } }, opts, unreachable(url));
+  dog.stop();
   await res.body?.cancel();
   if (res.status === 304) return false;
   if (res.ok) return true;

@@ -7,7 +7,7 @@ import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 import { ServiceError } from "../../domain/errors";
 import { effectiveSkills } from "../../runtime/agent";
-import { readSkillFolder, SkillCopyError, type SkillFile } from "../../runtime/registry";
+import { isSafeSegment, layerRank, readSkillFolder, SkillCopyError, type SkillEntry, type SkillFile } from "../../runtime/registry";
 import { folderDigest } from "../../runtime/sync/digest";
 import { resolutionFor, type ResolutionSetup } from "../governance/context";
 import { configContextFor } from "../skills-config";
@@ -52,13 +52,43 @@ async function setupFor(db: Db, dataHome: DataHome, p: TokenPrincipal, q: Catalo
   return { index, ctx: { ...w, policy: effectivePolicy(db, {}), ...configContextFor(dataHome.home, dataHome.projectRoot) }, userId: "" };
 }
 
+/** A name as the skipped list shows it: control characters escaped, cut short (it is any author's text). */
+const shown = (name: string) => JSON.stringify(name.slice(0, 80)).slice(1, -1);
+
+/**
+ * The skills that can each be one folder on every machine (issue #35 item 8), the others added to `skipped`: a name
+ * that is no folder name ("../../tmp/x"), and a name that differs only in case from another one's (one folder on
+ * macOS and Windows), where the layer order decides, as it does between two definitions of one name. Sync refuses
+ * a whole catalog that holds either, so one author's skill would otherwise stop everyone's sync.
+ */
+function foldersOnly(skills: SkillEntry[], skipped: Catalog["skipped"]): SkillEntry[] {
+  const winners = new Map<string, SkillEntry>();
+  for (const e of [...skills].sort((a, b) => layerRank(a.layer) - layerRank(b.layer))) {
+    if (!isSafeSegment(e.name)) continue;
+    if (!winners.has(e.name.toLowerCase())) winners.set(e.name.toLowerCase(), e);
+  }
+  return skills.filter((e) => {
+    if (!isSafeSegment(e.name)) {
+      skipped.push({ name: shown(e.name), reason: "its name cannot be a folder name (letters, digits, dot, dash or underscore); fix the name in its SKILL.md" });
+      return false;
+    }
+    const winner = winners.get(e.name.toLowerCase())!;
+    if (winner === e) return true;
+    skipped.push({
+      name: e.name,
+      reason: `its name differs only in case from "${winner.name}" of the ${winner.layer} layer, which comes first; the two would be one folder on macOS and Windows`,
+    });
+    return false;
+  });
+}
+
 /** The catalog with every file's bytes (for the tar) kept beside it. */
 export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<{ catalog: Catalog; files: Map<string, SkillFile[]> }> {
   const { index, ctx } = await setupFor(db, dataHome, p, q);
   const skills: CatalogSkill[] = [];
   const skipped: Catalog["skipped"] = [];
   const files = new Map<string, SkillFile[]>();
-  for (const e of effectiveSkills({ index, context: ctx })) {
+  for (const e of foldersOnly(effectiveSkills({ index, context: ctx }), skipped)) {
     let read: SkillFile[];
     try {
       read = readSkillFolder(e.dir);

@@ -3,7 +3,7 @@
 // The matrix and the what-if listing read the one cached resolution (catalog/resolution.ts) that the skills list
 // and the playground use: a what-if only picks whose layer and which scope, real inputs that are part of its key.
 import fs from "node:fs";
-import { assertInsideLayer } from "../../runtime/registry/confine";
+import { assertInsideLayer, assertLayerFolder } from "../../runtime/registry/confine";
 import type { DataHome } from "../../config";
 import {
   LAYER_ORDER,
@@ -140,7 +140,10 @@ export function readDefinition(index: SkillIndex, id: string, dataHome: DataHome
   if (!entry) throw new GovernanceError("NOT_FOUND", "that definition is not in this view any more; reload the layers");
   let content: string;
   try {
-    assertInsideLayer(entry.root, entry.file, "SKILL.md"); // a linked skill folder that leaves its layer is listed, never read
+    // A layer folder that leaves its project or data home, or a linked skill folder that leaves its layer, is listed, never read.
+    const root = index.layerRoots().find((r) => r.dir === entry.root);
+    if (root) assertLayerFolder(root);
+    assertInsideLayer(entry.root, entry.file, "SKILL.md");
     const st = fs.lstatSync(entry.file);
     if (!st.isFile()) throw new Error("not a regular file");
     if (st.size > MAX_SKILL_MD) throw new Error(`larger than ${MAX_SKILL_MD} bytes`);

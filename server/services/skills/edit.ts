@@ -9,7 +9,8 @@ import { auditSkill, afterWrite, recordPersonalRead, type SkillsContext } from "
 import { badRequest, notFound, SkillConflictError } from "./errors";
 import { currentDigest, decodeText, listTree, readFileAt, sha256, writeFileAtomic, type FileContent, type TreeNode } from "./files";
 import { getVersion, latestVersionOfPath, recordVersion, type Snapshot } from "./history";
-import { assertRead, assertWrite, confine, normaliseRef, refFromHistory, safeRelPath, skillDirOf, type SkillRef } from "./location";
+import { assertValidNameIn } from "./valid-name";
+import { assertRead, assertWrite, confine, newRelPath, normaliseRef, refFromHistory, safeRelPath, skillDirOf, type SkillRef } from "./location";
 
 /**
  * The existing skill folder of a ref the actor may read (or write). Every read of a skill's files starts here, so
@@ -74,6 +75,8 @@ export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | 
   const abs = confine(dir, input.path);
   const rel = path.relative(dir, abs).split(path.sep).join("/");
   if (fs.existsSync(abs) && !fs.statSync(abs).isFile()) throw badRequest(`${rel} is a folder, not a file.`);
+  if (!fs.existsSync(abs)) newRelPath(input.path);
+  assertValidNameIn(rel, input.text);
   const now = currentDigest(abs);
   if (now !== input.baseDigest) throw conflict(rel, abs, input.text, now);
   keepOnDiskVersion(ctx, ref, rel, abs, now);
@@ -117,7 +120,7 @@ export function createFile(ctx: SkillsContext, ref: SkillRef, rel: string, text 
 
 export function createFolder(ctx: SkillsContext, input: SkillRef, rel: string): { path: string } {
   const { ref, dir } = existingSkillDir(ctx, input, "write");
-  const abs = confine(dir, rel);
+  const abs = confine(dir, newRelPath(rel));
   if (fs.existsSync(abs)) throw badRequest(`${rel} already exists.`);
   fs.mkdirSync(abs, { recursive: true });
   const clean = path.relative(dir, abs).split(path.sep).join("/");
@@ -148,7 +151,7 @@ function snapshotOf(dir: string, abs: string): Snapshot {
 export function renamePath(ctx: SkillsContext, input: SkillRef, from: string, to: string): { path: string } {
   const { ref, dir } = existingSkillDir(ctx, input, "write");
   const src = confine(dir, from);
-  const dst = confine(dir, to);
+  const dst = confine(dir, newRelPath(to));
   if (!fs.existsSync(src)) throw notFound(`${from} does not exist in this skill.`);
   if (fs.existsSync(dst)) throw badRequest(`${to} already exists; choose another name.`);
   if (src === path.join(dir, "SKILL.md")) throw badRequest("SKILL.md must keep its name: agents look for exactly that file.");

@@ -116,3 +116,45 @@ describe("other links", () => {
     expect(exportZip(h.ctx(h.actor("viewer")), { layer: "project", skill: "pdf-tools" }).data.length).toBeGreaterThan(0);
   });
 });
+
+// Issue #35 item 1: the project's agent folder itself is the link. Judged against the project root, not against
+// the real path of the agent folder (which the link chooses, so everything below it was "inside").
+describe("a project skills folder that is itself a link out of the project", () => {
+  const claude: SkillRef = { layer: "project", base: ".claude/skills", skill: "secrets" };
+  beforeEach(() => {
+    const secrets = path.join(h.dataHome.home, "secrets");
+    fs.mkdirSync(secrets, { recursive: true });
+    fs.writeFileSync(path.join(secrets, "nextauth-secret"), "session-signing-secret");
+    fs.mkdirSync(path.join(h.dataHome.projectRoot, ".claude"), { recursive: true });
+    fs.mkdirSync(path.join(h.dataHome.projectRoot, ".gemini"), { recursive: true });
+    // <project>/.claude/skills -> <home>, so ".claude/skills/secrets" is the data home's secrets folder
+    fs.symlinkSync(h.dataHome.home, path.join(h.dataHome.projectRoot, ".claude", "skills"));
+    fs.symlinkSync("/", path.join(h.dataHome.projectRoot, ".gemini", "skills"));
+  });
+
+  it("serves nothing from it to a viewer: no file, no tree, no export, and /etc neither", async () => {
+    const viewer = h.ctx(h.actor("viewer"));
+    const etc: SkillRef = { layer: "project", base: ".gemini/skills", skill: "etc" };
+    for (const fn of [() => readSkillFile(viewer, claude, "nextauth-secret"), () => skillTree(viewer, claude), () => exportZip(viewer, claude), () => readSkillFile(viewer, etc, "passwd")]) {
+      const r = await refusal(fn);
+      expect(r.code).toBe("FORBIDDEN");
+      expect(r.message).toMatch(/The project folder \.(claude|gemini)\/skills is a symbolic link .* outside the project/);
+      expect(r.message).not.toContain("session-signing-secret");
+    }
+  });
+
+  it("takes no write through it", async () => {
+    const author = h.ctx(h.actor("author"));
+    const r = await refusal(() => createFile(author, claude, "planted.md", "x"));
+    expect(r.code).toBe("FORBIDDEN");
+    expect(fs.existsSync(path.join(h.dataHome.home, "secrets", "planted.md"))).toBe(false);
+  });
+
+  it("is listed as one refused folder with the reason, and nothing found below it is listed", async () => {
+    const list = await listSkills(h.ctx(h.actor("viewer")), {});
+    const refused = list.rows.filter((r) => r.ref.base === ".claude/skills" || r.ref.base === ".gemini/skills");
+    expect(refused.map((r) => r.name).sort()).toEqual([".claude/skills", ".gemini/skills"]);
+    expect(refused.every((r) => r.validity === "invalid")).toBe(true);
+    expect(list.rows.map((r) => r.name)).toContain("pdf-tools");
+  });
+});

@@ -56,6 +56,8 @@ const bodyCache = new Map<string, string>();
 const BODY_CACHE_MAX = 20_000;
 
 function bodyText(entry: SkillEntry): string {
+  // No digest: a refused link or layer folder, whose target is never read (not even to match a search).
+  if (!entry.digest) return "";
   const hit = bodyCache.get(entry.digest);
   if (hit !== undefined) return hit;
   let text = "";

@@ -9,13 +9,15 @@ import type { DataHome } from "../../config";
 import {
   isInside,
   isSafeSegment,
+  layerBoundary,
   makeLayerConfig,
   PROJECT_SKILL_DIRS,
   writableRoot,
   type LayerName,
   type SkillEntry,
 } from "../../runtime/registry";
-import { assertInsideLayer, ConfinementError } from "../../runtime/registry/confine";
+import { hasUnprintableName } from "../../runtime/registry/archive";
+import { assertInsideLayer, assertLayerFolder, ConfinementError } from "../../runtime/registry/confine";
 import { badRequest, forbidden } from "./errors";
 import { LAYERS } from "../../domain/vocabulary";
 
@@ -124,6 +126,9 @@ export function skillDirOf(dataHome: DataHome, ref: SkillRef): string {
   const dir = skillPathOf(dataHome, ref);
   try {
     // A personal layer root is itself a folder under <home>/users: a link there must not lead out of it either.
+    const config = makeLayerConfig({ home: dataHome.home, projectRoot: dataHome.projectRoot, userId: ref.layer === "personal" ? ref.ownerId : undefined });
+    // The layer folder first: `.claude/skills -> /` would make every path below it "inside" its own real path.
+    assertLayerFolder({ dir: layerRootOf(dataHome, ref), boundary: layerBoundary(config, ref.layer) });
     if (ref.layer === "personal") assertInsideLayer(path.join(dataHome.home, "users"), layerRootOf(dataHome, ref), "The personal skills folder");
     assertInsideLayer(layerRootOf(dataHome, ref), dir, ref.skill);
   } catch (e) {
@@ -173,6 +178,9 @@ export function refFromEntry(entry: SkillEntry, userId: string): SkillRef {
   return ref;
 }
 
+/** Folders that are version control or dependencies, never a skill's files (see registry/skill-files.ts). */
+const NOT_SKILL_FILES = new Set([".git", "node_modules"]);
+
 /**
  * Checks a path written by a client ("references/a.md") and returns it normalised. Refuses absolute paths, "..",
  * backslashes, NUL bytes and empty names: the path must name something inside the skill folder.
@@ -187,6 +195,20 @@ export function safeRelPath(p: string): string {
   if (!segments.length) throw badRequest("Give a file path inside the skill.");
   if (segments.some((s) => s.length > 255)) throw badRequest("A file or folder name is longer than 255 characters.");
   return segments.join("/");
+}
+
+/**
+ * safeRelPath for a path about to be created (issue #35): what a skill can never hold is refused at write, while a
+ * file that arrived on disk with such a name can still be opened, renamed and deleted.
+ */
+export function newRelPath(p: string): string {
+  const clean = safeRelPath(p);
+  // As an import refuses it: such a name drives the terminal of whoever lists the folder, or forges lines.
+  if (hasUnprintableName(clean)) throw badRequest(`${JSON.stringify(clean)} has a control or direction character in its name; use another name.`);
+  // Never copied by export or the catalog, and a synced copy holding one is someone's work sync will not replace.
+  const kept = clean.split("/").find((s) => NOT_SKILL_FILES.has(s));
+  if (kept) throw badRequest(`A skill cannot hold ${kept}/: it is not part of a skill (export and sync leave it out, and sync will not replace a copy holding one).`);
+  return clean;
 }
 
 /**

@@ -10,8 +10,9 @@ import { existingSkillDir } from "./edit";
 import { badRequest, SkillServiceError } from "./errors";
 import { decodeText, sha256 } from "./files";
 import { recordVersion } from "./history";
+import { assertValidName } from "./valid-name";
 import { snapshotFromFiles } from "./lifecycle";
-import { assertWrite, layerRootOf, normaliseRef, skillDirOf, type SkillRef } from "./location";
+import { assertWrite, layerRootOf, newRelPath, normaliseRef, skillDirOf, type SkillRef } from "./location";
 
 /** Largest upload accepted (the archive itself); the registry's limits apply to its content. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -61,6 +62,8 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
     if (e instanceof ArchiveError) throw badRequest(`The archive was refused: ${e.message}.`, { code: e.code });
     throw e;
   }
+  // What an author may not create by hand (.git/, node_modules/) does not come in by archive either.
+  for (const f of extracted.files) newRelPath(f.path);
   const skillMd = extracted.contents.get("SKILL.md") ?? extracted.contents.get("skill.md");
   if (!skillMd) throw badRequest("The archive has no SKILL.md at its top or in its top folder.", { code: "archive.no-skill" });
   const provisional = folderFor(input, extracted.root, null);
@@ -70,6 +73,7 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
     rules: "omniforge",
     fileExists: (rel) => extracted.contents.has(rel) || [...extracted.contents.keys()].some((k) => k.startsWith(rel.replace(/\/$/, "") + "/")),
   });
+  if (!input.dryRun) assertValidName(check.raw?.name, "imported");
   const folder = folderFor(input, extracted.root, check.properties?.name ?? null);
   if (!isSafeSegment(folder)) throw badRequest(`"${folder}" cannot be a skill folder name; choose another one.`);
   const ref = normaliseRef({ layer: input.layer, plugin: input.plugin, skill: folder }, ctx.actor);

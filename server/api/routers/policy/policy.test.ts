@@ -1,4 +1,6 @@
 // Rights on the server: policies and approvals are admin-only whatever the UI shows; deploy targets follow roles.
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { govHome } from "../../../services/governance/test-home";
@@ -76,5 +78,19 @@ describe("layers router", () => {
     expect((await c.layers.definition({ id: dir })).content).toContain("hello body");
     await expect(c.layers.definition({ id: "/etc" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(c.layers.definition({ id: `${dir}/../../../../..` })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  // Issue #35 item 1: a project agent folder that is a link out of the project is listed, its SKILL.md never read.
+  it("definition does not read through a project agent folder that links out of the project", async () => {
+    const outside = path.join(h.dataHome.home, "outside-skills");
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, "SKILL.md"), "---\nname: secret\ndescription: The owner's notes. Use never.\n---\nprivate body\n");
+    fs.mkdirSync(path.join(h.dataHome.projectRoot, ".codex"), { recursive: true });
+    const link = path.join(h.dataHome.projectRoot, ".codex", "skills");
+    fs.symlinkSync(outside, link);
+    const c = caller(as("viewer"));
+    await expect(c.layers.definition({ id: link })).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringMatching(/outside the project/) });
+    const list = await c.skill.list({ q: "private" });
+    expect(list.rows).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
+import { afterWrite } from "../../../services/skills/context";
 
 const h = useSkillsTestHome();
 
@@ -75,7 +76,10 @@ describe("skill router", () => {
     const clean = await author.skill.info({ ref });
     expect([clean.status, clean.validity]).toEqual(["active", "ok"]);
     const file = await author.skill.readFile({ ref, path: "SKILL.md" });
-    await author.skill.save({ ref, path: "SKILL.md", text: file.text!.replace("name: lenient", "name: Lenient_Skill"), baseDigest: file.digest });
+    // Written on disk (as a git pull would): the console refuses to save a name that breaks the rule (issue #35).
+    const skillFile = path.join(h.dataHome.projectRoot, ".omniforge", "skills", "lenient", "SKILL.md");
+    fs.writeFileSync(skillFile, file.text!.replace("name: lenient", "name: Lenient_Skill"));
+    afterWrite([skillFile]);
     const broken = await author.skill.info({ ref });
     expect([broken.status, broken.validity]).toEqual(["active", "errors"]);
   });

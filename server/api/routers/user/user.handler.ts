@@ -17,7 +17,8 @@ export function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; input: T
   return { sessionsEnded: users.signOutEverywhere(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) }) };
 }
 
-export const me = ({ ctx }: { ctx: AuthedContext }) => ctx.user;
+/** Who is signed in, without the server-side session's id: the browser never gets it (auth.ts), only the cookie holds it. */
+export const me = ({ ctx: { user } }: { ctx: AuthedContext }) => ({ id: user.id, email: user.email, name: user.name, role: user.role });
 
 /** Everyone: their own password, the current one required; every other session of theirs ends. */
 export const changePassword = ({ ctx, input }: { ctx: AuthedContext; input: TChangePasswordInput }) =>
