@@ -266,7 +266,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     const b = createSession(w.db, w.dataHome, bob, { provider: "openai" }, env);
     await startTurn(deps(env), alice, a.id, { request: "one" });
     await startTurn(deps(env), bob, b.id, { request: "two" });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(2), { timeout: 15_000, interval: 20 });
+    await vi.waitFor(() => expect(server!.requests).toHaveLength(2), { timeout: 15_000, interval: 20 });
     release();
     await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
     expect(listMessages(w.db, a.id)[1]!.content).toBe("done");
