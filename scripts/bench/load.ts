@@ -6,15 +6,13 @@
 // LOAD_BENCH_SECONDS (default 30) sets how long the mix runs; LOAD_BENCH_ROUNDS (default 1) repeats it (medians).
 // LOAD_BENCH_CPU_PROF=<folder> runs the console's server process itself under `node --cpu-prof` (not behind
 // start.ts and tsx's wrapper), so its CPU profile is written there when the bench stops it.
-import { randomBytes } from "node:crypto";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
-import { staleBuild } from "../build-stamp";
-import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers, type SeedUser } from "./lib/load-seed";
+import { freePort, groupCpuMs, startConsole, stopConsole } from "./lib/console-process";
+import { Client, Recorder } from "./lib/load-client";
+import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers } from "./lib/load-seed";
 import { median } from "./lib/stats";
 
 export const name = "load";
@@ -27,161 +25,8 @@ const BROWSERS = 16;
 const CHATTERS = 4;
 const CPU_PROF = process.env.LOAD_BENCH_CPU_PROF;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * CPU time (ms) used so far by every process of the console's process group (the server, its turn worker thread
- * included). Divided by the requests it served, this is a figure the other work on a shared machine does not
- * inflate the way it inflates latencies. Linux only (/proc); null elsewhere.
- */
-function groupCpuMs(pgid: number): number | null {
-  try {
-    let ticks = 0;
-    for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue; // ended meanwhile
-      }
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After "pid (comm) ": state ppid pgrp ... utime (14th field overall) stime (15th).
-      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
-    }
-    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
-
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
 const r1 = (x: number) => Math.round(x * 10) / 10;
-
-/**
- * The answer's data, or with `read: false` only the check that it is one (a tRPC result): the bench runs on the
- * console's two cores, and parsing every audit page and skill's files it never looks at made its own collections
- * long enough to show in the figures it measures (1-3% of its time, pauses up to 45 ms, measured with --trace-gc).
- */
-async function answer<T>(proc: string, res: Response, read = true): Promise<T> {
-  const text = await res.text();
-  if (!read) {
-    if (!res.ok || !text.startsWith('{"result":')) throw new Error(`${proc}: ${res.status} ${text.slice(0, 300)}`);
-    return undefined as T;
-  }
-  let body: { result?: { data: { json: T } } } = {};
-  try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    // not JSON: reported below
-  }
-  if (!res.ok || !body.result) throw new Error(`${proc}: ${res.status} ${text.slice(0, 300)}`);
-  return body.result.data.json;
-}
-
-class Client {
-  cookie = "";
-  constructor(readonly base: string) {}
-
-  private keep(res: Response) {
-    const jar = new Map(this.cookie ? this.cookie.split("; ").map((c) => c.split("=", 2) as [string, string]) : []);
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = pair!.indexOf("=");
-      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
-    }
-    this.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-
-  async signIn(email: string, password: string): Promise<void> {
-    const csrf = await fetch(`${this.base}/api/auth/csrf`, { headers: { cookie: this.cookie } });
-    this.keep(csrf);
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const res = await fetch(`${this.base}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: this.cookie, origin: this.base },
-      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-    });
-    this.keep(res);
-    if (!/session-token=/.test(this.cookie)) throw new Error(`load bench: ${email} could not sign in (${res.status})`);
-  }
-
-  async query<T>(proc: string, input: unknown, read = true): Promise<T> {
-    const q = encodeURIComponent(JSON.stringify({ json: input }));
-    const res = await fetch(`${this.base}/api/trpc/${proc}?input=${q}`, { headers: { cookie: this.cookie } });
-    return answer<T>(proc, res, read);
-  }
-
-  async mutate<T>(proc: string, input: unknown, read = true): Promise<T> {
-    const res = await fetch(`${this.base}/api/trpc/${proc}`, {
-      method: "POST",
-      headers: { cookie: this.cookie, "content-type": "application/json", origin: this.base },
-      body: JSON.stringify({ json: input }),
-    });
-    return answer<T>(proc, res, read);
-  }
-
-  /**
-   * Follows a running turn as the playground page does: its follow subscription (server-sent events) until the
-   * server ends the stream with the turn, or `deadline`.
-   */
-  async follow(sessionId: string, deadline: number): Promise<void> {
-    const q = encodeURIComponent(JSON.stringify({ json: { sessionId, from: 0 } }));
-    const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
-    try {
-      const res = await fetch(`${this.base}/api/trpc/playground.follow?input=${q}`, { headers: { cookie: this.cookie, accept: "text/event-stream" }, signal: stop.signal });
-      if (!res.ok || !res.body) throw new Error(`playground.follow: ${res.status}`);
-      const reader = res.body.getReader();
-      let tail = "";
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        tail = (tail + new TextDecoder().decode(value)).slice(-200);
-        // tRPC ends a finished subscription with a "return" event.
-        if (/^event: return$/m.test(tail)) break;
-      }
-      await reader.cancel().catch(() => undefined);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async health(): Promise<void> {
-    const res = await fetch(`${this.base}/api/health`);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`health: ${res.status}`);
-  }
-}
-
-class Recorder {
-  times = new Map<string, number[]>();
-  errors = new Map<string, string[]>();
-  async time<T>(label: string, f: () => Promise<T>): Promise<T | undefined> {
-    const t0 = performance.now();
-    try {
-      const v = await f();
-      const list = this.times.get(label) ?? [];
-      list.push(performance.now() - t0);
-      this.times.set(label, list);
-      return v;
-    } catch (e) {
-      const list = this.errors.get(label) ?? [];
-      list.push((e as Error).message);
-      this.errors.set(label, list);
-      return undefined;
-    }
-  }
-}
 
 interface SkillRowLite {
   ref: unknown;
@@ -256,68 +101,6 @@ async function alone(c: Client, proc: () => Promise<unknown>, n: number): Promis
   return median(times);
 }
 
-async function startConsole(home: string, port: number, admin: SeedUser): Promise<{ child: ChildProcess; base: string; log: string[] }> {
-  const base = `http://127.0.0.1:${port}`;
-  const log: string[] = [];
-  // The offline provider only: no real model is called.
-  const env = { ...process.env };
-  for (const k of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OMNIFORGE_MODEL"]) delete env[k];
-  const tsx = path.join(repo, "node_modules", ".bin", "tsx");
-  if (CPU_PROF && staleBuild(repo)) spawnSync(tsx, ["scripts/start.ts", "--build-only"], { cwd: repo, stdio: "inherit" });
-  const [command, args] = CPU_PROF
-    ? [process.execPath, ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF)}`, "--import", "tsx", "scripts/serve.ts"]]
-    : [tsx, ["scripts/start.ts"]];
-  const child = spawn(command, args, {
-    cwd: repo,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...env,
-      PORT: String(port),
-      OMNIFORGE_HOME: home,
-      // An empty project: the catalog is exactly the seeded skills, not whatever the checkout holds.
-      OMNIFORGE_PROJECT_ROOT: path.join(home, "project"),
-      NEXTAUTH_URL: base,
-      OMNIFORGE_DEMO: "0",
-      OMNIFORGE_ADMIN_EMAIL: admin.email,
-      OMNIFORGE_ADMIN_PASSWORD: admin.password,
-      OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "10000",
-      OMNIFORGE_AUDIT_STDOUT: "0",
-      NEXT_TELEMETRY_DISABLED: "1",
-      // What start.ts would otherwise set for the server it starts.
-      ...(CPU_PROF ? { NODE_ENV: "production", NEXTAUTH_SECRET: randomBytes(32).toString("base64url") } : {}),
-    },
-  });
-  for (const s of [child.stdout!, child.stderr!]) s.on("data", (d: Buffer) => log.push(d.toString()));
-  const deadline = Date.now() + 600_000; // a stale build is rebuilt first
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`load bench: the console stopped:\n${log.join("").slice(-3000)}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stopConsole(child);
-      throw new Error("load bench: the console did not start in 10 minutes");
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { child, base, log };
-}
-
-async function stopConsole(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(-child.pid!, "SIGTERM");
-  } catch {
-    return;
-  }
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
-}
-
 export async function run(): Promise<Record<string, unknown>> {
   // Young collections on this thread only, as in the console (scripts/serve.ts): helper threads took its cores.
   v8.setFlagsFromString("--no-parallel-scavenge");
@@ -330,7 +113,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const port = await freePort();
   let started: Awaited<ReturnType<typeof startConsole>>;
   try {
-    started = await startConsole(home, port, users[0]!);
+    started = await startConsole(repo, home, port, users[0]!, CPU_PROF);
   } catch (e) {
     fs.rmSync(home, { recursive: true, force: true });
     throw e;
