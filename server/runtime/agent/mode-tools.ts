@@ -52,7 +52,7 @@ export function entryFor(host: ModeHost, ref: string): SkillEntry | undefined {
 /** The chain an activation would continue, or the refusal (cycle, depth) as the tool's result. */
 function chainOrRefusal(host: ModeHost, ctx: ToolContext, name: string, fork: boolean): { chain: string[] } | { refusal: ToolRunOutput } {
   try {
-    return { chain: host.chains.check(name, ctx.stack.top()?.name, { fork }) };
+    return { chain: host.chains.check(name, ctx.stack.top()?.name, new Set(ctx.stack.list().map((s) => s.name)), { fork }) };
   } catch (e) {
     if (e instanceof ActivationChainError) return { refusal: { ok: false, output: e.message, error: e.code, data: { chain: e.chain } } };
     throw e;
