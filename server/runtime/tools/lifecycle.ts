@@ -1,11 +1,18 @@
 // Activation and deactivation with their audit events, so the skill tool, skills.load/unload and the
 // agent loop's end-of-run cleanup all change the stack the same way.
+import { maskSecrets } from "./audit-args";
 import type { PushResult } from "./stack";
 import { sessionAuditFields } from "./session-audit";
 import type { ActiveSkill, ToolContext } from "./types";
 
-/** Pushes the skill (tagged with the current run unless told otherwise) and records skill_activated. */
-export function activateSkill(ctx: ToolContext, skill: ActiveSkill): PushResult {
+/** Longest `args` an audit row keeps (the model sees them whole). */
+const AUDIT_ARGS_CHARS = 2000;
+
+/**
+ * Pushes the skill (tagged with the current run unless told otherwise) and records skill_activated, with the
+ * invocation's arguments when it had any (seed 000: they travel with the invocation), secrets masked.
+ */
+export function activateSkill(ctx: ToolContext, skill: ActiveSkill, args?: string): PushResult {
   const entry: ActiveSkill = { ...skill, activatedBy: skill.activatedBy ?? ctx.runId ?? "session" };
   const result = ctx.stack.push(entry);
   ctx.audit.record({
@@ -19,6 +26,7 @@ export function activateSkill(ctx: ToolContext, skill: ActiveSkill): PushResult 
       allowedTools: entry.allowedTools ?? null,
       activatedBy: entry.activatedBy,
       ...(result === "reactivated" ? { reactivated: true } : {}),
+      ...(args ? { args: maskSecrets(args).slice(0, AUDIT_ARGS_CHARS) } : {}),
       stack: ctx.stack.list().map((s) => s.name),
     },
   });
