@@ -116,6 +116,24 @@ describe("omniforge agent run", () => {
     }
   });
 
+  it("OMNIFORGE_SKILLS_ENABLED=0 (or config.yaml skills.enabled: false) runs without skills: nothing listed, nothing activated", () => {
+    const events = (r: { out: string }) => r.out.trim().split("\n").map((l) => JSON.parse(l) as AgentEvent);
+    const off = omniforge(["say hello to the world", "--json"], { OMNIFORGE_SKILLS_ENABLED: "0" });
+    expect(off.code).toBe(0);
+    expect(events(off)[0]).toMatchObject({ type: "run_started", listing: { total: 0, listed: 0 } });
+    expect(events(off).filter((e) => e.type === "skill_activated" || e.type === "script_run")).toEqual([]);
+    const config = path.join(w.home, "config.yaml");
+    fs.writeFileSync(config, "skills:\n  enabled: false\n");
+    try {
+      expect(events(omniforge(["say hello to the world", "--json"]))[0]).toMatchObject({ listing: { total: 0 } });
+      // The variable wins over the file: on again.
+      const on = events(omniforge(["say hello to the world", "--json"], { OMNIFORGE_SKILLS_ENABLED: "1" }));
+      expect(on.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "hello-world" });
+    } finally {
+      fs.rmSync(config, { force: true });
+    }
+  });
+
   it("refuses bad input with a usage message and exit 2", () => {
     expect(omniforge([]).code).toBe(2);
     const bad = omniforge(["hi", "--mode", "telepathy"]);

@@ -162,7 +162,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   fs.chmodSync(scratchDir, 0o755);
   if (process.getuid?.() === 0) fs.chownSync(scratchDir, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
   const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
-  const index = SkillIndex.build(config);
+  // Skills off (config.yaml or OMNIFORGE_SKILLS_ENABLED): no folder is scanned for the run (seed 003).
+  const skillsOn = ctx.skillsEnabled !== false;
+  const index = skillsOn ? SkillIndex.build(config) : null;
   const ac = new AbortController();
   // Ctrl-C and a polite kill (SIGTERM: a CI job's timeout, a supervisor) end the run the same way, so the scratch
   // folder with what the model wrote is removed either way.
@@ -178,7 +180,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       request,
       mode,
       provider,
-      skills: { index, context: ctx },
+      skills: index ? { index, context: ctx } : [],
+      ...(skillsOn ? {} : { skillsEnabled: false }),
       runner: sandbox,
       audit,
       scratchDir,

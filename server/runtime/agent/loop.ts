@@ -10,16 +10,17 @@ import { SkillStack } from "../tools/stack";
 import type { ActiveSkill, ToolContext } from "../tools/types";
 import { CostMeter, stageOfHistory, stageOfResult } from "./costs";
 import { hookNote, runHook, type HookRun } from "./hooks";
-import { listingBudgetFor, type ListingSkill } from "./listing";
+import { emptyListing, listingBudgetFor, listingInfo, recentRequests } from "./listing";
+import { restoreSessionSkills } from "./session-skills";
 import { router } from "./routing";
 import type { SkillEntry } from "../registry/types";
-import { SESSION_OWNER, toolsForMode, type ModeHost } from "./mode-tools";
+import { toolsForMode, toolsWithoutSkills, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
 import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "../../domain/skill-protocol";
 import { forkAgentOf, toolsForForkAgent } from "./fork-agent";
-import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
+import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt, plainSystemPrompt } from "./prompts";
 import { skillModelSwitch } from "./skill-model";
-import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
+import { effectiveSkills, loadSkill, skillsOff, type LoadedSkill } from "./skill-source";
 import type {
   ActivationVia,
   AgentEvent,
@@ -27,7 +28,6 @@ import type {
   AgentRunResult,
   ChatMessage,
   DeactivationReason,
-  ListingInfo,
   ModelResponse,
   RunFinishReason,
   StageCost,
@@ -68,21 +68,6 @@ function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | u
   };
 }
 
-function emptyListing(): ListingInfo & { skills: ListingSkill[] } {
-  return { text: "", chars: 0, tokens: 0, budgetChars: 0, total: 0, listed: 0, shortened: 0, omitted: 0, omittedNames: [], strategy: "all", described: [], nameOnly: [], shortenedNames: [], why: "A sub-agent gets no listing: its skill is its instructions.", skills: [] };
-}
-
-/** The user's earlier requests, most recent last (the listing ranks for them too, at a lower weight). */
-export function recentRequests(history: ChatMessage[] | undefined, n = 2): string[] {
-  return (history ?? []).filter((m) => m.role === "user").slice(-n).map((m) => (m as { content: string }).content);
-}
-
-/** The listing as events carry it (without the skill objects). */
-export function listingInfo(l: ListingInfo): ListingInfo {
-  const { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why } = l;
-  return { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why };
-}
-
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   return run(options, null);
 }
@@ -121,13 +106,15 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   let errorMessage: string | undefined;
 
   // Stage 1: the effective skills and their listing (a fork sub-agent gets none: its skill is its instructions).
-  const entries = effectiveSkills(opts.skills);
+  // Skills off (seed 003): no resolution, no listing, no skill tools, nothing about skills in the prompt.
+  const off = skillsOff(opts);
+  const entries = off ? [] : effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
   const { route, search } = router(opts.skills, entries, opts.searchIndex);
-  const routed = fork ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
+  const routed = fork || off ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
   const ranked = routed?.ranked ?? null;
   const byId = routed?.byId ?? new Map<string, SkillEntry>();
-  const listing = routed?.listing ?? emptyListing();
+  const listing = routed?.listing ?? emptyListing(off ? "Skills are off (skills.enabled: false or OMNIFORGE_SKILLS_ENABLED): nothing is listed." : "A sub-agent gets no listing: its skill is its instructions.");
   const rankingHint = ranked
     ? {
         hits: ranked.hits.slice(0, 20).map((h) => ({ name: h.name, description: h.description, location: byId.get(h.id)?.file ?? "", score: h.score, confidence: h.confidence, why: h.why })),
@@ -146,7 +133,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
     chains: new ActivationChains(fork?.chain ?? [], Math.max(1, opts.maxActivationDepth ?? DEFAULT_MAX_ACTIVATION_DEPTH)),
-    keepLoaded: !fork && mode === "orchestrated" && opts.activeSkills !== undefined,
+    keepLoaded: !off && !fork && mode === "orchestrated" && opts.activeSkills !== undefined,
     runFork: async (skill, task, chain) => {
       const sub = await run({ ...opts, request: task, history: [], stack: undefined, activeSkills: undefined }, { depth: depth + 1, skill, chain, forward });
       if (sub.reason === "answered") return sub.answer;
@@ -155,7 +142,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   };
   const executor = new Executor({
     // A sub-agent activates skills with its mode's tools too (so a chain can run through it), without a listing.
-    tools: fork ? toolsForForkAgent(toolsForMode(mode, host, listing.text), forkAgentOf(fork.skill)) : toolsForMode(mode, host, listing.text),
+    tools: off ? toolsWithoutSkills() : fork ? toolsForForkAgent(toolsForMode(mode, host, listing.text), forkAgentOf(fork.skill)) : toolsForMode(mode, host, listing.text),
     context: {
       sessionId: opts.sessionId,
       userId: opts.userId,
@@ -171,8 +158,8 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const ctx: ToolContext = executor.context;
   const specs = executor.specs();
   const meter = new CostMeter();
-  const base = fork ? forkSystemPrompt(fork.skill, forkAgentOf(fork.skill)) : baseSystemPrompt(mode);
-  const systemStatic = mode === "tool" || fork ? base : `${base}\n\n## Available skills\n${listing.text}`;
+  const base = fork ? forkSystemPrompt(fork.skill, forkAgentOf(fork.skill)) : off ? plainSystemPrompt() : baseSystemPrompt(mode);
+  const systemStatic = mode === "tool" || fork || off ? base : `${base}\n\n## Available skills\n${listing.text}`;
 
   const audit = (type: "agent_run_started" | "agent_run_finished", details: Record<string, unknown>) => {
     try {
@@ -237,26 +224,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   };
 
   // The session's loaded skills come back first (no new activation: they never went), in their order.
-  const restored: string[] = [];
-  const unavailable: string[] = [];
-  if (host.keepLoaded) {
-    for (const name of opts.activeSkills ?? []) {
-      const entry = byName.get(name);
-      let l: LoadedSkill | undefined;
-      try {
-        l = entry ? loadSkill(entry) : undefined;
-      } catch {
-        l = undefined;
-      }
-      if (!l || l.context === "fork") {
-        unavailable.push(name);
-        continue;
-      }
-      host.loaded.set(l.name, l);
-      stack.push({ name: l.name, layer: l.layer, digest: l.digest, baseDir: l.baseDir, ...(l.allowedTools ? { allowedTools: l.allowedTools } : {}), activatedBy: SESSION_OWNER });
-      restored.push(l.name);
-    }
-  }
+  const { restored, unavailable } = host.keepLoaded ? restoreSessionSkills(opts.activeSkills ?? [], byName, host.loaded, stack) : { restored: [], unavailable: [] };
 
   const messages: ChatMessage[] = [...(fork ? [] : opts.history ?? []), { role: "user", content: opts.request }];
   for (const m of messages) if (m.role === "tool" && !m.isError) meter.tag(m, stageOfHistory(m.tool, m.content));

@@ -335,5 +335,10 @@ export function toolsForMode(mode: DisclosureMode, host: ModeHost, listingText: 
   }
 }
 
+/** The tools of a run with skills off: files and the shell, nothing that lists, finds or activates a skill. */
+export function toolsWithoutSkills(): ToolDefinition[] {
+  return [readFileTool, listFilesTool, searchFilesTool, writeFileTool, bashTool];
+}
+
 /** Who owns activations that outlive a run: the session (endRun releases only what a run tagged with its id). */
 export const SESSION_OWNER = "session";

@@ -26,6 +26,11 @@ export interface LoadedSkill {
   agent?: string;
 }
 
+/** Whether the run has skills turned off, by its option or by its resolution context (config.yaml). */
+export function skillsOff(opts: { skillsEnabled?: boolean; skills: AgentSkillSource }): boolean {
+  return opts.skillsEnabled === false || (!Array.isArray(opts.skills) && opts.skills.context?.skillsEnabled === false);
+}
+
 /** One active definition per name: the list as given, or the index resolved with the context (policy, scope). */
 export function effectiveSkills(source: AgentSkillSource): SkillEntry[] {
   const list = Array.isArray(source) ? source : resolveAll(source.index, source.context ?? {}).skills;

@@ -251,6 +251,11 @@ export interface AgentRunOptions {
   provider: ModelProvider;
   skills: AgentSkillSource;
   /**
+   * false: skills are off (config.yaml `skills.enabled: false`, OMNIFORGE_SKILLS_ENABLED): no listing, no skill
+   * tools, nothing about skills in the prompt (seed 003). A context with `skillsEnabled: false` says the same.
+   */
+  skillsEnabled?: boolean;
+  /**
    * The registry index a list of `skills` came from: the one ranking then follows it instead of reading every
    * body for this run (a playground session's chosen subset of a big catalog).
    */
