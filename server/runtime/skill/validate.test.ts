@@ -221,3 +221,19 @@ describe("unknown, vendor and extension fields", () => {
     expect(c.properties?.hooks).toBeUndefined(); // an escaping hook never reaches the runtime
   });
 });
+
+describe("reserved words in names (seed 003)", () => {
+  it("are an error under the omniforge rules, naming the word and the rule, and valid under the spec's", () => {
+    for (const [name, word] of [["claude-helper", "claude"], ["my-anthropic-kit", "anthropic"], ["gemini", "gemini"], ["openai-docs", "openai"], ["infer-tools", "infer"]] as const) {
+      const ours = check(`name: ${name}\ndescription: Does a thing. Use when asked.`, { dir: name, rules: "omniforge" });
+      expect(codesOf(ours, "error"), name).toEqual(["name.reserved"]);
+      expect(ours.diagnostics[0]!.message).toContain(`reserved word "${word}"`);
+      expect(ours.diagnostics[0]!.message).toContain("seed 003");
+      expect(ours.diagnostics[0]).toMatchObject({ line: 2, column: 7 });
+      // Still loads: anthropics/skills' own claude-api works as copied.
+      expect(ours.properties?.name).toBe(name);
+      expect(check(`name: ${name}\ndescription: Does a thing. Use when asked.`, { dir: name, rules: "spec" }).valid, name).toBe(true);
+    }
+    expect(codesOf(check(BASE, { rules: "omniforge" }), "error")).toEqual([]);
+  });
+});
