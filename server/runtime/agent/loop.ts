@@ -55,14 +55,20 @@ interface ForkFrame {
 const VIA: Record<string, ActivationVia> = { skill: "skill_tool", read_file: "read_skill_md", "skills.load": "skills.load" };
 const DROP_REASON: Record<string, DeactivationReason> = { skill: "requested", "skills.unload": "unloaded", "skills.load": "replaced" };
 
+/** A script run the loop saw, with the folder of the skill it belongs to (which need not be the top one). */
+interface SeenScript {
+  result: ScriptResult;
+  skillDir: string;
+}
+
 /** Wraps the runner so the loop sees every ScriptResult (for script_run events) and runs stop on abort. */
-function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | undefined, seen: ScriptResult[]): ScriptRunner | undefined {
+function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | undefined, seen: SeenScript[]): ScriptRunner | undefined {
   if (!inner) return undefined;
   return {
     status: () => inner.status(),
     async run(req) {
       const r = await inner.run({ ...req, ...(signal && !req.signal ? { signal } : {}) });
-      seen.push(r);
+      seen.push({ result: r, skillDir: req.skillDir });
       return r;
     },
   };
@@ -124,7 +130,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       }
     : undefined;
 
-  const scripts: ScriptResult[] = [];
+  const scripts: SeenScript[] = [];
   const stack = fork ? new SkillStack() : opts.stack ?? new SkillStack();
   const host: ModeHost = {
     skills: byName,
@@ -329,7 +335,11 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
         const seenBefore = scripts.length;
         const result = await executor.execute({ name: call.name, input: call.input, callId: call.id });
         const tool = result.tool ?? call.name;
-        for (const r of scripts.slice(seenBefore)) emitScript(r, { callId: call.id, ...(stack.top() ? { skill: stack.top()!.name } : {}) });
+        // The skill whose folder the script ran from (run_script's `skill` may name one below the top).
+        for (const r of scripts.slice(seenBefore)) {
+          const owner = stack.list().find((s) => s.baseDir === r.skillDir) ?? stack.top();
+          emitScript(r.result, { callId: call.id, ...(owner ? { skill: owner.name } : {}) });
+        }
 
         // Activation and deactivation are read off the stack, whichever tool changed it.
         const after = stack.list();
