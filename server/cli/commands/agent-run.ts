@@ -14,6 +14,7 @@ import type { ResolveContext } from "../../runtime/registry/types";
 import { configFrom } from "./skill-list";
 import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
 import { createProvider, DISCLOSURE_MODES, isProviderName, runAgent, type AgentEvent, type DisclosureMode } from "../../runtime/agent/index";
+import { providerForSkillModel } from "../../runtime/agent/skill-model";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequested } from "../../runtime/sandbox/index";
 import { auditSinkFor } from "../../services/audit/index";
@@ -183,6 +184,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       skills: index ? { index, context: ctx } : [],
       ...(skillsOn ? {} : { skillsEnabled: false }),
       runner: sandbox,
+      // A skill's `model` field switches the rest of the run when its provider is configured here (as in the playground).
+      modelFor: (model) => providerForSkillModel(model, io.env),
       audit,
       scratchDir,
       sessionId: `cli-${process.pid}-${Date.now()}`,

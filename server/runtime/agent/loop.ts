@@ -204,6 +204,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     }
   };
 
+  const unavailableModels = new Set<string>();
   const onActivated = async (s: ActiveSkill, via: ActivationVia): Promise<string[]> => {
     if (!activatedNames.includes(s.name)) activatedNames.push(s.name);
     emit({ type: "skill_activated", skill: s.name, layer: s.layer, digest: s.digest, allowedTools: s.allowedTools ?? null, via, baseDir: s.baseDir });
@@ -211,7 +212,10 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     const hook = loaded ? await runHook(ctx, loaded, "pre", opts.signal) : null;
     const notes = hook ? [reportHook(hook, s.name)] : [];
     const switched = skillModelSwitch(provider, loaded, opts.modelFor);
+    // A model the host cannot give is said once per run, not at every activation that asks for it.
+    if (switched && !switched.provider && unavailableModels.has(switched.event.model)) return notes;
     if (switched) {
+      if (!switched.provider) unavailableModels.add(switched.event.model);
       emit(switched.event);
       if (switched.provider) provider = switched.provider;
       notes.push(switched.note);
