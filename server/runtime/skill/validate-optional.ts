@@ -48,6 +48,12 @@ export function checkExtensions(
   if (has("context") && raw.context !== "inherit" && raw.context !== "fork") {
     out.push(diag("error", "context.value", `context must be "inherit" or "fork", not ${JSON.stringify(raw.context)}.`, valueRange("context")));
   }
+  // Seed 000: `agent` names the sub-agent a fork runs as; without `context: fork` there is no sub-agent to run.
+  if (has("agent") && typeof raw.agent === "string" && raw.agent.trim() && raw.context !== "fork") {
+    out.push(
+      diag("warning", "agent.without-fork", `agent: ${raw.agent.trim()} has no effect without context: fork (the sub-agent it names only runs for a fork): add context: fork, or remove agent.`, valueRange("agent")),
+    );
+  }
   if (has("priority") && !(typeof raw.priority === "string" && NUMBER.test(raw.priority.trim()))) {
     out.push(diag("error", "priority.type", `priority must be a number (e.g. priority: 10), not ${JSON.stringify(raw.priority)}.`, valueRange("priority")));
   }

@@ -184,7 +184,7 @@ describe("unknown, vendor and extension fields", () => {
     const fm = [
       BASE,
       "model: claude-sonnet",
-      "context: inherit",
+      "context: fork",
       "agent: reviewer",
       "hooks:",
       "  pre: scripts/setup.sh",
@@ -202,7 +202,7 @@ describe("unknown, vendor and extension fields", () => {
       name: "my-skill",
       description: "Does a thing. Use when asked.",
       model: "claude-sonnet",
-      context: "inherit",
+      context: "fork",
       agent: "reviewer",
       hooks: { pre: "scripts/setup.sh", post: "scripts/cleanup.sh" },
       priority: -2.5,
@@ -235,5 +235,15 @@ describe("reserved words in names (seed 003)", () => {
       expect(check(`name: ${name}\ndescription: Does a thing. Use when asked.`, { dir: name, rules: "spec" }).valid, name).toBe(true);
     }
     expect(codesOf(check(BASE, { rules: "omniforge" }), "error")).toEqual([]);
+  });
+});
+
+describe("agent without context: fork (seed 000)", () => {
+  it("is a warning under the omniforge rules, and none with context: fork", () => {
+    const alone = check(`${BASE}\nagent: Explore`, { rules: "omniforge" });
+    expect(alone.diagnostics.find((d) => d.code === "agent.without-fork")).toMatchObject({ severity: "warning", line: 4 });
+    expect(alone.diagnostics.find((d) => d.code === "agent.without-fork")!.message).toContain("add context: fork");
+    expect(codesOf(check(`${BASE}\ncontext: fork\nagent: Explore`, { rules: "omniforge" }))).not.toContain("agent.without-fork");
+    expect(codesOf(check(`${BASE}\ncontext: inherit\nagent: Plan`, { rules: "omniforge" }))).toContain("agent.without-fork");
   });
 });
