@@ -20,7 +20,7 @@ import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "../../d
 import { forkAgentOf, toolsForForkAgent } from "./fork-agent";
 import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt, plainSystemPrompt } from "./prompts";
 import { skillModelSwitch } from "./skill-model";
-import { effectiveSkills, loadSkill, skillsOff, type LoadedSkill } from "./skill-source";
+import { effectiveSkills, loadSkill, scopeOf, skillsOff, type LoadedSkill } from "./skill-source";
 import type {
   ActivationVia,
   AgentEvent,
@@ -159,6 +159,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       model: provider.model,
       mode,
       runId,
+      ...(scopeOf(opts) ? { scope: scopeOf(opts) } : {}),
     },
   });
   const ctx: ToolContext = executor.context;

@@ -13,7 +13,7 @@ const AUDIT_ARGS_CHARS = 2000;
  * invocation's arguments when it had any (seed 000: they travel with the invocation), secrets masked.
  */
 export function activateSkill(ctx: ToolContext, skill: ActiveSkill, args?: string): PushResult {
-  const entry: ActiveSkill = { ...skill, activatedBy: skill.activatedBy ?? ctx.runId ?? "session" };
+  const entry: ActiveSkill = { ...skill, activatedBy: skill.activatedBy ?? ctx.runId ?? "session", activatedAt: Date.now() };
   const result = ctx.stack.push(entry);
   ctx.audit.record({
     type: "skill_activated",
@@ -27,10 +27,17 @@ export function activateSkill(ctx: ToolContext, skill: ActiveSkill, args?: strin
       activatedBy: entry.activatedBy,
       ...(result === "reactivated" ? { reactivated: true } : {}),
       ...(args ? { args: maskSecrets(args).slice(0, AUDIT_ARGS_CHARS) } : {}),
+      ...runFields(ctx),
       stack: ctx.stack.list().map((s) => s.name),
     },
   });
   return result;
+}
+
+/** The run (a correlation id) and the context its skills were resolved for, as seeds 000 and 001 ask of the audit. */
+function runFields(ctx: ToolContext) {
+  const scope = Object.fromEntries(Object.entries(ctx.scope ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+  return { ...(ctx.runId ? { runId: ctx.runId } : {}), ...(Object.keys(scope).length ? { context: scope } : {}) };
 }
 
 /** Records skill_deactivated for each removed skill, in the given order, with the stack as it is now. */
@@ -43,7 +50,12 @@ export function recordDeactivated(ctx: ToolContext, removed: ActiveSkill[], reas
       layer: s.layer,
       digest: s.digest,
       outcome: "ok",
-      details: { reason, stack: ctx.stack.list().map((x) => x.name) },
+      details: {
+        reason,
+        ...runFields(ctx),
+        ...(s.activatedAt !== undefined ? { activeMs: Math.max(0, Date.now() - s.activatedAt) } : {}),
+        stack: ctx.stack.list().map((x) => x.name),
+      },
     });
   }
 }

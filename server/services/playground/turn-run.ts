@@ -46,6 +46,8 @@ export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promis
       scratchDir: scratchDirOf(job.dataHome, session.id),
       sessionId: session.id,
       userId: session.userId,
+      // The session's context (the admin's defaults fill what it leaves out in the resolution, not here).
+      scope: { ...(session.tenant ? { tenant: session.tenant } : {}), ...(session.agent ? { agent: session.agent } : {}), ...(session.environment ? { environment: session.environment } : {}) },
       ...(job.stepLimit ? { stepLimit: job.stepLimit } : {}),
       ...protocolOptions(env, job.mode, job.activeSkills),
       signal: hooks.signal,
