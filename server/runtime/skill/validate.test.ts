@@ -247,3 +247,15 @@ describe("agent without context: fork (seed 000)", () => {
     expect(codesOf(check(`${BASE}\ncontext: inherit\nagent: Plan`, { rules: "omniforge" }))).toContain("agent.without-fork");
   });
 });
+
+describe("execution block (seed 000)", () => {
+  it("is a known field: what the sandbox already gives passes, a wider ask is a warning that it is not granted, a bad value an error", () => {
+    const ok = check(`${BASE}\nexecution:\n  sandbox: true\n  network: none\n  allowed-paths: [/scratch/out]`, { rules: "omniforge" });
+    expect(codesOf(ok)).toEqual([]);
+    const wide = check(`${BASE}\nexecution:\n  sandbox: false\n  allowed-paths: ["/project", "/tmp"]\n  network: restricted`, { rules: "omniforge" });
+    expect(codesOf(wide)).toEqual(["execution.not-granted", "execution.not-granted", "execution.not-granted"]);
+    expect(wide.diagnostics.map((d) => d.message).join("\n")).toMatch(/execution.allowed-paths \/project, \/tmp is not granted/);
+    expect(codesOf(check(`${BASE}\nexecution: yes`, { rules: "omniforge" }), "error")).toEqual(["execution.type"]);
+    expect(codesOf(check(`${BASE}\nexecution:\n  network: 5`, { rules: "omniforge" }), "error")).toEqual(["execution.type"]);
+  });
+});
