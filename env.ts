@@ -41,6 +41,8 @@ export const SETTINGS = {
   OMNIFORGE_CACHE_DIR: z.string().min(1).optional(),
   // CLI: whether a first `skill list` walks and reads on a second thread while the first checks (walk-helper.ts).
   OMNIFORGE_SCAN_THREAD: flag.default(true),
+  // Skills on or off for agent runs (playground, agent run), over config.yaml's skills.enabled; unset follows the file.
+  OMNIFORGE_SKILLS_ENABLED: flag.optional(),
   // CLI: an error no command expected prints its stack under the one-line message (server/cli/main.ts).
   OMNIFORGE_DEBUG: flag.default(false),
   OMNIFORGE_DEMO: flag.default(true),

@@ -24,7 +24,7 @@ test("the form and the text edit the same SKILL.md, keeping a YAML comment and a
   fs.writeFileSync(path.join(dir, "scripts", "check.sh"), "#!/bin/sh\necho ok\n", { mode: 0o755 });
   fs.writeFileSync(
     path.join(dir, "SKILL.md"),
-    `---\n# Reviewed by the forms team\nname: ${name}\ndescription: Fills PDF forms.\nx-team: forms\n---\n# Forms\n\nFill each field.\n`,
+    `---\n# Reviewed by the forms team\nname: ${name}\ndescription: Fills PDF forms.\nx-team: forms\nexecution:\n  network: restricted\n---\n# Forms\n\nFill each field.\n`,
   );
   await signInAsAdmin(page);
   await page.goto(`/skills/project/${name}`);
@@ -39,8 +39,13 @@ test("the form and the text edit the same SKILL.md, keeping a YAML comment and a
   await expect(form.getByTestId("name-rule")).toContainText('must be lowercase: use "forms-tool"');
   await form.getByLabel("Name", { exact: true }).fill("Émoji🚀");
   await expect(form.getByTestId("name-rule")).toContainText('use "emoji"');
+  await form.getByLabel("Name", { exact: true }).fill("claude-forms");
+  await expect(form.getByTestId("name-rule")).toContainText("“claude” is a reserved word");
   await form.getByLabel("Name", { exact: true }).fill(name);
   await expect(form.getByTestId("name-rule")).toBeEmpty();
+  // Seed 000's execution block is shown with what the sandbox grants.
+  await expect(form.getByTestId("execution")).toContainText("network: restricted");
+  await expect(form.getByTestId("execution")).toContainText("not granted");
 
   // Typed as a person types: key by key.
   await form.getByLabel("Description").click();
@@ -70,7 +75,7 @@ test("the form and the text edit the same SKILL.md, keeping a YAML comment and a
   await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");
   const saved = fs.readFileSync(path.join(dir, "SKILL.md"), "utf8");
   expect(saved).toBe(
-    `---\n# Reviewed by the forms team\nname: ${name}\ndescription: Fills PDF forms. Use when a PDF form is attached.\nx-team: forms\n` +
+    `---\n# Reviewed by the forms team\nname: ${name}\ndescription: Fills PDF forms. Use when a PDF form is attached.\nx-team: forms\nexecution:\n  network: restricted\n` +
       `license: MIT\nallowed-tools: Read Bash(git:*)\ntags: [pdf]\nmetadata:\n  owner: forms-team\nhooks:\n  pre: scripts/check.sh\n---\n# Forms\n\nFill each field.\n`,
   );
   await expect(page.getByTestId("diagnostics")).toContainText("0 errors");

@@ -64,7 +64,8 @@ export async function contextFor(
   // one of them is set (unset or empty, they change nothing).
   const scopeSet = Object.keys(env).some((k) => k.startsWith("OMNIFORGE_DEFAULT_") && env[k]);
   const fromConfig = configContext(settings);
-  const defaults = scopeSet ? (await import("../services/skills-config")).withEnvScopeDefaults(fromConfig, env) : fromConfig;
+  const withScope = scopeSet ? (await import("../services/skills-config")).withEnvScopeDefaults(fromConfig, env) : fromConfig;
+  const defaults = env.OMNIFORGE_SKILLS_ENABLED ? (await import("../services/skills-config")).withEnvSkillsEnabled(withScope, env) : withScope;
   const ctx: ResolveContext = { environment: environmentOf(values), agent: values.agent, tenant: values.tenant, ...defaults };
   if (source.policy) ctx.policy = source.policy;
   return { ctx, policyFrom: source.from, settings };

@@ -6,6 +6,26 @@ export const DEFAULT_MAX_LOADED_SKILLS = 3;
 export const DEFAULT_MAX_ACTIVATION_DEPTH = 5;
 
 /**
+ * A skill's script folders (seed 001: scripts/, bin/ and tools/), matched in any case at the top of the skill
+ * folder: their files are run, never read, and the script tools run nothing else.
+ */
+export const SCRIPT_FOLDERS: readonly string[] = ["scripts", "bin", "tools"];
+
+/** Whether a folder name is one of the script folders (any case, as a case-insensitive disk would see it). */
+export function isScriptFolder(name: string): boolean {
+  return SCRIPT_FOLDERS.includes(name.toLowerCase());
+}
+
+/** Whether a skill-relative, "/"-separated path names a file inside a script folder. */
+export function inScriptFolder(rel: string): boolean {
+  const parts = rel.replace(/^\.\//, "").split("/");
+  return parts.length > 1 && isScriptFolder(parts[0]!) && parts.at(-1) !== "";
+}
+
+/** The script folders as a person reads them: "scripts/, bin/ or tools/". */
+export const SCRIPT_FOLDERS_TEXT = `${SCRIPT_FOLDERS.slice(0, -1).map((f) => `${f}/`).join(", ")} or ${SCRIPT_FOLDERS.at(-1)}/`;
+
+/**
  * Variables a script's `env` may not set, because they would change what runs or where it reaches rather than
  * what the script is told: the search path (a PATH into the skill or the scratch would run planted programs),
  * the dynamic loader, proxies, and the startup hooks of shells and interpreters.

@@ -31,3 +31,14 @@ describe("scope defaults", () => {
     expect(() => configContextFor(dir!, dir!, { OMNIFORGE_DEFAULT_TENANT: "a b" })).toThrow(/OMNIFORGE_DEFAULT_TENANT: must be a name/);
   });
 });
+
+describe("skills on or off", () => {
+  it("OMNIFORGE_SKILLS_ENABLED wins over config.yaml's skills.enabled either way; unset, the file decides", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "skills-enabled-"));
+    fs.writeFileSync(path.join(dir, "config.yaml"), "skills:\n  enabled: false\n");
+    expect(configContextFor(dir, dir, {}).skillsEnabled).toBe(false);
+    expect(configContextFor(dir, dir, { OMNIFORGE_SKILLS_ENABLED: "1" }).skillsEnabled).toBeUndefined();
+    fs.writeFileSync(path.join(dir, "config.yaml"), "skills:\n  enabled: true\n");
+    expect(configContextFor(dir, dir, { OMNIFORGE_SKILLS_ENABLED: "off" }).skillsEnabled).toBe(false);
+  });
+});

@@ -7,11 +7,21 @@ import type { ScopeDefaults } from "../runtime/registry/types";
 
 export function configContextFor(home: string, projectRoot: string, source?: EnvSource): ReturnType<typeof configContext> {
   try {
-    return withEnvScopeDefaults(configContext(readSkillsConfig(home, projectRoot)), source);
+    return withEnvSkillsEnabled(withEnvScopeDefaults(configContext(readSkillsConfig(home, projectRoot)), source), source);
   } catch (e) {
     if (e instanceof ConfigFileError) throw new ServiceError("PRECONDITION_FAILED", `The skills configuration is wrong, fix it first: ${e.message}`);
     throw e;
   }
+}
+
+/** OMNIFORGE_SKILLS_ENABLED (env.ts) over config.yaml's `skills.enabled`; unset, the file decides. */
+export function withEnvSkillsEnabled<T extends { skillsEnabled?: boolean }>(ctx: T, source?: EnvSource): T {
+  const on = setting("OMNIFORGE_SKILLS_ENABLED", source);
+  if (on === undefined) return ctx;
+  const out = { ...ctx };
+  if (on) delete out.skillsEnabled;
+  else out.skillsEnabled = false;
+  return out;
 }
 
 const DEFAULT_SETTINGS = {

@@ -6,7 +6,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { readFrontmatter, setFrontmatterFields, type FieldValue } from "~/server/runtime/skill/frontmatter-document";
-import { nameProblems } from "~/server/runtime/skill/name-rule";
+import { nameProblems, RESERVED_NAME_WORDS, reservedWordIn } from "~/server/runtime/skill/name-rule";
+import { inScriptFolder } from "~/server/domain/skill-protocol";
 import type { SkillInfo, SkillRef } from "../types";
 import { DescriptionField } from "./description-field";
 import { DetailsLists } from "./details-lists";
@@ -47,7 +48,9 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
   const problems = nameProblems(v.name, { ascii: true });
   const folder = v.name && problems.length === 0 && v.name.normalize("NFKC") !== skillRef.skill.normalize("NFKC");
   const others = (read.ok ? read.keys : []).filter((k) => !FORM_KEYS.has(k));
-  const scripts = files.filter((f) => f.type === "file" && (f.path.startsWith("scripts/") || f.executable)).map((f) => f.path);
+  const scripts = files.filter((f) => f.type === "file" && (inScriptFolder(f.path) || f.executable)).map((f) => f.path);
+  // The console checks names by the omniforge rules, which reserve these words (seed 003).
+  const reserved = v.name ? reservedWordIn(v.name) : null;
   const input = (label: string, key: string, value: string, extra?: React.ReactNode) => (
     <label className="block text-sm">
       <span className="muted text-xs">{label}</span>
@@ -73,6 +76,11 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
               {p.message}
             </span>
           ))}
+          {reserved && (
+            <span className="block text-red-700 dark:text-red-300">
+              “{reserved}” is a reserved word: names must not contain {RESERVED_NAME_WORDS.join(", ")}.
+            </span>
+          )}
           {folder && <span className="block text-amber-700 dark:text-amber-300">The folder is “{skillRef.skill}”: agents find the skill under its folder name, so keep them the same.</span>}
         </span>
       </label>
@@ -109,6 +117,12 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
           </label>
         ))}
       </div>
+      {v.execution && (
+        <p className="muted text-xs" data-testid="execution">
+          Execution: {v.execution.map((e) => `${e.key}: ${e.value}`).join(" · ") || "(empty)"}. Scripts here always run in the sandbox with no network
+          and only the skill folder and the scratch; an ask for more is not granted (edit it in the text).
+        </p>
+      )}
       {others.length > 0 && (
         <p className="muted text-xs" data-testid="other-fields">
           Also in the frontmatter, kept as written (edit them in the text): {others.join(", ")}.

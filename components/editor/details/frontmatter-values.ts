@@ -28,8 +28,14 @@ export function formValues(data: Data) {
     metadata: Object.entries(mapping(data.metadata)).map(([k, v]) => [k, text(v)] as const),
     pre: text(hooks.pre),
     post: text(hooks.post),
+    execution: data.execution === undefined ? null : executionOf(mapping(data.execution)),
   };
 }
 
+/** Seed 000's execution block as written (booleans and strings alike), for the form's read-only line. */
+function executionOf(e: Data): { key: string; value: string }[] {
+  return Object.entries(e).map(([key, v]) => ({ key, value: Array.isArray(v) ? v.map(String).join(", ") : String(v) }));
+}
+
 /** The fields the form edits; any other key is kept as written and named under the form. */
-export const FORM_KEYS = new Set(["name", "description", "license", "compatibility", "allowed-tools", "context", "scope", "tags", "priority", "metadata", "hooks"]);
+export const FORM_KEYS = new Set(["name", "description", "license", "compatibility", "allowed-tools", "context", "scope", "tags", "priority", "metadata", "hooks", "execution"]);

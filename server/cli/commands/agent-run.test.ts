@@ -6,7 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, openDb } from "../../../db/client";
-import { makeAgentWorld, type AgentWorld } from "../../runtime/agent/test-support";
+import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld } from "../../runtime/agent/test-support";
 import { serveFetch } from "../../test-support/http-server";
 import type { AgentEvent } from "../../runtime/agent/types";
 
@@ -113,6 +113,46 @@ describe("omniforge agent run", () => {
     } finally {
       await silent.close();
       fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("OMNIFORGE_SKILLS_ENABLED=0 (or config.yaml skills.enabled: false) runs without skills: nothing listed, nothing activated", () => {
+    const events = (r: { out: string }) => r.out.trim().split("\n").map((l) => JSON.parse(l) as AgentEvent);
+    const off = omniforge(["say hello to the world", "--json"], { OMNIFORGE_SKILLS_ENABLED: "0" });
+    expect(off.code).toBe(0);
+    expect(events(off)[0]).toMatchObject({ type: "run_started", listing: { total: 0, listed: 0 } });
+    expect(events(off).filter((e) => e.type === "skill_activated" || e.type === "script_run")).toEqual([]);
+    const config = path.join(w.home, "config.yaml");
+    fs.writeFileSync(config, "skills:\n  enabled: false\n");
+    try {
+      expect(events(omniforge(["say hello to the world", "--json"]))[0]).toMatchObject({ listing: { total: 0 } });
+      // The variable wins over the file: on again.
+      const on = events(omniforge(["say hello to the world", "--json"], { OMNIFORGE_SKILLS_ENABLED: "1" }));
+      expect(on.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "hello-world" });
+    } finally {
+      fs.rmSync(config, { force: true });
+    }
+  });
+
+  it("honours a skill's model field: the rest of the run goes to that model on the same endpoint", async () => {
+    const dir = w.skill("big-thinker", { description: "Think hard about puzzles.", frontmatter: "model: big-model", body: "# Think\n\nTHINK-BODY.\n" });
+    const server = await scriptedOpenAiServer((_body, n) => (n === 0 ? { toolCalls: [{ name: "skill", arguments: { name: "big-thinker" } }] } : { content: "thought" }));
+    try {
+      const out = await new Promise<string>((resolve) => {
+        const p = spawn(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "agent", "run", "think about a puzzle", "--provider", "openai", "--json", "--home", w.home, "--project", w.project], {
+          cwd: repo,
+          env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MODEL: "small-model" },
+        });
+        let text = "";
+        p.stdout.on("data", (b: Buffer) => (text += b.toString()));
+        p.on("close", () => resolve(text));
+      });
+      const events = out.trim().split("\n").map((l) => JSON.parse(l) as AgentEvent);
+      expect(events.find((e) => e.type === "skill_model")).toMatchObject({ skill: "big-thinker", model: "big-model", used: true, provider: "openai" });
+      expect(server.requests.map((b) => b.model)).toEqual(["small-model", "big-model"]);
+    } finally {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -14,6 +14,7 @@ import type { ResolveContext } from "../../runtime/registry/types";
 import { configFrom } from "./skill-list";
 import { MemoryAuditSink, type AuditSink } from "../../runtime/audit/events";
 import { createProvider, DISCLOSURE_MODES, isProviderName, runAgent, type AgentEvent, type DisclosureMode } from "../../runtime/agent/index";
+import { providerForSkillModel } from "../../runtime/agent/skill-model";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID, unsafeRequested } from "../../runtime/sandbox/index";
 import { auditSinkFor } from "../../services/audit/index";
@@ -162,7 +163,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   fs.chmodSync(scratchDir, 0o755);
   if (process.getuid?.() === 0) fs.chownSync(scratchDir, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
   const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
-  const index = SkillIndex.build(config);
+  // Skills off (config.yaml or OMNIFORGE_SKILLS_ENABLED): no folder is scanned for the run (seed 003).
+  const skillsOn = ctx.skillsEnabled !== false;
+  const index = skillsOn ? SkillIndex.build(config) : null;
   const ac = new AbortController();
   // Ctrl-C and a polite kill (SIGTERM: a CI job's timeout, a supervisor) end the run the same way, so the scratch
   // folder with what the model wrote is removed either way.
@@ -178,8 +181,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       request,
       mode,
       provider,
-      skills: { index, context: ctx },
+      skills: index ? { index, context: ctx } : [],
+      ...(skillsOn ? {} : { skillsEnabled: false }),
       runner: sandbox,
+      // A skill's `model` field switches the rest of the run when its provider is configured here (as in the playground).
+      modelFor: (model) => providerForSkillModel(model, io.env),
       audit,
       scratchDir,
       sessionId: `cli-${process.pid}-${Date.now()}`,

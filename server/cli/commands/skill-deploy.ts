@@ -1,6 +1,7 @@
 // `omniforge skill deploy <name> --scope enterprise|personal|project [--from LAYER] [--force]`: copies the
 // winning (or a chosen) definition into a layer, atomically, and says what changes for that name.
-import { LAYER_FLAGS, parseCommand, stringFlags } from "../args";
+import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import { contextFor } from "../policy-source";
 import type { CliIO } from "../io";
 import { DeployError } from "../../runtime/registry/deploy";
 import { cliDeploy, formatPreview } from "../../services/governance/cli-deploy";
@@ -13,8 +14,9 @@ export const summary = "Copy a skill's definition into the enterprise, personal 
 
 const USAGE = `usage: omniforge skill deploy <name|name@plugin> --scope enterprise|personal|project
                             [--from enterprise|personal|project|plugin] [--force] [--dry-run] [--json]
-                            [--home DIR] [--project DIR] [--user ID]
-  copies the active definition of <name> (or the one in --from) into the --scope layer, after printing
+                            [--environment ENV] [--agent NAME] [--tenant NAME] [--home DIR] [--project DIR] [--user ID]
+  copies the definition of <name> active in the given context (as agent run takes it; config.yaml's defaults
+  and OMNIFORGE_DEFAULT_* fill what is not given), or the one in --from, into the --scope layer, after printing
   which agents' resolution changes; with <home>/console.db the console's policy and audit log apply
 `;
 
@@ -22,7 +24,7 @@ const TARGETS = ["enterprise", "personal", "project"];
 
 export async function run(args: string[], io: CliIO): Promise<number> {
   const cmd = parseCommand("skill deploy", USAGE, args, {
-    ...LAYER_FLAGS,
+    ...CONTEXT_FLAGS,
     force: { type: "boolean" },
     "dry-run": { type: "boolean" },
     ...stringFlags("scope", "from"),
@@ -39,8 +41,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } catch (e) {
     return usage(e as Error);
   }
+  let context;
+  try {
+    // The policy is cliDeploy's (the console's when there is one); the scope values, defaults and config.yaml's
+    // settings come from here, as for agent run.
+    const { ctx } = await contextFor(config, values, io.cwd, io.env);
+    context = { ...ctx };
+    delete context.policy;
+  } catch (e) {
+    io.err(`omniforge skill deploy: ${(e as Error).message}\n`);
+    return 2;
+  }
   try {
     const out = cliDeploy(config, positionals[0]!, values.scope as DeployTarget, {
+      context,
       fromLayer: values.from as LayerName | undefined,
       force: values.force,
       dryRun: values["dry-run"],

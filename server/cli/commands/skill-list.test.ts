@@ -329,6 +329,27 @@ describe("omniforge skill deploy", () => {
     );
   });
 
+  it("seed 000's journey as written: a skill scoped to production deploys to enterprise; a disabled one says which context refused it", () => {
+    const root = path.join(t.project, ".omniforge", "skills");
+    const dir = writeSkill(root, "data-handling", { extra: "scope:\n  environments: [production]" });
+    const disabled = writeSkill(root, "secret-tool");
+    const config = path.join(t.home, "config.yaml");
+    fs.writeFileSync(config, "disabled_skills: [secret-tool]\n");
+    try {
+      const r = omniforge("skill", "deploy", "data-handling", "--scope", "enterprise");
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.out).toContain("* environment=production: project -> enterprise (the copy)");
+      expect(fs.existsSync(path.join(t.home, "enterprise", "skills", "data-handling", "SKILL.md"))).toBe(true);
+      // A definition that is not merely out of scope is refused, naming the context and why.
+      const off = omniforge("skill", "deploy", "secret-tool", "--scope", "personal", "--environment", "staging");
+      expect(off.code).toBe(1);
+      expect(off.err).toContain('"secret-tool" has no active definition to copy in environment=staging (project: disabled in config.yaml (disabled_skills))');
+    } finally {
+      for (const d of [dir, disabled, path.join(t.home, "enterprise", "skills", "data-handling"), config]) fs.rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it("--scope is required and checked (exit 2)", () => {
     expect(omniforge("skill", "deploy", "notes").code).toBe(2);
     const r = omniforge("skill", "deploy", "notes", "--scope", "plugin");

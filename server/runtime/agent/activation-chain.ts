@@ -2,6 +2,8 @@
 // stack continues that skill's chain, across fork sub-agents too. Activating a skill already on the chain is a
 // cycle and is refused with the chain shown (`a -> b -> a`); a chain longer than the depth limit is refused too.
 // Re-activating the top skill itself adds no link (it only refreshes it), unless it runs as a fork.
+// A chain holds only skills still active: a skill that was unloaded or replaced left it, so switching back to an
+// earlier skill (spec 004 "Skill Switching": load a, replace with b, replace with a) is no cycle.
 export class ActivationChainError extends Error {
   constructor(
     message: string,
@@ -28,16 +30,19 @@ export class ActivationChains {
     if (own) this.chains.set(own, base);
   }
 
-  private chainOf(name: string): string[] {
-    return this.chains.get(name) ?? [...this.base, name];
+  /** The chain that led to `name`, without the skills no longer active (the base, a fork's parents, always is). */
+  private chainOf(name: string, active: ReadonlySet<string>): string[] {
+    const chain = this.chains.get(name) ?? [...this.base, name];
+    return chain.filter((n, i) => i < this.base.length || n === name || active.has(n));
   }
 
   /**
    * The chain activating `name` now would give (with `top` the most recent active skill before the call), or an
-   * ActivationChainError. Nothing is recorded: call `record` once the activation happened.
+   * ActivationChainError. `active` names the skills active now. Nothing is recorded: call `record` once the
+   * activation happened.
    */
-  check(name: string, top: string | undefined, opts: { fork?: boolean } = {}): string[] {
-    const parent = top ? this.chainOf(top) : this.base;
+  check(name: string, top: string | undefined, active: ReadonlySet<string>, opts: { fork?: boolean } = {}): string[] {
+    const parent = top ? this.chainOf(top, active) : this.base;
     if (top === name && !opts.fork) return parent;
     const chain = [...parent, name];
     if (parent.includes(name)) {

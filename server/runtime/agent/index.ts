@@ -1,7 +1,7 @@
 // The agent: the loop, the three disclosure modes, the listing budget, providers. Other code imports from here.
 export * from "./types";
-export { runAgent, listingInfo, recentRequests } from "./loop";
-export { listingBudgetFor } from "./listing";
+export { runAgent } from "./loop";
+export { listingBudgetFor, listingInfo, recentRequests } from "./listing";
 export { createProvider, isProviderName } from "./providers";
 export { OFFLINE_MODEL } from "./offline";
 export { router } from "./routing";

@@ -6,7 +6,7 @@
 // the result says which skills were listed with a description, by name only, shortened and left out, and why.
 import { estimateTokens } from "../skill/tokens";
 import { SkillSearch } from "../search/engine";
-import type { DisclosureMode, ListingInfo } from "./types";
+import type { ChatMessage, DisclosureMode, ListingInfo } from "./types";
 import { count, plural } from "../../domain/plural";
 
 /** Characters per token assumed for the default budget (English text in common tokenizers is ~4). */
@@ -266,4 +266,20 @@ function ranked(sorted: ListingSkill[], rankOf: Map<string, number>, mode: Discl
     why,
     skills: listed,
   });
+}
+
+/** No listing, and why: a fork sub-agent (its skill is its instructions), or skills turned off. */
+export function emptyListing(why: string): Listing {
+  return { text: "", chars: 0, tokens: 0, budgetChars: 0, total: 0, listed: 0, shortened: 0, omitted: 0, omittedNames: [], strategy: "all", described: [], nameOnly: [], shortenedNames: [], why, skills: [] };
+}
+
+/** The user's earlier requests, most recent last (the listing ranks for them too, at a lower weight). */
+export function recentRequests(history: ChatMessage[] | undefined, n = 2): string[] {
+  return (history ?? []).filter((m) => m.role === "user").slice(-n).map((m) => (m as { content: string }).content);
+}
+
+/** The listing as events carry it (without the skill objects). */
+export function listingInfo(l: ListingInfo): ListingInfo {
+  const { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why } = l;
+  return { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why };
 }

@@ -10,16 +10,17 @@ import { SkillStack } from "../tools/stack";
 import type { ActiveSkill, ToolContext } from "../tools/types";
 import { CostMeter, stageOfHistory, stageOfResult } from "./costs";
 import { hookNote, runHook, type HookRun } from "./hooks";
-import { listingBudgetFor, type ListingSkill } from "./listing";
+import { emptyListing, listingBudgetFor, listingInfo, recentRequests } from "./listing";
+import { restoreSessionSkills } from "./session-skills";
 import { router } from "./routing";
 import type { SkillEntry } from "../registry/types";
-import { SESSION_OWNER, toolsForMode, type ModeHost } from "./mode-tools";
+import { toolsForMode, toolsWithoutSkills, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
 import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "../../domain/skill-protocol";
 import { forkAgentOf, toolsForForkAgent } from "./fork-agent";
-import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt } from "./prompts";
+import { activeSkillsBlock, baseSystemPrompt, forkSystemPrompt, plainSystemPrompt } from "./prompts";
 import { skillModelSwitch } from "./skill-model";
-import { effectiveSkills, loadSkill, type LoadedSkill } from "./skill-source";
+import { effectiveSkills, loadSkill, scopeOf, skillsOff, type LoadedSkill } from "./skill-source";
 import type {
   ActivationVia,
   AgentEvent,
@@ -27,7 +28,6 @@ import type {
   AgentRunResult,
   ChatMessage,
   DeactivationReason,
-  ListingInfo,
   ModelResponse,
   RunFinishReason,
   StageCost,
@@ -55,32 +55,23 @@ interface ForkFrame {
 const VIA: Record<string, ActivationVia> = { skill: "skill_tool", read_file: "read_skill_md", "skills.load": "skills.load" };
 const DROP_REASON: Record<string, DeactivationReason> = { skill: "requested", "skills.unload": "unloaded", "skills.load": "replaced" };
 
+/** A script run the loop saw, with the folder of the skill it belongs to (which need not be the top one). */
+interface SeenScript {
+  result: ScriptResult;
+  skillDir: string;
+}
+
 /** Wraps the runner so the loop sees every ScriptResult (for script_run events) and runs stop on abort. */
-function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | undefined, seen: ScriptResult[]): ScriptRunner | undefined {
+function observedRunner(inner: ScriptRunner | undefined, signal: AbortSignal | undefined, seen: SeenScript[]): ScriptRunner | undefined {
   if (!inner) return undefined;
   return {
     status: () => inner.status(),
     async run(req) {
       const r = await inner.run({ ...req, ...(signal && !req.signal ? { signal } : {}) });
-      seen.push(r);
+      seen.push({ result: r, skillDir: req.skillDir });
       return r;
     },
   };
-}
-
-function emptyListing(): ListingInfo & { skills: ListingSkill[] } {
-  return { text: "", chars: 0, tokens: 0, budgetChars: 0, total: 0, listed: 0, shortened: 0, omitted: 0, omittedNames: [], strategy: "all", described: [], nameOnly: [], shortenedNames: [], why: "A sub-agent gets no listing: its skill is its instructions.", skills: [] };
-}
-
-/** The user's earlier requests, most recent last (the listing ranks for them too, at a lower weight). */
-export function recentRequests(history: ChatMessage[] | undefined, n = 2): string[] {
-  return (history ?? []).filter((m) => m.role === "user").slice(-n).map((m) => (m as { content: string }).content);
-}
-
-/** The listing as events carry it (without the skill objects). */
-export function listingInfo(l: ListingInfo): ListingInfo {
-  const { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why } = l;
-  return { text, chars, tokens, budgetChars, total, listed, shortened, omitted, omittedNames, strategy, described, nameOnly, shortenedNames, why };
 }
 
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
@@ -121,13 +112,15 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   let errorMessage: string | undefined;
 
   // Stage 1: the effective skills and their listing (a fork sub-agent gets none: its skill is its instructions).
-  const entries = effectiveSkills(opts.skills);
+  // Skills off (seed 003): no resolution, no listing, no skill tools, nothing about skills in the prompt.
+  const off = skillsOff(opts);
+  const entries = off ? [] : effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
   const { route, search } = router(opts.skills, entries, opts.searchIndex);
-  const routed = fork ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
+  const routed = fork || off ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
   const ranked = routed?.ranked ?? null;
   const byId = routed?.byId ?? new Map<string, SkillEntry>();
-  const listing = routed?.listing ?? emptyListing();
+  const listing = routed?.listing ?? emptyListing(off ? "Skills are off (skills.enabled: false or OMNIFORGE_SKILLS_ENABLED): nothing is listed." : "A sub-agent gets no listing: its skill is its instructions.");
   const rankingHint = ranked
     ? {
         hits: ranked.hits.slice(0, 20).map((h) => ({ name: h.name, description: h.description, location: byId.get(h.id)?.file ?? "", score: h.score, confidence: h.confidence, why: h.why })),
@@ -137,7 +130,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       }
     : undefined;
 
-  const scripts: ScriptResult[] = [];
+  const scripts: SeenScript[] = [];
   const stack = fork ? new SkillStack() : opts.stack ?? new SkillStack();
   const host: ModeHost = {
     skills: byName,
@@ -146,7 +139,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
     chains: new ActivationChains(fork?.chain ?? [], Math.max(1, opts.maxActivationDepth ?? DEFAULT_MAX_ACTIVATION_DEPTH)),
-    keepLoaded: !fork && mode === "orchestrated" && opts.activeSkills !== undefined,
+    keepLoaded: !off && !fork && mode === "orchestrated" && opts.activeSkills !== undefined,
     runFork: async (skill, task, chain) => {
       const sub = await run({ ...opts, request: task, history: [], stack: undefined, activeSkills: undefined }, { depth: depth + 1, skill, chain, forward });
       if (sub.reason === "answered") return sub.answer;
@@ -155,7 +148,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   };
   const executor = new Executor({
     // A sub-agent activates skills with its mode's tools too (so a chain can run through it), without a listing.
-    tools: fork ? toolsForForkAgent(toolsForMode(mode, host, listing.text), forkAgentOf(fork.skill)) : toolsForMode(mode, host, listing.text),
+    tools: off ? toolsWithoutSkills() : fork ? toolsForForkAgent(toolsForMode(mode, host, listing.text), forkAgentOf(fork.skill)) : toolsForMode(mode, host, listing.text),
     context: {
       sessionId: opts.sessionId,
       userId: opts.userId,
@@ -166,13 +159,14 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
       model: provider.model,
       mode,
       runId,
+      ...(scopeOf(opts) ? { scope: scopeOf(opts) } : {}),
     },
   });
   const ctx: ToolContext = executor.context;
   const specs = executor.specs();
   const meter = new CostMeter();
-  const base = fork ? forkSystemPrompt(fork.skill, forkAgentOf(fork.skill)) : baseSystemPrompt(mode);
-  const systemStatic = mode === "tool" || fork ? base : `${base}\n\n## Available skills\n${listing.text}`;
+  const base = fork ? forkSystemPrompt(fork.skill, forkAgentOf(fork.skill)) : off ? plainSystemPrompt() : baseSystemPrompt(mode);
+  const systemStatic = mode === "tool" || fork || off ? base : `${base}\n\n## Available skills\n${listing.text}`;
 
   const audit = (type: "agent_run_started" | "agent_run_finished", details: Record<string, unknown>) => {
     try {
@@ -211,6 +205,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     }
   };
 
+  const unavailableModels = new Set<string>();
   const onActivated = async (s: ActiveSkill, via: ActivationVia): Promise<string[]> => {
     if (!activatedNames.includes(s.name)) activatedNames.push(s.name);
     emit({ type: "skill_activated", skill: s.name, layer: s.layer, digest: s.digest, allowedTools: s.allowedTools ?? null, via, baseDir: s.baseDir });
@@ -218,7 +213,10 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     const hook = loaded ? await runHook(ctx, loaded, "pre", opts.signal) : null;
     const notes = hook ? [reportHook(hook, s.name)] : [];
     const switched = skillModelSwitch(provider, loaded, opts.modelFor);
+    // A model the host cannot give is said once per run, not at every activation that asks for it.
+    if (switched && !switched.provider && unavailableModels.has(switched.event.model)) return notes;
     if (switched) {
+      if (!switched.provider) unavailableModels.add(switched.event.model);
       emit(switched.event);
       if (switched.provider) provider = switched.provider;
       notes.push(switched.note);
@@ -237,26 +235,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   };
 
   // The session's loaded skills come back first (no new activation: they never went), in their order.
-  const restored: string[] = [];
-  const unavailable: string[] = [];
-  if (host.keepLoaded) {
-    for (const name of opts.activeSkills ?? []) {
-      const entry = byName.get(name);
-      let l: LoadedSkill | undefined;
-      try {
-        l = entry ? loadSkill(entry) : undefined;
-      } catch {
-        l = undefined;
-      }
-      if (!l || l.context === "fork") {
-        unavailable.push(name);
-        continue;
-      }
-      host.loaded.set(l.name, l);
-      stack.push({ name: l.name, layer: l.layer, digest: l.digest, baseDir: l.baseDir, ...(l.allowedTools ? { allowedTools: l.allowedTools } : {}), activatedBy: SESSION_OWNER });
-      restored.push(l.name);
-    }
-  }
+  const { restored, unavailable } = host.keepLoaded ? restoreSessionSkills(opts.activeSkills ?? [], byName, host.loaded, stack) : { restored: [], unavailable: [] };
 
   const messages: ChatMessage[] = [...(fork ? [] : opts.history ?? []), { role: "user", content: opts.request }];
   for (const m of messages) if (m.role === "tool" && !m.isError) meter.tag(m, stageOfHistory(m.tool, m.content));
@@ -361,7 +340,11 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
         const seenBefore = scripts.length;
         const result = await executor.execute({ name: call.name, input: call.input, callId: call.id });
         const tool = result.tool ?? call.name;
-        for (const r of scripts.slice(seenBefore)) emitScript(r, { callId: call.id, ...(stack.top() ? { skill: stack.top()!.name } : {}) });
+        // The skill whose folder the script ran from (run_script's `skill` may name one below the top).
+        for (const r of scripts.slice(seenBefore)) {
+          const owner = stack.list().find((s) => s.baseDir === r.skillDir) ?? stack.top();
+          emitScript(r.result, { callId: call.id, ...(owner ? { skill: owner.name } : {}) });
+        }
 
         // Activation and deactivation are read off the stack, whichever tool changed it.
         const after = stack.list();

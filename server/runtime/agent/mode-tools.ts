@@ -52,7 +52,7 @@ export function entryFor(host: ModeHost, ref: string): SkillEntry | undefined {
 /** The chain an activation would continue, or the refusal (cycle, depth) as the tool's result. */
 function chainOrRefusal(host: ModeHost, ctx: ToolContext, name: string, fork: boolean): { chain: string[] } | { refusal: ToolRunOutput } {
   try {
-    return { chain: host.chains.check(name, ctx.stack.top()?.name, { fork }) };
+    return { chain: host.chains.check(name, ctx.stack.top()?.name, new Set(ctx.stack.list().map((s) => s.name)), { fork }) };
   } catch (e) {
     if (e instanceof ActivationChainError) return { refusal: { ok: false, output: e.message, error: e.code, data: { chain: e.chain } } };
     throw e;
@@ -92,7 +92,7 @@ const skillInput = z
     name: z.string().min(1).optional().describe('Skill name; for deactivate, the most recently activated skill or "all"'),
     skill_name: z.string().min(1).optional().describe("Same as name"),
     action: z.enum(["activate", "deactivate"]).optional().describe("Default: activate"),
-    task: z.string().optional().describe("For skills that run in their own context: what the skill should do (default: the user's request)"),
+    task: z.string().optional().describe("What the skill should do: a skill running in its own context gets it as its task (default: the user's request), any other with its instructions"),
     args: z.string().optional().describe("Same as task"),
   })
   .refine((i) => !!(i.name ?? i.skill_name), { message: "give the skill's name (name or skill_name)" });
@@ -123,7 +123,9 @@ export function agentSkillTool(host: ModeHost, listing: string): ToolDefinition<
           host.chains.record(entry.name, gate.chain);
         }
       }
-      return base.run({ name, ...(i.action ? { action: i.action } : {}) }, ctx);
+      // A skill that is not a fork gets the invocation's arguments with its instructions (seed 000).
+      const args = i.args ?? i.task;
+      return base.run({ name, ...(i.action ? { action: i.action } : {}), ...(args?.trim() ? { args } : {}) }, ctx);
     },
   };
 }
@@ -180,7 +182,7 @@ export function promptReadFileTool(host: ModeHost): ToolDefinition {
 const loadInput = z.object({
   names: z.array(z.string().min(1)).min(1).max(32).describe("Skills to load, by name (or by location: the SKILL.md path or the skill's folder)"),
   mode: z.enum(["replace", "add"]).optional().describe('"replace" (default) sets the loaded skills to names; "add" keeps the others'),
-  task: z.string().optional().describe("For skills that run in their own context: what the skill should do"),
+  task: z.string().optional().describe("What the skills should do: the task of a skill running in its own context, the arguments of any other (in the receipt)"),
 });
 
 const unloadInput = z.object({
@@ -253,13 +255,15 @@ export function skillsLoadTool(host: ModeHost): ToolDefinition<z.infer<typeof lo
         return { ok: false, output: error, error: "too_many_skills" };
       }
       if (mode === "replace") removeFromStack(ctx, current.filter((n) => !inline.some((s) => s.name === n)), "replaced");
+      const task = i.task?.trim() || undefined;
       for (const s of inline) {
         host.chains.record(s.name, chains.get(s.name)!);
-        activateSkill(ctx, { ...activeOf(s), ...(host.keepLoaded ? { activatedBy: SESSION_OWNER } : {}) });
+        activateSkill(ctx, { ...activeOf(s), ...(host.keepLoaded ? { activatedBy: SESSION_OWNER } : {}) }, task);
       }
       const answers: string[] = [];
       for (const s of forks) answers.push(await forkAnswer(host, s, i.task, chains.get(s.name)!));
-      const r = receipt(ctx, host);
+      // The invocation's arguments travel with it (seed 000): the loaded skills' receipt carries them.
+      const r = { ...receipt(ctx, host), ...(task && inline.length ? { arguments: task } : {}) };
       return { output: JSON.stringify(r, null, 2) + (answers.length ? "\n\n" + answers.join("\n\n") : ""), data: r };
     },
   };
@@ -329,6 +333,11 @@ export function toolsForMode(mode: DisclosureMode, host: ModeHost, listingText: 
     case "orchestrated":
       return [skillsLoadTool(host), skillsUnloadTool(host), skillSearchTool(host, mode), ...orchestratedTools(), writeFileTool, bashTool];
   }
+}
+
+/** The tools of a run with skills off: files and the shell, nothing that lists, finds or activates a skill. */
+export function toolsWithoutSkills(): ToolDefinition[] {
+  return [readFileTool, listFilesTool, searchFilesTool, writeFileTool, bashTool];
 }
 
 /** Who owns activations that outlive a run: the session (endRun releases only what a run tagged with its id). */

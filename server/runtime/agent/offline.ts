@@ -12,6 +12,7 @@ import { SkillSearch } from "../search/engine";
 import { terms } from "../search/text";
 import type { ChatMessage, DisclosureMode, ModelHints, ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./types";
 import { count } from "../../domain/plural";
+import { inScriptFolder, SCRIPT_FOLDERS } from "../../domain/skill-protocol";
 
 export const OFFLINE_MODEL = "offline-rules-1";
 export const OFFLINE_NOTICE = "[Offline provider: a deterministic, rule-based stand-in, not a language model.]";
@@ -71,7 +72,7 @@ function fencedCommands(body: string): BodyCommand[] {
 }
 
 const INTERPRETER = /^(python3?|bash|sh|node)$/;
-const SCRIPT_PATH = /^scripts\/[^\s]+$/;
+const SCRIPT_PATH = new RegExp(`^(?:${SCRIPT_FOLDERS.join("|")})/[^\\s]+$`, "i");
 /** Shell syntax a plain script run has none of: a span holding it is prose about shell, not a run to copy. */
 const SHELL_OPERATOR = /^(?:\||\|\||&&?|;|\d?>>?|<|\d?>&\d)$/;
 
@@ -143,7 +144,7 @@ export function planActions(body: string, request: string, mode: DisclosureMode,
   const wanted = new Set(terms(request));
   const plan: PlannedAction[] = [];
   for (const link of bodyLinks(body)) {
-    if (/^scripts\//.test(link.target)) continue; // scripts are run, never read
+    if (inScriptFolder(link.target)) continue; // scripts are run, never read
     const named = terms(path.basename(link.target).replace(/\.[a-z0-9]+$/i, "").replace(/[-_]/g, " "));
     if (!named.some((t) => wanted.has(t))) continue;
     plan.push({

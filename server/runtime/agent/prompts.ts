@@ -41,6 +41,12 @@ export function baseSystemPrompt(mode: DisclosureMode): string {
   return [ROLE, TOOL_RULES, NAVIGATION_RULES, modeRules(mode)].join("\n\n");
 }
 
+/** The system prompt when skills are off: the tool rules, not a word about skills (seed 003: off costs nothing). */
+export function plainSystemPrompt(): string {
+  const rules = TOOL_RULES.split("\n").filter((line) => !/skill/i.test(line));
+  return ["You are an assistant that completes the user's request using tools.", rules.join("\n")].join("\n\n");
+}
+
 /** Instructions of a `context: fork` sub-agent: the skill body is its primary instruction, nothing of the parent. */
 export function forkSystemPrompt(skill: { name: string; baseDir: string; body: string }, agent?: { type: string; readOnly: boolean }): string {
   return [

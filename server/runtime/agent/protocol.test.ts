@@ -46,11 +46,14 @@ async function run(s: ScriptedServer, mode: DisclosureMode, extra: Partial<Agent
   return { result, audit };
 }
 
-/** The model's call that activates `name` in `mode` (orchestrated: skills.load, replace, the default). */
-function activate(mode: DisclosureMode, name: string): ScriptedReply {
+/**
+ * The model's call that activates `name` in `mode` (orchestrated: skills.load, replace by default; a chain of
+ * skills that send the agent to each other keeps the earlier ones loaded, with "add").
+ */
+function activate(mode: DisclosureMode, name: string, load: "replace" | "add" = "replace"): ScriptedReply {
   if (mode === "tool") return { toolCalls: [{ name: "skill", arguments: { name } }] };
   if (mode === "prompt") return { toolCalls: [{ name: "read_file", arguments: { path: path.join(dirs[name]!, "SKILL.md") } }] };
-  return { toolCalls: [{ name: "skills_load", arguments: { names: [name] } }] };
+  return { toolCalls: [{ name: "skills_load", arguments: { names: [name], mode: load } }] };
 }
 
 describe("active_skills belongs to the session (orchestrated mode)", () => {
@@ -193,7 +196,7 @@ describe("orchestrated mode never mentions the skill tool", () => {
 describe("activation chains: cycles and depth (seed 000)", () => {
   for (const mode of MODES) {
     it(`${mode}: a -> b -> c -> a is stopped with the cycle shown`, async () => {
-      const s = await bed.server([activate(mode, "cyc-a"), activate(mode, "cyc-b"), activate(mode, "cyc-c"), activate(mode, "cyc-a"), { content: "stopped" }]);
+      const s = await bed.server([activate(mode, "cyc-a", "add"), activate(mode, "cyc-b", "add"), activate(mode, "cyc-c", "add"), activate(mode, "cyc-a", "add"), { content: "stopped" }]);
       const { result } = await run(s, mode);
       const results = ofType(result.events, "tool_result");
       expect(results.slice(0, 3).map((r) => r.ok)).toEqual([true, true, true]);
@@ -206,9 +209,9 @@ describe("activation chains: cycles and depth (seed 000)", () => {
     it(`${mode}: the cycle is seen through a fork sub-agent (a -> b (fork) -> c -> a)`, async () => {
       const s = await bed.server((body, n) => {
         const sub = systemOf(body).startsWith("You are a sub-agent");
-        if (!sub) return n === 0 ? activate(mode, "frk-a") : n === 1 ? activate(mode, "frk-b") : { content: "parent done" };
+        if (!sub) return n === 0 ? activate(mode, "frk-a", "add") : n === 1 ? activate(mode, "frk-b", "add") : { content: "parent done" };
         const subCalls = body.messages.filter((m) => m.role === "assistant").length;
-        return subCalls === 0 ? activate(mode, "frk-c") : subCalls === 1 ? activate(mode, "frk-a") : { content: "SUB-DONE" };
+        return subCalls === 0 ? activate(mode, "frk-c", "add") : subCalls === 1 ? activate(mode, "frk-a", "add") : { content: "SUB-DONE" };
       });
       const { result } = await run(s, mode);
       const subResults = ofType(result.events, "tool_result").filter((e) => e.depth === 1);
@@ -218,9 +221,9 @@ describe("activation chains: cycles and depth (seed 000)", () => {
     });
 
     it(`${mode}: depth is capped at 5 by default and by the setting`, async () => {
-      const chain = (k: number) => Array.from({ length: k }, (_, i) => activate(mode, `deep-${i + 1}`));
+      const chain = (k: number) => Array.from({ length: k }, (_, i) => activate(mode, `deep-${i + 1}`, "add"));
       const s = await bed.server([...chain(6), { content: "deep enough" }]);
-      const { result } = await run(s, mode);
+      const { result } = await run(s, mode, { maxLoadedSkills: 10 });
       const results = ofType(result.events, "tool_result");
       expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, false]);
       expect(results[5]!.output).toContain("Activation depth limit: deep-1 -> deep-2 -> deep-3 -> deep-4 -> deep-5 -> deep-6 would be 6 skills deep, the limit is 5.");

@@ -26,6 +26,20 @@ export interface LoadedSkill {
   agent?: string;
 }
 
+/** Whether the run has skills turned off, by its option or by its resolution context (config.yaml). */
+export function skillsOff(opts: { skillsEnabled?: boolean; skills: AgentSkillSource }): boolean {
+  return opts.skillsEnabled === false || (!Array.isArray(opts.skills) && opts.skills.context?.skillsEnabled === false);
+}
+
+/** The context the run's skills were resolved for: the option, else the resolution context's values or defaults. */
+export function scopeOf(opts: { scope?: { tenant?: string; agent?: string; environment?: string }; skills: AgentSkillSource }) {
+  if (opts.scope) return opts.scope;
+  if (Array.isArray(opts.skills) || !opts.skills.context) return undefined;
+  const c = opts.skills.context;
+  const d = c.scopeDefaults ?? {};
+  return { tenant: c.tenant ?? d.tenant, agent: c.agent ?? d.agent, environment: c.environment ?? d.environment };
+}
+
 /** One active definition per name: the list as given, or the index resolved with the context (policy, scope). */
 export function effectiveSkills(source: AgentSkillSource): SkillEntry[] {
   const list = Array.isArray(source) ? source : resolveAll(source.index, source.context ?? {}).skills;

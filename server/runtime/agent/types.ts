@@ -251,6 +251,16 @@ export interface AgentRunOptions {
   provider: ModelProvider;
   skills: AgentSkillSource;
   /**
+   * false: skills are off (config.yaml `skills.enabled: false`, OMNIFORGE_SKILLS_ENABLED): no listing, no skill
+   * tools, nothing about skills in the prompt (seed 003). A context with `skillsEnabled: false` says the same.
+   */
+  skillsEnabled?: boolean;
+  /**
+   * The tenant, agent and environment the skills were resolved for, for the audit of activations (seed 000). By
+   * default those of `skills`' resolution context (its values, else its scope defaults).
+   */
+  scope?: { tenant?: string; agent?: string; environment?: string };
+  /**
    * The registry index a list of `skills` came from: the one ranking then follows it instead of reading every
    * body for this run (a playground session's chosen subset of a big catalog).
    */

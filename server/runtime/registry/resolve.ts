@@ -60,7 +60,7 @@ function shadowReason(entry: SkillEntry, active: SkillEntry, precedence?: Resolv
 
 /** What config.yaml turns off: every skill (skills.enabled: false) or these names (disabled_skills). */
 function configDisabled(entry: SkillEntry, ctx: ResolveContext): string | null {
-  if (ctx.skillsEnabled === false) return "skill loading is off (skills.enabled: false in config.yaml)";
+  if (ctx.skillsEnabled === false) return "skill loading is off (skills.enabled: false in config.yaml, or OMNIFORGE_SKILLS_ENABLED=0)";
   if (ctx.disabledNames?.includes(entry.name)) return "disabled in config.yaml (disabled_skills)";
   return null;
 }

@@ -11,6 +11,7 @@ import { listedEntries, type UnitRead } from "../skill/walk-read";
 import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
 import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
+import { isScriptFolder, SCRIPT_FOLDERS } from "../../domain/skill-protocol";
 import type { SkillEntry } from "./types";
 
 /** Deep enough for nested skill collections (e.g. a skill with sub-skills two levels down), bounded for safety. */
@@ -340,14 +341,17 @@ const UNHASHED = "unhashed" as const;
 
 /** The scripts/ state of a skill folder; `own` is its listing from the walk just before, when there was one. */
 function scriptsOf(dir: string, own: readonly ListedEntry[] | undefined, opts: EntryOptions, previous?: ScriptsState): ScriptsState | typeof UNHASHED | null {
-  // No entry that could be scripts/ in the listing: scriptsState's stat would find nothing either.
-  if (own && !own.some((d) => d.name.toLowerCase() === "scripts")) return null;
+  // No entry that could be a script folder in the listing: scriptsState's stats would find nothing either.
+  if (own && !own.some((d) => isScriptFolder(d.name))) return null;
+  const folders = own ? SCRIPT_FOLDERS.filter((f) => own.some((d) => d.name === f)) : SCRIPT_FOLDERS;
   if (opts.scriptDigests === false) {
-    // Whether the folder is there (the listing says, or one stat does), without hashing a file in it.
-    const there = own ? own.some((d) => d.name === "scripts" && d.isDirectory()) : !!fs.statSync(path.join(dir, "scripts"), { throwIfNoEntry: false })?.isDirectory();
+    // Whether a folder is there (the listing says, or a stat does), without hashing a file in it.
+    const there = own
+      ? own.some((d) => SCRIPT_FOLDERS.includes(d.name) && d.isDirectory())
+      : folders.some((f) => fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.isDirectory());
     return there ? UNHASHED : null;
   }
-  return scriptsState(dir, previous);
+  return scriptsState(dir, previous, folders);
 }
 
 /** Whether `scripts` is what `previous` already says (scriptsState returns the previous state itself when unchanged). */

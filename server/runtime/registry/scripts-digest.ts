@@ -1,9 +1,11 @@
-// What an approval of a skill with scripts is bound to: SKILL.md *and* the files under scripts/. Otherwise an
-// approved skill whose scripts/deploy.sh is edited later would run the new code without a new approval.
+// What an approval of a skill with scripts is bound to: SKILL.md *and* the files of its script folders
+// (scripts/, bin/, tools/). Otherwise an approved skill whose scripts/deploy.sh is edited later would run the new
+// code without a new approval.
 // A cheap stamp (paths, sizes, mtimes) decides when the contents must be hashed again.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { SCRIPT_FOLDERS } from "../../domain/skill-protocol";
 
 export interface ScriptsState {
   /** paths + sizes + mtimes; equal stamps mean the digest can be reused. */
@@ -47,13 +49,23 @@ function listScripts(scriptsDir: string): { rel: string; abs: string; size: numb
   return out;
 }
 
-/** null when the skill has no scripts/ folder. `previous` lets an unchanged folder skip the hashing. */
-export function scriptsState(skillDir: string, previous?: ScriptsState): ScriptsState | null {
-  const scriptsDir = path.join(skillDir, "scripts");
-  // No exception for the common "no scripts/" case: building the error object costs more than the stat.
-  const st = fs.statSync(scriptsDir, { throwIfNoEntry: false });
-  if (!st?.isDirectory()) return null;
-  const files = listScripts(scriptsDir);
+/**
+ * null when the skill has no script folder. `previous` lets unchanged folders skip the hashing; `folders` narrows
+ * the script folders to look at (those a listing of the skill folder already showed).
+ */
+export function scriptsState(skillDir: string, previous?: ScriptsState, folders: readonly string[] = SCRIPT_FOLDERS): ScriptsState | null {
+  const files: ReturnType<typeof listScripts> = [];
+  let any = false;
+  for (const folder of folders) {
+    const dir = path.join(skillDir, folder);
+    // No exception for the common "no scripts/" case: building the error object costs more than the stat.
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    any = true;
+    // scripts/ keeps the paths it always had, so approvals recorded before bin/ and tools/ counted still hold.
+    const prefix = folder === "scripts" ? "" : `${folder}/`;
+    for (const f of listScripts(dir)) files.push({ ...f, rel: prefix + f.rel });
+  }
+  if (!any) return null;
   const stamp = files.map((f) => `${f.rel}\0${f.size}\0${f.mtimeMs}`).join("\n");
   if (previous && previous.stamp === stamp) return previous;
   const h = createHash("sha256");

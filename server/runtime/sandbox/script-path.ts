@@ -2,6 +2,7 @@
 // before any process starts, so a refused path never reaches the sandbox.
 import fs from "node:fs";
 import path from "node:path";
+import { isScriptFolder } from "../../domain/skill-protocol";
 
 /** A request the sandbox will not run; the message is for a person. */
 export class SandboxRefusal extends Error {
@@ -107,14 +108,14 @@ function readHead(file: string): string {
 }
 
 /**
- * The folders a command run must not see: every top-level `scripts` folder of the skill (any case, as the
- * read tools count it), and the folder a `scripts` symlink points to when that stays inside the skill.
+ * The folders a command run must not see: every top-level script folder of the skill (scripts, bin, tools, any
+ * case, as the read tools count them), and the folder such a symlink points to when that stays inside the skill.
  * Relative to the skill folder, "/"-separated.
  */
 export function scriptFolders(skillDir: string): string[] {
   const out = new Set<string>();
   for (const entry of fs.readdirSync(skillDir, { withFileTypes: true })) {
-    if (entry.name.toLowerCase() !== "scripts") continue;
+    if (!isScriptFolder(entry.name)) continue;
     if (entry.isDirectory()) out.add(entry.name);
     else if (entry.isSymbolicLink()) {
       try {

@@ -7,7 +7,7 @@ describe("RULE_FIELDS", () => {
     expect(new Set(names).size).toBe(names.length);
     for (const f of RULE_FIELDS) expect([typeof f.type, f.type.length > 0, f.description.trim().length > 10], f.name).toEqual(["string", true, true]);
     expect([...SPEC_FIELDS].sort()).toEqual(["allowed-tools", "compatibility", "description", "license", "metadata", "name"]);
-    expect([...EXTENSION_FIELDS].sort()).toEqual(["agent", "context", "hooks", "model", "priority", "scope", "tags"]);
+    expect([...EXTENSION_FIELDS].sort()).toEqual(["agent", "context", "execution", "hooks", "model", "priority", "scope", "tags"]);
     expect(VENDOR_FIELDS.has("argument-hint") && VENDOR_FIELDS.has("disable-model-invocation")).toBe(true);
   });
 });

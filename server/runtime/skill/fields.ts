@@ -72,6 +72,13 @@ export const EXTENSION_FIELD_DOCS: readonly FieldDoc[] = [
       extension("post", "string", "Script path (relative to the skill folder) run after the skill ends."),
     ],
   }),
+  extension("execution", "mapping", "How the skill's scripts may run (seed 000). Scripts always run in the sandbox with no network and only the skill folder (read-only) and the session scratch; this block can ask for no more than that without an administrator's policy.", {
+    children: [
+      extension("sandbox", "boolean", "true (the only choice here): scripts run isolated. false is not granted."),
+      extension("allowed-paths", "list of strings", "Paths scripts may reach. Scripts reach only /skill and /scratch; other paths are not granted."),
+      extension("network", "string", "none (what scripts get here). restricted or full network is not granted.", { values: ["none", "restricted", "full"] }),
+    ],
+  }),
   extension("priority", "number", "Orders candidates with the same name inside one layer (higher wins). Never lets a lower layer beat a higher one."),
   extension("tags", "list of strings", "Labels for search and filtering in the console."),
   extension("scope", "mapping", "Where the skill is offered. An omitted list means everywhere.", {

@@ -49,6 +49,18 @@ export function nameProblems(v: string, opts: { ascii?: boolean } = {}): NamePro
   return out;
 }
 
+/**
+ * Words a name may not contain under the omniforge rules (seed 003): a skill must not pass for a vendor's own
+ * (claude, anthropic, gemini, openai) or the host's (infer). The agentskills.io spec has no such rule.
+ */
+export const RESERVED_NAME_WORDS: readonly string[] = ["claude", "anthropic", "gemini", "openai", "infer"];
+
+/** The first reserved word `name` contains (any case), or null. */
+export function reservedWordIn(name: string): string | null {
+  const lower = name.toLowerCase();
+  return RESERVED_NAME_WORDS.find((w) => lower.includes(w)) ?? null;
+}
+
 const hyphenated = (s: string, other: RegExp) => s.replace(other, "-").replace(/^-+|-+$/g, "").slice(0, FORMAT_LIMITS.nameChars).replace(/-+$/, "");
 
 /** The nearest valid name: lowercase, other characters to single hyphens, none at the edges ("" when none). */

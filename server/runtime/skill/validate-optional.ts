@@ -48,6 +48,12 @@ export function checkExtensions(
   if (has("context") && raw.context !== "inherit" && raw.context !== "fork") {
     out.push(diag("error", "context.value", `context must be "inherit" or "fork", not ${JSON.stringify(raw.context)}.`, valueRange("context")));
   }
+  // Seed 000: `agent` names the sub-agent a fork runs as; without `context: fork` there is no sub-agent to run.
+  if (has("agent") && typeof raw.agent === "string" && raw.agent.trim() && raw.context !== "fork") {
+    out.push(
+      diag("warning", "agent.without-fork", `agent: ${raw.agent.trim()} has no effect without context: fork (the sub-agent it names only runs for a fork): add context: fork, or remove agent.`, valueRange("agent")),
+    );
+  }
   if (has("priority") && !(typeof raw.priority === "string" && NUMBER.test(raw.priority.trim()))) {
     out.push(diag("error", "priority.type", `priority must be a number (e.g. priority: 10), not ${JSON.stringify(raw.priority)}.`, valueRange("priority")));
   }
@@ -58,6 +64,7 @@ export function checkExtensions(
       out.push(diag("error", "tags.type", "tags must be a list of strings.", valueRange("tags")));
     }
   }
+  if (has("execution")) checkExecution(raw.execution, out, valueRange("execution"));
   if (has("hooks")) checkHooks(raw.hooks, ctx, out, valueRange("hooks"), fields.get("hooks"), parsed);
   if (has("scope")) {
     const v = raw.scope;
@@ -105,6 +112,46 @@ function checkHooks(value: unknown, ctx: FrontmatterContext, out: Diagnostic[], 
         const why = found === "unreadable" ? "cannot be read (a folder on its path denies access)" : "does not exist in the skill folder";
         out.push(diag("warning", "hooks.missing-script", `hooks.${key} script "${resolved.path}" ${why}.`, nodeOf(key)));
       }
+    }
+  }
+}
+
+/** Paths a sandboxed script sees: its skill folder and the session scratch. */
+const SANDBOX_PATHS = ["/skill", "/scratch"];
+
+/**
+ * Seed 000's per-skill `execution` block. The sandbox already gives every script the least (no network, the skill
+ * read-only, the scratch), so a value can only ask for that or for more; more is reported as not granted, never
+ * silently taken or silently dropped.
+ */
+function checkExecution(value: unknown, out: Diagnostic[], range: Range) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    out.push(diag("error", "execution.type", "execution must be a mapping with sandbox, allowed-paths and/or network.", range));
+    return;
+  }
+  const notGranted = (what: string) => out.push(diag("warning", "execution.not-granted", `${what} is not granted: scripts run in the sandbox with no network and only /skill (read-only) and /scratch. Only an administrator's settings widen that.`, range));
+  // Scalars arrive as written (the frontmatter reader keeps them as strings): "true", not true.
+  const bool = (v: unknown) => (v === true || v === "true" ? true : v === false || v === "false" ? false : null);
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key === "sandbox") {
+      const on = bool(v);
+      if (on === null) out.push(diag("error", "execution.type", "execution.sandbox must be true or false.", range));
+      else if (!on) notGranted("execution.sandbox: false");
+    } else if (key === "network") {
+      const b = bool(v);
+      const n = b === null ? v : b ? "full" : "none";
+      if (n !== "none" && n !== "restricted" && n !== "full") out.push(diag("error", "execution.type", `execution.network must be none, restricted or full, not ${JSON.stringify(v)}.`, range));
+      else if (n !== "none") notGranted(`execution.network: ${String(v)}`);
+    } else if (key === "allowed-paths") {
+      const list = typeof v === "string" ? [v] : v;
+      if (!Array.isArray(list) || !list.every((p) => typeof p === "string")) {
+        out.push(diag("error", "execution.type", "execution.allowed-paths must be a list of paths.", range));
+        continue;
+      }
+      const wider = list.filter((p) => !SANDBOX_PATHS.some((root) => p === root || p.startsWith(root + "/")));
+      if (wider.length) notGranted(`execution.allowed-paths ${wider.join(", ")}`);
+    } else {
+      out.push(diag("warning", "execution.unknown-key", `execution.${key} is not used (known: sandbox, allowed-paths, network).`, range));
     }
   }
 }

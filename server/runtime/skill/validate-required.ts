@@ -3,7 +3,7 @@ import { diag } from "./diagnostics";
 import { OPENING_RANGE } from "./parse";
 import { FORMAT_LIMITS } from "../../domain/vocabulary";
 import { codePointLength, typeName, type FieldsUnderCheck } from "./field-values";
-import { nameProblems, nfkc } from "./name-rule";
+import { nameProblems, nfkc, RESERVED_NAME_WORDS, reservedWordIn } from "./name-rule";
 
 /** `outsideSpec`: the frontmatter's keys outside the spec's six, sorted (where a "Name" would be). */
 export function checkName(f: FieldsUnderCheck, outsideSpec: string[]) {
@@ -28,6 +28,18 @@ export function checkName(f: FieldsUnderCheck, outsideSpec: string[]) {
   for (const problem of nameProblems(v)) out.push(diag(problem.severity, problem.code, problem.message, valueRange("name")));
   if (v.trim() === "") return;
   const name = nfkc(v.trim());
+  const reserved = ctx.rules === "omniforge" ? reservedWordIn(name) : null;
+  if (reserved) {
+    out.push(
+      diag(
+        "error",
+        "name.reserved",
+        `name "${name}" contains the reserved word "${reserved}": names must not contain ${RESERVED_NAME_WORDS.join(", ")} (seed 003), ` +
+          `so a skill cannot pass for a vendor's own. Rename it; the skill still loads, and a policy may block such names (forbiddenNamePatterns).`,
+        valueRange("name"),
+      ),
+    );
+  }
   if (ctx.dirName) {
     const dir = nfkc(ctx.dirName);
     if (dir !== name) {

@@ -184,7 +184,7 @@ describe("unknown, vendor and extension fields", () => {
     const fm = [
       BASE,
       "model: claude-sonnet",
-      "context: inherit",
+      "context: fork",
       "agent: reviewer",
       "hooks:",
       "  pre: scripts/setup.sh",
@@ -202,7 +202,7 @@ describe("unknown, vendor and extension fields", () => {
       name: "my-skill",
       description: "Does a thing. Use when asked.",
       model: "claude-sonnet",
-      context: "inherit",
+      context: "fork",
       agent: "reviewer",
       hooks: { pre: "scripts/setup.sh", post: "scripts/cleanup.sh" },
       priority: -2.5,
@@ -219,5 +219,43 @@ describe("unknown, vendor and extension fields", () => {
     });
     expect(c.diagnostics.map((d) => d.code)).toEqual(["context.value", "priority.type", "tags.type", "hooks.path", "hooks.unknown-key", "scope.type"]);
     expect(c.properties?.hooks).toBeUndefined(); // an escaping hook never reaches the runtime
+  });
+});
+
+describe("reserved words in names (seed 003)", () => {
+  it("are an error under the omniforge rules, naming the word and the rule, and valid under the spec's", () => {
+    for (const [name, word] of [["claude-helper", "claude"], ["my-anthropic-kit", "anthropic"], ["gemini", "gemini"], ["openai-docs", "openai"], ["infer-tools", "infer"]] as const) {
+      const ours = check(`name: ${name}\ndescription: Does a thing. Use when asked.`, { dir: name, rules: "omniforge" });
+      expect(codesOf(ours, "error"), name).toEqual(["name.reserved"]);
+      expect(ours.diagnostics[0]!.message).toContain(`reserved word "${word}"`);
+      expect(ours.diagnostics[0]!.message).toContain("seed 003");
+      expect(ours.diagnostics[0]).toMatchObject({ line: 2, column: 7 });
+      // Still loads: anthropics/skills' own claude-api works as copied.
+      expect(ours.properties?.name).toBe(name);
+      expect(check(`name: ${name}\ndescription: Does a thing. Use when asked.`, { dir: name, rules: "spec" }).valid, name).toBe(true);
+    }
+    expect(codesOf(check(BASE, { rules: "omniforge" }), "error")).toEqual([]);
+  });
+});
+
+describe("agent without context: fork (seed 000)", () => {
+  it("is a warning under the omniforge rules, and none with context: fork", () => {
+    const alone = check(`${BASE}\nagent: Explore`, { rules: "omniforge" });
+    expect(alone.diagnostics.find((d) => d.code === "agent.without-fork")).toMatchObject({ severity: "warning", line: 4 });
+    expect(alone.diagnostics.find((d) => d.code === "agent.without-fork")!.message).toContain("add context: fork");
+    expect(codesOf(check(`${BASE}\ncontext: fork\nagent: Explore`, { rules: "omniforge" }))).not.toContain("agent.without-fork");
+    expect(codesOf(check(`${BASE}\ncontext: inherit\nagent: Plan`, { rules: "omniforge" }))).toContain("agent.without-fork");
+  });
+});
+
+describe("execution block (seed 000)", () => {
+  it("is a known field: what the sandbox already gives passes, a wider ask is a warning that it is not granted, a bad value an error", () => {
+    const ok = check(`${BASE}\nexecution:\n  sandbox: true\n  network: none\n  allowed-paths: [/scratch/out]`, { rules: "omniforge" });
+    expect(codesOf(ok)).toEqual([]);
+    const wide = check(`${BASE}\nexecution:\n  sandbox: false\n  allowed-paths: ["/project", "/tmp"]\n  network: restricted`, { rules: "omniforge" });
+    expect(codesOf(wide)).toEqual(["execution.not-granted", "execution.not-granted", "execution.not-granted"]);
+    expect(wide.diagnostics.map((d) => d.message).join("\n")).toMatch(/execution.allowed-paths \/project, \/tmp is not granted/);
+    expect(codesOf(check(`${BASE}\nexecution: yes`, { rules: "omniforge" }), "error")).toEqual(["execution.type"]);
+    expect(codesOf(check(`${BASE}\nexecution:\n  network: 5`, { rules: "omniforge" }), "error")).toEqual(["execution.type"]);
   });
 });

@@ -1,9 +1,10 @@
 // Path confinement for every file tool, in one place. A path is accepted only when both its spelling
 // (after resolving "..") and its realpath (after following symlinks) stay inside an allowed root:
 // the active skills' folders, the session scratch, and any extra read roots of the context.
-// Files under a skill's scripts/ are refused for reading, whichever spelling reaches them.
+// Files under a skill's script folders (scripts/, bin/, tools/) are refused for reading, whichever spelling reaches them.
 import fs from "node:fs";
 import path from "node:path";
+import { isScriptFolder } from "../../domain/skill-protocol";
 import { isInside } from "../registry/layers";
 import type { ToolContext } from "./types";
 
@@ -79,7 +80,7 @@ function hasSkillMd(dir: string): boolean {
 }
 
 /**
- * If `abs` lies under a `scripts` folder (any case) whose parent is a skill folder (holds SKILL.md or is
+ * If `abs` lies under a script folder (scripts, bin or tools, any case) whose parent is a skill folder (holds SKILL.md or is
  * an active skill), returns that skill and the script's path relative to it.
  */
 export function scriptOwner(abs: string, ctx: ToolContext): { skill: string; script: string } | null {
@@ -88,7 +89,7 @@ export function scriptOwner(abs: string, ctx: ToolContext): { skill: string; scr
   while (true) {
     const parent = path.dirname(dir);
     if (parent === dir) return null;
-    if (path.basename(dir).toLowerCase() === "scripts") {
+    if (isScriptFolder(path.basename(dir))) {
       const realParent = realOrNull(parent);
       const owner = active.find((s) => path.resolve(s.baseDir) === parent || realOrNull(s.baseDir) === realParent);
       if (owner || hasSkillMd(parent)) {

@@ -26,4 +26,6 @@ export interface ActiveSkill {
   allowedTools?: string[];
   /** Who activated it: a run id, "user", "policy"... A finished run deactivates what it activated. */
   activatedBy?: string;
+  /** When it was activated (epoch ms), for the time it was active in skill_deactivated. */
+  activatedAt?: number;
 }

@@ -70,8 +70,10 @@ export interface ToolContext {
   model?: string;
   /** Disclosure mode (tool | prompt | orchestrated), for the audit. */
   mode?: string;
-  /** The current agent run; skills activated during it are tagged with it. */
+  /** The current agent run; skills activated during it are tagged with it, and its audit events carry it. */
   runId?: string;
+  /** The context the run's skills were resolved for (seed 000's audit: tenant, agent, environment). */
+  scope?: { tenant?: string; agent?: string; environment?: string };
   /**
    * Extra read-only roots besides active skill folders and the scratch, e.g. the folders of the skills
    * listed in `prompt` mode, where the model reads SKILL.md with read_file before anything is active.

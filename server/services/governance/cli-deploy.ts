@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openDb } from "../../../db/client";
 import { MemoryAuditSink, type AuditActor, type AuditSink } from "../../runtime/audit/events";
-import { parseSkillRef, SkillIndex, type LayerConfig, type LayerName, type RegistryPolicy } from "../../runtime/registry";
+import { parseSkillRef, SkillIndex, type LayerConfig, type LayerName, type RegistryPolicy, type ResolveContext } from "../../runtime/registry";
 import { auditSinkFor, flushAudit } from "../audit";
 import { policyFromHome } from "../policy/home-policy";
 import { executeDeploy, previewDeploy, type DeployPreview, type DeployResult, type DeployTarget } from "./deploy";
@@ -19,6 +19,8 @@ export interface CliDeployOptions {
   /** Only compute the preview. */
   dryRun?: boolean;
   actor?: AuditActor;
+  /** The context (environment, agent, tenant, defaults) whose active definition is copied, as `agent run` takes it. */
+  context?: Omit<ResolveContext, "policy">;
 }
 
 export interface CliDeployOutcome {
@@ -44,7 +46,7 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
     fromId = def.id;
   }
   const places = { home: config.home, projectRoot: config.projectRoot };
-  const preview = previewDeploy(index, places, { name, fromId, target }, policy);
+  const preview = previewDeploy(index, places, { name, fromId, target, ...(opts.context ? { context: opts.context } : {}) }, policy);
   const memory = new MemoryAuditSink();
   if (opts.dryRun) return { policyFrom: policy ? dbFile : null, preview, auditTo: "memory", events: memory.events };
   let audit: AuditSink = memory;
@@ -55,7 +57,7 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
     audit = auditSinkFor(db, { stdout: false });
     auditTo = dbFile;
   }
-  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? readDoctorPolicy(db) : undefined);
+  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force, ...(opts.context ? { context: opts.context } : {}) }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? readDoctorPolicy(db) : undefined);
   if (db) flushAudit(db);
   return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
 }

@@ -71,8 +71,19 @@ export function checkDeployRight(viewer: Viewer, target: LayerName): asserts tar
 function chooseSource(index: SkillIndex, name: string, fromId: string | undefined, ctx: ResolveContext): SkillEntry {
   const defs = index.definitions(name);
   if (!defs.length) throw new GovernanceError("NOT_FOUND", `no skill named "${name}" in any layer`);
-  const chosen = fromId ? defs.find((e) => e.id === path.resolve(fromId)) : (resolve(index, name, ctx).active ?? undefined);
-  if (!chosen) throw new GovernanceError("NOT_FOUND", fromId ? "that definition is not in this view any more; reload" : `"${name}" has no active definition to copy; choose one`);
+  const resolution = fromId ? null : resolve(index, name, ctx);
+  // A scope limits where a skill is active, not whether it may be copied (seed 000 deploys a production-only skill
+  // to enterprise naming no environment): with none active here, the first definition only out of scope is taken.
+  const chosen = fromId
+    ? defs.find((e) => e.id === path.resolve(fromId))
+    : (resolution!.active ?? resolution!.candidates.find((c) => c.status === "out-of-scope")?.entry);
+  if (!chosen && fromId) throw new GovernanceError("NOT_FOUND", "that definition is not in this view any more; reload");
+  if (!chosen) {
+    // Which context made each definition inactive (a scope, a policy): seed 000's journey deploys a skill scoped to
+    // production, which the default context (no environment) never has active.
+    const why = resolution!.candidates.map((c) => `${c.entry.layer}: ${c.reason}`).join("; ");
+    throw new GovernanceError("NOT_FOUND", `"${name}" has no active definition to copy in ${labelOf(contextOf(ctx))} (${why}); choose one, or give the context it is active in`);
+  }
   if (!chosen.loadable) throw new GovernanceError("BAD_REQUEST", `the ${chosen.layer} definition of "${name}" does not load; fix it before deploying`);
   return chosen;
 }
@@ -96,6 +107,17 @@ export function previewContexts(entries: Iterable<SkillEntry>): PreviewRow["cont
   ];
 }
 
+/** The environment, agent and tenant a resolution context names (its own values, else its defaults). */
+const contextOf = (ctx: ResolveContext): PreviewRow["context"] => {
+  const d = ctx.scopeDefaults ?? {};
+  const out: PreviewRow["context"] = {};
+  for (const k of ["environment", "agent", "tenant"] as const) {
+    const v = ctx[k] ?? d[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+};
+
 const labelOf = (c: PreviewRow["context"]) =>
   Object.entries(c)
     .map(([k, v]) => `${k}=${v}`)
@@ -104,12 +126,13 @@ const labelOf = (c: PreviewRow["context"]) =>
 export function previewDeploy(
   index: SkillIndex,
   dataHome: Places,
-  input: { name: string; fromId?: string; target: DeployTarget },
+  /** `context`: the environment, agent and tenant (and defaults) the copied definition is chosen for; none by default. */
+  input: { name: string; fromId?: string; target: DeployTarget; context?: Omit<ResolveContext, "policy"> },
   policy: ResolveContext["policy"],
 ): DeployPreview {
   // The name becomes a folder name in the target layer: never a path (a frontmatter name could be "../x").
   if (!isSafeSegment(input.name)) throw new GovernanceError("BAD_REQUEST", `"${input.name}" cannot be deployed: a skill name used as a folder name must not contain "/" or ".."`);
-  const source = chooseSource(index, input.name, input.fromId, { policy });
+  const source = chooseSource(index, input.name, input.fromId, { ...input.context, policy });
   const targetDir = path.join(writableRoot(index.config, input.target), input.name);
   if (source.dir === targetDir) throw new GovernanceError("BAD_REQUEST", `this definition already is the ${input.target} copy`);
   const exists = index.definitions(input.name).some((e) => e.id === targetDir);
@@ -166,7 +189,7 @@ export interface DeployResult {
 export function executeDeploy(
   index: SkillIndex,
   dataHome: Places,
-  input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string },
+  input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string; context?: Omit<ResolveContext, "policy"> },
   policy: ResolveContext["policy"],
   by: Audited,
   /** The doctor's gate (services/doctor/policy.ts): no unsilenced finding at or above it may be deployed. */
@@ -189,7 +212,7 @@ export function executeDeploy(
   }
   let report;
   try {
-    report = deploySkill(index, input.name, input.target, { from: { dir: preview.from.id }, force: input.replace, ctx: { policy } });
+    report = deploySkill(index, input.name, input.target, { from: { dir: preview.from.id }, force: input.replace, ctx: { ...input.context, policy } });
   } catch (e) {
     if (e instanceof DeployError) throw new GovernanceError(e.code === "deploy.not-found" ? "NOT_FOUND" : "BAD_REQUEST", e.message, { code: e.code });
     throw e;

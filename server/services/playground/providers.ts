@@ -1,6 +1,7 @@
 // Which model providers a playground session may choose: offline always (no key), the real ones only when
 // their environment variables are set. Read at call time, so a provider appears as soon as it is configured.
 import { createProvider, OFFLINE_MODEL, type ModelProvider, type ProviderName } from "../../runtime/agent";
+import { MODEL_NAME, providerConfigured } from "../../runtime/agent/skill-model";
 import { PlaygroundError } from "./types";
 import { processEnv } from "../../../env";
 
@@ -15,20 +16,17 @@ export interface ProviderChoice {
 
 type Env = Record<string, string | undefined>;
 
-const set = (v: string | undefined) => !!v && v.trim().length > 0;
-
 export function availableProviders(env: Env = processEnv()): ProviderChoice[] {
   const out: ProviderChoice[] = [{ name: "offline", label: "Offline (rule-based, no key)", defaultModel: OFFLINE_MODEL, modelEditable: false }];
-  if (set(env.OPENAI_BASE_URL) || set(env.OPENAI_API_KEY)) {
+  if (providerConfigured("openai", env)) {
     out.push({ name: "openai", label: "OpenAI-compatible", defaultModel: env.OMNIFORGE_MODEL?.trim() || "gpt-4o-mini", modelEditable: true });
   }
-  if (set(env.ANTHROPIC_API_KEY)) {
+  if (providerConfigured("anthropic", env)) {
     out.push({ name: "anthropic", label: "Anthropic", defaultModel: env.OMNIFORGE_MODEL?.trim() || "claude-sonnet-4-5", modelEditable: true });
   }
   return out;
 }
 
-export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/;
 
 /** Checks a session's provider and model against what is configured now; returns the model to store. */
 export function checkProviderChoice(provider: string, model: string | undefined, env: Env = processEnv()): string {
@@ -48,16 +46,4 @@ export function providerFor(provider: string, model: string, env: Env = processE
   return createProvider(provider, provider === "offline" ? env : { ...env, OMNIFORGE_MODEL: model });
 }
 
-/**
- * The provider for a skill's `model` field, or why there is none: "offline" is the offline model, a name
- * starting with "claude" is Anthropic's, any other goes to the OpenAI-compatible endpoint (which serves many
- * vendors' models). Only providers configured on this server are used.
- */
-export function providerForSkillModel(model: string, env: Env = processEnv()): ModelProvider | string {
-  const name = model === OFFLINE_MODEL || model === "offline" ? "offline" : /^claude/i.test(model) ? "anthropic" : "openai";
-  if (name !== "offline" && !MODEL_NAME.test(model)) return `"${model}" is not a model name`;
-  if (!availableProviders(env).some((p) => p.name === name)) {
-    return `the ${name} provider is not configured on this server (${name === "openai" ? "OPENAI_BASE_URL or OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} is not set)`;
-  }
-  return providerFor(name, model, env);
-}
+export { providerForSkillModel } from "../../runtime/agent/skill-model";

@@ -47,6 +47,6 @@ describe("a skill's model field", () => {
     expect(server!.requests.map((r) => r.model)).toEqual(["small-model", "small-model"]);
     const ev = events.find((e) => e.type === "skill_model") as { used: boolean; detail: string } | undefined;
     expect(ev).toMatchObject({ used: false });
-    expect(ev!.detail).toBe("Skill 'claude-writer' asks for the model claude-opus-4, which is not available: the anthropic provider is not configured on this server (ANTHROPIC_API_KEY is not set). This turn stays on small-model.");
+    expect(ev!.detail).toBe("Skill 'claude-writer' asks for the model claude-opus-4, which is not available: the anthropic provider is not configured here (ANTHROPIC_API_KEY is not set). This turn stays on small-model.");
   });
 });

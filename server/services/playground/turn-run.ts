@@ -8,6 +8,7 @@ import { protocolOptions } from "./active-skills";
 import { providerFor, providerForSkillModel } from "./providers";
 import { sharedRunner, turnRunner, type SharedRunner } from "./sandbox";
 import { sessionSkillSet } from "./scope";
+import { configContextFor } from "../skills-config";
 import { scratchDirOf } from "./sessions";
 import type { TurnJob, TurnOutcome } from "./turn-protocol";
 import type { PlaygroundNote, StreamEvent } from "./types";
@@ -28,14 +29,16 @@ export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promis
     const shared = hooks.runner ?? sharedRunner(job.dataHome.scratchRoot, env);
     const status = await shared.sandbox.status();
     note({ type: "sandbox", mode: status.mode, detail: status.detail });
-    const set = await sessionSkillSet(db, job.dataHome, session);
+    // Skills off (config.yaml or OMNIFORGE_SKILLS_ENABLED): no scan, no listing, no skill tools (seed 003).
+    const skillsOn = configContextFor(job.dataHome.home, job.dataHome.projectRoot, env).skillsEnabled !== false;
+    const set = skillsOn ? await sessionSkillSet(db, job.dataHome, session) : { entries: [] };
     const result = await runAgent({
       request: job.request,
       history: job.history,
       mode: job.mode,
       provider,
       skills: set.entries,
-      searchIndex: set.index,
+      ...("index" in set ? { searchIndex: set.index } : { skillsEnabled: false }),
       runner: turnRunner(shared, note),
       // A skill's `model` field runs the rest of the turn with that model when its provider is configured.
       modelFor: (model) => providerForSkillModel(model, env),
@@ -43,6 +46,8 @@ export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promis
       scratchDir: scratchDirOf(job.dataHome, session.id),
       sessionId: session.id,
       userId: session.userId,
+      // The session's context (the admin's defaults fill what it leaves out in the resolution, not here).
+      scope: { ...(session.tenant ? { tenant: session.tenant } : {}), ...(session.agent ? { agent: session.agent } : {}), ...(session.environment ? { environment: session.environment } : {}) },
       ...(job.stepLimit ? { stepLimit: job.stepLimit } : {}),
       ...protocolOptions(env, job.mode, job.activeSkills),
       signal: hooks.signal,

@@ -4,6 +4,7 @@
 // goes through the script door instead and runs that script, as run_script would.
 import fs from "node:fs";
 import { z } from "zod";
+import { SCRIPT_FOLDERS, SCRIPT_FOLDERS_TEXT } from "../../../domain/skill-protocol";
 import type { ToolContext, ToolDefinition, ToolRunOutput } from "../types";
 import { runSkillScript } from "./run-script";
 import { scriptDoorCall } from "./script-door";
@@ -30,20 +31,23 @@ function toSandboxPaths(command: string, ctx: ToolContext, skillDir: string): st
   return out;
 }
 
-/** A failed command that names scripts/ is told where scripts are, since the shell shows that folder empty. */
+// bin/ or tools/ as a path of the skill (not /usr/bin/); scripts anywhere, as before.
+const SCRIPT_FOLDER_WORD = new RegExp(`(?:^|[\\s'"=]|/skill/)(?:\\./)?(?:${SCRIPT_FOLDERS.join("|")})\\b`, "i");
+
+/** A failed command that names a script folder is told where scripts are, since the shell shows it empty. */
 function withScriptsHint(out: Exclude<ToolRunOutput, string>, command: string, skillActive: boolean): ToolRunOutput {
-  if (out.ok || !skillActive || !/scripts/i.test(command)) return out;
+  if (out.ok || !skillActive || !(/scripts/i.test(command) || SCRIPT_FOLDER_WORD.test(command))) return out;
   return { ...out, output: `${out.output}\n${SCRIPTS_HINT}` };
 }
 
 export const SCRIPTS_HINT =
-  "[The skill's scripts/ folder is empty in the shell: scripts are run, not read. Run one with run_script, or as one plain call such as `python3 scripts/x.py arg`.]";
+  `[The skill's scripts/ folder is empty in the shell (bin/ and tools/ too): scripts are run, not read. Run one with run_script, or as one plain call such as \`python3 scripts/x.py arg\`.]`;
 
 export const bashTool: ToolDefinition<z.infer<typeof input>> = {
   name: "bash",
   description:
     "Run a shell command (bash -c) in the sandbox. Working directory /scratch (writable); the active skill's folder is /skill (read-only). " +
-    "Its scripts/ folder is not visible to general commands; run a script as one plain call, e.g. python3 scripts/report.py arg.",
+    `Its script folders (${SCRIPT_FOLDERS_TEXT}) are not visible to general commands; ` + "run a script as one plain call, e.g. python3 scripts/report.py arg.",
   inputSchema: input,
   subject: (i) => ({ commandLine: i.command }),
   async run(i, ctx) {

@@ -1,6 +1,7 @@
 // read_file: a text file of an active skill (relative to the top skill's folder) or of the scratch.
 // Scripts are refused (run them instead); binary files are described, not dumped; output is capped.
 import { z } from "zod";
+import { SCRIPT_FOLDERS_TEXT } from "../../../domain/skill-protocol";
 import { displayPath, lexicalPath, readTextCapped, resolveForRead } from "../paths";
 import type { ToolDefinition } from "../types";
 
@@ -16,7 +17,7 @@ export const readFileTool: ToolDefinition<z.infer<typeof input>> = {
   name: "read_file",
   description:
     "Read a text file from the active skill's folder (paths relative to its base path) or the session scratch folder. " +
-    "Scripts under scripts/ cannot be read: run them with run_script.",
+    `Scripts under ${SCRIPT_FOLDERS_TEXT} cannot be read: run them with run_script.`,
   inputSchema: input,
   subject: (i, ctx) => ({ path: displayPath(lexicalPath(ctx, i.path), ctx) }),
   run(i, ctx) {

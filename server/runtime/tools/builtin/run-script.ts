@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { inScriptFolder, SCRIPT_FOLDERS_TEXT } from "../../../domain/skill-protocol";
 import { isInside, PathError } from "../paths";
 import type { ActiveSkill, ToolContext, ToolDefinition, ToolRunOutput } from "../types";
 import { NO_RUNNER, protocolScriptOutput, recordScriptExecuted } from "./script-output";
@@ -103,6 +104,8 @@ export const runScriptTool: ToolDefinition<Input> = {
 export async function runSkillScript(ctx: ToolContext, i: Input, tool: string): Promise<ToolRunOutput> {
   const skill = selectSkill(ctx, i.skill);
   const rel = skillRelativeScript(skill, scriptOf(i));
+  // Spec 004 runs scripts of the skill's script folders; SKILL.md, references and assets are not programs.
+  if (!inScriptFolder(rel)) throw new PathError(`${rel} is not a script of skill '${skill.name}': only files under ${SCRIPT_FOLDERS_TEXT} are run`);
   const workdir = resolveWorkdir(ctx.scratchDir, i.workdir);
   const env = filterScriptEnv(i.env);
   // Confirm the file really is inside the skill folder (a symlink may point anywhere); the sandbox checks again.

@@ -4,6 +4,7 @@
 // sandbox covers scripts/, so no spelling of a path can read a script: the sandbox decides, not this parser.
 import path from "node:path";
 import { parse } from "shell-quote";
+import { inScriptFolder } from "../../../domain/skill-protocol";
 import type { ActiveSkill } from "../types";
 import { skillRelativeScript } from "./run-script";
 
@@ -55,7 +56,7 @@ function skillPath(word: string, skill: ActiveSkill): string | null {
   } catch {
     return null;
   }
-  return rel.split("/")[0]!.toLowerCase() === "scripts" ? rel : null;
+  return inScriptFolder(rel) ? rel : null;
 }
 
 /** The one script call a command line is, or null when it is anything else. */

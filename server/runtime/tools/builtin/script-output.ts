@@ -15,6 +15,22 @@ export function formatScriptResult(r: ScriptResult): string {
   return parts.join("\n");
 }
 
+/** Bytes kept from each end of a script's stdout and stderr in its audit row (seed 001 keeps the output). */
+export const AUDIT_OUTPUT_EDGE_BYTES = 4096;
+
+/**
+ * A script's output as its audit row keeps it: whole up to twice the edge, else the first and last edge bytes
+ * with the number left out between them, secrets masked; `bytes` is the size the script wrote.
+ */
+export function auditedOutput(text: string): { text: string; bytes: number } {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= 2 * AUDIT_OUTPUT_EDGE_BYTES) return { text: maskSecrets(text), bytes: buf.length };
+  const head = buf.subarray(0, AUDIT_OUTPUT_EDGE_BYTES).toString("utf8");
+  const tail = buf.subarray(buf.length - AUDIT_OUTPUT_EDGE_BYTES).toString("utf8");
+  const cut = buf.length - 2 * AUDIT_OUTPUT_EDGE_BYTES;
+  return { text: maskSecrets(`${head}\n[... ${cut} bytes left out ...]\n${tail}`), bytes: buf.length };
+}
+
 export function recordScriptExecuted(ctx: ToolContext, tool: string, skill: ActiveSkill | undefined, r: ScriptResult): void {
   ctx.audit.record({
     type: "script_executed",
@@ -31,8 +47,17 @@ export function recordScriptExecuted(ctx: ToolContext, tool: string, skill: Acti
       truncated: r.truncated,
       ...(r.signal ? { signal: r.signal } : {}),
       ...(r.refused ? { refused: r.refused } : {}),
+      ...outputFields("stdout", r.stdout),
+      ...outputFields("stderr", r.stderr),
+      ...(ctx.runId ? { runId: ctx.runId } : {}),
     },
   });
+}
+
+function outputFields(name: "stdout" | "stderr", text: string): Record<string, unknown> {
+  if (!text) return { [`${name}Bytes`]: 0 };
+  const o = auditedOutput(text);
+  return { [name]: o.text, [`${name}Bytes`]: o.bytes };
 }
 
 export function scriptToolOutput(r: ScriptResult): Exclude<ToolRunOutput, string> {

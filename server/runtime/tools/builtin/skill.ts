@@ -36,6 +36,7 @@ export function notFoundMessage(name: string, names: Iterable<string> = []): str
 const input = z.object({
   name: z.string().min(1).describe('Skill name; for deactivate, the most recently activated skill or "all"'),
   action: z.enum(["activate", "deactivate"]).optional().describe("Default: activate"),
+  args: z.string().optional().describe("Arguments for the skill (what to work on); they come back with its instructions"),
 });
 
 export function createSkillTool(opts: SkillToolOptions): ToolDefinition<z.infer<typeof input>> {
@@ -63,15 +64,17 @@ export function createSkillTool(opts: SkillToolOptions): ToolDefinition<z.infer<
       const skill = await opts.resolve(name);
       if (!skill) return { ok: false, output: notFoundMessage(name, opts.names?.()), error: "unknown_skill" };
       const { body, ...entry } = skill;
-      const how = activateSkill(ctx, entry);
+      const args = i.args?.trim();
+      const how = activateSkill(ctx, entry, args);
       const restriction = entry.allowedTools?.length
         ? `While it is active only these tools may be used: ${entry.allowedTools.join(", ")} (the skill tool stays available).`
         : "It does not restrict tools.";
       return {
         output:
           `Skill '${entry.name}' ${how === "reactivated" ? "re-activated (moved to the top)" : "activated"}. Base path: ${entry.baseDir}\n` +
-          `${restriction}\nRelative paths in the skill resolve against the base path. Run its scripts with run_script; do not read them.\n\n${body}`,
-        data: { name: entry.name, layer: entry.layer, digest: entry.digest, baseDir: entry.baseDir, allowedTools: entry.allowedTools ?? null, status: how },
+          `${restriction}\nRelative paths in the skill resolve against the base path. Run its scripts with run_script; do not read them.\n\n${body}` +
+          (args ? `\n\nARGUMENTS: ${args}` : ""),
+        data: { name: entry.name, layer: entry.layer, digest: entry.digest, baseDir: entry.baseDir, allowedTools: entry.allowedTools ?? null, status: how, ...(args ? { args } : {}) },
       };
     },
   };
