@@ -8,7 +8,7 @@ import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
 import { nearSpellings } from "./spelling";
 import { expand } from "./synonyms";
-import { terms, termsWithWords } from "./text";
+import { terms, termsWithWords, wordOfStem } from "./text";
 
 /** The knobs of the ranking, tuned on the tune parts of both request sets (README: "Tuning"). */
 export const TUNING = {
@@ -114,8 +114,6 @@ export interface SearchResult {
 /** Words of a request (and characters read) that take part in a search. */
 export const MAX_TERMS = 64;
 const MAX_REQUEST_CHARS = 4000;
-/** Stems whose word is remembered for explanations (bounds memory on huge catalogs). */
-const MAX_WORDS_KEPT = 200_000;
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -165,8 +163,6 @@ export class SkillSearch {
   private df = new Map<string, number>();
   /** Name stems (for prefix matches: compound names such as webmcpify). */
   private nameDf = new Map<string, number>();
-  /** A word of the summary fields per stem, to say in words which word a near spelling was read as. */
-  private wordOf = new Map<string, string>();
 
   /** A search over names and descriptions only, keyed by name (no registry at hand: a given list of skills). */
   static fromText(items: Iterable<{ name: string; description: string; tags?: string[] }>): SkillSearch {
@@ -197,14 +193,7 @@ export class SkillSearch {
     const pairs = new Set<string>();
     const fields = FIELDS.map((f) => {
       if (f === "body") return terms(String(doc.body));
-      const lines = String(doc[MS_FIELD[f]])
-        .split("\n")
-        .map((line) =>
-          termsWithWords(line).map(({ term, word }) => {
-            if (!this.wordOf.has(term) && this.wordOf.size < MAX_WORDS_KEPT) this.wordOf.set(term, word);
-            return term;
-          }),
-        );
+      const lines = String(doc[MS_FIELD[f]]).split("\n").map(terms);
       for (const s of lines) for (let i = 0; i + 1 < s.length; i++) pairs.add(`${s[i]} ${s[i + 1]}`);
       return lines.flat();
     });
@@ -259,7 +248,7 @@ export class SkillSearch {
       // A word no skill has is most likely mistyped: its near spellings that skills do have stand in for it.
       if (TUNING.spelling > 0 && !this.index.df(term)) {
         for (const near of nearSpellings(term, this.df.keys())) {
-          if (!query.has(near)) query.set(near, { weight: TUNING.spelling, word, as: this.wordOf.get(near) ?? near, via: "spelling" });
+          if (!query.has(near)) query.set(near, { weight: TUNING.spelling, word, as: wordOfStem(near) ?? near, via: "spelling" });
           equivalents.set(term, [...(equivalents.get(term) ?? []), { term: near, credit: TUNING.spelling }]);
         }
       }

@@ -24,7 +24,7 @@ interface Doc {
 export class FieldedIndex {
   private docs = new Map<string, Doc>();
   /** Per term: the documents holding it and its frequency in each of their fields. */
-  private postings = new Map<string, Map<string, Uint16Array>>();
+  private postings = new Map<string, Map<string, number[]>>();
   private lenSum: number[];
   /** Changes with every add and remove (average lengths change with them). */
   private version = 0;
@@ -44,12 +44,13 @@ export class FieldedIndex {
   /** Adds a document from its terms per field (in field order). Replaces an earlier one with the same id. */
   add(id: string, fields: string[][]): void {
     if (this.docs.has(id)) this.remove(id);
-    const tf = new Map<string, Uint16Array>();
+    // Plain arrays: a small typed array per term and document costs more to make than its numbers take.
+    const tf = new Map<string, number[]>();
     const len = fields.map((terms, f) => {
       for (const t of terms) {
         let row = tf.get(t);
-        if (!row) tf.set(t, (row = new Uint16Array(this.fieldCount)));
-        if (row[f]! < 0xffff) row[f]!++;
+        if (!row) tf.set(t, (row = new Array<number>(this.fieldCount).fill(0)));
+        row[f]!++;
       }
       return terms.length;
     });
