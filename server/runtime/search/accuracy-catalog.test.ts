@@ -47,25 +47,25 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
   });
 
-  // Measured: top-1 92.1%, top-3 98.7%, listed 100%, answered 90.8% (2 of 76 served abstained), abstain recall 8 of 12.
+  // Measured: top-1 92.1%, top-3 98.7%, listed 100%, answered 90.8% (2 of 76 served abstained), abstain recall 9 of 12.
   it("on the held-out quarter: the right skill first for 92%, in the top 3 for 98%, listed with its description in 8,000 characters", () => {
     const m = run(cases.filter((c) => c.split === "holdout"), 8000);
     expect(m.top1).toBeGreaterThanOrEqual(0.92);
     expect(m.top3).toBeGreaterThanOrEqual(0.98);
     expect(m.listed).toBeGreaterThanOrEqual(0.98);
     expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(0.95 * m.single);
-    expect(m.abstainRecall).toBeGreaterThanOrEqual(0.66);
+    expect(m.abstainRecall).toBeGreaterThanOrEqual(0.74);
   });
 
-  // Measured: top-1 88.9%, top-3 95.7%, listed 99.3%, abstain recall 64% at precision 88.9%.
+  // Measured: top-1 88.9%, top-3 95.7%, listed 99.3%, abstain recall 82% at precision 82%, 9 of 305 served abstained.
   it("on all requests: first for 88%, top 3 for 95%, abstains on most no-skill requests while answering 95%+ of served ones", () => {
     const m = run(cases, 8000);
     expect(m.top1).toBeGreaterThanOrEqual(0.88);
     expect(m.top3).toBeGreaterThanOrEqual(0.95);
     expect(m.listed).toBeGreaterThanOrEqual(0.99);
     expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(0.95 * m.single);
-    expect(m.abstainRecall).toBeGreaterThanOrEqual(0.62);
-    expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.85);
+    expect(m.abstainRecall).toBeGreaterThanOrEqual(0.8);
+    expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.8);
   });
 
   it("a typo in a rare word still finds the skill, and the why says how it read the word", () => {

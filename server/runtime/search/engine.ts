@@ -36,8 +36,13 @@ export const TUNING = {
   synonymCredit: 0.5,
   /** How much confidence scales the score: score * (floor + confidence). */
   floor: 4,
-  /** Below this confidence the best match is not good enough: the search abstains. */
-  minConfidence: 0.21,
+  /**
+   * Below this confidence the best match is not good enough: the search abstains. The bar rises with the catalog
+   * (plus `minConfidencePerLog` × ln(skills searched)): among more skills, some skill shares a word or two with any
+   * request by chance.
+   */
+  minConfidence: 0.16,
+  minConfidencePerLog: 0.0135,
   /**
    * Below this evidence the best match shares only common words with the request ("help", "make something"):
    * the summed IDF of the request words it carries, over the IDF of a word no skill has (so catalogs of any size
@@ -45,6 +50,9 @@ export const TUNING = {
    */
   minEvidence: 0.45,
 };
+
+/** The confidence a best match needs among `searched` skills (TUNING.minConfidence, rising with the catalog). */
+export const minConfidence = (searched: number) => TUNING.minConfidence + TUNING.minConfidencePerLog * Math.log(Math.max(1, searched));
 
 const STRONG: SearchField[] = ["name", "description", "headings", "tags"];
 /** The summary fields as a field mask (bit i: FIELDS[i]). */
@@ -330,8 +338,8 @@ export class SkillSearch {
     const best = scored[0];
     let reason: string | undefined;
     if (!best) reason = "no skill's text contains any word of the request";
-    else if (best.confidence < TUNING.minConfidence) {
-      reason = `the best match, '${best.doc.name}', carries only ${Math.round(best.confidence * 100)}% of the request's distinctive words (at least ${Math.round(TUNING.minConfidence * 100)}% needed)`;
+    else if (best.confidence < minConfidence(searched)) {
+      reason = `the best match, '${best.doc.name}', carries only ${Math.round(best.confidence * 100)}% of the request's distinctive words (at least ${Math.round(minConfidence(searched) * 100)}% needed among ${searched} skills)`;
     } else if (best.evidence / Math.log(1 + (Math.max(searched, 1) + 0.5) / 0.5) < TUNING.minEvidence) {
       reason = `the best match, '${best.doc.name}', shares only common words with the request`;
     }
