@@ -143,7 +143,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return fail(e as Error);
   }
 
-  const index = SkillIndex.build(config);
+  // What routing needs of each SKILL.md is its frontmatter (the search reads bodies itself): the body and file
+  // checks of a full scan were a sixth of a batch's time over a large catalog. Script digests only when approvals
+  // are required, as for `skill list`.
+  const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
+  const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
   const entries = resolveAll(index, ctx).skills.filter((e) => e.loadable);
   if (!entries.length) {
     const hint = findSkillDirs(config.projectRoot, { maxDepth: 2 }).length ? `; ${config.projectRoot} holds skill folders itself: pass it with --skills` : "";
