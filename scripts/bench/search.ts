@@ -14,8 +14,11 @@ import { SkillIndex } from "../../server/runtime/registry/skill-index";
 import { findSkillDirs } from "../../server/runtime/skill";
 import type { SkillEntry } from "../../server/runtime/registry/types";
 import { installCatalog, installedDir } from "../../server/runtime/search/catalog";
-import { CATALOG_REQUESTS_FILE, loadRequests, measureRouting, type RequestCase } from "../../server/runtime/search/evaluate";
-import { SkillSearch, TUNING } from "../../server/runtime/search/engine";
+import { RANKED_KEEP } from "../../server/runtime/agent/routing";
+import { VectorStore } from "../../server/runtime/search/embeddings";
+import { CATALOG_REQUESTS_FILE, loadRequests, measure, measureRouting, type RequestCase } from "../../server/runtime/search/evaluate";
+import { SkillSearch, TUNING, type SearchResult } from "../../server/runtime/search/engine";
+import { HybridRanker } from "../../server/runtime/search/hybrid";
 import { buildSearch } from "../../server/runtime/search/follow";
 import { wordCatalog } from "../../server/runtime/search/synthetic";
 import { docFor, readBody } from "../../server/runtime/search/document";
@@ -67,14 +70,43 @@ function withTuning<T>(over: Partial<typeof TUNING>, f: () => T): T {
   }
 }
 
-function realSkills(real: string) {
-  const index = SkillIndex.build(makeLayerConfig({ home: path.join(real, ".no-home"), projectRoot: path.join(real, ".no-project"), catalogDirs: [real] }));
-  return figures(resolveAll(index).skills, loadRequests(), real);
+/**
+ * Lexical and hybrid side by side on the hold-out part, when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL
+ * name an endpoint (vectors kept in `home`, so a second bench run embeds only the requests).
+ */
+async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Locate, home: string) {
+  const url = process.env.OMNIFORGE_EMBEDDINGS_URL;
+  const model = process.env.OMNIFORGE_EMBEDDINGS_MODEL;
+  if (!url || !model) return { hybrid: "set OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL to compare" };
+  const key = process.env.OMNIFORGE_EMBEDDINGS_API_KEY;
+  const cfg = { url, model, ...(key ? { key } : {}) };
+  const search = buildSearch(entries);
+  const ranker = new HybridRanker(cfg, new VectorStore(home, cfg), entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest })));
+  const held = cases.filter((c) => c.split === "holdout");
+  const fused = new Map<string, SearchResult>();
+  let fallback: string | undefined;
+  for (const c of held) {
+    const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }));
+    fallback ??= h.fallback;
+    fused.set(c.request, h);
+  }
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const lexical = measureRouting(entries, search, held, root);
+  const hybrid = measure(held, root, (request) => ({ dirs: fused.get(request)!.hits.map((h) => byId.get(h.id)!.dir), abstain: fused.get(request)!.abstain }));
+  return { holdout: { lexical: { top1: lexical.top1, top3: lexical.top3 }, hybrid: { top1: hybrid.top1, top3: hybrid.top3 }, ...(fallback ? { fallback } : {}) } };
 }
 
-function catalogSkills(home: string, project: string) {
+async function realSkills(real: string, home: string) {
+  const index = SkillIndex.build(makeLayerConfig({ home: path.join(real, ".no-home"), projectRoot: path.join(real, ".no-project"), catalogDirs: [real] }));
+  const entries = resolveAll(index).skills;
+  return { ...figures(entries, loadRequests(), real), meaning: await sideBySide(entries, loadRequests(), real, home) };
+}
+
+async function catalogSkills(home: string, project: string) {
   const entries = resolveAll(SkillIndex.build(makeLayerConfig({ home, projectRoot: project }))).skills.filter((e) => e.loadable);
-  return figures(entries, loadRequests(CATALOG_REQUESTS_FILE), (rel) => installedDir(home, rel));
+  const cases = loadRequests(CATALOG_REQUESTS_FILE);
+  const root = (rel: string) => installedDir(home, rel);
+  return { ...figures(entries, cases, root), meaning: await sideBySide(entries, cases, root, home) };
 }
 
 function cliBatch(home: string, project: string, tmp: string) {
@@ -142,7 +174,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const project = path.join(tmp, "project");
     fs.mkdirSync(project, { recursive: true });
     installCatalog(catalog, home);
-    return { realSkills: realSkills(real), catalog: catalogSkills(home, project), cliBatch: cliBatch(home, project, tmp), index10k: indexing10k(tmp) };
+    return { realSkills: await realSkills(real, home), catalog: await catalogSkills(home, project), cliBatch: cliBatch(home, project, tmp), index10k: indexing10k(tmp) };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -38,7 +38,7 @@ export const TUNING = {
   floor: 4,
   /**
    * Below this confidence the best match is not good enough: the search abstains. The bar rises with the catalog
-   * (plus `minConfidencePerLog` × ln(skills searched)): among more skills, some skill shares a word or two with any
+   * (plus `minConfidencePerLog` times ln(skills searched)): among more skills, some skill shares a word or two with any
    * request by chance.
    */
   minConfidence: 0.16,
