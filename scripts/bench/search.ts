@@ -125,7 +125,8 @@ function cliBatch(home: string, project: string, tmp: string) {
     const r = spawnSync(timeBin ?? argv[0]!, timeBin ? ["-f", "cpu %U %S", ...argv] : argv.slice(1), {
       encoding: "utf8",
       maxBuffer: 256 * 1024 * 1024,
-      env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "" },
+      // The lexical batch: meaning search (when configured for the comparison above) would time the endpoint too.
+      env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", OMNIFORGE_EMBEDDINGS_URL: "", OMNIFORGE_EMBEDDINGS_MODEL: "" },
     });
     times.push(ms(t0));
     const used = /cpu ([0-9.]+) ([0-9.]+)\s*$/.exec(r.stderr);
