@@ -57,7 +57,7 @@ export const minConfidence = (searched: number) => TUNING.minConfidence + TUNING
 const STRONG: SearchField[] = ["name", "description", "headings", "tags"];
 /** The summary fields as a field mask (bit i: FIELDS[i]). */
 const STRONG_MASK = STRONG.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0);
-const MS_FIELD: Record<SearchField, keyof SearchDoc> = { name: "nameText", description: "description", headings: "headings", tags: "tags", body: "body" };
+const DOC_FIELD: Record<SearchField, keyof SearchDoc> = { name: "nameText", description: "description", headings: "headings", tags: "tags", body: "body" };
 
 interface Stored {
   id: string;
@@ -167,7 +167,7 @@ function matchedWords(match: Map<string, number>, query: Map<string, QueryTerm>)
 export class SkillSearch {
   private index = new FieldedIndex(FIELDS.length);
   private docs = new Map<string, Stored>();
-  /** Documents per summary-field stem, for the IDF behind phrase bonuses. */
+  /** Documents per summary-field stem: the IDF behind phrase bonuses, and the words near spellings are read as. */
   private df = new Map<string, number>();
   /** Name stems (for prefix matches: compound names such as webmcpify). */
   private nameDf = new Map<string, number>();
@@ -201,7 +201,7 @@ export class SkillSearch {
     const pairs = new Set<string>();
     const fields = FIELDS.map((f) => {
       if (f === "body") return terms(String(doc.body));
-      const lines = String(doc[MS_FIELD[f]]).split("\n").map(terms);
+      const lines = String(doc[DOC_FIELD[f]]).split("\n").map(terms);
       for (const s of lines) for (let i = 0; i + 1 < s.length; i++) pairs.add(`${s[i]} ${s[i + 1]}`);
       return lines.flat();
     });
