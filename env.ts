@@ -82,6 +82,10 @@ export const SETTINGS = {
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  // Issue 36's optional meaning search: an OpenAI-compatible /embeddings endpoint fused with the lexical ranking.
+  OMNIFORGE_EMBEDDINGS_URL: httpUrl.optional(),
+  OMNIFORGE_EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  OMNIFORGE_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   // Context window of the configured model (the listing budget is 1% of it) and the cap of one answer.
   OMNIFORGE_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),

@@ -97,7 +97,7 @@ describe("what a whole omniforge process loads", () => {
       fs.cpSync(path.join(dir, "demo"), path.join(home, "enterprise", "skills", "demo"), { recursive: true });
       expect(packagesOfRun("skill", "list", "--json", "--home", home, "--project", dir)).toEqual([]);
       // A command's packages load when it runs, in one script as in many: search loads its engine and nothing else.
-      expect(packagesOfRun("skill", "search", "hello", "--home", home, "--project", dir)).toEqual(["minisearch", "stemmer"]);
+      expect(packagesOfRun("skill", "search", "hello", "--home", home, "--project", dir)).toEqual(["stemmer"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

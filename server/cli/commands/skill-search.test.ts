@@ -1,10 +1,11 @@
 // `omniforge skill search` as a person (or a measuring script) runs it: the real bin, real folders, a catalog
 // folder given with --skills, the same resolution as `skill list`.
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-helpers";
+import { scriptedEmbeddings } from "../../runtime/search/test-support";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let t: TempLayers;
@@ -130,4 +131,44 @@ describe("omniforge skill search", () => {
       fs.rmSync(config);
     }
   });
+
+  it("with an embeddings endpoint, fuses meaning with words and says which found each; a failing endpoint is said once", async () => {
+    const server = await scriptedEmbeddings();
+    try {
+      const q = path.join(t.base, "q-meaning.jsonl");
+      fs.writeFileSync(q, ['{"id":"a","request":"fill out this pdf form"}', '{"id":"b","request":"put the invoice numbers in a spreadsheet"}'].join("\n"));
+      const env = { OMNIFORGE_EMBEDDINGS_URL: server.url, OMNIFORGE_EMBEDDINGS_MODEL: "scripted-1" };
+      const ok = await omniforgeAsync(env, "--queries", q, "--skills", catalog, "--json");
+      expect(ok.err).toBe("");
+      expect(ok.code).toBe(0);
+      const lines = ok.out.trim().split("\n").map((l) => JSON.parse(l));
+      expect(lines[0].results[0].name).toBe("pdf-form-filler");
+      expect(lines[0].results[0].why).toMatch(/; found by words #1, meaning #\d+ \(similarity [01]\.\d\d\)$/);
+      expect(server.calls).toEqual([64, 21, 1, 1]); // the 85 skills once (64 a call), then each request
+      expect(fs.readdirSync(path.join(t.home, "embeddings"))).toHaveLength(1);
+
+      server.mode = "error";
+      fs.rmSync(path.join(t.home, "embeddings"), { recursive: true });
+      const down = await omniforgeAsync(env, "--queries", q, "--skills", catalog, "--json");
+      expect(down.code).toBe(0);
+      expect(down.err).toBe("omniforge skill search: the embeddings endpoint failed (embeddings.http: the server answered 500); ranking by words only\n");
+      const words = down.out.trim().split("\n").map((l) => JSON.parse(l));
+      expect(words.map((l: { results: { name: string }[] }) => l.results[0]!.name)).toEqual(["pdf-form-filler", "xlsx-report"]);
+      expect(words[0].results[0].why).not.toMatch(/found by/);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+/** The bin as a child this process waits for without blocking (a server of this process must answer it). */
+async function omniforgeAsync(extraEnv: Record<string, string>, ...args: string[]) {
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(repo, "bin/omniforge.mjs"), "skill", "search", ...args, "--home", t.home, "--project", t.project],
+      { cwd: t.base, encoding: "utf8", env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", ...extraEnv }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, out, err) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err }),
+    );
+  });
+}

@@ -18,6 +18,9 @@ import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { findSkillDirs } from "../../runtime/skill/index";
 import { printable } from "../printable";
+import { VectorStore } from "../../runtime/search/embeddings";
+import { HybridRanker } from "../../runtime/search/hybrid";
+import type { SkillEntry } from "../../runtime/registry/types";
 
 export const summary = "Find the skills that serve a request (the agent's own ranking), with the listing it would get";
 
@@ -62,6 +65,19 @@ export function readQueries(text: string): Query[] | string {
 function positiveInt(v: string | undefined, name: string, dflt: number): number | string {
   if (v === undefined) return dflt;
   return wholeNumber(v, 1) ?? `--${name} must be a positive whole number, not "${v}"`;
+}
+
+/** The fused ranking when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL are set (search/hybrid.ts), else null. */
+async function hybridFrom(env: Record<string, string | undefined>, home: string, entries: SkillEntry[]): Promise<HybridRanker | null> {
+  if (!env.OMNIFORGE_EMBEDDINGS_URL?.trim() && !env.OMNIFORGE_EMBEDDINGS_MODEL?.trim()) return null;
+  // Loaded only here: the settings' checks (zod) would otherwise cost every search the time of a few requests.
+  const { setting } = await import("../../../env");
+  const url = setting("OMNIFORGE_EMBEDDINGS_URL", env);
+  const model = setting("OMNIFORGE_EMBEDDINGS_MODEL", env);
+  if (!url || !model) throw new Error("meaning search needs both OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL");
+  const key = setting("OMNIFORGE_EMBEDDINGS_API_KEY", env);
+  const cfg = { url, model, ...(key ? { key } : {}) };
+  return new HybridRanker(cfg, new VectorStore(home, cfg), entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest })));
 }
 
 function jsonLine(q: Query, r: Routed, limit: number): string {
@@ -143,16 +159,31 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return fail(e as Error);
   }
 
-  const index = SkillIndex.build(config);
+  // What routing needs of each SKILL.md is its frontmatter (the search reads bodies itself): the body and file
+  // checks of a full scan were a sixth of a batch's time over a large catalog. Script digests only when approvals
+  // are required, as for `skill list`.
+  const needsApprovals = !!(ctx.policy?.requireApprovalForScripts || ctx.policy?.requireApprovalForProject);
+  const index = SkillIndex.build(config, { entries: { checks: "frontmatter", scriptDigests: needsApprovals } });
   const entries = resolveAll(index, ctx).skills.filter((e) => e.loadable);
   if (!entries.length) {
     const hint = findSkillDirs(config.projectRoot, { maxDepth: 2 }).length ? `; ${config.projectRoot} holds skill folders itself: pass it with --skills` : "";
     io.err(printable(`omniforge skill search: no skills found (home ${config.home}, project ${config.projectRoot})${hint}`) + "\n");
   }
-  const { route } = router({ index, context: ctx }, entries);
+  const { route, list } = router({ index, context: ctx }, entries);
   const multi = queries.length > 1 || values.queries !== undefined;
+  let hybrid: HybridRanker | null;
+  try {
+    hybrid = await hybridFrom(io.env, config.home, entries);
+  } catch (e) {
+    return fail(e as Error);
+  }
   for (const q of queries) {
-    const r = route(q.request, { mode, budgetChars: budget });
+    let r = route(q.request, { mode, budgetChars: budget });
+    if (hybrid) {
+      const h = await hybrid.rank(q.request, r.ranked);
+      if (h.fallback) io.err(printable(`omniforge skill search: the embeddings endpoint failed (${h.fallback}); ranking by words only`) + "\n");
+      if (h.ranking === "hybrid") r = list(h, { mode, budgetChars: budget });
+    }
     io.out(values.json ? jsonLine(q, r, limit) + "\n" : textBlock(q, r, limit, multi) + (multi ? "\n" : ""));
   }
   return 0;

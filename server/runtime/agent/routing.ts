@@ -28,6 +28,8 @@ export interface RouteOptions {
 export interface Router {
   /** Ranks one request and lists the skills for it. */
   route(request: string, opts: RouteOptions): Routed;
+  /** Lists the skills for a ranking made elsewhere (the lexical one fused with meaning, search/hybrid.ts). */
+  list(ranked: SearchResult, opts: RouteOptions): Routed;
   /** The one ranking over exactly these entries (for skill_search). */
   search: ReturnType<typeof searchOf>;
 }
@@ -37,10 +39,11 @@ export function router(source: AgentSkillSource, entries: SkillEntry[], index?: 
   const search = searchOf(source, entries, index);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const listable = entries.map((e) => ({ name: e.name, description: e.description, location: e.file, ...(e.tags.length ? { tags: e.tags } : {}) }));
-  const route = (request: string, opts: RouteOptions): Routed => {
-    const ranked = search(request, { limit: RANKED_KEEP, ...(opts.recent?.length ? { recent: opts.recent } : {}) });
-    const listing = buildListing(listable, { mode: opts.mode, budgetChars: opts.budgetChars, ranking: ranked.hits.map((h) => byId.get(h.id)?.name ?? h.name) });
-    return { ranked, listing, byId };
-  };
-  return { route, search };
+  const list = (ranked: SearchResult, opts: RouteOptions): Routed => ({
+    ranked,
+    listing: buildListing(listable, { mode: opts.mode, budgetChars: opts.budgetChars, ranking: ranked.hits.map((h) => byId.get(h.id)?.name ?? h.name) }),
+    byId,
+  });
+  const route = (request: string, opts: RouteOptions): Routed => list(search(request, { limit: RANKED_KEEP, ...(opts.recent?.length ? { recent: opts.recent } : {}) }), opts);
+  return { route, list, search };
 }

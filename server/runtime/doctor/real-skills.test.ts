@@ -18,7 +18,7 @@ describeNeeding(sharedFixture("fixtures/real-skills/SOURCES.md"), "the doctor ov
     for (const s of r.skills) for (const f of s.findings) counts[f.code] = (counts[f.code] ?? 0) + 1;
     expect(counts).toEqual({
       "description.no-when": 1,
-      "description.overlap": 16,
+      "description.overlap": 22,
       "description.vendor-word": 6,
       "refs.missing": 32,
       "refs.outside": 5,
@@ -29,6 +29,6 @@ describeNeeding(sharedFixture("fixtures/real-skills/SOURCES.md"), "the doctor ov
     const pairs = r.overlaps.map((o) => [o.aName, o.bName].sort().join(" ~ ")).sort();
     expect(pairs).toContain("algorithmic-art ~ canvas-design");
     expect(pairs).toContain("qdrant-horizontal-scaling ~ qdrant-scaling");
-    expect(pairs).toHaveLength(8);
+    expect(pairs).toHaveLength(11);
   });
 });

@@ -23,7 +23,7 @@ export interface SearchDoc {
 }
 
 /** Body characters indexed per skill: the opening of a long body carries its topic; the rest mostly examples. */
-export const MAX_BODY_CHARS = 8_000;
+export const MAX_BODY_CHARS = 3_000;
 const MAX_READ_BYTES = 1024 * 1024;
 
 /** SKILL.md without its frontmatter, or "" when it is not a plain readable file. */

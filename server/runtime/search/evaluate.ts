@@ -3,17 +3,27 @@
 // figures), `npm run bench`, and the library comparison in the README.
 import fs from "node:fs";
 import path from "node:path";
+import { buildListing } from "../agent/listing";
+import { RANKED_KEEP } from "../agent/routing";
+import type { SkillEntry } from "../registry/types";
+import type { SkillSearch } from "./engine";
 
 export interface RequestCase {
   id: string;
   request: string;
   /** Skill folder relative to the catalog root; null: no skill serves the request. */
   expect: string | null;
+  /** Other skills that serve the request as well (a copy in another repository, a near-identical sibling). */
+  also?: string[];
+  /** How the request is phrased: the task in its own words, in other words, or as the trouble it causes. */
+  kind?: "direct" | "paraphrase" | "symptom" | "none";
   /** "holdout" requests were not looked at while tuning weights and thresholds. */
   split: "tune" | "holdout";
 }
 
 export const REQUESTS_FILE = path.join(import.meta.dirname, "requests.jsonl");
+/** Requests over the 591-skill catalog (shared/fixtures/catalog), installed as one plugin per repository. */
+export const CATALOG_REQUESTS_FILE = path.join(import.meta.dirname, "catalog-requests.jsonl");
 
 export function loadRequests(file = REQUESTS_FILE): RequestCase[] {
   return fs
@@ -55,8 +65,13 @@ export interface Metrics {
 
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 10_000) / 10_000 : 1);
 
-/** top1/top3 judge the ranking; `answered` also counts abstaining on a served request as a miss. */
-export function measure(cases: RequestCase[], root: string, rank: (request: string) => RankAnswer): Metrics {
+/**
+ * top1/top3 judge the ranking; `answered` also counts abstaining on a served request as a miss. A skill in `also`
+ * counts as the right one. `root`: the catalog folder, or where a catalog-relative folder is once installed.
+ */
+export function measure(cases: RequestCase[], root: string | ((rel: string) => string), rank: (request: string) => RankAnswer): Metrics {
+  const locate = typeof root === "string" ? (rel: string) => path.join(root, rel) : root;
+
   let single = 0;
   let top1 = 0;
   let top3 = 0;
@@ -70,7 +85,7 @@ export function measure(cases: RequestCase[], root: string, rank: (request: stri
   const misses: Metrics["misses"] = [];
   for (const c of cases) {
     const a = rank(c.request);
-    const rel = (d: string | undefined) => (d ? path.relative(root, d) : null);
+    const rel = (d: string | undefined) => (d ? (typeof root === "string" ? path.relative(root, d) : d) : null);
     if (a.abstain) abstained++;
     if (c.expect === null) {
       none++;
@@ -79,12 +94,12 @@ export function measure(cases: RequestCase[], root: string, rank: (request: stri
       continue;
     }
     single++;
-    const want = path.join(root, c.expect);
+    const want = new Set([c.expect, ...(c.also ?? [])].map(locate));
     if (a.withDescription) {
       listedKnown = true;
-      if (a.withDescription.includes(want)) listed++;
+      if (a.withDescription.some((d) => want.has(d))) listed++;
     }
-    const at = a.dirs.indexOf(want);
+    const at = a.dirs.findIndex((d) => want.has(d));
     if (a.abstain) wrongAbstain++;
     if (at === 0) top1++;
     if (at === 0 && !a.abstain) answered++;
@@ -104,4 +119,29 @@ export function measure(cases: RequestCase[], root: string, rank: (request: stri
     wrongAbstain,
     misses,
   };
+}
+
+/**
+ * The one ranking of `search` over `entries` measured on `cases` as the agent meets it: the top hits, whether it
+ * abstains, and (with a budget) which skills the request-ranked listing describes. `root` as for `measure`.
+ */
+export function measureRouting(
+  entries: SkillEntry[],
+  search: SkillSearch,
+  cases: RequestCase[],
+  root: string | ((rel: string) => string),
+  budget?: number,
+): Metrics {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const dirOf = new Map(entries.map((e) => [e.name, e.dir]));
+  const listable = entries.map((e) => ({ name: e.name, description: e.description, location: e.file }));
+  return measure(cases, root, (request) => {
+    const r = search.search(request, { limit: RANKED_KEEP });
+    const listing = budget === undefined ? undefined : buildListing(listable, { mode: "tool", budgetChars: budget, ranking: r.hits.map((h) => h.name) });
+    return {
+      dirs: r.hits.map((h) => byId.get(h.id)!.dir),
+      abstain: r.abstain,
+      ...(listing ? { withDescription: listing.described.map((n) => dirOf.get(n)!) } : {}),
+    };
+  });
 }

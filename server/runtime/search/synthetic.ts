@@ -1,28 +1,7 @@
-// Synthetic catalogs for measuring speed at scale (npm run bench): a catalog of N skill folders written to disk,
-// either varied copies of real skills (real sizes and vocabulary) or skills made from a word list. Not for
-// accuracy: copies of one skill are equally good answers.
+// Synthetic catalogs for measuring speed at scale (npm run bench): a catalog of N skill folders made from a word
+// list, written to disk. Not for accuracy (the 591 real skills of shared/fixtures/catalog are, catalog.ts).
 import fs from "node:fs";
 import path from "node:path";
-
-const VARIANTS = ["pro", "lite", "team", "cloud", "local", "legacy", "next", "plus", "core", "labs", "kit", "studio", "flow", "hub", "max", "mini", "ops", "dev", "prime", "edge"];
-
-/** Copies the skill folders' SKILL.md files under `out`, `n` in all, renamed <name>-<variant>[-k]. Returns the folders. */
-export function copyCatalog(sources: string[], out: string, n: number): string[] {
-  const files = sources.map((dir) => fs.readFileSync(path.join(dir, "SKILL.md"), "utf8"));
-  const dirs: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const src = files[i % files.length]!;
-    const round = Math.floor(i / files.length);
-    const variant = VARIANTS[round % VARIANTS.length]! + (round >= VARIANTS.length ? `-${Math.floor(round / VARIANTS.length)}` : "");
-    const name = (/^name:\s*(.+)$/m.exec(src)?.[1] ?? `skill-${i}`).trim().replace(/^["']|["']$/g, "");
-    const renamed = `${name}-${variant}`.slice(0, 64).replace(/-+$/, "");
-    const dir = path.join(out, `${renamed}-${i}`);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "SKILL.md"), src.replace(/^name:\s*.+$/m, `name: ${renamed}-${i}`));
-    dirs.push(dir);
-  }
-  return dirs;
-}
 
 /** A deterministic pseudo-random generator (so every bench run indexes the same catalog). */
 function rng(seed: number): () => number {

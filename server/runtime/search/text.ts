@@ -127,6 +127,12 @@ export function stemWord(word: string): string {
   return s;
 }
 
+/** A word seen with this stem (the first in the stem cache), to say in words what a stem stands for; rarely called. */
+export function wordOfStem(stem: string): string | undefined {
+  for (const [word, s] of stemCache) if (s === stem) return word;
+  return undefined;
+}
+
 /**
  * Raw words of a text, lower-cased, in order. camelCase and PascalCase are split, and the joined form is kept
  * too ("TimesFM" -> times, fm, timesfm), so both spellings a person might type match.

@@ -1,0 +1,61 @@
+// The offline provider routes with the one ranking (issue 36): over the 591-skill catalog installed as eight plugins,
+// `agent run --provider offline` activates exactly the skill search ranks first, and nothing when search abstains,
+// so it activates the right skill as often as search ranks it first and answers. One step per request: the
+// selection and the activation, not the skill's own work (the catalog holds SKILL.md files only).
+import path from "node:path";
+import { beforeAll, expect, it } from "vitest";
+import { MemoryAuditSink } from "../audit/events";
+import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
+import { resolveAll } from "../registry/resolve";
+import { SkillIndex } from "../registry/skill-index";
+import { installCatalog, installedDir } from "../search/catalog";
+import { CATALOG_REQUESTS_FILE, loadRequests } from "../search/evaluate";
+import { searchFor } from "../search/follow";
+import { runAgent } from "./loop";
+import { OfflineProvider } from "./offline";
+import { makeAgentWorld, ofType, useRealRunner, type AgentWorld } from "./test-support";
+
+describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the offline provider over the 591-skill catalog", () => {
+  const sandbox = useRealRunner();
+  let world: AgentWorld;
+  let index: SkillIndex;
+  beforeAll(() => {
+    world = makeAgentWorld();
+    installCatalog(path.join(sharedDir, "fixtures", "catalog"), world.home);
+    index = SkillIndex.build(world.config);
+    return () => world.cleanup();
+  });
+
+  it("activates the skill search ranks first (none when it abstains) for every held-out request", async () => {
+    const cases = loadRequests(CATALOG_REQUESTS_FILE).filter((c) => c.split === "holdout");
+    const entries = resolveAll(index).skills.filter((e) => e.loadable);
+    const search = searchFor(index);
+    const only = new Set(entries.map((e) => e.id));
+    const nameOf = new Map(entries.map((e) => [e.dir, e.name]));
+    let activatedRight = 0;
+    let rankedFirstAndAnswered = 0;
+    for (const c of cases) {
+      const ranked = search.search(c.request, { limit: 1, only });
+      const result = await runAgent({
+        request: c.request,
+        mode: "tool",
+        provider: new OfflineProvider(),
+        skills: { index },
+        runner: sandbox.runner,
+        audit: new MemoryAuditSink(),
+        scratchDir: world.scratch,
+        sessionId: `sess-${c.id}`,
+        userId: "alice",
+        stepLimit: 1,
+      });
+      const activated = ofType(result.events, "skill_activated").map((e) => e.skill);
+      expect(activated, c.id).toEqual(ranked.abstain ? [] : [ranked.hits[0]!.name]);
+      const right = new Set([c.expect, ...(c.also ?? [])].filter((r): r is string => !!r).map((r) => nameOf.get(installedDir(world.home, r))));
+      if (activated.length && right.has(activated[0])) activatedRight++;
+      if (!ranked.abstain && ranked.hits[0] && right.has(ranked.hits[0].name)) rankedFirstAndAnswered++;
+    }
+    expect(activatedRight).toBe(rankedFirstAndAnswered);
+    // Measured: 69 of the 76 served held-out requests (search ranks the right skill first for 70 and abstains on one of them).
+    expect(activatedRight).toBeGreaterThanOrEqual(68);
+  }, 120_000);
+});

@@ -1,0 +1,94 @@
+// Meaning fused with words, against a scripted embeddings server on 127.0.0.1 (test-support.ts): the fused
+// ranking and its explanation, vectors kept per SKILL.md digest, and each failure falling back to the lexical
+// ranking, said once.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useTestHome } from "../../test-support/test-home";
+import { VectorStore } from "./embeddings";
+import { scriptedEmbeddings, type EmbeddingsServer } from "./test-support";
+import { SkillSearch } from "./engine";
+import { HybridRanker, type MeaningSkill } from "./hybrid";
+
+const SKILLS: MeaningSkill[] = [
+  { id: "wetlab", name: "wetlab-assays", description: "Order binding assays for antibodies from a partner laboratory.", digest: "d-wetlab-1" },
+  { id: "tuner", name: "latency-tuner", description: "Bring down the p99 of web services under load.", digest: "d-tuner-1" },
+  { id: "poet", name: "poem-writer", description: "Write short poems and haiku for any occasion.", digest: "d-poet-1" },
+  { id: "design", name: "design-notes", description: "Write design notes for the target architecture of an invoice, billing and payment system.", digest: "d-design-1" },
+];
+const REQUEST = "check whether the peptides I ordered stick to the target of our designs";
+
+describe("hybrid ranking over a scripted embeddings server", () => {
+  let server: EmbeddingsServer;
+  const t = useTestHome(() => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "of-embeddings-"));
+    return { home, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
+  });
+  const search = SkillSearch.fromText(SKILLS);
+  const lexical = () => {
+    const r = search.search(REQUEST, { limit: 10 });
+    // fromText keys hits by name; the ranker's skills by id.
+    return { ...r, hits: r.hits.map((h) => ({ ...h, id: SKILLS.find((s) => s.name === h.name)!.id, why: h.why, matched: h.matched })) };
+  };
+  const ranker = (skills = SKILLS, timeoutMs?: number) => {
+    const cfg = { url: server.url, model: "scripted-1", ...(timeoutMs ? { timeoutMs } : {}) };
+    return new HybridRanker(cfg, new VectorStore(t.home, cfg), skills);
+  };
+  beforeAll(async () => {
+    server = await scriptedEmbeddings();
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    server.mode = "ok";
+    server.calls.length = 0;
+  });
+
+  it("puts first the skill both parts find, and says which part found each hit", async () => {
+    const words = lexical();
+    // 'designs' and 'target' put design notes first by words; only 'ordered' is wetlab's.
+    expect(words.hits.map((h) => h.name)).toEqual(["design-notes", "wetlab-assays"]);
+    const r = await ranker().rank(REQUEST, words);
+    expect(r.ranking).toBe("hybrid");
+    expect(r.fallback).toBeUndefined();
+    expect(r.hits.map((h) => h.name)).toEqual(["wetlab-assays", "design-notes", "latency-tuner", "poem-writer"]);
+    expect(r.hits[0]!.why).toMatch(/^description matches 'ordered'.*; found by words #2, meaning #1 \(similarity [01]\.\d\d\)$/);
+    expect(r.hits[1]!.why).toMatch(/; found by words #1, meaning #4 /);
+    expect(r.hits[2]!.why).toMatch(/^found by meaning #2 \(similarity 0\.\d\d\)$/);
+  });
+
+  it("embeds each skill once per SKILL.md digest, kept in the data home; a changed skill alone is embedded again", async () => {
+    await ranker().rank(REQUEST, lexical());
+    expect(server.calls).toEqual([4, 1]); // the four skills, then the request
+    const store = fs.readdirSync(path.join(t.home, "embeddings"));
+    expect(store).toHaveLength(1);
+    expect(fs.statSync(path.join(t.home, "embeddings", store[0]!)).mode & 0o077).toBe(0);
+    server.calls.length = 0;
+    await ranker().rank(REQUEST, lexical()); // a new process: vectors from the data home
+    expect(server.calls).toEqual([1]);
+    server.calls.length = 0;
+    await ranker(SKILLS.map((s) => (s.id === "poet" ? { ...s, description: "Write sonnets.", digest: "d-poet-2" } : s))).rank(REQUEST, lexical());
+    expect(server.calls).toEqual([1, 1]);
+  });
+
+  for (const [mode, code] of [
+    ["error", /^embeddings\.http: the server answered 500$/],
+    ["hang", /^embeddings\.timeout: no answer within 0 s$/],
+    ["short-request-vectors", /^embeddings\.dimension: the request's vector has 3 dimensions, the skills' 4$/],
+  ] as const) {
+    it(`falls back to the lexical ranking when the endpoint ${mode === "hang" ? "does not answer" : mode === "error" ? "answers 500" : "returns a vector of another dimension"}, and says so once`, async () => {
+      server.mode = mode;
+      const h = ranker(SKILLS, 300);
+      const words = lexical();
+      const first = await h.rank(REQUEST, words);
+      expect(first.ranking).toBe("lexical");
+      expect(first.fallback).toMatch(code);
+      expect(first.hits.map((x) => x.name)).toEqual(words.hits.map((x) => x.name));
+      const calls = server.calls.length;
+      const second = await h.rank(REQUEST, words);
+      expect(second.ranking).toBe("lexical");
+      expect(second.fallback).toBeUndefined();
+      expect(server.calls.length).toBe(calls); // not asked again
+    });
+  }
+});

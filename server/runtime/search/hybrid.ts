@@ -1,0 +1,103 @@
+// Words and meaning fused (issue 36, optional): the one lexical ranking and a ranking by embedding similarity,
+// combined by reciprocal rank fusion (each list gives 1 / (60 + rank)), so a skill found by either part rises and
+// one found by both rises most. Every hit says which part found it. When the embeddings endpoint fails (timeout,
+// an error status, vectors of the wrong dimension) the ranking is the lexical one, and the first result says why;
+// the endpoint is not called again by this ranker.
+import { cosine, embed, EmbeddingsError, type EmbeddingsConfig, type VectorStore } from "./embeddings";
+import type { SearchHit, SearchResult } from "./engine";
+
+/** The constant of reciprocal rank fusion (Cormack et al. 2009): damps the weight of the very first ranks. */
+export const RRF_K = 60;
+/** Hits found by meaning alone that are kept at least. */
+const MEANING_KEEP = 20;
+
+export interface MeaningSkill {
+  id: string;
+  name: string;
+  description: string;
+  /** The SKILL.md digest its vector is kept under. */
+  digest: string;
+}
+
+export interface HybridResult extends SearchResult {
+  /** Which ranking this is. */
+  ranking: "hybrid" | "lexical";
+  /** On the first result after the endpoint failed: why the ranking is lexical only. */
+  fallback?: string;
+}
+
+export class HybridRanker {
+  private vectors?: Map<string, number[]>;
+  private down = false;
+
+  constructor(
+    private readonly cfg: EmbeddingsConfig,
+    private readonly store: VectorStore,
+    private readonly skills: MeaningSkill[],
+  ) {}
+
+  /** Vectors of every skill: the stored ones by digest, the missing ones embedded now (and stored). */
+  private async skillVectors(): Promise<Map<string, number[]>> {
+    if (this.vectors) return this.vectors;
+    const missing = this.skills.filter((s) => !this.store.get(s.digest));
+    if (missing.length) {
+      const got = await embed(this.cfg, missing.map((s) => `${s.name}: ${s.description}`));
+      missing.forEach((s, i) => this.store.set(s.digest, got[i]!));
+    }
+    this.store.save(new Set(this.skills.map((s) => s.digest)));
+    this.vectors = new Map(this.skills.map((s) => [s.id, this.store.get(s.digest)!]));
+    return this.vectors;
+  }
+
+  /** The lexical result fused with the ranking by meaning, or the lexical one when the endpoint fails. */
+  async rank(request: string, lexical: SearchResult): Promise<HybridResult> {
+    if (this.down) return { ...lexical, ranking: "lexical" };
+    let byMeaning: { id: string; similarity: number }[];
+    try {
+      const vectors = await this.skillVectors();
+      const [q] = await embed(this.cfg, [request]);
+      if (q!.length !== this.store.dims) throw new EmbeddingsError("embeddings.dimension", `the request's vector has ${q!.length} dimensions, the skills' ${this.store.dims}`);
+      byMeaning = this.skills.map((s) => ({ id: s.id, similarity: cosine(q!, vectors.get(s.id)!) })).sort((a, b) => b.similarity - a.similarity);
+    } catch (e) {
+      if (!(e instanceof EmbeddingsError)) throw e;
+      this.down = true;
+      return { ...lexical, ranking: "lexical", fallback: `${e.code}: ${e.message}` };
+    }
+    return { ...fuse(lexical, byMeaning, this.skills), ranking: "hybrid" };
+  }
+}
+
+/** Reciprocal rank fusion of the lexical hits and the ranking by meaning; `why` names the part(s) that found each. */
+export function fuse(lexical: SearchResult, byMeaning: { id: string; similarity: number }[], skills: MeaningSkill[]): SearchResult {
+  // The lexical hits, and at least the first MEANING_KEEP by meaning (a skill no word found can still be among them).
+  const limit = Math.max(lexical.hits.length, Math.min(byMeaning.length, MEANING_KEEP));
+  const info = new Map(skills.map((s) => [s.id, s]));
+  const fused = new Map<string, { score: number; lex?: { rank: number; hit: SearchHit }; meaning?: { rank: number; similarity: number } }>();
+  lexical.hits.forEach((hit, i) => fused.set(hit.id, { score: 1 / (RRF_K + i + 1), lex: { rank: i + 1, hit } }));
+  byMeaning.forEach((m, i) => {
+    const f = fused.get(m.id) ?? { score: 0 };
+    f.score += 1 / (RRF_K + i + 1);
+    f.meaning = { rank: i + 1, similarity: m.similarity };
+    fused.set(m.id, f);
+  });
+  const hits: SearchHit[] = [...fused]
+    .filter(([id]) => info.has(id))
+    .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([id, f]) => {
+      const s = info.get(id)!;
+      const parts = [f.lex ? `words #${f.lex.rank}` : null, f.meaning ? `meaning #${f.meaning.rank} (similarity ${f.meaning.similarity.toFixed(2)})` : null].filter(Boolean).join(", ");
+      const lex = f.lex?.hit;
+      return {
+        id,
+        name: s.name,
+        description: s.description,
+        score: Math.round(f.score * 1e5) / 1e5,
+        confidence: lex?.confidence ?? 0,
+        matched: lex?.matched ?? [],
+        phrases: lex?.phrases ?? [],
+        why: `${lex ? `${lex.why}; ` : ""}found by ${parts}`,
+      };
+    });
+  return { ...lexical, hits };
+}
