@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_HOME } from "../playwright.config";
-import { streamOpenAi } from "../server/runtime/agent/test-sse";
+import { streamOpenAi } from "../server/runtime/agent/sse.test-support";
 import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 // A scripted OpenAI-compatible model on the port playwright.config.ts gives the console (OPENAI_BASE_URL):

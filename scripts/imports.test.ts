@@ -129,3 +129,26 @@ describe("import circles", () => {
     expect(circles(files).map((c) => c.join(" -> "))).toEqual([]);
   });
 });
+
+// Test helpers are told from product code at a glance (#42): `*.test-support.ts` beside the code they serve, or a
+// test-support/ folder; and product code never imports them.
+describe("test helpers", () => {
+  const isTest = (rel: string) => /\.(test|spec)\.tsx?$/.test(rel);
+  const isSupport = (rel: string) => /\.test-support\.tsx?$/.test(rel) || rel.split(path.sep).includes("test-support");
+  const files = ["server", "app", "components", "db", "scripts"].flatMap((d) => sourceFiles(d));
+
+  it("a file that imports a test runner is a test or is named as test support", () => {
+    const offenders = files.filter(
+      (f) => !isTest(f) && !isSupport(f) && /\bfrom\s*["'](vitest|@playwright\/test)["']/.test(fs.readFileSync(path.join(repo, f), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("product code imports no test support", () => {
+    const supports = new Set(files.filter(isSupport).map((f) => f.replace(/\.tsx?$/, "")));
+    expect(supports.size).toBeGreaterThan(5);
+    // npm test's own runner (scripts/test*.ts) reads the skip marks the suites write: it is test tooling too.
+    const product = files.filter((f) => !isTest(f) && !isSupport(f) && !/^scripts\/test[-.]/.test(f));
+    expect(product.flatMap((f) => importsOf(f).filter((i) => supports.has(i.replace(/\.tsx?$/, ""))).map((i) => `${f} -> ${i}`))).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigFileError, configContext, parseConfigFile, readSkillsConfig } from "./config-file";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, writeSkill, type TempLayers } from "./test-helpers";
+import { tempLayers, writeSkill, type TempLayers } from "./registry.test-support";
 
 let t: TempLayers;
 afterEach(() => t?.cleanup());

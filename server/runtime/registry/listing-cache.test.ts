@@ -6,7 +6,7 @@ import { cacheDirFrom, listingCache } from "./listing-cache";
 import { FILE_CLOCK_SETTLE_MS } from "../../domain/vocabulary";
 import type { EntryOptions } from "./scan";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers, writeSkill } from "./test-helpers";
+import { tempLayers, type TempLayers, writeSkill } from "./registry.test-support";
 
 const OPTIONS: EntryOptions = { checks: "frontmatter", scriptDigests: false };
 let t: TempLayers;

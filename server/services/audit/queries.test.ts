@@ -13,7 +13,7 @@ import {
   topSkillsByActivation,
   violations,
 } from "./queries";
-import { tempDb, type TempDb } from "./testing";
+import { tempDb, type TempDb } from "./audit.test-support";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;

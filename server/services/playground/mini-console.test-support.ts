@@ -3,7 +3,7 @@
 // be killed, as a console dies mid-turn.
 import fs from "node:fs";
 import { createSession, startTurn, warmTurnWorker } from "./index";
-import { playgroundWorld } from "./test-world";
+import { playgroundWorld } from "./playground.test-support";
 
 /** The script's own process: a sleep of a length nothing else on the machine uses. */
 const SLEEP = "29.7";

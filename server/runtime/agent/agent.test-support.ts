@@ -11,7 +11,7 @@ import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sand
 import type { ScriptRunner } from "../sandbox/types";
 import { afterAll, beforeAll } from "vitest";
 import { listenLocal } from "../../test-support/listen";
-import { streamAnthropic, streamOpenAi } from "./test-sse";
+import { streamAnthropic, streamOpenAi } from "./sse.test-support";
 import type { AgentEvent, AgentRunOptions } from "./types";
 
 export interface AgentWorld {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { ensureDataHome, resolveDataHome, type DataHome } from "../../config";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import type { LayerName } from "../../runtime/registry";
-import { writeSkill, type SkillSpec } from "../../runtime/registry/test-helpers";
+import { writeSkill, type SkillSpec } from "../../runtime/registry/registry.test-support";
 import { closeAllIndexes, refreshAll } from "../catalog/catalog";
 import { tempDb } from "../../test-support/temp-db";
 import type { Viewer } from "./context";
