@@ -33,9 +33,10 @@ export function readTriggerSet(ctx: SkillsContext, ref: SkillRef): TriggerSet {
   const e = readOptional(ctx, ref, TASK_EVALS_FILE);
   const triggers = t?.text != null ? parseTriggers(t.text) : { value: [], diagnostics: [] };
   const tasks = e?.text != null ? parseTaskEvals(e.text) : { value: { skillName: null, evals: [] }, diagnostics: [] };
+  const inTriggers = new Set(triggers.value.map((c) => c.query));
   return {
     triggers: triggers.value,
-    fromTasks: combineCases([], tasks.value.evals).filter((c) => !triggers.value.some((x) => x.query === c.query)),
+    fromTasks: combineCases([], tasks.value.evals).filter((c) => !inTriggers.has(c.query)),
     digest: t?.digest ?? null,
     diagnostics: [...triggers.diagnostics.map((d) => ({ ...d, file: TRIGGERS_FILE })), ...tasks.diagnostics.map((d) => ({ ...d, file: TASK_EVALS_FILE }))],
     hasExpectations: tasks.value.evals.some((x) => (x.expectations?.length ?? 0) > 0),
