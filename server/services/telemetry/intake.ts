@@ -5,7 +5,9 @@ import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
-import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_JSON_DEPTH, TELEMETRY_MAX_VALUES_PER_REQUEST } from "../../domain/telemetry";
+import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_JSON_DEPTH, TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE, TELEMETRY_MAX_VALUES_PER_REQUEST } from "../../domain/telemetry";
+import { processWide } from "../../process-wide";
+import { RateLimiter } from "../auth/rate-limit";
 import type { TokenPrincipal } from "../tokens";
 import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
@@ -122,6 +124,28 @@ function summary(m: Mapped): IntakeResult {
   };
 }
 
+/** Rows written per token and minute, per database (one console has one; each test its own). */
+const rowLimiters = processWide("telemetryRowLimiters", () => new WeakMap<Db, RateLimiter>());
+
+function rowLimiter(db: Db): RateLimiter {
+  let l = rowLimiters().get(db);
+  if (!l) rowLimiters().set(db, (l = new RateLimiter(TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE, 60_000)));
+  return l;
+}
+
+/** Counts a request's rows against its token's minute, or refuses the whole request (429, Retry-After) with nothing written. */
+function takeRows(db: Db, principal: TokenPrincipal, rows: number, at: Date): void {
+  if (!rows) return;
+  const waitMs = rowLimiter(db).take(principal.tokenId, rows, at.getTime());
+  if (!waitMs) return;
+  const retryAfterSeconds = Math.ceil(waitMs / 1000);
+  throw new ServiceError(
+    "TOO_MANY_REQUESTS",
+    `This token has sent more than ${TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE} audit events in a minute; nothing of this request was kept: send it again in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
+}
+
 export interface IntakeInput {
   signal: Signal;
   encoding: Encoding;
@@ -153,6 +177,7 @@ export function ingest(db: Db, audit: AuditSink, input: IntakeInput): IntakeResu
       return typeof row?.v === "number" ? row.v : null;
     });
   }
+  takeRows(db, input.principal, mapped.events.length, received);
   for (const e of mapped.events) audit.record(e);
   // Written before answering: the agent's next export (and the dashboard) sees them, and a cumulative counter's
   // next delta is computed against this one.
