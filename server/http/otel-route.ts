@@ -55,7 +55,7 @@ export async function handleOtlpRequest(req: Request, signal: Signal, deps: Otel
       throw e;
     }
     bytes = inflate(bytes, req.headers.get("content-encoding"), limit);
-    const r = ingest(deps.db, deps.audit, { signal, encoding, bytes, principal });
+    const r = await ingest(deps.db, deps.audit, { signal, encoding, bytes, principal });
     const partial = r.rejected ? { [REJECTED_FIELD[signal]]: r.rejected, errorMessage: r.message } : undefined;
     if (encoding === "protobuf") {
       return new Response(encodeResponse(signal, partial) as BodyInit, { headers: { "content-type": OTLP_PROTOBUF } });
