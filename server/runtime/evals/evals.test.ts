@@ -159,6 +159,23 @@ describe("runTriggerEval", () => {
     expect(summarize(results, "pdf-forms")).toMatchObject({ tp: 1, fn: 1, tn: 1, fp: 0 });
   });
 
+  // Issue 35 item 5: with the offline provider nothing a run awaits is I/O, so 500 queries were one unbroken
+  // stretch of the console's thread. Counted in turns of the event loop, not in time.
+  it("gives the event loop a turn between queries, so a 500-case run does not hold other requests", async () => {
+    const cases = Array.from({ length: 40 }, (_, i) => ({ query: `fill in PDF form number ${i}`, should_trigger: true }));
+    let done = false;
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const results = await runTriggerEval({ skill: "pdf-forms", cases, skills: { index }, searchIndex: index, provider: new OfflineProvider(), mode: "tool", scratchDir: world.scratch });
+    done = true;
+    expect(results).toHaveLength(40);
+    expect(turns).toBeGreaterThanOrEqual(39); // one between each two queries
+  });
+
   it("a model provider: 3 runs per query give a rate; provider errors mark the query errored, not failed", async () => {
     let call = 0;
     // Runs of query 1: fires, fires, does not (answers). Query 2: the server fails (500 on every call).
