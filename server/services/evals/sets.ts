@@ -2,7 +2,7 @@
 // through the skills service (so confinement, rights, versions and the skill_saved audit event are the same
 // as for any file of the skill), plus the prompts of evals/evals.json as should-trigger cases.
 import { combineCases, formatTriggers, type TaskEval, parseTriggers, TASK_EVALS_FILE, TRIGGERS_FILE, type EvalDiagnostic, type TriggerCase } from "../../runtime/evals";
-import { offload } from "../offload/pool";
+import { offloadText } from "../offload/pool";
 import { readSkillFile, saveFile, type SkillRef, type SkillsContext } from "../skills";
 import { SkillServiceError } from "../skills/errors";
 
@@ -29,13 +29,13 @@ function readOptional(ctx: SkillsContext, ref: SkillRef, file: string) {
   }
 }
 
-/** Reads both files here (rights, confinement) and parses them in the offload worker: a stored set may be megabytes. */
+/** Reads both files here (rights, confinement) and parses them in the offload worker when large: a stored set may be megabytes. */
 export async function readTriggerSet(ctx: SkillsContext, ref: SkillRef): Promise<TriggerSet> {
   const t = readOptional(ctx, ref, TRIGGERS_FILE);
   const e = readOptional(ctx, ref, TASK_EVALS_FILE);
   const [triggers, tasks] = await Promise.all([
-    t?.text != null ? offload("parseTriggers", t.text) : { value: [], diagnostics: [] },
-    e?.text != null ? offload("parseTaskEvals", e.text) : { value: { skillName: null, evals: [] }, diagnostics: [] },
+    t?.text != null ? offloadText("parseTriggers", t.text) : { value: [], diagnostics: [] },
+    e?.text != null ? offloadText("parseTaskEvals", e.text) : { value: { skillName: null, evals: [] }, diagnostics: [] },
   ]);
   const inTriggers = new Set(triggers.value.map((c) => c.query));
   return {

@@ -10,7 +10,7 @@ import { processEnv } from "../../../env";
 import { repoRoot } from "../../config";
 import { ServiceError } from "../../domain/errors";
 import { processWide } from "../../process-wide";
-import type { FromOffload, JobArgs, JobName, JobResult, ToOffload } from "./jobs";
+import { JOBS, type FromOffload, type JobArgs, type JobName, type JobResult, type ToOffload } from "./jobs";
 
 interface PoolState {
   worker: ChildProcess | null;
@@ -63,6 +63,15 @@ export function offload<K extends JobName>(job: K, ...args: JobArgs<K>): Promise
       if (e) w.kill();
     });
   });
+}
+
+/** Inputs up to this size cost less than the trip to the worker (milliseconds at most): they run in the caller's thread. */
+export const IN_THREAD_MAX_CHARS = 32 * 1024;
+
+/** `offload` for a job whose cost follows the size of one text: a small one runs here, at once. */
+export async function offloadText<K extends "parseTriggers" | "parseTaskEvals">(job: K, text: string): Promise<JobResult<K>> {
+  if (text.length > IN_THREAD_MAX_CHARS) return offload(job as JobName, ...([text] as JobArgs<K>)) as unknown as Promise<JobResult<K>>;
+  return (JOBS[job] as (t: string) => JobResult<K>)(text);
 }
 
 /** The worker's process id while one runs (tests stop it to see a call fail cleanly). */
