@@ -66,7 +66,7 @@ export function offload<K extends JobName>(job: K, ...args: JobArgs<K>): Promise
 }
 
 /** Inputs up to this size cost less than the trip to the worker (milliseconds at most): they run in the caller's thread. */
-export const IN_THREAD_MAX_CHARS = 32 * 1024;
+const IN_THREAD_MAX_CHARS = 32 * 1024;
 
 /** `offload` for a job whose cost follows the size of one text: a small one runs here, at once. */
 export async function offloadText<K extends "parseTriggers" | "parseTaskEvals">(job: K, text: string): Promise<JobResult<K>> {
