@@ -61,6 +61,9 @@ describe("verification and the archives", () => {
     fs.writeFileSync(r.file, whole.split("\n").slice(0, 11).join("\n") + "\n");
     expect(verifyChain(t.db)).toMatchObject({ ok: false, reason: "missing row", message: expect.stringMatching(new RegExp(`^Archive ${name} \\(rows 1-12\\): The archive ends at a different head`)) });
 
+    fs.writeFileSync(r.file, "null\n");
+    expect(verifyChain(t.db)).toMatchObject({ ok: false, reason: "edited", message: `Archive ${name} (rows 1-12): Line 1 of the archive is not a stored row (JSON with an id).` });
+
     fs.writeFileSync(r.file, "");
     expect(verifyChain(t.db)).toMatchObject({ ok: false, message: `Archive ${name} (rows 1-12): it holds 0 rows from 0, audit_archives recorded 12 rows from 1.` });
 

@@ -50,11 +50,14 @@ export function* checkArchiveFile(file: string, opts: { startHash?: string; star
   let failure: ChainFailure | null = null;
   yield* eachLine(file, (line, lineNo) => {
     if (!line.trim()) return true;
-    let row: StoredRow;
+    let row: StoredRow | null = null;
     try {
       row = JSON.parse(line) as StoredRow;
     } catch {
-      failure = { ok: false, count: checker?.count ?? 0, brokenAt: -lineNo, reason: "edited", expected: "a JSON row", found: line.slice(0, 80), message: `Line ${lineNo} of the archive is not valid JSON.` };
+      // said below
+    }
+    if (!row || typeof row !== "object" || typeof row.id !== "number") {
+      failure = { ok: false, count: checker?.count ?? 0, brokenAt: -lineNo, reason: "edited", expected: "a JSON row", found: line.slice(0, 80), message: `Line ${lineNo} of the archive is not a stored row (JSON with an id).` };
       return false;
     }
     checker ??= new ChainChecker({ id: opts.startId ?? row.id - 1, hash: opts.startHash ?? row.prevHash }, opts.keys);
