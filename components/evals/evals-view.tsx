@@ -58,7 +58,8 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
     if (run.data && run.data.status !== "running") void qc.invalidateQueries({ queryKey: trpc.evals.list.queryKey({ ref: skillRef }) });
   }, [run.data?.status]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const canWrite = info.data?.canWrite === true;
+  // Editing waits for the stored set: rows added before it arrives would be replaced by it.
+  const canWrite = info.data?.canWrite === true && set.data !== undefined;
   const dirty = JSON.stringify(plain(cases)) !== saved;
   const outcome = useMemo(() => new Map((run.data?.results ?? []).map((r) => [r.query, r.errored ? ("error" as const) : r.passed ? ("pass" as const) : ("fail" as const)])), [run.data]);
 

@@ -26,14 +26,18 @@ export const CODEX_SKILL_COUNTER = "codex.skill.injected";
 export const TELEMETRY_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 /** Longest attribute value kept in an audit row's details. */
 export const TELEMETRY_ATTRIBUTE_MAX_CHARS = 200;
-/** Audit rows one counter data point may become (one per activation); beyond that the row says it was capped. */
-export const TELEMETRY_MAX_ROWS_PER_POINT = 1_000;
 /**
- * Audit rows one export request may become, all points and records together: a few KB of counter points, each worth
- * a thousand rows, froze the console for seconds and filled its audit. The SDKs export in batches of 512 records;
- * what is past this is dropped and named in the answer's partialSuccess.
+ * Audit rows one export request may become, all points and records together (a counter point is one row, with
+ * its count). The SDKs export in batches of 512 records; what is past this is dropped and named in the answer's
+ * partialSuccess.
  */
 export const TELEMETRY_MAX_ROWS_PER_REQUEST = 10_000;
+/**
+ * Audit rows one token may write per minute, all its requests together: parallel requests each under the request
+ * cap still filled the audit (90,000 rows from nine). A request that would pass it writes nothing and gets 429
+ * with Retry-After, which the OTLP exporters honour by sending the batch again later.
+ */
+export const TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE = 30_000;
 /** Nesting an OTLP JSON body may have (attribute values in arrays in lists...): checked before the schema recurses. */
 export const TELEMETRY_MAX_JSON_DEPTH = 64;
 /**

@@ -191,7 +191,8 @@ describe("Codex", () => {
       await reader.forceFlush(); // nothing new: the same cumulative values again add nothing
       await provider.shutdown();
       const got = rows(and(eq(auditEvents.type, "skill_activated"), eq(auditEvents.sourceAgent, "codex")));
-      const count = (skill: string) => got.filter((r) => r.skill === skill).length;
+      // A point is one row with its count (details.count, absent for one).
+      const count = (skill: string) => got.filter((r) => r.skill === skill).reduce((n, r) => n + ((JSON.parse(String(r.details ?? "{}")) as { count?: number }).count ?? 1), 0);
       expect(count("pdf-forms")).toBe(2);
       expect(count("release-notes")).toBe(2);
       expect(got[0]).toMatchObject({ sourceHost: "build-box-3", sourceVersion: "0.146.0", outcome: "ok", actorId: aliceId });

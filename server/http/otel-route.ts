@@ -2,7 +2,7 @@
 // protobuf, gzip allowed). Accepts only `Authorization: Bearer` with telemetry:write. Answers as OTLP/HTTP
 // says: 200 with an export response (partialSuccess names what was counted and dropped), 400 with the reason
 // for a bad payload (nothing written), 401/403 for the token, 413 over OMNIFORGE_TELEMETRY_MAX_BYTES, 415 for
-// another Content-Type. Error bodies are google.rpc.Status, in the request's encoding.
+// another Content-Type, 429 with Retry-After past the token's audit rows per minute (nothing written). Error bodies are google.rpc.Status, in the request's encoding.
 import type { Db } from "../../db/client";
 import { setting } from "../../env";
 import type { AuditSink } from "../runtime/audit/events";
@@ -20,11 +20,13 @@ export interface OtelRouteDeps {
 }
 
 // google.rpc.Code of each HTTP status the receiver answers with.
-const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 405: 12, 413: 8, 415: 3 };
+const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 405: 12, 413: 8, 415: 3, 429: 8 };
 
-function reply(encoding: Encoding, status: number, message: string): Response {
+function reply(encoding: Encoding, status: number, message: string, retryAfterSeconds?: number): Response {
   const code = RPC_CODE[status] ?? 2;
   const headers: Record<string, string> = status === 401 ? { "www-authenticate": 'Bearer realm="omniforge"' } : {};
+  // OTLP/HTTP exporters wait this long before sending the same batch again.
+  if (retryAfterSeconds) headers["retry-after"] = String(retryAfterSeconds);
   if (encoding === "protobuf") {
     return new Response(encodeStatus(code, message) as BodyInit, { status, headers: { ...headers, "content-type": OTLP_PROTOBUF } });
   }
@@ -53,7 +55,7 @@ export async function handleOtlpRequest(req: Request, signal: Signal, deps: Otel
       throw e;
     }
     bytes = inflate(bytes, req.headers.get("content-encoding"), limit);
-    const r = ingest(deps.db, deps.audit, { signal, encoding, bytes, principal });
+    const r = await ingest(deps.db, deps.audit, { signal, encoding, bytes, principal });
     const partial = r.rejected ? { [REJECTED_FIELD[signal]]: r.rejected, errorMessage: r.message } : undefined;
     if (encoding === "protobuf") {
       return new Response(encodeResponse(signal, partial) as BodyInit, { headers: { "content-type": OTLP_PROTOBUF } });
@@ -62,7 +64,7 @@ export async function handleOtlpRequest(req: Request, signal: Signal, deps: Otel
     const json = partial ? { partialSuccess: { ...partial, [REJECTED_FIELD[signal]]: String(r.rejected) } } : {};
     return new Response(JSON.stringify(json), { headers: { "content-type": OTLP_JSON } });
   } catch (e) {
-    if (isServiceError(e)) return reply(encoding, HTTP_STATUS[e.code], e.message);
+    if (isServiceError(e)) return reply(encoding, HTTP_STATUS[e.code], e.message, Number(e.details?.retryAfterSeconds) || undefined);
     throw e;
   }
 }

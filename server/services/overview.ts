@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import type { DataHome } from "./../config";
 import type { AuditSink } from "../runtime/audit/events";
 import { auditScopeFor } from "./audit/filter";
-import { countEvents, topSkillsByActivation } from "./audit/queries";
+import { countActivations, countEvents, topSkillsByActivation } from "./audit/queries";
 import { hasRole } from "../domain/vocabulary";
 import { overview as evalOverview } from "./evals";
 import { allDefinitions, syncApprovals } from "./governance";
@@ -40,7 +40,7 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
       // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
       scriptFailures: countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope),
       scriptRuns: countEvents(db, { ...since, type: "script_executed" }, scope),
-      activations: countEvents(db, { ...since, type: "skill_activated" }, scope),
+      activations: countActivations(db, since, scope),
     },
     busiest: topSkillsByActivation(db, since, scope, 5),
     evals,

@@ -16,6 +16,11 @@ export const CHECKS = {
     explanation: "SKILL.md is missing, unreadable, refused (a link out of the folder) or has no frontmatter with a name and a description: no agent lists or activates the skill, whatever else it holds.",
     fix: "Run omniforge skill validate on the folder and fix the errors it names.",
   },
+  "skill.not-fully-checked": {
+    severity: "medium",
+    explanation: "The doctor stopped before the end of this skill (its time ran out, or a line was too long to scan): a problem in the part not read would not be reported.",
+    fix: "Split very large or generated files out of the skill (data belongs in assets/, not in scripts), or review the part named by hand.",
+  },
   "tools.missing": {
     severity: "high",
     explanation: "The body tells the agent to run a command or use a tool that allowed-tools does not allow: under enforcement the skill cannot do what it says.",

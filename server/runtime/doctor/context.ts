@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkSkillDir, type SkillCheck } from "../skill/index";
+import { noBudget, type Budget } from "./budget";
 import { listFiles } from "../walk-files";
 
 /** Files listed per skill; a skill with more is a data dump and the rest is not looked at. */
@@ -22,6 +23,8 @@ export interface SkillContext {
   descriptionLine: number;
   /** SKILL.md's lines before the body (the frontmatter), to point findings at a field. */
   frontmatterLines: string[];
+  /** The time left for this skill's checks (set when they start). */
+  budget: Budget;
 }
 
 /** Dot files, dependency folders and byte-code caches are not part of what a skill says. */
@@ -55,5 +58,5 @@ export function loadSkill(dir: string): SkillContext {
   const description = check.properties?.description ?? (typeof raw.description === "string" ? raw.description : "");
   const frontmatterLines = check.file ? (readText(abs, path.basename(check.file)) ?? "").split("\n", Math.max(check.bodyStartLine - 1, 1)) : [];
   const d = frontmatterLines.findIndex((l) => /^description\s*:/.test(l));
-  return { dir: abs, check, name, description, body: check.body ?? "", bodyStartLine: check.bodyStartLine, files: skillFiles(abs), descriptionLine: d >= 0 ? d + 1 : 1, frontmatterLines };
+  return { dir: abs, check, name, description, body: check.body ?? "", bodyStartLine: check.bodyStartLine, files: skillFiles(abs), descriptionLine: d >= 0 ? d + 1 : 1, frontmatterLines, budget: noBudget() };
 }

@@ -2,6 +2,7 @@
 // scripts), complete (its references) and distinguishable (its description, overlaps in a catalog). Pure
 // runtime: no next, react or database. The editor, the CLI, the report page and policy call these two entries.
 import path from "node:path";
+import { Budget, DOCTOR_BUDGET_MS } from "./budget";
 import { CHECKS, CHECK_CODES, finding, type CheckCode } from "./checks";
 import { loadSkill, type SkillContext } from "./context";
 import { checkDescription, findOverlaps, overlapFindings } from "./description";
@@ -43,7 +44,11 @@ function finish(ctx: SkillContext, findings: Finding[], opts: DoctorOptions): Fi
 }
 
 function perSkill(ctx: SkillContext, opts: DoctorOptions): Finding[] {
-  return [...checkLoads(ctx), ...checkTools(ctx), ...checkScripts(ctx), ...checkRefs(ctx), ...checkDescription(ctx), ...checkPriority(ctx, opts.layerRivals?.(ctx))];
+  ctx.budget = new Budget(opts.budgetMs ?? DOCTOR_BUDGET_MS, opts.clock);
+  const found = [...checkLoads(ctx), ...checkTools(ctx), ...checkScripts(ctx), ...checkRefs(ctx), ...checkDescription(ctx), ...checkPriority(ctx, opts.layerRivals?.(ctx))];
+  const gaps = ctx.budget.gaps;
+  if (gaps.length) found.push(finding("skill.not-fully-checked", `not fully checked: ${gaps.join("; ")}`, "SKILL.md", 1));
+  return found;
 }
 
 /** A skill no agent can load is the first thing to say: the other checks read what is there and may find nothing. */

@@ -41,6 +41,8 @@ function unreferenced(ctx: SkillContext): Finding[] {
   for (const f of ctx.files) if (TEXT.test(f)) texts.set(f, readText(ctx.dir, f) ?? "");
   const out: Finding[] = [];
   for (const f of candidates) {
+    // Each file is looked for in every text file: files times texts, so this is where a big skill spends its time.
+    if (ctx.budget.spent("the search for files nothing mentions")) break;
     const base = f.slice(f.lastIndexOf("/") + 1);
     const stem = base.replace(/\.[^.]+$/, "");
     const folders: string[] = [];

@@ -1,6 +1,7 @@
 // Security checks on Python and JavaScript/TypeScript scripts. Comments (and Python docstrings) are blanked
 // first, keeping line numbers, so a comment that mentions `curl | sh` is no finding. Command strings passed to
 // a shell (os.system, subprocess, child_process) are parsed as shell and checked like shell scripts.
+import { MAX_SCANNED_LINE, noBudget, type Budget } from "./budget";
 import { finding } from "./checks";
 import { CREDENTIAL_PATH, isOutsidePath, PERSISTENCE_PATH } from "./patterns";
 import { checkShellCommands, credentialFindings, newFacts, type FileFacts } from "./scripts-shell";
@@ -140,7 +141,7 @@ function outsideArg(arg: string): string | null {
   return lit !== undefined && isOutsidePath(lit) ? lit : null;
 }
 
-export function scanCode(text: string, file: string, lang: CodeLanguage): Finding[] {
+export function scanCode(text: string, file: string, lang: CodeLanguage, budget: Budget = noBudget()): Finding[] {
   const code = stripComments(text, lang);
   const lines = code.split("\n");
   const src = text.split("\n");
@@ -149,8 +150,12 @@ export function scanCode(text: string, file: string, lang: CodeLanguage): Findin
   const shellCall = lang === "python" ? PY_SHELL : JS_SHELL;
   let offset = 0;
   for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!;
+    const whole = lines[i]!;
     const lineNo = i + 1;
+    if (budget.spent(`${file} line ${lineNo}`)) break;
+    // The patterns below may read a line once per position they start at: a 500 KB line took minutes.
+    const l = whole.length > MAX_SCANNED_LINE ? whole.slice(0, MAX_SCANNED_LINE) : whole;
+    if (l !== whole) budget.skipped(`${file} line ${lineNo} is longer than ${MAX_SCANNED_LINE} characters; only its start was read`);
     const snippet = src[i] ?? l;
     const codes = new Set<string>();
     const add = (f: Finding) => {
@@ -180,7 +185,7 @@ export function scanCode(text: string, file: string, lang: CodeLanguage): Findin
       if (NETWORK_USE[lang].test(l)) facts.network = true;
       if (WHOLE_ENV[lang].test(l)) facts.credentialReads.push({ line: lineNo, snippet, what: "the whole environment (every token in it)" });
     }
-    offset += l.length + 1;
+    offset += whole.length + 1;
   }
   out.push(...credentialFindings(file, facts));
   return out;

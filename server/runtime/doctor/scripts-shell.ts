@@ -1,5 +1,6 @@
 // Security checks on shell commands (scripts/*.sh and the command strings Python and JavaScript scripts pass
 // to a shell). Works on parsed commands (shell.ts), never on raw text, so quotes and comments do not fool it.
+import { noBudget, type Budget } from "./budget";
 import { finding } from "./checks";
 import { CREDENTIAL_PATH, FETCHERS, INTERPRETERS, isDangerousRemoveTarget, isOutsidePath, LONG_BASE64, NETWORK, PERSISTENCE_PATH, SECRET_ENV } from "./patterns";
 import { commandName, parseShellLine, shellLines, type ShellCommand } from "./shell";
@@ -21,9 +22,26 @@ const ASSIGNMENT = /^(?:(?:local|export|readonly|declare)\s+)?([A-Za-z_][A-Za-z0
 
 const isShell = (name: string) => INTERPRETERS.has(name);
 
-function chainHas(c: ShellCommand, test: (c: ShellCommand) => boolean): ShellCommand | null {
-  for (let p = c.pipedFrom; p; p = p.pipedFrom) if (test(p)) return p;
-  return null;
+/**
+ * The nearest command upstream of a pipe (`… | c`) that passes the test. Answers are remembered per command,
+ * so a line of 50,000 pipes is walked once, not once per command (that took minutes).
+ */
+function upstreamFinder(test: (c: ShellCommand) => boolean): (c: ShellCommand) => ShellCommand | null {
+  const nearest = new Map<ShellCommand, ShellCommand | null>();
+  return (c) => {
+    const unknown: ShellCommand[] = [];
+    let p = c.pipedFrom;
+    while (p && !nearest.has(p)) {
+      unknown.push(p);
+      p = p.pipedFrom;
+    }
+    let found = p ? nearest.get(p)! : null;
+    for (let k = unknown.length - 1; k >= 0; k--) {
+      if (test(unknown[k]!)) found = unknown[k]!;
+      nearest.set(unknown[k]!, found);
+    }
+    return c.pipedFrom ? nearest.get(c.pipedFrom)! : null;
+  };
 }
 
 const isFetch = (c: ShellCommand) => FETCHERS.has(commandName(c).name);
@@ -70,11 +88,15 @@ export function checkShellCommands(cmds: ShellCommand[], file: string, line: num
     seen.add(f.code);
     out.push(f);
   };
+  const fetchUpstream = upstreamFinder(isFetch);
+  const decodeUpstream = upstreamFinder(isDecode);
+  const credentialUpstream = upstreamFinder((p) => p.argv.some((w) => CREDENTIAL_PATH.test(" " + w)));
+  const decodedInto = new Set(cmds.filter(isDecode).map((d) => d.parent));
   for (const c of cmds) {
     const { name, args } = commandName(c);
     const raw0 = commandName(c, false).name;
     // Download and run: curl … | sh, sh -c "$(curl …)", bash <(curl …), eval "$(wget -O- …)".
-    if (isShell(name) && chainHas(c, isFetch)) add(finding("scripts.download-exec", `downloaded code is piped into ${name}`, file, line, snippet));
+    if (isShell(name) && fetchUpstream(c)) add(finding("scripts.download-exec", `downloaded code is piped into ${name}`, file, line, snippet));
     if (isFetch(c) && c.parent && isShell(commandName(c.parent).name)) {
       add(finding("scripts.download-exec", `downloaded code is run by ${commandName(c.parent).name}`, file, line, snippet));
     }
@@ -103,7 +125,7 @@ export function checkShellCommands(cmds: ShellCommand[], file: string, line: num
     if (name === "chmod" && args.some((a) => /^(?:0?777|[ugoa]*\+rwx|o\+w|a\+w)$/.test(a))) add(finding("scripts.privilege", "chmod makes files writable by everyone", file, line, snippet));
     // Obfuscation: eval of a built string; base64 decoded and executed.
     if (name === "eval" && args.some((a) => a.includes("$"))) add(finding("scripts.obfuscation", "eval runs a string built at run time", file, line, snippet));
-    if (isShell(name) && (chainHas(c, isDecode) || cmds.some((d) => d.parent === c && isDecode(d)))) {
+    if (isShell(name) && (decodeUpstream(c) || decodedInto.has(c))) {
       add(finding("scripts.obfuscation", "decoded data is executed", file, line, snippet));
     }
     if (isDecode(c) && c.parent && isShell(commandName(c.parent).name)) add(finding("scripts.obfuscation", "decoded data is executed", file, line, snippet));
@@ -115,7 +137,7 @@ export function checkShellCommands(cmds: ShellCommand[], file: string, line: num
       facts.network = true;
       const leaked = dataArgs(args).find((a) => SECRET_ENV.test(a) || CREDENTIAL_PATH.test(" " + a));
       if (leaked) facts.sent.push({ line, snippet, what: leaked });
-      const from = chainHas(c, (p) => p.argv.some((w) => CREDENTIAL_PATH.test(" " + w)));
+      const from = credentialUpstream(c);
       if (from) facts.sent.push({ line, snippet, what: from.argv.find((w) => CREDENTIAL_PATH.test(" " + w))! });
     }
     if (cred && !NETWORK.has(name)) facts.credentialReads.push({ line, snippet, what: cred });
@@ -148,7 +170,7 @@ export function credentialFindings(file: string, facts: FileFacts): Finding[] {
 const WORTH_PARSING = /[>|`]|\$\(|<\(|[A-Za-z0-9+/]{120}|\b(?:curl|wget|fetch|https?|aria2c|nc|ncat|netcat|scp|sftp|ftp|telnet|socat|rsync|ssh|rm|tee|cp|mv|install|ln|crontab|systemctl|launchctl|sudo|doas|su|chmod|eval|base64|xxd|openssl|source|sh|bash|zsh|dash|ksh|fish|python3?|perl|ruby|node|php)\b|\.(?:ssh|aws|netrc|git-credentials|docker|kube|config|pgpass|npmrc|pypirc|gnupg)\b|id_(?:rsa|ed25519|ecdsa)|TOKEN|SECRET|API_?KEY|PASSW|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/;
 
 /** A shell script's findings. */
-export function scanShell(text: string, file: string): Finding[] {
+export function scanShell(text: string, file: string, budget: Budget = noBudget()): Finding[] {
   const facts = newFacts();
   const out: Finding[] = [];
   const lines = shellLines(text);
@@ -156,7 +178,10 @@ export function scanShell(text: string, file: string): Finding[] {
     const a = ASSIGNMENT.exec(l.text);
     if (a) facts.assigned.add(a[1]!);
   }
-  for (const l of lines) if (WORTH_PARSING.test(l.text)) out.push(...checkShellText(l.text, file, l.line, facts));
+  for (const l of lines) {
+    if (budget.spent(`${file} line ${l.line}`)) break;
+    if (WORTH_PARSING.test(l.text)) out.push(...checkShellText(l.text, file, l.line, facts));
+  }
   out.push(...credentialFindings(file, facts));
   return out;
 }

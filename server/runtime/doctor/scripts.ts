@@ -27,11 +27,12 @@ export function scriptFiles(ctx: SkillContext): string[] {
 export function checkScripts(ctx: SkillContext): Finding[] {
   const out: Finding[] = [];
   for (const rel of scriptFiles(ctx)) {
+    if (ctx.budget.spent(rel)) break;
     const text = readText(ctx.dir, rel);
     if (text === null || text.includes("\u0000")) continue;
     const lang = scriptLanguage(rel, text);
-    if (lang === "shell") out.push(...scanShell(text, rel));
-    else if (lang) out.push(...scanCode(text, rel, lang));
+    if (lang === "shell") out.push(...scanShell(text, rel, ctx.budget));
+    else if (lang) out.push(...scanCode(text, rel, lang, ctx.budget));
   }
   return out;
 }

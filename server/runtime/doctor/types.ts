@@ -63,4 +63,8 @@ export interface DoctorOptions {
    * folders). Undefined: unknown, and the priority check says nothing.
    */
   layerRivals?: (skill: { dir: string; name: string }) => number | undefined;
+  /** Milliseconds for one skill's checks (DOCTOR_BUDGET_MS when unset); past it the skill is not fully checked. */
+  budgetMs?: number;
+  /** The clock the budget reads, in milliseconds (performance.now when unset). */
+  clock?: () => number;
 }

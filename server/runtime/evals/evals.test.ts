@@ -48,6 +48,22 @@ describe("trigger set format", () => {
     ]);
   });
 
+  // Issue 35 item 3: 80,000 elements took 11 s (the line of each element was counted from the file's start).
+  // 200,000 here: quadratic reading would not finish within the test's time; linear reading is instant.
+  it("a huge array is read in one pass: the problems listed are capped and the rest counted, cases beyond 500 said", () => {
+    const junk = parseTriggers("[" + Array(200_000).fill("1").join(",\n") + "]");
+    expect(junk.value).toEqual([]);
+    expect(junk.diagnostics).toHaveLength(51);
+    expect(junk.diagnostics[49]).toMatchObject({ code: "eval.shape", line: 50, message: 'case 50 must be an object with "query" and "should_trigger"' });
+    expect(junk.diagnostics[50]).toMatchObject({ code: "eval.too-many", message: "199950 more problems are not listed" });
+    const many = parseTriggers(formatTriggers(Array.from({ length: 100_000 }, (_, i) => ({ query: `request ${i}`, should_trigger: i % 2 === 0 }))));
+    expect(many.value).toHaveLength(500);
+    expect(many.diagnostics).toEqual([{ code: "eval.too-many", message: "the set has 100000 cases; at most 500 are run", line: 1, column: 1 }]);
+    const cases = Array.from({ length: 100_000 }, (_, i) => `  {"query": "q${i}", "should_trigger": true},\n`).join("");
+    const last = parseTriggers(`[\n${cases}  7\n]`);
+    expect(last.diagnostics[0]).toMatchObject({ code: "eval.shape", message: expect.stringMatching(/^case 100001 /), line: 100_002, column: 3 });
+  });
+
   it("task evals' prompts join the set as should-trigger cases", () => {
     const tasks = parseTaskEvals(JSON.stringify({ skill_name: "pdf-forms", evals: [{ id: 1, prompt: "Fill the W-9 form", expected_output: "a filled PDF", files: [], expectations: ["fields filled"] }] }, null, 2));
     expect(tasks.diagnostics).toEqual([]);
@@ -141,6 +157,23 @@ describe("runTriggerEval", () => {
     expect(results[0]!.listingChars).toBeGreaterThan(0);
     expect(results[2]!.why?.[0]).toMatch(/^docx-writer: /);
     expect(summarize(results, "pdf-forms")).toMatchObject({ tp: 1, fn: 1, tn: 1, fp: 0 });
+  });
+
+  // Issue 35 item 5: with the offline provider nothing a run awaits is I/O, so 500 queries were one unbroken
+  // stretch of the console's thread. Counted in turns of the event loop, not in time.
+  it("gives the event loop a turn between queries, so a 500-case run does not hold other requests", async () => {
+    const cases = Array.from({ length: 40 }, (_, i) => ({ query: `fill in PDF form number ${i}`, should_trigger: true }));
+    let done = false;
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const results = await runTriggerEval({ skill: "pdf-forms", cases, skills: { index }, searchIndex: index, provider: new OfflineProvider(), mode: "tool", scratchDir: world.scratch });
+    done = true;
+    expect(results).toHaveLength(40);
+    expect(turns).toBeGreaterThanOrEqual(39); // one between each two queries
   });
 
   it("a model provider: 3 runs per query give a rate; provider errors mark the query errored, not failed", async () => {

@@ -38,16 +38,35 @@ export interface Parsed<T> {
   diagnostics: EvalDiagnostic[];
 }
 
-function lineCol(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      last = i;
+/** Most problems listed per file: a set of 80,000 bad cases gets this many and one line saying how many more. */
+export const MAX_DIAGNOSTICS = 50;
+
+type Position = { line: number; column: number };
+
+/**
+ * Line and column of offsets in one text. The line starts are found once and each offset is a binary search,
+ * so pointing at every element of a large array stays linear (counting newlines per element was quadratic).
+ */
+function locator(text: string): (offset: number) => Position {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
     }
-  }
-  return { line, column: offset - last };
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  };
+}
+
+/** Keeps the first MAX_DIAGNOSTICS problems and says how many more there were, so the answer stays small. */
+function capped(diagnostics: EvalDiagnostic[]): EvalDiagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
+  const more = diagnostics.length - MAX_DIAGNOSTICS;
+  return [...diagnostics.slice(0, MAX_DIAGNOSTICS), { code: "eval.too-many", message: `${more} more problems are not listed`, line: 1, column: 1 }];
 }
 
 // A UTF-8 byte order mark (Notepad, PowerShell's Out-File) is not part of the JSON: RFC 8259 lets a reader ignore it.
@@ -56,10 +75,11 @@ const withoutBom = (text: string) => text.replace(/^\uFEFF/, "");
 function parseJson(text: string, file: string): { json: unknown; diagnostics: EvalDiagnostic[] } {
   const errors: ParseError[] = [];
   const json: unknown = parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const at = locator(text);
   const diagnostics = errors.slice(0, 5).map((e) => ({
     code: "eval.json" as const,
     message: `${file} is not valid JSON: ${describe(printParseErrorCode(e.error))}`,
-    ...lineCol(text, e.offset),
+    ...at(e.offset),
   }));
   return { json, diagnostics };
 }
@@ -68,10 +88,11 @@ const describe = (code: string) =>
   code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase(); // "CloseBraceExpected" -> "close brace expected"
 
 /** Line and column of each element of the top-level array (or of the `evals` array), for diagnostics that point at a case. */
-function elementPositions(text: string, key?: string): { line: number; column: number }[] {
+function elementPositions(text: string, key?: string): Position[] {
   const root = parseTree(text);
   const arr = key ? findNodeAtLocation(root!, [key]) : root;
-  return (arr?.type === "array" ? (arr.children ?? []) : []).map((n) => lineCol(text, n.offset));
+  const at = locator(text);
+  return (arr?.type === "array" ? (arr.children ?? []) : []).map((n) => at(n.offset));
 }
 
 /** Reads triggers.json. Cases with problems are left out and each problem is a diagnostic. */
@@ -114,11 +135,12 @@ export function parseTriggers(file: string): Parsed<TriggerCase[]> {
     firstCase.set(o.query, { n: i + 1, should_trigger: o.should_trigger });
     value.push({ query: o.query, should_trigger: o.should_trigger });
   });
+  const listed = capped(diagnostics);
   if (value.length > MAX_CASES) {
-    diagnostics.push({ code: "eval.too-many", message: `the set has ${value.length} cases; at most ${MAX_CASES} are run`, line: 1, column: 1 });
+    listed.push({ code: "eval.too-many", message: `the set has ${value.length} cases; at most ${MAX_CASES} are run`, line: 1, column: 1 });
     value.length = MAX_CASES;
   }
-  return { value, diagnostics };
+  return { value, diagnostics: listed };
 }
 
 /** Writes a set exactly as skill-creator does: a JSON array, two-space indent, the two keys in order. */
@@ -154,7 +176,7 @@ export function parseTaskEvals(file: string): Parsed<{ skillName: string | null;
       ...(Array.isArray(e.expectations) ? { expectations: e.expectations.filter((x): x is string => typeof x === "string") } : {}),
     });
   });
-  return { value: { skillName: typeof o.skill_name === "string" ? o.skill_name : null, evals }, diagnostics };
+  return { value: { skillName: typeof o.skill_name === "string" ? o.skill_name : null, evals }, diagnostics: capped(diagnostics) };
 }
 
 /** One set from both files: the trigger cases, then each task eval's prompt as a should-trigger case. */

@@ -8,6 +8,7 @@
 //   appended without key  rows from N to the end link to each other, but none carries a valid keyed hash
 //   rewritten without key the same from the first row: the whole chain was re-hashed without the key
 //   hash mismatch         a break none of the above explains
+//   archive missing       a recorded archive's file is gone, not a file, or its range leaves a gap (archive-check.ts)
 // A problem inside a run of forged rows is reported once the run ends, so the checker may read ahead.
 import { AUDIT_CHAIN_HMAC, AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
 import { hashCanonical, macCanonical } from "./hash";
@@ -22,7 +23,8 @@ export type BreakReason =
   | "hash mismatch"
   | "key missing"
   | "checkpoint mismatch"
-  | "checkpoint file altered";
+  | "checkpoint file altered"
+  | "archive missing";
 
 export interface ChainFailure {
   ok: false;

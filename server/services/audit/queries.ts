@@ -123,6 +123,18 @@ export function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page:
   return pageOf(db, query.all({ ...values, limit: limit + 1 }), limit);
 }
 
+/**
+ * Activations a set of skill_activated rows stands for: an agent's counter point is one row whose details.count
+ * says how many it counted (services/telemetry/map.ts); every other row is one.
+ */
+const ACTIVATIONS = sql<number>`COALESCE(SUM(COALESCE(json_extract(${auditEvents.details}, '$.count'), 1)), 0)`;
+
+/** How many activations match (the overview's figure), counters' counts included. */
+export function countActivations(db: Db, filter: AuditFilter, scope: AuditScope): number {
+  flushAudit(db);
+  return db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)).get()!.n;
+}
+
 /** How many events match (the table's "N events"). */
 export function countEvents(db: Db, filter: AuditFilter, scope: AuditScope): number {
   flushAudit(db);
@@ -171,7 +183,8 @@ export function timeSeries(
   const range = { from: sql.placeholder("from"), to: sql.placeholder("to") };
   const counters = types.map((type) => ({
     type,
-    query: db.select({ n: count() }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
+    // An activation row may count many (a counter point): that type's figure adds up the counts.
+    query: db.select({ n: type === "skill_activated" ? ACTIVATIONS : count() }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
   }));
   const points: { t: number; type: string; n: number }[] = [];
   for (let t = firstStart; t <= lastStart; t += ms) {
@@ -208,11 +221,11 @@ export function eventTypes(db: Db): string[] {
 export function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): { skill: string; n: number }[] {
   flushAudit(db);
   return db
-    .select({ skill: auditEvents.skill, n: count() })
+    .select({ skill: auditEvents.skill, n: ACTIVATIONS })
     .from(auditEvents)
     .where(whereOf({ ...filter, type: "skill_activated" }, scope, and(isNotNull(auditEvents.skill), sql`${auditEvents.outcome} IS NOT 'failed'`)))
     .groupBy(auditEvents.skill)
-    .orderBy(desc(count()), asc(auditEvents.skill))
+    .orderBy(desc(ACTIVATIONS), asc(auditEvents.skill))
     .limit(limit)
     .all() as { skill: string; n: number }[];
 }

@@ -4,16 +4,14 @@
 // with their plain sha256 and counted as `unkeyed` (the first keyed row, which links to them, anchors them).
 // Then the signed checkpoints are compared with the rows they name (checkpoint-check.ts): that shows a
 // rewrite done with a stolen HMAC key, and rows removed at the end, which no chain can show alone.
-import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { asc, gt, lte, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { auditArchives, auditEvents } from "../../../db/schema/audit";
-import { AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
+import { checkArchiveFile, checkArchives, stepAsync, stepSync } from "./archive-check";
 import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
-import { canonical, GENESIS_HASH, type ChainedFields } from "./hash";
+import { GENESIS_HASH, type ChainedFields } from "./hash";
 import { loadAuditKeys, loadAuditKeysAt } from "./keys";
 import { archivedHeadQuery, ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
@@ -74,6 +72,10 @@ function* walk(db: Db): Generator<void, ChainVerifyResult> {
     .orderBy(asc(auditEvents.id))
     .limit(PAGE)
     .prepare();
+  // The table's chain starts where the newest archive ends: that start is only as good as the archives.
+  const archives = yield* checkArchives(db, keys);
+  const broken = archives.find((a) => !a.result.ok)?.result;
+  if (broken && !broken.ok) return { ...broken, count: 0, ...info(null) };
   const checker = new ChainChecker(start, keys);
   // Rows still in the table at or below the archived head were not removed by retention: they do not belong.
   const stale = db
@@ -116,84 +118,33 @@ function* walk(db: Db): Generator<void, ChainVerifyResult> {
 
 /** Verifies every row in audit_events, from the newest archive's head (or genesis) to the last row. */
 export function verifyChain(db: Db): ChainVerifyResult {
-  const it = walk(db);
-  for (;;) {
-    const step = it.next();
-    if (step.done) return step.value;
-  }
+  return stepSync(walk(db));
 }
 
 /**
  * verifyChain for servers: yields to the event loop between pages, so checking a million rows (seconds)
  * does not stall every other request. Rows appended meanwhile are checked too if the walk reaches them.
  */
-export async function verifyChainAsync(db: Db): Promise<ChainVerifyResult> {
-  const it = walk(db);
-  for (;;) {
-    const step = it.next();
-    if (step.done) return step.value;
-    await new Promise((r) => setImmediate(r));
-  }
+export function verifyChainAsync(db: Db): Promise<ChainVerifyResult> {
+  return stepAsync(walk(db));
 }
 
 /**
- * Verifies an archive file's own chain (one stored row per JSONL line), streamed. `startHash` is the head the
- * first row must link to (the previous archive's head, or genesis); `expectedHead` the head recorded in
- * audit_archives. `keys` default to those of the data home the archive folder sits in (<home>/audit-archive).
+ * Verifies an archive file's own chain (one stored row per JSONL line). `startHash` is the head the first row
+ * must link to (the previous archive's head, or genesis); `expectedHead` the head recorded in audit_archives.
+ * `keys` default to those of the data home the archive folder sits in (<home>/audit-archive).
  */
 export async function verifyArchiveFile(
   file: string,
   opts: { startHash?: string; startId?: number; expectedHead?: string; keys?: CheckerKeys } = {},
 ): Promise<VerifyResult> {
   const keys = opts.keys ?? loadAuditKeysAt(path.dirname(path.dirname(path.resolve(/*turbopackIgnore: true*/ file))));
-  const lines = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
-  let checker: ChainChecker | null = null;
-  let firstId = 0;
-  let lineNo = 0;
-  for await (const line of lines) {
-    lineNo += 1;
-    if (!line.trim()) continue;
-    let row: StoredRow;
-    try {
-      row = JSON.parse(line) as StoredRow;
-    } catch {
-      lines.close();
-      return { ok: false, count: checker ? (checker as ChainChecker).count : 0, brokenAt: -lineNo, reason: "edited", expected: "a JSON row", found: line.slice(0, 80), message: `Line ${lineNo} of the archive is not valid JSON.` };
-    }
-    checker ??= new ChainChecker({ id: opts.startId ?? row.id - 1, hash: opts.startHash ?? row.prevHash }, keys);
-    if (!firstId) firstId = row.id;
-    const failure = checker.push({ id: row.id, prevHash: row.prevHash, hash: row.hash, chain: row.chain ?? AUDIT_CHAIN_UNKEYED, canonical: canonical(row) });
-    if (failure) {
-      lines.close();
-      return failure;
-    }
-  }
-  const c = checker as ChainChecker | null;
-  if (!c) return { ok: true, count: 0, head: opts.startHash ?? GENESIS_HASH, archivedCount: 0, startId: 0 };
-  const failure = c.end();
-  if (failure) return failure;
-  if (opts.expectedHead && c.head !== opts.expectedHead) {
-    return { ok: false, count: c.count, brokenAt: -1, reason: "missing row", expected: opts.expectedHead, found: c.head, message: `The archive ends at a different head than audit_archives recorded: rows are missing at its end.` };
-  }
-  return { ok: true, count: c.count, head: c.head, archivedCount: 0, startId: firstId };
+  const r = await stepAsync(checkArchiveFile(file, { ...opts, keys }));
+  return r.ok ? { ...r, archivedCount: 0 } : r;
 }
 
-/** Verifies every archive file recorded in audit_archives, each linked to the one before it. */
+/** Verifies every archive recorded in audit_archives, each linked to the one before it. */
 export async function verifyArchives(db: Db): Promise<{ file: string; result: VerifyResult }[]> {
-  const archives = db
-    .select({ firstId: auditArchives.firstId, lastId: auditArchives.lastId, headHash: auditArchives.headHash, file: auditArchives.file })
-    .from(auditArchives)
-    .orderBy(asc(auditArchives.lastId))
-    .all();
-  const out: { file: string; result: VerifyResult }[] = [];
-  const keys = loadAuditKeys(db);
-  let prev = { id: 0, hash: GENESIS_HASH };
-  for (const a of archives) {
-    const result = fs.existsSync(a.file)
-      ? await verifyArchiveFile(a.file, { startHash: prev.hash, startId: prev.id, expectedHead: a.headHash, keys })
-      : ({ ok: false, count: 0, brokenAt: a.firstId, reason: "missing row", expected: a.headHash, found: "", message: `Archive file ${a.file} is missing.` } as const);
-    out.push({ file: a.file, result });
-    prev = { id: a.lastId, hash: a.headHash };
-  }
-  return out;
+  const checks = await stepAsync(checkArchives(db, loadAuditKeys(db)));
+  return checks.map((c) => ({ file: c.file, result: c.result.ok ? { ...c.result, archivedCount: 0 } : c.result }));
 }

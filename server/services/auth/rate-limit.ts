@@ -1,5 +1,6 @@
-// Fixed-window counters in memory: enough for one console process. Keys are "account:<email>" and
-// "address:<ip>", so guessing one account from many addresses and many accounts from one address both stop.
+// Fixed-window counters in memory: enough for one console process. Sign-in counts attempts under the keys
+// "account:<email>" and "address:<ip>", so guessing one account from many addresses and many accounts from one
+// address both stop; the telemetry intake counts audit rows per token.
 export class RateLimiter {
   private readonly hits = new Map<string, { windowStart: number; count: number }>();
   constructor(
@@ -19,6 +20,22 @@ export class RateLimiter {
     }
     cur.count += 1;
     return cur.count > this.limit ? cur.windowStart + this.windowMs - t : 0;
+  }
+
+  /**
+   * Counts `n` units at once (rows, not attempts), unless that would pass the limit: then nothing is counted and
+   * the wait (ms) until the window ends is returned, so a refused batch can be sent whole again later.
+   */
+  take(key: string, n: number, t = this.now()): number {
+    let cur = this.hits.get(key);
+    if (!cur || t - cur.windowStart >= this.windowMs) {
+      cur = { windowStart: t, count: 0 };
+      this.hits.set(key, cur);
+      if (this.hits.size > 10_000) this.sweep(t);
+    }
+    if (cur.count + n > this.limit) return Math.max(1, cur.windowStart + this.windowMs - t);
+    cur.count += n;
+    return 0;
   }
 
   private sweep(t: number): void {

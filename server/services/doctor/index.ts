@@ -1,11 +1,13 @@
 // The doctor in the console: one skill's findings (the editor's markers) and the catalog report (the /doctor
 // page). Rights are the skills' rights: a skill is doctored only when the actor may read it, and the report
 // covers the active definitions the actor's catalog resolves to. A report is audited with what it silenced.
-import { CHECKS, doctorCatalog, doctorSkill, type DoctorSeverity, type Finding, type Overlap } from "../../runtime/doctor";
+import path from "node:path";
+import { CHECKS, type DoctorSeverity, type Finding, type Overlap } from "../../runtime/doctor";
 import { layerRivals, type SkillIndex } from "../../runtime/registry";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { SkillRef, SkillsContext } from "../skills";
+import { offload } from "../offload/pool";
 import { existingSkillDir } from "../skills/edit";
 import { readDoctorPolicy } from "./policy";
 import { entriesByKey, skillRows } from "../skills/list";
@@ -29,14 +31,26 @@ function countsOf(findings: Finding[]): { counts: SeverityCounts; silenced: numb
   return { counts, silenced };
 }
 
-/** What a definition's priority can be compared with: the registry's count of same-name rivals in its layer. */
-const rivalsIn = (index: SkillIndex) => (s: { dir: string; name: string }) => layerRivals(index, s.dir, s.name);
+/**
+ * What each definition's priority can be compared with: the registry's count of same-name rivals in its layer, by
+ * folder, counted here (the index lives in this process) for the doctor that runs in the offload worker.
+ */
+function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, number> {
+  const byDir = new Map(index.entries().map((e) => [path.resolve(e.dir), e]));
+  const out: Record<string, number> = {};
+  for (const dir of dirs) {
+    const e = byDir.get(path.resolve(dir));
+    const n = e ? layerRivals(index, e.dir, e.name) : undefined;
+    if (n !== undefined) out[path.resolve(dir)] = n;
+  }
+  return out;
+}
 
 /** One skill's findings (no overlaps: those need the catalog report). */
 export async function skillFindings(ctx: SkillsContext, input: SkillRef): Promise<SkillFindings> {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  const r = doctorSkill(dir, { ignore: readDoctorPolicy(ctx.db).ignore, layerRivals: rivalsIn(index) });
+  const r = await offload("doctorSkill", dir, { ignore: readDoctorPolicy(ctx.db).ignore, rivals: rivalsIn(index, [dir]) });
   return { ref, name: r.name, findings: r.findings, ...countsOf(r.findings) };
 }
 
@@ -65,7 +79,9 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     const e = entries.get(r.key);
     if (e) refByDir.set(e.dir, r.ref);
   }
-  const report = doctorCatalog([...refByDir.keys()], { ignore: readDoctorPolicy(ctx.db).ignore, layerRivals: rivalsIn(index) });
+  const dirs = [...refByDir.keys()];
+  // Every script of the catalog is read: seconds for a large one, so not on the request thread.
+  const report = await offload("doctorCatalog", dirs, { ignore: readDoctorPolicy(ctx.db).ignore, rivals: rivalsIn(index, dirs) });
   const skills = report.skills.map((s) => ({ ref: refByDir.get(s.dir)!, name: s.name, findings: s.findings, ...countsOf(s.findings) })).sort(worse);
   const byCode = new Map<string, { count: number; silenced: number }>();
   for (const s of skills) {

@@ -111,7 +111,7 @@ export async function prepareRun(ctx: SkillsContext, input: { ref: SkillRef; pro
 export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Record<string, string | undefined> = processEnv()): Promise<{ id: number }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them; ask an administrator for the author role.");
   const { ref, dir } = existingSkillDir(ctx, input.ref, "read");
-  const set = readTriggerSet(ctx, ref);
+  const set = await readTriggerSet(ctx, ref);
   const cases = input.cases ? input.cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger })) : casesOf(set);
   const tasks = set.tasks.filter((t) => t.expectations?.length);
   if (!cases.length) throw new SkillServiceError("BAD_REQUEST", "The trigger set is empty: add a query that should (or should not) trigger this skill.");

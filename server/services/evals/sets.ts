@@ -1,7 +1,8 @@
 // A skill's trigger set as the console edits it: evals/triggers.json in skill-creator's format, read and saved
 // through the skills service (so confinement, rights, versions and the skill_saved audit event are the same
 // as for any file of the skill), plus the prompts of evals/evals.json as should-trigger cases.
-import { combineCases, formatTriggers, type TaskEval, parseTaskEvals, parseTriggers, TASK_EVALS_FILE, TRIGGERS_FILE, type EvalDiagnostic, type TriggerCase } from "../../runtime/evals";
+import { combineCases, formatTriggers, type TaskEval, parseTriggers, TASK_EVALS_FILE, TRIGGERS_FILE, type EvalDiagnostic, type TriggerCase } from "../../runtime/evals";
+import { offloadText } from "../offload/pool";
 import { readSkillFile, saveFile, type SkillRef, type SkillsContext } from "../skills";
 import { SkillServiceError } from "../skills/errors";
 
@@ -28,14 +29,18 @@ function readOptional(ctx: SkillsContext, ref: SkillRef, file: string) {
   }
 }
 
-export function readTriggerSet(ctx: SkillsContext, ref: SkillRef): TriggerSet {
+/** Reads both files here (rights, confinement) and parses them in the offload worker when large: a stored set may be megabytes. */
+export async function readTriggerSet(ctx: SkillsContext, ref: SkillRef): Promise<TriggerSet> {
   const t = readOptional(ctx, ref, TRIGGERS_FILE);
   const e = readOptional(ctx, ref, TASK_EVALS_FILE);
-  const triggers = t?.text != null ? parseTriggers(t.text) : { value: [], diagnostics: [] };
-  const tasks = e?.text != null ? parseTaskEvals(e.text) : { value: { skillName: null, evals: [] }, diagnostics: [] };
+  const [triggers, tasks] = await Promise.all([
+    t?.text != null ? offloadText("parseTriggers", t.text) : { value: [], diagnostics: [] },
+    e?.text != null ? offloadText("parseTaskEvals", e.text) : { value: { skillName: null, evals: [] }, diagnostics: [] },
+  ]);
+  const inTriggers = new Set(triggers.value.map((c) => c.query));
   return {
     triggers: triggers.value,
-    fromTasks: combineCases([], tasks.value.evals).filter((c) => !triggers.value.some((x) => x.query === c.query)),
+    fromTasks: combineCases([], tasks.value.evals).filter((c) => !inTriggers.has(c.query)),
     digest: t?.digest ?? null,
     diagnostics: [...triggers.diagnostics.map((d) => ({ ...d, file: TRIGGERS_FILE })), ...tasks.diagnostics.map((d) => ({ ...d, file: TASK_EVALS_FILE }))],
     hasExpectations: tasks.value.evals.some((x) => (x.expectations?.length ?? 0) > 0),

@@ -1,18 +1,23 @@
-// The OTLP/HTTP receiver's logic: body bytes in, audit rows out. Decodes (JSON or protobuf, gzip allowed),
-// checks the whole request, maps it (map.ts), and only then records, so a bad payload writes nothing.
+// The OTLP/HTTP receiver's logic: body bytes in, audit rows out. Decodes (JSON or protobuf, gzip allowed) and
+// checks the whole request in the offload worker (decode.ts), maps it (map.ts), and only then records, so a bad
+// payload writes nothing.
 // Throws ServiceError: BAD_REQUEST (with the reason), PAYLOAD_TOO_LARGE, UNSUPPORTED via BAD_REQUEST.
 import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
-import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_JSON_DEPTH, TELEMETRY_MAX_VALUES_PER_REQUEST } from "../../domain/telemetry";
+import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE } from "../../domain/telemetry";
+import { processWide } from "../../process-wide";
+import { RateLimiter } from "../auth/rate-limit";
 import type { TokenPrincipal } from "../tokens";
 import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
-import { decodeProtobuf, type Signal } from "./otlp-proto";
-import { logsRequestSchema, metricsRequestSchema } from "./schemas";
+import { offload } from "../offload/pool";
+import type { Encoding } from "./decode";
+import type { Signal } from "./otlp-proto";
+import type { LogsRequest, MetricsRequest } from "./schemas";
 
-export type Encoding = "json" | "protobuf";
+export type { Encoding } from "./decode";
 
 export interface IntakeResult {
   /** Audit events written. */
@@ -44,65 +49,6 @@ export function inflate(bytes: Uint8Array, contentEncoding: string | null, limit
   }
 }
 
-function decode(signal: Signal, encoding: Encoding, bytes: Uint8Array): unknown {
-  let value: unknown;
-  if (encoding === "protobuf") {
-    try {
-      value = decodeProtobuf(signal, bytes);
-    } catch (e) {
-      throw new ServiceError("BAD_REQUEST", `The body is not an OTLP ${signal} export request in protobuf (${(e as Error).message.slice(0, 120)}).`);
-    }
-  } else {
-    try {
-      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    } catch {
-      throw new ServiceError("BAD_REQUEST", "The body is not JSON.");
-    }
-  }
-  // The schema checks nested values recursively: a body nested thousands deep would exhaust the stack there
-  // (protobuf's decoder stops at 100 levels itself). And each value costs time on the console's one thread.
-  const over = shapeOver(value, encoding === "json" ? TELEMETRY_MAX_JSON_DEPTH : Infinity, TELEMETRY_MAX_VALUES_PER_REQUEST);
-  if (over === "depth") {
-    throw new ServiceError("BAD_REQUEST", `The body is nested more than ${TELEMETRY_MAX_JSON_DEPTH} levels deep: not an OTLP ${signal} export request.`);
-  }
-  if (over === "size") {
-    throw new ServiceError(
-      "BAD_REQUEST",
-      `The request holds more than ${TELEMETRY_MAX_VALUES_PER_REQUEST} values (records, points, attributes): export in smaller batches (the OpenTelemetry SDKs send 512 records at a time).`,
-    );
-  }
-  return value;
-}
-
-/**
- * Whether `value` nests arrays and objects more than `maxDepth` deep, or holds more than `maxValues` of them
- * (iterative, and it stops at the limit: the check must not recurse, nor cost what it guards against).
- */
-function shapeOver(value: unknown, maxDepth: number, maxValues: number): "depth" | "size" | null {
-  if (value === null || typeof value !== "object") return null;
-  // Counted as they are found, so a million-element array is refused without stacking it whole.
-  const stack: [object, number][] = [[value, 0]];
-  let seen = 1;
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (d >= maxDepth) return "depth";
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child === null || typeof child !== "object") continue;
-      if (++seen > maxValues) return "size";
-      stack.push([child, d + 1]);
-    }
-  }
-  return null;
-}
-
-function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, signal: Signal): T {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const where = issue?.path.length ? issue.path.map(String).join(".") : "the body";
-  throw new ServiceError("BAD_REQUEST", `Not an OTLP ${signal} export request: ${where}: ${issue?.message ?? "invalid"}.`);
-}
-
 export function senderOf(p: TokenPrincipal): Sender {
   // A machine token has no user: the token's name stands for it.
   return { actorId: p.userId ?? `token:${p.tokenName}`, actorEmail: p.email };
@@ -122,6 +68,28 @@ function summary(m: Mapped): IntakeResult {
   };
 }
 
+/** Rows written per token and minute, per database (one console has one; each test its own). */
+const rowLimiters = processWide("telemetryRowLimiters", () => new WeakMap<Db, RateLimiter>());
+
+function rowLimiter(db: Db): RateLimiter {
+  let l = rowLimiters().get(db);
+  if (!l) rowLimiters().set(db, (l = new RateLimiter(TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE, 60_000)));
+  return l;
+}
+
+/** Counts a request's rows against its token's minute, or refuses the whole request (429, Retry-After) with nothing written. */
+function takeRows(db: Db, principal: TokenPrincipal, rows: number, at: Date): void {
+  if (!rows) return;
+  const waitMs = rowLimiter(db).take(principal.tokenId, rows, at.getTime());
+  if (!waitMs) return;
+  const retryAfterSeconds = Math.ceil(waitMs / 1000);
+  throw new ServiceError(
+    "TOO_MANY_REQUESTS",
+    `This token has sent more than ${TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE} audit events in a minute; nothing of this request was kept: send it again in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
+}
+
 export interface IntakeInput {
   signal: Signal;
   encoding: Encoding;
@@ -131,16 +99,15 @@ export interface IntakeInput {
   received?: Date;
 }
 
-/** Decodes, checks and maps one export request, then records its events; nothing is recorded when it throws. */
-export function ingest(db: Db, audit: AuditSink, input: IntakeInput): IntakeResult {
+/** Decodes and checks one export request (in the offload worker), maps it, then records its events; nothing is recorded when it throws. */
+export async function ingest(db: Db, audit: AuditSink, input: IntakeInput): Promise<IntakeResult> {
   const received = input.received ?? new Date();
   const sender = senderOf(input.principal);
-  const body = decode(input.signal, input.encoding, input.bytes);
+  const req = await offload("decodeOtlp", input.signal, input.encoding, input.bytes);
   let mapped: Mapped;
   if (input.signal === "logs") {
-    mapped = mapLogs(checked(logsRequestSchema, body, "logs"), sender, received);
+    mapped = mapLogs(req as LogsRequest, sender, received);
   } else {
-    const req = checked(metricsRequestSchema, body, "metrics");
     // Cumulative counters need the value last recorded for their series: written rows must be visible.
     flushAudit(db);
     // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
@@ -148,11 +115,12 @@ export function ingest(db: Db, audit: AuditSink, input: IntakeInput): IntakeResu
       `SELECT json_extract(details, '$.cumulative') AS v FROM audit_events
         WHERE skill = ? AND at >= ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY at DESC, id DESC LIMIT 1`,
     );
-    mapped = mapMetrics(req, sender, received, (series, skill, since) => {
+    mapped = mapMetrics(req as MetricsRequest, sender, received, (series, skill, since) => {
       const row = last.get(skill, since ?? Number.MIN_SAFE_INTEGER, series) as { v: number | null } | undefined;
       return typeof row?.v === "number" ? row.v : null;
     });
   }
+  takeRows(db, input.principal, mapped.events.length, received);
   for (const e of mapped.events) audit.record(e);
   // Written before answering: the agent's next export (and the dashboard) sees them, and a cumulative counter's
   // next delta is computed against this one.

@@ -9,7 +9,6 @@ import {
   KNOWN_AGENTS,
   TELEMETRY_ATTRIBUTE_MAX_CHARS,
   TELEMETRY_CLOCK_SKEW_MS,
-  TELEMETRY_MAX_ROWS_PER_POINT,
   TELEMETRY_MAX_ROWS_PER_REQUEST,
 } from "../../domain/telemetry";
 import type { AnyValue, KeyValue, LogRecord, LogsRequest, Metric, MetricsRequest, NumberPoint } from "./schemas";
@@ -206,35 +205,32 @@ export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, 
         const before = previous(series, skill, started.at === received ? null : started.at.getTime());
         n = before !== null && value >= before ? value - before : value; // a smaller value: the counter restarted
       }
-      n = Math.round(n);
+      n = Math.min(Math.round(n), Number.MAX_SAFE_INTEGER);
       if (n <= 0) continue;
       const { at, reportedAt } = timeOf(p.timeUnixNano, received);
-      // One row per activation, like Claude Code's events, so counts and charts need no special case; a
-      // runaway counter is capped (and says so) rather than flooding the audit.
-      // The request's budget too: past it, points are dropped (and named), not turned into rows.
-      const rows = Math.min(n, TELEMETRY_MAX_ROWS_PER_POINT, TELEMETRY_MAX_ROWS_PER_REQUEST - events.length);
-      if (rows <= 0) {
+      // One row per point, however many activations it counts: details.count says how many, and the audit's
+      // counts and charts add it up (ACTIVATION_COUNT). A row per activation let ten points of 1e9 write
+      // 10,000 rows. Past the request's budget, points are dropped (and named), not turned into rows.
+      if (events.length >= TELEMETRY_MAX_ROWS_PER_REQUEST) {
         bump(dropped, `${agent}:${m.name}`);
         continue;
       }
-      for (let i = 0; i < rows; i++) {
-        events.push({
-          type: "skill_activated",
-          at,
-          actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
-          skill,
-          outcome: text(a, "status") === "error" ? "failed" : "ok",
-          source,
-          details: {
-            event: m.name,
-            invokeType: text(a, "invoke_type"),
-            series,
-            ...(cumulative ? { cumulative: value } : {}),
-            ...(n > rows ? { reported: n, capped: rows } : {}),
-            reportedAt,
-          },
-        });
-      }
+      events.push({
+        type: "skill_activated",
+        at,
+        actor: { id: sender.actorId, email: sender.actorEmail ?? undefined },
+        skill,
+        outcome: text(a, "status") === "error" ? "failed" : "ok",
+        source,
+        details: {
+          event: m.name,
+          invokeType: text(a, "invoke_type"),
+          series,
+          ...(cumulative ? { cumulative: value } : {}),
+          ...(n > 1 ? { count: n } : {}),
+          reportedAt,
+        },
+      });
     }
   }
   return { events, dropped };

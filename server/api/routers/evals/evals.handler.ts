@@ -1,7 +1,7 @@
 // Thin handlers over the evals service (trigger tests, issue #17). Errors are ServiceErrors: the serviceErrors
 // middleware maps them and audits refusals.
 import type { z } from "zod";
-import { parseTriggers } from "../../../runtime/evals";
+import { offloadText } from "../../../services/offload/pool";
 import * as evals from "../../../services/evals";
 import { availableProviders } from "../../../services/playground/providers";
 import type { SkillsContext } from "../../../services/skills";
@@ -13,9 +13,9 @@ const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.
 
 export const getSet = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => evals.readTriggerSet(svc(ctx), input.ref);
 export const saveSet = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveSetInput> }) => evals.saveTriggerSet(svc(ctx), input.ref, input.cases, input.baseDigest);
-/** An imported triggers.json, checked without saving (the table shows its cases and diagnostics first). */
-export const parseSet = ({ input }: { input: In<typeof S.ZParseSetInput> }) => {
-  const p = parseTriggers(input.text);
+/** An imported triggers.json, checked without saving (the table shows its cases and diagnostics first), off the request thread. */
+export const parseSet = async ({ input }: { input: In<typeof S.ZParseSetInput> }) => {
+  const p = await offloadText("parseTriggers", input.text);
   return { cases: p.value, diagnostics: p.diagnostics };
 };
 export const providers = () => availableProviders();
