@@ -87,25 +87,28 @@ describe("a source from a local bare repository", () => {
 });
 
 describe("hostile repositories do nothing", () => {
-  it("never runs a hook, even one the caller's own git configuration would run", async () => {
+  it("never runs a hook: not the repository's, not one the caller's own git configuration names", async () => {
     const marker = path.join(dir, "hook-ran");
-    const hook = `#!/bin/sh\necho ran > ${marker}\n`;
+    const hook = `#!/bin/sh\necho ran >> ${marker}\n`;
     const repo = new TestRepo(dir);
     twoSkills(repo).write({ ".githooks/post-checkout": hook, ".githooks/reference-transaction": hook, "hooks/post-checkout": hook });
-    fs.chmodSync(path.join(repo.work, ".githooks/post-checkout"), 0o755);
-    fs.chmodSync(path.join(repo.work, ".githooks/reference-transaction"), 0o755);
     repo.commit("skills and hooks");
-    // A developer's global configuration that points hooks at the repository's own folder (a common set-up).
+    // The caller's global configuration points hooks at a folder of hooks (as a company's set-up may).
+    const hooks = path.join(dir, "my-hooks");
+    fs.mkdirSync(hooks);
+    for (const name of ["post-checkout", "reference-transaction", "post-index-change"]) fs.writeFileSync(path.join(hooks, name), hook, { mode: 0o755 });
     const globalConfig = path.join(dir, "gitconfig");
-    fs.writeFileSync(globalConfig, "[core]\n\thooksPath = .githooks\n");
+    fs.writeFileSync(globalConfig, `[core]\n\thooksPath = ${hooks}\n`);
     vi.stubEnv("GIT_CONFIG_GLOBAL", globalConfig);
-    // The hook is real: a plain clone under that configuration runs it.
+    // The hooks are real: a plain clone under that configuration runs them.
     git(dir, ["clone", "-q", repo.bare, path.join(dir, "plain-clone")], { GIT_CONFIG_GLOBAL: globalConfig });
     expect(fs.existsSync(marker)).toBe(true);
     fs.rmSync(marker);
 
     await addSource(ctx, { name: "hooked", url: repo.bare, path: "skills" });
+    twoSkills(repo, "Alpha two. Use when asked for alpha.").commit("two");
     await updateSource(ctx, "hooked");
+    await rollbackSource(ctx, "hooked");
     expect(served("alpha")).toHaveLength(1);
     expect(fs.existsSync(marker)).toBe(false);
   });
