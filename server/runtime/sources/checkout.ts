@@ -157,7 +157,7 @@ function linksLeaving(root: string): string | null {
   return null;
 }
 
-function makeReadOnly(root: string): void {
+export function makeReadOnly(root: string): void {
   const stack = [root];
   const dirs: string[] = [];
   while (stack.length) {

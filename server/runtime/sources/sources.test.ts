@@ -181,3 +181,42 @@ describe("hostile repositories do nothing", () => {
     expect(fs.existsSync(sourcesDir(home))).toBe(false);
   });
 });
+
+describe("a repository that is a Claude Code marketplace", () => {
+  const example = fs.readFileSync(path.join(import.meta.dirname, "testdata", "marketplace.json"), "utf8");
+
+  it("gives each plugin's skills under the plugin's name: listed skills with strict false, else the plugin's skills/ folder", async () => {
+    const repo = new TestRepo(dir);
+    const c = twoSkills(repo)
+      .write({
+        ".claude-plugin/marketplace.json": example,
+        "skills/gamma/SKILL.md": skillMd("gamma", "Gamma is in no plugin's list. Use when asked for gamma."),
+        "plugins/reviewer/.claude-plugin/plugin.json": JSON.stringify({ name: "reviewer", version: "2.1.0" }),
+        "plugins/reviewer/skills/review/SKILL.md": skillMd("review", "Reviews a change. Use when asked for a review."),
+      })
+      .commit("marketplace");
+    await addSource(ctx, { name: "acme", url: repo.bare });
+    expect(served("alpha")).toEqual([{ layer: "plugin", plugin: "docs-kit", description: "Alpha does the first thing. Use when asked for alpha." }]);
+    expect(served("beta")).toEqual([expect.objectContaining({ layer: "plugin", plugin: "docs-kit" })]);
+    expect(served("review")).toEqual([expect.objectContaining({ layer: "plugin", plugin: "reviewer" })]);
+    expect(served("gamma")).toEqual([]);
+    expect((await listSources(ctx))[0]).toMatchObject({ commit: c, skills: 3, roots: [{ plugin: "docs-kit" }, { plugin: "reviewer" }] });
+
+    // An update re-reads the marketplace: a skill added to a plugin's list appears under it.
+    const listed = JSON.parse(example);
+    listed.plugins[0].skills.push("./skills/gamma");
+    repo.write({ ".claude-plugin/marketplace.json": JSON.stringify(listed) }).commit("gamma listed");
+    await updateSource(ctx, "acme");
+    expect(served("gamma")).toEqual([expect.objectContaining({ layer: "plugin", plugin: "docs-kit" })]);
+    await rollbackSource(ctx, "acme");
+    expect(served("gamma")).toEqual([]);
+  });
+
+  it("refuses a plugin source or skill path that leaves the repository", async () => {
+    const repo = new TestRepo(dir);
+    const bad = { name: "bad", owner: { name: "x" }, plugins: [{ name: "escape", source: "./", strict: false, skills: ["../../../../etc"] }] };
+    twoSkills(repo).write({ ".claude-plugin/marketplace.json": JSON.stringify(bad) }).commit("escape");
+    await expect(addSource(ctx, { name: "bad", url: repo.bare })).rejects.toMatchObject({ code: "marketplace.outside" });
+    expect(readSources(home)).toEqual([]);
+  });
+});
