@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "source update": () => import("./commands/source").then((m) => m.command("update")),
   "source rollback": () => import("./commands/source").then((m) => m.command("rollback")),
   "source remove": () => import("./commands/source").then((m) => m.command("remove")),
+  "publish marketplace": () => import("./commands/publish-marketplace"),
   sync: () => import("./commands/sync"),
 };
 
