@@ -76,7 +76,7 @@ export function command(verb: Verb) {
           return 1;
         }
       }
-      const ctx: SourceContext = { home, pathEnv: io.env.PATH, actor: { id: "cli" }, ...(db ? { audit: auditSinkFor(db, { stdout: false }) } : {}) };
+      const ctx: SourceContext = { home, env: io.env, actor: { id: "cli" }, ...(db ? { audit: auditSinkFor(db, { stdout: false }) } : {}) };
       const name = positionals[0] ?? "";
       try {
         switch (verb) {

@@ -29,15 +29,15 @@ export interface GitPlace {
   home: string;
   name: string;
   bounds: SourceBounds;
-  /** The caller's PATH, to find git. */
-  pathEnv?: string;
+  /** The caller's environment (gitEnv takes PATH, proxies and the ssh agent's socket from it). */
+  callerEnv?: Record<string, string | undefined>;
 }
 
 const FETCHED = "refs/omniforge/fetched";
 const isCommitId = (s: string) => /^[0-9a-f]{40}$/i.test(s);
 
 function git(place: GitPlace, args: string[], more: Partial<Parameters<typeof runGit>[1]> = {}): Promise<string> {
-  return runGit(args, { gitDir: cacheDir(place.home, place.name), timeoutMs: place.bounds.gitTimeoutMs, path: place.pathEnv, ...more });
+  return runGit(args, { gitDir: cacheDir(place.home, place.name), timeoutMs: place.bounds.gitTimeoutMs, callerEnv: place.callerEnv, ...more });
 }
 
 /** The source's bare cache repository, made on first use. */
@@ -45,7 +45,7 @@ async function ensureCache(place: GitPlace): Promise<void> {
   const dir = cacheDir(place.home, place.name);
   if (fs.existsSync(path.join(dir, "HEAD"))) return;
   fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
-  await runGit(["init", "-q", "--bare", dir], { timeoutMs: place.bounds.gitTimeoutMs, path: place.pathEnv });
+  await runGit(["init", "-q", "--bare", dir], { timeoutMs: place.bounds.gitTimeoutMs, callerEnv: place.callerEnv });
 }
 
 /**

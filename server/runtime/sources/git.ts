@@ -31,10 +31,19 @@ const FIXED_CONFIG = [
   "maintenance.auto=false",
 ];
 
-/** The environment git runs with: PATH to find it and its helpers, nothing else of the caller's. */
-export function gitEnv(path: string | undefined): Record<string, string> {
+/**
+ * What git may take from the caller's environment: PATH to find it and its helpers, the proxies a company network
+ * needs, and the ssh agent's socket. Nothing else: GIT_DIR, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND and the like
+ * would change what git does.
+ */
+const PASSED = ["http_proxy", "https_proxy", "no_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "SSH_AUTH_SOCK"];
+
+/** The environment git runs with: a fixed one, plus PASSED from the caller's. */
+export function gitEnv(caller: Record<string, string | undefined>): Record<string, string> {
+  const passed = Object.fromEntries(PASSED.filter((k) => caller[k]).map((k) => [k, caller[k]!]));
   return {
-    PATH: path || "/usr/local/bin:/usr/bin:/bin",
+    ...passed,
+    PATH: caller.PATH || "/usr/local/bin:/usr/bin:/bin",
     HOME: "/nonexistent",
     LC_ALL: "C",
     GIT_CONFIG_NOSYSTEM: "1",
@@ -55,8 +64,8 @@ export interface GitRun {
   timeoutMs: number;
   /** The URL with its password, when the command is handed one: its secrets are cut from the messages. */
   url?: string;
-  /** PATH of the calling process (to find git). */
-  path?: string;
+  /** The caller's environment: only PATH, proxies and the ssh agent's socket are taken from it (gitEnv). */
+  callerEnv?: Record<string, string | undefined>;
   /** Called with each NUL- or newline-ended record of standard output; returning false stops git. */
   onRecord?: (record: string) => boolean;
   separator?: "\0" | "\n";
@@ -67,7 +76,7 @@ export function runGit(args: string[], opts: GitRun): Promise<string> {
   const argv = [...FIXED_CONFIG.flatMap((c) => ["-c", c]), ...(opts.gitDir ? [`--git-dir=${opts.gitDir}`] : []), ...(opts.workTree ? [`--work-tree=${opts.workTree}`] : []), ...args];
   const scrub = (s: string) => (opts.url ? scrubSecrets(s, opts.url) : s);
   return new Promise((resolve, reject) => {
-    const env = { ...gitEnv(opts.path), ...opts.env } as unknown as NodeJS.ProcessEnv;
+    const env = { ...gitEnv(opts.callerEnv ?? {}), ...opts.env } as unknown as NodeJS.ProcessEnv;
     const child = spawn("git", argv, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let out = "";
     let pending = "";

@@ -21,7 +21,7 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-sources-"));
   home = path.join(dir, "home");
   audit = new MemoryAuditSink();
-  ctx = { home, audit, actor: { id: "tester" }, pathEnv: process.env.PATH };
+  ctx = { home, audit, actor: { id: "tester" }, env: process.env };
 });
 
 afterEach(() => {

@@ -18,8 +18,8 @@ export interface SourceContext {
   audit?: AuditSink;
   actor?: AuditActor;
   bounds?: Partial<SourceBounds>;
-  /** The caller's PATH, to find git. */
-  pathEnv?: string;
+  /** The caller's environment (gitEnv takes PATH, proxies and the ssh agent's socket from it). */
+  env?: Record<string, string | undefined>;
   now?: () => Date;
 }
 
@@ -34,7 +34,7 @@ export interface AddSource {
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@+-]{1,200}$/;
 
 function placeOf(ctx: SourceContext, name: string): GitPlace {
-  return { home: ctx.home, name, bounds: { ...SOURCE_LIMITS, ...ctx.bounds }, pathEnv: ctx.pathEnv };
+  return { home: ctx.home, name, bounds: { ...SOURCE_LIMITS, ...ctx.bounds }, callerEnv: ctx.env };
 }
 
 function find(ctx: SourceContext, name: string): { all: SourceRecord[]; rec: SourceRecord } {
