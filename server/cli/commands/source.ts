@@ -100,7 +100,7 @@ export function command(verb: Verb) {
             break;
           }
           case "remove": {
-            const rec = removeSource(ctx, name);
+            const rec = await removeSource(ctx, name);
             io.out(say(`removed source ${rec.name} (was at ${rec.commit.slice(0, 12)})`) + "\n");
             break;
           }

@@ -1,5 +1,6 @@
 // Sources with the real system git: a bare repository made here, fetched, pinned, updated and rolled back; and the
 // hostile repositories of issue 39 (a hook, a submodule, a link to /etc, 10,000 files, a force-push) doing nothing.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -64,7 +65,7 @@ describe("a source from a local bare repository", () => {
     const checkout = path.join(sourcesDir(home), "org", c1, "skills", "alpha");
     expect([fs.statSync(checkout).mode & 0o222, fs.statSync(path.join(checkout, "SKILL.md")).mode & 0o222]).toEqual([0, 0]);
 
-    removeSource(ctx, "org");
+    await removeSource(ctx, "org");
     expect(served("alpha")).toEqual([]);
     expect(fs.existsSync(path.join(sourcesDir(home), "org"))).toBe(false);
     expect(audit.events.map((e) => [e.type, e.details?.from, e.details?.to])).toEqual([
@@ -83,6 +84,25 @@ describe("a source from a local bare repository", () => {
     expect(served("alpha")).toEqual([{ layer: "plugin", plugin: "team-tools", description: "Alpha two. Use when asked for alpha." }]);
     expect(await updateSource(ctx, "team-tools", { to: c1 })).toMatchObject({ from: c2, to: c1, rewound: true });
     expect(served("alpha")[0]!.description).toBe("Alpha does the first thing. Use when asked for alpha.");
+  });
+});
+
+describe("one change at a time", () => {
+  it("refuses a change while another live process holds the sources' lock, and takes over a lock its owner left", async () => {
+    const repo = new TestRepo(dir);
+    twoSkills(repo).commit("two skills");
+    const lock = path.join(sourcesDir(home), ".lock");
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    // A live owner: this very process (pid 1 is alive too, but may not be signalled).
+    fs.writeFileSync(lock, String(process.pid));
+    await expect(addSource(ctx, { name: "org", url: repo.bare, path: "skills" })).rejects.toMatchObject({ code: "source.busy" });
+    expect(readSources(home)).toEqual([]);
+    // An owner that is gone: a finished child's pid.
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    fs.writeFileSync(lock, gone);
+    await addSource(ctx, { name: "org", url: repo.bare, path: "skills" });
+    expect(readSources(home).map((r) => r.name)).toEqual(["org"]);
+    expect(fs.existsSync(lock)).toBe(false);
   });
 });
 
@@ -178,7 +198,13 @@ describe("hostile repositories do nothing", () => {
     for (const url of ["ext::sh -c touch% /tmp/pwned", "-uhello", "ftp://example.com/x.git", "fd::3"]) {
       await expect(addSource(ctx, { name: "bad", url })).rejects.toMatchObject({ code: "source.bad-url" });
     }
-    expect(fs.existsSync(sourcesDir(home))).toBe(false);
+    expect(fs.readdirSync(sourcesDir(home))).toEqual([]);
+  });
+
+  it("refuses a source name that is no plain folder name (sources.json, dots, separators)", async () => {
+    for (const name of ["sources.json", "..", "a/b", ".hidden", "-x", ""]) {
+      await expect(addSource(ctx, { name, url: "https://example.com/x.git" })).rejects.toMatchObject({ code: "source.bad-name" });
+    }
   });
 });
 

@@ -4,10 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AuditActor, AuditSink } from "../audit/events";
-import { isSafeSegment, pluginsDir } from "../registry/layers";
+import { pluginsDir } from "../registry/layers";
 import { SOURCE_LIMITS } from "../../domain/limits";
 import { checkOut, commitsBehind, fetchRef, isAncestor, removeTree, SourceError, type GitPlace, type SourceBounds } from "./checkout";
 import { layoutOf } from "./layout";
+import { withSourcesLock } from "./lock";
 import { fetchUrlOf, readSources, sourcesDir, writeSecretUrl, writeSources, type SourceLayer, type SourceRecord } from "./state";
 import { checkSourceUrl, redactUrl, SourceUrlError } from "./url";
 
@@ -31,6 +32,7 @@ export interface AddSource {
   layer?: SourceLayer;
 }
 
+const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@+-]{1,200}$/;
 
 function placeOf(ctx: SourceContext, name: string): GitPlace {
@@ -55,9 +57,14 @@ function audit(ctx: SourceContext, type: "source_added" | "source_updated" | "so
 }
 
 /** Fetches the ref, lays out its commit, records the source pinned to it. */
-export async function addSource(ctx: SourceContext, req: AddSource): Promise<SourceRecord> {
+export function addSource(ctx: SourceContext, req: AddSource): Promise<SourceRecord> {
+  return withSourcesLock(ctx.home, () => add(ctx, req));
+}
+
+async function add(ctx: SourceContext, req: AddSource): Promise<SourceRecord> {
   const { name } = req;
-  if (!isSafeSegment(name)) throw new SourceError(`"${name}" is not a usable source name: letters, digits, dot, dash or underscore`, "source.bad-name");
+  // No dots: a name is a folder beside sources.json, and a plugin's name in Claude Code's marketplaces.
+  if (!SOURCE_NAME.test(name)) throw new SourceError(`"${name}" is not a usable source name: letters, digits, dash or underscore (up to 64)`, "source.bad-name");
   try {
     checkSourceUrl(req.url);
   } catch (e) {
@@ -101,7 +108,11 @@ export interface UpdateOutcome {
 }
 
 /** Pins the source to the ref's head now (or `to`). A head that dropped the pinned commit needs `force`. */
-export async function updateSource(ctx: SourceContext, name: string, opts: { to?: string; force?: boolean } = {}): Promise<UpdateOutcome> {
+export function updateSource(ctx: SourceContext, name: string, opts: { to?: string; force?: boolean } = {}): Promise<UpdateOutcome> {
+  return withSourcesLock(ctx.home, () => update(ctx, name, opts));
+}
+
+async function update(ctx: SourceContext, name: string, opts: { to?: string; force?: boolean }): Promise<UpdateOutcome> {
   const { all, rec } = find(ctx, name);
   const place = placeOf(ctx, name);
   const url = fetchUrlOf(ctx.home, rec);
@@ -119,11 +130,13 @@ export async function updateSource(ctx: SourceContext, name: string, opts: { to?
 }
 
 /** Pins the source back to the commit it had before its last change. */
-export async function rollbackSource(ctx: SourceContext, name: string): Promise<UpdateOutcome> {
-  const { all, rec } = find(ctx, name);
-  if (!rec.previous) throw new SourceError(`source "${name}" has no earlier commit to roll back to`, "source.no-previous");
-  const to = rec.previous;
-  return { record: await repin(ctx, all, rec, to, "source_rolled_back"), from: rec.commit, to, rewound: true };
+export function rollbackSource(ctx: SourceContext, name: string): Promise<UpdateOutcome> {
+  return withSourcesLock(ctx.home, async () => {
+    const { all, rec } = find(ctx, name);
+    if (!rec.previous) throw new SourceError(`source "${name}" has no earlier commit to roll back to`, "source.no-previous");
+    const to = rec.previous;
+    return { record: await repin(ctx, all, rec, to, "source_rolled_back"), from: rec.commit, to, rewound: true };
+  });
 }
 
 async function repin(ctx: SourceContext, all: SourceRecord[], rec: SourceRecord, to: string, type: "source_updated" | "source_rolled_back", more: Record<string, unknown> = {}): Promise<SourceRecord> {
@@ -145,13 +158,15 @@ function pruneCheckouts(home: string, rec: SourceRecord): void {
 }
 
 /** Forgets the source: its skills leave their layer, its checkouts, cache and secret are deleted. */
-export function removeSource(ctx: SourceContext, name: string): SourceRecord {
-  const { all, rec } = find(ctx, name);
-  writeSources(ctx.home, all.filter((r) => r.name !== name));
-  removeTree(path.join(sourcesDir(ctx.home), name));
-  writeSecretUrl(ctx.home, name, null);
-  audit(ctx, "source_removed", rec, rec.commit, null);
-  return rec;
+export function removeSource(ctx: SourceContext, name: string): Promise<SourceRecord> {
+  return withSourcesLock(ctx.home, async () => {
+    const { all, rec } = find(ctx, name);
+    writeSources(ctx.home, all.filter((r) => r.name !== name));
+    removeTree(path.join(sourcesDir(ctx.home), name));
+    writeSecretUrl(ctx.home, name, null);
+    audit(ctx, "source_removed", rec, rec.commit, null);
+    return rec;
+  });
 }
 
 export interface SourceStatus extends SourceRecord {
