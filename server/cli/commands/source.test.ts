@@ -36,6 +36,12 @@ async function skillList(): Promise<{ name: string; layer: string; plugin?: stri
   return JSON.parse(r.out);
 }
 
+/** The skill listing the agent is given (agent run's first event, the offline provider: no model needed). */
+async function agentListing(): Promise<string> {
+  const r = await omniforge("agent", "run", "alpha please", "--json", "--project", h.dataHome.projectRoot);
+  return (JSON.parse(r.out.split("\n")[0]!) as { listing: { text: string } }).listing.text;
+}
+
 const describeOf = async (name: string) => (await skillList()).find((s) => s.name === name && s.status === "active")?.description;
 
 describe("omniforge source", () => {
@@ -64,10 +70,12 @@ describe("omniforge source", () => {
 
     expect((await omniforge("source", "update", "org")).out).toBe(`source org: ${c1.slice(0, 12)} -> ${c2.slice(0, 12)}\n`);
     expect(await describeOf("alpha")).toBe("Alpha, second edition. Use when asked for alpha.");
+    expect(await agentListing()).toContain(`"alpha": Alpha, second edition. Use when asked for alpha.`);
     expect((await omniforge("source", "update", "org")).out).toBe(`source org is at ${c2.slice(0, 12)} already; nothing changed\n`);
 
     expect((await omniforge("source", "rollback", "org")).out).toBe(`source org rolled back: ${c2.slice(0, 12)} -> ${c1.slice(0, 12)}\n`);
     expect(await describeOf("alpha")).toBe("Alpha, first edition. Use when asked for alpha.");
+    expect(await agentListing()).toContain(`"alpha": Alpha, first edition. Use when asked for alpha.`);
 
     expect((await omniforge("source", "remove", "org")).out).toBe(`removed source org (was at ${c1.slice(0, 12)})\n`);
     expect(await describeOf("alpha")).toBeUndefined();
