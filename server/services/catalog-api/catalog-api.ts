@@ -9,6 +9,7 @@ import { ServiceError } from "../../domain/errors";
 import { effectiveSkills } from "../../runtime/agent";
 import { readSkillFolder, SkillCopyError, type SkillFile } from "../../runtime/registry";
 import { folderDigest } from "../../runtime/sync/digest";
+import { sourceProvenance, type SourceProvenance } from "../../runtime/sources/roots";
 import { resolutionFor, type ResolutionSetup } from "../governance/context";
 import { configContextFor } from "../skills-config";
 import { indexFor } from "../catalog/catalog";
@@ -20,6 +21,8 @@ export interface CatalogSkill {
   description: string;
   layer: string;
   plugin?: string;
+  /** The git source it comes from (repository, path, pinned commit); absent for skills of a layer's own folder. */
+  source?: SourceProvenance;
   /** folderDigest of every file: what `omniforge sync` compares and records. */
   digest: string;
   files: { path: string; size: number; executable: boolean }[];
@@ -58,6 +61,7 @@ export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrinc
   const skills: CatalogSkill[] = [];
   const skipped: Catalog["skipped"] = [];
   const files = new Map<string, SkillFile[]>();
+  const provenance = sourceProvenance(dataHome.home);
   for (const e of effectiveSkills({ index, context: ctx })) {
     let read: SkillFile[];
     try {
@@ -73,6 +77,7 @@ export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrinc
       description: e.description,
       layer: e.layer,
       ...(e.plugin ? { plugin: e.plugin } : {}),
+      ...(provenance.has(e.root) ? { source: provenance.get(e.root) } : {}),
       digest: folderDigest(read),
       files: read.map((f) => ({ path: f.path, size: f.data.length, executable: f.executable })),
       hasScripts: e.hasScripts,
