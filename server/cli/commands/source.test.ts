@@ -87,7 +87,8 @@ describe("omniforge source", () => {
       ["source_rolled_back", "cli", "enterprise", c2, c1, origin.bare],
       ["source_removed", "cli", "enterprise", c1, null, origin.bare],
     ]);
-  });
+    // Fifteen runs of the real bin, each a process start: under a loaded machine's full suite, more than the default.
+  }, 120_000);
 
   it("through git's http-backend on 127.0.0.1, with a password in the URL that is never printed, stored in the state file or audited", async () => {
     const password = "s3cret-Pa55";
@@ -130,7 +131,7 @@ describe("omniforge source", () => {
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
 
   it("a usage problem is one line and the usage; a bad transport is refused before git runs", async () => {
     expect(await omniforge("source", "add", "x")).toMatchObject({ code: 2, err: expect.stringMatching(/^omniforge source add: --git URL is required\nusage: omniforge source add/) });
