@@ -59,7 +59,11 @@ export async function fetchRef(place: GitPlace, url: string, refOrCommit: string
     if (have.trim() !== "commit") await git(place, ["fetch", "-q", "--no-tags", `--depth=${depth}`, "--", url, refOrCommit], { url });
     return (await git(place, ["rev-parse", "--verify", `${refOrCommit}^{commit}`])).trim();
   }
-  await git(place, ["fetch", "-q", "--no-tags", "--no-write-fetch-head", `--depth=${depth}`, "--", url, `+${refOrCommit}:${FETCHED}`], { url });
+  await git(place, ["fetch", "-q", "--no-tags", "--no-write-fetch-head", `--depth=${depth}`, "--", url, `+${refOrCommit}:${FETCHED}`], { url }).catch((e: Error) => {
+    if (!/couldn't find remote ref/.test(e.message)) throw e;
+    const why = refOrCommit === "HEAD" ? "its HEAD names no branch" : `it has no branch or tag "${refOrCommit}"`;
+    throw new SourceError(`the repository was reached, but ${why}; give --ref with a branch or tag it has`, "source.no-ref");
+  });
   return (await git(place, ["rev-parse", "--verify", `${FETCHED}^{commit}`])).trim();
 }
 

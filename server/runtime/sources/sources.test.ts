@@ -87,6 +87,19 @@ describe("a source from a local bare repository", () => {
   });
 });
 
+describe("a ref the repository does not have", () => {
+  it("says so in one line and asks for --ref; with a branch it has, the add works", async () => {
+    const repo = new TestRepo(dir);
+    twoSkills(repo).commit("two skills");
+    // A bare repository whose HEAD names a branch nobody pushed (git init's default branch, pushes to another).
+    git(dir, ["--git-dir", repo.bare, "symbolic-ref", "HEAD", "refs/heads/master"]);
+    const err = await addSource(ctx, { name: "org", url: repo.bare }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "source.no-ref", message: "the repository was reached, but its HEAD names no branch; give --ref with a branch or tag it has" });
+    await expect(addSource(ctx, { name: "org", url: repo.bare, ref: "release" })).rejects.toMatchObject({ message: expect.stringContaining(`it has no branch or tag "release"`) });
+    expect(await addSource(ctx, { name: "org", url: repo.bare, ref: "main", path: "skills" })).toMatchObject({ ref: "main" });
+  });
+});
+
 describe("one change at a time", () => {
   it("refuses a change while another live process holds the sources' lock, and takes over a lock its owner left", async () => {
     const repo = new TestRepo(dir);
