@@ -133,6 +133,14 @@ describe("omniforge source", () => {
     }
   }, 120_000);
 
+  it("a repository given as a relative folder is the one beside the person running the command", async () => {
+    const origin = new TestRepo(h.dir, "relative");
+    const c = origin.write({ "delta/SKILL.md": skillMd("delta", "Delta. Use when asked for delta.") }).commit("delta");
+    const add = await omniforge("source", "add", "rel", "--git", "./relative.git");
+    expect(add).toMatchObject({ code: 0, out: `added source rel: ${origin.bare} HEAD at ${c.slice(0, 12)}, 1 skill in the enterprise layer\n` });
+    await omniforge("source", "remove", "rel");
+  });
+
   it("a usage problem is one line and the usage; a bad transport is refused before git runs", async () => {
     expect(await omniforge("source", "add", "x")).toMatchObject({ code: 2, err: expect.stringMatching(/^omniforge source add: --git URL is required\nusage: omniforge source add/) });
     expect(await omniforge("source", "add", "x", "--git", "ext::sh -c id")).toEqual({ code: 1, out: "", err: "omniforge source add: the repository URL is empty or holds spaces or control characters\n" });

@@ -81,7 +81,9 @@ export function command(verb: Verb) {
       try {
         switch (verb) {
           case "add": {
-            const rec = await addSource(ctx, { name, url: values.git!, ref: values.ref, path: values.path, layer: values.layer as "enterprise" | "plugin" | undefined });
+            // ./repo and ../repo are folders beside the person running the command; git would read them from elsewhere.
+            const url = /^\.\.?\//.test(values.git!) ? path.resolve(io.cwd, values.git!) : values.git!;
+            const rec = await addSource(ctx, { name, url, ref: values.ref, path: values.path, layer: values.layer as "enterprise" | "plugin" | undefined });
             const skills = (await listSources(ctx)).find((s) => s.name === name)?.skills ?? 0;
             io.out(say(`added source ${rec.name}: ${rec.url} ${rec.ref} at ${rec.commit.slice(0, 12)}, ${count(skills, "skill")} in the ${rec.layer === "plugin" ? `plugin layer as ${rec.name}` : "enterprise layer"}`) + "\n");
             break;

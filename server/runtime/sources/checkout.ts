@@ -110,10 +110,9 @@ export async function checkOut(place: GitPlace, commit: string, subPath: string)
     await git(place, ["checkout-index", "-a", "-f"], { env: { GIT_INDEX_FILE: index }, workTree: tmp });
     const escape = linksLeaving(tmp);
     if (escape) {
-      throw new SourceError(
-        `commit ${commit.slice(0, 12)} has a symbolic link that leaves the repository (${escape}); sources refuse it like any layer's links, and nothing was read through it`,
-        "link.outside-layer",
-      );
+      // A link to nothing is refused too: what it names could appear outside the checkout later.
+      const what = escape.code === "link.broken" ? "a symbolic link to nothing" : "a symbolic link that leaves the repository";
+      throw new SourceError(`commit ${commit.slice(0, 12)} has ${what} (${escape.path}); sources refuse it like any layer's links, and nothing was read through it`, escape.code);
     }
     makeReadOnly(tmp);
     fs.renameSync(tmp, final);
@@ -146,15 +145,16 @@ async function checkBounds(place: GitPlace, commit: string): Promise<void> {
   if (over) throw new SourceError(`commit ${commit.slice(0, 12)} holds ${over}; a source is limited to ${count(maxFiles, "file")} and ${Math.round(maxBytes / 1024 / 1024)} MiB, nothing was written`, "source.too-big");
 }
 
-/** The first symbolic link under `root` that resolves outside it (relative path), or null. Never follows a link. */
-function linksLeaving(root: string): string | null {
+/** The first symbolic link under `root` that resolves outside it or nowhere, or null. Never follows a link. */
+function linksLeaving(root: string): { path: string; code: string } | null {
   const stack = [root];
   while (stack.length) {
     const dir = stack.pop()!;
     for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, d.name);
       if (d.isSymbolicLink()) {
-        if (linkEscape(root, p)) return path.relative(root, p);
+        const refused = linkEscape(root, p);
+        if (refused) return { path: path.relative(root, p), code: refused.code };
       } else if (d.isDirectory()) stack.push(p);
     }
   }

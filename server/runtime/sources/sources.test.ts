@@ -172,6 +172,15 @@ describe("hostile repositories do nothing", () => {
     expect(audit.events).toEqual([]);
   });
 
+  it("refuses a link to nothing: what it names could appear outside later", async () => {
+    const repo = new TestRepo(dir);
+    twoSkills(repo).write({ "skills/alpha/references/gone.md": { link: "/nonexistent/omniforge-test/gone.md" } }).commit("dangling");
+    await expect(addSource(ctx, { name: "dangling", url: repo.bare, path: "skills" })).rejects.toMatchObject({
+      code: "link.broken",
+      message: expect.stringContaining("has a symbolic link to nothing (skills/alpha/references/gone.md)"),
+    });
+  });
+
   it("keeps a link that stays inside the repository", async () => {
     const repo = new TestRepo(dir);
     twoSkills(repo).write({ "skills/alpha/references/notes.md": { link: "../../../docs/notes.md" }, "docs/notes.md": "Notes." }).commit("inner link");
