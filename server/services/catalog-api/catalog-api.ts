@@ -9,12 +9,12 @@ import { ServiceError } from "../../domain/errors";
 import { effectiveSkills } from "../../runtime/agent";
 import { readSkillFolder, SkillCopyError, type SkillFile } from "../../runtime/registry";
 import { folderDigest } from "../../runtime/sync/digest";
-import { sourceProvenance, type SourceProvenance } from "../../runtime/sources/roots";
 import { resolutionFor, type ResolutionSetup } from "../governance/context";
 import { configContextFor } from "../skills-config";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { TokenPrincipal } from "../tokens";
+import { sourceProvenance, type SourceProvenance } from "../../runtime/sources/roots";
 
 export interface CatalogSkill {
   name: string;
@@ -58,10 +58,10 @@ async function setupFor(db: Db, dataHome: DataHome, p: TokenPrincipal, q: Catalo
 /** The catalog with every file's bytes (for the tar) kept beside it. */
 export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<{ catalog: Catalog; files: Map<string, SkillFile[]> }> {
   const { index, ctx } = await setupFor(db, dataHome, p, q);
+  const provenance = sourceProvenance(dataHome.home);
   const skills: CatalogSkill[] = [];
   const skipped: Catalog["skipped"] = [];
   const files = new Map<string, SkillFile[]>();
-  const provenance = sourceProvenance(dataHome.home);
   for (const e of effectiveSkills({ index, context: ctx })) {
     let read: SkillFile[];
     try {
