@@ -31,6 +31,12 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "policy export": () => import("./commands/policy").then((m) => m.command("export")),
   "policy import": () => import("./commands/policy").then((m) => m.command("import")),
   "token create": () => import("./commands/token-create"),
+  "source add": () => import("./commands/source").then((m) => m.command("add")),
+  "source list": () => import("./commands/source").then((m) => m.command("list")),
+  "source update": () => import("./commands/source").then((m) => m.command("update")),
+  "source rollback": () => import("./commands/source").then((m) => m.command("rollback")),
+  "source remove": () => import("./commands/source").then((m) => m.command("remove")),
+  "publish marketplace": () => import("./commands/publish-marketplace"),
   sync: () => import("./commands/sync"),
 };
 

@@ -14,6 +14,11 @@ export const AUDIT_EVENT_TYPES = [
   "skill_deployed",
   "skill_imported",
   "skill_installed",
+  // A git source added, moved to another commit, rolled back or removed; details carry both commits.
+  "source_added",
+  "source_updated",
+  "source_rolled_back",
+  "source_removed",
   "personal_skill_opened",
   "policy_changed",
   "approval_decided",

@@ -63,3 +63,9 @@ export const EMAIL_LOCAL_MAX_CHARS = 64;
 export const EMAIL_MAX_CHARS = 254;
 /** A console user's display name. */
 export const USER_NAME_MAX_CHARS = 120;
+
+/**
+ * A git source's checkout (server/runtime/sources): at most this many files and bytes in the pinned commit's tree,
+ * checked before anything is written, and this long for one git command (a fetch of a slow or stalled remote).
+ */
+export const SOURCE_LIMITS = { maxFiles: 5_000, maxBytes: 100 * MiB, gitTimeoutMs: 120_000 } as const;

@@ -17,6 +17,7 @@ import { scanThreadFrom } from "../../runtime/walk-helper";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { Resolution, ResolveContext } from "../../runtime/registry/types";
 import { count } from "../../domain/plural";
+import { sourceProvenance } from "../../runtime/sources/roots";
 
 export const summary = "List every skill definition across the layers, with the active one of each name and why";
 
@@ -124,6 +125,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   type Active = { layer: string; plugin?: string; dir: string } | null;
   // An absent plugin is written as undefined, which JSON leaves out: the same output as omitting the key, without
   // a spread object per row. The active definition's object is made once per name and shared by its rows.
+  // A skill from a git source carries its repository, path and commit (absent for every other skill).
+  const provenance = sourceProvenance(config.home);
   const activeOf = (a: Resolution["active"]): Active => (a ? { layer: a.layer, plugin: a.plugin || undefined, dir: a.dir } : null);
   const rowOf = (c: Resolution["candidates"][number], active: Active) => {
     const e = c.entry;
@@ -133,6 +136,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       name: e.name,
       layer: e.layer,
       plugin: e.plugin || undefined,
+      source: provenance.get(e.root),
       status: c.status,
       reason: c.reason,
       active,

@@ -6,6 +6,7 @@ import path from "node:path";
 
 import { PRIVATE_DIR_MODE } from "../../domain/limits";
 import { LAYERS, type LayerName } from "../../domain/vocabulary";
+import { sourceRoots } from "../sources/roots";
 
 export { isLayerName, type LayerName } from "../../domain/vocabulary";
 
@@ -187,6 +188,8 @@ export function layerRoots(config: LayerConfig): LayerRoot[] {
   for (const p of listPlugins(config)) {
     roots.push({ ...bounded("plugin", path.join(p.dir, "skills")), plugin: p.name, installedAt: p.installedAt });
   }
+  // Git sources' pinned checkouts (server/runtime/sources), each in its layer: enterprise, or a plugin by name.
+  roots.push(...sourceRoots(config.home));
   return roots;
 }
 

@@ -14,12 +14,15 @@ import { configContextFor } from "../skills-config";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import type { TokenPrincipal } from "../tokens";
+import { sourceProvenance, type SourceProvenance } from "../../runtime/sources/roots";
 
 export interface CatalogSkill {
   name: string;
   description: string;
   layer: string;
   plugin?: string;
+  /** The git source it comes from (repository, path, pinned commit); absent for skills of a layer's own folder. */
+  source?: SourceProvenance;
   /** folderDigest of every file: what `omniforge sync` compares and records. */
   digest: string;
   files: { path: string; size: number; executable: boolean }[];
@@ -85,6 +88,7 @@ function foldersOnly(skills: SkillEntry[], skipped: Catalog["skipped"]): SkillEn
 /** The catalog with every file's bytes (for the tar) kept beside it. */
 export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<{ catalog: Catalog; files: Map<string, SkillFile[]> }> {
   const { index, ctx } = await setupFor(db, dataHome, p, q);
+  const provenance = sourceProvenance(dataHome.home);
   const skills: CatalogSkill[] = [];
   const skipped: Catalog["skipped"] = [];
   const files = new Map<string, SkillFile[]>();
@@ -103,6 +107,7 @@ export async function catalogWithFiles(db: Db, dataHome: DataHome, p: TokenPrinc
       description: e.description,
       layer: e.layer,
       ...(e.plugin ? { plugin: e.plugin } : {}),
+      ...(provenance.has(e.root) ? { source: provenance.get(e.root) } : {}),
       digest: folderDigest(read),
       files: read.map((f) => ({ path: f.path, size: f.data.length, executable: f.executable })),
       hasScripts: e.hasScripts,

@@ -1,0 +1,90 @@
+// `omniforge publish marketplace --out DIR`: what the catalog serves for a context, written as a Claude Code
+// marketplace (server/runtime/sources/publish.ts), and committed when DIR is a git work tree. Personal skills are
+// a person's own and are never published.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import type { CliIO } from "../io";
+import { contextFor } from "../policy-source";
+import { printable } from "../printable";
+import { configFrom } from "./skill-list";
+import { resolve } from "../../runtime/registry/resolve";
+import { SkillIndex } from "../../runtime/registry/skill-index";
+import { publishMarketplace, type PublishedPlugin } from "../../runtime/sources/publish";
+import { sourceProvenance } from "../../runtime/sources/roots";
+import { SourceError } from "../../runtime/sources/checkout";
+import { count } from "../../domain/plural";
+
+export const summary = "Write the skills the catalog serves as a Claude Code marketplace, with its managed-settings.json";
+
+const USAGE = `usage: omniforge publish marketplace --out DIR [--name NAME] [--owner NAME] [--url GIT_URL]
+                                    [--environment NAME] [--agent NAME] [--tenant NAME] [--home DIR] [--project DIR]
+  --out    the marketplace folder (made when missing; committed when it is a git work tree)
+  --name   the marketplace's name (default: omniforge)
+  --owner  its owner's name (default: the marketplace's name)
+  --url    where Claude Code fetches it from (a git URL) in managed-settings.json; default: the folder itself
+One plugin per layer (enterprise, project) and per git source or plugin; personal skills are never published. A
+plugin's version changes exactly when its content does.`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const cmd = parseCommand("publish marketplace", USAGE, args, { ...CONTEXT_FLAGS, ...stringFlags("out", "name", "owner", "url") }, io, {
+    noArguments: true,
+    required: { out: "the marketplace folder" },
+  });
+  if (typeof cmd === "number") return cmd;
+  const { values } = cmd;
+  let config;
+  let ctx;
+  try {
+    config = configFrom(values, io);
+    ({ ctx } = await contextFor(config, values, io.cwd, io.env));
+  } catch (e) {
+    return cmd.fail(e as Error);
+  }
+  const index = SkillIndex.build(config);
+  const provenance = sourceProvenance(config.home);
+  const plugins = new Map<string, PublishedPlugin>();
+  for (const name of index.names()) {
+    const e = resolve(index, name, ctx).active;
+    if (!e || e.layer === "personal") continue;
+    const from = provenance.get(e.root);
+    const key = e.plugin || from?.name || e.layer;
+    const description = e.plugin ? `Plugin ${e.plugin}` : from ? `Skills from ${from.url}` : `Skills of the ${e.layer} layer`;
+    const p = plugins.get(key) ?? plugins.set(key, { name: key, description, skills: [] }).get(key)!;
+    p.skills.push({ name: path.basename(e.dir), dir: e.dir });
+  }
+  const out = path.resolve(io.cwd, values.out!);
+  const marketplace = values.name ?? "omniforge";
+  try {
+    const result = publishMarketplace({ out, marketplace, owner: values.owner ?? marketplace, plugins: [...plugins.values()].sort((a, b) => (a.name < b.name ? -1 : 1)), url: values.url });
+    for (const p of result.plugins) io.out(printable(`${p.name} ${p.version}: ${count(p.skills, "skill")}${p.changed ? " (changed)" : ""}`) + "\n");
+    for (const r of result.removed) io.out(printable(`${r}: removed`) + "\n");
+    const commit = await commitIfWorkTree(out, io);
+    io.out(printable(`marketplace ${marketplace} written to ${out}${commit ? `; committed ${commit}` : ""}`) + "\n");
+    return 0;
+  } catch (e) {
+    if (e instanceof SourceError || (e as Error).name === "SkillCopyError") {
+      io.err(`omniforge publish marketplace: ${printable((e as Error).message)}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+function git(dir: string, args: string[], io: CliIO): Promise<{ ok: boolean; out: string }> {
+  return new Promise((done) => {
+    execFile("git", ["-C", dir, ...args], { env: io.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 60_000 }, (e, out) => done({ ok: !e, out: out.trim() }));
+  });
+}
+
+/** Commits the marketplace when `dir` is the top of a git work tree and something changed; the short commit id. */
+async function commitIfWorkTree(dir: string, io: CliIO): Promise<string | null> {
+  const top = await git(dir, ["rev-parse", "--show-toplevel"], io);
+  if (!top.ok || fs.realpathSync(top.out) !== fs.realpathSync(dir)) return null;
+  await git(dir, ["add", "-A", "."], io);
+  if ((await git(dir, ["diff", "--cached", "--quiet"], io)).ok) return null;
+  const made = await git(dir, ["commit", "-q", "--no-verify", "-m", "Publish the OmniForge catalog as a Claude Code marketplace"], io);
+  if (!made.ok) throw new SourceError("the marketplace was written but git could not commit it (is user.name set?)", "publish.commit-failed");
+  return (await git(dir, ["rev-parse", "--short=12", "HEAD"], io)).out;
+}

@@ -1,0 +1,41 @@
+// The layer roots that sources give the registry, and the provenance of each (which repository, path and commit):
+// the registry reads a pinned checkout like any other layer folder.
+import path from "node:path";
+import type { LayerRoot } from "../registry/layers";
+import { readSources, sourcesDir, type SourceRecord } from "./state";
+
+export interface SourceProvenance {
+  name: string;
+  url: string;
+  path: string;
+  commit: string;
+}
+
+function rootsOf(home: string, r: SourceRecord): { root: LayerRoot; from: SourceProvenance }[] {
+  const from = { name: r.name, url: r.url, path: r.path, commit: r.commit };
+  return (r.roots ?? []).map((x) => {
+    const dir = path.join(sourcesDir(home), r.name, x.dir);
+    const plugin = x.plugin ?? (r.layer === "plugin" ? r.name : undefined);
+    const root: LayerRoot = plugin ? { layer: "plugin", dir, plugin, installedAt: r.addedAt } : { layer: "enterprise", dir };
+    return { root, from };
+  });
+}
+
+function recordsOr(home: string): SourceRecord[] {
+  try {
+    return readSources(home);
+  } catch {
+    // A damaged state file serves no source; `omniforge source list` names the damage.
+    return [];
+  }
+}
+
+/** Every source's layer roots (enterprise ones and plugin ones), in name order. */
+export function sourceRoots(home: string): LayerRoot[] {
+  return recordsOr(home).flatMap((r) => rootsOf(home, r).map((x) => x.root));
+}
+
+/** Layer root folder -> the source it comes from. */
+export function sourceProvenance(home: string): Map<string, SourceProvenance> {
+  return new Map(recordsOr(home).flatMap((r) => rootsOf(home, r).map((x) => [x.root.dir, x.from] as const)));
+}
