@@ -147,8 +147,9 @@ describe("test helpers", () => {
   it("product code imports no test support", () => {
     const supports = new Set(files.filter(isSupport).map((f) => f.replace(/\.tsx?$/, "")));
     expect(supports.size).toBeGreaterThan(5);
-    // npm test's own runner (scripts/test*.ts) reads the skip marks the suites write: it is test tooling too.
-    const product = files.filter((f) => !isTest(f) && !isSupport(f) && !/^scripts\/test[-.]/.test(f));
+    // npm test's own runner (scripts/test*.ts) reads the skip marks the suites write, and the benches start what the
+    // tests start: both are tooling, not product.
+    const product = files.filter((f) => !isTest(f) && !isSupport(f) && !/^scripts\/(test[-.]|bench\/)/.test(f));
     expect(product.flatMap((f) => importsOf(f).filter((i) => supports.has(i.replace(/\.tsx?$/, ""))).map((i) => `${f} -> ${i}`))).toEqual([]);
   });
 });

@@ -7,6 +7,9 @@ import path from "node:path";
 import { PRIVATE_DIR_MODE } from "../../domain/limits";
 import { LAYERS, type LayerName } from "../../domain/vocabulary";
 import { sourceRoots } from "../sources/roots";
+import type { LayerBoundary, LayerRoot } from "./layer-root";
+
+export type { LayerBoundary, LayerRoot };
 
 export { isLayerName, type LayerName } from "../../domain/vocabulary";
 
@@ -36,16 +39,6 @@ export interface LayerConfig {
   agentUserDirs?: string[];
 }
 
-export interface LayerRoot {
-  layer: LayerName;
-  /** Absolute folder that holds skill folders (may not exist yet). */
-  dir: string;
-  /** Where the folder's real path must stay to be a layer folder at all (absent for folders the CLI's user named). */
-  boundary?: LayerBoundary;
-  plugin?: string;
-  /** ISO time of the plugin install (plugin layer only), used to break priority ties. */
-  installedAt?: string;
-}
 
 export interface PluginManifest {
   name: string;
@@ -150,17 +143,6 @@ export function listPlugins(config: LayerConfig): { name: string; dir: string; i
   });
 }
 
-/**
- * The folder a layer folder's real path must stay inside (issue #35): the project root for the project's own agent
- * folders (`.claude/skills -> /` is no project folder), the data home for the others, never the real path of the
- * layer folder itself, which a link chooses. `exclude`: a place inside `dir` that is still out of bounds (a data
- * home kept inside the project, whose secrets a project folder must not reach).
- */
-export interface LayerBoundary {
-  dir: string;
-  kind: "project" | "data home";
-  exclude?: string;
-}
 
 /**
  * The boundary of a layer's folders. The CLI's own personal folder (<home>/skills, no console user) has none: its

@@ -1,7 +1,7 @@
 // The layer roots that sources give the registry, and the provenance of each (which repository, path and commit):
 // the registry reads a pinned checkout like any other layer folder.
 import path from "node:path";
-import type { LayerRoot } from "../registry/layers";
+import type { LayerRoot } from "../registry/layer-root";
 import { readSources, sourcesDir, type SourceRecord } from "./state";
 
 export interface SourceProvenance {

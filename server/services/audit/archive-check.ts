@@ -13,9 +13,8 @@ import type { Db } from "../../../db/client";
 import { auditArchives } from "../../../db/schema/audit";
 import { AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
 import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
-import { canonical, GENESIS_HASH } from "./hash";
+import { canonical, GENESIS_HASH, type StoredRow } from "./hash";
 import { dataHomeOf } from "./keys";
-import type { StoredRow } from "./verify";
 
 const CHUNK = 1024 * 1024;
 

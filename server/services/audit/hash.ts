@@ -79,3 +79,16 @@ export function macCanonical(key: Buffer, prevHash: string, canonicalRow: string
 export function chainMac(key: Buffer, prevHash: string, row: ChainedFields): string {
   return macCanonical(key, prevHash, canonical(row));
 }
+
+/** An audit row as stored (the table or an archive line): the chained fields, their hashes and the chain kind. */
+export interface StoredRow extends ChainedFields {
+  prevHash: string;
+  hash: string;
+  /** 1 unkeyed, 2 keyed (absent in archive lines written before the chain was keyed: read as 1). */
+  chain: number;
+  /** Read from the table always (null for console events); absent in archive lines written before they existed. */
+  sourceAgent: string | null;
+  sourceVersion: string | null;
+  sourceHost: string | null;
+  sourceUser: string | null;
+}

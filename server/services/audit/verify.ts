@@ -11,7 +11,9 @@ import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { checkArchiveFile, checkArchives, stepAsync, stepSync } from "./archive-check";
 import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
-import { GENESIS_HASH, type ChainedFields } from "./hash";
+import { GENESIS_HASH, type StoredRow } from "./hash";
+
+export type { StoredRow };
 import { loadAuditKeys, loadAuditKeysAt } from "./keys";
 import { archivedHeadQuery, ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
@@ -31,17 +33,6 @@ export interface ChainInfo {
 
 export type ChainVerifyResult = VerifyResult & ChainInfo;
 
-export interface StoredRow extends ChainedFields {
-  prevHash: string;
-  hash: string;
-  /** 1 unkeyed, 2 keyed (absent in archive lines written before the chain was keyed: read as 1). */
-  chain: number;
-  /** Read from the table always (null for console events); absent in archive lines written before they existed. */
-  sourceAgent: string | null;
-  sourceVersion: string | null;
-  sourceHost: string | null;
-  sourceUser: string | null;
-}
 
 const PAGE = 2_000;
 
