@@ -2,7 +2,7 @@
 // the body runs python3 but allowed-tools only grants Read, so the quick fix adds the narrowest pattern that allows it.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { signInAsAdmin } from "./helpers";
 

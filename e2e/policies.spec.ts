@@ -1,7 +1,7 @@
 // The policies page's name rules as an admin uses them: disable one layer's definition and enable it again,
 // turn the allowlist on and off (an empty one is asked about first), and save forbidden name patterns after the
 // preview says what they would block. Every change is undone, so the other journeys see the demo catalog as it was.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
 
 test("an admin disables a definition, runs an allowlist and forbids a word, then undoes each", async ({ page }) => {
