@@ -180,18 +180,6 @@ test("a what-if for another environment shows a different active definition, wit
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId("chain-item-project")).toContainText("out of scope");
 
-  // The Deploy panel opens on the active (enterprise) definition and asks for a preview the server can answer:
-  // not a copy of it onto itself, which was a 400 as the panel opened (#41).
-  const refused: string[] = [];
-  page.on("response", (r) => {
-    if (r.url().includes("layers.deployPreview") && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
-  });
-  await page.getByTestId("deploy-open").click();
-  const panel = page.getByTestId("deploy-panel");
-  await expect(panel.getByLabel("Target layer")).not.toHaveValue("enterprise");
-  await expect(panel.getByTestId("deploy-preview")).toBeVisible();
-  expect(refused).toEqual([]);
-
   // Leaving Layers with the comparison shown throws no page error (#41; the fixture fails the test on one).
   await expect(page.getByTestId("layer-diff").locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Skills" }).click();
@@ -204,8 +192,17 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   await signInAsAdmin(page);
   await expectCell(page, name, "project", "active");
   await page.getByTestId(`layer-row-${name}`).click();
+  // Opening the panel asks for a preview the server can answer, not a copy of the project definition onto itself
+  // (a 400 as the panel opened, #41).
+  const refused: string[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("layers.deployPreview") && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
   await page.getByTestId("deploy-open").click();
   const panel = page.getByTestId("deploy-panel");
+  await expect(panel.getByTestId("deploy-preview")).toBeVisible();
+  await expect(panel.getByLabel("Target layer")).not.toHaveValue("project");
+  expect(refused).toEqual([]);
   await panel.getByLabel("Target layer").selectOption("enterprise");
   const preview = panel.getByTestId("deploy-preview");
   await expect(preview).toContainText("contexts get a different definition");

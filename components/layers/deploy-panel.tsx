@@ -16,7 +16,12 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
   const [open, setOpen] = useState(false);
   const loadable = chain.filter((c) => c.status !== "invalid");
   const [fromId, setFromId] = useState(loadable.find((c) => c.status === "active")?.id ?? loadable[0]?.id ?? "");
-  const [target, setTarget] = useState<Target>(targets[0] ?? "project");
+  // Until a person picks one, the target is the first layer that is not the chosen definition's own: a copy onto
+  // itself is refused (it was a 400 as the panel opened, issue 41 item 6). Worked out on each render, since the
+  // targets arrive after the panel mounts.
+  const [picked, setTarget] = useState<Target | null>(null);
+  const ownLayer = chain.find((c) => c.id === fromId)?.layer;
+  const target = picked ?? targets.find((t) => t !== ownLayer) ?? targets[0] ?? "project";
   const [replace, setReplace] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const preview = useQuery({ ...trpc.layers.deployPreview.queryOptions({ name, fromId, target }), enabled: open && !!fromId, retry: false });
