@@ -1,4 +1,4 @@
-import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, VENDOR_WORD_PATTERNS } from "../../../services/governance";
+import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, unmatchedRules, VENDOR_WORD_PATTERNS } from "../../../services/governance";
 import { readStoredPolicy } from "../../../services/policy/store";
 import { assertApprovable } from "../../../services/doctor";
 import { actorOf, type AuthedContext } from "../../trpc";
@@ -6,8 +6,11 @@ import type { TDecideInput, TPolicyChange } from "./policy.schema";
 
 export const get = ({ ctx }: { ctx: AuthedContext }) => ({ policy: readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
 
-export const change = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) =>
-  changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+/** The stored policy after the change, and what the change's names match nothing of today (said, not refused). */
+export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => {
+  const policy = changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  return { policy, unmatched: unmatchedRules(input, await allDefinitions(ctx.dataHome, ctx.user.id)) };
+};
 
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
   const items = syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));

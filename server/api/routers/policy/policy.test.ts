@@ -34,6 +34,26 @@ describe("policy router", () => {
     expect(m.rows.find((r) => r.name === "git-helper")).toMatchObject({ active: null, cells: { project: [{ status: "blocked" }] } });
   });
 
+  it("a rule naming no skill is kept but said: the close name is suggested, a name of another layer named (#41)", async () => {
+    h.skill("project", "no-such-skill");
+    const admin = caller(as("admin"));
+    const typo = await admin.policy.change({ op: "block", name: "no-such-skil" });
+    expect(typo.policy.blockedNames).toEqual(["no-such-skil"]);
+    expect(typo.unmatched).toEqual(['No skill is named "no-such-skil" today: the rule matches nothing until one appears. Did you mean "no-such-skill"?']);
+    expect((await admin.policy.change({ op: "block", name: "no-such-skill" })).unmatched).toEqual([]);
+    expect((await admin.policy.change({ op: "unblock", name: "no-such-skil" })).unmatched).toEqual([]);
+    const layer = await admin.policy.change({ op: "disable", name: "no-such-skill", layer: "enterprise" });
+    expect(layer.unmatched).toEqual(['No skill is named "no-such-skill" in the enterprise layer today: the rule matches nothing until one appears; "no-such-skill" exists in another layer.']);
+  });
+
+  it("an allowlist of many unknown names says ten of them and counts the rest", async () => {
+    h.skill("project", "git-helper");
+    const names = ["git-helper", ...Array.from({ length: 1000 }, (_, i) => `ghost-${i}`)];
+    const r = await caller(as("admin")).policy.change({ op: "setAllowlist", names });
+    expect(r.unmatched).toHaveLength(11);
+    expect(r.unmatched[10]).toBe("990 more names match nothing today.");
+  });
+
   it("bad policy input is a BAD_REQUEST with a message", async () => {
     await expect(caller(as("admin")).policy.change({ op: "setForbiddenPatterns", patterns: ["/(/"] })).rejects.toMatchObject({
       code: "BAD_REQUEST",
