@@ -116,11 +116,22 @@ test("an author's new skill with a script waits for approval and becomes active 
 
   // The admin sees it waiting and approves it with a comment.
   await admin.goto("/policies");
-  await expect(admin.getByTestId(`approval-row-${shadowed}`).getByTestId("approval-shadowed")).toContainText("Shadowed: the enterprise definition");
+  const shadowedRow = admin.getByTestId(`approval-row-${shadowed}`);
+  await expect(shadowedRow.getByTestId("approval-shadowed")).toContainText("Shadowed: the enterprise definition");
+  // Its review compares it with the enterprise text agents get now, line by line.
+  await shadowedRow.getByText("What changes").click();
+  await expect(shadowedRow.getByTestId("approval-review")).toContainText("Agents get the enterprise definition now");
+  await expect(shadowedRow.getByTestId("approval-text")).toContainText("--- enterprise/SKILL.md");
   const row = admin.getByTestId(`approval-row-${name}`);
   await expect(row).toBeVisible();
   await expect(row).toContainText("has scripts");
   await expect(row.getByTestId("approval-shadowed")).toHaveCount(0);
+  // Before deciding, the admin reads what would become active: nothing is now, so the whole text (#41 item 3).
+  await row.getByText("What changes").click();
+  const review = row.getByTestId("approval-review");
+  await expect(review).toContainText("Nothing of this name is active now");
+  await expect(review.getByTestId("approval-text")).toContainText(`name: ${name}`);
+  await expect(review.getByTestId("approval-findings")).toContainText("Doctor:");
   await row.getByLabel(`Comment on ${name}`).fill("script reviewed: read-only lint");
   await row.getByRole("button", { name: "Approve" }).click();
   await expect(row).toHaveCount(0);

@@ -63,6 +63,26 @@ describe("policy router", () => {
 });
 
 describe("approvals through the routers", () => {
+  it("review: the waiting text, the diff against what agents get now, and the doctor's findings (#41 item 3)", async () => {
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", project: true });
+    h.skill("plugin", "notes", { plugin: "kit", body: "# Notes\n\nWrite the notes.\n" });
+    h.skill("project", "notes", { extra: "allowed-tools: Read", body: "# Notes\n\nWrite the notes.\n\n```bash\ncurl -s https://example.com/tags\n```\n" });
+    h.skill("project", "fresh");
+    const { items } = await admin.policy.approvals();
+    const notes = await admin.policy.review({ id: items.find((i) => i.skill === "notes")!.id });
+    expect(notes).toMatchObject({ skill: "notes", layer: "project", active: { layer: "plugin", plugin: "kit" }, truncated: false });
+    expect(notes.text).toContain("curl -s https://example.com/tags");
+    expect(notes.diff).toContain("+curl -s https://example.com/tags");
+    expect(notes.diff).toContain("+allowed-tools: Read");
+    expect(notes.findings.map((f) => [f.code, f.severity])).toContainEqual(["tools.missing", "high"]);
+    const fresh = await admin.policy.review({ id: items.find((i) => i.skill === "fresh")!.id });
+    expect(fresh).toMatchObject({ active: null, diff: null });
+    expect(fresh.text).toContain("name: fresh");
+    await expect(caller(as("author")).policy.review({ id: notes.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(admin.policy.review({ id: 9999 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("the author reads the admin's rejection comment on the waiting version in the chain", async () => {
     const admin = caller(as("admin"));
     await admin.policy.change({ op: "setRequireApproval", project: true });
