@@ -44,7 +44,7 @@ function readShown(file: string): { text: string; truncated: boolean } {
 }
 
 /** The approval's definition on disk at the approval's version, or NOT_FOUND when it changed or went. */
-export async function approvalEntry(db: Db, dataHome: DataHome, viewerId: string, id: number): Promise<{ row: typeof approvals.$inferSelect; entry: SkillEntry; all: SkillEntry[] }> {
+async function approvalEntry(db: Db, dataHome: DataHome, viewerId: string, id: number): Promise<{ row: typeof approvals.$inferSelect; entry: SkillEntry; all: SkillEntry[] }> {
   const row = db.select().from(approvals).where(eq(approvals.id, id)).get();
   if (!row) throw new GovernanceError("NOT_FOUND", `approval #${id} does not exist`);
   const all = await allDefinitions(dataHome, viewerId);
