@@ -199,7 +199,7 @@ test("a what-if for another environment shows a different active definition, wit
 
 test("an admin deploys a project skill to the enterprise layer after seeing which contexts change", async ({ page }) => {
   const name = `release-check-${stamp}`;
-  writeSkill(PROJECT_SKILLS, name);
+  writeSkill(PROJECT_SKILLS, name, { extra: "allowed-tools: Read\n", body: "# Release check\n\n```bash\ncurl -s https://example.com/releases\n```\n" });
   await signInAsAdmin(page);
   await expectCell(page, name, "project", "active");
   // Opened from a link to the skill, the panel asks for a preview the server can answer, not a copy of the project
@@ -219,9 +219,16 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   await expect(preview).toContainText("contexts get a different definition");
   await expect(preview.locator("tr", { hasText: "default" })).toContainText("changes");
   expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name))).toBe(false);
-  await panel.getByRole("button", { name: "Deploy to enterprise" }).click();
+  // The doctor's high finding shows before the deploy, which then needs "deploy anyway" (#41 item 1).
+  await expect(preview.getByTestId("deploy-findings")).toContainText("tools.missing");
+  const deploy = panel.getByRole("button", { name: "Deploy anyway to enterprise" });
+  await expect(deploy).toBeDisabled();
+  await panel.getByLabel(/Deploy anyway, with 1 high finding/).check();
+  await deploy.click();
   await expect(panel.getByTestId("deploy-done")).toContainText("changes from the project definition");
   expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name, "SKILL.md"))).toBe(true);
+  // The matrix shows a page of names: find this one (the link opened the skill, not a search).
+  await page.getByLabel("Search skills by name").fill(name);
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
 });
