@@ -1,6 +1,6 @@
 // Accounts as people use them (issue #20): changing one's password ends one's other sessions, an admin reset
 // gives a one-time password once, and an admin is never offered to disable or demote themselves.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { createUserViaUi, DEMO_ADMIN, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 test("change password ends the other sessions; an admin reset gives a one-time password", async ({ page, browser }) => {

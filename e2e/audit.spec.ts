@@ -1,7 +1,8 @@
 import { createPublicKey, verify } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { createUserViaUi, DEMO_ADMIN, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 

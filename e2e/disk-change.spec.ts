@@ -2,7 +2,7 @@
 // untouched buffer shows the new text, an edited one opens the comparison instead of losing either side.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { signInAsAdmin } from "./helpers";
 

@@ -2,7 +2,8 @@
 // skill with a high finding, its file and line linked to the editor; the report is reached from the nav.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { signInAsAdmin } from "./helpers";
 

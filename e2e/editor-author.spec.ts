@@ -1,7 +1,7 @@
 // What a new author met in the editor (a sweep by hand, 2026-11-26): a description cut at the form's limit without
 // a word, file checks that went stale until a reload, a Ctrl+S that saved the text without its last keystroke, and
 // an editor two lines tall on a small screen. Typed as a person types.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { createSkill, monaco, newUser, replaceText, stamp, validText } from "./editor-helpers";
 
 test("the new-skill form says a description is too long instead of cutting it; file checks follow the file tree; Ctrl+S saves what was just typed; a small screen keeps a usable editor", async ({ browser }) => {

@@ -1,6 +1,6 @@
 // A skill's files in the editor: the file tree (add, rename, delete, a path that leaves the skill), preview links,
 // completion and hover help, an unsaved draft offered in another browser, and deleting then restoring the skill.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { createSkill, monaco, newUser, replaceText, stamp, validText } from "./editor-helpers";
 import { signIn } from "./helpers";
 

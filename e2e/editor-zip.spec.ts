@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { unzipSync, zipSync, type Zippable } from "fflate";
 import { monaco, newUser, stamp } from "./editor-helpers";
 

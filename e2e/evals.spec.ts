@@ -3,7 +3,8 @@
 // editor, run again and see which query changed outcome.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { signInAsAdmin } from "./helpers";
 

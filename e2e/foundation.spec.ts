@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { createUserViaUi, DEMO_ADMIN, demoAdminPassword, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 test("the demo admin signs in, sees the shell with role, and signs out", async ({ page }) => {

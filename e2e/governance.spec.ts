@@ -3,7 +3,8 @@
 // folders on disk, as a git pull or another editor would; the console's watcher picks them up.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
@@ -115,11 +116,22 @@ test("an author's new skill with a script waits for approval and becomes active 
 
   // The admin sees it waiting and approves it with a comment.
   await admin.goto("/policies");
-  await expect(admin.getByTestId(`approval-row-${shadowed}`).getByTestId("approval-shadowed")).toContainText("Shadowed: the enterprise definition");
+  const shadowedRow = admin.getByTestId(`approval-row-${shadowed}`);
+  await expect(shadowedRow.getByTestId("approval-shadowed")).toContainText("Shadowed: the enterprise definition");
+  // Its review compares it with the enterprise text agents get now, line by line.
+  await shadowedRow.getByText("What changes").click();
+  await expect(shadowedRow.getByTestId("approval-review")).toContainText("Agents get the enterprise definition now");
+  await expect(shadowedRow.getByTestId("approval-text")).toContainText("--- enterprise/SKILL.md");
   const row = admin.getByTestId(`approval-row-${name}`);
   await expect(row).toBeVisible();
   await expect(row).toContainText("has scripts");
   await expect(row.getByTestId("approval-shadowed")).toHaveCount(0);
+  // Before deciding, the admin reads what would become active: nothing is now, so the whole text (#41 item 3).
+  await row.getByText("What changes").click();
+  const review = row.getByTestId("approval-review");
+  await expect(review).toContainText("Nothing of this name is active now");
+  await expect(review.getByTestId("approval-text")).toContainText(`name: ${name}`);
+  await expect(review.getByTestId("approval-findings")).toContainText("Doctor:");
   await row.getByLabel(`Comment on ${name}`).fill("script reviewed: read-only lint");
   await row.getByRole("button", { name: "Approve" }).click();
   await expect(row).toHaveCount(0);
@@ -178,24 +190,45 @@ test("a what-if for another environment shows a different active definition, wit
   await expect(page.getByTestId("whatif-banner")).toContainText("environment production");
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId("chain-item-project")).toContainText("out of scope");
+
+  // Leaving Layers with the comparison shown throws no page error (#41; the fixture fails the test on one).
+  await expect(page.getByTestId("layer-diff").locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Skills" }).click();
+  await expect(page).toHaveURL(/\/skills(\?|$)/);
 });
 
 test("an admin deploys a project skill to the enterprise layer after seeing which contexts change", async ({ page }) => {
   const name = `release-check-${stamp}`;
-  writeSkill(PROJECT_SKILLS, name);
+  writeSkill(PROJECT_SKILLS, name, { extra: "allowed-tools: Read\n", body: "# Release check\n\n```bash\ncurl -s https://example.com/releases\n```\n" });
   await signInAsAdmin(page);
   await expectCell(page, name, "project", "active");
-  await page.getByTestId(`layer-row-${name}`).click();
+  // Opened from a link to the skill, the panel asks for a preview the server can answer, not a copy of the project
+  // definition onto itself (the target was fixed before the page knew the targets: a 400 as the panel opened, #41).
+  await page.goto(`/layers?name=${name}`);
+  const refused: string[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("layers.deployPreview") && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
   await page.getByTestId("deploy-open").click();
   const panel = page.getByTestId("deploy-panel");
+  await expect(panel.getByTestId("deploy-preview")).toBeVisible();
+  await expect(panel.getByLabel("Target layer")).not.toHaveValue("project");
+  expect(refused).toEqual([]);
   await panel.getByLabel("Target layer").selectOption("enterprise");
   const preview = panel.getByTestId("deploy-preview");
   await expect(preview).toContainText("contexts get a different definition");
   await expect(preview.locator("tr", { hasText: "default" })).toContainText("changes");
   expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name))).toBe(false);
-  await panel.getByRole("button", { name: "Deploy to enterprise" }).click();
+  // The doctor's high finding shows before the deploy, which then needs "deploy anyway" (#41 item 1).
+  await expect(preview.getByTestId("deploy-findings")).toContainText("tools.missing");
+  const deploy = panel.getByRole("button", { name: "Deploy anyway to enterprise" });
+  await expect(deploy).toBeDisabled();
+  await panel.getByLabel(/Deploy anyway, with 1 high finding/).check();
+  await deploy.click();
   await expect(panel.getByTestId("deploy-done")).toContainText("changes from the project definition");
   expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name, "SKILL.md"))).toBe(true);
+  // The matrix shows a page of names: find this one (the link opened the skill, not a search).
+  await page.getByLabel("Search skills by name").fill(name);
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
 });

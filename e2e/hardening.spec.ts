@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 test("a session cookie copied before sign-out is refused after it", async ({ browser }) => {

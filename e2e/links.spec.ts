@@ -3,7 +3,7 @@
 // does not stop /api/health from answering. Links are made on disk, as a git checkout or a hostile author would.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { signInAsAdmin } from "./helpers";
 

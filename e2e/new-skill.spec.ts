@@ -1,7 +1,7 @@
 // Naming a new skill and importing one, as an admin types and clicks: the name check agrees with policy and with
 // the console's own folder rule, the policies form says which field it refuses, and an archive that cannot load
 // says so on its button too. The blocked name is this run's own and is unblocked at the end.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { zipSync } from "fflate";
 import { signInAsAdmin } from "./helpers";
 

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
 import { streamOpenAi } from "../server/runtime/agent/sse.test-support";
 import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";

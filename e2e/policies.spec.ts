@@ -1,7 +1,8 @@
-// The policies page's name rules as an admin uses them: disable one layer's definition and enable it again,
-// turn the allowlist on and off (an empty one is asked about first), and save forbidden name patterns after the
-// preview says what they would block. Every change is undone, so the other journeys see the demo catalog as it was.
-import { expect, test } from "@playwright/test";
+// The policies page's name rules as an admin uses them: disable one layer's definition and enable it again, block
+// a mistyped name and hear which one was meant, turn the allowlist on and off (an empty one is asked about first),
+// and save forbidden name patterns after the preview says what they would block. Every change is undone, so the
+// other journeys see the demo catalog as it was.
+import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
 
 test("an admin disables a definition, runs an allowlist and forbids a word, then undoes each", async ({ page }) => {
@@ -17,6 +18,15 @@ test("an admin disables a definition, runs an allowlist and forbids a word, then
   await expect(disabled.getByLabel("Skill name to disable")).toHaveValue(""); // the form empties for the next entry
   await row.getByRole("button", { name: "Enable" }).click();
   await expect(page.getByTestId("disabled-definitions")).not.toContainText("git-helper");
+
+  // Blocking a mistyped name is kept, but the page says it matches nothing today and which name was meant (#41).
+  const blocked = page.getByRole("region", { name: "Blocked names" });
+  await blocked.getByLabel("Skill name to block").fill("git-helpr");
+  await blocked.getByRole("button", { name: "Block" }).click();
+  await expect(blocked.getByTestId("policy-unmatched")).toHaveText('No skill is named "git-helpr" today: the rule matches nothing until one appears. Did you mean "git-helper"?');
+  await blocked.getByRole("button", { name: "Unblock git-helpr" }).click();
+  await expect(page.getByTestId("blocked-names")).not.toContainText("git-helpr");
+  await expect(blocked.getByTestId("policy-unmatched")).toHaveCount(0);
 
   const allowlist = page.getByRole("region", { name: "Allowlist" });
   await expect(allowlist).toContainText("Off: every name may be active unless blocked.");

@@ -1,7 +1,7 @@
 // The README's screenshot is made here, by a browser run, not by hand: the editor on a demo skill at 1280 x 800.
 // Every e2e run writes it; commit docs/screenshots/ when what it shows has changed.
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { monaco } from "./editor-helpers";
 import { signInAsAdmin } from "./helpers";
 

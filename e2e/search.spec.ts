@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
 
 // The one ranking in the console: the skills page's request box and the playground's listing preview, typed

@@ -6,7 +6,7 @@ import { OTLPLogExporter as JsonLogExporter } from "@opentelemetry/exporter-logs
 import { OTLPLogExporter as ProtoLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
 
 async function sendSkillActivation(exporter: JsonLogExporter | ProtoLogExporter, host: string, skill: string) {

@@ -153,3 +153,17 @@ describe("test helpers", () => {
     expect(product.flatMap((f) => importsOf(f).filter((i) => supports.has(i.replace(/\.tsx?$/, ""))).map((i) => `${f} -> ${i}`))).toEqual([]);
   });
 });
+
+describe("e2e specs", () => {
+  // #41 item 6: a journey fails on any uncaught page error only if it takes its `test` from the fixture that listens.
+  it("take test from e2e/page-errors.ts, never straight from @playwright/test", () => {
+    const specs = fs.readdirSync(path.join(repo, "e2e")).filter((f) => f.endsWith(".spec.ts"));
+    expect(specs.length).toBeGreaterThan(10);
+    const stray = specs.filter((f) => {
+      const text = fs.readFileSync(path.join(repo, "e2e", f), "utf8");
+      const direct = /import\s*\{([^}]*)\}\s*from\s*"@playwright\/test"/.exec(text)?.[1] ?? "";
+      return /(^|[\s,])test([\s,]|$)/.test(direct) || !/from\s*"\.\/page-errors"/.test(text);
+    });
+    expect(stray).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 "use client";
 // Monaco's diff editor as the editor's views use it (comparison and save conflict): two named in-memory models,
 // laid out with the panel, no minimap. Only the right side can be made editable, for resolving a conflict.
-import { DiffEditor, type DiffOnMount } from "@monaco-editor/react";
+import type { DiffOnMount } from "@monaco-editor/react";
+import { DiffEditor } from "../monaco/diff-editor";
 
 interface Props {
   original: string;

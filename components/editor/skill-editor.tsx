@@ -59,7 +59,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     void qc.invalidateQueries({ queryKey: trpc.skill.info.queryKey({ ref: skillRef }) });
     void qc.invalidateQueries({ queryKey: trpc.skill.versions.queryKey({ ref: skillRef }) });
     void qc.invalidateQueries({ queryKey: trpc.skill.list.queryKey() });
-    void qc.invalidateQueries({ queryKey: trpc.doctor.skill.queryKey({ ref: skillRef }) }); // findings follow each save
+    void qc.invalidateQueries({ queryKey: trpc.doctor.skill.queryKey({ ref: skillRef }) }); // the description field's findings
     void qc.invalidateQueries({ queryKey: trpc.skill.disclosure.queryKey({ ref: skillRef }) });
   }, [qc, trpc, skillRef]);
 
@@ -67,8 +67,8 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
     if (vocab.data) setVocabulary(vocab.data);
   }, [vocab.data]);
 
-  const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor, send: presence.send, files: info.data?.files ?? NO_FILES });
-  useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled: presence.asking });
+  const check = useLiveCheck({ skillRef, skillText: buffers["SKILL.md"]?.text, setError, mounted, openPath, uriFor, send: presence.send, files: info.data?.files ?? NO_FILES, revision: info.dataUpdatedAt });
+  useDoctorMarkers({ problems: check?.problems, mounted, openPath, uriFor });
   const saving = useSave({ skillRef, canWrite, buffers: files, status, invalidate });
   const { conflict, setConflict, save } = saving;
   useSaveKey(save);
@@ -163,10 +163,10 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
             </TextAndDetails>
           )}
           <DiagnosticsList
-            diagnostics={check?.diagnostics ?? []}
+            problems={check?.problems ?? []}
             dirty={dirty}
             onGoTo={(d) => {
-              void openFile("SKILL.md").then(() => {
+              void openFile(d.file).then(() => {
                 editorRef.current?.revealLineInCenter(d.line);
                 editorRef.current?.setPosition({ lineNumber: d.line, column: d.column });
                 editorRef.current?.focus();

@@ -4,9 +4,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
-import type { ChainLink } from "./types";
+import type { ChainLink, DeployFinding } from "./types";
 import { StatusBadge } from "./status-badge";
 import { Options } from "~/components/shell/options";
+import { count } from "~/server/domain/plural";
 
 type Target = "enterprise" | "personal" | "project";
 
@@ -16,8 +17,14 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
   const [open, setOpen] = useState(false);
   const loadable = chain.filter((c) => c.status !== "invalid");
   const [fromId, setFromId] = useState(loadable.find((c) => c.status === "active")?.id ?? loadable[0]?.id ?? "");
-  const [target, setTarget] = useState<Target>(targets[0] ?? "project");
+  // Until a person picks one, the target is the first layer that is not the chosen definition's own: a copy onto
+  // itself is refused (it was a 400 as the panel opened, issue 41 item 6). Worked out on each render, since the
+  // targets arrive after the panel mounts.
+  const [picked, setTarget] = useState<Target | null>(null);
+  const ownLayer = chain.find((c) => c.id === fromId)?.layer;
+  const target = picked ?? targets.find((t) => t !== ownLayer) ?? targets[0] ?? "project";
   const [replace, setReplace] = useState(false);
+  const [anyway, setAnyway] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const preview = useQuery({ ...trpc.layers.deployPreview.queryOptions({ name, fromId, target }), enabled: open && !!fromId, retry: false });
   const deploy = useMutation(
@@ -37,6 +44,7 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
     );
   }
   const p = preview.data;
+  const high = p?.findings.filter((f) => f.severity === "high").length ?? 0;
   return (
     <section className="card space-y-3" aria-label="Deploy" data-testid="deploy-panel">
       <div className="flex items-center justify-between">
@@ -100,6 +108,13 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
               ))}
             </tbody>
           </table>
+          <DeployFindings findings={p.findings} />
+          {high > 0 && (
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={anyway} onChange={(e) => setAnyway(e.target.checked)} /> Deploy anyway, with {count(high, "high finding")} (the audit log records
+              them)
+            </label>
+          )}
           {p.to.exists && (
             <label className="flex items-center gap-2 text-sm">
               <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace the existing {target} copy
@@ -113,13 +128,31 @@ export function DeployPanel({ name, chain, targets }: { name: string; chain: Cha
           )}
           <button
             className="btn btn-primary"
-            disabled={deploy.isPending || (p.to.exists && !replace)}
-            onClick={() => deploy.mutate({ name, fromId, target, replace, expectDigest: p.from.digest })}
+            disabled={deploy.isPending || (p.to.exists && !replace) || (high > 0 && !anyway)}
+            onClick={() => deploy.mutate({ name, fromId, target, replace, expectDigest: p.from.digest, acceptFindings: anyway })}
           >
-            Deploy to {target}
+            {high > 0 ? "Deploy anyway" : "Deploy"} to {target}
           </button>
         </div>
       )}
     </section>
+  );
+}
+
+/** The source's doctor findings, the same the editor's problem list shows, before anything is copied. */
+function DeployFindings({ findings }: { findings: DeployFinding[] }) {
+  if (findings.length === 0) return <p className="muted text-sm">The doctor finds nothing in this definition.</p>;
+  return (
+    <div className="text-sm" data-testid="deploy-findings">
+      <p className="font-medium">The doctor finds {count(findings.length, "problem")} in this definition:</p>
+      <ul className="text-xs">
+        {findings.map((f, i) => (
+          <li key={i}>
+            <span className={f.severity === "high" ? "text-red-700 dark:text-red-300" : f.severity === "medium" ? "text-amber-700 dark:text-amber-300" : "muted"}>{f.severity}</span>{" "}
+            <code>{f.code}</code> {f.file}:{f.line}: {f.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 // Monaco's diff editor from the local monaco-editor package (never a CDN): loaded only in the browser, through
 // next/dynamic with ssr:false (see diff-view.tsx), per STACK.md A3.
-import { DiffEditor, loader } from "@monaco-editor/react";
+import { loader } from "@monaco-editor/react";
+import { DiffEditor } from "../monaco/diff-editor";
 import * as monaco from "monaco-editor/editor";
 import "monaco-editor/features/register.all";
 import "monaco-editor/languages/definitions/markdown/register";

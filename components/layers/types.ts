@@ -9,3 +9,5 @@ export type MatrixRow = Out["matrix"]["rows"][number];
 export type Explanation = Out["explain"];
 /** One definition of the chain, with the decision on its version when it waits for approval. */
 export type ChainLink = Explanation["chain"][number];
+/** One of the deploy source's doctor findings, as the preview lists them. */
+export type DeployFinding = Out["deployPreview"]["findings"][number];

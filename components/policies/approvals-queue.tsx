@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import type { ApprovalItem } from "./types";
 import { DataTable } from "~/components/shell/data-table";
+import { ApprovalReview } from "./approval-review";
 
 export function ApprovalsQueue() {
   const trpc = useTRPC();
@@ -62,6 +63,7 @@ function ApprovalRow({ item }: { item: ApprovalItem }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [comment, setComment] = useState("");
+  const [reviewing, setReviewing] = useState(false);
   const decide = useMutation(
     trpc.policy.decide.mutationOptions({
       onSuccess: () => {
@@ -92,6 +94,11 @@ function ApprovalRow({ item }: { item: ApprovalItem }) {
         {item.reason}
         {item.requestedBy ? ` · last saved by ${item.requestedBy}` : ""}
       </p>
+      {/* Read only when opened: a long queue asks for no text nobody looks at. */}
+      <details className="mt-1" onToggle={(e) => setReviewing(e.currentTarget.open)}>
+        <summary className="cursor-pointer text-xs font-medium">What changes</summary>
+        {reviewing && <ApprovalReview id={item.id} />}
+      </details>
       {item.shadowedBy && (
         <p className="mt-1 text-xs text-amber-700 dark:text-amber-300" data-testid="approval-shadowed">
           Shadowed: {item.shadowedBy} wins this name, so approving this version changes nothing while that one is there.

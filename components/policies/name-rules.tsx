@@ -15,6 +15,21 @@ interface Props {
   apply: (c: PolicyChange) => void;
 }
 
+/** The last change's names that match no skill today, as the server worded them, and which kind of rule it was. */
+export type Unmatched = { op: PolicyChange["op"]; lines: string[] } | null;
+
+/** Said under the form that made the rule (issue 41 item 7): kept, but matching nothing today. */
+function UnmatchedLines({ unmatched, op }: { unmatched: Unmatched; op: PolicyChange["op"] }) {
+  if (unmatched?.op !== op) return null;
+  return (
+    <ul className="space-y-0.5 text-sm text-amber-800 dark:text-amber-200" role="status" data-testid="policy-unmatched">
+      {unmatched.lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
 /** Submits a small form as one policy change, then empties it for the next entry. */
 const onForm = (apply: Props["apply"], e: React.FormEvent<HTMLFormElement>, make: (f: FormData) => PolicyChange) => {
   e.preventDefault();
@@ -23,7 +38,7 @@ const onForm = (apply: Props["apply"], e: React.FormEvent<HTMLFormElement>, make
   form.reset();
 };
 
-export function BlockedNames({ p, apply }: Props) {
+export function BlockedNames({ p, apply, unmatched }: Props & { unmatched: Unmatched }) {
   return (
     <Section label="Blocked names" title="Blocked everywhere" hint="A blocked name is never active, in any layer, for any agent.">
       <form className="flex gap-2" onSubmit={(e) => onForm(apply, e, (f) => ({ op: "block", name: String(f.get("name") ?? "") }))}>
@@ -32,6 +47,7 @@ export function BlockedNames({ p, apply }: Props) {
           Block
         </button>
       </form>
+      <UnmatchedLines unmatched={unmatched} op="block" />
       <ul className="flex flex-wrap gap-2" data-testid="blocked-names">
         {p.blockedNames.length === 0 && <li className="muted text-sm">No name is blocked.</li>}
         {p.blockedNames.map((n) => (
@@ -48,7 +64,7 @@ export function BlockedNames({ p, apply }: Props) {
   );
 }
 
-export function DisabledDefinitions({ p, apply }: Props) {
+export function DisabledDefinitions({ p, apply, unmatched }: Props & { unmatched: Unmatched }) {
   return (
     <Section label="Disabled definitions" title="Disabled in one layer" hint="Switch off one layer’s definition of a name; the next layer’s definition takes its place.">
       <form
@@ -73,6 +89,7 @@ export function DisabledDefinitions({ p, apply }: Props) {
           Disable
         </button>
       </form>
+      <UnmatchedLines unmatched={unmatched} op="disable" />
       <ul className="space-y-1 text-sm" data-testid="disabled-definitions">
         {p.disabled.length === 0 && <li className="muted">Nothing is disabled.</li>}
         {p.disabled.map((d) => (
@@ -89,7 +106,7 @@ export function DisabledDefinitions({ p, apply }: Props) {
   );
 }
 
-export function Allowlist({ p, apply }: Props) {
+export function Allowlist({ p, apply, unmatched }: Props & { unmatched: Unmatched }) {
   const state = p.allowlist ? (
     <>
       <strong>On:</strong> only the {p.allowlist.length} listed names may be active.
@@ -118,6 +135,7 @@ export function Allowlist({ p, apply }: Props) {
           )}
         </div>
       </ListForm>
+      <UnmatchedLines unmatched={unmatched} op="setAllowlist" />
     </Section>
   );
 }

@@ -2,13 +2,14 @@
 // Policies and approvals (admin). Every change is one small server-side operation, recorded as policy_changed
 // with before and after; the server refuses non-admins whatever this page shows.
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
 import type { PolicyChange } from "./types";
 import { ApprovalsQueue } from "./approvals-queue";
 import { CatalogNames } from "./pattern-preview";
 import { PolicyToggle } from "./policy-fields";
-import { Allowlist, BlockedNames, DisabledDefinitions, ForbiddenNames } from "./name-rules";
+import { Allowlist, BlockedNames, DisabledDefinitions, ForbiddenNames, type Unmatched } from "./name-rules";
 import { Section } from "~/components/shell/section";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 
@@ -17,8 +18,21 @@ export function PoliciesAdmin() {
   const q = useQuery(trpc.policy.get.queryOptions());
   // Policy changes what every view resolves: a change refreshes policy, approvals and the layers matrix.
   const { error, done, fail } = useListActions(trpc.policy.pathKey(), trpc.layers.pathKey());
-  const change = useMutation(trpc.policy.change.mutationOptions({ onSuccess: done, onError: fail }));
-  const apply = (c: PolicyChange) => change.mutate(c);
+  // What the last change's names match nothing of today (the server says it; the rule is kept).
+  const [unmatched, setUnmatched] = useState<Unmatched>(null);
+  const change = useMutation(
+    trpc.policy.change.mutationOptions({
+      onSuccess: (r, c) => {
+        setUnmatched(r.unmatched.length ? { op: c.op, lines: r.unmatched } : null);
+        done();
+      },
+      onError: fail,
+    }),
+  );
+  const apply = (c: PolicyChange) => {
+    setUnmatched(null);
+    change.mutate(c);
+  };
   // Names of the catalog for completion and for the patterns' preview.
   const list = useQuery(trpc.skill.list.queryOptions({ limit: 500, sort: "name" }, { staleTime: 30_000 }));
   const names = [...new Set((list.data?.rows ?? []).map((r) => r.name))];
@@ -64,9 +78,9 @@ export function PoliciesAdmin() {
 
       <ApprovalsQueue />
 
-      <BlockedNames p={p} apply={apply} />
-      <DisabledDefinitions p={p} apply={apply} />
-      <Allowlist p={p} apply={apply} />
+      <BlockedNames p={p} apply={apply} unmatched={unmatched} />
+      <DisabledDefinitions p={p} apply={apply} unmatched={unmatched} />
+      <Allowlist p={p} apply={apply} unmatched={unmatched} />
       <ForbiddenNames p={p} apply={apply} names={names} vendorWords={q.data.vendorWordPatterns} />
     </div>
   );

@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { errorLine } from "./error-line";
 import type { CliIO } from "./io";
 import { printableLines } from "./printable";
-import { nearest } from "./suggest";
+import { nearest } from "../domain/suggest";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -2,7 +2,7 @@
 // `run(args: string[], io: CliIO): Promise<number>` (the exit code). This file only dispatches.
 import { errorLine } from "./error-line";
 import { printable } from "./printable";
-import { nearest } from "./suggest";
+import { nearest } from "../domain/suggest";
 import type { CliIO } from "./io";
 import pkg from "../../package.json" with { type: "json" };
 

@@ -1,16 +1,15 @@
 "use client";
-// The doctor's findings for the saved skill, drawn as markers beside the validator's (a separate owner, so each
-// refreshes on its own), on whichever file of the skill is open; findings with an obvious fix offer it as a quick
-// fix (the light bulb): a tool added to, or removed from, allowed-tools as a normal edit of the buffer.
-import { useQuery } from "@tanstack/react-query";
+// The doctor's findings for the saved skill (the doctor's half of skill.check's one problem list), drawn as
+// markers beside the validator's (a separate owner, so each refreshes on its own), on whichever file of the skill
+// is open; findings with an obvious fix offer it as a quick fix (the light bulb): a tool added to, or removed
+// from, allowed-tools as a normal edit of the buffer.
 import { useEffect } from "react";
-import { useTRPC } from "~/components/providers/trpc";
 import { monaco } from "../monaco-setup";
 import { applyToolFix, type ToolFix } from "~/server/runtime/doctor/quick-fix";
-import type { SkillRef } from "../types";
+import type { Problem } from "../diagnostics-list";
 
 const OWNER = "omniforge-doctor";
-const SEVERITY = { high: monaco.MarkerSeverity.Error, medium: monaco.MarkerSeverity.Warning, low: monaco.MarkerSeverity.Info } as const;
+const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info } as const;
 /** Quick fixes by model and marker message (markers carry no data of their own). */
 const fixes = new Map<string, ToolFix>();
 let registered = false;
@@ -41,15 +40,13 @@ function registerQuickFixes(): void {
   });
 }
 
-export function useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled }: { skillRef: SkillRef; mounted: boolean; openPath: string; uriFor: (p: string) => string; enabled: boolean }) {
-  const trpc = useTRPC();
-  const doctor = useQuery(trpc.doctor.skill.queryOptions({ ref: skillRef }, { staleTime: 0, enabled }));
+export function useDoctorMarkers({ problems, mounted, openPath, uriFor }: { problems: readonly Problem[] | undefined; mounted: boolean; openPath: string; uriFor: (p: string) => string }) {
   useEffect(() => {
-    if (!mounted) return;
+    if (!mounted || !problems) return;
     registerQuickFixes();
     const model = monaco.editor.getModel(monaco.Uri.parse(uriFor(openPath)));
     if (!model) return;
-    const mine = (doctor.data?.findings ?? []).filter((f) => f.file === openPath && !f.silenced);
+    const mine = problems.filter((f) => f.source === "doctor" && f.file === openPath);
     for (const f of mine) if (f.quickFix) fixes.set(`${model.uri.toString()}\u0000${f.message} (${f.code}; ${f.fix})`, f.quickFix);
     monaco.editor.setModelMarkers(
       model,
@@ -68,6 +65,5 @@ export function useDoctorMarkers({ skillRef, mounted, openPath, uriFor, enabled 
         };
       }),
     );
-  }, [doctor.data, mounted, openPath, uriFor]);
-  return doctor.data ?? null;
+  }, [problems, mounted, openPath, uriFor]);
 }

@@ -26,9 +26,11 @@ interface LiveCheckInput {
    * file added, renamed or deleted must check the text again, though the text did not change.
    */
   files: readonly { path: string }[];
+  /** When the skill's info last arrived (after each save or change on disk): the doctor's half of the problems reads the saved files. */
+  revision: number;
 }
 
-export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath, uriFor, send, files }: LiveCheckInput): LiveCheckResult | null {
+export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath, uriFor, send, files, revision }: LiveCheckInput): LiveCheckResult | null {
   const client = useTRPCClient();
   const [check, setCheck] = useState<LiveCheckResult | null>(null);
   const fileList = files.map((f) => f.path).join("\n");
@@ -45,7 +47,7 @@ export function useLiveCheck({ skillRef, skillText, setError, mounted, openPath,
         .catch((e: unknown) => setError(errMessage(e)));
     }, 300);
     return () => clearTimeout(t);
-  }, [skillText, fileList, client, skillRef, setError, send]);
+  }, [skillText, fileList, revision, client, skillRef, setError, send]);
 
   useEffect(() => {
     if (!mounted) return;

@@ -148,7 +148,7 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
 }
 
 /** config.yaml's precedence and disabled names; a broken config.yaml is reported by the views that need it, not here. */
-function configOrDefault(dataHome: DataHome): ResolveContext {
+export function configOrDefault(dataHome: DataHome): ResolveContext {
   try {
     return configContextFor(dataHome.home, dataHome.projectRoot);
   } catch {

@@ -52,6 +52,22 @@ describe("deploy preview", () => {
 });
 
 describe("deploy", () => {
+  it("the preview lists the source's doctor findings; the console deploys one with a high finding only when told to, and the audit names them (#41)", async () => {
+    h.skill("project", "fetcher", { extra: "allowed-tools: Read", body: "# Fetch\n\n```bash\ncurl -s https://example.com/data\n```\n" });
+    const index = await indexFor(h.admin.id, h.dataHome);
+    const policy = effectivePolicy(h.db);
+    const p = previewDeploy(index, h.dataHome, { name: "fetcher", target: "enterprise" }, policy);
+    expect(p.findings).toContainEqual(expect.objectContaining({ code: "tools.missing", severity: "high", file: "SKILL.md" }));
+    // Silenced by the doctor policy: not listed.
+    expect(previewDeploy(index, h.dataHome, { name: "fetcher", target: "enterprise" }, policy, ["tools.*"]).findings).toEqual([]);
+    const input = { name: "fetcher", target: "enterprise" as const, replace: false, expectDigest: p.from.digest };
+    expect(() => executeDeploy(index, h.dataHome, { ...input, acceptFindings: false }, policy, actor())).toThrow(/1 high doctor finding \(tools\.missing\).*deploy anyway/);
+    expect(fs.existsSync(path.join(h.root("enterprise"), "fetcher"))).toBe(false);
+    executeDeploy(index, h.dataHome, { ...input, acceptFindings: true }, policy, actor());
+    const ev = h.audit.events.find((e) => e.type === "skill_deployed");
+    expect(ev?.details).toMatchObject({ deployedAnyway: [expect.stringMatching(/^tools\.missing \(SKILL\.md:\d+\)$/)] });
+  });
+
   it("copies the skill folder, reports the change and records skill_deployed", async () => {
     h.skill("project", "data-handling", { scripts: { "check.sh": "echo ok\n" } });
     const index = await indexFor(h.admin.id, h.dataHome);

@@ -52,6 +52,8 @@ export interface DeployPreview {
   to: { layer: DeployTarget; where: string; exists: boolean };
   rows: PreviewRow[];
   changedContexts: number;
+  /** The source's unsilenced doctor findings: what a deploy would spread, said before it (issue 41 item 1). */
+  findings: { code: string; severity: DoctorSeverity; message: string; file: string; line: number }[];
 }
 
 /** Admins deploy anywhere; authors to the project layer and their own personal layer; viewers nowhere. */
@@ -129,6 +131,8 @@ export function previewDeploy(
   /** `context`: the environment, agent and tenant (and defaults) the copied definition is chosen for; none by default. */
   input: { name: string; fromId?: string; target: DeployTarget; context?: Omit<ResolveContext, "policy"> },
   policy: ResolveContext["policy"],
+  /** Checks the doctor policy silences for every skill (services/doctor/policy.ts). */
+  doctorIgnore: readonly string[] = [],
 ): DeployPreview {
   // The name becomes a folder name in the target layer: never a path (a frontmatter name could be "../x").
   if (!isSafeSegment(input.name)) throw new GovernanceError("BAD_REQUEST", `"${input.name}" cannot be deployed: a skill name used as a folder name must not contain "/" or ".."`);
@@ -173,6 +177,9 @@ export function previewDeploy(
     to: { layer: input.target, where: displayPath(targetDir, dataHome), exists },
     rows,
     changedContexts: rows.filter((r) => r.changes).length,
+    findings: doctorSkill(source.dir, { ignore: doctorIgnore })
+      .findings.filter((f) => !f.silenced)
+      .map((f) => ({ code: f.code, severity: f.severity, message: f.message, file: f.file, line: f.line })),
   };
 }
 
@@ -189,13 +196,24 @@ export interface DeployResult {
 export function executeDeploy(
   index: SkillIndex,
   dataHome: Places,
-  input: { name: string; fromId?: string; target: DeployTarget; replace: boolean; expectDigest?: string; context?: Omit<ResolveContext, "policy"> },
+  input: {
+    name: string;
+    fromId?: string;
+    target: DeployTarget;
+    replace: boolean;
+    expectDigest?: string;
+    /**
+     * Given (the console), a source with a high doctor finding is deployed only when true: the person saw the
+     * findings in the preview and chose to deploy anyway, and the audit event names them. The CLI leaves it out.
+     */
+    acceptFindings?: boolean;
+  },
   policy: ResolveContext["policy"],
   by: Audited,
   /** The doctor's gate (services/doctor/policy.ts): no unsilenced finding at or above it may be deployed. */
   doctor?: { gate: DoctorSeverity | null; ignore: string[] },
 ): DeployResult {
-  const preview = previewDeploy(index, dataHome, input, policy);
+  const preview = previewDeploy(index, dataHome, input, policy, doctor?.ignore);
   if (doctor?.gate) {
     const blocking = atOrAbove(doctorSkill(preview.from.id, { ignore: doctor.ignore }).findings, doctor.gate);
     if (blocking.length) {
@@ -203,6 +221,12 @@ export function executeDeploy(
         findings: blocking.map((f) => ({ code: f.code, severity: f.severity, message: f.message, file: f.file, line: f.line })),
       });
     }
+  }
+  const high = preview.findings.filter((f) => f.severity === "high");
+  if (input.acceptFindings === false && high.length) {
+    throw new GovernanceError("PRECONDITION_FAILED", `${input.name} has ${count(high.length, "high doctor finding")} (${high.map((f) => f.code).join(", ")}); read them in the preview, then choose to deploy anyway`, {
+      code: "deploy.findings-not-accepted",
+    });
   }
   if (input.expectDigest && preview.from.digest !== input.expectDigest) {
     throw new GovernanceError("CONFLICT", "the source skill changed since the preview; look at the preview again before deploying");
@@ -232,6 +256,7 @@ export function executeDeploy(
       replaced: report.replaced,
       activeChanged: report.activeChanged,
       changedContexts: preview.rows.filter((r) => r.changes).map((r) => r.label),
+      ...(input.acceptFindings && high.length ? { deployedAnyway: high.map((f) => `${f.code} (${f.file}:${f.line})`) } : {}),
       via: "console",
     },
   });

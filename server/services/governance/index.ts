@@ -4,6 +4,7 @@ export { resolutionFor, scopeValues } from "./context";
 export { buildMatrix, effectiveSkills, explain, readDefinition } from "./matrix";
 export { syncApprovals, decideApproval, recentDecisions, approvalNotes } from "./approvals";
 export { allDefinitions } from "./definitions";
+export { unmatchedRules } from "./rule-reach";
 export {
   checkDeployRight,
   deployTargetsFor,

@@ -17,7 +17,7 @@ export { type SkillRef, type SkillActor } from "./location";
 export { readSkillFile, saveFile, createFile, createFolder, renamePath, deletePath, restoreVersion, readVersion, skillTree } from "./edit";
 export { createSkill, deleteSkill, restoreDeleted, listDeleted, checkNewName, writableTargets } from "./lifecycle";
 export { importArchive, exportZip } from "./transfer";
-export { liveCheck } from "./live-check";
+export { liveCheck, type LiveCheck } from "./live-check";
 export { skillDisclosure } from "./disclosure";
 export { listVersions } from "./history";
 export { SKILL_TEMPLATES } from "./templates";

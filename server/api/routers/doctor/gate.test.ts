@@ -54,15 +54,18 @@ describe("doctor policy", () => {
     expect(await admin.policy.decide({ id, decision: "approved", comment: "" })).toMatchObject({ status: "approved" });
   });
 
-  it("the gate refuses deploying a definition with a high finding too, naming it; without the gate the deploy goes through", async () => {
+  it("the gate refuses deploying a definition with a high finding too, naming it; without the gate the deploy goes through once chosen", async () => {
     const admin = caller(as("admin"));
     await admin.doctor.setPolicy({ gate: "high", ignore: [] });
     h.skill("project", "setup-tools", RISKY);
-    const deploy = () => admin.layers.deploy({ name: "setup-tools", target: "enterprise", replace: false });
-    await expect(deploy()).rejects.toMatchObject({ code: "PRECONDITION_FAILED", message: expect.stringContaining("before a deploy: scripts.download-exec (scripts/install.sh:2)") });
+    const deploy = (acceptFindings = false) => admin.layers.deploy({ name: "setup-tools", target: "enterprise", replace: false, acceptFindings });
+    // The gate refuses even a person who would deploy anyway.
+    await expect(deploy(true)).rejects.toMatchObject({ code: "PRECONDITION_FAILED", message: expect.stringContaining("before a deploy: scripts.download-exec (scripts/install.sh:2)") });
     expect(h.audit.events.filter((e) => e.type === "skill_deployed")).toHaveLength(0);
     await admin.doctor.setPolicy({ gate: null, ignore: [] });
-    await deploy();
+    // Without the gate, the console deploys a high finding only when the person chose "deploy anyway" (#41).
+    await expect(deploy()).rejects.toMatchObject({ code: "PRECONDITION_FAILED", message: expect.stringContaining("high doctor finding (scripts.download-exec)") });
+    await deploy(true);
     expect(h.audit.events.filter((e) => e.type === "skill_deployed")).toHaveLength(1);
   });
 });

@@ -56,7 +56,7 @@ export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TD
 export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return previewDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }));
+  return previewDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), readDoctorPolicy(ctx.db).ignore);
 };
 
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {

@@ -26,5 +26,7 @@ export type TDeployPreviewInput = z.infer<typeof ZDeployPreviewInput>;
 export const ZDeployInput = ZDeployPreviewInput.extend({
   replace: z.boolean().default(false),
   expectDigest: z.string().max(128).optional(),
+  /** The person chose to deploy despite the high doctor findings the preview showed. */
+  acceptFindings: z.boolean().default(false),
 });
 export type TDeployInput = z.infer<typeof ZDeployInput>;

@@ -1,21 +1,30 @@
-import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, VENDOR_WORD_PATTERNS } from "../../../services/governance";
+import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, unmatchedRules, VENDOR_WORD_PATTERNS } from "../../../services/governance";
 import { readStoredPolicy } from "../../../services/policy/store";
 import { assertApprovable } from "../../../services/doctor";
+import { reviewApproval } from "../../../services/doctor/approval-review";
 import { actorOf, type AuthedContext } from "../../trpc";
-import type { TDecideInput, TPolicyChange } from "./policy.schema";
+import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
 export const get = ({ ctx }: { ctx: AuthedContext }) => ({ policy: readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
 
-export const change = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) =>
-  changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+/** The stored policy after the change, and what the change's names match nothing of today (said, not refused). */
+export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => {
+  const policy = changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  return { policy, unmatched: unmatchedRules(input, await allDefinitions(ctx.dataHome, ctx.user.id)) };
+};
 
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
   const items = syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));
   return { items, recent: recentDecisions(ctx.db, 30) };
 };
 
+const doctorCtx = (ctx: AuthedContext) => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
+
+/** One waiting version with its text, the diff against what agents get now, and its doctor findings. */
+export const review = ({ ctx, input }: { ctx: AuthedContext; input: TReviewInput }) => reviewApproval(doctorCtx(ctx), input.id);
+
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
-  if (input.decision === "approved") await assertApprovable({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure }, input.id);
+  if (input.decision === "approved") await assertApprovable(doctorCtx(ctx), input.id);
   return decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
 };

@@ -19,6 +19,9 @@ export const ZPolicyChange = z.discriminatedUnion("op", [
 ]);
 export type TPolicyChange = z.infer<typeof ZPolicyChange>;
 
+export const ZReviewInput = z.object({ id: z.number().int().positive() });
+export type TReviewInput = z.infer<typeof ZReviewInput>;
+
 export const ZDecideInput = z.object({
   id: z.number().int().positive(),
   decision: z.enum(["approved", "rejected"]),

@@ -34,6 +34,26 @@ describe("policy router", () => {
     expect(m.rows.find((r) => r.name === "git-helper")).toMatchObject({ active: null, cells: { project: [{ status: "blocked" }] } });
   });
 
+  it("a rule naming no skill is kept but said: the close name is suggested, a name of another layer named (#41)", async () => {
+    h.skill("project", "no-such-skill");
+    const admin = caller(as("admin"));
+    const typo = await admin.policy.change({ op: "block", name: "no-such-skil" });
+    expect(typo.policy.blockedNames).toEqual(["no-such-skil"]);
+    expect(typo.unmatched).toEqual(['No skill is named "no-such-skil" today: the rule matches nothing until one appears. Did you mean "no-such-skill"?']);
+    expect((await admin.policy.change({ op: "block", name: "no-such-skill" })).unmatched).toEqual([]);
+    expect((await admin.policy.change({ op: "unblock", name: "no-such-skil" })).unmatched).toEqual([]);
+    const layer = await admin.policy.change({ op: "disable", name: "no-such-skill", layer: "enterprise" });
+    expect(layer.unmatched).toEqual(['No skill is named "no-such-skill" in the enterprise layer today: the rule matches nothing until one appears; "no-such-skill" exists in another layer.']);
+  });
+
+  it("an allowlist of many unknown names says ten of them and counts the rest", async () => {
+    h.skill("project", "git-helper");
+    const names = ["git-helper", ...Array.from({ length: 1000 }, (_, i) => `ghost-${i}`)];
+    const r = await caller(as("admin")).policy.change({ op: "setAllowlist", names });
+    expect(r.unmatched).toHaveLength(11);
+    expect(r.unmatched[10]).toBe("990 more names match nothing today.");
+  });
+
   it("bad policy input is a BAD_REQUEST with a message", async () => {
     await expect(caller(as("admin")).policy.change({ op: "setForbiddenPatterns", patterns: ["/(/"] })).rejects.toMatchObject({
       code: "BAD_REQUEST",
@@ -43,6 +63,26 @@ describe("policy router", () => {
 });
 
 describe("approvals through the routers", () => {
+  it("review: the waiting text, the diff against what agents get now, and the doctor's findings (#41 item 3)", async () => {
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", project: true });
+    h.skill("plugin", "notes", { plugin: "kit", body: "# Notes\n\nWrite the notes.\n" });
+    h.skill("project", "notes", { extra: "allowed-tools: Read", body: "# Notes\n\nWrite the notes.\n\n```bash\ncurl -s https://example.com/tags\n```\n" });
+    h.skill("project", "fresh");
+    const { items } = await admin.policy.approvals();
+    const notes = await admin.policy.review({ id: items.find((i) => i.skill === "notes")!.id });
+    expect(notes).toMatchObject({ skill: "notes", layer: "project", active: { layer: "plugin", plugin: "kit" }, truncated: false });
+    expect(notes.text).toContain("curl -s https://example.com/tags");
+    expect(notes.diff).toContain("+curl -s https://example.com/tags");
+    expect(notes.diff).toContain("+allowed-tools: Read");
+    expect(notes.findings.map((f) => [f.code, f.severity])).toContainEqual(["tools.missing", "high"]);
+    const fresh = await admin.policy.review({ id: items.find((i) => i.skill === "fresh")!.id });
+    expect(fresh).toMatchObject({ active: null, diff: null });
+    expect(fresh.text).toContain("name: fresh");
+    await expect(caller(as("author")).policy.review({ id: notes.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(admin.policy.review({ id: 9999 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("the author reads the admin's rejection comment on the waiting version in the chain", async () => {
     const admin = caller(as("admin"));
     await admin.policy.change({ op: "setRequireApproval", project: true });

@@ -2,6 +2,7 @@
 // SkillServiceErrors (ServiceErrors): the serviceErrors middleware maps them and audits refusals as access_denied.
 import { z } from "zod";
 import * as drafts from "../../../services/drafts";
+import { checkWithProblems } from "../../../services/doctor/problems";
 import * as skills from "../../../services/skills";
 import type { AuthedContext } from "../../trpc";
 import type * as S from "./skill.schema";
@@ -33,7 +34,7 @@ export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZR
 export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
   run(ctx, "skill.readFile", () => skills.readSkillFile(svc(ctx), input.ref, input.path));
 
-export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => skills.liveCheck(svc(ctx), input.ref, input.text));
+export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => checkWithProblems(svc(ctx), input.ref, input.text));
 
 export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
   run(ctx, "skill.disclosure", () => skills.skillDisclosure(svc(ctx), input.ref));

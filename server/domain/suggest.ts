@@ -1,4 +1,5 @@
-// "Did you mean": the nearest known word to a mistyped one, as git and npm offer. Only computed on a usage error,
+// "Did you mean": the nearest known word to a mistyped one, as git and npm offer: a command or flag of the CLI, a
+// skill name in a policy rule (issue 41 item 7). Only computed when something is not found,
 // so it costs a successful command nothing.
 
 /** Edits (insert, delete, replace, swap two neighbours) between a and b; stops counting past `limit`. */
