@@ -207,6 +207,8 @@ export function executeDeploy(
      * findings in the preview and chose to deploy anyway, and the audit event names them. The CLI leaves it out.
      */
     acceptFindings?: boolean;
+    /** The environment, agent and tenant (and defaults) the copied definition is chosen for; none by default. */
+    context?: Omit<ResolveContext, "policy">;
   },
   policy: ResolveContext["policy"],
   by: Audited,
