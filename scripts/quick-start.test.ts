@@ -40,7 +40,7 @@ describe("the README's first command", () => {
       const out = execFileSync("sh", ["-c", probe], {
         cwd: root,
         encoding: "utf8",
-        env: { PATH: `${old}:/usr/bin:/bin`, HOME: scratch, XDG_CACHE_HOME: path.join(scratch, "cache") },
+        env: { NODE_ENV: "test", PATH: `${old}:/usr/bin:/bin`, HOME: scratch, XDG_CACHE_HOME: path.join(scratch, "cache") },
         stdio: ["ignore", "pipe", "pipe"],
       });
       expect(out.trim()).toBe(`v${version}`);
