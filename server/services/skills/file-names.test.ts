@@ -38,6 +38,10 @@ describe("file names a skill cannot hold", () => {
     expect(code(() => createFolder(author, ref, ".git"))).toBe("BAD_REQUEST");
     expect(code(() => createFolder(author, ref, "references/node_modules"))).toBe("BAD_REQUEST");
     expect(code(() => renamePath(author, ref, "SKILL.md", ".git/HEAD"))).toBe("BAD_REQUEST");
+    // On macOS and Windows (where agents' machines sync to) .GIT is .git: a repository's config there is git's to run.
+    for (const name of [".GIT/config", "a/.Git/hooks/post-checkout", "Node_Modules/x.js"]) {
+      expect(code(() => createFile(author, ref, name, "x"))).toBe("BAD_REQUEST");
+    }
     expect(fs.readdirSync(dir).sort()).toEqual(before);
     // Names that only look alike are fine.
     createFile(author, ref, "references/git-notes.md", "x");
@@ -47,9 +51,9 @@ describe("file names a skill cannot hold", () => {
   it("do not come in by an archive either", async () => {
     const author = h.ctx(h.actor("author"));
     const md = new TextEncoder().encode("---\nname: vendored\ndescription: Vendored. Use it.\n---\n");
-    for (const extra of ["vendored/.git/config", "vendored/scripts/node_modules/left-pad/index.js"]) {
+    for (const extra of ["vendored/.git/config", "vendored/.Git/config", "vendored/scripts/node_modules/left-pad/index.js"]) {
       const zip = zipSync({ "vendored/SKILL.md": md, [extra]: new TextEncoder().encode("x") });
-      await expect(importArchive(author, { layer: "project", fileName: "vendored.zip", data: zip })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/cannot hold (\.git|node_modules)\//) });
+      await expect(importArchive(author, { layer: "project", fileName: "vendored.zip", data: zip })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/cannot hold (\.git|node_modules)\//i) });
     }
     expect(fs.existsSync(path.join(h.dataHome.projectRoot, ".omniforge", "skills", "vendored"))).toBe(false);
   });

@@ -206,7 +206,8 @@ export function newRelPath(p: string): string {
   // As an import refuses it: such a name drives the terminal of whoever lists the folder, or forges lines.
   if (hasUnprintableName(clean)) throw badRequest(`${JSON.stringify(clean)} has a control or direction character in its name; use another name.`);
   // Never copied by export or the catalog, and a synced copy holding one is someone's work sync will not replace.
-  const kept = clean.split("/").find((s) => NOT_SKILL_FILES.has(s));
+  // Any case: on macOS and Windows, where sync writes, .GIT/ is a repository's .git/ (its config runs hooks).
+  const kept = clean.split("/").find((s) => NOT_SKILL_FILES.has(s.toLowerCase()));
   if (kept) throw badRequest(`A skill cannot hold ${kept}/: it is not part of a skill (export and sync leave it out, and sync will not replace a copy holding one).`);
   return clean;
 }

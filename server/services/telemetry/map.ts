@@ -178,7 +178,8 @@ function pointValue(p: NumberPoint): number {
   return Number.isFinite(v) ? v : 0;
 }
 
-export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, previous: PreviousValue): Mapped {
+/** `budget`: rows this call may still make (a request mapped a slice at a time passes what its earlier slices left). */
+export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, previous: PreviousValue, budget = TELEMETRY_MAX_ROWS_PER_REQUEST): Mapped {
   const events: AuditEvent[] = [];
   const dropped = new Map<string, number>();
   for (const { resource, agent, item: m } of scopeItems(req.resourceMetrics, (rm) => rm.scopeMetrics, (sm) => sm.metrics)) {
@@ -211,7 +212,7 @@ export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, 
       // One row per point, however many activations it counts: details.count says how many, and the audit's
       // counts and charts add it up (ACTIVATION_COUNT). A row per activation let ten points of 1e9 write
       // 10,000 rows. Past the request's budget, points are dropped (and named), not turned into rows.
-      if (events.length >= TELEMETRY_MAX_ROWS_PER_REQUEST) {
+      if (events.length >= budget) {
         bump(dropped, `${agent}:${m.name}`);
         continue;
       }

@@ -167,3 +167,19 @@ describe("the model a console run asks for", () => {
     }
   });
 });
+
+describe("a run at the case limit", () => {
+  it("keeps its progress in a few writes, not the whole result list again after every case (issue 35 item 5)", async () => {
+    const author = caller(as("author"));
+    const cases = Array.from({ length: 500 }, (_, i) => ({ query: `fill in PDF form number ${i}`, should_trigger: i % 2 === 0 }));
+    const db = svc(as("author")).db.$client;
+    const changes = () => (db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+    const before = changes();
+    const { id } = await author.evals.start({ ref: pdf, provider: "offline", mode: "tool", cases });
+    const run = await settledRun(svc(as("author")), id);
+    expect(run.status).toBe("done");
+    expect(run.results).toHaveLength(500);
+    // 500 rewrites of the growing list were 30 MB through the console's thread and the WAL.
+    expect(changes() - before).toBeLessThan(100);
+  });
+});
