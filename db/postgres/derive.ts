@@ -31,7 +31,7 @@ const epochMsDate = customType<{ data: Date; driverData: string | number }>({
 
 const pgEpochMsNow = sql`(extract(epoch from now()) * 1000)::bigint`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- derived tables are typed by name; the next step types them per table
+// Typed loosely: the tables are made at run time from the SQLite ones. The step that opens the console on PostgreSQL types them per table.
 export type DerivedPgTable = PgTableWithColumns<any>;
 
 const derived = new Map<SQLiteTable, DerivedPgTable>();
