@@ -28,7 +28,7 @@ export function ensureSystemPackages(packages: string[], opts: { required: boole
   if (!ok) {
     const msg = `could not install ${missing.join(", ")} with apt-get`;
     if (opts.required) throw new Error(msg);
-    console.warn(`[omniforge] ${msg}; script execution will be refused until bubblewrap is installed`);
+    console.warn(`[omniforge] ${msg}${missing.includes("bubblewrap") ? "; script execution will be refused until bubblewrap is installed" : ""}`);
   }
   return ok;
 }
