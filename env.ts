@@ -36,6 +36,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or http
 export const SETTINGS = {
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   OMNIFORGE_HOME: z.string().min(1).optional(),
+  // A PostgreSQL database (db/postgres/client.ts). The console still runs on console.db; see docs/deploy.md.
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL, such as postgres://omniforge@db.internal:5432/omniforge" }).optional(),
   OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
   // Where the CLI keeps what it remembers between runs (server/runtime/registry/listing-cache.ts); "off" turns it off.
   OMNIFORGE_CACHE_DIR: z.string().min(1).optional(),

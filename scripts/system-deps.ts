@@ -1,9 +1,10 @@
-// Debian packages the console needs beyond npm: bubblewrap (script sandbox) and, for the e2e suite,
-// chromium. The machines run as root with apt-get; where a package is missing we install it and say so.
+// Debian packages the console needs beyond npm: bubblewrap (script sandbox), for the e2e suite chromium, and
+// for the tests on both databases postgresql (scripts/postgres.ts). The machines run as root with apt-get; where a package is missing we install it and say so.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-const BINARIES: Record<string, string> = { bubblewrap: "/usr/bin/bwrap", chromium: "/usr/bin/chromium" };
+// postgresql: Debian's wrapper scripts (postgresql-common) land in /usr/bin; the server itself in /usr/lib/postgresql/<n>/bin.
+const BINARIES: Record<string, string> = { bubblewrap: "/usr/bin/bwrap", chromium: "/usr/bin/chromium", postgresql: "/usr/bin/pg_ctlcluster" };
 
 export function ensureSystemPackages(packages: string[], opts: { required: boolean }): boolean {
   const missing = packages.filter((p) => !fs.existsSync(BINARIES[p] ?? `/usr/bin/${p}`));
@@ -27,7 +28,7 @@ export function ensureSystemPackages(packages: string[], opts: { required: boole
   if (!ok) {
     const msg = `could not install ${missing.join(", ")} with apt-get`;
     if (opts.required) throw new Error(msg);
-    console.warn(`[omniforge] ${msg}; script execution will be refused until bubblewrap is installed`);
+    console.warn(`[omniforge] ${msg}${missing.includes("bubblewrap") ? "; script execution will be refused until bubblewrap is installed" : ""}`);
   }
   return ok;
 }

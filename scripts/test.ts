@@ -54,6 +54,8 @@ fs.mkdirSync(outDir, { recursive: true });
 const needsBrowser = want("e2e");
 try {
   ensureSystemPackages(needsBrowser ? ["bubblewrap", "chromium"] : ["bubblewrap"], { required: needsBrowser });
+  // The suites on PostgreSQL start their own throw-away clusters (scripts/postgres.ts) from the installed server.
+  ensureSystemPackages(["postgresql"], { required: false });
 } catch (e) {
   console.error(`[test] ${(e as Error).message}`);
 }

@@ -19,5 +19,8 @@ export const skillKey = () => required.text("skill_key");
 /** A required link to the row this one belongs to: deleting that row deletes this one too. */
 export const ownedBy = (name: string, owner: () => AnySQLiteColumn) => text(name).notNull().references(owner, { onDelete: "cascade" });
 
+/** SQLite's "now in epoch ms"; db/postgres/derive.ts puts PostgreSQL's own in its place. */
+export const epochMsNow = sql`(unixepoch() * 1000)`;
+
 /** A Date column (epoch ms) that SQLite fills with the current time when a row is inserted without it. */
-export const timeNow = (name: string) => integer(name, { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
+export const timeNow = (name: string) => integer(name, { mode: "timestamp_ms" }).notNull().default(epochMsNow);

@@ -37,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "source rollback": () => import("./commands/source").then((m) => m.command("rollback")),
   "source remove": () => import("./commands/source").then((m) => m.command("remove")),
   "publish marketplace": () => import("./commands/publish-marketplace"),
+  "db copy": () => import("./commands/db-copy"),
   sync: () => import("./commands/sync"),
 };
 

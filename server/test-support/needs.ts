@@ -33,6 +33,13 @@ export function cgroups(): Requirement {
   return { need: "cgroups", missing: "error" in found ? found.error : null };
 }
 
+/** A PostgreSQL server to start throw-away clusters with (scripts/postgres.ts installs it where we are root with apt-get). */
+export function postgresql(): Requirement {
+  const installable = isRoot && fs.existsSync("/usr/bin/apt-get");
+  const found = fs.existsSync("/usr/lib/postgresql") && fs.readdirSync("/usr/lib/postgresql").some((v) => fs.existsSync(path.join("/usr/lib/postgresql", v, "bin", "initdb")));
+  return { need: "postgresql", missing: found || installable ? null : "no /usr/lib/postgresql/<n>/bin/initdb (apt-get install postgresql)" };
+}
+
 /** A file or folder of the shared fixtures (relative to sharedDir). */
 export function sharedFixture(rel: string): Requirement {
   const p = path.join(sharedDir, rel);

@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   schema: "./db/schema/index.ts",
-  out: "./db/migrations",
+  out: "./db/migrations/sqlite",
   dialect: "sqlite",
 });
