@@ -101,6 +101,12 @@ export function authOptionsFor(ip: string): NextAuthOptions {
   };
 }
 
+/** What the login page offers: the password form unless turned off, and the OpenID provider's button when configured. */
+export function signInChoices(): { password: boolean; provider: { id: string; name: string } | null } {
+  const oidc = oidcConfig();
+  return { password: setting("OMNIFORGE_PASSWORD_LOGIN"), provider: oidc ? { id: OIDC_PROVIDER_ID, name: oidc.name } : null };
+}
+
 /** The user of the request's session cookie, if its server-side session is open and the user enabled. */
 export async function getSessionUser(): Promise<SessionUser | null> {
   return sessionUserOf(await cookies());
