@@ -86,9 +86,7 @@ class Browser {
   async startSignIn(): Promise<string> {
     const { csrfToken } = (await (await this.go(`${console_.url}/api/auth/csrf`)).json()) as { csrfToken: string };
     const res = await this.go(`${console_.url}/api/auth/signin/oidc`, new URLSearchParams({ csrfToken, callbackUrl: `${console_.url}/skills` }));
-    const to = res.headers.get("location")!;
-    expect(to.startsWith(idp.issuer)).toBe(true);
-    return to;
+    return res.headers.get("location")!;
   }
   /** Where the console's callback sends the browser, given the provider's redirect back. */
   async finish(back: string): Promise<string> {
@@ -98,7 +96,9 @@ class Browser {
     return to;
   }
   async signIn(account: string): Promise<string> {
-    return this.finish(await idp.signInAt(await this.startSignIn(), account));
+    const to = await this.startSignIn();
+    expect(to.startsWith(idp.issuer)).toBe(true);
+    return this.finish(await idp.signInAt(to, account));
   }
   user() {
     return auth.sessionUserOfRequest(new Headers({ cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ") }));
@@ -205,5 +205,22 @@ describe("sign-in through the OpenID provider", () => {
       delete process.env.OMNIFORGE_PASSWORD_LOGIN;
     }
     expect((await attempt()).user).toMatchObject({ email: "pat@corp.example" });
+  });
+
+  it("reads the groups and email from the userinfo answer when the provider keeps them out of the ID token", async () => {
+    const lean = await startTestIdp(() => `${console_.url}/api/auth/callback/oidc`, { groupsInIdToken: false });
+    const before = process.env.OMNIFORGE_OIDC_ISSUER;
+    process.env.OMNIFORGE_OIDC_ISSUER = lean.issuer;
+    try {
+      lean.accounts.set("sub-fay", { email: "fay@corp.example", groups: ["eng"] });
+      const b = new Browser();
+      const to = await b.startSignIn();
+      expect(to.startsWith(lean.issuer)).toBe(true);
+      await b.finish(await lean.signInAt(to, "sub-fay"));
+      expect(await b.user()).toMatchObject({ email: "fay@corp.example", role: "author" });
+    } finally {
+      process.env.OMNIFORGE_OIDC_ISSUER = before;
+      await lean.close();
+    }
   });
 });

@@ -25,15 +25,16 @@ export function oidcProvider(config: OidcConfig): OAuthConfig<Claims> {
     idToken: true,
     checks: ["state", "pkce", "nonce"],
     userinfo: {
-      // The ID token's claims, checked. Providers that keep groups out of the ID token (they answer them at the
-      // userinfo endpoint) get that claim from there; openid-client refuses a userinfo answer for another subject.
+      // The ID token's claims, checked. Providers that keep the groups or the email out of the ID token (they answer
+      // them at the userinfo endpoint) get the rest from there; openid-client refuses a userinfo answer for another
+      // subject, and what the ID token says wins.
       async request({ tokens, client }) {
         // next-auth types the tokens loosely; at this point they are openid-client's checked TokenSet.
         const set = tokens as unknown as Parameters<typeof client.userinfo>[0] & { claims(): Claims; access_token?: string };
         const claims = set.claims();
-        if (claims[config.rolesClaim] !== undefined || !set.access_token) return claims;
+        if ((claims[config.rolesClaim] !== undefined && claims.email !== undefined) || !set.access_token) return claims;
         const info: Claims = await client.userinfo(set);
-        return { ...claims, [config.rolesClaim]: info[config.rolesClaim] };
+        return { ...info, ...claims };
       },
     },
     profile: (claims) => ({ id: String(claims.sub), email: typeof claims.email === "string" ? claims.email : null, name: typeof claims.name === "string" ? claims.name : null }),

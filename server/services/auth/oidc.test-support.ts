@@ -22,7 +22,8 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
-export async function startTestIdp(redirectUri: () => string): Promise<TestIdp> {
+/** `groupsInIdToken: false`: the groups and the email only at the userinfo endpoint, as some providers answer them. */
+export async function startTestIdp(redirectUri: () => string, opts: { groupsInIdToken?: boolean } = {}): Promise<TestIdp> {
   let handle: http.RequestListener = (_req, res) => void res.writeHead(503).end();
   const listening = await listenLocal(http.createServer((req, res) => handle(req, res)));
   const issuer = listening.url;
@@ -39,8 +40,8 @@ export async function startTestIdp(redirectUri: () => string): Promise<TestIdp> 
     clients: [client(clients.console), client(clients.other)],
     cookies: { keys: ["test-idp-cookie-key-".padEnd(40, "k")] },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
-    // Groups in the ID token, as Okta, Entra and Keycloak put them when asked (the userinfo fallback is the other way).
-    conformIdTokenClaims: false,
+    // By default the groups are in the ID token, as Okta, Entra and Keycloak put them when asked.
+    conformIdTokenClaims: opts.groupsInIdToken === false,
     findAccount: (_ctx: unknown, id: string) => {
       const a = accounts.get(id);
       if (!a) return undefined;
