@@ -60,7 +60,12 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  if (server?.pid && server.exitCode === null) {
+    // Its own process group (detached): the start script and the console it runs; the data home goes once they have.
+    const exited = new Promise((ok) => server.once("exit", ok));
+    process.kill(-server.pid, "SIGTERM");
+    await exited;
+  }
   await idp?.close();
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
@@ -103,3 +108,11 @@ test("the password form is hidden and the credentials endpoint refuses when pass
   });
   expect(((await res.json()) as { url: string }).url).toContain("Password%20sign-in%20is%20turned%20off");
 });
+
+test("a refused sign-in is told by a fixed text, and the address cannot write its own words on the login page", async ({ page }) => {
+  await page.goto(`${consoleUrl}/login?error=disabled`);
+  await expect(page.getByTestId("login-error")).toHaveText("This account is disabled. Ask an administrator to enable it.");
+  await page.goto(`${consoleUrl}/login?error=${encodeURIComponent("Call 555-0100 to restore your account")}`);
+  await expect(page.getByTestId("login-error")).toHaveText("Sign-in did not complete. Start it again.");
+});
+
