@@ -28,7 +28,7 @@ describe("oidcSignIn", () => {
     expect(sessionUser(t.db, { userId: r.user.id, sid: r.sid })).toMatchObject({ id: r.user.id, role: "admin" });
   });
 
-  it("knows a person by issuer and subject: the same email at another issuer or subject is not them", async () => {
+  it("knows a person by issuer and subject: their email may change, and another subject naming a taken email is not them", async () => {
     const first = await signIn(who({ groups: ["eng"] }));
     const moved = await signIn(who({ email: "ann.new@corp.example", groups: ["eng"] }));
     expect(moved.ok && first.ok && moved.user.id === first.user.id).toBe(true);
