@@ -8,6 +8,7 @@ import { TELEMETRY_DEFAULT_MAX_BYTES, TELEMETRY_MAX_MAX_BYTES, TELEMETRY_MIN_MAX
 import { DEFAULT_MAX_ACTIVATION_DEPTH, DEFAULT_MAX_LOADED_SKILLS } from "./server/domain/skill-protocol";
 import { checkAllowedOrigins } from "./server/http/origin";
 import { parseTrustedProxies } from "./server/http/peer";
+import { parseRoleMap } from "./server/domain/oidc";
 
 /** A setting checked by a parser that throws with the bad entry named. */
 const checkedBy = (check: (v: string) => unknown) =>
@@ -73,6 +74,16 @@ export const SETTINGS = {
   OMNIFORGE_TRUSTED_PROXIES: checkedBy(parseTrustedProxies).optional(),
   // Origins besides NEXTAUTH_URL's from which the console accepts state-changing requests.
   OMNIFORGE_ALLOWED_ORIGINS: checkedBy(checkAllowedOrigins).optional(),
+  // Single sign-on through an OpenID provider (server/auth-oidc.ts): its issuer (discovered at start), this console's
+  // client there, the claim holding a person's groups and the groups' roles.
+  OMNIFORGE_OIDC_ISSUER: httpUrl.optional(),
+  OMNIFORGE_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OMNIFORGE_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OMNIFORGE_OIDC_NAME: z.string().trim().min(1).max(60, "must be at most 60 characters").default("single sign-on"),
+  OMNIFORGE_OIDC_ROLES_CLAIM: z.string().min(1).default("groups"),
+  OMNIFORGE_OIDC_ROLE_MAP: checkedBy(parseRoleMap).optional(),
+  // Whether the email-and-password sign-in is offered and accepted (off: only the OpenID provider signs people in).
+  OMNIFORGE_PASSWORD_LOGIN: flag.default(true),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   NEXTAUTH_URL: httpUrl.optional(),
   PORT: z.coerce.number().int().min(1).max(65535).optional(),

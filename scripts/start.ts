@@ -15,6 +15,8 @@ const mode = process.argv.includes("--dev") ? "dev" : process.argv.includes("--b
 
 try {
   await import("../env");
+  // The OpenID provider's settings and its discovery, before a build or a start that would only fail at sign-in.
+  if (mode !== "build") await (await import("../server/services/auth/oidc-settings")).checkOidcIssuer();
 } catch (e) {
   console.error(`omniforge: ${(e as Error).message}`);
   process.exit(1);

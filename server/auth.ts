@@ -1,4 +1,4 @@
-// next-auth v4: Credentials provider, JWT sessions. The token carries the user id and the id of a server-side
+// next-auth v4: Credentials provider and, when configured, the OpenID provider (auth-oidc.ts); JWT sessions. The token carries the user id and the id of a server-side
 // session record (server/services/auth/sessions.ts); on every request the record must be open and the
 // user enabled, and role is read from the database, so a sign-out, a disabled user or an admin's "sign out
 // everywhere" ends every copy of the cookie at once instead of when the token expires.
@@ -12,6 +12,8 @@ import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./http/
 import { auditSinkFor } from "./services/audit";
 import { attemptLogin } from "./services/auth/login";
 import { ensureReady } from "./services/bootstrap";
+import { OIDC_PROVIDER_ID, completeOidcSignIn, oidcProvider } from "./auth-oidc";
+import { oidcConfig } from "./services/auth/oidc-settings";
 import { endSession, sessionOwner, sessionUser, startSession } from "./services/auth/sessions";
 import { SESSION_IDLE_MAX_MS } from "./domain/limits";
 import type { Role } from "../db/schema";
@@ -32,11 +34,7 @@ export function clientIp(h: Headers | Record<string, string | string[] | undefin
   return clientAddress(h, proxies);
 }
 
-export const authOptions: NextAuthOptions = {
-  session: { strategy: "jwt", maxAge: SESSION_IDLE_MAX_MS / 1000 },
-  pages: { signIn: "/login" },
-  providers: [
-    CredentialsProvider({
+const credentials = CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
@@ -50,8 +48,13 @@ export const authOptions: NextAuthOptions = {
         if (!r.ok) throw new Error(r.message);
         return { id: r.user.id, email: r.user.email, name: r.user.name, sid: startSession(db, r.user.id, ip) };
       },
-    }),
-  ],
+    });
+
+const authOptions: NextAuthOptions = {
+  session: { strategy: "jwt", maxAge: SESSION_IDLE_MAX_MS / 1000 },
+  // Errors (a refused provider sign-in, a forged state) land on the login page, which shows a fixed text per code.
+  pages: { signIn: "/login", error: "/login" },
+  providers: [credentials],
   callbacks: {
     jwt({ token, user }) {
       if (user) {
@@ -77,6 +80,32 @@ export const authOptions: NextAuthOptions = {
     },
   },
 };
+
+/**
+ * next-auth's options for one request from `ip` (the OpenID sign-in has no request of its own to read it from).
+ * The settings are read per request, as setting() always is.
+ */
+export function authOptionsFor(ip: string): NextAuthOptions {
+  const oidc = oidcConfig();
+  return {
+    ...authOptions,
+    providers: oidc ? [credentials, oidcProvider(oidc)] : [credentials],
+    callbacks: {
+      ...authOptions.callbacks,
+      signIn({ user, account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID) return true;
+        if (!oidc) return false;
+        return completeOidcSignIn(oidc, user, (profile ?? {}) as Record<string, unknown>, ip);
+      },
+    },
+  };
+}
+
+/** What the login page offers: the password form unless turned off, and the OpenID provider's button when configured. */
+export function signInChoices(): { password: boolean; provider: { id: string; name: string } | null } {
+  const oidc = oidcConfig();
+  return { password: setting("OMNIFORGE_PASSWORD_LOGIN"), provider: oidc ? { id: OIDC_PROVIDER_ID, name: oidc.name } : null };
+}
 
 /** The user of the request's session cookie, if its server-side session is open and the user enabled. */
 export async function getSessionUser(): Promise<SessionUser | null> {

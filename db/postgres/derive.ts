@@ -13,6 +13,7 @@ import {
   foreignKey,
   index,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   type AnyPgColumn,
@@ -83,8 +84,8 @@ export function toPostgres(source: SQLiteTable): DerivedPgTable {
   const cached = derived.get(source);
   if (cached) return cached;
   const cfg = getTableConfig(source);
-  if (cfg.primaryKeys.length || cfg.checks.length || cfg.uniqueConstraints.length) {
-    throw new Error(`${cfg.name}: composite keys, checks and table-level unique constraints need a PostgreSQL form in db/postgres/derive.ts`);
+  if (cfg.checks.length || cfg.uniqueConstraints.length) {
+    throw new Error(`${cfg.name}: checks and table-level unique constraints need a PostgreSQL form in db/postgres/derive.ts`);
   }
   // Keyed by the same property names as the SQLite table, so one query reads the same on both.
   const byKey = Object.entries(getTableColumns(source));
@@ -93,6 +94,8 @@ export function toPostgres(source: SQLiteTable): DerivedPgTable {
   const table = pgTable(cfg.name, columns, (t) => {
     const col = (c: { name: string }) => t[keyOf.get(c.name)!] as AnyPgColumn;
     return [
+      // A composite key (user_identities: issuer + subject) keeps its columns; drizzle-kit names it on both sides.
+      ...cfg.primaryKeys.map((pk) => primaryKey({ columns: pk.columns.map((c) => col(c)) as [AnyPgColumn, ...AnyPgColumn[]] })),
       ...cfg.indexes.map((i) => {
         if (i.config.where) throw new Error(`${cfg.name}.${i.config.name}: partial indexes need a PostgreSQL form`);
         const cols = i.config.columns.map((c) => col(c as { name: string })) as [AnyPgColumn, ...AnyPgColumn[]];

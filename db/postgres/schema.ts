@@ -17,3 +17,4 @@ export const authSessions = toPostgres(sqlite.authSessions);
 export const accessTokens = toPostgres(sqlite.accessTokens);
 export const skillDeployments = toPostgres(sqlite.skillDeployments);
 export const editorDrafts = toPostgres(sqlite.editorDrafts);
+export const userIdentities = toPostgres(sqlite.userIdentities);

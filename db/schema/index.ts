@@ -8,3 +8,4 @@ export * from "./auth-sessions";
 export * from "./tokens";
 export * from "./deployments";
 export * from "./drafts";
+export * from "./identities";

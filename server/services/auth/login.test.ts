@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { tempDb } from "../../test-support/temp-db";
 import { createUser, updateUser } from "../users/users";
@@ -62,5 +62,16 @@ describe("attemptLogin", () => {
 
     now += 60_000;
     expect((await attemptLogin(t.db, audit, { email: "ann@x.io", password: "right-password", ip: "10.9.9.9" }, limiter)).ok).toBe(true);
+  });
+
+  it("refuses every password, the right one included, when password sign-in is off, and records why", async () => {
+    vi.stubEnv("OMNIFORGE_PASSWORD_LOGIN", "off");
+    try {
+      const r = await attemptLogin(t.db, audit, { email: "ann@x.io", password: "right-password", ip: "1.2.3.4" }, new RateLimiter(10, 60_000));
+      expect(r).toMatchObject({ ok: false, reason: "password_login_off" });
+      expect(audit.events).toMatchObject([{ type: "login_failed", outcome: "refused", details: { reason: "password_login_off" } }]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { setting } from "../../../env";
 
 export type LoginResult =
   | { ok: true; user: PublicUser }
-  | { ok: false; reason: "invalid" | "disabled" | "rate_limited"; message: string };
+  | { ok: false; reason: "invalid" | "disabled" | "rate_limited" | "password_login_off"; message: string };
 
 // Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
 export const loginLimiter = processWide("loginLimiter", () => new RateLimiter(setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE"), 60_000));
@@ -22,6 +22,11 @@ export async function attemptLogin(
   limiter: RateLimiter = loginLimiter(),
 ): Promise<LoginResult> {
   const email = normaliseEmail(input.email);
+  // Refused here, not only hidden on the login page: a hand-written POST to the credentials endpoint meets it too.
+  if (!setting("OMNIFORGE_PASSWORD_LOGIN")) {
+    audit.record({ type: "login_failed", actor: { id: "anonymous", email }, outcome: "refused", details: { reason: "password_login_off", ip: input.ip } });
+    return { ok: false, reason: "password_login_off", message: "Password sign-in is turned off: sign in through the identity provider." };
+  }
   const wait = Math.max(limiter.hit(`account:${email}`), limiter.hit(`address:${input.ip}`));
   if (wait > 0) {
     audit.record({ type: "login_failed", actor: { id: "anonymous", email }, outcome: "refused", details: { reason: "rate_limited", ip: input.ip } });

@@ -1,0 +1,98 @@
+// A sign-in through the OpenID provider, once the provider's ID token has been checked (next-auth: state, PKCE,
+// nonce, signature, issuer and audience). The person is found by issuer and subject, created on first sign-in,
+// and their role is set from the mapped groups at every sign-in, so leaving the admins' group takes the role
+// away at the next one. The session is our server-side one, as a password sign-in's.
+import { randomBytes, randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { userIdentities, users, type User } from "../../../db/schema";
+import type { AuditSink } from "../../runtime/audit/events";
+import { roleOfGroups, SIGN_IN_ERRORS, type RoleMap } from "../../domain/oidc";
+import { hashPassword } from "../users/password";
+import { findUserByEmail, findUserById, normaliseEmail, toPublic, type PublicUser } from "../users/users";
+import { startSession } from "./sessions";
+
+export interface OidcIdentity {
+  issuer: string;
+  subject: string;
+  email?: string;
+  /** The provider's email_verified: only a verified email may join an existing console user. */
+  emailVerified?: boolean;
+  name?: string;
+  groups: string[];
+}
+
+export type OidcSignInResult =
+  | { ok: true; user: PublicUser; sid: string }
+  | { ok: false; reason: "disabled" | "no_email" | "email_unverified"; message: string };
+
+export async function oidcSignIn(db: Db, audit: AuditSink, who: OidcIdentity, roleMap: RoleMap, ip: string): Promise<OidcSignInResult> {
+  const provider = { issuer: who.issuer, subject: who.subject, ip };
+  const refuse = (reason: "disabled" | "no_email" | "email_unverified", actor: { id: string; email?: string }): OidcSignInResult => {
+    audit.record({ type: "login_failed", actor, outcome: "refused", details: { reason, ...provider } });
+    return { ok: false, reason, message: SIGN_IN_ERRORS[reason]! };
+  };
+  const email = who.email ? normaliseEmail(who.email).slice(0, 320) : undefined;
+  // Without a role map the provider has no say on roles: new people are viewers, the console sets the rest.
+  const role = roleMap.size > 0 ? roleOfGroups(who.groups, roleMap) : undefined;
+  let user = userOfIdentity(db, who.issuer, who.subject);
+  if (!user) {
+    if (!email) return refuse("no_email", { id: "anonymous" });
+    const same = findUserByEmail(db, email);
+    if (same && who.emailVerified !== true) {
+      // Joining an existing account on an unverified email would let anyone who can name that email take it over.
+      return refuse("email_unverified", { id: same.id, email });
+    }
+    user = same ?? (await createFromProvider(db, audit, email, who.name ?? "", role ?? "viewer", provider));
+    db.insert(userIdentities).values({ issuer: who.issuer, subject: who.subject, userId: user.id }).run();
+  }
+  if (user.disabled) return refuse("disabled", { id: user.id, email: user.email });
+  user = refresh(db, audit, user, { role, email, name: who.name }, provider);
+  audit.record({ type: "login", actor: { id: user.id, email: user.email }, outcome: "ok", details: { method: "oidc", ...provider } });
+  return { ok: true, user: toPublic(user), sid: startSession(db, user.id, ip) };
+}
+
+function userOfIdentity(db: Db, issuer: string, subject: string): User | undefined {
+  const link = db
+    .select({ userId: userIdentities.userId })
+    .from(userIdentities)
+    .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)))
+    .get();
+  return link ? findUserById(db, link.userId) : undefined;
+}
+
+async function createFromProvider(db: Db, audit: AuditSink, email: string, name: string, role: User["role"], provider: object): Promise<User> {
+  const id = randomUUID();
+  // A password nobody knows: the user signs in through the provider (an administrator may set one later).
+  const passwordHash = await hashPassword(randomBytes(32).toString("base64url"));
+  db.insert(users).values({ id, email, name: name.trim().slice(0, 200), role, passwordHash }).run();
+  audit.record({ type: "user_created", actor: { id, email }, outcome: "ok", details: { userId: id, email, role, method: "oidc", ...provider } });
+  return findUserById(db, id)!;
+}
+
+/** The provider is the source of a person's role, and of their email and name when they change there. */
+function refresh(db: Db, audit: AuditSink, before: User, from: { role?: User["role"]; email?: string; name?: string }, provider: object): User {
+  const change: Partial<User> = {};
+  if (from.role && from.role !== before.role) change.role = from.role;
+  // A new email is taken only when no other console user has it (emails stay unique).
+  if (from.email && from.email !== before.email && !findUserByEmail(db, from.email)) change.email = from.email;
+  const name = from.name?.trim().slice(0, 200);
+  if (name && name !== before.name) change.name = name;
+  if (Object.keys(change).length === 0) return before;
+  db.update(users).set({ ...change, updatedAt: new Date() }).where(eq(users.id, before.id)).run();
+  const after = findUserById(db, before.id)!;
+  audit.record({
+    type: "user_updated",
+    actor: { id: after.id, email: after.email },
+    outcome: "ok",
+    details: {
+      userId: after.id,
+      email: after.email,
+      method: "oidc",
+      ...provider,
+      before: { role: before.role, email: before.email, name: before.name },
+      after: { role: after.role, email: after.email, name: after.name },
+    },
+  });
+  return after;
+}
