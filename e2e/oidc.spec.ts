@@ -6,7 +6,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { startTestIdp, type TestIdp } from "../server/services/auth/oidc.test-support";
 
 let idp: TestIdp;
