@@ -1,6 +1,8 @@
 // The agent loop: model call, tool calls through the executor, results back, until the model answers or the
 // step limit. Every step is an AgentEvent. A run deactivates every skill it activated when it ends, however
 // it ends (answer, step limit, abort, error), and runs their post hooks.
+// One piece by design: `run` is a single closure over one run's state (the skill stack, the cost meter, the events,
+// the fork frame). Its steps live beside it: routing.ts, listing.ts, session-skills.ts, hooks.ts, costs.ts, fork-agent.ts.
 import { randomUUID } from "node:crypto";
 import type { ScriptResult, ScriptRunner } from "../sandbox/types";
 import { maskSecrets } from "../tools/audit-args";

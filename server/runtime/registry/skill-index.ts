@@ -1,6 +1,8 @@
 // The registry index: stage-1 metadata of every skill definition in every layer. Built cold from the layer
 // roots, rebuilt warm (unchanged SKILL.md files are not parsed again), refreshed for given paths, and kept
 // current by a watcher so edits made outside the console (git pull, another editor) show up without a restart.
+// One piece by design: the class owns its maps (by id, by name, sorted) and their invalidation, which must change
+// together; the scan (scan.ts), the watcher (watch.ts) and the change records (index-change.ts) live apart.
 import fs from "node:fs";
 import path from "node:path";
 import { loadBody, type BodyCache, defaultBodyCache, type LoadedBody } from "./body";
