@@ -1,5 +1,5 @@
 // The dashboard's filters live in the URL so a view can be shared. This maps the query string to the
-// filter the server validates (server/services/audit/filter.ts) and back. Pure: used by the page and tested.
+// filter the server validates (the audit service's filter.ts) and back. Pure: used by the page and tested.
 // The field names come from server/domain/audit-filter-keys.ts (the schema's fields, without zod in the browser).
 import { AUDIT_FILTER_KEYS, AUDIT_TEXT_KEYS, isAuditOutcome, type AuditOutcome } from "~/server/domain/audit-filter-keys";
 
