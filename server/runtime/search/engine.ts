@@ -143,20 +143,24 @@ class Hit implements SearchHit {
     readonly confidence: number,
     readonly phrases: string[],
     private readonly namesSkill: boolean,
-    private readonly match: Map<string, number>,
+    private readonly masks: Int32Array,
+    private readonly qterms: string[],
     private readonly query: Map<string, QueryTerm>,
   ) {}
   get matched(): MatchedWord[] {
-    return (this.m ??= matchedWords(this.match, this.query));
+    return (this.m ??= matchedWords(this.masks, this.qterms, this.query));
   }
   get why(): string {
     return (this.w ??= explain(this.matched, this.phrases, this.namesSkill, this.confidence));
   }
 }
 
-function matchedWords(match: Map<string, number>, query: Map<string, QueryTerm>): MatchedWord[] {
+function matchedWords(masks: Int32Array, qterms: string[], query: Map<string, QueryTerm>): MatchedWord[] {
   const out: MatchedWord[] = [];
-  for (const [term, mask] of match) {
+  for (let i = 0; i < masks.length; i++) {
+    const mask = masks[i]!;
+    if (!mask) continue;
+    const term = qterms[i]!;
     const q = query.get(term)!;
     const fields = FIELDS.filter((_, i) => mask & (1 << i));
     out.push({ word: q.word, term, fields, ...(q.as ? { as: q.as } : {}), ...(q.via ? { via: q.via } : {}) });
@@ -278,20 +282,26 @@ export class SkillSearch {
     if (!query.size || !searched) return { hits: [], abstain: true, reason: query.size ? "there are no skills to search" : "the request has no searchable words", searched };
 
     const params: FieldParams[] = FIELDS.map((f) => ({ weight: TUNING.boost[f], b: TUNING.b[f] }));
-    const acc = new Map<string, { bm25: number; match: Map<string, number> }>();
-    for (const [term, q] of query) {
+    // Query terms are numbered: where each matched in a document is an array slot, not a map entry (a request with
+    // common words touches most documents, and every touched one is weighed below).
+    const qterms = [...query.keys()];
+    const slot = new Map(qterms.map((t, i) => [t, i]));
+    const acc = new Map<string, { bm25: number; masks: Int32Array }>();
+    qterms.forEach((term, i) => {
+      const weight = query.get(term)!.weight;
       this.index.score(term, params, TUNING.k1, only, (id, score, fields) => {
         let a = acc.get(id);
-        if (!a) acc.set(id, (a = { bm25: 0, match: new Map() }));
-        a.bm25 += q.weight * score;
-        a.match.set(term, fields);
+        if (!a) acc.set(id, (a = { bm25: 0, masks: new Int32Array(qterms.length) }));
+        a.bm25 += weight * score;
+        a.masks[i] = fields;
       });
-    }
+    });
 
     const uniqueOwn = [...new Set(ownTerms)];
     const ownSet = new Set(uniqueOwn);
     // Per request word: its IDF over every field, its equivalents (computed once per request, used for every document).
-    const wanted = uniqueOwn.map((t) => ({ t, idf: this.index.idf(t), eq: equivalents.get(t) ?? [] }));
+    const at = (t: string) => slot.get(t) ?? -1;
+    const wanted = uniqueOwn.map((t) => ({ i: at(t), idf: this.index.idf(t), eq: (equivalents.get(t) ?? []).map((x) => ({ i: at(x.term), credit: x.credit })) }));
     const ownIdf = wanted.reduce((a, o) => a + o.idf, 0) || 1;
     const ownPairs =
       TUNING.phrase > 0
@@ -299,20 +309,21 @@ export class SkillSearch {
             .filter((p) => p.split(" ")[0] !== p.split(" ")[1])
             .map((p) => {
               const [x, y] = p.split(" ") as [string, string];
-              return { p, x, y, bonus: (TUNING.phrase * (this.idf(x) + this.idf(y))) / 2 };
+              return { p, x: at(x), y: at(y), bonus: (TUNING.phrase * (this.idf(x) + this.idf(y))) / 2 };
             })
         : [];
     const scored = [...acc].map(([id, a]) => {
       const doc = this.docs.get(id)!;
-      // Where each request term matched is in `a.match` (a field mask): no per-document set look-ups.
-      const strongly = (t: string) => ((a.match.get(t) ?? 0) & STRONG_MASK) !== 0;
+      // Where each request term matched is in `a.masks` (a field mask per query term): no per-document look-ups.
+      const masks = a.masks;
+      const strongly = (i: number) => i >= 0 && (masks[i]! & STRONG_MASK) !== 0;
       let evidence = 0;
       for (const o of wanted) {
-        if (strongly(o.t)) evidence += o.idf;
+        if (strongly(o.i)) evidence += o.idf;
         else {
           // The best credit among equivalents found in the summary fields (a near-identity synonym counts more).
-          let credit = a.match.has(o.t) ? TUNING.bodyCredit : 0;
-          for (const x of o.eq) if (x.credit > credit && strongly(x.term)) credit = x.credit;
+          let credit = o.i >= 0 && masks[o.i] ? TUNING.bodyCredit : 0;
+          for (const x of o.eq) if (x.credit > credit && strongly(x.i)) credit = x.credit;
           evidence += credit * o.idf;
         }
       }
@@ -327,13 +338,13 @@ export class SkillSearch {
       let namesSkill = doc.nameTerms.length > 0;
       for (const t of doc.nameTerms) if (!ownSet.has(t)) namesSkill = false;
       const score = (a.bm25 + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
-      return { doc, score, confidence, evidence, match: a.match, phrases, namesSkill };
+      return { doc, score, confidence, evidence, masks, phrases, namesSkill };
     });
     scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
 
     // Explanations are built when read (getters): a listing ranks hundreds of hits and shows the words of a few.
     const hits: SearchHit[] = scored.slice(0, limit).map(
-      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => query.get(t)?.word ?? t).join(" ")), s.namesSkill, s.match, query),
+      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => query.get(t)?.word ?? t).join(" ")), s.namesSkill, s.masks, qterms, query),
     );
     const best = scored[0];
     let reason: string | undefined;
