@@ -7,6 +7,7 @@
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
 import { nearSpellings } from "./spelling";
+import { explain } from "./why";
 import { expand } from "./synonyms";
 import { terms, termsWithWords, wordOfStem } from "./text";
 
@@ -175,6 +176,8 @@ export class SkillSearch {
   private df = new Map<string, number>();
   /** Name stems (for prefix matches: compound names such as webmcpify). */
   private nameDf = new Map<string, number>();
+  /** The name stems in code-unit order (prefix look-ups by binary search), made again after a change. */
+  private namesSorted: string[] | undefined;
 
   /** A search over names and descriptions only, keyed by name (no registry at hand: a given list of skills). */
   static fromText(items: Iterable<{ name: string; description: string; tags?: string[] }>): SkillSearch {
@@ -214,6 +217,7 @@ export class SkillSearch {
     const nameTerms = terms(doc.name.replace(/[-_.]+/g, " "));
     const nameField = [...new Set(fields[0])];
     for (const t of nameField) this.nameDf.set(t, (this.nameDf.get(t) ?? 0) + 1);
+    this.namesSorted = undefined;
     this.docs.set(doc.id, { id: doc.id, name: doc.name, description: doc.description, nameTerms, strong, pairs, nameField, stamp });
     this.index.add(doc.id, fields);
   }
@@ -228,8 +232,24 @@ export class SkillSearch {
     };
     for (const t of prev.strong) drop(this.df, t);
     for (const t of prev.nameField) drop(this.nameDf, t);
+    this.namesSorted = undefined;
     this.docs.delete(id);
     this.index.remove(id);
+  }
+
+  /** Name stems that begin with `prefix` (including itself). */
+  private namesStartingWith(prefix: string): string[] {
+    const names = (this.namesSorted ??= [...this.nameDf.keys()].sort());
+    let lo = 0;
+    let hi = names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (names[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < names.length && names[i]!.startsWith(prefix); i++) out.push(names[i]!);
+    return out;
   }
 
   /** IDF of a stem over the summary fields: how much finding it there says. */
@@ -264,7 +284,7 @@ export class SkillSearch {
           equivalents.set(term, [...(equivalents.get(term) ?? []), { term: near, credit: TUNING.spelling }]);
         }
       }
-      if (TUNING.prefix > 0) for (const t of this.nameDf.keys()) if (t.length > term.length && t.startsWith(term) && !query.has(t)) query.set(t, { weight: TUNING.prefix, word, via: "prefix" });
+      if (TUNING.prefix > 0) for (const t of this.namesStartingWith(term)) if (t.length > term.length && !query.has(t)) query.set(t, { weight: TUNING.prefix, word, via: "prefix" });
     }
     for (const turn of (recent ?? []).slice(-3)) {
       for (const { term, word } of termsWithWords(turn.slice(0, MAX_REQUEST_CHARS)).slice(0, MAX_TERMS / 2)) {
@@ -356,34 +376,4 @@ export class SkillSearch {
     }
     return { hits, abstain: reason !== undefined, ...(reason ? { reason } : {}), searched };
   }
-}
-
-const FIELD_PHRASE: Record<SearchField, string> = { name: "name matches", description: "description matches", headings: "headings match", tags: "tags match", body: "body matches" };
-
-/** "name matches 'latency'; description matches 'p99', 'tail'; body matches 'qdrant'; phrase 'tail latency' (confidence 69%)". */
-export function explain(matched: MatchedWord[], phrases: string[], namesSkill: boolean, confidence: number): string {
-  if (!matched.length) return "no word of the request appears in this skill";
-  // Each word once, under the strongest field it matched; a word matched directly is not repeated as a synonym.
-  const best = new Map<string, { field: SearchField; direct: boolean; as: string[]; note?: string }>();
-  for (const m of matched) {
-    const field = m.fields[0]!;
-    const key = m.word;
-    const cur = best.get(key);
-    const direct = m.via === undefined || m.via === "prefix" || m.via === "spelling";
-    if (!cur || (direct && !cur.direct) || (direct === cur.direct && FIELDS.indexOf(field) < FIELDS.indexOf(cur.field))) {
-      const note = m.via === "prefix" ? `in '${m.term}'` : m.via === "spelling" ? `read as '${m.as ?? m.term}'` : m.via === "earlier turn" ? "from an earlier turn" : undefined;
-      best.set(key, { field, direct, as: cur && !direct ? cur.as : [], ...(note ? { note } : {}) });
-    }
-    const b = best.get(key)!;
-    if (m.via === "synonym" && !b.direct && m.as && !b.as.includes(m.as) && b.as.length < 3) b.as.push(m.as);
-  }
-  const byField = new Map<SearchField, string[]>();
-  for (const [word, b] of best) {
-    const label = `'${word}'${b.as.length ? ` (as ${b.as.map((a) => `'${a}'`).join(", ")})` : b.note ? ` (${b.note})` : ""}`;
-    byField.set(b.field, [...(byField.get(b.field) ?? []), label]);
-  }
-  const parts = FIELDS.filter((f) => byField.has(f)).map((f) => `${FIELD_PHRASE[f]} ${byField.get(f)!.join(", ")}`);
-  if (phrases.length) parts.push(`phrase ${phrases.map((p) => `'${p}'`).join(", ")}`);
-  if (namesSkill) parts.push("the request names the skill");
-  return `${parts.join("; ")} (confidence ${Math.round(confidence * 100)}%)`;
 }
