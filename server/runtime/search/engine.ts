@@ -7,7 +7,7 @@
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
 import { nearSpellings } from "./spelling";
-import { explain } from "./why";
+import { explain, type MatchedWord } from "./why";
 import { expand } from "./synonyms";
 import { terms, termsWithWords, wordOfStem } from "./text";
 
@@ -83,17 +83,6 @@ export interface SearchOptions {
   only?: ReadonlySet<string>;
   /** Earlier user turns, most recent last; their words count at RECENT_WEIGHT. */
   recent?: string[];
-}
-
-export interface MatchedWord {
-  /** The word as the person typed it (for a synonym: the typed word it stands for). */
-  word: string;
-  /** For a synonym: the equivalent word that matched ("slides" matched as "pptx"). */
-  as?: string;
-  /** The skill's term it matched (differs from the word's stem for synonyms, prefixes and spellings). */
-  term: string;
-  fields: SearchField[];
-  via?: "synonym" | "earlier turn" | "prefix" | "spelling";
 }
 
 /** `matched` and `why` are getters (computed on first read): copy them explicitly when serializing. */

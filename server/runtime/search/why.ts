@@ -1,7 +1,17 @@
 // A hit's explanation in words: which request words matched in which of the skill's fields, through what
 // (a synonym, a near spelling, an earlier turn), the pairs found as pairs, and the confidence.
 import { FIELDS, type SearchField } from "./document";
-import type { MatchedWord } from "./engine";
+
+export interface MatchedWord {
+  /** The word as the person typed it (for a synonym: the typed word it stands for). */
+  word: string;
+  /** For a synonym: the equivalent word that matched ("slides" matched as "pptx"). */
+  as?: string;
+  /** The skill's term it matched (differs from the word's stem for synonyms, prefixes and spellings). */
+  term: string;
+  fields: SearchField[];
+  via?: "synonym" | "earlier turn" | "prefix" | "spelling";
+}
 
 const FIELD_PHRASE: Record<SearchField, string> = { name: "name matches", description: "description matches", headings: "headings match", tags: "tags match", body: "body matches" };
 
