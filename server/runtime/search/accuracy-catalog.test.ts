@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { beforeAll, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/needs";
 import { useTestHome } from "../../test-support/test-home";
 import { makeLayerConfig } from "../registry/layers";
@@ -14,7 +14,7 @@ import { SkillIndex } from "../registry/skill-index";
 import type { SkillEntry } from "../registry/types";
 import { installCatalog, installedDir } from "./catalog";
 import type { SkillSearch } from "./engine";
-import { CATALOG_REQUESTS_FILE, loadRequests, measureRouting, type RequestCase } from "./evaluate";
+import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_FILE, loadRequests, measureRouting, type RequestCase } from "./evaluate";
 import { buildSearch } from "./follow";
 
 const catalog = path.join(sharedDir, "fixtures", "catalog");
@@ -66,6 +66,32 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
     expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(0.95 * m.single);
     expect(m.abstainRecall).toBeGreaterThanOrEqual(0.8);
     expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.8);
+  });
+
+  // The second set (all held out, written apart from the tuning, harder: indirect, short, typos, inside longer
+  // messages). Measured: top-1 65.8%, top-3 80.8%, listed 99.2%, 100 of 120 served answered, abstained on 31 of 40.
+  describe("the second, harder request set", () => {
+    const second = loadRequests(CATALOG_REQUESTS_2_FILE);
+
+    it("has 160 requests, 40 that no skill serves, all held out, every skill named present", () => {
+      expect(second.length).toBe(160);
+      expect(second.filter((c) => c.expect === null).length).toBe(40);
+      for (const c of second) {
+        expect(c.split, c.id).toBe("holdout");
+        expect(c.request.split(/\s+/).length, c.id).toBeLessThanOrEqual(32);
+        for (const rel of [c.expect, ...(c.also ?? [])]) if (rel) expect(fs.existsSync(path.join(catalog, rel, "SKILL.md")), rel).toBe(true);
+      }
+      expect(new Set([...cases, ...second].map((c) => c.id)).size).toBe(cases.length + second.length);
+    });
+
+    it("does not fall below what it reaches: first for 65%, top 3 for 80%, listed 99%, abstains on 30 of 40", () => {
+      const m = run(second, 8000);
+      expect(m.top1).toBeGreaterThanOrEqual(0.65);
+      expect(m.top3).toBeGreaterThanOrEqual(0.8);
+      expect(m.listed).toBeGreaterThanOrEqual(0.99);
+      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(100);
+      expect(m.abstainRecall * m.none).toBeGreaterThanOrEqual(30);
+    });
   });
 
   it("a typo in a rare word still finds the skill, and the why says how it read the word", () => {

@@ -7,6 +7,7 @@
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
 import { nearSpellings } from "./spelling";
+import { explain, type MatchedWord } from "./why";
 import { expand } from "./synonyms";
 import { terms, termsWithWords, wordOfStem } from "./text";
 
@@ -84,17 +85,6 @@ export interface SearchOptions {
   recent?: string[];
 }
 
-export interface MatchedWord {
-  /** The word as the person typed it (for a synonym: the typed word it stands for). */
-  word: string;
-  /** For a synonym: the equivalent word that matched ("slides" matched as "pptx"). */
-  as?: string;
-  /** The skill's term it matched (differs from the word's stem for synonyms, prefixes and spellings). */
-  term: string;
-  fields: SearchField[];
-  via?: "synonym" | "earlier turn" | "prefix" | "spelling";
-}
-
 /** `matched` and `why` are getters (computed on first read): copy them explicitly when serializing. */
 export interface SearchHit {
   id: string;
@@ -143,20 +133,24 @@ class Hit implements SearchHit {
     readonly confidence: number,
     readonly phrases: string[],
     private readonly namesSkill: boolean,
-    private readonly match: Map<string, number>,
+    private readonly masks: Int32Array,
+    private readonly qterms: string[],
     private readonly query: Map<string, QueryTerm>,
   ) {}
   get matched(): MatchedWord[] {
-    return (this.m ??= matchedWords(this.match, this.query));
+    return (this.m ??= matchedWords(this.masks, this.qterms, this.query));
   }
   get why(): string {
     return (this.w ??= explain(this.matched, this.phrases, this.namesSkill, this.confidence));
   }
 }
 
-function matchedWords(match: Map<string, number>, query: Map<string, QueryTerm>): MatchedWord[] {
+function matchedWords(masks: Int32Array, qterms: string[], query: Map<string, QueryTerm>): MatchedWord[] {
   const out: MatchedWord[] = [];
-  for (const [term, mask] of match) {
+  for (let i = 0; i < masks.length; i++) {
+    const mask = masks[i]!;
+    if (!mask) continue;
+    const term = qterms[i]!;
     const q = query.get(term)!;
     const fields = FIELDS.filter((_, i) => mask & (1 << i));
     out.push({ word: q.word, term, fields, ...(q.as ? { as: q.as } : {}), ...(q.via ? { via: q.via } : {}) });
@@ -171,6 +165,8 @@ export class SkillSearch {
   private df = new Map<string, number>();
   /** Name stems (for prefix matches: compound names such as webmcpify). */
   private nameDf = new Map<string, number>();
+  /** The name stems in code-unit order (prefix look-ups by binary search), made again after a change. */
+  private namesSorted: string[] | undefined;
 
   /** A search over names and descriptions only, keyed by name (no registry at hand: a given list of skills). */
   static fromText(items: Iterable<{ name: string; description: string; tags?: string[] }>): SkillSearch {
@@ -210,6 +206,7 @@ export class SkillSearch {
     const nameTerms = terms(doc.name.replace(/[-_.]+/g, " "));
     const nameField = [...new Set(fields[0])];
     for (const t of nameField) this.nameDf.set(t, (this.nameDf.get(t) ?? 0) + 1);
+    this.namesSorted = undefined;
     this.docs.set(doc.id, { id: doc.id, name: doc.name, description: doc.description, nameTerms, strong, pairs, nameField, stamp });
     this.index.add(doc.id, fields);
   }
@@ -224,8 +221,24 @@ export class SkillSearch {
     };
     for (const t of prev.strong) drop(this.df, t);
     for (const t of prev.nameField) drop(this.nameDf, t);
+    this.namesSorted = undefined;
     this.docs.delete(id);
     this.index.remove(id);
+  }
+
+  /** Name stems that begin with `prefix` (including itself). */
+  private namesStartingWith(prefix: string): string[] {
+    const names = (this.namesSorted ??= [...this.nameDf.keys()].sort());
+    let lo = 0;
+    let hi = names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (names[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < names.length && names[i]!.startsWith(prefix); i++) out.push(names[i]!);
+    return out;
   }
 
   /** IDF of a stem over the summary fields: how much finding it there says. */
@@ -260,7 +273,7 @@ export class SkillSearch {
           equivalents.set(term, [...(equivalents.get(term) ?? []), { term: near, credit: TUNING.spelling }]);
         }
       }
-      if (TUNING.prefix > 0) for (const t of this.nameDf.keys()) if (t.length > term.length && t.startsWith(term) && !query.has(t)) query.set(t, { weight: TUNING.prefix, word, via: "prefix" });
+      if (TUNING.prefix > 0) for (const t of this.namesStartingWith(term)) if (t.length > term.length && !query.has(t)) query.set(t, { weight: TUNING.prefix, word, via: "prefix" });
     }
     for (const turn of (recent ?? []).slice(-3)) {
       for (const { term, word } of termsWithWords(turn.slice(0, MAX_REQUEST_CHARS)).slice(0, MAX_TERMS / 2)) {
@@ -278,20 +291,26 @@ export class SkillSearch {
     if (!query.size || !searched) return { hits: [], abstain: true, reason: query.size ? "there are no skills to search" : "the request has no searchable words", searched };
 
     const params: FieldParams[] = FIELDS.map((f) => ({ weight: TUNING.boost[f], b: TUNING.b[f] }));
-    const acc = new Map<string, { bm25: number; match: Map<string, number> }>();
-    for (const [term, q] of query) {
+    // Query terms are numbered: where each matched in a document is an array slot, not a map entry (a request with
+    // common words touches most documents, and every touched one is weighed below).
+    const qterms = [...query.keys()];
+    const slot = new Map(qterms.map((t, i) => [t, i]));
+    const acc = new Map<string, { bm25: number; masks: Int32Array }>();
+    qterms.forEach((term, i) => {
+      const weight = query.get(term)!.weight;
       this.index.score(term, params, TUNING.k1, only, (id, score, fields) => {
         let a = acc.get(id);
-        if (!a) acc.set(id, (a = { bm25: 0, match: new Map() }));
-        a.bm25 += q.weight * score;
-        a.match.set(term, fields);
+        if (!a) acc.set(id, (a = { bm25: 0, masks: new Int32Array(qterms.length) }));
+        a.bm25 += weight * score;
+        a.masks[i] = fields;
       });
-    }
+    });
 
     const uniqueOwn = [...new Set(ownTerms)];
     const ownSet = new Set(uniqueOwn);
     // Per request word: its IDF over every field, its equivalents (computed once per request, used for every document).
-    const wanted = uniqueOwn.map((t) => ({ t, idf: this.index.idf(t), eq: equivalents.get(t) ?? [] }));
+    const at = (t: string) => slot.get(t) ?? -1;
+    const wanted = uniqueOwn.map((t) => ({ i: at(t), idf: this.index.idf(t), eq: (equivalents.get(t) ?? []).map((x) => ({ i: at(x.term), credit: x.credit })) }));
     const ownIdf = wanted.reduce((a, o) => a + o.idf, 0) || 1;
     const ownPairs =
       TUNING.phrase > 0
@@ -299,20 +318,21 @@ export class SkillSearch {
             .filter((p) => p.split(" ")[0] !== p.split(" ")[1])
             .map((p) => {
               const [x, y] = p.split(" ") as [string, string];
-              return { p, x, y, bonus: (TUNING.phrase * (this.idf(x) + this.idf(y))) / 2 };
+              return { p, x: at(x), y: at(y), bonus: (TUNING.phrase * (this.idf(x) + this.idf(y))) / 2 };
             })
         : [];
     const scored = [...acc].map(([id, a]) => {
       const doc = this.docs.get(id)!;
-      // Where each request term matched is in `a.match` (a field mask): no per-document set look-ups.
-      const strongly = (t: string) => ((a.match.get(t) ?? 0) & STRONG_MASK) !== 0;
+      // Where each request term matched is in `a.masks` (a field mask per query term): no per-document look-ups.
+      const masks = a.masks;
+      const strongly = (i: number) => i >= 0 && (masks[i]! & STRONG_MASK) !== 0;
       let evidence = 0;
       for (const o of wanted) {
-        if (strongly(o.t)) evidence += o.idf;
+        if (strongly(o.i)) evidence += o.idf;
         else {
           // The best credit among equivalents found in the summary fields (a near-identity synonym counts more).
-          let credit = a.match.has(o.t) ? TUNING.bodyCredit : 0;
-          for (const x of o.eq) if (x.credit > credit && strongly(x.term)) credit = x.credit;
+          let credit = o.i >= 0 && masks[o.i] ? TUNING.bodyCredit : 0;
+          for (const x of o.eq) if (x.credit > credit && strongly(x.i)) credit = x.credit;
           evidence += credit * o.idf;
         }
       }
@@ -327,13 +347,13 @@ export class SkillSearch {
       let namesSkill = doc.nameTerms.length > 0;
       for (const t of doc.nameTerms) if (!ownSet.has(t)) namesSkill = false;
       const score = (a.bm25 + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
-      return { doc, score, confidence, evidence, match: a.match, phrases, namesSkill };
+      return { doc, score, confidence, evidence, masks, phrases, namesSkill };
     });
     scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
 
     // Explanations are built when read (getters): a listing ranks hundreds of hits and shows the words of a few.
     const hits: SearchHit[] = scored.slice(0, limit).map(
-      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => query.get(t)?.word ?? t).join(" ")), s.namesSkill, s.match, query),
+      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => query.get(t)?.word ?? t).join(" ")), s.namesSkill, s.masks, qterms, query),
     );
     const best = scored[0];
     let reason: string | undefined;
@@ -345,34 +365,4 @@ export class SkillSearch {
     }
     return { hits, abstain: reason !== undefined, ...(reason ? { reason } : {}), searched };
   }
-}
-
-const FIELD_PHRASE: Record<SearchField, string> = { name: "name matches", description: "description matches", headings: "headings match", tags: "tags match", body: "body matches" };
-
-/** "name matches 'latency'; description matches 'p99', 'tail'; body matches 'qdrant'; phrase 'tail latency' (confidence 69%)". */
-export function explain(matched: MatchedWord[], phrases: string[], namesSkill: boolean, confidence: number): string {
-  if (!matched.length) return "no word of the request appears in this skill";
-  // Each word once, under the strongest field it matched; a word matched directly is not repeated as a synonym.
-  const best = new Map<string, { field: SearchField; direct: boolean; as: string[]; note?: string }>();
-  for (const m of matched) {
-    const field = m.fields[0]!;
-    const key = m.word;
-    const cur = best.get(key);
-    const direct = m.via === undefined || m.via === "prefix" || m.via === "spelling";
-    if (!cur || (direct && !cur.direct) || (direct === cur.direct && FIELDS.indexOf(field) < FIELDS.indexOf(cur.field))) {
-      const note = m.via === "prefix" ? `in '${m.term}'` : m.via === "spelling" ? `read as '${m.as ?? m.term}'` : m.via === "earlier turn" ? "from an earlier turn" : undefined;
-      best.set(key, { field, direct, as: cur && !direct ? cur.as : [], ...(note ? { note } : {}) });
-    }
-    const b = best.get(key)!;
-    if (m.via === "synonym" && !b.direct && m.as && !b.as.includes(m.as) && b.as.length < 3) b.as.push(m.as);
-  }
-  const byField = new Map<SearchField, string[]>();
-  for (const [word, b] of best) {
-    const label = `'${word}'${b.as.length ? ` (as ${b.as.map((a) => `'${a}'`).join(", ")})` : b.note ? ` (${b.note})` : ""}`;
-    byField.set(b.field, [...(byField.get(b.field) ?? []), label]);
-  }
-  const parts = FIELDS.filter((f) => byField.has(f)).map((f) => `${FIELD_PHRASE[f]} ${byField.get(f)!.join(", ")}`);
-  if (phrases.length) parts.push(`phrase ${phrases.map((p) => `'${p}'`).join(", ")}`);
-  if (namesSkill) parts.push("the request names the skill");
-  return `${parts.join("; ")} (confidence ${Math.round(confidence * 100)}%)`;
 }

@@ -24,6 +24,11 @@ export interface RequestCase {
 export const REQUESTS_FILE = path.join(import.meta.dirname, "requests.jsonl");
 /** Requests over the 591-skill catalog (shared/fixtures/catalog), installed as one plugin per repository. */
 export const CATALOG_REQUESTS_FILE = path.join(import.meta.dirname, "catalog-requests.jsonl");
+/**
+ * A second set over the same catalog, written apart from the ranking's tuning and in a harder style (indirect
+ * symptoms, short, typos, inside longer messages): all of it held out, never tuned on.
+ */
+export const CATALOG_REQUESTS_2_FILE = path.join(import.meta.dirname, "catalog-requests-2.jsonl");
 
 export function loadRequests(file = REQUESTS_FILE): RequestCase[] {
   return fs

@@ -21,6 +21,16 @@ interface Doc {
   normsOf?: string;
 }
 
+/** One term's postings weighed for one set of parameters: what every search for the term reuses. */
+interface Weighed {
+  key: string;
+  ids: string[];
+  /** Field frequencies, length-normalised and weighted, summed (the tf BM25F saturates). */
+  tf: Float64Array;
+  /** The fields the term occurs in, per document (bit i: field i). */
+  fields: Int32Array;
+}
+
 export class FieldedIndex {
   private docs = new Map<string, Doc>();
   /** Per term: the documents holding it and its frequency in each of their fields. */
@@ -28,6 +38,12 @@ export class FieldedIndex {
   private lenSum: number[];
   /** Changes with every add and remove (average lengths change with them). */
   private version = 0;
+  private lastKey = "";
+  /**
+   * Terms already weighed since the last change: a batch of requests repeats common words, and weighing a term's
+   * postings (per document: its norms, its fields) costs more than scoring them.
+   */
+  private weighed = new Map<string, Weighed>();
 
   constructor(readonly fieldCount: number) {
     this.lenSum = new Array<number>(fieldCount).fill(0);
@@ -62,6 +78,7 @@ export class FieldedIndex {
     len.forEach((n, f) => (this.lenSum[f]! += n));
     this.docs.set(id, { terms: [...tf.keys()], len });
     this.version++;
+    this.weighed.clear();
   }
 
   remove(id: string): void {
@@ -75,6 +92,7 @@ export class FieldedIndex {
     d.len.forEach((n, f) => (this.lenSum[f]! -= n));
     this.docs.delete(id);
     this.version++;
+    this.weighed.clear();
   }
 
   /** Documents holding the term in any field. */
@@ -103,25 +121,41 @@ export class FieldedIndex {
     if (!p) return;
     const n = this.docs.size;
     const idf = Math.log(1 + (n - p.size + 0.5) / (p.size + 0.5));
-    const key = `${this.version} ${k1} ${params.map((x) => `${x.weight}/${x.b}`).join(" ")}`;
-    for (const [id, row] of p) {
+    // The same key object while nothing changes: the checks below are then pointer comparisons.
+    let key = `${this.version} ${k1} ${params.map((x) => `${x.weight}/${x.b}`).join(" ")}`;
+    if (key === this.lastKey) key = this.lastKey;
+    else this.lastKey = key;
+    let w = this.weighed.get(term);
+    if (!w || w.key !== key) this.weighed.set(term, (w = this.weigh(p, params, key)));
+    const { ids, tf, fields } = w;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
       if (only && !only.has(id)) continue;
+      const t = tf[i]!;
+      if (t > 0) each(id, (idf * t) / (k1 + t), fields[i]!);
+    }
+  }
+
+  private weigh(p: Map<string, number[]>, params: readonly FieldParams[], key: string): Weighed {
+    const ids = [...p.keys()];
+    const tf = new Float64Array(ids.length);
+    const fields = new Int32Array(ids.length);
+    ids.forEach((id, i) => {
       const d = this.docs.get(id)!;
       if (d.normsOf !== key) {
         d.norms = this.norms(d, params);
         d.normsOf = key;
       }
       const norms = d.norms!;
-      let tf = 0;
-      let fields = 0;
+      const row = p.get(id)!;
       for (let f = 0; f < row.length; f++) {
         const c = row[f]!;
         if (!c) continue;
-        fields |= 1 << f;
-        tf += c * norms[f]!;
+        fields[i]! |= 1 << f;
+        tf[i]! += c * norms[f]!;
       }
-      if (tf > 0) each(id, (idf * tf) / (k1 + tf), fields);
-    }
+    });
+    return { key, ids, tf, fields };
   }
 
   private norms(d: Doc, params: readonly FieldParams[]): Float64Array {
