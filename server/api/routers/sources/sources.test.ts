@@ -1,0 +1,86 @@
+// The console's Sources: admin-only on the server, the runtime's add/update/rollback/remove over a real bare
+// repository (file:// URL, the system git), each change audited with both commits and the admin, and the skill list
+// of an index built before the change showing the new pin at once.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionUser } from "../../../auth";
+import { govHome } from "../../../services/governance/governance.test-support";
+import { skillMd, TestRepo } from "../../../runtime/sources/test-support";
+import { callerFor } from "../../../test-support/caller";
+import { useTestHome } from "../../../test-support/test-home";
+
+const h = useTestHome(govHome);
+const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, email: `${role}@x.io`, name: "", role });
+
+let repoDir: string;
+let repo: TestRepo;
+beforeEach(() => {
+  repoDir = fs.mkdtempSync(path.join(os.tmpdir(), "srcui-"));
+  repo = new TestRepo(repoDir);
+  repo.write({ "skills/pdf/SKILL.md": skillMd("pdf", "Fills PDF forms. Use for PDF files."), "skills/xlsx/SKILL.md": skillMd("xlsx", "Reads spreadsheets. Use for xlsx files.") });
+  repo.commit("two skills");
+});
+afterEach(() => fs.rmSync(repoDir, { recursive: true, force: true }));
+
+const descriptionOf = async (name: string) => (await callerFor(h, as("admin")).skill.list({ q: name })).rows.find((r) => r.name === name)?.description;
+
+describe("sources router", () => {
+  it("an author or viewer can neither list nor change sources (FORBIDDEN, audited), and nothing is fetched", async () => {
+    for (const role of ["author", "viewer"] as const) {
+      const c = callerFor(h, as(role));
+      await expect(c.sources.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.sources.add({ name: "org", url: `file://${repo.bare}` })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.sources.update({ name: "org" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.sources.rollback({ name: "org" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.sources.remove({ name: "org" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    }
+    expect(h.audit.events.filter((e) => e.type === "access_denied")).toHaveLength(10);
+    expect(fs.existsSync(path.join(h.dataHome.home, "sources"))).toBe(false);
+  });
+
+  it("add, behind, update, rollback, remove: the skill list follows each pin at once, each step audited with both commits", async () => {
+    const admin = callerFor(h, as("admin"));
+    expect(await descriptionOf("pdf")).toBeUndefined(); // the index exists before the source does
+    const first = repo.head();
+    await expect(admin.sources.add({ name: "org", url: `file://${repo.bare}`, path: "skills" })).resolves.toEqual({ name: "org", from: null, to: first });
+    expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files.");
+
+    repo.write({ "skills/pdf/SKILL.md": skillMd("pdf", "Fills and signs PDF forms. Use for PDF files.") });
+    const second = repo.commit("pdf signs");
+    const [row] = await admin.sources.list({ remote: true });
+    expect(row).toMatchObject({ name: "org", commit: first, skills: 2, behind: 1, head: second, layer: "enterprise", path: "skills" });
+    expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files."); // a push alone changes nothing
+
+    await expect(admin.sources.update({ name: "org" })).resolves.toMatchObject({ from: first, to: second });
+    expect(await descriptionOf("pdf")).toBe("Fills and signs PDF forms. Use for PDF files.");
+    await expect(admin.sources.rollback({ name: "org" })).resolves.toMatchObject({ from: second, to: first });
+    expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files.");
+    await admin.sources.remove({ name: "org" });
+    expect(await descriptionOf("pdf")).toBeUndefined();
+
+    const steps = h.audit.events.filter((e) => e.type.startsWith("source_"));
+    expect(steps.map((e) => [e.type, e.details?.from, e.details?.to, e.actor?.email])).toEqual([
+      ["source_added", null, first, "admin@x.io"],
+      ["source_updated", first, second, "admin@x.io"],
+      ["source_rolled_back", second, first, "admin@x.io"],
+      ["source_removed", first, null, "admin@x.io"],
+    ]);
+  });
+
+  it("refusals are clear errors with a stable code, and a URL's password is never in them nor in the list", async () => {
+    const admin = callerFor(h, as("admin"));
+    await expect(admin.sources.update({ name: "nope" })).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringMatching(/no source named "nope"/) });
+    await expect(admin.sources.add({ name: "../x", url: `file://${repo.bare}` })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/not a usable source name/) });
+    await expect(admin.sources.add({ name: "ext", url: "ext::sh -c id" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const failed = await admin.sources.add({ name: "secret", url: "http://alice:hunter2-token@127.0.0.1:9/skills.git" }).catch((e: Error) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).not.toContain("hunter2-token");
+    await admin.sources.add({ name: "org", url: `file://${repo.bare}` });
+    await expect(admin.sources.add({ name: "org", url: `file://${repo.bare}` })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(admin.sources.rollback({ name: "org" })).rejects.toMatchObject({ code: "PRECONDITION_FAILED" });
+    expect(JSON.stringify(await admin.sources.list({}))).not.toContain("hunter2-token");
+    expect(JSON.stringify(h.audit.events)).not.toContain("hunter2-token");
+  });
+});
