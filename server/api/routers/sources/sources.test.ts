@@ -84,3 +84,37 @@ describe("sources router", () => {
     expect(JSON.stringify(h.audit.events)).not.toContain("hunter2-token");
   });
 });
+
+describe("a source's skills in the skill list and the editor", () => {
+  it("show their repository, folder and commit, open read-only from the checkout, refuse edits, and copy to a layer", async () => {
+    h.skill("enterprise", "pdf", { description: "The enterprise folder's own pdf. Use never." });
+    const admin = callerFor(h, as("admin"));
+    // The source feeds the same layer, with a folder of the same name: its ref must never lead to the other one.
+    await admin.sources.add({ name: "org", url: `file://${repo.bare}`, path: "skills" });
+    const rows = (await admin.skill.list({ q: "pdf" })).rows.filter((r) => r.layer === "enterprise");
+    expect(rows).toHaveLength(2);
+    const row = rows.find((r) => r.source);
+    expect(row).toMatchObject({ name: "pdf", ref: { layer: "enterprise", source: "org", skill: "pdf" }, source: { name: "org", url: `file://${repo.bare}`, path: "skills", commit: repo.head() } });
+    expect(rows.find((r) => !r.source)?.ref.source).toBeUndefined();
+
+    const info = await admin.skill.info({ ref: row!.ref });
+    expect(info).toMatchObject({ canWrite: false, description: "Fills PDF forms. Use for PDF files.", source: { name: "org", commit: repo.head() } });
+    const file = await admin.skill.readFile({ ref: row!.ref, path: "SKILL.md" });
+    expect(JSON.stringify(file)).toContain("Fills PDF forms.");
+    await expect(admin.skill.save({ ref: row!.ref, path: "SKILL.md", text: skillMd("pdf", "Changed here. Use never."), baseDigest: null })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringMatching(/comes from the git source "org": change it there/),
+    });
+    await expect(admin.skill.deletePath({ ref: row!.ref, path: "SKILL.md" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(fs.readFileSync(path.join(h.root("enterprise"), "pdf", "SKILL.md"), "utf8")).toContain("The enterprise folder's own pdf.");
+
+    // "Copy to my layer": the existing deploy, from exactly this definition.
+    await admin.layers.deploy({ name: "pdf", fromId: info.definitionId!, target: "personal" });
+    const copy = (await admin.skill.list({ q: "pdf" })).rows.find((r) => r.layer === "personal");
+    expect(copy).toMatchObject({ description: "Fills PDF forms. Use for PDF files." });
+    expect((await admin.skill.list({ q: "pdf" })).rows.filter((r) => r.layer === "enterprise")).toHaveLength(2);
+    expect(copy?.source).toBeUndefined();
+    expect((await admin.skill.info({ ref: copy!.ref })).canWrite).toBe(true);
+  });
+});
+
