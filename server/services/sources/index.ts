@@ -1,1 +1,2 @@
 export * from "./sources";
+export { pendingSourceReviews, type SourceReview } from "./reviews";

@@ -9,6 +9,10 @@ import { addSource, listSources, removeSource, rollbackSource, SourceError, upda
 import { stateFile } from "../../runtime/sources/state";
 import { scrubSecrets } from "../../runtime/sources/url";
 import { refreshAll } from "../catalog/catalog";
+import { readStoredPolicy } from "../policy/store";
+import { applyIfApproved, proposeUpdate, recordProposal } from "./reviews";
+import type { Db } from "../../../db/client";
+import type { Approval } from "../../../db/schema";
 import { processEnv } from "../../../env";
 
 export interface SourceRow {
@@ -88,10 +92,26 @@ export async function sourceAdd(dataHome: DataHome, req: AddSource, by: Audited)
   return { name: rec.name, from: null, to: rec.commit };
 }
 
-export async function sourceUpdate(dataHome: DataHome, name: string, opts: { to?: string; force?: boolean }, by: Audited): Promise<SourceChange & { rewound: boolean }> {
+/**
+ * Moves the pin now, or, with the policy's requireApprovalForSources, proposes the move: one pending approval per
+ * skill it changes (`pending`), and the pin moves once they are all approved (reviews.ts). A move that changes no
+ * skill is made at once.
+ */
+export async function sourceUpdate(db: Db, dataHome: DataHome, name: string, opts: { to?: string; force?: boolean }, by: Audited): Promise<SourceChange & { rewound: boolean; pending: number }> {
+  if (readStoredPolicy(db).requireApprovalForSources) {
+    const p = await asService("", () => proposeUpdate(contextOf(dataHome, by), name, opts));
+    if (p.changes.length || p.from === p.to) return { name, from: p.from, to: p.to, rewound: p.rewound, pending: recordProposal(db, p, by) };
+  }
   const out = await asService("", () => updateSource(contextOf(dataHome, by), name, opts));
   if (out.from !== out.to) followSources(dataHome);
-  return { name, from: out.from, to: out.to, rewound: out.rewound };
+  return { name, from: out.from, to: out.to, rewound: out.rewound, pending: 0 };
+}
+
+/** After an approval decision: a source update's last approved change moves the pin (and every index follows). */
+export async function applySourceDecision(db: Db, dataHome: DataHome, decided: Approval, by: Audited): Promise<string | null> {
+  const moved = await asService("", () => applyIfApproved(db, dataHome, decided, { ...by, env: processEnv() }));
+  if (moved) followSources(dataHome);
+  return moved;
 }
 
 export async function sourceRollback(dataHome: DataHome, name: string, by: Audited): Promise<SourceChange> {

@@ -1,6 +1,7 @@
 import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, VENDOR_WORD_PATTERNS } from "../../../services/governance";
 import { readStoredPolicy } from "../../../services/policy/store";
 import { assertApprovable } from "../../../services/doctor";
+import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange } from "./policy.schema";
 
@@ -17,5 +18,8 @@ export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
   if (input.decision === "approved") await assertApprovable({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure }, input.id);
-  return decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  const decided = decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  // A git source update's last approved change moves the source's pin (#39).
+  const pinned = await applySourceDecision(ctx.db, ctx.dataHome, decided, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  return { ...decided, sourcePinned: pinned };
 };

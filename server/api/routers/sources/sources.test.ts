@@ -118,3 +118,67 @@ describe("a source's skills in the skill list and the editor", () => {
   });
 });
 
+
+describe("reviewed source updates (policy: approval required for git source updates)", () => {
+  it("an update makes one pending approval per changed skill with its diff; the pin moves only once all are approved", async () => {
+    const admin = callerFor(h, as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", sources: true });
+    const first = repo.head();
+    await admin.sources.add({ name: "org", url: `file://${repo.bare}`, path: "skills" });
+    repo.write({
+      "skills/pdf/SKILL.md": skillMd("pdf", "Fills and signs PDF forms. Use for PDF files."),
+      "skills/xlsx/SKILL.md": skillMd("xlsx", "Reads and charts spreadsheets. Use for xlsx files."),
+      "README.md": "not a skill\n",
+    });
+    const second = repo.commit("pdf signs, xlsx charts");
+
+    await expect(admin.sources.update({ name: "org" })).resolves.toMatchObject({ from: first, to: second, pending: 2 });
+    expect((await admin.sources.list({}))[0]!.commit).toBe(first);
+    expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files.");
+    const reviews = await admin.sources.reviews();
+    expect(reviews.map((r) => [r.skill, r.layer, r.from, r.to, r.stale])).toEqual([
+      ["pdf", "enterprise", first, second, false],
+      ["xlsx", "enterprise", first, second, false],
+    ]);
+    expect(reviews[0]!.diff).toContain("-description: Fills PDF forms. Use for PDF files.");
+    expect(reviews[0]!.diff).toContain("+description: Fills and signs PDF forms. Use for PDF files.");
+    expect(reviews[0]!.diff).not.toContain("xlsx");
+    // A second update of the same head asks nothing twice.
+    await admin.sources.update({ name: "org" });
+    expect(await admin.sources.reviews()).toHaveLength(2);
+    // Nor do these rows count as approvals of a definition, nor list as one in the queue.
+    expect((await admin.policy.approvals()).items.some((i) => i.skill === "pdf")).toBe(false);
+
+    const [pdf, xlsx] = reviews;
+    await expect(admin.policy.decide({ id: pdf!.id, decision: "approved", comment: "" })).resolves.toMatchObject({ sourcePinned: null });
+    expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files.");
+    await expect(admin.policy.decide({ id: xlsx!.id, decision: "approved", comment: "" })).resolves.toMatchObject({ sourcePinned: second });
+    expect((await admin.sources.list({}))[0]!.commit).toBe(second);
+    expect(await descriptionOf("pdf")).toBe("Fills and signs PDF forms. Use for PDF files.");
+    expect(await admin.sources.reviews()).toEqual([]);
+
+    const steps = h.audit.events.filter((e) => e.type.startsWith("source_") || e.type === "approval_decided");
+    expect(steps.map((e) => [e.type, e.details?.from ?? null, e.details?.to ?? null])).toEqual([
+      ["source_added", null, first],
+      ["source_update_proposed", first, second],
+      ["source_update_proposed", first, second],
+      ["approval_decided", null, null],
+      ["approval_decided", null, null],
+      ["source_updated", first, second],
+    ]);
+  });
+
+  it("a rejected change keeps the pin where it was", async () => {
+    const admin = callerFor(h, as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", sources: true });
+    const first = repo.head();
+    await admin.sources.add({ name: "org", url: `file://${repo.bare}`, path: "skills" });
+    repo.write({ "skills/pdf/SKILL.md": skillMd("pdf", "Sends PDF forms to a server. Use for PDF files.") });
+    repo.commit("pdf uploads");
+    await expect(admin.sources.update({ name: "org" })).resolves.toMatchObject({ pending: 1 });
+    const [review] = await admin.sources.reviews();
+    await expect(admin.policy.decide({ id: review!.id, decision: "rejected", comment: "no uploads" })).resolves.toMatchObject({ sourcePinned: null });
+    expect((await admin.sources.list({}))[0]!.commit).toBe(first);
+    expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files.");
+  });
+});
