@@ -8,6 +8,8 @@ import type { FormEvent } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
+import { SourceReviews } from "./source-reviews";
+import { count } from "~/server/domain/plural";
 
 const short = (commit: string | null | undefined) => (commit ? commit.slice(0, 12) : "");
 
@@ -15,7 +17,7 @@ function behindText(s: { behind?: number | null; remoteError: string | null }): 
   if (s.remoteError) return `unknown: ${s.remoteError}`;
   if (s.behind === undefined) return "checking…";
   if (s.behind === null) return "the ref no longer holds it (force-pushed?)";
-  return s.behind === 0 ? "up to date" : `${s.behind} commit${s.behind === 1 ? "" : "s"} behind`;
+  return s.behind === 0 ? "up to date" : `${count(s.behind, "commit")} behind`;
 }
 
 export function SourcesAdmin() {
@@ -74,6 +76,13 @@ export function SourcesAdmin() {
         </button>
       </form>
       <ErrorLine error={error} testId="sources-error" />
+      {update.data && update.data.pending > 0 && (
+        <p className="text-sm" role="status" data-testid="sources-notice">
+          Source {update.data.name}: {count(update.data.pending, "changed skill")} to review below before it moves to{" "}
+          <code>{update.data.to?.slice(0, 12)}</code>.
+        </p>
+      )}
+      <SourceReviews />
       <DataTable
         testId="sources-table"
         columns={["Name", "Repository", "Ref", "Folder", "Commit", "Skills", "Layer", "Behind", ""]}
