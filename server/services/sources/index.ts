@@ -1,2 +1,2 @@
 export * from "./sources";
-export { pendingSourceReviews, type SourceReview } from "./reviews";
+export { pendingSourceReviews } from "./reviews";
