@@ -165,7 +165,10 @@ export function skillPathOf(dataHome: DataHome, ref: SkillRef): string {
 
 /** The columns that identify the skill in skill_versions. Non-default project folders keep their base in `skill`. */
 export function historyKey(ref: SkillRef): { layer: LayerName; ownerId: string | null; plugin: string | null; skill: string } {
-  const skill = ref.layer === "project" && ref.base && ref.base !== DEFAULT_PROJECT_BASE ? `${ref.base}/${ref.skill}` : ref.skill;
+  // A git source's skill has no console history (it is never written here); its key must not be the history of the
+  // layer folder's own skill of the same folder name. ":" is in no skill folder name.
+  const skill =
+    ref.source !== undefined ? `${ref.source}:${ref.skill}` : ref.layer === "project" && ref.base && ref.base !== DEFAULT_PROJECT_BASE ? `${ref.base}/${ref.skill}` : ref.skill;
   return { layer: ref.layer, ownerId: ref.layer === "personal" ? (ref.ownerId ?? null) : null, plugin: ref.plugin ?? null, skill };
 }
 

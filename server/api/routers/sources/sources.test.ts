@@ -99,6 +99,12 @@ describe("a source's skills in the skill list and the editor", () => {
 
     const info = await admin.skill.info({ ref: row!.ref });
     expect(info).toMatchObject({ canWrite: false, description: "Fills PDF forms. Use for PDF files.", source: { name: "org", commit: repo.head() } });
+    // The enterprise folder's own pdf has console history; the source's pdf has none of it.
+    const own = rows.find((r) => !r.source)!;
+    const text = (await admin.skill.readFile({ ref: own.ref, path: "SKILL.md" })) as { text: string; digest: string };
+    await admin.skill.save({ ref: own.ref, path: "SKILL.md", text: text.text + "\nMore.\n", baseDigest: text.digest });
+    expect(await admin.skill.versions({ ref: own.ref })).not.toEqual([]);
+    expect(await admin.skill.versions({ ref: row!.ref })).toEqual([]);
     const file = await admin.skill.readFile({ ref: row!.ref, path: "SKILL.md" });
     expect(JSON.stringify(file)).toContain("Fills PDF forms.");
     await expect(admin.skill.save({ ref: row!.ref, path: "SKILL.md", text: skillMd("pdf", "Changed here. Use never."), baseDigest: null })).rejects.toMatchObject({
