@@ -25,7 +25,10 @@ export interface SourceReview {
   diff: string;
 }
 
-/** Records the proposal's changes as pending approvals; older undecided proposals of the source are dropped. */
+/**
+ * Records the proposal's changes as pending approvals (a change decided before keeps its decision); older undecided
+ * proposals of the source are dropped. Returns how many changes of the proposal wait for a decision.
+ */
 export function recordProposal(db: Db, p: Proposal, by: Audited): number {
   const layerOf = (plugin: string | null) => (plugin || p.record.layer === "plugin" ? "plugin" : "enterprise");
   db.transaction((tx) => {
@@ -40,7 +43,7 @@ export function recordProposal(db: Db, p: Proposal, by: Audited): number {
         .run();
     }
   });
-  return p.changes.length;
+  return db.select().from(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.toCommit, p.to), eq(approvals.status, "pending"))).all().length;
 }
 
 export { proposeUpdate };
@@ -72,7 +75,7 @@ export function pendingSourceReviews(db: Db, dataHome: DataHome): SourceReview[]
  * still pinned where the proposal started, the pin moves to the proposed commit (audited as source_updated).
  * Returns the commit pinned, or null when nothing moved.
  */
-export async function applyIfApproved(db: Db, dataHome: DataHome, decided: Approval, by: Audited & { env?: Record<string, string | undefined> }): Promise<string | null> {
+export async function applyIfApproved(db: Db, dataHome: DataHome, decided: Pick<Approval, "source" | "status" | "fromCommit" | "toCommit">, by: Audited & { env?: Record<string, string | undefined> }): Promise<string | null> {
   if (!decided.source || decided.status !== "approved") return null;
   const rows = db.select().from(approvals).where(and(eq(approvals.source, decided.source), eq(approvals.toCommit, decided.toCommit!))).all();
   if (rows.some((r) => r.status !== "approved")) return null;

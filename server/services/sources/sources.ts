@@ -100,7 +100,13 @@ export async function sourceAdd(dataHome: DataHome, req: AddSource, by: Audited)
 export async function sourceUpdate(db: Db, dataHome: DataHome, name: string, opts: { to?: string; force?: boolean }, by: Audited): Promise<SourceChange & { rewound: boolean; pending: number }> {
   if (readStoredPolicy(db).requireApprovalForSources) {
     const p = await asService("", () => proposeUpdate(contextOf(dataHome, by), name, opts));
-    if (p.changes.length || p.from === p.to) return { name, from: p.from, to: p.to, rewound: p.rewound, pending: recordProposal(db, p, by) };
+    if (p.from === p.to) return { name, from: p.from, to: p.to, rewound: false, pending: 0 };
+    if (p.changes.length) {
+      const pending = recordProposal(db, p, by);
+      // Every change of this very proposal approved already (the pin did not move then: git was unreachable): move it now.
+      if (!pending) await applySourceDecision(db, dataHome, { source: name, status: "approved", fromCommit: p.from, toCommit: p.to }, by);
+      return { name, from: p.from, to: p.to, rewound: p.rewound, pending };
+    }
   }
   const out = await asService("", () => updateSource(contextOf(dataHome, by), name, opts));
   if (out.from !== out.to) followSources(dataHome);
@@ -108,7 +114,7 @@ export async function sourceUpdate(db: Db, dataHome: DataHome, name: string, opt
 }
 
 /** After an approval decision: a source update's last approved change moves the pin (and every index follows). */
-export async function applySourceDecision(db: Db, dataHome: DataHome, decided: Approval, by: Audited): Promise<string | null> {
+export async function applySourceDecision(db: Db, dataHome: DataHome, decided: Pick<Approval, "source" | "status" | "fromCommit" | "toCommit">, by: Audited): Promise<string | null> {
   const moved = await asService("", () => applyIfApproved(db, dataHome, decided, { ...by, env: processEnv() }));
   if (moved) followSources(dataHome);
   return moved;

@@ -187,4 +187,17 @@ describe("reviewed source updates (policy: approval required for git source upda
     expect((await admin.sources.list({}))[0]!.commit).toBe(first);
     expect(await descriptionOf("pdf")).toBe("Fills PDF forms. Use for PDF files.");
   });
+
+  it("a proposal approved in full whose pin did not move (git failed then) moves at the next update", async () => {
+    const admin = callerFor(h, as("admin"));
+    await admin.policy.change({ op: "setRequireApproval", sources: true });
+    await admin.sources.add({ name: "org", url: `file://${repo.bare}`, path: "skills" });
+    repo.write({ "skills/pdf/SKILL.md": skillMd("pdf", "Fills and signs PDF forms. Use for PDF files.") });
+    const second = repo.commit("pdf signs");
+    await admin.sources.update({ name: "org" });
+    h.db.$client.prepare(`UPDATE approvals SET status = 'approved' WHERE source = 'org'`).run();
+    await expect(admin.sources.update({ name: "org" })).resolves.toMatchObject({ to: second, pending: 0 });
+    expect((await admin.sources.list({}))[0]!.commit).toBe(second);
+    expect(await descriptionOf("pdf")).toBe("Fills and signs PDF forms. Use for PDF files.");
+  });
 });
