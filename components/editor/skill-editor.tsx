@@ -32,6 +32,7 @@ import { registerSkillProviders, setVocabulary } from "./monaco-providers";
 import { LINK_CODES, RefusedLink } from "./refused-link";
 import { PreviewPanel } from "./side-panel";
 import { TextHost } from "./text-host";
+import { SourceBanner } from "~/components/sources/source-banner";
 import type { SkillRef } from "./types";
 
 /** The file list before the skill's info arrives (one array, so the live check's input stays the same). */
@@ -120,6 +121,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
       />
       <StatusLines error={error} notice={notice} action={status.noticeAction} />
       <ReviewBanner info={info.data} />
+      <SourceBanner info={info.data} />
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDrafts} />
       {/* Three columns fill the window on a wide screen; on a narrow one they stack and the page scrolls, the text
           keeping a usable height instead of sharing one window's height with the file list and the preview. */}

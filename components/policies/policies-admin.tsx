@@ -7,6 +7,7 @@ import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
 import type { PolicyChange } from "./types";
 import { ApprovalsQueue } from "./approvals-queue";
+import { SourceReviews } from "~/components/sources/source-reviews";
 import { CatalogNames } from "./pattern-preview";
 import { PolicyToggle } from "./policy-fields";
 import { Allowlist, BlockedNames, DisabledDefinitions, ForbiddenNames, type Unmatched } from "./name-rules";
@@ -65,6 +66,9 @@ export function PoliciesAdmin() {
       <Section label="Approvals required" title="Approval required" hint="A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.">
         <PolicyToggle label="Require approval for skills with scripts" checked={p.requireApprovalForScripts} onChange={(on) => apply({ op: "setRequireApproval", scripts: on })} />
         <PolicyToggle label="Require approval for project skills" checked={p.requireApprovalForProject} onChange={(on) => apply({ op: "setRequireApproval", project: on })} />
+        <PolicyToggle label="Require approval for git source updates" checked={!!p.requireApprovalForSources} onChange={(on) => apply({ op: "setRequireApproval", sources: on })}>
+          Require approval of each skill a git source update changes (reviewed on the Sources page)
+        </PolicyToggle>
         <PolicyToggle label="A skill's name must match its folder" checked={p.nameMustMatchFolder} onChange={(on) => apply({ op: "setNameMustMatchFolder", on })}>
           A skill&apos;s name must match its folder (otherwise such a skill loads under its name with a warning)
         </PolicyToggle>
@@ -77,6 +81,7 @@ export function PoliciesAdmin() {
       </Section>
 
       <ApprovalsQueue />
+      <SourceReviews />
 
       <BlockedNames p={p} apply={apply} unmatched={unmatched} />
       <DisabledDefinitions p={p} apply={apply} unmatched={unmatched} />

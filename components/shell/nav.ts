@@ -16,6 +16,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/doctor", label: "Doctor", minRole: "viewer" },
   { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/policies", label: "Policies", minRole: "admin" },
+  { href: "/sources", label: "Sources", minRole: "admin" },
   { href: "/tokens", label: "Access tokens", minRole: "viewer" },
   { href: "/users", label: "Users", minRole: "admin" },
 ];

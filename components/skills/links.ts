@@ -7,6 +7,7 @@ export function editorHref(ref: SkillRef, file?: string, me?: string): string {
   if (ref.plugin) q.set("plugin", ref.plugin);
   if (ref.layer === "personal" && ref.ownerId && me !== undefined && ref.ownerId !== me) q.set("owner", ref.ownerId);
   if (ref.base && ref.base !== ".omniforge/skills") q.set("base", ref.base);
+  if (ref.source) q.set("source", ref.source);
   if (file && file !== "SKILL.md") q.set("file", file);
   const qs = q.toString();
   return `/skills/${ref.layer}/${ref.skill.split("/").map(encodeURIComponent).join("/")}${qs ? `?${qs}` : ""}`;

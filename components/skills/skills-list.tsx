@@ -14,6 +14,7 @@ import { SkillFinder } from "./skill-finder";
 import { LAYER_LABEL, LAYERS, SKILL_STATE_LABEL, SKILL_STATES as STATUSES } from "~/server/domain/vocabulary";
 import { catalogSize } from "./catalog-size";
 import { editorHref } from "./links";
+import { ProvenanceLine } from "~/components/sources/provenance";
 import { LENIENT, stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
 import { DataTable } from "~/components/shell/data-table";
@@ -154,6 +155,7 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
                 {LAYER_LABEL[r.layer]}
                 {r.plugin ? ` · ${r.plugin}` : ""}
               </span>
+              {r.source && <ProvenanceLine source={r.source} />}
             </td>
             <td>
               <span className={`badge ${stateClass(r.status)}`} title={r.statusReason}>

@@ -26,6 +26,11 @@ export const approvals = sqliteTable(
     decidedBy: text("decided_by"),
     decidedAt: integer("decided_at"),
     comment: text("comment").notNull().default(""),
+    // A git source's update waiting for review (#39): which source, and the pinned and proposed commits. Null for a
+    // definition's own approval.
+    source: text("source"),
+    fromCommit: text("from_commit"),
+    toCommit: text("to_commit"),
   },
   (t) => [index("approvals_skill_idx").on(t.layer, t.skill, t.digest), index("approvals_status_idx").on(t.status)],
 );

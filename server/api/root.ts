@@ -11,6 +11,7 @@ import { overviewRouter } from "./routers/overview/_router";
 import { tokensRouter } from "./routers/tokens/_router";
 import { doctorRouter } from "./routers/doctor/_router";
 import { draftRouter } from "./routers/draft/_router";
+import { sourcesRouter } from "./routers/sources/_router";
 
 export const appRouter = createTRPCRouter({
   health: healthRouter,
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   tokens: tokensRouter,
   doctor: doctorRouter,
   draft: draftRouter,
+  sources: sourcesRouter,
 });
 
 export type AppRouter = typeof appRouter;

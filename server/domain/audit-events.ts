@@ -17,6 +17,7 @@ export const AUDIT_EVENT_TYPES = [
   // A git source added, moved to another commit, rolled back or removed; details carry both commits.
   "source_added",
   "source_updated",
+  "source_update_proposed",
   "source_rolled_back",
   "source_removed",
   "personal_skill_opened",

@@ -80,7 +80,7 @@ export function command(verb: Verb) {
             io.out(`disabled: ${shown(p.disabled.map((d) => `${d.name} (${d.layer}${d.plugin ? `:${d.plugin}` : ""})`)) || "none"}\n`);
             io.out(`allowlist: ${p.allowlist ? shown(p.allowlist) || "(empty: nothing may be active)" : "off"}\n`);
             io.out(`forbidden name patterns: ${shown(p.forbiddenNamePatterns ?? []) || "none"}\n`);
-            io.out(`approval required for: ${[p.requireApprovalForScripts && "skills with scripts", p.requireApprovalForProject && "project skills"].filter(Boolean).join(", ") || "nothing"}\n`);
+            io.out(`approval required for: ${[p.requireApprovalForScripts && "skills with scripts", p.requireApprovalForProject && "project skills", p.requireApprovalForSources && "git source updates"].filter(Boolean).join(", ") || "nothing"}\n`);
             io.out(`name must match folder: ${p.nameMustMatchFolder ? "yes (a mismatch is invalid)" : "no (a mismatch is a warning)"}\n`);
             io.out(`administrators may change personal skills: ${p.adminsEditPersonal ? "yes" : "no (read-only review)"}\n`);
           }

@@ -8,6 +8,7 @@ import { removeTree } from "../../runtime/sources/checkout";
 import { stateFile } from "../../runtime/sources/state";
 import { gitHttpServer, skillMd, TestRepo } from "../../runtime/sources/sources.test-support";
 import { useSkillsTestHome } from "../../test-support/test-home";
+import { changePolicy } from "../../services/governance";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const h = useSkillsTestHome({ once: true });
@@ -146,4 +147,27 @@ describe("omniforge source", () => {
     expect(await omniforge("source", "add", "x", "--git", "ext::sh -c id")).toEqual({ code: 1, out: "", err: "omniforge source add: the repository URL is empty or holds spaces or control characters\n" });
     expect(await omniforge("source", "add", "x", "--git", "ext::id")).toEqual({ code: 1, out: "", err: "omniforge source add: git's remote helpers (transport::address) are not allowed for sources\n" });
   });
+
+  it("with approvals of source updates on, update proposes: the pin stays until the console approves each changed skill", async () => {
+    changePolicy(h.db, { op: "setRequireApproval", sources: true }, { audit: h.audit, actor: { id: "admin-id" } });
+    try {
+      const origin = new TestRepo(h.dir, "reviewed");
+      origin.write({ "delta/SKILL.md": skillMd("delta", "Delta, first edition. Use when asked for delta.") });
+      const c1 = origin.commit("delta");
+      expect((await omniforge("source", "add", "reviewed", "--git", origin.bare)).code).toBe(0);
+      const c2 = origin.write({ "delta/SKILL.md": skillMd("delta", "Delta, second edition. Use when asked for delta.") }).commit("delta reworded");
+      expect(await omniforge("source", "update", "reviewed")).toEqual({
+        code: 0,
+        out: `source reviewed: 1 changed skill of ${c2.slice(0, 12)} to approve in the console (Sources page); it stays at ${c1.slice(0, 12)} until then\n`,
+        err: "",
+      });
+      expect(await describeOf("delta")).toBe("Delta, first edition. Use when asked for delta.");
+      const pending = h.db.$client.prepare(`SELECT skill, status, source, from_commit AS "from", to_commit AS "to" FROM approvals WHERE source IS NOT NULL`).all();
+      expect(pending).toEqual([{ skill: "delta", status: "pending", source: "reviewed", from: c1, to: c2 }]);
+      expect(sourceEvents().at(-1)).toMatchObject({ type: "source_update_proposed", actor: "cli", details: { from: c1, to: c2, skills: ["delta"] } });
+      expect((await omniforge("source", "remove", "reviewed")).code).toBe(0);
+    } finally {
+      changePolicy(h.db, { op: "setRequireApproval", sources: false }, { audit: h.audit, actor: { id: "admin-id" } });
+    }
+  }, 120_000);
 });

@@ -13,6 +13,8 @@ import { auditSinkFor, flushAudit } from "../../services/audit";
 import { addSource, listSources, removeSource, rollbackSource, SourceError, updateSource, type SourceContext } from "../../runtime/sources/sources";
 import { scrubSecrets } from "../../runtime/sources/url";
 import { count } from "../../domain/plural";
+import { readStoredPolicy } from "../../services/policy/store";
+import { proposeUpdate, recordProposal } from "../../services/sources/reviews";
 
 type Verb = "add" | "list" | "update" | "rollback" | "remove";
 
@@ -91,6 +93,15 @@ export function command(verb: Verb) {
           case "list":
             return await list(ctx, !!values.json, !!values.offline, io);
           case "update": {
+            // Approvals of source updates (the console's policy): propose instead of moving the pin.
+            if (db && readStoredPolicy(db).requireApprovalForSources) {
+              const p = await proposeUpdate(ctx, name, { to: values.to, force: values.force });
+              if (p.from !== p.to && p.changes.length) {
+                const n = recordProposal(db, p, { audit: ctx.audit!, actor: ctx.actor! });
+                io.out(say(`source ${name}: ${count(n, "changed skill")} of ${p.to.slice(0, 12)} to approve in the console (Sources page); it stays at ${p.from.slice(0, 12)} until then`) + "\n");
+                break;
+              }
+            }
             const out = await updateSource(ctx, name, { to: values.to, force: values.force });
             if (out.from === out.to) io.out(say(`source ${name} is at ${out.to.slice(0, 12)} already; nothing changed`) + "\n");
             else io.out(say(`source ${name}: ${out.from.slice(0, 12)} -> ${out.to.slice(0, 12)}${out.rewound ? " (not a descendant of the old commit)" : ""}`) + "\n");

@@ -11,6 +11,7 @@ import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, plug
 import { type ConfinementError, layerFolderEscape, linkEscape } from "./confine";
 import { entryFor, type EntryOptions, refusedLinkEntry, refusedRootEntry, type RootsScanner, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
+import { sourcesDir } from "../sources/state";
 import { type ChangeListener, emptyChange, type IndexChange, isEmpty, isSkillFileName, type RebuildStats, sameOr } from "./index-change";
 import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
@@ -230,9 +231,14 @@ export class SkillIndex {
     this.listeners.clear();
   }
 
-  /** The folders a watcher follows for this index: its layer roots (plugins through their parent folder). */
+  /**
+   * The folders a watcher follows for this index: its layer roots (installed plugins through their parent folder).
+   * A git source's plugin roots are targets of their own: a pin moved by the CLI is a new checkout folder that no
+   * parent folder's watch reports, and the watcher's look at its targets is what finds it.
+   */
   watchTargets(): string[] {
-    const roots = layerRoots(this.config).filter((r) => r.layer !== "plugin" && !layerFolderEscape(r));
+    const sources = sourcesDir(this.config.home);
+    const roots = layerRoots(this.config).filter((r) => (r.layer !== "plugin" || isInside(sources, r.dir)) && !layerFolderEscape(r));
     return [...new Set([...roots.map((r) => r.dir), pluginsDir(this.config)])];
   }
 

@@ -69,6 +69,8 @@ export interface RegistryPolicy {
   requireApprovalForScripts?: boolean;
   /** Project-layer skills need an approval of their exact digest. */
   requireApprovalForProject?: boolean;
+  /** A git source's update waits for an approval of each skill it changes before the pin moves (#39). */
+  requireApprovalForSources?: boolean;
   /**
    * A name that differs from its folder makes the definition invalid (seed 003's rule). Off, such a skill loads
    * under its name with a warning, as the reference tool and Claude Code do.

@@ -39,3 +39,13 @@ export function sourceRoots(home: string): LayerRoot[] {
 export function sourceProvenance(home: string): Map<string, SourceProvenance> {
   return new Map(recordsOr(home).flatMap((r) => rootsOf(home, r).map((x) => [x.root.dir, x.from] as const)));
 }
+
+/**
+ * The folder of skill folders one source gives a layer (a marketplace source: the root of plugin `plugin`), or
+ * undefined when the source (or that plugin of it) is not recorded.
+ */
+export function sourceRootDir(home: string, name: string, plugin?: string): string | undefined {
+  const rec = recordsOr(home).find((r) => r.name === name);
+  if (!rec) return undefined;
+  return rootsOf(home, rec).find((x) => (x.root.layer === "plugin" ? x.root.plugin === plugin : plugin === undefined))?.root.dir;
+}

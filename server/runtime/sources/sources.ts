@@ -35,18 +35,18 @@ export interface AddSource {
 const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@+-]{1,200}$/;
 
-function placeOf(ctx: SourceContext, name: string): GitPlace {
+export function placeOf(ctx: SourceContext, name: string): GitPlace {
   return { home: ctx.home, name, bounds: { ...SOURCE_LIMITS, ...ctx.bounds }, callerEnv: ctx.env };
 }
 
-function find(ctx: SourceContext, name: string): { all: SourceRecord[]; rec: SourceRecord } {
+export function findSource(ctx: SourceContext, name: string): { all: SourceRecord[]; rec: SourceRecord } {
   const all = readSources(ctx.home);
   const rec = all.find((r) => r.name === name);
   if (!rec) throw new SourceError(`no source named "${name}"${all.length ? ` (there are: ${all.map((r) => r.name).join(", ")})` : ""}`, "source.not-found");
   return { all, rec };
 }
 
-function audit(ctx: SourceContext, type: "source_added" | "source_updated" | "source_rolled_back" | "source_removed", rec: SourceRecord, from: string | null, to: string | null, more: Record<string, unknown> = {}): void {
+export function auditSource(ctx: SourceContext, type: "source_added" | "source_updated" | "source_update_proposed" | "source_rolled_back" | "source_removed", rec: SourceRecord, from: string | null, to: string | null, more: Record<string, unknown> = {}): void {
   ctx.audit?.record({
     type,
     actor: ctx.actor ?? { id: "cli" },
@@ -90,7 +90,7 @@ async function add(ctx: SourceContext, req: AddSource): Promise<SourceRecord> {
     rec.roots = layoutOf(ctx.home, rec, checkout);
     writeSecretUrl(ctx.home, name, shown === req.url ? null : req.url);
     writeSources(ctx.home, [...all, rec]);
-    audit(ctx, "source_added", rec, null, commit);
+    auditSource(ctx, "source_added", rec, null, commit);
     return rec;
   } catch (e) {
     // Nothing of a failed add stays: no cache, no checkout, no secret.
@@ -113,26 +113,36 @@ export function updateSource(ctx: SourceContext, name: string, opts: { to?: stri
 }
 
 async function update(ctx: SourceContext, name: string, opts: { to?: string; force?: boolean }): Promise<UpdateOutcome> {
-  const { all, rec } = find(ctx, name);
-  const place = placeOf(ctx, name);
+  const { all, rec } = findSource(ctx, name);
+  const { to, rewound } = await updateTarget(ctx, rec, opts);
+  if (to === rec.commit) return { record: rec, from: rec.commit, to, rewound: false };
+  return { record: await repin(ctx, all, rec, to, "source_updated", { rewound }), from: rec.commit, to, rewound };
+}
+
+/**
+ * The commit an update would pin (the ref's head, or `to` fetched), and whether it drops the pinned one from its
+ * history. A head that was force-pushed is refused unless `force`. The caller holds the sources lock.
+ */
+export async function updateTarget(ctx: SourceContext, rec: SourceRecord, opts: { to?: string; force?: boolean }): Promise<{ to: string; rewound: boolean }> {
+  const place = placeOf(ctx, rec.name);
   const url = fetchUrlOf(ctx.home, rec);
   if (opts.to !== undefined && !/^[0-9a-f]{40}$/i.test(opts.to)) throw new SourceError(`--to takes a full commit id (40 hex digits), not "${opts.to}"`, "source.bad-ref");
   const to = opts.to ? await fetchRef(place, url, opts.to.toLowerCase()) : (await commitsBehind(place, url, rec.ref, rec.commit)).head;
-  if (to === rec.commit) return { record: rec, from: rec.commit, to, rewound: false };
+  if (to === rec.commit) return { to, rewound: false };
   const rewound = !(await isAncestor(place, rec.commit, to));
   if (rewound && !opts.to && !opts.force) {
     throw new SourceError(
-      `${rec.ref} of ${rec.url} no longer contains the pinned commit ${rec.commit.slice(0, 12)} (it was force-pushed); nothing changed. Run source update ${name} --force to pin ${to.slice(0, 12)} anyway`,
+      `${rec.ref} of ${rec.url} no longer contains the pinned commit ${rec.commit.slice(0, 12)} (it was force-pushed); nothing changed. Run source update ${rec.name} --force to pin ${to.slice(0, 12)} anyway`,
       "source.force-pushed",
     );
   }
-  return { record: await repin(ctx, all, rec, to, "source_updated", { rewound }), from: rec.commit, to, rewound };
+  return { to, rewound };
 }
 
 /** Pins the source back to the commit it had before its last change. */
 export function rollbackSource(ctx: SourceContext, name: string): Promise<UpdateOutcome> {
   return withSourcesLock(ctx.home, async () => {
-    const { all, rec } = find(ctx, name);
+    const { all, rec } = findSource(ctx, name);
     if (!rec.previous) throw new SourceError(`source "${name}" has no earlier commit to roll back to`, "source.no-previous");
     const to = rec.previous;
     return { record: await repin(ctx, all, rec, to, "source_rolled_back"), from: rec.commit, to, rewound: true };
@@ -146,7 +156,7 @@ async function repin(ctx: SourceContext, all: SourceRecord[], rec: SourceRecord,
   next.roots = layoutOf(ctx.home, next, checkout);
   writeSources(ctx.home, all.map((r) => (r.name === rec.name ? next : r)));
   pruneCheckouts(ctx.home, next);
-  audit(ctx, type, next, rec.commit, to, more);
+  auditSource(ctx, type, next, rec.commit, to, more);
   return next;
 }
 
@@ -160,11 +170,11 @@ function pruneCheckouts(home: string, rec: SourceRecord): void {
 /** Forgets the source: its skills leave their layer, its checkouts, cache and secret are deleted. */
 export function removeSource(ctx: SourceContext, name: string): Promise<SourceRecord> {
   return withSourcesLock(ctx.home, async () => {
-    const { all, rec } = find(ctx, name);
+    const { all, rec } = findSource(ctx, name);
     writeSources(ctx.home, all.filter((r) => r.name !== name));
     removeTree(path.join(sourcesDir(ctx.home), name));
     writeSecretUrl(ctx.home, name, null);
-    audit(ctx, "source_removed", rec, rec.commit, null);
+    auditSource(ctx, "source_removed", rec, rec.commit, null);
     return rec;
   });
 }

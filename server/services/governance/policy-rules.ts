@@ -17,7 +17,7 @@ export type PolicyChange =
   /** null turns allowlist mode off; a list (even empty) turns it on. */
   | { op: "setAllowlist"; names: string[] | null }
   | { op: "setForbiddenPatterns"; patterns: string[] }
-  | { op: "setRequireApproval"; scripts?: boolean; project?: boolean }
+  | { op: "setRequireApproval"; scripts?: boolean; project?: boolean; sources?: boolean }
   | { op: "setAdminsEditPersonal"; allow: boolean }
   | { op: "setNameMustMatchFolder"; on: boolean };
 
@@ -94,6 +94,10 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
         if (change.project) p.requireApprovalForProject = true;
         else delete p.requireApprovalForProject;
       }
+      if (change.sources !== undefined) {
+        if (change.sources) p.requireApprovalForSources = true;
+        else delete p.requireApprovalForSources;
+      }
       break;
     case "setAdminsEditPersonal":
       if (change.allow) p.adminsEditPersonal = true;
@@ -107,7 +111,7 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
   return normalisePolicy(p);
 }
 
-const KEYS = ["blockedNames", "disabled", "allowlist", "forbiddenNamePatterns", "requireApprovalForScripts", "requireApprovalForProject", "nameMustMatchFolder", "adminsEditPersonal"] as const;
+const KEYS = ["blockedNames", "disabled", "allowlist", "forbiddenNamePatterns", "requireApprovalForScripts", "requireApprovalForProject", "requireApprovalForSources", "nameMustMatchFolder", "adminsEditPersonal"] as const;
 
 /** The policy a document describes, or every problem in it (nothing is applied when there is one). */
 export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { problems: string[] } {
@@ -158,11 +162,12 @@ export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { 
       else step(`forbiddenNamePatterns[${i}]`, { op: "setForbiddenPatterns", patterns: [...(p.forbiddenNamePatterns ?? []), x] });
     });
   }
-  for (const k of ["requireApprovalForScripts", "requireApprovalForProject"] as const) {
+  const approvalOps = { requireApprovalForScripts: "scripts", requireApprovalForProject: "project", requireApprovalForSources: "sources" } as const;
+  for (const k of Object.keys(approvalOps) as (keyof typeof approvalOps)[]) {
     const v = doc[k];
     if (v === undefined || v === null) continue;
     if (typeof v !== "boolean") problems.push(`${k}: must be true or false`);
-    else step(k, { op: "setRequireApproval", [k === "requireApprovalForScripts" ? "scripts" : "project"]: v });
+    else step(k, { op: "setRequireApproval", [approvalOps[k]]: v });
   }
   const strict = doc.nameMustMatchFolder;
   if (strict !== undefined && strict !== null) {

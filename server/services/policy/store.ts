@@ -2,7 +2,7 @@
 // The registry's resolution takes the result as plain data (RegistryPolicy). effectivePolicy is the single
 // source every caller uses (layers view, playground listing, deploy preview, CLI), so a block or an approval
 // shows up everywhere at once.
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedQuery } from "../../../db/prepared";
 import { approvals, policySettings } from "../../../db/schema";
@@ -14,7 +14,8 @@ const POLICY_KEY = "policy";
 // Both are read for every list page and playground turn: prepared once per connection.
 const policyRow = preparedQuery((db) => db.select().from(policySettings).where(eq(policySettings.key, sql.placeholder("key"))).prepare());
 const approvedRows = preparedQuery((db) =>
-  db.select().from(approvals).where(eq(approvals.status, "approved")).orderBy(approvals.decidedAt, approvals.id).prepare(),
+  // A git source update's approvals (source set) bind a commit, not a definition's digest: they are not these.
+  db.select().from(approvals).where(and(eq(approvals.status, "approved"), isNull(approvals.source))).orderBy(approvals.decidedAt, approvals.id).prepare(),
 );
 
 export function readStoredPolicy(db: Db): StoredPolicy {

@@ -10,6 +10,7 @@ import { listTree } from "./files";
 import { latestChanges } from "./history";
 import { listedRows, queryRows, type ListedRow, type ListQuery, type SkillList } from "./list";
 import { assertMayReview, canWrite, type SkillRef } from "./location";
+import { sourceProvenance } from "../../runtime/sources/roots";
 
 export { type SkillsContext, skillActor } from "./context";
 export * from "./errors";
@@ -79,6 +80,9 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
     /** The validator's verdict: "errors" beside a loaded status is a skill that loads leniently despite errors. */
     validity,
     canWrite: canWrite(ctx.actor, ref),
+    /** A git source's skill: its repository, folder and pinned commit; `definitionId` is what a copy starts from. */
+    source: entry && ref.source ? (sourceProvenance(ctx.dataHome.home).get(entry.root) ?? null) : null,
+    definitionId: entry?.id ?? null,
     files: listTree(dir),
   };
 }

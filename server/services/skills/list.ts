@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
+import { sourceProvenance, type SourceProvenance } from "../../runtime/sources/roots";
 import { configContextFor } from "../skills-config";
 import { resolveCached } from "../catalog/resolution";
 import { LAYERS, type SkillState } from "../../domain/vocabulary";
@@ -35,6 +36,8 @@ export interface SkillRow {
   validity: SkillEntry["status"];
   tags: string[];
   lastChange: { at: number; by: string | null; source: "console" | "disk" };
+  /** A skill of a git source: its repository (without a password), folder in it and pinned commit. */
+  source?: SourceProvenance;
 }
 
 export interface SkillList {
@@ -94,12 +97,14 @@ export function listedRows(index: SkillIndex, policy: RegistryPolicy, userId: st
   if (!byUser) listedMemo.set(resolution, (byUser = new Map()));
   const hit = byUser.get(userId);
   if (hit) return hit;
+  const sources = sourceProvenance(index.config.home);
   const rows = index.entries().map((entry) => {
     const candidate = resolution.byName[entry.name]?.candidates.find((c) => c.entry.id === entry.id);
     const status: SkillState = !candidate ? (entry.loadable ? "shadowed" : "invalid") : candidate.status;
-    const ref = refFromEntry(entry, userId);
+    const ref = refFromEntry(entry, userId, sources);
+    const from = sources.get(entry.root);
     const row = {
-      key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ref.skill].join("/"),
+      key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ...(ref.source ? [`git:${ref.source}`] : []), ref.skill].join("/"),
       ref,
       name: entry.name,
       description: entry.description,
@@ -109,6 +114,7 @@ export function listedRows(index: SkillIndex, policy: RegistryPolicy, userId: st
       statusReason: candidate?.reason ?? "",
       validity: entry.status,
       tags: entry.tags,
+      ...(from ? { source: from } : {}),
     };
     const head = `${row.name}\n${row.description}\n${row.tags.join(" ")}`.toLowerCase();
     return { row, entry, changeKey: changeKey(historyKey(ref)), head };

@@ -18,7 +18,8 @@ import {
 } from "../../runtime/registry";
 import { hasUnprintableName } from "../../runtime/registry/archive";
 import { assertInsideLayer, assertLayerFolder, ConfinementError } from "../../runtime/registry/confine";
-import { badRequest, forbidden } from "./errors";
+import { sourceRootDir, type SourceProvenance } from "../../runtime/sources/roots";
+import { badRequest, forbidden, notFound } from "./errors";
 import { LAYERS } from "../../domain/vocabulary";
 
 export interface SkillActor {
@@ -40,6 +41,8 @@ export interface SkillRef {
   ownerId?: string;
   /** Project layer: which of PROJECT_SKILL_DIRS holds it (default ".omniforge/skills"). */
   base?: ProjectBase;
+  /** The git source whose pinned checkout holds it (enterprise or plugin layer): read-only, changed in git. */
+  source?: string;
 }
 
 export type ProjectBase = (typeof PROJECT_SKILL_DIRS)[number];
@@ -53,6 +56,10 @@ export function normaliseRef(ref: SkillRef, actor: SkillActor): Required<Pick<Sk
     throw badRequest(`"${ref.skill}" is not a valid skill folder name: use letters, digits, dot, dash or underscore.`);
   }
   const out: SkillRef = { layer: ref.layer, skill: segments.join("/") };
+  if (ref.source !== undefined) {
+    if (!isSafeSegment(ref.source) || (ref.layer !== "enterprise" && ref.layer !== "plugin")) throw badRequest("Invalid git source of the skill.");
+    out.source = ref.source;
+  }
   if (ref.layer === "plugin") {
     if (!ref.plugin || !isSafeSegment(ref.plugin)) throw badRequest("The plugin layer needs a valid plugin name.");
     out.plugin = ref.plugin;
@@ -76,7 +83,9 @@ export function canRead(actor: SkillActor, ref: SkillRef): boolean {
 }
 
 export function canWrite(actor: SkillActor, ref: SkillRef): boolean {
-  if (actor.role === "viewer") return false;
+  // A checkout is what the pinned commit holds: an edit here would be lost at the next update, and agents
+  // elsewhere would not get it. It changes in git (or as a copy in a layer the actor writes).
+  if (actor.role === "viewer" || ref.source !== undefined) return false;
   switch (ref.layer) {
     case "personal":
       return ref.ownerId === actor.id || (actor.role === "admin" && actor.mayEditPersonal === true);
@@ -106,6 +115,9 @@ export function assertMayReview(actor: SkillActor, owner: string): void {
 
 export function assertWrite(actor: SkillActor, ref: SkillRef): void {
   if (canWrite(actor, ref)) return;
+  if (ref.source !== undefined) {
+    throw forbidden(`"${ref.skill}" comes from the git source "${ref.source}": change it there, or copy it to a layer you write.`, { code: "skill.from-git" });
+  }
   if (actor.role === "viewer") throw forbidden("Viewers can read skills but not change them; ask an administrator for the author role.");
   if (ref.layer === "personal") throw forbidden("You can only change your own personal skills.");
   throw forbidden(`Only administrators can change skills in the ${ref.layer} layer; authors write the project layer and their personal layer.`);
@@ -113,6 +125,11 @@ export function assertWrite(actor: SkillActor, ref: SkillRef): void {
 
 /** The folder that holds the layer's skill folders for this ref. */
 export function layerRootOf(dataHome: DataHome, ref: SkillRef): string {
+  if (ref.source !== undefined) {
+    const dir = sourceRootDir(dataHome.home, ref.source, ref.layer === "plugin" ? ref.plugin : undefined);
+    if (!dir) throw notFound(`There is no git source "${ref.source}"${ref.plugin ? ` with the plugin "${ref.plugin}"` : ""} (any more).`);
+    return dir;
+  }
   if (ref.layer === "project") return path.join(dataHome.projectRoot, ...(ref.base ?? DEFAULT_PROJECT_BASE).split("/"));
   const config = makeLayerConfig({ home: dataHome.home, projectRoot: dataHome.projectRoot, userId: ref.layer === "personal" ? ref.ownerId : undefined });
   return writableRoot(config, ref.layer, ref.plugin);
@@ -148,7 +165,10 @@ export function skillPathOf(dataHome: DataHome, ref: SkillRef): string {
 
 /** The columns that identify the skill in skill_versions. Non-default project folders keep their base in `skill`. */
 export function historyKey(ref: SkillRef): { layer: LayerName; ownerId: string | null; plugin: string | null; skill: string } {
-  const skill = ref.layer === "project" && ref.base && ref.base !== DEFAULT_PROJECT_BASE ? `${ref.base}/${ref.skill}` : ref.skill;
+  // A git source's skill has no console history (it is never written here); its key must not be the history of the
+  // layer folder's own skill of the same folder name. ":" is in no skill folder name.
+  const skill =
+    ref.source !== undefined ? `${ref.source}:${ref.skill}` : ref.layer === "project" && ref.base && ref.base !== DEFAULT_PROJECT_BASE ? `${ref.base}/${ref.skill}` : ref.skill;
   return { layer: ref.layer, ownerId: ref.layer === "personal" ? (ref.ownerId ?? null) : null, plugin: ref.plugin ?? null, skill };
 }
 
@@ -165,10 +185,15 @@ export function refFromHistory(row: { layer: string; ownerId: string | null; plu
   return ref;
 }
 
-/** The ref of an index entry, as seen by `userId` (whose personal layer the index reads). */
-export function refFromEntry(entry: SkillEntry, userId: string): SkillRef {
+/**
+ * The ref of an index entry, as seen by `userId` (whose personal layer the index reads); `sources` (sourceProvenance
+ * of the data home) names the git source of an entry found in a source's checkout.
+ */
+export function refFromEntry(entry: SkillEntry, userId: string, sources?: Map<string, SourceProvenance>): SkillRef {
   const skill = path.relative(entry.root, entry.dir).split(path.sep).join("/");
   const ref: SkillRef = { layer: entry.layer, skill };
+  const from = sources?.get(entry.root);
+  if (from) ref.source = from.name;
   if (entry.layer === "plugin" && entry.plugin) ref.plugin = entry.plugin;
   if (entry.layer === "personal") ref.ownerId = userId;
   if (entry.layer === "project") {

@@ -8,12 +8,14 @@ import { effectivePolicy } from "../policy/store";
 import { configContextFor } from "../skills-config";
 import type { SkillsContext } from "./context";
 import { refFromEntry } from "./location";
+import { sourceProvenance } from "../../runtime/sources/roots";
 
 export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
   const context = { policy: effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot) };
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
+  const sources = sourceProvenance(ctx.dataHome.home);
   const r = searchOf({ index, context }, entries)(request, { limit });
   return {
     abstain: r.abstain,
@@ -21,9 +23,9 @@ export async function searchSkills(ctx: SkillsContext, request: string, limit = 
     searched: r.searched,
     hits: r.hits.map((h) => {
       const e = byId.get(h.id)!;
-      const ref = refFromEntry(e, ctx.actor.id);
+      const ref = refFromEntry(e, ctx.actor.id, sources);
       return {
-        key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ref.skill].join("/"),
+        key: [ref.layer, ref.plugin ?? "", ref.base ?? "", ...(ref.source ? [`git:${ref.source}`] : []), ref.skill].join("/"),
         ref,
         name: e.name,
         layer: e.layer,

@@ -2,6 +2,7 @@ import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncAppr
 import { readStoredPolicy } from "../../../services/policy/store";
 import { assertApprovable } from "../../../services/doctor";
 import { reviewApproval } from "../../../services/doctor/approval-review";
+import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
@@ -26,5 +27,8 @@ export const review = ({ ctx, input }: { ctx: AuthedContext; input: TReviewInput
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
   if (input.decision === "approved") await assertApprovable(doctorCtx(ctx), input.id);
-  return decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  const decided = decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  // A git source update's last approved change moves the source's pin (#39).
+  const pinned = await applySourceDecision(ctx.db, ctx.dataHome, decided, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  return { ...decided, sourcePinned: pinned };
 };

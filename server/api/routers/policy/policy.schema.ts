@@ -13,7 +13,7 @@ export const ZPolicyChange = z.discriminatedUnion("op", [
   z.object({ op: z.literal("enable"), name, layer, plugin: plugin.optional() }),
   z.object({ op: z.literal("setAllowlist"), names: z.array(name).max(10_000).nullable() }),
   z.object({ op: z.literal("setForbiddenPatterns"), patterns: z.array(z.string().max(200)).max(200) }),
-  z.object({ op: z.literal("setRequireApproval"), scripts: z.boolean().optional(), project: z.boolean().optional() }),
+  z.object({ op: z.literal("setRequireApproval"), scripts: z.boolean().optional(), project: z.boolean().optional(), sources: z.boolean().optional() }),
   z.object({ op: z.literal("setAdminsEditPersonal"), allow: z.boolean() }),
   z.object({ op: z.literal("setNameMustMatchFolder"), on: z.boolean() }),
 ]);

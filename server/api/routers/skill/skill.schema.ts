@@ -12,6 +12,7 @@ export const ZSkillRef = z.object({
   plugin: z.string().max(128).optional(),
   ownerId: z.string().max(128).optional(),
   base: z.enum(PROJECT_SKILL_DIRS).optional(),
+  source: z.string().max(64).optional(),
 });
 
 const ZPath = z.string().min(1).max(1024);

@@ -38,12 +38,14 @@ export default async function SkillEditorPage(props: {
     ...(base && (PROJECT_SKILL_DIRS as readonly string[]).includes(base) ? { base: base as SkillRef["base"] } : {}),
     // Someone else's personal skill (an administrator's review); the server decides whether this user may.
     ...(layer === "personal" && one(sp.owner) ? { ownerId: one(sp.owner) } : {}),
+    // A git source's checkout (read-only): the server finds the folder from the source's record.
+    ...(one(sp.source) ? { source: one(sp.source) } : {}),
   };
   // The owner is part of which skill this is, in both views (two users may each have a personal "notes").
-  if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.skill}`} skillRef={ref} />;
+  if (one(sp.view) === "evals") return <EvalsView key={`evals/${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.source ?? ""}/${ref.skill}`} skillRef={ref} />;
   return (
     <>
-      <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />
+      <EditorShell key={`${ref.layer}/${ref.plugin ?? ""}/${ref.base ?? ""}/${ref.ownerId ?? ""}/${ref.source ?? ""}/${ref.skill}`} skillRef={ref} initialFile={one(sp.file)} />
       {/* Synced copies are named by the skill's folder name, which the spec makes its name. */}
       <div className="mt-6">
         <SkillDeployments name={ref.skill.split("/").at(-1)!} />
