@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { govHome } from "../../../services/governance/governance.test-support";
-import { skillMd, TestRepo } from "../../../runtime/sources/test-support";
+import { skillMd, TestRepo } from "../../../runtime/sources/sources.test-support";
 import { callerFor } from "../../../test-support/caller";
 import { useTestHome } from "../../../test-support/test-home";
 
