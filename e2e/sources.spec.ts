@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
 import { skillMd, TestRepo } from "../server/runtime/sources/sources.test-support";
 
