@@ -65,9 +65,9 @@ test("a skill that loads despite errors says so beside its status, in the editor
   await createSkill(page, name);
   await expect(page.getByTestId("skill-status")).toHaveText("active");
   await expect(page.getByTestId("skill-lenient")).toHaveCount(0);
-  // A description over the format's 1,024 characters: an error for the spec tools, but the skill still loads (a name
-  // that breaks the naming rule no longer saves at all, issue 35 item 8).
-  await replaceText(page, validText(name, "Body.\n").replace(/^description: .*$/m, `description: ${"Drafts long notes. ".repeat(60)}Use when testing.`));
+  // A compatibility note over the format's 500 characters: an error under both rule sets, but the skill still loads
+  // (a name that breaks the naming rule no longer saves at all, issue 35 item 8).
+  await replaceText(page, validText(name, "Body.\n").replace("\n---\n\n#", `\ncompatibility: ${"Runs anywhere. ".repeat(40)}\n---\n\n#`));
   await expect(page.getByTestId("diagnostics")).toContainText("error");
   await page.keyboard.press("ControlOrMeta+s");
   await expect(page.getByTestId("editor-notice")).toContainText("Saved SKILL.md");

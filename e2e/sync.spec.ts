@@ -40,7 +40,7 @@ test("a token from the UI, a sync into two agents' folders, a block, and the nex
   try {
     await signInAsAdmin(page);
     await unblockReleaseNotes(page);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Access tokens" }).click();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tokens" }).click();
     const form = page.getByRole("form", { name: "Create token" });
     await form.getByLabel("Token name").fill(`e2e laptop ${Date.now()}`);
     await form.getByRole("button", { name: "Create token" }).click();

@@ -32,7 +32,7 @@ async function sendSkillActivation(exporter: JsonLogExporter | ProtoLogExporter,
 test("agents' telemetry lands in the audit and the page filters and charts it by source", async ({ page, baseURL }) => {
   const skill = `e2e-telemetry-${Date.now()}`;
   await signInAsAdmin(page);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Access tokens" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tokens" }).click();
   const form = page.getByRole("form", { name: "Create token" });
   await form.getByLabel("Token name").fill(`e2e claude telemetry ${Date.now()}`);
   await form.getByLabel("telemetry:write").check();

@@ -30,7 +30,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
                 key={i.href}
                 href={i.href}
                 aria-current={isActive(i.href) ? "page" : undefined}
-                className={`rounded-md px-2 py-1.5 ${
+                className={`rounded-md px-1.5 py-1.5 ${
                   isActive(i.href)
                     ? "bg-zinc-100 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white"
                     : "text-zinc-600 hover:bg-zinc-50 dark:text-zinc-300 dark:hover:bg-zinc-800/60"

@@ -17,7 +17,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/policies", label: "Policies", minRole: "admin" },
   { href: "/sources", label: "Sources", minRole: "admin" },
-  { href: "/tokens", label: "Access tokens", minRole: "viewer" },
+  { href: "/tokens", label: "Tokens", minRole: "viewer" },
   { href: "/users", label: "Users", minRole: "admin" },
 ];
 
