@@ -60,7 +60,7 @@ const shown = (name: string) => JSON.stringify(name.slice(0, 80)).slice(1, -1);
 
 /**
  * The skills that can each be one folder on every machine (issue #35 item 8), the others added to `skipped`: a name
- * that is no folder name ("../../tmp/x"), and a name that differs only in case from another one's (one folder on
+ * that is no folder name ("../../etc/x"), and a name that differs only in case from another one's (one folder on
  * macOS and Windows), where the layer order decides, as it does between two definitions of one name. Sync refuses
  * a whole catalog that holds either, so one author's skill would otherwise stop everyone's sync.
  */

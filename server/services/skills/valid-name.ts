@@ -1,5 +1,5 @@
 // A skill's name becomes a folder name on every machine that syncs the catalog (issue #35 item 8): a SKILL.md whose
-// name breaks the spec's naming rule ("../../tmp/x", "Code Review") is refused when it is saved or imported, with
+// name breaks the spec's naming rule ("../../etc/x", "Code Review") is refused when it is saved or imported, with
 // the rule's own messages. A SKILL.md that does not parse yet (mid-edit) is judged when it does.
 import path from "node:path";
 import { checkSkillSource } from "../../runtime/skill/check";
