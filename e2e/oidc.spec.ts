@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
 import { expect, test } from "./page-errors";
-import { startTestIdp, type TestIdp } from "../server/services/auth/oidc.test-support";
+import { startTestIdp, type TestIdp } from "../server/services/auth/test-support/oidc";
 
 let idp: TestIdp;
 let server: ChildProcess;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
-import { streamOpenAi } from "../server/runtime/agent/sse.test-support";
+import { streamOpenAi } from "../server/runtime/agent/test-support/sse";
 import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 // A scripted OpenAI-compatible model on the port playwright.config.ts gives the console (OPENAI_BASE_URL):

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
-import { skillMd, TestRepo } from "../server/runtime/sources/sources.test-support";
+import { skillMd, TestRepo } from "../server/runtime/sources/test-support/sources";
 
 const stamp = Date.now().toString(36);
 const skill = `invoice-${stamp}`;

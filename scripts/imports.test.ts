@@ -130,14 +130,14 @@ describe("import circles", () => {
   });
 });
 
-// Test helpers are told from product code at a glance (#42): `*.test-support.ts` beside the code they serve, or a
-// test-support/ folder; and product code never imports them.
+// Test helpers are told from product code at a glance (#42): they live in a test-support/ folder, the area's own beside
+// its code or server/test-support for the shared ones; and product code never imports them.
 describe("test helpers", () => {
   const isTest = (rel: string) => /\.(test|spec)\.tsx?$/.test(rel);
-  const isSupport = (rel: string) => /\.test-support\.tsx?$/.test(rel) || rel.split(path.sep).includes("test-support");
+  const isSupport = (rel: string) => rel.split(path.sep).includes("test-support");
   const files = ["server", "app", "components", "db", "scripts"].flatMap((d) => sourceFiles(d));
 
-  it("a file that imports a test runner is a test or is named as test support", () => {
+  it("a file that imports a test runner is a test or lives in a test-support folder", () => {
     const offenders = files.filter(
       (f) => !isTest(f) && !isSupport(f) && /\bfrom\s*["'](vitest|@playwright\/test)["']/.test(fs.readFileSync(path.join(repo, f), "utf8")),
     );

@@ -13,7 +13,7 @@ const ALLOWED: Record<string, string> = {
   "env.ts": "the one door",
   "instrumentation.ts": "NEXT_RUNTIME is Next's own, set by Next for the hook",
 };
-const isTestSupport = (rel: string) => /\.test(-support)?\.tsx?$/.test(rel) || /(^|\/)test-support\//.test(rel);
+const isTestSupport = (rel: string) => /\.test\.tsx?$/.test(rel) || /(^|\/)test-support\//.test(rel);
 
 function sources(): string[] {
   const out: string[] = [];

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, userIdentities, users } from "../db/schema";
 import { createConsoleServer } from "./http/node-server";
 import { listenLocal } from "./test-support/listen";
-import { startTestIdp, type TestIdp } from "./services/auth/oidc.test-support";
+import { startTestIdp, type TestIdp } from "./services/auth/test-support/oidc";
 
 // Single sign-on end to end over HTTP: a real OpenID provider on 127.0.0.1 (oidc-provider), and the console's
 // next-auth handler (its Node adapter) with the options the route gives it, behind the console's own server on 127.0.0.1. A client here is a browser: a

@@ -4,7 +4,7 @@ import { getTableName, is } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { afterAll, expect, it } from "vitest";
 import * as sqliteSchema from "../schema";
-import { useTestPostgres } from "../postgres.test-support";
+import { useTestPostgres } from "../test-support/postgres";
 import { tempDb } from "../../server/test-support/temp-db";
 import { describeNeeding, postgresql } from "../../server/test-support/needs";
 import { migratePostgres, openPostgres, postgresMigrationLevel, type PgDb } from "./client";

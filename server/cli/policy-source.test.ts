@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempLayers } from "../runtime/registry/registry.test-support";
+import { tempLayers } from "../runtime/registry/test-support/registry";
 import { policyFor } from "./policy-source";
 
 const t = tempLayers();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTar } from "../runtime/registry/tar";
 import { changePolicy } from "../services/governance/policy-change";
-import { govHome } from "../services/governance/governance.test-support";
+import { govHome } from "../services/governance/test-support/governance";
 import { useTestHome } from "../test-support/test-home";
 import { sessionSkills } from "../services/playground/scope";
 import { createToken, revokeToken } from "../services/tokens";

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TPolicyChange } from "../api/routers/policy/policy.schema";
-import { skillMd, writeSkillOnDisk } from "../services/skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../services/skills/test-support/skills";
 
 export type MatrixState = "active" | "shadowed" | "blocked" | "disabled" | "pending-approval" | "out-of-scope" | "invalid";
 export interface MatrixCase {

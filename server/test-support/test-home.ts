@@ -4,7 +4,7 @@
 // after the home exists, its after hooks before it goes (vitest runs after hooks in reverse order).
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { closeAllIndexes } from "../services/catalog/catalog";
-import { skillsTestHome } from "../services/skills/skills.test-support";
+import { skillsTestHome } from "../services/skills/test-support/skills";
 
 /**
  * Registers the hooks and returns the home `make` builds (skillsTestHome, govHome, playgroundWorld). The object

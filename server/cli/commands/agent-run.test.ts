@@ -6,7 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, openDb } from "../../../db/client";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld } from "../../runtime/agent/agent.test-support";
+import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld } from "../../runtime/agent/test-support/agent";
 import { serveFetch } from "../../test-support/http-server";
 import type { AgentEvent } from "../../runtime/agent/types";
 

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { useTestPostgres } from "../../../db/postgres.test-support";
+import { useTestPostgres } from "../../../db/test-support/postgres";
 import { openPostgres, type PgDb } from "../../../db/postgres/client";
 import { auditSinkFor, flushAudit } from "../../services/audit";
 import { AuditWriter } from "../../services/audit/writer";
@@ -15,7 +15,7 @@ import { createSession } from "../../services/playground/sessions";
 import { normalisePolicy } from "../../services/policy/normalise";
 import { writeStoredPolicy } from "../../services/policy/store";
 import { createSkill } from "../../services/skills/lifecycle";
-import { skillsTestHome } from "../../services/skills/skills.test-support";
+import { skillsTestHome } from "../../services/skills/test-support/skills";
 import { createToken } from "../../services/tokens";
 import { createUser } from "../../services/users/users";
 import { closeAllIndexes } from "../../services/catalog/catalog";

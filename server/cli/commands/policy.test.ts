@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readStoredPolicy } from "../../services/policy/store";
-import { skillMd, writeSkillOnDisk } from "../../services/skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../../services/skills/test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 
 const repo = path.resolve(import.meta.dirname, "../../..");

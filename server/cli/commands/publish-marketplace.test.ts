@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTree } from "../../runtime/sources/checkout";
-import { git, skillMd, TestRepo } from "../../runtime/sources/sources.test-support";
+import { git, skillMd, TestRepo } from "../../runtime/sources/test-support/sources";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const fields = JSON.parse(fs.readFileSync(path.join(repo, "server/runtime/sources/testdata/documented-fields.json"), "utf8"));

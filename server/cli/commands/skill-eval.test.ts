@@ -4,9 +4,9 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAiServer } from "../../runtime/agent/agent.test-support";
+import { scriptedOpenAiServer } from "../../runtime/agent/test-support/agent";
 import { serveFetch } from "../../test-support/http-server";
-import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/registry.test-support";
+import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-support/registry";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let t: TempLayers;

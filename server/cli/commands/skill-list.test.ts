@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/registry.test-support";
+import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-support/registry";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let t: TempLayers;

@@ -4,8 +4,8 @@ import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/registry.test-support";
-import { scriptedEmbeddings } from "../../runtime/search/search.test-support";
+import { tempLayers, type TempLayers, writeSkill } from "../../runtime/registry/test-support/registry";
+import { scriptedEmbeddings } from "../../runtime/search/test-support/search";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let t: TempLayers;

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTree } from "../../runtime/sources/checkout";
 import { stateFile } from "../../runtime/sources/state";
-import { gitHttpServer, skillMd, TestRepo } from "../../runtime/sources/sources.test-support";
+import { gitHttpServer, skillMd, TestRepo } from "../../runtime/sources/test-support/sources";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { changePolicy } from "../../services/governance";
 

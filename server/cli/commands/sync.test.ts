@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { handleCatalogRequest, handleSyncReport } from "../../http/catalog-route";
 import { deploymentsOf } from "../../services/catalog-api";
 import { changePolicy } from "../../services/governance/policy-change";
-import { govHome } from "../../services/governance/governance.test-support";
+import { govHome } from "../../services/governance/test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 import { createToken } from "../../services/tokens";
 import { createUser } from "../../services/users/users";

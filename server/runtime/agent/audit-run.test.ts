@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { scriptedAgentBed } from "./agent.test-support";
+import { scriptedAgentBed } from "./test-support/agent";
 import { AUDIT_OUTPUT_EDGE_BYTES } from "../tools/builtin/script-output";
 
 const bed = scriptedAgentBed((world) => {

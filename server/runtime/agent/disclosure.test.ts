@@ -6,7 +6,7 @@ import { estimateTokens } from "../skill/tokens";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { disclosurePreview } from "./disclosure";
 import { runAgent } from "./loop";
-import { makeAgentWorld, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ScriptedReply } from "./agent.test-support";
+import { makeAgentWorld, scriptedOpenAiServer, systemOf, toolMessages, type AgentWorld, type ScriptedReply } from "./test-support/agent";
 import type { DisclosureMode } from "./types";
 
 let world: AgentWorld;

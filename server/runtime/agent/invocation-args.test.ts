@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { scriptedAgentBed, toolMessages, type ScriptedReply } from "./agent.test-support";
+import { scriptedAgentBed, toolMessages, type ScriptedReply } from "./test-support/agent";
 import type { DisclosureMode } from "./types";
 
 const bed = scriptedAgentBed((world) => {

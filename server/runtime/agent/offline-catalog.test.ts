@@ -13,7 +13,7 @@ import { CATALOG_REQUESTS_FILE, loadRequests } from "../search/evaluate";
 import { searchFor } from "../search/follow";
 import { runAgent } from "./loop";
 import { OfflineProvider } from "./offline";
-import { makeAgentWorld, ofType, useRealRunner, type AgentWorld } from "./agent.test-support";
+import { makeAgentWorld, ofType, useRealRunner, type AgentWorld } from "./test-support/agent";
 
 describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the offline provider over the 591-skill catalog", () => {
   const sandbox = useRealRunner();

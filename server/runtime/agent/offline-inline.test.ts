@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { runAgent } from "./loop";
 import { inlineScriptCommands, OfflineProvider, planActions } from "./offline";
-import { makeAgentWorld, useRealRunner } from "./agent.test-support";
+import { makeAgentWorld, useRealRunner } from "./test-support/agent";
 import type { AgentEvent } from "./types";
 
 const bed = useRealRunner();

@@ -5,7 +5,7 @@ import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
 import { runAgent } from "./loop";
 import { bashCommands, bodyLinks, OFFLINE_NOTICE, OfflineProvider, planActions } from "./offline";
-import { makeAgentWorld, realRunner, type AgentWorld } from "./agent.test-support";
+import { makeAgentWorld, realRunner, type AgentWorld } from "./test-support/agent";
 import type { AgentEvent, DisclosureMode } from "./types";
 
 let world: AgentWorld;

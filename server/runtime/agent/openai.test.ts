@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { anthropicProvider, openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { ofType, scriptedAgentBed, scriptedAnthropicServer, systemOf, toolMessages, type ScriptedServer } from "./agent.test-support";
+import { ofType, scriptedAgentBed, scriptedAnthropicServer, systemOf, toolMessages, type ScriptedServer } from "./test-support/agent";
 import type { AgentRunOptions, DisclosureMode } from "./types";
 
 let pdfDir: string;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { ofType, scriptedAgentBed, systemOf, toolMessages, type ScriptedReply, type ScriptedServer } from "./agent.test-support";
+import { ofType, scriptedAgentBed, systemOf, toolMessages, type ScriptedReply, type ScriptedServer } from "./test-support/agent";
 import type { AgentRunOptions, DisclosureMode } from "./types";
 
 const dirs: Record<string, string> = {};

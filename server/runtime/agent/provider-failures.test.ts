@@ -7,7 +7,7 @@ import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
 import { serveFetch } from "../../test-support/http-server";
-import { ofType, scriptedAgentBed, scriptedOpenAiServer, type ScriptedServer } from "./agent.test-support";
+import { ofType, scriptedAgentBed, scriptedOpenAiServer, type ScriptedServer } from "./test-support/agent";
 
 const bed = scriptedAgentBed((world) => {
   world.skill("pdf-forms", { description: "Fill PDF forms and list their fields. Use when working with PDF forms.", body: "# PDF forms\n\nFill the fields.\n" });

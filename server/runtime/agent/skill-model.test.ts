@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { ofType, scriptedAgentBed, toolMessages } from "./agent.test-support";
+import { ofType, scriptedAgentBed, toolMessages } from "./test-support/agent";
 
 const bed = scriptedAgentBed((world) => {
   world.skill("writer-a", { description: "Write letters.", frontmatter: "model: claude-opus-4", body: "# A\n" });

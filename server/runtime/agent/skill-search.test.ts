@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { runAgent } from "./loop";
-import { makeAgentWorld, type AgentWorld } from "./agent.test-support";
+import { makeAgentWorld, type AgentWorld } from "./test-support/agent";
 import type { AgentEvent, DisclosureMode, ModelProvider, ModelRequest } from "./types";
 
 let world: AgentWorld;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ScriptedServer } from "./agent.test-support";
+import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ScriptedServer } from "./test-support/agent";
 import { notFoundMessage } from "../tools/builtin/skill";
 
 let world: AgentWorld;

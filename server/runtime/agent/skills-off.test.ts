@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { ofType, scriptedAgentBed, systemOf, toolNames, type ScriptedServer } from "./agent.test-support";
+import { ofType, scriptedAgentBed, systemOf, toolNames, type ScriptedServer } from "./test-support/agent";
 import type { AgentRunOptions, DisclosureMode } from "./types";
 
 const bed = scriptedAgentBed((world) => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
-import { ofType, scriptedAgentBed, systemOf, type ScriptedReply, type ScriptedServer } from "./agent.test-support";
+import { ofType, scriptedAgentBed, systemOf, type ScriptedReply, type ScriptedServer } from "./test-support/agent";
 
 const bed = scriptedAgentBed((world) => {
   for (const [name, next] of [["sw-a", "sw-b"], ["sw-b", "sw-c"], ["sw-c", "sw-a"]] as const) {

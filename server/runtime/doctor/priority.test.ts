@@ -3,7 +3,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { layerRivals, SkillIndex, writableRoot } from "../registry";
-import { tempLayers, writeSkill, type TempLayers } from "../registry/registry.test-support";
+import { tempLayers, writeSkill, type TempLayers } from "../registry/test-support/registry";
 import { doctorCatalog, doctorSkill } from "./index";
 
 let t: TempLayers;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiCompatibleProvider } from "../agent/ai-providers";
 import { OfflineProvider } from "../agent/offline";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ScriptedServer } from "../agent/agent.test-support";
+import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ScriptedServer } from "../agent/test-support/agent";
 import type { SkillIndex } from "../registry/skill-index";
 import { combineCases, formatTriggers, parseTaskEvals, parseTriggers } from "./format";
 import { runTriggerEval, type QueryResult } from "./run";

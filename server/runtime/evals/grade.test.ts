@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiCompatibleProvider } from "../agent/ai-providers";
 import { OfflineProvider } from "../agent/offline";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ScriptedServer } from "../agent/agent.test-support";
+import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ScriptedServer } from "../agent/test-support/agent";
 import { gradeTaskEvals, GradingUnavailable, parseGrades } from "./grade";
 
 let world: AgentWorld;

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiCompatibleProvider } from "../agent/ai-providers";
-import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedServer } from "../agent/agent.test-support";
+import { makeAgentWorld, scriptedOpenAiServer, type AgentWorld, type ChatRequestBody, type ScriptedServer } from "../agent/test-support/agent";
 import { cleanProposal, splitCases, suggestDescription } from "./suggest";
 
 let world: AgentWorld;

@@ -8,7 +8,7 @@ import { importSkill, installSkill, InstallError } from "./install";
 import { makeLayerConfig, writableRoot } from "./layers";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { frontmatter, listTree, tempLayers, type TempLayers, writeSkill } from "./registry.test-support";
+import { frontmatter, listTree, tempLayers, type TempLayers, writeSkill } from "./test-support/registry";
 
 let t: TempLayers;
 beforeEach(() => {

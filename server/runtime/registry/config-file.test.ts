@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigFileError, configContext, parseConfigFile, readSkillsConfig } from "./config-file";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, writeSkill, type TempLayers } from "./registry.test-support";
+import { tempLayers, writeSkill, type TempLayers } from "./test-support/registry";
 
 let t: TempLayers;
 afterEach(() => t?.cleanup());

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { assertInsideLayer, ConfinementError, linkEscape, realPathOf } from "./confine";
 import { makeLayerConfig } from "./layers";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, writeSkill, type TempLayers } from "./registry.test-support";
+import { tempLayers, writeSkill, type TempLayers } from "./test-support/registry";
 
 let t: TempLayers;
 afterEach(() => t?.cleanup());

@@ -5,7 +5,7 @@ import { deploySkill, DeployError } from "./deploy";
 import { writableRoot } from "./layers";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { listTree, tempLayers, type TempLayers, writePlugin, writeSkill } from "./registry.test-support";
+import { listTree, tempLayers, type TempLayers, writePlugin, writeSkill } from "./test-support/registry";
 
 let t: TempLayers;
 beforeEach(() => {

@@ -6,7 +6,7 @@ import { cacheDirFrom, listingCache } from "./listing-cache";
 import { FILE_CLOCK_SETTLE_MS } from "../../domain/vocabulary";
 import type { EntryOptions } from "./scan";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers, writeSkill } from "./registry.test-support";
+import { tempLayers, type TempLayers, writeSkill } from "./test-support/registry";
 
 const OPTIONS: EntryOptions = { checks: "frontmatter", scriptDigests: false };
 let t: TempLayers;

@@ -6,7 +6,7 @@ import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/ne
 import { BodyCache } from "./body";
 import { resolve, resolveAll } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers } from "./registry.test-support";
+import { tempLayers, type TempLayers } from "./test-support/registry";
 
 const real = path.join(sharedDir, "fixtures", "real-skills");
 

@@ -5,7 +5,7 @@ import { writableRoot } from "./layers";
 import { approvalKey } from "./policy";
 import { resolve, resolveAll } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers, writePlugin, writeSkill } from "./registry.test-support";
+import { tempLayers, type TempLayers, writePlugin, writeSkill } from "./test-support/registry";
 import type { RegistryPolicy } from "./types";
 
 let t: TempLayers;

@@ -10,7 +10,7 @@ import { readUnit } from "../skill/walk-read";
 import { type EntryOptions, type RootsScanner, rootUnits, SCAN_MAX_DEPTH, scanRead } from "./scan";
 import { scannerWithHelper } from "./scan-helper";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers, writePlugin, writeSkill } from "./registry.test-support";
+import { tempLayers, type TempLayers, writePlugin, writeSkill } from "./test-support/registry";
 
 let t: TempLayers;
 

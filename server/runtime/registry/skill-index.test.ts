@@ -5,7 +5,7 @@ import { BodyCache } from "./body";
 import { layerRoots, makeLayerConfig, writableRoot } from "./layers";
 import { resolve } from "./resolve";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers, waitFor, writePlugin, writeSkill } from "./registry.test-support";
+import { tempLayers, type TempLayers, waitFor, writePlugin, writeSkill } from "./test-support/registry";
 
 let t: TempLayers;
 let index: SkillIndex | null = null;

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, writeSkill, type TempLayers } from "./registry.test-support";
+import { tempLayers, writeSkill, type TempLayers } from "./test-support/registry";
 import { countUpTo } from "./watch";
 
 let t: TempLayers;

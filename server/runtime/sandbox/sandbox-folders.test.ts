@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { bubblewrap, describeNeeding, isRoot, itNeeding, root as rootUser } from "../../test-support/needs";
 import { createSandbox } from "./index";
-import { UID, root, run, sandbox, scratch, skill, useSandboxFolder } from "./sandbox.test-support";
+import { UID, root, run, sandbox, scratch, skill, useSandboxFolder } from "./test-support/sandbox";
 
 describeNeeding(bubblewrap(), "sandbox folders with real bubblewrap", () => {
   useSandboxFolder();

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isRoot, itNeeding, root as rootUser } from "../../test-support/needs";
 import { createSandbox } from "./index";
-import { SECRET, UID } from "./sandbox.test-support";
+import { SECRET, UID } from "./test-support/sandbox";
 
 describe("sandbox refusal when no sandbox is available", () => {
   it("refuses every run with a clear message when bwrap is missing", async () => {

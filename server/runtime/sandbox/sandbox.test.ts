@@ -8,7 +8,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { bubblewrap, cgroups, describeNeeding, isRoot, itNeeding } from "../../test-support/needs";
 import { createSandbox, sandboxSelfTest } from "./index";
-import { SECRET, UID, cmd, run, sandbox, sandboxProcesses, scratch, skill, useSandboxFolder, write } from "./sandbox.test-support";
+import { SECRET, UID, cmd, run, sandbox, sandboxProcesses, scratch, skill, useSandboxFolder, write } from "./test-support/sandbox";
 
 describeNeeding(bubblewrap(), "sandbox with real bubblewrap", () => {
   useSandboxFolder();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { searchOf } from "../agent/skill-source";
 import { resolveAll } from "../registry/resolve";
 import { SkillIndex } from "../registry/skill-index";
-import { tempLayers, writeSkill, type TempLayers } from "../registry/registry.test-support";
+import { tempLayers, writeSkill, type TempLayers } from "../registry/test-support/registry";
 import { searchFor } from "./follow";
 
 let t: TempLayers | undefined;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useTestHome } from "../../test-support/test-home";
 import { VectorStore } from "./embeddings";
-import { scriptedEmbeddings, type EmbeddingsServer } from "./search.test-support";
+import { scriptedEmbeddings, type EmbeddingsServer } from "./test-support/search";
 import { SkillSearch } from "./engine";
 import { HybridRanker, type MeaningSkill } from "./hybrid";
 

@@ -11,7 +11,7 @@ import { SkillIndex } from "../registry/skill-index";
 import { addSource, listSources, removeSource, rollbackSource, updateSource, type SourceContext } from "./sources";
 import { removeTree } from "./checkout";
 import { readSources, sourcesDir } from "./state";
-import { git, skillMd, TestRepo } from "./sources.test-support";
+import { git, skillMd, TestRepo } from "./test-support/sources";
 
 let dir: string;
 let home: string;

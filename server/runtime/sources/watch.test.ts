@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeLayerConfig, SkillIndex } from "../registry";
 import { addSource, rollbackSource, updateSource } from "./sources";
-import { skillMd, TestRepo } from "./sources.test-support";
+import { skillMd, TestRepo } from "./test-support/sources";
 
 let dir: string;
 let index: SkillIndex | null = null;

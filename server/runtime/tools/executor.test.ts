@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { endRun } from "./lifecycle";
-import { makeExecutor, runner, useRunnerAndWorld, world } from "./tools.test-support";
+import { makeExecutor, runner, useRunnerAndWorld, world } from "./test-support/tools";
 
 useRunnerAndWorld();
 

@@ -11,7 +11,7 @@ import { Executor } from "./executor";
 import { parseAllowedTools } from "../skill/allowed-tools";
 import { describeUnmatchedPatterns, parseToolPatterns } from "./patterns";
 import { SkillStack } from "./stack";
-import { makeWorld, type World } from "./tools.test-support";
+import { makeWorld, type World } from "./test-support/tools";
 
 const realSkills = path.join(sharedDir, "fixtures", "real-skills");
 

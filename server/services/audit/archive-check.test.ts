@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditArchives } from "../../../db/schema/audit";
 import { archiveBefore } from "./retention";
-import { storedRow, tempDb, type TempDb } from "./audit.test-support";
+import { storedRow, tempDb, type TempDb } from "./test-support/audit";
 import { verifyArchives, verifyChain, verifyChainAsync } from "./verify";
 import { AuditWriter } from "./writer";
 

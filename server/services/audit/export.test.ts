@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditScope } from "./filter";
 import { csvField, EXPORT_COLUMNS, exportEvents, exportStream } from "./export";
 import { listEvents } from "./queries";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;

@@ -13,7 +13,7 @@ import {
   topSkillsByActivation,
   violations,
 } from "./queries";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../users/users";
 import { listEvents } from "./queries";
 import { resolveUserFilter } from "./resolve";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
 
 let t: TempDb;

@@ -8,9 +8,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeDb, openDb } from "../../../db/client";
 import { resolveDataHome } from "../../config";
-import { waitFor } from "../../runtime/registry/registry.test-support";
+import { waitFor } from "../../runtime/registry/test-support/registry";
 import { ensureRetentionJob, retentionStatus, stopRetentionJob } from "./retention-job";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
 
 const repo = path.resolve(import.meta.dirname, "../../..");

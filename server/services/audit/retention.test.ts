@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { archiveBefore, retentionDaysFromEnv, startRetention } from "./retention";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 import { verifyArchiveFile, verifyArchives, verifyChain } from "./verify";
 import { AuditWriter } from "./writer";
 

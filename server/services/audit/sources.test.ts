@@ -5,7 +5,7 @@ import { auditFilterSchema } from "./filter";
 import { countEvents, topSkillsByActivation } from "./queries";
 import { eventsBySource } from "./sources";
 import { auditSinkFor, flushAudit } from "./sink";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 
 process.env.OMNIFORGE_AUDIT_STDOUT = "0";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chainHash, chainMac, GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
-import { storedRow, tempDb, type TempDb } from "./audit.test-support";
+import { storedRow, tempDb, type TempDb } from "./test-support/audit";
 import { verifyChain } from "./verify";
 import { AuditWriter } from "./writer";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chainHash } from "./hash";
-import { storedRow, tempDb, type TempDb } from "./audit.test-support";
+import { storedRow, tempDb, type TempDb } from "./test-support/audit";
 import { verifyChain, verifyChainAsync } from "./verify";
 import { AuditWriter } from "./writer";
 

@@ -8,7 +8,7 @@ import type { Db } from "../../../db/client";
 import { chainHash, chainMac, GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
 import { auditSinkFor, flushAudit } from "./sink";
-import { tempDb, type TempDb } from "./audit.test-support";
+import { tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
 import { verifyChain } from "./verify";
 

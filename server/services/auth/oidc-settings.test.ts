@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseRoleMap } from "../../domain/oidc";
 import { listenLocal } from "../../test-support/listen";
 import { checkOidcIssuer, oidcConfig, type OidcConfig } from "./oidc-settings";
-import { startTestIdp } from "./oidc.test-support";
+import { startTestIdp } from "./test-support/oidc";
 
 afterEach(() => void vi.unstubAllEnvs());
 

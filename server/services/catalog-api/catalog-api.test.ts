@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { removeTree } from "../../runtime/sources/checkout";
 import { addSource } from "../../runtime/sources/sources";
-import { skillMd, TestRepo } from "../../runtime/sources/sources.test-support";
+import { skillMd, TestRepo } from "../../runtime/sources/test-support/sources";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { catalogWithFiles } from "./catalog-api";
 

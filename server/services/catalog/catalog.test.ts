@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { skillMd, writeSkillOnDisk } from "../skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { indexFor, onRefreshAll, watchSummary } from "./catalog";
 

@@ -5,7 +5,7 @@ import { MemoryAuditSink } from "../../runtime/audit/events";
 import { changePolicy } from "../governance/policy-change";
 import { effectivePolicy } from "../policy/store";
 import { listSkills, saveFile, readSkillFile } from "../skills";
-import { skillMd, writeSkillOnDisk } from "../skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { indexFor, refreshAll } from "./catalog";
 import { resolveCached } from "./resolution";

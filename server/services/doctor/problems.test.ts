@@ -2,7 +2,7 @@
 // skill folders. The validator's diagnostics and the doctor's findings arrive together, with one severity scale.
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { skillMd, writeSkillOnDisk } from "../skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { callerFor } from "../../test-support/caller";
 

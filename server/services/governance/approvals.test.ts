@@ -10,7 +10,7 @@ import { decideApproval, syncApprovals } from "./approvals";
 import { resolutionFor } from "./context";
 import { buildMatrix } from "./matrix";
 import { changePolicy } from "./policy-change";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);

@@ -6,7 +6,7 @@ import { makeLayerConfig } from "../../runtime/registry";
 import { listEvents } from "../audit";
 import { cliDeploy, formatPreview } from "./cli-deploy";
 import { changePolicy } from "./policy-change";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);

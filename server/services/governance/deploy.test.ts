@@ -7,7 +7,7 @@ import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { checkDeployRight, executeDeploy, previewDeploy } from "./deploy";
 import { changePolicy } from "./policy-change";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);

@@ -7,7 +7,7 @@ import { resolveAll } from "../../runtime/registry/resolve";
 import { resolutionFor } from "./context";
 import { buildMatrix, effectiveSkills } from "./matrix";
 import { changePolicy } from "./policy-change";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 vi.mock("../../runtime/registry/resolve", async (importOriginal) => {

@@ -7,7 +7,7 @@ import { buildMatrix } from "./matrix";
 import { syncApprovals } from "./approvals";
 import { allDefinitions } from "./definitions";
 import { changePolicy } from "./policy-change";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome, { once: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { effectivePolicy, readStoredPolicy } from "../policy/store";
 import { changePolicy } from "./policy-change";
 import { applyPolicyChange } from "./policy-rules";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);

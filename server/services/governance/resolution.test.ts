@@ -6,7 +6,7 @@ import { effectivePolicy } from "../policy/store";
 import { changePolicy } from "./policy-change";
 import { resolutionFor } from "./context";
 import { buildMatrix, explain } from "./matrix";
-import { govHome } from "./governance.test-support";
+import { govHome } from "./test-support/governance";
 import { useTestHome } from "../../test-support/test-home";
 
 const h = useTestHome(govHome);

@@ -10,7 +10,7 @@ import { callerFor } from "../../test-support/caller";
 import { serveFetch } from "../../test-support/http-server";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { healthReport } from "../health";
-import { skillMd, writeSkillOnDisk } from "../skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import { offload, offloadWorkerPid } from "./pool";
 
 const h = useSkillsTestHome({ once: true });

@@ -2,9 +2,9 @@
 // loaded skills stay until skills.unload (kept in the turn records, so a restart keeps them), and the cap on
 // loaded skills is the OMNIFORGE_MAX_LOADED_SKILLS setting.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedOpenAiServer, systemOf, type ChatRequestBody, type ScriptedServer } from "../../runtime/agent/agent.test-support";
+import { scriptedOpenAiServer, systemOf, type ChatRequestBody, type ScriptedServer } from "../../runtime/agent/test-support/agent";
 import { createSession, followTurn, listMessages, settled, startTurn, type Actor, type TurnDeps } from "./index";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./playground.test-support";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./test-support/playground";
 import { useTestHome } from "../../test-support/test-home";
 
 const w = useTestHome(playgroundWorld);

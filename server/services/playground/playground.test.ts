@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/agent.test-support";
+import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support/agent";
 import {
   createSession,
   followTurn,
@@ -20,7 +20,7 @@ import {
   type TurnDeps,
   warmTurnWorker,
 } from "./index";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./playground.test-support";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "./test-support/playground";
 import { useTestHome } from "../../test-support/test-home";
 
 const w = useTestHome(playgroundWorld);

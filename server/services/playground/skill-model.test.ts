@@ -2,9 +2,9 @@
 // its provider is configured, and says so (to the person and the model) when not. A scripted OpenAI-compatible
 // server on 127.0.0.1 records which model each call asked for.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/agent.test-support";
+import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support/agent";
 import { createSession, followTurn, settled, startTurn, type Actor, type StreamItem, type TurnDeps } from "./index";
-import { playgroundWorld } from "./playground.test-support";
+import { playgroundWorld } from "./test-support/playground";
 import { useTestHome } from "../../test-support/test-home";
 
 const w = useTestHome(playgroundWorld);

@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedOpenAiServer, systemOf, toolNames, type ScriptedServer } from "../../runtime/agent/agent.test-support";
+import { scriptedOpenAiServer, systemOf, toolNames, type ScriptedServer } from "../../runtime/agent/test-support/agent";
 import { createSession, followTurn, settled, startTurn, type Actor, type TurnDeps } from "./index";
-import { playgroundWorld } from "./playground.test-support";
+import { playgroundWorld } from "./test-support/playground";
 import { useTestHome } from "../../test-support/test-home";
 
 const w = useTestHome(playgroundWorld);

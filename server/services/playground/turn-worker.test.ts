@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, warmTurnWorker, type Actor, type StreamItem } from "./index";
-import { playgroundWorld, RELEASE_SKILL } from "./playground.test-support";
+import { playgroundWorld, RELEASE_SKILL } from "./test-support/playground";
 import { useTestHome } from "../../test-support/test-home";
 
 const w = useTestHome(playgroundWorld);
@@ -138,7 +138,7 @@ describe("turn worker", () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "turn-worker-exit-"));
     fs.chmodSync(tmp, 0o755); // the console's temp folder (TMPDIR), where the sandbox user must reach its own files
     const here = import.meta.dirname;
-    const script = path.join(here, "mini-console.test-support.ts");
+    const script = path.join(here, "test-support", "mini-console.ts");
     const repo = path.resolve(here, "../../..");
     const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
     try {

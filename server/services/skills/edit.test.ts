@@ -6,7 +6,7 @@ import { createFile, createFolder, deletePath, readSkillFile, renamePath, restor
 import { createSkill, deleteSkill, listDeleted, restoreDeleted, checkNewName } from "./lifecycle";
 import { listVersions } from "./history";
 import { skillDirOf } from "./location";
-import { writeSkillOnDisk } from "./skills.test-support";
+import { writeSkillOnDisk } from "./test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 
 const h = useSkillsTestHome();

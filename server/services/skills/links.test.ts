@@ -8,7 +8,7 @@ import type { SkillServiceError } from "./errors";
 import { listSkills, skillInfo } from "./index";
 import { createSkill, deleteSkill } from "./lifecycle";
 import type { SkillRef } from "./location";
-import { skillMd, writeSkillOnDisk } from "./skills.test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { exportZip, importArchive } from "./transfer";
 import { zipSync } from "fflate";

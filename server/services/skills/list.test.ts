@@ -5,7 +5,7 @@ import { listSkills, skillInfo } from "./index";
 import { createSkill } from "./lifecycle";
 import { saveFile, readSkillFile } from "./edit";
 import { liveCheck } from "./live-check";
-import { skillMd, writeSkillOnDisk } from "./skills.test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { refreshAll } from "../catalog/catalog";
 

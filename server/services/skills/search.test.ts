@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeStoredPolicy } from "../policy/store";
 import { searchSkills } from "./index";
-import { skillMd, writeSkillOnDisk } from "./skills.test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 
 const h = useSkillsTestHome();

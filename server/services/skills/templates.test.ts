@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { runAgent } from "../../runtime/agent/loop";
 import { OfflineProvider, planActions } from "../../runtime/agent/offline";
-import { makeAgentWorld, useRealRunner, type AgentWorld } from "../../runtime/agent/agent.test-support";
+import { makeAgentWorld, useRealRunner, type AgentWorld } from "../../runtime/agent/test-support/agent";
 import type { AgentEvent } from "../../runtime/agent/types";
 import { checkSkillDir } from "../../runtime/skill/check";
 import { DEMO_SKILLS } from "../demo/skills";

@@ -8,7 +8,7 @@ import type { SkillServiceError } from "./errors";
 import { createSkill } from "./lifecycle";
 import { skillDirOf } from "./location";
 import { exportZip, importArchive } from "./transfer";
-import { skillMd, writeSkillOnDisk } from "./skills.test-support";
+import { skillMd, writeSkillOnDisk } from "./test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { listVersions } from "./history";
 

@@ -7,7 +7,7 @@ import { zipSync } from "fflate";
 import { readSkillFile, saveFile } from "./edit";
 import { createSkill } from "./lifecycle";
 import { sha256 } from "./files";
-import { skillMd } from "./skills.test-support";
+import { skillMd } from "./test-support/skills";
 import { importArchive } from "./transfer";
 import { useSkillsTestHome } from "../../test-support/test-home";
 

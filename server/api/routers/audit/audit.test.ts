@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveDataHome } from "../../../config";
 import { checkpointsFromText } from "../../../services/audit/checkpoints";
 import { AuditWriter } from "../../../services/audit/writer";
-import { tempDb, type TempDb } from "../../../services/audit/audit.test-support";
+import { tempDb, type TempDb } from "../../../services/audit/test-support/audit";
 import type { SessionUser } from "../../../auth";
 import { createCallerFactory, createTRPCRouter } from "../../trpc";
 import { auditRouter } from "./_router";

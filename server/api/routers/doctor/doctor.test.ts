@@ -2,7 +2,7 @@
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { skillMd, writeSkillOnDisk } from "../../../services/skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support/skills";
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { refreshAll } from "../../../services/catalog/catalog";
 import { callerFor } from "../../../test-support/caller";

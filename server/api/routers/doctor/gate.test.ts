@@ -3,7 +3,7 @@
 // findings, rejecting it is not; without the gate it is approved. Viewers cannot change the doctor policy.
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { govHome } from "../../../services/governance/governance.test-support";
+import { govHome } from "../../../services/governance/test-support/governance";
 import { useTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 

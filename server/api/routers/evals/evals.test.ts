@@ -6,9 +6,9 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { settledRun } from "../../../services/evals";
-import { skillMd, writeSkillOnDisk } from "../../../services/skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support/skills";
 import { useSkillsTestHome } from "../../../test-support/test-home";
-import { scriptedOpenAiServer } from "../../../runtime/agent/agent.test-support";
+import { scriptedOpenAiServer } from "../../../runtime/agent/test-support/agent";
 import { callerFor } from "../../../test-support/caller";
 
 const h = useSkillsTestHome();

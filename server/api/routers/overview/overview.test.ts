@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { auditSinkFor, flushAudit } from "../../../services/audit";
 import { settledRun } from "../../../services/evals";
-import { skillMd, writeSkillOnDisk } from "../../../services/skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support/skills";
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 

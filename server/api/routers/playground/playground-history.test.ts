@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { followTurn, listMessages, settled, warmTurnWorker, type HistoryEvent, type StreamEvent } from "../../../services/playground";
-import { playgroundWorld, RELEASE_SKILL } from "../../../services/playground/playground.test-support";
+import { playgroundWorld, RELEASE_SKILL } from "../../../services/playground/test-support/playground";
 import { useTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 

@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { settled, type StreamItem } from "../../../services/playground";
-import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "../../../services/playground/playground.test-support";
+import { NOSY_SKILL, playgroundWorld, RELEASE_SKILL } from "../../../services/playground/test-support/playground";
 import { useTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { govHome } from "../../../services/governance/governance.test-support";
+import { govHome } from "../../../services/governance/test-support/governance";
 import { useTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 

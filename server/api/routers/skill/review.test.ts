@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { skillMd, writeSkillOnDisk } from "../../../services/skills/skills.test-support";
+import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support/skills";
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { callerFor } from "../../../test-support/caller";
 

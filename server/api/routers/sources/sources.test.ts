@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
-import { govHome } from "../../../services/governance/governance.test-support";
-import { skillMd, TestRepo } from "../../../runtime/sources/sources.test-support";
+import { govHome } from "../../../services/governance/test-support/governance";
+import { skillMd, TestRepo } from "../../../runtime/sources/test-support/sources";
 import { callerFor } from "../../../test-support/caller";
 import { useTestHome } from "../../../test-support/test-home";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ScriptRunner } from "../../sandbox/types";
-import { makeExecutor, makeRunner, makeWorld, type World } from "../tools.test-support";
+import { makeExecutor, makeRunner, makeWorld, type World } from "../test-support/tools";
 
 let runner: ScriptRunner;
 let sandboxed = false;

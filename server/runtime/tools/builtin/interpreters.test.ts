@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../sandbox/index";
 import { INTERPRETERS } from "../../sandbox/script-path";
-import { makeExecutor, makeWorld, type World } from "../tools.test-support";
+import { makeExecutor, makeWorld, type World } from "../test-support/tools";
 import { orchestratedTools, runScriptTool, skillsRunScriptTool } from "./index";
 
 let sandbox: Sandbox;

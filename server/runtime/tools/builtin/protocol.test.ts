@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { makeExecutor, runner, useRunnerAndWorld, world } from "../tools.test-support";
+import { makeExecutor, runner, useRunnerAndWorld, world } from "../test-support/tools";
 import { orchestratedTools } from "./index";
 
 useRunnerAndWorld();

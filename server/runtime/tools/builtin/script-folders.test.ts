@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { bubblewrap, describeNeeding } from "../../../test-support/needs";
 import { createSandbox, type Sandbox } from "../../sandbox/index";
-import { makeExecutor, makeWorld, type World } from "../tools.test-support";
+import { makeExecutor, makeWorld, type World } from "../test-support/tools";
 import { orchestratedTools } from "./index";
 
 const MARK = "FOLDER_SCRIPT_MARKER";

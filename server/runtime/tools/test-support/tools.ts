@@ -8,14 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { MemoryAuditSink } from "../audit/events";
-import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
-import type { ScriptRequest, ScriptResult, ScriptRunner, SandboxStatus } from "../sandbox/types";
-import { builtinTools, createSkillTool, type SkillForActivation } from "./builtin/index";
-import { Executor } from "./executor";
-import { parseAllowedTools } from "../skill/allowed-tools";
-import { SkillStack } from "./stack";
-import type { ToolDefinition } from "./types";
+import { MemoryAuditSink } from "../../audit/events";
+import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../../sandbox/index";
+import type { ScriptRequest, ScriptResult, ScriptRunner, SandboxStatus } from "../../sandbox/types";
+import { builtinTools, createSkillTool, type SkillForActivation } from "../builtin/index";
+import { Executor } from "../executor";
+import { parseAllowedTools } from "../../skill/allowed-tools";
+import { SkillStack } from "../stack";
+import type { ToolDefinition } from "../types";
 
 export interface World {
   root: string;

@@ -2,7 +2,7 @@
 // concept, counted by word stems the text contains), and the failures a real endpoint has (an error status, no
 // answer, a vector of another dimension). Test support only.
 import http from "node:http";
-import { listenLocal } from "../../test-support/listen";
+import { listenLocal } from "../../../test-support/listen";
 
 /** Each concept is an axis; a text's vector counts the stems of each it contains (plus a small constant). */
 export const CONCEPTS = [

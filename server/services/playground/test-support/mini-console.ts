@@ -2,8 +2,8 @@
 // whose script sleeps for a while. It prints "ready <worker pid> <script pids>" once the script runs, then waits to
 // be killed, as a console dies mid-turn.
 import fs from "node:fs";
-import { createSession, startTurn, warmTurnWorker } from "./index";
-import { playgroundWorld } from "./playground.test-support";
+import { createSession, startTurn, warmTurnWorker } from "../index";
+import { playgroundWorld } from "./playground";
 
 /** The script's own process: a sleep of a length nothing else on the machine uses. */
 const SLEEP = "29.7";

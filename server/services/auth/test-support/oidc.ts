@@ -4,7 +4,7 @@
 // login and consent pages as a browser would go, cookies included.
 import http from "node:http";
 import Provider from "oidc-provider";
-import { listenLocal } from "../../test-support/listen";
+import { listenLocal } from "../../../test-support/listen";
 
 export interface TestAccount {
   email?: string;

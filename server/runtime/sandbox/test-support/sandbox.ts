@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { createSandbox, type Sandbox } from "./index";
+import { createSandbox, type Sandbox } from "../index";
 
 export const UID = 65533;
 

@@ -1,13 +1,13 @@
 // For governance tests: a real SQLite database and a real data home with layer folders in a temp dir.
 // Indexes are built without watchers (OMNIFORGE_WATCH=0); tests call touch() after writing, as the console does.
 import path from "node:path";
-import { ensureDataHome, resolveDataHome, type DataHome } from "../../config";
-import { MemoryAuditSink } from "../../runtime/audit/events";
-import type { LayerName } from "../../runtime/registry";
-import { writeSkill, type SkillSpec } from "../../runtime/registry/registry.test-support";
-import { closeAllIndexes, refreshAll } from "../catalog/catalog";
-import { tempDb } from "../../test-support/temp-db";
-import type { Viewer } from "./context";
+import { ensureDataHome, resolveDataHome, type DataHome } from "../../../config";
+import { MemoryAuditSink } from "../../../runtime/audit/events";
+import type { LayerName } from "../../../runtime/registry";
+import { writeSkill, type SkillSpec } from "../../../runtime/registry/test-support/registry";
+import { closeAllIndexes, refreshAll } from "../../catalog/catalog";
+import { tempDb } from "../../../test-support/temp-db";
+import type { Viewer } from "../context";
 
 process.env.OMNIFORGE_WATCH = "0";
 

@@ -5,14 +5,14 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { makeLayerConfig, type LayerConfig } from "../registry/layers";
-import { SkillIndex } from "../registry/skill-index";
-import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../sandbox/index";
-import type { ScriptRunner } from "../sandbox/types";
+import { makeLayerConfig, type LayerConfig } from "../../registry/layers";
+import { SkillIndex } from "../../registry/skill-index";
+import { createSandbox, DEFAULT_SANDBOX_GID, DEFAULT_SANDBOX_UID } from "../../sandbox/index";
+import type { ScriptRunner } from "../../sandbox/types";
 import { afterAll, beforeAll } from "vitest";
-import { listenLocal } from "../../test-support/listen";
-import { streamAnthropic, streamOpenAi } from "./sse.test-support";
-import type { AgentEvent, AgentRunOptions } from "./types";
+import { listenLocal } from "../../../test-support/listen";
+import { streamAnthropic, streamOpenAi } from "./sse";
+import type { AgentEvent, AgentRunOptions } from "../types";
 
 export interface AgentWorld {
   base: string;

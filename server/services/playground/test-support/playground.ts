@@ -2,12 +2,12 @@
 // with skills written as files, and the real sandbox for its scratch root.
 import fs from "node:fs";
 import path from "node:path";
-import { ensureDataHome, resolveDataHome, type DataHome } from "../../config";
-import { MemoryAuditSink } from "../../runtime/audit/events";
-import { tempDb } from "../../test-support/temp-db";
-import { closeAllIndexes } from "../catalog/catalog";
-import { closePlaygroundSandboxes } from "./sandbox";
-import type { Db } from "../../../db/client";
+import { ensureDataHome, resolveDataHome, type DataHome } from "../../../config";
+import { MemoryAuditSink } from "../../../runtime/audit/events";
+import { tempDb } from "../../../test-support/temp-db";
+import { closeAllIndexes } from "../../catalog/catalog";
+import { closePlaygroundSandboxes } from "../sandbox";
+import type { Db } from "../../../../db/client";
 
 export interface PlaygroundWorld {
   db: Db;

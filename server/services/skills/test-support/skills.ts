@@ -1,11 +1,11 @@
 // Test helpers for the skills service: a temp data home with a real SQLite file and actors of each role.
 import fs from "node:fs";
 import path from "node:path";
-import { resolveDataHome } from "../../config";
-import { MemoryAuditSink } from "../../runtime/audit/events";
-import { tempDb } from "../../test-support/temp-db";
-import type { SkillsContext } from "./context";
-import type { SkillActor } from "./location";
+import { resolveDataHome } from "../../../config";
+import { MemoryAuditSink } from "../../../runtime/audit/events";
+import { tempDb } from "../../../test-support/temp-db";
+import type { SkillsContext } from "../context";
+import type { SkillActor } from "../location";
 
 export function skillsTestHome() {
   process.env.OMNIFORGE_WATCH = "0"; // indexes refresh explicitly in tests; no watcher threads left behind

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { makeLayerConfig, type LayerConfig, type PluginManifest } from "./layers";
+import { makeLayerConfig, type LayerConfig, type PluginManifest } from "../layers";
 
 export interface TempLayers {
   base: string;

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { startThrowawayCluster, type ThrowawayCluster } from "../scripts/postgres";
+import { startThrowawayCluster, type ThrowawayCluster } from "../../scripts/postgres";
 
 export interface TestPostgres {
   /** The cluster's URL (its `postgres` database). */
