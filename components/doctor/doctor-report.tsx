@@ -7,16 +7,8 @@ import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { editorHref } from "~/components/skills/links";
 import { Section } from "~/components/shell/section";
+import { SEVERITY_STYLE, Severity } from "./severity";
 
-const SEVERITY_STYLE: Record<string, string> = {
-  high: "bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200",
-  medium: "bg-amber-100 text-amber-800 dark:bg-amber-900/40 dark:text-amber-200",
-  low: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200",
-};
-
-function Severity({ s }: { s: string }) {
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${SEVERITY_STYLE[s] ?? ""}`}>{s}</span>;
-}
 
 export function DoctorReport() {
   const trpc = useTRPC();

@@ -8,6 +8,7 @@ import type { ChainLink, DeployFinding } from "./types";
 import { StatusBadge } from "./status-badge";
 import { Options } from "~/components/shell/options";
 import { count } from "~/server/domain/plural";
+import { FindingLine } from "~/components/doctor/severity";
 
 type Target = "enterprise" | "personal" | "project";
 
@@ -148,8 +149,7 @@ function DeployFindings({ findings }: { findings: DeployFinding[] }) {
       <ul className="text-xs">
         {findings.map((f, i) => (
           <li key={i}>
-            <span className={f.severity === "high" ? "text-red-700 dark:text-red-300" : f.severity === "medium" ? "text-amber-700 dark:text-amber-300" : "muted"}>{f.severity}</span>{" "}
-            <code>{f.code}</code> {f.file}:{f.line}: {f.message}
+            <FindingLine f={f} />
           </li>
         ))}
       </ul>

@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
+import { FindingLine } from "~/components/doctor/severity";
 
 const lineClass = (l: string) =>
   l.startsWith("+") && !l.startsWith("+++") ? "bg-emerald-50 text-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200" : l.startsWith("-") && !l.startsWith("---") ? "bg-rose-50 text-rose-900 dark:bg-rose-950/40 dark:text-rose-200" : "";
@@ -43,8 +44,7 @@ export function ApprovalReview({ id }: { id: number }) {
         <ul>
           {open.map((f, i) => (
             <li key={i}>
-              <span className={f.severity === "high" ? "text-red-700 dark:text-red-300" : f.severity === "medium" ? "text-amber-700 dark:text-amber-300" : "muted"}>{f.severity}</span>{" "}
-              <code>{f.code}</code> {f.file}:{f.line}: {f.message}
+              <FindingLine f={f} />
             </li>
           ))}
         </ul>
