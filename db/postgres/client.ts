@@ -11,7 +11,10 @@ export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 /** A pool on the database the URL names; nothing is connected until the first query. */
 export function openPostgres(url: string): PgDb {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // bigint (int8) columns hold epoch-ms dates, ids and counts: read them as numbers, as SQLite gives them, so the
+  // shared schema's decoders (new Date(ms), ...) work unchanged. Every value fits in 2^53.
+  const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) };
+  const pool = new pg.Pool({ connectionString: url, max: 4, types: types as pg.CustomTypesConfig });
   // An idle client whose server went away emits "error" on the pool; without a listener that ends the process.
   pool.on("error", () => {});
   return drizzle(pool, { schema }) as PgDb;

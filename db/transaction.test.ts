@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { Db } from "./client";
+import { users } from "./schema";
+import { inTransaction } from "./transaction";
+import { tempDb } from "../server/test-support/temp-db";
+import { useTestHome } from "../server/test-support/test-home";
+
+const user = (id: string) => ({ id, email: `${id}@example.test`, name: id, passwordHash: "x" });
+
+describe("inTransaction on SQLite", () => {
+  const home = useTestHome(tempDb);
+  const db = (): Db => home.db;
+
+  it("commits every write of the callback together", async () => {
+    await inTransaction(db(), async (tx) => {
+      await tx.insert(users).values(user("a"));
+      await tx.insert(users).values(user("b"));
+    });
+    expect((await db().select().from(users)).map((u) => u.id).sort()).toEqual(["a", "b"]);
+  });
+
+  it("keeps none of them when the callback throws, and rethrows", async () => {
+    await expect(
+      inTransaction(db(), async (tx) => {
+        await tx.insert(users).values(user("c"));
+        throw new Error("stop");
+      }),
+    ).rejects.toThrow("stop");
+    expect(await db().select().from(users).where(eq(users.id, "c"))).toEqual([]);
+  });
+
+  it("runs two transactions one after the other, and a nested one joins its parent", async () => {
+    const order: string[] = [];
+    const slow = inTransaction(db(), async (tx) => {
+      order.push("first begins");
+      await new Promise((r) => setTimeout(r, 20));
+      await inTransaction(tx, async (inner) => void (await inner.insert(users).values(user("d"))));
+      order.push("first ends");
+    });
+    const second = inTransaction(db(), async () => void order.push("second"));
+    await Promise.all([slow, second]);
+    expect(order).toEqual(["first begins", "first ends", "second"]);
+    expect(await db().select().from(users).where(eq(users.id, "d"))).toHaveLength(1);
+  });
+});
