@@ -15,6 +15,9 @@ import { createUser } from "../../services/users/users";
 import { serveFetch } from "../../test-support/http-server";
 import type { CliIO } from "../io";
 import { main } from "../main";
+import { removeTree } from "../../runtime/sources/checkout";
+import { addSource } from "../../runtime/sources/sources";
+import { skillMd, TestRepo } from "../../runtime/sources/test-support/sources";
 import { runSync } from "./sync";
 
 const h = useTestHome(govHome);
@@ -196,5 +199,20 @@ describe("omniforge sync", () => {
     io.stdout = "";
     expect(await run("codex", "claude-code")).toBe(0);
     expect(io.stdout).not.toContain("twice");
+  });
+
+  it("records in the lock file the git repository and commit a source's skill came from, and none for a layer's own", async () => {
+    const origin = new TestRepo(home, "org");
+    const commit = origin.write({ "skills/from-git/SKILL.md": skillMd("from-git", "A skill from git. Use when asked for git things.") }).commit("one");
+    await addSource({ home: h.dataHome.home, env: process.env }, { name: "org", url: origin.bare, path: "skills" });
+    try {
+      expect((await sync()).code).toBe(0);
+      const entries = lock(claude()).skills as Record<string, { provenance?: unknown }>;
+      expect(entries["from-git"]!.provenance).toEqual({ name: "org", url: origin.bare, path: "skills", commit });
+      expect(entries["release-notes"]!.provenance).toBeUndefined();
+      expect(fs.readFileSync(claude("from-git", "SKILL.md"), "utf8")).toContain("A skill from git.");
+    } finally {
+      removeTree(path.join(h.dataHome.home, "sources"));
+    }
   });
 });

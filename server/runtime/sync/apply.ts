@@ -131,7 +131,7 @@ export async function applyFolder(
     for (const s of todo) {
       await new Promise<void>((ok) => setImmediate(ok));
       if (opts.stop?.()) return { done, skipped, interrupted: true };
-      applyStep(printed.folder, lock, s, s.kind === "remove" ? [] : files(s.name), { source: printed.source, digest: s.digest!, syncedAt });
+      applyStep(printed.folder, lock, s, s.kind === "remove" ? [] : files(s.name), { source: printed.source, digest: s.digest!, syncedAt, ...(s.provenance ? { provenance: s.provenance } : {}) });
       done.push(s);
     }
     // Entries whose folder is gone (removed by hand, or replaced by a link or a file) are forgotten: nothing of ours

@@ -10,12 +10,26 @@ export const LOCK_FILE = ".omniforge-sync.json";
 /** A problem with a target folder that sync states in one line (its lock file unreadable, another run holding it). */
 export class SyncFolderError extends Error {}
 
+/** Where a skill of the catalog comes from when a git source feeds it (the console's provenance, #39). */
+export interface LockProvenance {
+  /** The source's name in the console. */
+  name: string;
+  /** The repository, as the console shows it (never with a password). */
+  url: string;
+  /** The folder of the repository the source reads skills from (its sub-path; empty for the root). */
+  path: string;
+  /** The pinned commit the console served it from. */
+  commit: string;
+}
+
 export interface LockEntry {
   /** The console it came from (the --from URL, without a trailing slash). */
   source: string;
   /** folderDigest of what sync wrote. */
   digest: string;
   syncedAt: string;
+  /** The git repository and commit behind it, when the console took it from a source: a lock that says what was installed. */
+  provenance?: LockProvenance;
 }
 
 export interface SyncLock {
@@ -25,7 +39,15 @@ export interface SyncLock {
 
 const lockSchema = z.object({
   version: z.literal(1),
-  skills: z.record(z.string(), z.object({ source: z.string(), digest: z.string(), syncedAt: z.string() })),
+  skills: z.record(
+    z.string(),
+    z.object({
+      source: z.string(),
+      digest: z.string(),
+      syncedAt: z.string(),
+      provenance: z.object({ name: z.string(), url: z.string(), path: z.string(), commit: z.string() }).optional(),
+    }),
+  ),
 });
 
 /**

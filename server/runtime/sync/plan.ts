@@ -6,12 +6,14 @@ import path from "node:path";
 import { isSafeSegment } from "../registry/layers";
 import { isSkippedEntry, readSkillFolder } from "../registry/skill-files";
 import { folderDigest } from "./digest";
-import { readLock, SyncFolderError } from "./lock";
+import { readLock, SyncFolderError, type LockProvenance } from "./lock";
 
 export interface CatalogItem {
   name: string;
   digest: string;
   allowedTools?: string[];
+  /** The git source behind it (the catalog's `source`), kept in the lock file. */
+  source?: LockProvenance;
 }
 
 export type StepKind = "add" | "update" | "remove" | "keep" | "clash";
@@ -23,6 +25,8 @@ export interface Step {
   digest?: string;
   /** Why (clash, remove) in a sentence. */
   reason?: string;
+  /** The git source the written skill comes from (add, update). */
+  provenance?: LockProvenance;
 }
 
 export interface FolderPlan {
@@ -122,7 +126,7 @@ export function planFolder(folder: string, agents: string[], source: string, cat
     }
     const at = entryAt(dir);
     if (at === "none") {
-      steps.push({ kind: "add", name: item.name, digest: item.digest });
+      steps.push({ kind: "add", name: item.name, digest: item.digest, ...(item.source ? { provenance: item.source } : {}) });
       continue;
     }
     if (at === "other") {
@@ -138,7 +142,7 @@ export function planFolder(folder: string, agents: string[], source: string, cat
     const extra = local !== item.digest && local === mine.digest ? unrecorded(dir) : null;
     if (local === item.digest) steps.push({ kind: "keep", name: item.name, digest: item.digest });
     else if (extra) steps.push({ kind: "clash", name: item.name, reason: holding(extra) });
-    else if (local === mine.digest) steps.push({ kind: "update", name: item.name, digest: item.digest });
+    else if (local === mine.digest) steps.push({ kind: "update", name: item.name, digest: item.digest, ...(item.source ? { provenance: item.source } : {}) });
     else steps.push({ kind: "clash", name: item.name, reason: "changed by hand since the last sync; left alone (remove the folder to take the console's copy)" });
   }
   for (const [name, entry] of Object.entries(lock.skills)) {

@@ -18,6 +18,10 @@ const catalogSchema = z.object({
       name: z.string(),
       digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected "sha256:" and 64 hex digits'),
       allowedTools: z.array(z.string()).optional(),
+      // A console before #39 sends none; one after sends it for skills from git sources (recorded in the lock).
+      source: z
+        .object({ name: z.string().max(200), url: z.string().max(2000), path: z.string().max(1000), commit: z.string().regex(/^[0-9a-f]{40,64}$/, "expected a commit id") })
+        .optional(),
     }),
   ),
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
