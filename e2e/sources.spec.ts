@@ -4,8 +4,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
 import { expect, test } from "./page-errors";
 import { signInAsAdmin } from "./helpers";
+import { E2E_HOME } from "../playwright.config";
 import { skillMd, TestRepo } from "../server/runtime/sources/test-support/sources";
 
 const stamp = Date.now().toString(36);
@@ -70,5 +72,31 @@ test("an admin adds a git source, sees its skills' provenance, and approves an u
     await expect(row).toHaveCount(0);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("after `omniforge publish marketplace` the Sources page says when and where, and which skills changed since", async ({ page }) => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-marketplace-"));
+  const name = `published-${stamp}`;
+  const folder = path.join(E2E_HOME, "enterprise", "skills", name);
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, "SKILL.md"), skillMd(name, "Writes the weekly report. Use when asked for the weekly report."));
+    const bin = path.resolve(import.meta.dirname, "..", "bin", "omniforge.mjs");
+    const env = { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_CACHE_DIR: "off" };
+    const said = execFileSync(process.execPath, [bin, "publish", "marketplace", "--out", out, "--home", E2E_HOME, "--project", path.join(E2E_HOME, "demo-project")], { env, encoding: "utf8" });
+    expect(said).toContain(`marketplace omniforge written to ${out}`);
+
+    await signInAsAdmin(page);
+    await page.goto("/sources");
+    await expect(page.getByTestId("publish-last")).toContainText(out);
+    await expect(page.getByTestId("publish-since")).toHaveText("Nothing changed since: the marketplace has what the catalog serves.");
+
+    fs.appendFileSync(path.join(folder, "SKILL.md"), "\nAlso list the open risks.\n");
+    await page.reload();
+    await expect(page.getByTestId("publish-since")).toContainText(`1 skill changed since: ${name} (enterprise). Publish again to pass it on.`);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
   }
 });

@@ -8,6 +8,7 @@ import type { FormEvent } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
+import { PublishState } from "./publish-state";
 import { SourceReviews } from "./source-reviews";
 import { count } from "~/server/domain/plural";
 
@@ -121,6 +122,7 @@ export function SourcesAdmin() {
           </tr>
         ))}
       </DataTable>
+      <PublishState />
     </div>
   );
 }

@@ -20,6 +20,8 @@ export const AUDIT_EVENT_TYPES = [
   "source_update_proposed",
   "source_rolled_back",
   "source_removed",
+  // `omniforge publish marketplace`: where, the commit it made, each plugin's version.
+  "marketplace_published",
   "personal_skill_opened",
   "policy_changed",
   "approval_decided",

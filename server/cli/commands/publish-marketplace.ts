@@ -4,15 +4,16 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import { CONTEXT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
+import { ConsoleDbError, openConsoleDb } from "../console-db";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { printable } from "../printable";
 import { configFrom } from "./skill-list";
-import { resolve } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
-import { publishMarketplace, type PublishedPlugin } from "../../runtime/sources/publish";
-import { sourceProvenance } from "../../runtime/sources/roots";
+import { publishMarketplace } from "../../runtime/sources/publish";
+import { selectPublished, skillDigests, writePublishRecord } from "../../runtime/sources/publish-record";
+import { auditSinkFor, flushAudit } from "../../services/audit";
 import { SourceError } from "../../runtime/sources/checkout";
 import { count } from "../../domain/plural";
 
@@ -43,24 +44,42 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return cmd.fail(e as Error);
   }
   const index = SkillIndex.build(config);
-  const provenance = sourceProvenance(config.home);
-  const plugins = new Map<string, PublishedPlugin>();
-  for (const name of index.names()) {
-    const e = resolve(index, name, ctx).active;
-    if (!e || e.layer === "personal") continue;
-    const from = provenance.get(e.root);
-    const key = e.plugin || from?.name || e.layer;
-    const description = e.plugin ? `Plugin ${e.plugin}` : from ? `Skills from ${from.url}` : `Skills of the ${e.layer} layer`;
-    const p = plugins.get(key) ?? plugins.set(key, { name: key, description, skills: [] }).get(key)!;
-    p.skills.push({ name: path.basename(e.dir), dir: e.dir });
-  }
+  const plugins = selectPublished(index, ctx, config.home);
   const out = path.resolve(io.cwd, values.out!);
   const marketplace = values.name ?? "omniforge";
+  // With the console's database in the data home, the publication is audited there like every source change.
+  let db: ReturnType<typeof openConsoleDb> | undefined;
+  if (fs.existsSync(path.join(config.home, "console.db"))) {
+    try {
+      db = openConsoleDb(config.home, "write");
+    } catch (e) {
+      io.err(`omniforge publish marketplace: ${e instanceof ConsoleDbError ? e.message : (e as Error).message}\n`);
+      return 1;
+    }
+  }
   try {
-    const result = publishMarketplace({ out, marketplace, owner: values.owner ?? marketplace, plugins: [...plugins.values()].sort((a, b) => (a.name < b.name ? -1 : 1)), url: values.url });
+    const result = publishMarketplace({ out, marketplace, owner: values.owner ?? marketplace, plugins, url: values.url });
     for (const p of result.plugins) io.out(printable(`${p.name} ${p.version}: ${count(p.skills, "skill")}${p.changed ? " (changed)" : ""}`) + "\n");
     for (const r of result.removed) io.out(printable(`${r}: removed`) + "\n");
     const commit = await commitIfWorkTree(out, io);
+    const digests = skillDigests(plugins);
+    const context = { ...(environmentOf(values) ? { environment: environmentOf(values) } : {}), ...(values.agent ? { agent: values.agent } : {}), ...(values.tenant ? { tenant: values.tenant } : {}) };
+    writePublishRecord(config.home, {
+      out,
+      marketplace,
+      at: new Date().toISOString(),
+      commit,
+      context,
+      plugins: result.plugins.map((p) => ({ name: p.name, version: p.version, skills: digests[p.name] ?? {} })),
+    });
+    if (db) {
+      auditSinkFor(db, { stdout: false }).record({
+        type: "marketplace_published",
+        actor: { id: "cli" },
+        outcome: "ok",
+        details: { marketplace, out, commit, plugins: result.plugins.map((p) => ({ name: p.name, version: p.version, changed: p.changed })), removed: result.removed },
+      });
+    }
     io.out(printable(`marketplace ${marketplace} written to ${out}${commit ? `; committed ${commit}` : ""}`) + "\n");
     return 0;
   } catch (e) {
@@ -69,6 +88,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 1;
     }
     throw e;
+  } finally {
+    if (db) {
+      flushAudit(db);
+      db.$client.close();
+    }
   }
 }
 

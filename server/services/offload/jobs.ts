@@ -4,6 +4,7 @@
 import type { ServiceErrorCode } from "../../domain/errors";
 import { doctorCatalog, doctorSkill, type CatalogReport, type SkillReport } from "../../runtime/doctor";
 import { parseTaskEvals, parseTriggers } from "../../runtime/evals";
+import { skillDigests } from "../../runtime/sources/publish-record";
 import { decodeRequest, type Encoding } from "../telemetry/decode";
 import type { Signal } from "../telemetry/otlp-proto";
 
@@ -21,6 +22,8 @@ export const JOBS = {
   parseTaskEvals: (text: string) => parseTaskEvals(text),
   doctorSkill: (dir: string, opts: DoctorJobOptions): SkillReport => doctorSkill(dir, doctorOptions(opts)),
   doctorCatalog: (dirs: string[], opts: DoctorJobOptions): CatalogReport => doctorCatalog(dirs, doctorOptions(opts)),
+  // Reads and hashes every published skill's files: a catalog's worth of I/O and hashing.
+  skillDigests,
   decodeOtlp: (signal: Signal, encoding: Encoding, bytes: Uint8Array) => decodeRequest(signal, encoding, bytes),
 };
 

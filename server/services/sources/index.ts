@@ -1,2 +1,3 @@
 export * from "./sources";
 export { pendingSourceReviews } from "./reviews";
+export { publishState, type PublishState } from "./publish-state";

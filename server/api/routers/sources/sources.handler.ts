@@ -1,4 +1,4 @@
-import { pendingSourceReviews, sourceAdd, sourceList, sourceRemove, sourceRollback, sourceUpdate } from "../../../services/sources";
+import { pendingSourceReviews, publishState as publishStateOf, sourceAdd, sourceList, sourceRemove, sourceRollback, sourceUpdate } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TAddInput, TListInput, TNameInput, TUpdateInput } from "./sources.schema";
 
@@ -18,3 +18,6 @@ export const remove = ({ ctx, input }: { ctx: AuthedContext; input: TNameInput }
 
 /** Source updates waiting for approval, each change with its diff (decided through policy.decide). */
 export const reviews = ({ ctx }: { ctx: AuthedContext }) => pendingSourceReviews(ctx.db, ctx.dataHome);
+
+/** The last `omniforge publish marketplace` of this data home and what changed since. */
+export const publishState = ({ ctx }: { ctx: AuthedContext }) => publishStateOf(ctx.db, ctx.dataHome);
