@@ -18,3 +18,4 @@ export const accessTokens = toPostgres(sqlite.accessTokens);
 export const skillDeployments = toPostgres(sqlite.skillDeployments);
 export const editorDrafts = toPostgres(sqlite.editorDrafts);
 export const userIdentities = toPostgres(sqlite.userIdentities);
+export const rateLimits = toPostgres(sqlite.rateLimits);

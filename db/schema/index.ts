@@ -9,3 +9,4 @@ export * from "./tokens";
 export * from "./deployments";
 export * from "./drafts";
 export * from "./identities";
+export * from "./rate-limits";

@@ -5,21 +5,32 @@ import type { AuditSink } from "../../runtime/audit/events";
 import { findUserByEmail, normaliseEmail, toPublic, type PublicUser } from "../users/users";
 import { verifyPassword } from "../users/password";
 import { processWide } from "../../process-wide";
-import { RateLimiter } from "./rate-limit";
+import { SharedRateLimiter } from "./shared-rate-limit";
 import { setting } from "../../../env";
 
 export type LoginResult =
   | { ok: true; user: PublicUser }
   | { ok: false; reason: "invalid" | "disabled" | "rate_limited" | "password_login_off"; message: string };
 
-// Per account and per address; OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
-export const loginLimiter = processWide("loginLimiter", () => new RateLimiter(setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE"), 60_000));
+// Per account and per address, counted in the database so the limit holds across every server on it;
+// OMNIFORGE_LOGIN_LIMIT_PER_MINUTE (default 10) exists for test suites that sign in often.
+const loginLimiters = processWide("loginLimiters", () => new WeakMap<Db, SharedRateLimiter>());
+function loginLimiter(db: Db): SharedRateLimiter {
+  let l = loginLimiters().get(db);
+  if (!l) loginLimiters().set(db, (l = new SharedRateLimiter(db, setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE"), 60_000)));
+  return l;
+}
+
+/** What counts sign-in attempts: the shared limiter, or in a test any counter with the same hit(). */
+interface AttemptCounter {
+  hit(key: string): Promise<number> | number;
+}
 
 export async function attemptLogin(
   db: Db,
   audit: AuditSink,
   input: { email: string; password: string; ip: string },
-  limiter: RateLimiter = loginLimiter(),
+  limiter: AttemptCounter = loginLimiter(db),
 ): Promise<LoginResult> {
   const email = normaliseEmail(input.email);
   // Refused here, not only hidden on the login page: a hand-written POST to the credentials endpoint meets it too.
@@ -27,7 +38,7 @@ export async function attemptLogin(
     audit.record({ type: "login_failed", actor: { id: "anonymous", email }, outcome: "refused", details: { reason: "password_login_off", ip: input.ip } });
     return { ok: false, reason: "password_login_off", message: "Password sign-in is turned off: sign in through the identity provider." };
   }
-  const wait = Math.max(limiter.hit(`account:${email}`), limiter.hit(`address:${input.ip}`));
+  const wait = Math.max(await limiter.hit(`account:${email}`), await limiter.hit(`address:${input.ip}`));
   if (wait > 0) {
     audit.record({ type: "login_failed", actor: { id: "anonymous", email }, outcome: "refused", details: { reason: "rate_limited", ip: input.ip } });
     return {

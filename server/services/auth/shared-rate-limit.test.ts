@@ -1,0 +1,58 @@
+// Two console servers on one database count the same sign-in attempts: each server here is its own connection to
+// the one SQLite file, as two processes would be, so nothing is shared but the database.
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "../../../db/client";
+import * as schema from "../../../db/schema";
+import { MemoryAuditSink } from "../../runtime/audit/events";
+import { tempDb } from "../../test-support/temp-db";
+import { createUser } from "../users/users";
+import { attemptLogin } from "./login";
+import { SharedRateLimiter } from "./shared-rate-limit";
+
+let t: ReturnType<typeof tempDb>;
+let other: Database.Database;
+let second: Db;
+beforeEach(async () => {
+  t = tempDb();
+  other = new Database(t.file);
+  other.pragma("busy_timeout = 5000");
+  second = drizzle(other, { schema }) as Db;
+  await createUser(t.db, { email: "ann@x.io", role: "author", password: "right-password" });
+});
+afterEach(() => {
+  other.close();
+  t.cleanup();
+});
+
+describe("SharedRateLimiter", () => {
+  it("counts the hits of both servers under one limit, and starts again in the next window", async () => {
+    let now = 1_800_000_000_000; // a window's start: 60 s windows are aligned to the clock
+    const a = new SharedRateLimiter(t.db, 3, 60_000, () => now);
+    const b = new SharedRateLimiter(second, 3, 60_000, () => now);
+    expect([await a.hit("k"), await b.hit("k"), await a.hit("k")]).toEqual([0, 0, 0]);
+    now += 15_000;
+    expect(await b.hit("k")).toBe(45_000); // the fourth, on the other server: wait for the window's end
+    expect(await a.hit("other-key")).toBe(0);
+    expect(await a.count("k")).toBe(4);
+    now += 45_000;
+    expect(await b.hit("k")).toBe(0);
+    expect(await b.count("k")).toBe(1);
+  });
+
+  it("ten sign-in attempts a minute per account hold across two servers together", async () => {
+    const audit = new MemoryAuditSink();
+    const servers = [new SharedRateLimiter(t.db, 10, 60_000), new SharedRateLimiter(second, 10, 60_000)];
+    const dbs = [t.db, second];
+    const reasons: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await attemptLogin(dbs[i % 2]!, audit, { email: "ann@x.io", password: "wrong", ip: `10.0.0.${i}` }, servers[i % 2]!);
+      reasons.push(r.ok ? "ok" : r.reason);
+    }
+    expect(reasons).toEqual([...Array(10).fill("invalid"), "rate_limited", "rate_limited"]);
+    // Even the right password waits now, on either server.
+    const right = await attemptLogin(t.db, audit, { email: "ann@x.io", password: "right-password", ip: "10.0.1.1" }, servers[0]!);
+    expect(right).toMatchObject({ ok: false, reason: "rate_limited" });
+  });
+});
