@@ -1,3 +1,3 @@
 export * from "./sources";
 export { pendingSourceReviews } from "./reviews";
-export { publishState, type PublishState } from "./publish-state";
+export { publishState } from "./publish-state";
