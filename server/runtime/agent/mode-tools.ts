@@ -60,7 +60,7 @@ function chainOrRefusal(host: ModeHost, ctx: ToolContext, name: string, fork: bo
 }
 
 function activeOf(s: LoadedSkill): Omit<ActiveSkill, "activatedBy"> {
-  return { name: s.name, layer: s.layer, digest: s.digest, baseDir: s.baseDir, ...(s.allowedTools ? { allowedTools: s.allowedTools } : {}) };
+  return { name: s.name, layer: s.layer, digest: s.digest, baseDir: s.baseDir, ...(s.allowedTools ? { allowedTools: s.allowedTools } : {}), ...(s.source ? { source: s.source } : {}) };
 }
 
 function load(host: ModeHost, name: string): LoadedSkill | null {

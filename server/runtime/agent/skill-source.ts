@@ -7,6 +7,7 @@ import { checkSkillDir } from "../skill/check";
 import type { SearchOptions, SearchResult, SkillSearch } from "../search/engine";
 import { buildSearch, searchFor } from "../search/follow";
 import type { AgentSkillSource } from "./types";
+import { provenanceOfRoot, type SourceProvenance } from "../sources/roots";
 
 export interface LoadedSkill {
   name: string;
@@ -24,6 +25,8 @@ export interface LoadedSkill {
   model?: string;
   /** The sub-agent type that runs a fork skill (fork-agent.ts). */
   agent?: string;
+  /** The git source it comes from (#39: provenance in the audit rows). */
+  source?: SourceProvenance;
 }
 
 /** Whether the run has skills turned off, by its option or by its resolution context (config.yaml). */
@@ -81,7 +84,13 @@ export function loadSkill(entry: SkillEntry): LoadedSkill {
     properties: jsonSafe({ ...(check.raw ?? {}), name: p.name, description: p.description }),
     ...(p.model?.trim() ? { model: p.model.trim() } : {}),
     ...(typeof check.raw?.agent === "string" && check.raw.agent.trim() ? { agent: check.raw.agent.trim() } : {}),
+    ...withSource(entry.root),
   };
+}
+
+function withSource(root: string): { source?: SourceProvenance } {
+  const source = provenanceOfRoot(root);
+  return source ? { source } : {};
 }
 
 /**

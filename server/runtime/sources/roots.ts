@@ -49,3 +49,13 @@ export function sourceRootDir(home: string, name: string, plugin?: string): stri
   if (!rec) return undefined;
   return rootsOf(home, rec).find((x) => (x.root.layer === "plugin" ? x.root.plugin === plugin : plugin === undefined))?.root.dir;
 }
+
+/**
+ * The source a skill's layer root comes from, found from the root alone (the agent loop has an entry, not the data
+ * home): a source root lies in <home>/sources/<name>/<commit>/..., so the home is what precedes that, and the recorded
+ * sources of that home decide; any other root has none.
+ */
+export function provenanceOfRoot(root: string): SourceProvenance | undefined {
+  const m = /^(.*)[\\/]sources[\\/][^\\/]+[\\/][0-9a-f]{40,64}(?:[\\/]|$)/.exec(root);
+  return m ? sourceProvenance(m[1]!).get(root) : undefined;
+}

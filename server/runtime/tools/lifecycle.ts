@@ -27,6 +27,7 @@ export function activateSkill(ctx: ToolContext, skill: ActiveSkill, args?: strin
       activatedBy: entry.activatedBy,
       ...(result === "reactivated" ? { reactivated: true } : {}),
       ...(args ? { args: maskSecrets(args).slice(0, AUDIT_ARGS_CHARS) } : {}),
+      ...(entry.source ? { source: entry.source } : {}),
       ...runFields(ctx),
       stack: ctx.stack.list().map((s) => s.name),
     },

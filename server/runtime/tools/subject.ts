@@ -28,4 +28,6 @@ export interface ActiveSkill {
   activatedBy?: string;
   /** When it was activated (epoch ms), for the time it was active in skill_deactivated. */
   activatedAt?: number;
+  /** The git source it was served from (repository, sub-path, pinned commit), for the audit of its activation. */
+  source?: { name: string; url: string; path: string; commit: string };
 }
