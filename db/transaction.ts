@@ -12,7 +12,7 @@ import type { Db } from "./client";
 const inside = new AsyncLocalStorage<Db>();
 const queues = new WeakMap<object, Promise<void>>();
 
-function isSqlite(db: Db): boolean {
+export function isSqlite(db: Db): boolean {
   return is((db as unknown as { dialect: unknown }).dialect, SQLiteSyncDialect);
 }
 

@@ -152,7 +152,7 @@ describe("sign-in through the OpenID provider", () => {
     const first = new Browser();
     await first.signIn("sub-cy");
     expect(await first.user()).toMatchObject({ role: "author" });
-    updateUser(db, userOfSubject("sub-cy")!.id, { disabled: true });
+    await updateUser(db, userOfSubject("sub-cy")!.id, { disabled: true });
     expect(await first.user()).toBeNull();
     const again = new Browser();
     expect(refusal(await again.signIn("sub-cy"))).toBe("disabled");

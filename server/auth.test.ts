@@ -34,16 +34,16 @@ const userOf = (cookie: string) => auth.sessionUserOfRequest(new Headers({ cooki
 
 describe("the session of a request's cookie", () => {
   it("is the signed-in user while the session is open, and no one once it ends, though the cookie was seen before", async () => {
-    const sid = sessions.startSession(db, ann.id, "127.0.0.1");
+    const sid = await sessions.startSession(db, ann.id, "127.0.0.1");
     const cookie = await cookieFor(sid);
     expect(await userOf(cookie)).toMatchObject({ id: ann.id, email: "ann@x.io", role: "author" });
     expect(await userOf(cookie)).toMatchObject({ id: ann.id });
-    sessions.endSession(db, sid, "sign_out");
+    await sessions.endSession(db, sid, "sign_out");
     expect(await userOf(cookie)).toBeNull();
   });
 
   it("is no one for an expired cookie, an altered one, or none", async () => {
-    const sid = sessions.startSession(db, ann.id, "127.0.0.1");
+    const sid = await sessions.startSession(db, ann.id, "127.0.0.1");
     const expired = await cookieFor(sid, -60);
     expect(await userOf(expired)).toBeNull();
     const good = await cookieFor(sid);

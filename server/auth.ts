@@ -46,7 +46,7 @@ const credentials = CredentialsProvider({
         const r = await attemptLogin(db, auditSinkFor(db), { email, password, ip });
         // A thrown message reaches the login page as `error`; returning null would only say "CredentialsSignin".
         if (!r.ok) throw new Error(r.message);
-        return { id: r.user.id, email: r.user.email, name: r.user.name, sid: startSession(db, r.user.id, ip) };
+        return { id: r.user.id, email: r.user.email, name: r.user.name, sid: (await startSession(db, r.user.id, ip)) };
       },
     });
 
@@ -74,8 +74,8 @@ const authOptions: NextAuthOptions = {
       const sid = typeof token?.sid === "string" ? token.sid : undefined;
       if (!sid) return;
       const { db } = await ensureReady();
-      const owner = sessionOwner(db, sid);
-      if (!endSession(db, sid, "sign_out") || !owner) return;
+      const owner = await sessionOwner(db, sid);
+      if (!(await endSession(db, sid, "sign_out")) || !owner) return;
       auditSinkFor(db).record({ type: "logout", actor: owner, outcome: "ok", details: { ip: await requestIp() } });
     },
   },

@@ -98,14 +98,14 @@ const cpuMs = () => {
  * Median wall time and median CPU time of this process. On a shared 2-core machine the wall time also counts
  * waiting for the CPU (other people's builds and tests); the CPU time is what the query itself costs.
  */
-function timeIt(fn: () => unknown, runs = 5): { wall: number; cpu: number } {
-  fn(); // warm the page cache and the statement cache
+async function timeIt(fn: () => unknown, runs = 5): Promise<{ wall: number; cpu: number }> {
+  await fn(); // warm the page cache and the statement cache
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const c0 = cpuMs();
     const t0 = performance.now();
-    fn();
+    await fn();
     wall.push(performance.now() - t0);
     cpu.push(cpuMs() - c0);
   }
@@ -169,9 +169,9 @@ export async function run(): Promise<Record<string, unknown>> {
       "list: layer=plugin, model=claude-sonnet (unindexed columns)": () => q.listEvents(db, { layer: "plugin", model: "claude-sonnet" }, all),
       "list: outcome=refused, last 7 days": () => q.listEvents(db, { ...week, outcome: "refused" }, all),
       "list: author scope (own events), type=tool_call": () => q.listEvents(db, { type: "tool_call" }, own),
-      "list: page 20 (cursor)": () => {
+      "list: page 20 (cursor)": async () => {
         let cursor: string | undefined;
-        for (let i = 0; i < 20; i++) cursor = q.listEvents(db, { type: "tool_call" }, all, { cursor }).nextCursor ?? undefined;
+        for (let i = 0; i < 20; i++) cursor = (await q.listEvents(db, { type: "tool_call" }, all, { cursor })).nextCursor ?? undefined;
       },
       "count: last 24 h": () => q.countEvents(db, day, all),
       "count: type=skill_activated, last 7 days": () => q.countEvents(db, { ...week, type: "skill_activated" }, all),
@@ -189,14 +189,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const queryMs: Record<string, number> = {};
     const queryCpuMs: Record<string, number> = {};
     for (const [label, fn] of Object.entries(queries)) {
-      const m = timeIt(fn);
+      const m = await timeIt(fn);
       queryMs[label] = m.wall;
       queryCpuMs[label] = m.cpu;
     }
 
     const c2 = cpuMs();
     const t2 = performance.now();
-    const v = verifyChain(db);
+    const v = await verifyChain(db);
     const verifyMs = performance.now() - t2;
     const verifyCpuMs = cpuMs() - c2;
     filler.close();

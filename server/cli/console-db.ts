@@ -36,7 +36,7 @@ export function openConsoleDb(home: string, access: "read" | "write"): Db {
     }
     keepPrivate(file);
     // Checked as a read first: migrating would turn an empty or another program's database into a console's.
-    openToRead(file, refuse).$client.close();
+    closeConsoleDb(openToRead(file, refuse));
     try {
       return openDb(file);
     } catch (e) {
@@ -44,6 +44,11 @@ export function openConsoleDb(home: string, access: "read" | "write"): Db {
     }
   }
   return openToRead(file, refuse);
+}
+
+/** Closes a database openConsoleDb opened (the connection is the driver's, so is closing it). */
+export function closeConsoleDb(db: Db): void {
+  db.$client.close();
 }
 
 function openToRead(file: string, refuse: (why: string) => ConsoleDbError): Db {

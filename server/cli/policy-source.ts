@@ -46,7 +46,7 @@ export async function policyFor(config: LayerConfig, opts: { file?: string; cwd:
   const db = path.join(path.resolve(config.home), "console.db");
   if (!fs.existsSync(db)) return { from: null };
   const { policyFromHome } = await import("../services/policy/home-policy");
-  const policy = policyFromHome(config.home, { userId: config.userId });
+  const policy = await policyFromHome(config.home, { userId: config.userId });
   return policy ? { policy, from: db } : { from: null };
 }
 

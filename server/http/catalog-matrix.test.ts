@@ -21,7 +21,7 @@ beforeAll(async () => {
   writeMatrixSkills(h.dataHome);
   const a = await createUser(h.db, { email: "admin@x.io", role: "admin", password: "password1" });
   admin = { id: a.id, email: a.email, name: "", role: "admin" };
-  ({ token } = createToken(h.db, admin, { name: "matrix", scopes: "catalog:read" }, { audit: h.audit, actor: { id: a.id } }));
+  ({ token } = await createToken(h.db, admin, { name: "matrix", scopes: "catalog:read" }, { audit: h.audit, actor: { id: a.id } }));
   server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome }));
 });
 afterAll(async () => {

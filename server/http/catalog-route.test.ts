@@ -24,7 +24,7 @@ let tokenId: string;
 beforeEach(async () => {
   const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
   aliceId = alice.id;
-  ({ token, info: { id: tokenId } } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { audit: h.audit, actor: { id: alice.id } }));
+  ({ token, info: { id: tokenId } } = await createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { audit: h.audit, actor: { id: alice.id } }));
   h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" } });
   h.skill("enterprise", "release-notes");
   h.skill("personal", "my-notes", { userId: alice.id });
@@ -50,14 +50,14 @@ describe("who may read the catalog", () => {
   });
 
   it("a revoked or expired token gets 401", async () => {
-    revokeToken(h.db, { id: aliceId, role: "author" }, tokenId, { audit: h.audit, actor: { id: aliceId } });
+    await revokeToken(h.db, { id: aliceId, role: "author" }, tokenId, { audit: h.audit, actor: { id: aliceId } });
     expect((await get("", bearer())).status).toBe(401);
-    const old = createToken(h.db, { id: aliceId, role: "author" }, { name: "old", scopes: "catalog:read", expiresInDays: 1 }, { audit: h.audit, actor: { id: aliceId } }, new Date(Date.now() - 2 * 86_400_000));
+    const old = await createToken(h.db, { id: aliceId, role: "author" }, { name: "old", scopes: "catalog:read", expiresInDays: 1 }, { audit: h.audit, actor: { id: aliceId } }, new Date(Date.now() - 2 * 86_400_000));
     expect((await get("", bearer(old.token))).status).toBe(401);
   });
 
   it("a token without catalog:read gets 403", async () => {
-    const t = createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { audit: h.audit, actor: { id: aliceId } });
+    const t = await createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { audit: h.audit, actor: { id: aliceId } });
     const res = await get("", bearer(t.token));
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ error: { code: "FORBIDDEN" } });
@@ -81,7 +81,7 @@ describe("what the catalog holds", () => {
 
   it("a skill blocked by policy is absent, and the ETag changes", async () => {
     const before = await get("", bearer());
-    changePolicy(h.db, { op: "block", name: "release-notes" }, { audit: h.audit, actor: { id: "admin-id" } });
+    await changePolicy(h.db, { op: "block", name: "release-notes" }, { audit: h.audit, actor: { id: "admin-id" } });
     const after = await get("", bearer());
     expect(await names(after)).toEqual(["my-notes", "pdf-forms"]);
     expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
@@ -109,7 +109,7 @@ describe("what the catalog holds", () => {
   });
 
   it("a machine token gets the shared layers only (no personal layer)", async () => {
-    const m = createToken(h.db, { id: "admin", role: "admin" }, { name: "fleet", scopes: "catalog:read", forUserId: "machine" }, { audit: h.audit, actor: { id: "admin" } });
+    const m = await createToken(h.db, { id: "admin", role: "admin" }, { name: "fleet", scopes: "catalog:read", forUserId: "machine" }, { audit: h.audit, actor: { id: "admin" } });
     expect(await names(await get("", bearer(m.token)))).toEqual(["pdf-forms", "release-notes"]);
   });
 
@@ -162,9 +162,9 @@ describe("sync reports (POST /api/catalog/deployments)", () => {
     expect(first.status).toBe(200);
     await report({ host: "laptop-1", agent: "claude-code", scope: "user", skills: [{ name: "pdf-forms", digest }] });
     const admin = { id: "x", role: "admin" as const };
-    expect(deploymentsOf(h.db, admin, "pdf-forms")).toMatchObject([{ host: "laptop-1", agent: "claude-code", user: "alice@x.io", tokenName: "laptop", digest }]);
-    expect(deploymentsOf(h.db, admin, "release-notes")).toEqual([]);
-    expect(deploymentsOf(h.db, { id: "someone-else", role: "author" }, "pdf-forms")).toEqual([]);
+    expect((await deploymentsOf(h.db, admin, "pdf-forms"))).toMatchObject([{ host: "laptop-1", agent: "claude-code", user: "alice@x.io", tokenName: "laptop", digest }]);
+    expect((await deploymentsOf(h.db, admin, "release-notes"))).toEqual([]);
+    expect((await deploymentsOf(h.db, { id: "someone-else", role: "author" }, "pdf-forms"))).toEqual([]);
     expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toHaveLength(2);
   });
 
@@ -173,7 +173,7 @@ describe("sync reports (POST /api/catalog/deployments)", () => {
     const bad = await report({ host: "h", agent: "vim", scope: "user", skills: [] });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/agent/);
-    const t = createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { audit: h.audit, actor: { id: aliceId } });
+    const t = await createToken(h.db, { id: aliceId, role: "author" }, { name: "otel", scopes: "telemetry:write" }, { audit: h.audit, actor: { id: aliceId } });
     expect((await report({ host: "h", agent: "codex", scope: "user", skills: [] }, t.token)).status).toBe(403);
     expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toEqual([]);
   });

@@ -33,7 +33,7 @@ function matches(header: string | null, etag: string): boolean {
 export async function handleCatalogRequest(req: Request, deps: CatalogRouteDeps): Promise<Response> {
   if (req.method !== "GET" && req.method !== "HEAD") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET.");
   try {
-    const principal = authenticateBearer(deps.db, req.headers.get("authorization"), "catalog:read");
+    const principal = await authenticateBearer(deps.db, req.headers.get("authorization"), "catalog:read");
     const url = new URL(req.url);
     const format = assertFormat(url.searchParams.get("format"));
     const q = { agent: url.searchParams.get("agent") ?? undefined, environment: url.searchParams.get("environment") ?? undefined };
@@ -70,7 +70,7 @@ export async function handleCatalogRequest(req: Request, deps: CatalogRouteDeps)
 export async function handleSyncReport(req: Request, deps: { db: Db; audit: AuditSink }): Promise<Response> {
   if (req.method !== "POST") return jsonError(405, "METHOD_NOT_ALLOWED", "Use POST.");
   try {
-    const principal = authenticateBearer(deps.db, req.headers.get("authorization"), "catalog:read");
+    const principal = await authenticateBearer(deps.db, req.headers.get("authorization"), "catalog:read");
     let body: unknown;
     try {
       const bytes = await readBodyWithin(req, REPORT_BODY_LIMIT);
@@ -79,7 +79,7 @@ export async function handleSyncReport(req: Request, deps: { db: Db; audit: Audi
       if (e instanceof BodyTooLarge) return jsonError(413, "PAYLOAD_TOO_LARGE", e.message);
       return jsonError(400, "BAD_REQUEST", "The body is not JSON.");
     }
-    const r = recordSync(deps.db, principal, body, deps.audit);
+    const r = await recordSync(deps.db, principal, body, deps.audit);
     return new Response(JSON.stringify(r), { headers: { "content-type": "application/json" } });
   } catch (e) {
     if (isServiceError(e)) return jsonError(HTTP_STATUS[e.code], e.code, e.message);

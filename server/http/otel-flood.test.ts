@@ -25,8 +25,8 @@ beforeAll(async () => {
   t = tempDb();
   const alice = await createUser(t.db, { email: "alice@x.io", role: "author", password: "password1" });
   const audit = { audit: new MemoryAuditSink(), actor: { id: alice.id } };
-  fleet = createToken(t.db, { id: alice.id, role: "author" }, { name: "codex fleet", scopes: "telemetry:write" }, audit).token;
-  laptop = createToken(t.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "telemetry:write" }, audit).token;
+  fleet = (await createToken(t.db, { id: alice.id, role: "author" }, { name: "codex fleet", scopes: "telemetry:write" }, audit)).token;
+  laptop = (await createToken(t.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "telemetry:write" }, audit)).token;
   server = await serveFetch((req) => handleOtlpRequest(req, "metrics", { db: t.db, audit: auditSinkFor(t.db) }));
 });
 afterAll(async () => {
@@ -59,9 +59,9 @@ describe("Codex's counter in bulk", () => {
     const answers = await Promise.all(Array.from({ length: 9 }, () => post(codexExport(10, 1e9), laptop)));
     expect(answers.map((r) => r.status)).toEqual(Array(9).fill(200));
     expect(rowCount() - before).toBe(90);
-    expect(countActivations(t.db, {}, all)).toBe(90 * 1e9);
-    expect(timeSeries(t.db, { type: "skill_activated" }, all).points.reduce((n, p) => n + p.n, 0)).toBe(90 * 1e9);
-    expect(topSkillsByActivation(t.db, {}, all, 2)).toEqual([
+    expect((await countActivations(t.db, {}, all))).toBe(90 * 1e9);
+    expect((await timeSeries(t.db, { type: "skill_activated" }, all)).points.reduce((n, p) => n + p.n, 0)).toBe(90 * 1e9);
+    expect((await topSkillsByActivation(t.db, {}, all, 2))).toEqual([
       { skill: "skill-0", n: 9e9 },
       { skill: "skill-1", n: 9e9 },
     ]);

@@ -38,8 +38,8 @@ beforeAll(async () => {
   const alice = await createUser(t.db, { email: "alice@x.io", role: "author", password: "password1" });
   aliceId = alice.id;
   const audit = { audit: new MemoryAuditSink(), actor: { id: alice.id } };
-  token = createToken(t.db, { id: alice.id, role: "author" }, { name: "claude on laptop", scopes: "telemetry:write" }, audit).token;
-  catalogOnly = createToken(t.db, { id: alice.id, role: "author" }, { name: "sync", scopes: "catalog:read" }, audit).token;
+  token = (await createToken(t.db, { id: alice.id, role: "author" }, { name: "claude on laptop", scopes: "telemetry:write" }, audit)).token;
+  catalogOnly = (await createToken(t.db, { id: alice.id, role: "author" }, { name: "sync", scopes: "catalog:read" }, audit)).token;
   server = await serveFetch(async (req) => {
     const path = new URL(req.url).pathname;
     const signal = path.endsWith("/v1/metrics") ? "metrics" : "logs";
@@ -116,7 +116,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
       expect(JSON.parse(got[0]!.details!)).toMatchObject({ event: "claude_code.skill_activated", trigger: "claude-proactive", skillSource: "userSettings" });
       expect(got[1]).toMatchObject({ tool: "Bash", outcome: "refused" });
       expect(got[2]).toMatchObject({ tool: "Read", outcome: "ok", durationMs: 12 });
-      expect(verifyChain(t.db)).toMatchObject({ ok: true });
+      expect((await verifyChain(t.db))).toMatchObject({ ok: true });
     });
   }
 
@@ -128,7 +128,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
     const res = await fetch(`${server.url}/api/otel/v1/logs`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body });
     expect(res.status).toBe(200);
     expect(rows()).toMatchObject([{ skill: "pdf\ufffd", sourceHost: "box\ufffd", sessionId: "a".repeat(199) + "\ufffd" }]);
-    expect(verifyChain(t.db)).toMatchObject({ ok: true });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true });
   });
 
   it("answers what it dropped as OTLP's partialSuccess, and a request of only unknown events is still a success", async () => {

@@ -40,7 +40,7 @@ export async function handleOtlpRequest(req: Request, signal: Signal, deps: Otel
   let encoding: Encoding = (req.headers.get("content-type") ?? "").toLowerCase().startsWith(OTLP_PROTOBUF) ? "protobuf" : "json";
   if (req.method !== "POST") return reply(encoding, 405, "Use POST.");
   try {
-    const principal = authenticateBearer(deps.db, req.headers.get("authorization"), "telemetry:write");
+    const principal = await authenticateBearer(deps.db, req.headers.get("authorization"), "telemetry:write");
     try {
       encoding = encodingOf(req.headers.get("content-type"));
     } catch (e) {

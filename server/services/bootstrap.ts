@@ -18,9 +18,9 @@ const ready = processWide("ready", () => ({ current: undefined as Promise<{ db: 
 export const DEMO_ADMIN_EMAIL = "admin@omniforge.local";
 
 async function ensureFirstAdmin(db: Db, dataHome: DataHome): Promise<string> {
-  const existingAdmin = db.select().from(users).where(eq(users.role, "admin")).get();
+  const existingAdmin = (await db.select().from(users).where(eq(users.role, "admin")).limit(1))[0];
   if (env.OMNIFORGE_ADMIN_EMAIL && env.OMNIFORGE_ADMIN_PASSWORD) {
-    const found = findUserByEmail(db, env.OMNIFORGE_ADMIN_EMAIL);
+    const found = await findUserByEmail(db, env.OMNIFORGE_ADMIN_EMAIL);
     if (found) return found.id;
     const u = await createUser(db, { email: env.OMNIFORGE_ADMIN_EMAIL, name: "Administrator", role: "admin", password: env.OMNIFORGE_ADMIN_PASSWORD });
     console.log(`[omniforge] administrator ${u.email} created from OMNIFORGE_ADMIN_EMAIL`);

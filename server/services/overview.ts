@@ -19,8 +19,8 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
   const scope = auditScopeFor(actor);
   const since = { from: now - DAY };
-  const pending = actor.role === "admin" ? syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id)).filter((a) => a.status === "pending") : [];
-  const evals = evalOverview(ctx)
+  const pending = actor.role === "admin" ? (await syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id))).filter((a) => a.status === "pending") : [];
+  const evals = (await evalOverview(ctx))
     .sort((a, b) => (a.f1 ?? -1) - (b.f1 ?? -1))
     .slice(0, 8);
   return {
@@ -33,16 +33,16 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
     pendingApprovals: pending.slice(0, 10).map((p) => ({ skill: p.skill, layer: p.layer })),
     pendingCount: pending.length,
     last24h: {
-      refusals: countEvents(db, { ...since, type: "access_denied" }, scope),
+      refusals: (await countEvents(db, { ...since, type: "access_denied" }, scope)),
       // What the refusals figure's link shows: every event refused in the day (requests, tool calls, script runs, sign-ins).
-      refused: countEvents(db, { ...since, outcome: "refused" }, scope),
-      toolViolations: countEvents(db, { ...since, type: "tool_restriction_violated" }, scope),
+      refused: (await countEvents(db, { ...since, outcome: "refused" }, scope)),
+      toolViolations: (await countEvents(db, { ...since, type: "tool_restriction_violated" }, scope)),
       // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
-      scriptFailures: countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope),
-      scriptRuns: countEvents(db, { ...since, type: "script_executed" }, scope),
-      activations: countActivations(db, since, scope),
+      scriptFailures: (await countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope)),
+      scriptRuns: (await countEvents(db, { ...since, type: "script_executed" }, scope)),
+      activations: (await countActivations(db, since, scope)),
     },
-    busiest: topSkillsByActivation(db, since, scope, 5),
+    busiest: (await topSkillsByActivation(db, since, scope, 5)),
     evals,
     isAdmin: actor.role === "admin",
     /** The audit page (and its router) need the author role: a viewer's overview links nowhere there. */

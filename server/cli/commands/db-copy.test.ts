@@ -40,13 +40,13 @@ async function usedConsole(): Promise<Home> {
   const audit = auditSinkFor(h.db, { stdout: false });
   const admin = await createUser(h.db, { email: "ada@x.io", role: "admin", password: "password1" });
   const author = await createUser(h.db, { email: "bo@x.io", role: "author", password: "password1" });
-  startSession(h.db, admin.id, "127.0.0.1");
-  createToken(h.db, { id: admin.id, role: "admin" }, { name: "ci", scopes: "catalog:read", expiresInDays: 30, forUserId: author.id }, { audit, actor: { id: admin.id } });
+  await startSession(h.db, admin.id, "127.0.0.1");
+  await createToken(h.db, { id: admin.id, role: "admin" }, { name: "ci", scopes: "catalog:read", expiresInDays: 30, forUserId: author.id }, { audit, actor: { id: admin.id } });
   const ctx = { ...h.ctx({ id: author.id, email: "bo@x.io", role: "author" }), audit };
-  const { ref } = createSkill(ctx, { layer: "project", name: "pdf-tools", description: "Works with PDF files. Use when a PDF is named.", template: "basic" });
-  saveDraft(ctx, { ref, path: "SKILL.md", text: "draft text", baseDigest: null });
-  createSession(h.db, h.dataHome, { id: author.id, role: "author" }, { title: "trying", provider: "offline" });
-  writeStoredPolicy(h.db, normalisePolicy({}), admin.id);
+  const { ref } = await createSkill(ctx, { layer: "project", name: "pdf-tools", description: "Works with PDF files. Use when a PDF is named.", template: "basic" });
+  await saveDraft(ctx, { ref, path: "SKILL.md", text: "draft text", baseDigest: null });
+  await createSession(h.db, h.dataHome, { id: author.id, role: "author" }, { title: "trying", provider: "offline" });
+  await writeStoredPolicy(h.db, normalisePolicy({}), admin.id);
   h.db.insert(evalRuns).values({ skillKey: "k", skillName: "pdf-tools", layer: "project", skillDigest: "d", setDigest: "s", provider: "offline", model: "m", mode: "tool", runs: 1, threshold: 0.5, status: "done", cases: 0, results: "[]", f1: 0.75, userId: author.id, startedAt: 1 }).run();
   // Enough rows for several pages of the walk and signed checkpoints on the way.
   const w = new AuditWriter(h.db, { stdout: false, checkpointEveryRows: 500 });

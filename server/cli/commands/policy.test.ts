@@ -24,17 +24,17 @@ const policyEvents = () =>
   h.db.$client.prepare(`SELECT actor_id AS actor, skill, details FROM audit_events WHERE type = 'policy_changed' ORDER BY id`).all() as { actor: string; skill: string | null; details: string }[];
 
 describe("omniforge policy", () => {
-  it("block and unblock change the console's policy, audited as from the console with the reason", () => {
+  it("block and unblock change the console's policy, audited as from the console with the reason", async () => {
     const r = omniforge("block", "shady-tool", "--reason", "ticket SEC-12");
     expect(r).toMatchObject({ code: 0, out: "shady-tool: blocked\n" });
-    expect(readStoredPolicy(h.db).blockedNames).toEqual(["shady-tool"]);
+    expect((await readStoredPolicy(h.db)).blockedNames).toEqual(["shady-tool"]);
     const e = policyEvents().at(-1)!;
     expect(e).toMatchObject({ actor: "cli", skill: "shady-tool" });
     expect(JSON.parse(e.details).change).toMatchObject({ op: "block", name: "shady-tool", reason: "ticket SEC-12" });
     expect(omniforge("list").out).toContain("blocked names: shady-tool\n");
     expect(JSON.parse(omniforge("list", "--json").out)).toMatchObject({ blockedNames: ["shady-tool"] });
     expect(omniforge("unblock", "shady-tool").out).toBe("shady-tool: unblocked\n");
-    expect(readStoredPolicy(h.db).blockedNames).toEqual([]);
+    expect((await readStoredPolicy(h.db)).blockedNames).toEqual([]);
   });
 
   it("any name a skill loads with can be blocked (spaces, accents, dots), and the CLI's own listing then says blocked", () => {
@@ -61,7 +61,7 @@ describe("omniforge policy", () => {
     }
   });
 
-  it("export and import round-trip; a file with any wrong entry is refused whole, naming each problem", () => {
+  it("export and import round-trip; a file with any wrong entry is refused whole, naming each problem", async () => {
     omniforge("block", "old-skill");
     const file = path.join(h.dir, "policy.yaml");
     expect(omniforge("export", file).code).toBe(0);
@@ -71,11 +71,11 @@ describe("omniforge policy", () => {
     const bad = omniforge("import", file);
     expect(bad.code).toBe(1);
     for (const p of ["blockedNames[1]", "disabled[0]: unknown layer", "forbiddenNamePatterns[0]", "requireApprovalForScripts: must be true or false", "colour: unknown field"]) expect(bad.err).toContain(p);
-    expect(readStoredPolicy(h.db).blockedNames).toEqual(["old-skill"]); // nothing changed
+    expect((await readStoredPolicy(h.db)).blockedNames).toEqual(["old-skill"]); // nothing changed
 
     fs.writeFileSync(file, "blockedNames: [new-skill]\nallowlist: [pdf-tools, new-skill]\nrequireApprovalForScripts: true\n");
     expect(omniforge("import", file)).toMatchObject({ code: 0, out: "policy replaced from " + file + "\n" });
-    expect(readStoredPolicy(h.db)).toMatchObject({ blockedNames: ["new-skill"], allowlist: ["new-skill", "pdf-tools"], requireApprovalForScripts: true });
+    expect((await readStoredPolicy(h.db))).toMatchObject({ blockedNames: ["new-skill"], allowlist: ["new-skill", "pdf-tools"], requireApprovalForScripts: true });
     expect(JSON.parse(policyEvents().at(-1)!.details)).toMatchObject({ change: { op: "import" }, changed: true });
   });
 

@@ -73,7 +73,7 @@ export function command(verb: Verb) {
       const arg = printable(positionals[0] ?? "");
       try {
         if (verb === "list") {
-          const p = readStoredPolicy(db);
+          const p = await readStoredPolicy(db);
           if (values.json) io.out(JSON.stringify(p) + "\n");
           else {
             io.out(`blocked names: ${shown(p.blockedNames) || "none"}\n`);
@@ -88,13 +88,13 @@ export function command(verb: Verb) {
         }
         if (verb === "block" || verb === "unblock") {
           const name = positionals[0]!;
-          const before = readStoredPolicy(db).blockedNames.includes(name);
-          changePolicy(db, verb === "block" ? { op: "block", name, ...(values.reason ? { reason: values.reason } : {}) } : { op: "unblock", name }, { audit: audit!, actor });
+          const before = (await readStoredPolicy(db)).blockedNames.includes(name);
+          await changePolicy(db, verb === "block" ? { op: "block", name, ...(values.reason ? { reason: values.reason } : {}) } : { op: "unblock", name }, { audit: audit!, actor });
           io.out(`${arg}: ${verb === "block" ? (before ? "was already blocked" : "blocked") : before ? "unblocked" : "was not blocked"}\n`);
           return 0;
         }
         if (verb === "export") {
-          const text = exportPolicy(db);
+          const text = await exportPolicy(db);
           if (positionals[0] === "-") io.out(text);
           else {
             fs.writeFileSync(path.resolve(io.cwd, positionals[0]!), text);
@@ -109,7 +109,7 @@ export function command(verb: Verb) {
         } catch (e) {
           return fail(`cannot read ${arg}: ${e instanceof FileReadError ? e.message : (e as Error).message}`, 1);
         }
-        const r = importPolicy(db, text, { audit: audit!, actor, source: file });
+        const r = await importPolicy(db, text, { audit: audit!, actor, source: file });
         io.out(r.changed ? `policy replaced from ${arg}\n` : `no change: ${arg} is the current policy\n`);
         return 0;
       } catch (e) {

@@ -53,7 +53,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   try {
-    const out = cliDeploy(config, positionals[0]!, values.scope as DeployTarget, {
+    const out = await cliDeploy(config, positionals[0]!, values.scope as DeployTarget, {
       context,
       fromLayer: values.from as LayerName | undefined,
       force: values.force,

@@ -84,7 +84,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const config = catalogConfigFrom(values, io);
       const { ctx } = await contextFor(config, values, io.cwd, io.env);
       // The console's silenced checks apply here too, beside --ignore.
-      ignore.push(...(doctorPolicyFromHome(config.home)?.ignore ?? []));
+      ignore.push(...((await doctorPolicyFromHome(config.home))?.ignore ?? []));
       index = SkillIndex.build(config);
       // What agents get, and every definition that does not load: a high skill.not-loadable finding, as for a
       // folder given by path, so the whole catalog can gate CI on a broken SKILL.md too.

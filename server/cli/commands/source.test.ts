@@ -149,7 +149,7 @@ describe("omniforge source", () => {
   });
 
   it("with approvals of source updates on, update proposes: the pin stays until the console approves each changed skill", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", sources: true }, { audit: h.audit, actor: { id: "admin-id" } });
+    await changePolicy(h.db, { op: "setRequireApproval", sources: true }, { audit: h.audit, actor: { id: "admin-id" } });
     try {
       const origin = new TestRepo(h.dir, "reviewed");
       origin.write({ "delta/SKILL.md": skillMd("delta", "Delta, first edition. Use when asked for delta.") });
@@ -167,7 +167,7 @@ describe("omniforge source", () => {
       expect(sourceEvents().at(-1)).toMatchObject({ type: "source_update_proposed", actor: "cli", details: { from: c1, to: c2, skills: ["delta"] } });
       expect((await omniforge("source", "remove", "reviewed")).code).toBe(0);
     } finally {
-      changePolicy(h.db, { op: "setRequireApproval", sources: false }, { audit: h.audit, actor: { id: "admin-id" } });
+      await changePolicy(h.db, { op: "setRequireApproval", sources: false }, { audit: h.audit, actor: { id: "admin-id" } });
     }
   }, 120_000);
 });

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseCommand, stringFlags } from "../args";
-import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { closeConsoleDb, ConsoleDbError, openConsoleDb } from "../console-db";
 import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
 import { printable } from "../printable";
@@ -94,10 +94,10 @@ export function command(verb: Verb) {
             return await list(ctx, !!values.json, !!values.offline, io);
           case "update": {
             // Approvals of source updates (the console's policy): propose instead of moving the pin.
-            if (db && readStoredPolicy(db).requireApprovalForSources) {
+            if (db && (await readStoredPolicy(db)).requireApprovalForSources) {
               const p = await proposeUpdate(ctx, name, { to: values.to, force: values.force });
               if (p.from !== p.to && p.changes.length) {
-                const n = recordProposal(db, p, { audit: ctx.audit!, actor: ctx.actor! });
+                const n = await recordProposal(db, p, { audit: ctx.audit!, actor: ctx.actor! });
                 io.out(say(`source ${name}: ${count(n, "changed skill")} of ${p.to.slice(0, 12)} to approve in the console (Sources page); it stays at ${p.from.slice(0, 12)} until then`) + "\n");
                 break;
               }
@@ -128,7 +128,7 @@ export function command(verb: Verb) {
       } finally {
         if (db) {
           flushAudit(db);
-          db.$client.close();
+          closeConsoleDb(db);
         }
       }
     },

@@ -27,7 +27,7 @@ let token: string;
 
 beforeEach(async () => {
   const alice = await createUser(h.db, { email: "alice@x.io", role: "author", password: "password1" });
-  ({ token } = createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { audit: h.audit, actor: { id: alice.id } }));
+  ({ token } = await createToken(h.db, { id: alice.id, role: "author" }, { name: "laptop", scopes: "catalog:read" }, { audit: h.audit, actor: { id: alice.id } }));
   h.skill("enterprise", "pdf-forms", { scripts: { "fill.sh": "#!/bin/sh\necho filled\n" }, extra: "allowed-tools: Read Bash" });
   h.skill("enterprise", "release-notes");
   h.skill("enterprise", "team-style");
@@ -79,7 +79,7 @@ describe("omniforge sync", () => {
       expect(lock(f).skills["pdf-forms"]).toMatchObject({ source: server.url, digest: expect.stringMatching(/^sha256:/) });
     }
     expect(fs.readFileSync(claude("release-notes", "SKILL.md"), "utf8")).toContain("name: release-notes");
-    const where = deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "pdf-forms");
+    const where = await deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "pdf-forms");
     expect(where.map((d) => [d.agent, d.scope, d.user, d.tokenName, d.host, d.digest])).toEqual(
       expect.arrayContaining([
         ["claude-code", "user", "alice@x.io", "laptop", os.hostname(), lock(claude()).skills["pdf-forms"]!.digest],
@@ -103,8 +103,8 @@ describe("omniforge sync", () => {
     expect(lock(claude()).skills["team-style"]).toBeUndefined();
 
     fs.appendFileSync(codex("pdf-forms", "SKILL.md"), "\nMy local tweak.\n");
-    changePolicy(h.db, { op: "block", name: "release-notes" }, { audit: h.audit, actor: { id: "admin-id" } });
-    changePolicy(h.db, { op: "block", name: "pdf-forms" }, { audit: h.audit, actor: { id: "admin-id" } });
+    await changePolicy(h.db, { op: "block", name: "release-notes" }, { audit: h.audit, actor: { id: "admin-id" } });
+    await changePolicy(h.db, { op: "block", name: "pdf-forms" }, { audit: h.audit, actor: { id: "admin-id" } });
     const plan = await sync("--dry-run");
     expect(plan.out).toMatch(/- remove\s+release-notes\s+sha256:\S+\s+\(no longer in your catalog \(revoked, blocked or deleted\)\)/);
     expect(fs.existsSync(claude("release-notes"))).toBe(true);
@@ -118,7 +118,7 @@ describe("omniforge sync", () => {
     expect(Object.keys(lock(claude()).skills)).toEqual([]);
     expect(Object.keys(lock(codex()).skills)).toEqual(["pdf-forms", "team-style"]);
     // The console's view follows: release-notes is deployed nowhere now.
-    expect(deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "release-notes")).toEqual([]);
+    expect((await deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "release-notes"))).toEqual([]);
   });
 
   it("a changed skill is updated in place", async () => {
@@ -139,7 +139,7 @@ describe("omniforge sync", () => {
     fs.writeFileSync(claude("team-style", ".DS_Store"), "finder");
     h.skill("enterprise", "release-notes", { body: "# release-notes\n\nNew steps.\n" });
     h.skill("enterprise", "team-style", { body: "# team-style\n\nNew style.\n" });
-    changePolicy(h.db, { op: "block", name: "pdf-forms" }, { audit: h.audit, actor: { id: "admin-id" } });
+    await changePolicy(h.db, { op: "block", name: "pdf-forms" }, { audit: h.audit, actor: { id: "admin-id" } });
     const r = await sync();
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/! clash\s+release-notes\s+\(holds "\.git", which omniforge sync did not write; left alone/);
@@ -160,7 +160,7 @@ describe("omniforge sync", () => {
     let round = 0;
     const sleep = async () => {
       // Between the first and the second poll an admin blocks a skill; the third poll finds nothing new.
-      if (++round === 2) changePolicy(h.db, { op: "block", name: "team-style" }, { audit: h.audit, actor: { id: "admin-id" } });
+      if (++round === 2) await changePolicy(h.db, { op: "block", name: "team-style" }, { audit: h.audit, actor: { id: "admin-id" } });
     };
     const code = await runSync(["--from", server.url, "--token", token, "--agent", "claude-code", "--scope", "user", "--watch", "--every", "10"], io, { rounds: 3, sleep });
     expect(code, io.stderr).toBe(0);

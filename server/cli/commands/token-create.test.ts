@@ -27,7 +27,7 @@ it("prints the token alone, which then authenticates as that user with those sco
   const io = capture();
   expect(await run(["--home", t.dir, "--email", "Bob@x.io", "--scope", "catalog:read,telemetry:write", "--expires", "7"], io)).toBe(0);
   expect(io.stdout).toMatch(/^omf_\S+\n$/);
-  const p = authenticateBearer(t.db, `Bearer ${io.stdout.trim()}`, "catalog:read");
+  const p = await authenticateBearer(t.db, `Bearer ${io.stdout.trim()}`, "catalog:read");
   expect(p).toMatchObject({ email: "bob@x.io", scopes: ["catalog:read", "telemetry:write"] });
   flushAudit(t.db);
   expect(t.db.select().from(auditEvents).all().map((e) => e.type)).toContain("token_created");

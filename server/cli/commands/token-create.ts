@@ -46,12 +46,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   try {
-    const user = findUserByEmail(db, values.email);
+    const user = await findUserByEmail(db, values.email);
     if (!user) {
       io.err(`omniforge token create: no console user with the email ${printable(values.email)}\n`);
       return 1;
     }
-    const { token } = createToken(
+    const { token } = await createToken(
       db,
       { id: "cli", role: "admin" },
       { name: values.name ?? `cli ${new Date().toISOString().slice(0, 10)}`, scopes: values.scope, expiresInDays: days, forUserId: user.id },

@@ -100,12 +100,11 @@ export interface ArchiveCheck {
 }
 
 /** Every recorded archive, oldest first, each linked to the head recorded before it. */
-export function* checkArchives(db: Db, keys: CheckerKeys): Generator<void, ArchiveCheck[]> {
-  const archives = db
+export async function* checkArchives(db: Db, keys: CheckerKeys): AsyncGenerator<void, ArchiveCheck[]> {
+  const archives = await db
     .select({ firstId: auditArchives.firstId, lastId: auditArchives.lastId, count: auditArchives.count, headHash: auditArchives.headHash, file: auditArchives.file })
     .from(auditArchives)
-    .orderBy(asc(auditArchives.lastId))
-    .all();
+    .orderBy(asc(auditArchives.lastId));
   const home = dataHomeOf(db);
   const out: ArchiveCheck[] = [];
   let prev = { id: 0, hash: GENESIS_HASH };
@@ -134,18 +133,18 @@ export function* checkArchives(db: Db, keys: CheckerKeys): Generator<void, Archi
 }
 
 /** Runs a check generator to its end, giving the event loop a turn between its steps. */
-export async function stepAsync<T>(it: Generator<void, T>): Promise<T> {
+export async function stepAsync<T>(it: Generator<void, T> | AsyncGenerator<void, T>): Promise<T> {
   for (;;) {
-    const step = it.next();
+    const step = await it.next();
     if (step.done) return step.value;
     await new Promise((r) => setImmediate(r));
   }
 }
 
-/** Runs a check generator to its end at once. */
-export function stepSync<T>(it: Generator<void, T>): T {
+/** Runs a check generator to its end without giving other work a turn between steps (only its queries wait). */
+export async function stepAll<T>(it: Generator<void, T> | AsyncGenerator<void, T>): Promise<T> {
   for (;;) {
-    const step = it.next();
+    const step = await it.next();
     if (step.done) return step.value;
   }
 }

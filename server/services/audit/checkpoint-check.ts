@@ -3,7 +3,9 @@
 // already fails. A checkpoint naming a row past the newest one means rows were removed at the end, which a
 // chain alone cannot show. "Holds" is the newest checkpoint whose row still matches: everything up to it is
 // as it was when it was signed.
+import { eq, max, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { readCheckpointFile, readCheckpointHead } from "./checkpoints";
 import { keyFingerprint, publicKeyPem, type AuditKeys } from "./keys";
 import { count, plural } from "../../domain/plural";
@@ -33,9 +35,8 @@ export interface CheckpointReport {
 
 const when = (c: CheckpointRef) => `checkpoint ${c.seq} (row ${c.rowId}, ${c.at})`;
 
-export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
-  const c = db.$client;
-  const headId = (c.prepare(`SELECT MAX(id) AS id FROM audit_events`).get() as { id: number | null }).id ?? 0;
+export async function checkCheckpoints(db: Db, keys: AuditKeys): Promise<CheckpointReport> {
+  const headId = (await db.select({ id: max(auditEvents.id) }).from(auditEvents))[0]?.id ?? 0;
   const report: CheckpointReport = { file: keys.checkpointsFile, key: null, total: 0, matching: 0, holds: null, mismatch: null, problems: [], unanchored: headId, message: "" };
   if (!keys.publicKey || !keys.checkpointsFile) {
     report.message = "No checkpoints yet: the checkpoint key has not been created.";
@@ -43,9 +44,9 @@ export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
   }
   report.key = keyFingerprint(keys.publicKey);
   const entries = readCheckpointFile(keys.checkpointsFile, keys.publicKey);
-  const rowHash = c.prepare(`SELECT hash FROM audit_events WHERE id = ?`).pluck();
-  const archivedHead = c.prepare(`SELECT head_hash FROM audit_archives WHERE last_id = ?`).pluck();
-  const archivedTo = (c.prepare(`SELECT MAX(last_id) AS id FROM audit_archives`).get() as { id: number | null }).id ?? 0;
+  const rowHash = db.select({ hash: auditEvents.hash }).from(auditEvents).where(eq(auditEvents.id, sql.placeholder("id"))).prepare();
+  const archivedHead = db.select({ hash: auditArchives.headHash }).from(auditArchives).where(eq(auditArchives.lastId, sql.placeholder("id"))).prepare();
+  const archivedTo = (await db.select({ id: max(auditArchives.lastId) }).from(auditArchives))[0]?.id ?? 0;
   report.total = entries.length;
   for (const e of entries) {
     if (e.problem) {
@@ -53,10 +54,10 @@ export function checkCheckpoints(db: Db, keys: AuditKeys): CheckpointReport {
       continue;
     }
     const ref = { seq: e.seq, rowId: e.rowId, at: e.at };
-    let found = rowHash.get(e.rowId) as string | undefined;
+    let found = (await rowHash.execute({ id: e.rowId }))[0]?.hash;
     if (found === undefined && e.rowId <= archivedTo) {
       // Retention moved the row to an archive: only an archive's last row is still known here (its head).
-      found = archivedHead.get(e.rowId) as string | undefined;
+      found = (await archivedHead.execute({ id: e.rowId }))[0]?.hash;
       if (found === undefined) {
         report.matching += 1;
         continue;

@@ -52,22 +52,20 @@ async function collect(it: AsyncIterable<string>): Promise<{ text: string; chunk
   return { text, chunks };
 }
 
-function allRows(filter: Parameters<typeof listEvents>[1], scope: AuditScope) {
-  return listEvents(t.db, filter, scope, { limit: 500 }).events.concat(
-    ...(function* () {
-      let cursor = listEvents(t.db, filter, scope, { limit: 500 }).nextCursor;
-      while (cursor) {
-        const p = listEvents(t.db, filter, scope, { cursor, limit: 500 });
-        yield p.events;
-        cursor = p.nextCursor;
-      }
-    })(),
-  );
+async function allRows(filter: Parameters<typeof listEvents>[1], scope: AuditScope) {
+  const first = await listEvents(t.db, filter, scope, { limit: 500 });
+  const rows = [...first.events];
+  for (let cursor = first.nextCursor; cursor; ) {
+    const p = await listEvents(t.db, filter, scope, { cursor, limit: 500 });
+    rows.push(...p.events);
+    cursor = p.nextCursor;
+  }
+  return rows;
 }
 
 describe("exportEvents", () => {
   it("JSONL has exactly the filtered rows, in the table's order, a page per chunk", async () => {
-    const expected = allRows({ type: "skill_activated" }, all);
+    const expected = await allRows({ type: "skill_activated" }, all);
     const { text, chunks } = await collect(exportEvents(t.db, { type: "skill_activated" }, all, "jsonl", 100));
     const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(lines).toHaveLength(412);
@@ -80,7 +78,7 @@ describe("exportEvents", () => {
     const { text } = await collect(exportEvents(t.db, {}, { kind: "own", actorId: "alice" }, "csv", 200));
     const rows = parseCsv(text);
     expect(rows[0]).toEqual([...EXPORT_COLUMNS]);
-    const expected = allRows({}, { kind: "own", actorId: "alice" });
+    const expected = await allRows({}, { kind: "own", actorId: "alice" });
     expect(rows.length - 1).toBe(expected.length);
     expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(expected.map((e) => e.id));
     const row5 = rows.find((r) => r[0] === "6")!; // i = 5 is id 6

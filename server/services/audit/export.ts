@@ -75,7 +75,7 @@ export async function* exportEvents(
   if (format === "csv") yield EXPORT_COLUMNS.join(",") + "\r\n";
   let cursor: string | undefined;
   for (;;) {
-    const { events, nextCursor } = listEvents(db, filter, scope, { cursor, limit: pageSize });
+    const { events, nextCursor } = await listEvents(db, filter, scope, { cursor, limit: pageSize });
     if (events.length) yield events.map(format === "csv" ? csvLine : jsonlLine).join("");
     if (!nextCursor) return;
     cursor = nextCursor;

@@ -51,32 +51,32 @@ const ids = (r: { events: { id: number }[] }) => r.events.map((e) => e.id);
 const f = (x: Record<string, unknown>) => auditFilterSchema.parse(x);
 
 describe("audit queries", () => {
-  it("lists newest first and applies each filter", () => {
-    expect(ids(listEvents(t.db, {}, all))).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    expect(ids(listEvents(t.db, f({ type: "skill_activated" }), all))).toEqual([12, 7, 6, 2]);
-    expect(ids(listEvents(t.db, f({ skill: "xlsx" }), all))).toEqual([11, 10, 9, 8, 7]);
-    expect(ids(listEvents(t.db, f({ layer: "project" }), all))).toEqual([12, 7, 2]);
-    expect(ids(listEvents(t.db, f({ user: "bob" }), all))).toEqual([11, 10, 9, 8, 7, 6]);
-    expect(ids(listEvents(t.db, f({ session: "s1" }), all))).toEqual([5, 4, 3, 2]);
-    expect(ids(listEvents(t.db, f({ model: "gpt" }), all))).toEqual([7, 6]);
-    expect(ids(listEvents(t.db, f({ outcome: "refused" }), all))).toEqual([14, 13, 11, 8, 4]);
-    expect(ids(listEvents(t.db, f({ outcome: "failed", skill: "xlsx" }), all))).toEqual([10, 9]);
-    expect(ids(listEvents(t.db, f({ from: new Date(base + H).toISOString(), to: String(base + 2 * H) }), all))).toEqual([10, 9, 8, 7, 6]);
+  it("lists newest first and applies each filter", async () => {
+    expect(ids((await listEvents(t.db, {}, all)))).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(ids((await listEvents(t.db, f({ type: "skill_activated" }), all)))).toEqual([12, 7, 6, 2]);
+    expect(ids((await listEvents(t.db, f({ skill: "xlsx" }), all)))).toEqual([11, 10, 9, 8, 7]);
+    expect(ids((await listEvents(t.db, f({ layer: "project" }), all)))).toEqual([12, 7, 2]);
+    expect(ids((await listEvents(t.db, f({ user: "bob" }), all)))).toEqual([11, 10, 9, 8, 7, 6]);
+    expect(ids((await listEvents(t.db, f({ session: "s1" }), all)))).toEqual([5, 4, 3, 2]);
+    expect(ids((await listEvents(t.db, f({ model: "gpt" }), all)))).toEqual([7, 6]);
+    expect(ids((await listEvents(t.db, f({ outcome: "refused" }), all)))).toEqual([14, 13, 11, 8, 4]);
+    expect(ids((await listEvents(t.db, f({ outcome: "failed", skill: "xlsx" }), all)))).toEqual([10, 9]);
+    expect(ids((await listEvents(t.db, f({ from: new Date(base + H).toISOString(), to: String(base + 2 * H) }), all)))).toEqual([10, 9, 8, 7, 6]);
   });
 
-  it("shows the person behind an actor id recorded without an email (playground and agent events)", () => {
+  it("shows the person behind an actor id recorded without an email (playground and agent events)", async () => {
     t.db.$client.prepare(`INSERT INTO users (id, email, name, role, password_hash, disabled, created_at, updated_at) VALUES ('alice', 'alice@x.io', '', 'author', 'x', 0, 0, 0)`).run();
-    const page = listEvents(t.db, f({ user: "alice" }), all);
+    const page = await listEvents(t.db, f({ user: "alice" }), all);
     expect(page.events.every((e) => e.actorId === "alice" && e.actorEmail === "alice@x.io")).toBe(true);
-    expect(listEvents(t.db, f({ user: "bob" }), all).events.every((e) => e.actorEmail === null)).toBe(true);
+    expect((await listEvents(t.db, f({ user: "bob" }), all)).events.every((e) => e.actorEmail === null)).toBe(true);
     t.db.$client.prepare(`DELETE FROM users WHERE id = 'alice'`).run();
   });
 
-  it("pages with a cursor without gaps or repeats", () => {
+  it("pages with a cursor without gaps or repeats", async () => {
     const seen: number[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = listEvents(t.db, {}, all, { cursor, limit: 4 });
+      const page = await listEvents(t.db, {}, all, { cursor, limit: 4 });
       seen.push(...ids(page));
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
@@ -84,47 +84,47 @@ describe("audit queries", () => {
     expect(seen).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
-  it("gives every call its own values when the same filter fields come again", () => {
+  it("gives every call its own values when the same filter fields come again", async () => {
     // The same fields with other values, one after another (the page's query is prepared once per set of fields).
-    expect(ids(listEvents(t.db, f({ skill: "pdf" }), all))).toEqual([13, 12, 6, 5, 4, 3, 2]);
-    expect(ids(listEvents(t.db, f({ skill: "xlsx" }), all))).toEqual([11, 10, 9, 8, 7]);
-    expect(ids(listEvents(t.db, f({ skill: "nothing" }), all))).toEqual([]);
-    expect(ids(listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "bob" }))).toEqual([6]);
-    expect(ids(listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "alice" }))).toEqual([13, 12, 5, 4, 3, 2]);
-    expect(ids(listEvents(t.db, f({ source: "console" }), all, { limit: 2 }))).toEqual([14, 1]);
-    expect(ids(listEvents(t.db, f({ source: "playground" }), all, { limit: 2 }))).toEqual([13, 12]);
-    expect(ids(listEvents(t.db, f({ source: "claude-code" }), all))).toEqual([]);
-    const pdf = listEvents(t.db, f({ skill: "pdf" }), all, { limit: 3 });
-    const xlsx = listEvents(t.db, f({ skill: "xlsx" }), all, { limit: 2 });
-    expect(ids(listEvents(t.db, f({ skill: "pdf" }), all, { cursor: pdf.nextCursor!, limit: 3 }))).toEqual([5, 4, 3]);
-    expect(ids(listEvents(t.db, f({ skill: "xlsx" }), all, { cursor: xlsx.nextCursor!, limit: 2 }))).toEqual([9, 8]);
+    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), all)))).toEqual([13, 12, 6, 5, 4, 3, 2]);
+    expect(ids((await listEvents(t.db, f({ skill: "xlsx" }), all)))).toEqual([11, 10, 9, 8, 7]);
+    expect(ids((await listEvents(t.db, f({ skill: "nothing" }), all)))).toEqual([]);
+    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "bob" })))).toEqual([6]);
+    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "alice" })))).toEqual([13, 12, 5, 4, 3, 2]);
+    expect(ids((await listEvents(t.db, f({ source: "console" }), all, { limit: 2 })))).toEqual([14, 1]);
+    expect(ids((await listEvents(t.db, f({ source: "playground" }), all, { limit: 2 })))).toEqual([13, 12]);
+    expect(ids((await listEvents(t.db, f({ source: "claude-code" }), all)))).toEqual([]);
+    const pdf = await listEvents(t.db, f({ skill: "pdf" }), all, { limit: 3 });
+    const xlsx = await listEvents(t.db, f({ skill: "xlsx" }), all, { limit: 2 });
+    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), all, { cursor: pdf.nextCursor!, limit: 3 })))).toEqual([5, 4, 3]);
+    expect(ids((await listEvents(t.db, f({ skill: "xlsx" }), all, { cursor: xlsx.nextCursor!, limit: 2 })))).toEqual([9, 8]);
   });
 
-  it("scopes an author to their own events, whatever the filter asks", () => {
+  it("scopes an author to their own events, whatever the filter asks", async () => {
     const alice: AuditScope = { kind: "own", actorId: "alice" };
-    expect(ids(listEvents(t.db, {}, alice))).toEqual([13, 12, 5, 4, 3, 2, 1]);
-    expect(ids(listEvents(t.db, f({ user: "bob" }), alice))).toEqual([]);
-    expect(countEvents(t.db, {}, alice)).toBe(7);
-    expect(getEvent(t.db, 6, alice)).toBeNull();
-    expect(getEvent(t.db, 5, alice)?.details).toEqual({ exitCode: 0 });
-    expect(topSkillsByActivation(t.db, {}, alice)).toEqual([{ skill: "pdf", n: 2 }]);
-    expect(violations(t.db, {}, alice).events.map((e) => e.id)).toEqual([4]);
+    expect(ids((await listEvents(t.db, {}, alice)))).toEqual([13, 12, 5, 4, 3, 2, 1]);
+    expect(ids((await listEvents(t.db, f({ user: "bob" }), alice)))).toEqual([]);
+    expect((await countEvents(t.db, {}, alice))).toBe(7);
+    expect((await getEvent(t.db, 6, alice))).toBeNull();
+    expect((await getEvent(t.db, 5, alice))?.details).toEqual({ exitCode: 0 });
+    expect((await topSkillsByActivation(t.db, {}, alice))).toEqual([{ skill: "pdf", n: 2 }]);
+    expect((await violations(t.db, {}, alice)).events.map((e) => e.id)).toEqual([4]);
   });
 
-  it("counts and aggregates", () => {
-    expect(countEvents(t.db, {}, all)).toBe(14);
-    expect(countEvents(t.db, f({ type: "script_executed" }), all)).toBe(4);
-    expect(topSkillsByActivation(t.db, {}, all)).toEqual([
+  it("counts and aggregates", async () => {
+    expect((await countEvents(t.db, {}, all))).toBe(14);
+    expect((await countEvents(t.db, f({ type: "script_executed" }), all))).toBe(4);
+    expect((await topSkillsByActivation(t.db, {}, all))).toEqual([
       { skill: "pdf", n: 3 },
       { skill: "xlsx", n: 1 },
     ]);
-    expect(refusalsBySkillAndTool(t.db, {}, all)).toEqual([
+    expect((await refusalsBySkillAndTool(t.db, {}, all))).toEqual([
       { skill: "pdf", tool: null, n: 1 },
       { skill: "pdf", tool: "bash", n: 1 },
       { skill: "xlsx", tool: "bash", n: 1 },
       { skill: "xlsx", tool: "read_file", n: 1 },
     ]);
-    expect(scriptRunsByExitStatus(t.db, {}, all)).toEqual(
+    expect((await scriptRunsByExitStatus(t.db, {}, all))).toEqual(
       expect.arrayContaining([
         { status: "exit 0", n: 1 },
         { status: "exit 2", n: 1 },
@@ -132,11 +132,11 @@ describe("audit queries", () => {
         { status: "refused", n: 1 },
       ]),
     );
-    expect(scriptRunsByExitStatus(t.db, {}, all)).toHaveLength(4);
+    expect((await scriptRunsByExitStatus(t.db, {}, all))).toHaveLength(4);
   });
 
-  it("buckets events over time by type", () => {
-    const hourly = timeSeries(t.db, f({ to: base + 3 * H }), all, "hour");
+  it("buckets events over time by type", async () => {
+    const hourly = await timeSeries(t.db, f({ to: base + 3 * H }), all, "hour");
     expect(hourly.bucket).toBe("hour");
     expect(hourly.points).toEqual([
       { t: base, type: "login", n: 1 },
@@ -151,21 +151,21 @@ describe("audit queries", () => {
       { t: base + 2 * H, type: "skill_activated", n: 1 },
       { t: base + 2 * H, type: "tool_call", n: 1 },
     ]);
-    const daily = timeSeries(t.db, {}, all, "day");
+    const daily = await timeSeries(t.db, {}, all, "day");
     expect(daily.points.filter((p) => p.t === base + 86_400_000)).toEqual([{ t: base + 86_400_000, type: "login_failed", n: 1 }]);
   });
 
-  it("lists violations (refused tool calls and blocked script reads) with their sessions", () => {
-    const v = violations(t.db, {}, all);
+  it("lists violations (refused tool calls and blocked script reads) with their sessions", async () => {
+    const v = await violations(t.db, {}, all);
     expect(v.events.map((e) => [e.id, e.type, e.sessionId])).toEqual([
       [8, "script_read_blocked", "s2"],
       [4, "tool_restriction_violated", "s1"],
     ]);
-    const p1 = violations(t.db, {}, all, { limit: 1 });
+    const p1 = await violations(t.db, {}, all, { limit: 1 });
     expect(p1.events.map((e) => e.id)).toEqual([8]);
-    expect(violations(t.db, {}, all, { limit: 1, cursor: p1.nextCursor! }).events.map((e) => e.id)).toEqual([4]);
-    expect(violations(t.db, {}, all, { limit: 1, cursor: p1.nextCursor! }).nextCursor).toBeNull();
-    expect(violations(t.db, f({ session: "s1" }), all).events.map((e) => e.id)).toEqual([4]);
+    expect((await violations(t.db, {}, all, { limit: 1, cursor: p1.nextCursor! })).events.map((e) => e.id)).toEqual([4]);
+    expect((await violations(t.db, {}, all, { limit: 1, cursor: p1.nextCursor! })).nextCursor).toBeNull();
+    expect((await violations(t.db, f({ session: "s1" }), all)).events.map((e) => e.id)).toEqual([4]);
   });
 
   it("rejects a bad filter with a clear message", () => {

@@ -6,6 +6,7 @@
 import { and, asc, count, desc, eq, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedByKey, preparedQuery } from "../../../db/prepared";
+import { rawRows } from "../../../db/raw";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
 import { cursorOf, olderThan, pageSchema, parseCursor, whereOf, type AuditFilter, type AuditPage, type AuditScope } from "./filter";
@@ -21,18 +22,17 @@ export interface AuditEventView extends Omit<StoredRow, "details"> {
 /** Newest first, with the id breaking ties: the order every list and cursor uses. */
 const NEWEST_FIRST = [desc(auditEvents.at), desc(auditEvents.id)] as const;
 
-function listPage(db: Db, where: SQL | undefined, limit: number): StoredRow[] {
-  return db
+async function listPage(db: Db, where: SQL | undefined, limit: number): Promise<StoredRow[]> {
+  return await db
     .select(ROW_FIELDS)
     .from(auditEvents)
     .where(where)
     .orderBy(...NEWEST_FIRST)
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-function countWhere(db: Db, where: SQL | undefined): number {
-  return db.select({ n: count() }).from(auditEvents).where(where).get()!.n;
+async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
+  return (await db.select({ n: count() }).from(auditEvents).where(where).limit(1))[0]!.n;
 }
 
 export function toView(row: StoredRow): AuditEventView {
@@ -53,13 +53,13 @@ export function toView(row: StoredRow): AuditEventView {
  */
 const emailById = preparedQuery((db) => db.select({ email: users.email }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare());
 
-export function withPeople<T extends { actorId: string | null; actorEmail: string | null }>(db: Db, events: T[]): T[] {
+export async function withPeople<T extends { actorId: string | null; actorEmail: string | null }>(db: Db, events: T[]): Promise<T[]> {
   const ids = [...new Set(events.filter((e) => e.actorId && !e.actorEmail).map((e) => e.actorId!))];
   if (!ids.length) return events;
   // One prepared lookup per id (a page names a few people) rather than an IN list compiled for every page.
   const email = new Map<string, string>();
   for (const id of ids) {
-    const row = emailById(db).get({ id });
+    const row = (await emailById(db).execute({ id }))[0];
     if (row) email.set(id, row.email);
   }
   return events.map((e) => (e.actorId && !e.actorEmail && email.has(e.actorId) ? { ...e, actorEmail: email.get(e.actorId)! } : e));
@@ -71,23 +71,23 @@ export type EventPage = { events: AuditEventView[]; nextCursor: string | null };
  * A keyset page: `read` returns up to `fetch` stored rows older than the cursor, newest first; one more than
  * the page size is asked for, so a full page knows whether another follows.
  */
-function paged(db: Db, page: AuditPage, read: (older: SQL | undefined, fetch: number) => StoredRow[]): EventPage {
+async function paged(db: Db, page: AuditPage, read: (older: SQL | undefined, fetch: number) => Promise<StoredRow[]>): Promise<EventPage> {
   flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
-  return pageOf(db, read(olderThan(parseCursor(cursor)), limit + 1), limit);
+  return pageOf(db, await read(olderThan(parseCursor(cursor)), limit + 1), limit);
 }
 
 /** The page of `limit` events from rows read one beyond it (so a full page knows whether another follows). */
-function pageOf(db: Db, rows: StoredRow[], limit: number): EventPage {
+async function pageOf(db: Db, rows: StoredRow[], limit: number): Promise<EventPage> {
   const more = rows.length > limit;
-  const events = withPeople(db, rows.slice(0, limit).map(toView));
+  const events = await withPeople(db, rows.slice(0, limit).map(toView));
   return { events, nextCursor: more ? cursorOf(events[events.length - 1]!) : null };
 }
 
 // The audit page is read over and over with the same filter fields (most often none): its query is prepared once
 // per connection and set of fields, with every value a placeholder. Building it with drizzle and having SQLite
 // compile it again on every call was half of audit.list's CPU under load.
-type PageQuery = { all(values: Record<string, unknown>): StoredRow[] };
+type PageQuery = { execute(values: Record<string, unknown>): PromiseLike<StoredRow[]> };
 const pageQuery = preparedByKey<PageQuery>(256);
 
 function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { at: number; id: number } | null): { query: PageQuery; values: Record<string, unknown> } {
@@ -116,11 +116,11 @@ function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { 
 }
 
 /** One page of events, newest first. `nextCursor` is null on the last page. */
-export function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
+export async function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): Promise<EventPage> {
   flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
   const { query, values } = preparedPage(db, filter, scope, parseCursor(cursor));
-  return pageOf(db, query.all({ ...values, limit: limit + 1 }), limit);
+  return pageOf(db, await query.execute({ ...values, limit: limit + 1 }), limit);
 }
 
 /**
@@ -130,21 +130,21 @@ export function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page:
 const ACTIVATIONS = sql<number>`COALESCE(SUM(COALESCE(json_extract(${auditEvents.details}, '$.count'), 1)), 0)`;
 
 /** How many activations match (the overview's figure), counters' counts included. */
-export function countActivations(db: Db, filter: AuditFilter, scope: AuditScope): number {
+export async function countActivations(db: Db, filter: AuditFilter, scope: AuditScope): Promise<number> {
   flushAudit(db);
-  return db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)).get()!.n;
+  return (await db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)).limit(1))[0]!.n;
 }
 
 /** How many events match (the table's "N events"). */
-export function countEvents(db: Db, filter: AuditFilter, scope: AuditScope): number {
+export async function countEvents(db: Db, filter: AuditFilter, scope: AuditScope): Promise<number> {
   flushAudit(db);
   return countWhere(db, whereOf(filter, scope));
 }
 
-export function getEvent(db: Db, id: number, scope: AuditScope): AuditEventView | null {
+export async function getEvent(db: Db, id: number, scope: AuditScope): Promise<AuditEventView | null> {
   flushAudit(db);
-  const row = db.select(ROW_FIELDS).from(auditEvents).where(whereOf({}, scope, eq(auditEvents.id, id))).get();
-  return row ? withPeople(db, [toView(row)])[0]! : null;
+  const row = (await db.select(ROW_FIELDS).from(auditEvents).where(whereOf({}, scope, eq(auditEvents.id, id))).limit(1))[0];
+  return row ? (await withPeople(db, [toView(row)]))[0]! : null;
 }
 
 export type Bucket = "hour" | "day";
@@ -158,19 +158,18 @@ export function autoBucket(filter: AuditFilter): Bucket {
 }
 
 /** Event counts per time bucket (UTC) and type. */
-export function timeSeries(
+export async function timeSeries(
   db: Db,
   filter: AuditFilter,
   scope: AuditScope,
   bucket: Bucket = autoBucket(filter),
-): { bucket: Bucket; points: { t: number; type: string; n: number }[] } {
+): Promise<{ bucket: Bucket; points: { t: number; type: string; n: number }[] }> {
   flushAudit(db);
   const ms = BUCKET_MS[bucket];
-  const span = db
+  const span = (await db
     .select({ lo: min(auditEvents.at), hi: max(auditEvents.at) })
     .from(auditEvents)
-    .where(whereOf(filter, scope))
-    .get()!;
+    .where(whereOf(filter, scope)).limit(1))[0]!;
   if (span.lo === null || span.hi === null) return { bucket, points: [] };
   // At most MAX_BUCKETS buckets, the newest ones (the chart draws no more).
   const lastStart = Math.floor(span.hi / ms) * ms;
@@ -178,7 +177,7 @@ export function timeSeries(
   // One COUNT per (type, bucket): each is a range count on the (type, at) index, with no row visited and no
   // sort. A single GROUP BY over (bucket, type) has to visit every row for its type and sort the buckets in
   // a temporary b-tree (measured ~10x slower at 1,000,000 rows).
-  const types = filter.type ? [filter.type] : eventTypes(db);
+  const types = filter.type ? [filter.type] : await eventTypes(db);
   // Prepared once per type, with the bucket's bounds as placeholders.
   const range = { from: sql.placeholder("from"), to: sql.placeholder("to") };
   const counters = types.map((type) => ({
@@ -191,7 +190,7 @@ export function timeSeries(
     const from = Math.max(t, filter.from ?? -Infinity);
     const to = Math.min(t + ms, filter.to ?? Infinity);
     for (const { type, query } of counters) {
-      const n = query.get({ from, to })!.n;
+      const n = (await query.execute({ from, to }))[0]!.n;
       if (n > 0) points.push({ t, type, n });
     }
   }
@@ -202,59 +201,58 @@ export function timeSeries(
 export const MAX_BUCKETS = 400;
 
 /** The distinct event types present, by skipping through the (type, at) index (one seek per type). */
-export function eventTypes(db: Db): string[] {
+export async function eventTypes(db: Db): Promise<string[]> {
   // A recursive CTE, which drizzle's builder does not express; the table and column still come from the schema.
   const type = sql.identifier(auditEvents.type.name);
-  return db
-    .all<{ v: string }>(
+  return (
+    await rawRows<{ v: string }>(
+      db,
       sql`WITH RECURSIVE t(v) AS (SELECT MIN(${type}) FROM ${auditEvents}
          UNION ALL SELECT (SELECT MIN(${type}) FROM ${auditEvents} WHERE ${type} > t.v) FROM t WHERE t.v IS NOT NULL)
        SELECT v FROM t WHERE v IS NOT NULL`,
     )
-    .map((r) => r.v);
+  ).map((r) => r.v);
 }
 
 /**
  * Skills by number of activations, most first. A failed one (Codex's counter with status "error": asked for, not
  * injected) stays in the log but is no activation.
  */
-export function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): { skill: string; n: number }[] {
+export async function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): Promise<{ skill: string; n: number }[]> {
   flushAudit(db);
-  return db
+  return await db
     .select({ skill: auditEvents.skill, n: ACTIVATIONS })
     .from(auditEvents)
     .where(whereOf({ ...filter, type: "skill_activated" }, scope, and(isNotNull(auditEvents.skill), sql`${auditEvents.outcome} IS NOT 'failed'`)))
     .groupBy(auditEvents.skill)
     .orderBy(desc(ACTIVATIONS), asc(auditEvents.skill))
-    .limit(limit)
-    .all() as { skill: string; n: number }[];
+    .limit(limit) as { skill: string; n: number }[];
 }
 
 /** Refused tool calls, blocked reads and refused scripts, grouped by skill and tool. */
-export function refusalsBySkillAndTool(
+export async function refusalsBySkillAndTool(
   db: Db,
   filter: AuditFilter,
   scope: AuditScope,
   limit = 20,
-): { skill: string | null; tool: string | null; n: number }[] {
+): Promise<{ skill: string | null; tool: string | null; n: number }[]> {
   flushAudit(db);
   // Refusals of a skill's tools and scripts; refused logins and role checks have neither and are left out.
   const w = whereOf({ ...filter, outcome: "refused" }, scope, or(isNotNull(auditEvents.skill), isNotNull(auditEvents.tool)));
-  return db
+  return await db
     .select({ skill: auditEvents.skill, tool: auditEvents.tool, n: count() })
     .from(auditEvents)
     .where(w)
     .groupBy(auditEvents.skill, auditEvents.tool)
     .orderBy(desc(count()), asc(auditEvents.skill), asc(auditEvents.tool))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /**
  * Script runs by how they ended: "exit 0", "exit N", "timeout", "refused" (the sandbox would not run it)
  * or "unknown". Reads details.exitCode / details.timedOut, which the script tools record.
  */
-export function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): { status: string; n: number }[] {
+export async function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): Promise<{ status: string; n: number }[]> {
   flushAudit(db);
   const { details, outcome } = auditEvents;
   const status = sql<string>`CASE
@@ -262,13 +260,12 @@ export function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: Audit
         WHEN ${outcome} = 'refused' THEN 'refused'
         WHEN json_type(${details}, '$.exitCode') = 'integer' THEN 'exit ' || json_extract(${details}, '$.exitCode')
         ELSE 'unknown' END`;
-  return db
+  return await db
     .select({ status, n: count() })
     .from(auditEvents)
     .where(whereOf({ ...filter, type: "script_executed" }, scope))
     .groupBy(status)
-    .orderBy(desc(count()))
-    .all();
+    .orderBy(desc(count()));
 }
 
 export const VIOLATION_TYPES = ["tool_restriction_violated", "script_read_blocked"] as const;
@@ -278,13 +275,13 @@ export const VIOLATION_TYPES = ["tool_restriction_violated", "script_read_blocke
  * newest first, with the session it came from. Each kind is read through its own (type, at) index and the
  * two pages merged, so this stays fast however many events there are.
  */
-export function violations(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): EventPage {
+export async function violations(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): Promise<EventPage> {
   const types = VIOLATION_TYPES.filter((type) => !filter.type || filter.type === type);
   if (types.length === 0) return { events: [], nextCursor: null };
   // One page per kind, merged here in the same (at, id) descending order.
-  return paged(db, page, (older, fetch) =>
-    types
-      .flatMap((type) => listPage(db, whereOf({ ...filter, type }, scope, older), fetch))
+  return paged(db, page, async (older, fetch) =>
+    (await Promise.all(types.map((type) => listPage(db, whereOf({ ...filter, type }, scope, older), fetch))))
+      .flat()
       .sort((a, b) => b.at - a.at || b.id - a.id)
       .slice(0, fetch),
   );

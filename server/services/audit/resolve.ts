@@ -5,8 +5,8 @@ import type { Db } from "../../../db/client";
 import { findUserByEmail } from "../users/users";
 import type { AuditFilter } from "./filter";
 
-export function resolveUserFilter<F extends AuditFilter>(db: Db, filter: F): F {
+export async function resolveUserFilter<F extends AuditFilter>(db: Db, filter: F): Promise<F> {
   if (!filter.user || !filter.user.includes("@")) return filter;
-  const u = findUserByEmail(db, filter.user);
+  const u = await findUserByEmail(db, filter.user);
   return u ? { ...filter, user: u.id } : filter;
 }

@@ -7,7 +7,7 @@ import { auditArchives, auditEvents } from "../../../db/schema/audit";
 /**
  * A stored row: the chained fields first, in canonical() order (hash.ts), then prev_hash, hash and chain, then
  * the source fields.
- * Verification relies on that order to serialise raw value arrays without building objects.
+ * The chained fields come in the order canonical() hashes them, so a row reads as it is chained.
  */
 export const ROW_FIELDS = {
   id: auditEvents.id,

@@ -19,26 +19,24 @@ export interface SourceCount {
 }
 
 /** Event counts by source, most first (the source filter itself is ignored, so every source stays listed). */
-export function eventsBySource(db: Db, filter: AuditFilter, scope: AuditScope): SourceCount[] {
+export async function eventsBySource(db: Db, filter: AuditFilter, scope: AuditScope): Promise<SourceCount[]> {
   flushAudit(db);
   const base = { ...filter, source: undefined };
   // Counts first (no row needs reading beyond what the filter does); distinct hosts and users only over agents'
   // rows, so the console's own (usually most) rows are not visited for them.
   // The console's rows split by what they are: its playground's turns, and the rest (as filter.ts's source filter splits them).
   const playground = sql<number>`${and(isNull(auditEvents.sourceAgent), inArray(auditEvents.type, [...PLAYGROUND_EVENT_TYPES]))}`;
-  const counts = db
+  const counts = await db
     .select({ agent: auditEvents.sourceAgent, playground, n: count() })
     .from(auditEvents)
     .where(whereOf(base, scope))
-    .groupBy(auditEvents.sourceAgent, playground)
-    .all();
+    .groupBy(auditEvents.sourceAgent, playground);
   const reach = new Map(
-    db
+    (await db
       .select({ agent: auditEvents.sourceAgent, hosts: countDistinct(auditEvents.sourceHost), users: countDistinct(auditEvents.sourceUser) })
       .from(auditEvents)
       .where(whereOf(base, scope, isNotNull(auditEvents.sourceAgent)))
-      .groupBy(auditEvents.sourceAgent)
-      .all()
+      .groupBy(auditEvents.sourceAgent))
       .map((r) => [r.agent, r]),
   );
   const rows: SourceCount[] = counts.map((c) => ({

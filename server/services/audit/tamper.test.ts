@@ -68,7 +68,7 @@ function appendForged(count: number, key: Buffer | null) {
 }
 
 describe("a keyed chain under attack", () => {
-  it("keys rows from the first write and keeps the keys out of the database, in secrets/ with mode 0600", () => {
+  it("keys rows from the first write and keeps the keys out of the database, in secrets/ with mode 0600", async () => {
     const keys = loadAuditKeys(t.db);
     expect(keys.keyedFrom).toBe(1);
     for (const f of ["audit-hmac-key", "audit-checkpoint-key.pem", "audit-keyed-from", "audit-checkpoint-head"]) {
@@ -76,24 +76,24 @@ describe("a keyed chain under attack", () => {
     }
     const key = fs.readFileSync(path.join(t.dir, "secrets", "audit-hmac-key"), "utf8").trim();
     expect(fs.readFileSync(t.file).includes(Buffer.from(key))).toBe(false);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: true, count: 300, keyedFrom: 1, unkeyed: 0 });
     expect(r.checkpoints).toMatchObject({ total: 6, matching: 6, holds: { seq: 6, rowId: 260 }, unanchored: 40, problems: [] });
     expect(checkpointRows().map((c) => c.rowId)).toEqual([10, 60, 110, 160, 210, 260]);
   });
 
-  it("edit: row 30's content changed, its hash left as it was", () => {
+  it("edit: row 30's content changed, its hash left as it was", async () => {
     sql(`UPDATE audit_events SET outcome = 'refused' WHERE id = 30`);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 30, reason: "edited", count: 29 });
     expect(r.ok === false && r.message).toMatch(/^Row 30 was changed after it was written/);
   });
 
-  it("replace: row 30 forged with a hash computed without the key", () => {
+  it("replace: row 30 forged with a hash computed without the key", async () => {
     const r30 = row(30);
     const forged = { ...r30, outcome: "refused" };
     sql(`UPDATE audit_events SET outcome = 'refused', hash = ? WHERE id = 30`, chainMac(randomBytes(32), r30.prevHash, forged));
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     // Expected is the original hash: the one the intact row 31 still links to.
     expect(r).toMatchObject({ ok: false, brokenAt: 30, reason: "replaced", expected: r30.hash, found: row(30).hash });
     expect(r.ok === false && r.message).toMatch(/^Row 30 was replaced/);
@@ -101,14 +101,14 @@ describe("a keyed chain under attack", () => {
     expect(r.checkpoints.holds).toMatchObject({ rowId: 260 });
   });
 
-  it("delete: row 31 removed", () => {
+  it("delete: row 31 removed", async () => {
     sql(`DELETE FROM audit_events WHERE id = 31`);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 32, reason: "missing row", count: 30 });
     expect(r.ok === false && r.message).toMatch(/^Row 31 was deleted/);
   });
 
-  it("insert: a row slipped in after row 40, the later rows renumbered", () => {
+  it("insert: a row slipped in after row 40, the later rows renumbered", async () => {
     sql(`UPDATE audit_events SET id = -id WHERE id > 40`);
     sql(`UPDATE audit_events SET id = -id + 1 WHERE id < 0`);
     const r40 = row(40);
@@ -117,58 +117,58 @@ describe("a keyed chain under attack", () => {
       `INSERT INTO audit_events (id, at, type, actor_id, tool, outcome, prev_hash, hash, chain) VALUES (41, ?, 'login', 'u1', 'read_file', 'ok', ?, ?, 2)`,
       r40.at, r40.hash, chainMac(randomBytes(32), r40.hash, forged),
     );
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 41, reason: "inserted row" });
     expect(r.ok === false && r.message).toMatch(/^A row was inserted after row 40/);
   });
 
-  it("append: rows after 238 were added without the key (a sha256 chain, or a made-up key)", () => {
+  it("append: rows after 238 were added without the key (a sha256 chain, or a made-up key)", async () => {
     sql(`DELETE FROM audit_events WHERE id > 238`);
     fs.rmSync(checkpointFile()); // the attacker also hides the checkpoints that would name the removed rows
     appendForged(5, null);
     appendForged(5, randomBytes(32));
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 239, reason: "appended without key", count: 238 });
     expect(r.ok === false && r.message).toMatch(/^Rows after 238 were appended without the key: rows 239–248/);
   });
 
-  it("rewrite and re-hash the whole chain with a fresh key: fails at the first row", () => {
+  it("rewrite and re-hash the whole chain with a fresh key: fails at the first row", async () => {
     sql(`UPDATE audit_events SET outcome = 'refused' WHERE id = 100`);
     rehashFrom(1, randomBytes(32));
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 1, reason: "rewritten without key", count: 0 });
     expect(r.ok === false && r.message).toMatch(/rewritten without the key.*fails at the first row/);
   });
 
-  it("rewrite as the old unkeyed chain (a downgrade to sha256): fails at the first row too", () => {
+  it("rewrite as the old unkeyed chain (a downgrade to sha256): fails at the first row too", async () => {
     rehashFrom(1, null);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 1, reason: "rewritten without key" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 1, reason: "rewritten without key" });
   });
 
-  it("rewrite with the stolen HMAC key but not the signing key: the checkpoints no longer match", () => {
+  it("rewrite with the stolen HMAC key but not the signing key: the checkpoints no longer match", async () => {
     const stolen = loadAuditKeys(t.db).hmacKey!;
     sql(`UPDATE audit_events SET outcome = 'refused' WHERE id = 75`);
     rehashFrom(75, stolen);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint mismatch", brokenAt: 110 });
     expect(r.checkpoints.mismatch).toMatchObject({ seq: 3, rowId: 110 });
     expect(r.checkpoints.holds).toMatchObject({ seq: 2, rowId: 60 });
     expect(r.ok === false && r.message).toMatch(/^Checkpoint 3 \(row 110, .*\) no longer matches: the chain up to row 110 was rewritten.*Checkpoint 2 \(row 60, .*\) still holds\./);
   });
 
-  it("rows removed at the end (which no chain alone can show): the newest checkpoint names a row that is gone", () => {
+  it("rows removed at the end (which no chain alone can show): the newest checkpoint names a row that is gone", async () => {
     sql(`DELETE FROM audit_events WHERE id > 200`);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint mismatch", brokenAt: 210 });
     expect(r.ok === false && r.message).toMatch(/^Rows after 200 were removed: checkpoint 5 \(row 210, .*\) names row 210, which is gone\. Checkpoint 4 \(row 160/);
   });
 
-  it("checkpoint file tampered: a line changed, or a line removed", () => {
+  it("checkpoint file tampered: a line changed, or a line removed", async () => {
     const lines = fs.readFileSync(checkpointFile(), "utf8").trim().split("\n");
     const c4 = JSON.parse(lines[3]!);
     lines[3] = JSON.stringify({ ...c4, hash: row(160).hash.replace(/^./, (ch) => (ch === "a" ? "b" : "a")) });
     fs.writeFileSync(checkpointFile(), lines.join("\n") + "\n");
-    let r = verifyChain(t.db);
+    let r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered", brokenAt: 0 });
     expect(r.checkpoints.problems).toEqual([expect.stringMatching(/^line 4 \(checkpoint 4, row 160\) has an invalid signature/)]);
     // The sound ones still say what holds; the changed line counts for nothing.
@@ -176,12 +176,12 @@ describe("a keyed chain under attack", () => {
 
     lines.splice(3, 1);
     fs.writeFileSync(checkpointFile(), lines.join("\n") + "\n");
-    r = verifyChain(t.db);
+    r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
     expect(r.ok === false && r.message).toMatch(/line 4 \(checkpoint 5\) does not follow checkpoint 3: checkpoints were removed or reordered/);
   });
 
-  it("the newest checkpoint altered before the next is appended: the next one does not vouch for it", () => {
+  it("the newest checkpoint altered before the next is appended: the next one does not vouch for it", async () => {
     w.close(); // checkpoint 7, at row 300
     const lines = fs.readFileSync(checkpointFile(), "utf8").trim().split("\n");
     lines[6] = JSON.stringify({ ...JSON.parse(lines[6]!), hash: "f".repeat(64) });
@@ -190,16 +190,16 @@ describe("a keyed chain under attack", () => {
     w = new AuditWriter(t.db, { stdout: false, checkpointEveryRows: 50 });
     writeRows(50);
     expect(checkpointRows().map((c) => c.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
     expect(r.checkpoints.problems).toEqual([expect.stringMatching(/^line 7 \(checkpoint 7, row 300\) has an invalid signature/)]);
     expect(r.checkpoints.holds).toMatchObject({ seq: 8, rowId: 350 });
   });
 
-  it("checkpoint file cut at the end, or deleted: the head recorded in secrets/ says what is missing", () => {
+  it("checkpoint file cut at the end, or deleted: the head recorded in secrets/ says what is missing", async () => {
     const lines = fs.readFileSync(checkpointFile(), "utf8").trim().split("\n");
     fs.writeFileSync(checkpointFile(), lines.slice(0, 4).join("\n") + "\n");
-    let r = verifyChain(t.db);
+    let r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
     expect(r.checkpoints.problems).toEqual(["checkpoints 5–6 are missing from the end of the file (6 were written)"]);
 
@@ -209,7 +209,7 @@ describe("a keyed chain under attack", () => {
     w = new AuditWriter(t.db, { stdout: false, checkpointEveryRows: 50 });
     writeRows(10);
     expect(checkpointRows().map((c) => c.seq)).toEqual([7]);
-    r = verifyChain(t.db);
+    r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, reason: "checkpoint file altered" });
     expect(r.checkpoints.problems).toEqual([expect.stringMatching(/^line 1 \(checkpoint 7\) does not follow checkpoint 0: checkpoints were removed/)]);
   });
@@ -222,12 +222,12 @@ describe("a keyed chain under attack", () => {
     expect(checkpointRows().at(-1)).toMatchObject({ rowId: 300 });
     // The timer fires after 40 ms; a loaded machine may take longer.
     await vi.waitFor(() => expect(checkpointRows().at(-1)).toMatchObject({ rowId: 303 }), { timeout: 5_000, interval: 20 });
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 303, checkpoints: { unanchored: 0 } });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 303, checkpoints: { unanchored: 0 } });
   });
 });
 
 describe("a database written before the chain was keyed", () => {
-  it("keeps its unkeyed rows verifiable, keys the rows after them, and says so", () => {
+  it("keeps its unkeyed rows verifiable, keys the rows after them, and says so", async () => {
     const old = tempDb();
     try {
       // What the previous writer left: rows with plain sha256 hashes (chain 1), and no key yet.
@@ -238,12 +238,12 @@ describe("a database written before the chain was keyed", () => {
         old.db.$client.prepare(`INSERT INTO audit_events (id, at, type, actor_id, outcome, prev_hash, hash) VALUES (?, ?, 'login', 'u1', 'ok', ?, ?)`).run(id, fields.at, prev, hash);
         prev = hash;
       }
-      expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 5, keyedFrom: null, unkeyed: 5 });
+      expect((await verifyChain(old.db))).toMatchObject({ ok: true, count: 5, keyedFrom: null, unkeyed: 5 });
       const writer = new AuditWriter(old.db, { stdout: false });
       writer.record({ type: "login" });
       writer.record({ type: "login" });
       writer.close();
-      expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 7, keyedFrom: 6, unkeyed: 5 });
+      expect((await verifyChain(old.db))).toMatchObject({ ok: true, count: 7, keyedFrom: 6, unkeyed: 5 });
       // Anyone can re-hash unkeyed rows, but the first keyed row still links to the original ones.
       const get = (id: number) => storedRow(old.db, id);
       const saved = [3, 4, 5].map(get);
@@ -253,13 +253,13 @@ describe("a database written before the chain was keyed", () => {
         old.db.$client.prepare(`UPDATE audit_events SET prev_hash = ?, hash = ? WHERE id = ?`).run(p, h, id);
         p = h;
       }
-      expect(verifyChain(old.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "replaced" });
+      expect((await verifyChain(old.db))).toMatchObject({ ok: false, brokenAt: 5, reason: "replaced" });
       for (const r of saved) old.db.$client.prepare(`UPDATE audit_events SET outcome = ?, prev_hash = ?, hash = ? WHERE id = ?`).run(r.outcome, r.prevHash, r.hash, r.id);
-      expect(verifyChain(old.db)).toMatchObject({ ok: true, count: 7 });
+      expect((await verifyChain(old.db))).toMatchObject({ ok: true, count: 7 });
       // From the switch-over on, an unkeyed row is a forgery, even one that links.
       const r7 = storedRow(old.db, 7);
       old.db.$client.prepare(`UPDATE audit_events SET hash = ?, chain = 1 WHERE id = 7`).run(chainHash(r7.prevHash, r7));
-      expect(verifyChain(old.db)).toMatchObject({ ok: false, brokenAt: 7, reason: "edited" });
+      expect((await verifyChain(old.db))).toMatchObject({ ok: false, brokenAt: 7, reason: "edited" });
     } finally {
       old.cleanup();
     }

@@ -21,33 +21,33 @@ const sql = (q: string, ...p: unknown[]) => t.db.$client.prepare(q).run(...p);
 const row = (id: number) => storedRow(t.db, id);
 
 describe("verifyChain", () => {
-  it("reports an intact chain with its size and head", () => {
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1, keyedFrom: 1, unkeyed: 0 });
+  it("reports an intact chain with its size and head", async () => {
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1, keyedFrom: 1, unkeyed: 0 });
   });
 
-  it("finds an edited row", () => {
+  it("finds an edited row", async () => {
     sql(`UPDATE audit_events SET outcome = 'allowed' WHERE id = 4`);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4, reason: "edited", found: row(4).hash });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 4, reason: "edited", found: row(4).hash });
   });
 
-  it("finds an edited row whose link was edited too", () => {
+  it("finds an edited row whose link was edited too", async () => {
     sql(`UPDATE audit_events SET prev_hash = ? WHERE id = 6`, "f".repeat(64));
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 6, reason: "edited" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 6, reason: "edited" });
   });
 
-  it("finds a deleted row", () => {
+  it("finds a deleted row", async () => {
     sql(`DELETE FROM audit_events WHERE id = 5`);
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 6, reason: "missing row", count: 4 });
     expect(r.ok === false && r.message).toMatch(/Row 5 is missing/);
   });
 
-  it("finds the first row deleted", () => {
+  it("finds the first row deleted", async () => {
     sql(`DELETE FROM audit_events WHERE id = 1`);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 2, reason: "missing row" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 2, reason: "missing row" });
   });
 
-  it("finds a row inserted with a correctly computed hash (later rows renumbered)", () => {
+  it("finds a row inserted with a correctly computed hash (later rows renumbered)", async () => {
     // The attacker shifts rows 5..10 up by one and forges a row 5 that links to row 4.
     sql(`UPDATE audit_events SET id = -id WHERE id >= 5`);
     sql(`UPDATE audit_events SET id = -id + 1 WHERE id < 0`);
@@ -64,36 +64,36 @@ describe("verifyChain", () => {
     );
     // The forged row is self-consistent: only its neighbour gives it away.
     expect(chainHash(row(5).prevHash, row(5))).toBe(row(5).hash);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
   });
 
-  it("finds a row inserted with a made-up link", () => {
+  it("finds a row inserted with a made-up link", async () => {
     sql(`UPDATE audit_events SET id = -id WHERE id >= 8`);
     sql(`UPDATE audit_events SET id = -id + 1 WHERE id < 0`);
     sql(`INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (8, 0, 'login', ?, ?)`, "1".repeat(64), "2".repeat(64));
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "inserted row" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 8, reason: "inserted row" });
   });
 
-  it("finds a row that was edited and re-hashed (the next row no longer links to it)", () => {
+  it("finds a row that was edited and re-hashed (the next row no longer links to it)", async () => {
     const r3 = row(3);
     const edited = { ...r3, outcome: "allowed" };
     sql(`UPDATE audit_events SET outcome = 'allowed', hash = ? WHERE id = 3`, chainHash(r3.prevHash, edited));
     // Keyed, the intact row 4 proves row 3 is the forgery (it used to be reported at row 4 as a mismatch).
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r).toMatchObject({ ok: false, brokenAt: 3, reason: "replaced" });
     expect(r.ok === false && r.message).toMatch(/^Row 3 was replaced/);
   });
 
-  it("reads the chain in pages (more rows than one page)", () => {
+  it("reads the chain in pages (more rows than one page)", async () => {
     for (let i = 0; i < 4_500; i++) w.record({ type: "tool_call", details: { i } });
     w.flush();
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 4_510 });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 4_510 });
     sql(`UPDATE audit_events SET details = '{}' WHERE id = 4321`);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4321, reason: "edited" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 4321, reason: "edited" });
   });
 
   it("verifyChainAsync gives the same answers without blocking", async () => {
-    expect(await verifyChainAsync(t.db)).toEqual(verifyChain(t.db));
+    expect(await verifyChainAsync(t.db)).toEqual((await verifyChain(t.db)));
     sql(`DELETE FROM audit_events WHERE id = 7`);
     expect(await verifyChainAsync(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "missing row" });
   });
@@ -106,25 +106,25 @@ describe("rows reported by agents (source fields)", () => {
     w.flush();
   };
 
-  it("console rows and agent rows verify together, and an agent row keeps its source", () => {
+  it("console rows and agent rows verify together, and an agent row keeps its source", async () => {
     fromAgent();
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 12 });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 12 });
     expect(row(11)).toMatchObject({ sourceAgent: "claude-code", sourceVersion: "2.1.130", sourceHost: "laptop-7", sourceUser: "alice@x.io" });
     expect(row(12)).toMatchObject({ sourceAgent: null, sourceHost: null });
   });
 
-  it("a changed source breaks the chain at that row", () => {
+  it("a changed source breaks the chain at that row", async () => {
     fromAgent();
     sql(`UPDATE audit_events SET source_host = 'other-host' WHERE id = 11`);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
   });
 
-  it("a source removed from an agent row, or given to a console row, breaks the chain", () => {
+  it("a source removed from an agent row, or given to a console row, breaks the chain", async () => {
     fromAgent();
     sql(`UPDATE audit_events SET source_agent = NULL, source_version = NULL, source_host = NULL, source_user = NULL WHERE id = 11`);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
     sql(`UPDATE audit_events SET source_agent = 'claude-code', source_version = '2.1.130', source_host = 'laptop-7', source_user = 'alice@x.io' WHERE id = 11`);
     sql(`UPDATE audit_events SET source_agent = 'codex' WHERE id = 3`);
-    expect(verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 3, reason: "edited" });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 3, reason: "edited" });
   });
 });

@@ -8,10 +8,10 @@ import path from "node:path";
 import { asc, gt, lte, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { auditArchives, auditEvents } from "../../../db/schema/audit";
-import { checkArchiveFile, checkArchives, stepAsync, stepSync } from "./archive-check";
+import { checkArchiveFile, checkArchives, stepAll, stepAsync } from "./archive-check";
 import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
-import { GENESIS_HASH, type StoredRow } from "./hash";
+import { canonical, GENESIS_HASH, type StoredRow } from "./hash";
 
 export type { StoredRow };
 import { loadAuditKeys, loadAuditKeysAt } from "./keys";
@@ -37,25 +37,19 @@ export type ChainVerifyResult = VerifyResult & ChainInfo;
 const PAGE = 2_000;
 
 /** Where the table's part of the chain starts: after the newest archive, or at genesis. */
-export function chainStart(db: Db): { id: number; hash: string; archivedCount: number } {
-  const a = archivedHeadQuery(db).get();
+export async function chainStart(db: Db): Promise<{ id: number; hash: string; archivedCount: number }> {
+  const a = (await archivedHeadQuery(db).execute())[0];
   if (!a) return { id: 0, hash: GENESIS_HASH, archivedCount: 0 };
-  const archived = db.select({ n: sum(auditArchives.count).mapWith(Number) }).from(auditArchives).get();
+  const archived = (await db.select({ n: sum(auditArchives.count).mapWith(Number) }).from(auditArchives).limit(1))[0];
   return { ...a, archivedCount: archived?.n ?? 0 };
 }
 
-/** canonical() of a raw ROW_FIELDS value array, without building an object. */
-function rawCanonical(r: unknown[]): string {
-  const base = r.slice(0, 15);
-  return JSON.stringify(r[18] !== null || r[19] !== null || r[20] !== null || r[21] !== null ? base.concat(r.slice(18, 22)) : base);
-}
-
 /** The walk itself, a page per step, so the sync and the async entry points share it. */
-function* walk(db: Db): Generator<void, ChainVerifyResult> {
+async function* walk(db: Db): AsyncGenerator<void, ChainVerifyResult> {
   flushAudit(db);
-  const start = chainStart(db);
+  const start = await chainStart(db);
   const keys = loadAuditKeys(db);
-  const info = (checker: ChainChecker | null): ChainInfo => ({ keyedFrom: keys.keyedFrom, unkeyed: checker?.unkeyed ?? 0, checkpoints: checkCheckpoints(db, keys) });
+  const info = async (checker: ChainChecker | null): Promise<ChainInfo> => ({ keyedFrom: keys.keyedFrom, unkeyed: checker?.unkeyed ?? 0, checkpoints: await checkCheckpoints(db, keys) });
   const page = db
     .select(ROW_FIELDS)
     .from(auditEvents)
@@ -66,35 +60,32 @@ function* walk(db: Db): Generator<void, ChainVerifyResult> {
   // The table's chain starts where the newest archive ends: that start is only as good as the archives.
   const archives = yield* checkArchives(db, keys);
   const broken = archives.find((a) => !a.result.ok)?.result;
-  if (broken && !broken.ok) return { ...broken, count: 0, ...info(null) };
+  if (broken && !broken.ok) return { ...broken, count: 0, ...(await info(null)) };
   const checker = new ChainChecker(start, keys);
   // Rows still in the table at or below the archived head were not removed by retention: they do not belong.
-  const stale = db
+  const stale = (await db
     .select({ id: auditEvents.id, hash: auditEvents.hash })
     .from(auditEvents)
     .where(lte(auditEvents.id, start.id))
     .orderBy(asc(auditEvents.id))
-    .limit(1)
-    .get();
+    .limit(1))[0];
   if (stale) {
-    return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).`, ...info(null) };
+    return { ok: false, count: 0, brokenAt: stale.id, reason: "inserted row", expected: start.hash, found: stale.hash, message: `Row ${stale.id} is inside the archived range (up to ${start.id}).`, ...(await info(null)) };
   }
-  // Raw value arrays: ROW_FIELDS lists the chained fields first, in canonical() order, then prev_hash,
-  // hash and chain, then the four source fields, which canonical() appends when one is set.
   let cursor = start.id;
   for (;;) {
-    const rows = page.values({ cursor }) as unknown[][];
+    const rows = await page.execute({ cursor });
     if (rows.length === 0) break;
     for (const r of rows) {
-      const failure = checker.push({ id: r[0] as number, prevHash: r[15] as string, hash: r[16] as string, chain: r[17] as number, canonical: rawCanonical(r) });
-      if (failure) return { ...failure, ...info(checker) };
+      const failure = checker.push({ id: r.id, prevHash: r.prevHash, hash: r.hash, chain: r.chain, canonical: canonical(r) });
+      if (failure) return { ...failure, ...(await info(checker)) };
     }
-    cursor = rows[rows.length - 1]![0] as number;
+    cursor = rows[rows.length - 1]!.id;
     yield;
   }
   const failure = checker.end();
-  if (failure) return { ...failure, ...info(checker) };
-  const more = info(checker);
+  if (failure) return { ...failure, ...(await info(checker)) };
+  const more = await info(checker);
   const cp = more.checkpoints;
   // The chain holds; the checkpoints may still say it was rewritten with the key, or cut at the end.
   if (cp.problems.length) {
@@ -108,15 +99,15 @@ function* walk(db: Db): Generator<void, ChainVerifyResult> {
 }
 
 /** Verifies every row in audit_events, from the newest archive's head (or genesis) to the last row. */
-export function verifyChain(db: Db): ChainVerifyResult {
-  return stepSync(walk(db));
+export async function verifyChain(db: Db): Promise<ChainVerifyResult> {
+  return stepAll(walk(db));
 }
 
 /**
  * verifyChain for servers: yields to the event loop between pages, so checking a million rows (seconds)
  * does not stall every other request. Rows appended meanwhile are checked too if the walk reaches them.
  */
-export function verifyChainAsync(db: Db): Promise<ChainVerifyResult> {
+export async function verifyChainAsync(db: Db): Promise<ChainVerifyResult> {
   return stepAsync(walk(db));
 }
 

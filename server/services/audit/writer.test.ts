@@ -89,7 +89,7 @@ describe("AuditWriter", () => {
     expect(auditSinkFor(t.db)).toBe(audit);
   });
 
-  it("keeps one chain when two connections (the console and the CLI) write to the same file", () => {
+  it("keeps one chain when two connections (the console and the CLI) write to the same file", async () => {
     const other = new Database(t.file);
     other.pragma("busy_timeout = 5000");
     const db2 = drizzle(other) as unknown as Db;
@@ -107,10 +107,10 @@ describe("AuditWriter", () => {
     other.close();
     const r = rows(t.db);
     expect(r).toHaveLength(10);
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 10 });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 10 });
   });
 
-  it("keeps one chain when two writers share a connection (a module loaded twice by Next)", () => {
+  it("keeps one chain when two writers share a connection (a module loaded twice by Next)", async () => {
     const a = new AuditWriter(t.db, { stdout: false });
     const b = new AuditWriter(t.db, { stdout: false });
     for (let i = 0; i < 4; i++) {
@@ -121,7 +121,7 @@ describe("AuditWriter", () => {
     }
     a.close();
     b.close();
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 8 });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 8 });
   });
 
   it("prints one JSON line per event on stdout, without secrets", () => {
@@ -169,18 +169,18 @@ describe("AuditWriter", () => {
     w.close();
   });
 
-  it("stores a lone surrogate as U+FFFD and hashes what it stores, so the chain still verifies", () => {
+  it("stores a lone surrogate as U+FFFD and hashes what it stores, so the chain still verifies", async () => {
     const w = new AuditWriter(t.db, { stdout: false });
     // A sign-in name or an agent's attribute: any caller can put one in; a surrogate pair stays as it is.
     w.record({ type: "login_failed", actor: { id: "u1", email: "eve\ud800@x.io" }, skill: "a\udc00b", sessionId: "ok 😀" });
     w.flush();
     const r = t.db.$client.prepare(`SELECT actor_email AS email, skill, session_id AS session FROM audit_events`).get();
     expect(r).toEqual({ email: "eve\ufffd@x.io", skill: "a\ufffdb", session: "ok 😀" });
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 1 });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 1 });
     w.close();
   });
 
-  it("writes queued events when the process exits, and prints them as JSON lines", () => {
+  it("writes queued events when the process exits, and prints them as JSON lines", async () => {
     const script = path.join(t.dir, "exit.ts");
     const repo = process.cwd();
     fs.writeFileSync(
@@ -207,6 +207,6 @@ describe("AuditWriter", () => {
     ]);
     expect(r.stdout).not.toContain("t0ps3cret");
     expect(rows(t.db).map((x) => x.type)).toEqual(["login", "tool_call"]);
-    expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 2 });
+    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 2 });
   });
 });

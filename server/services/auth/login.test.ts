@@ -34,8 +34,8 @@ describe("attemptLogin", () => {
   it("refuses a disabled account even with the right password", async () => {
     const other = await createUser(t.db, { email: "boss@x.io", role: "admin", password: "password1" });
     void other;
-    const ann = (await import("../users/users")).findUserByEmail(t.db, "ann@x.io")!;
-    updateUser(t.db, ann.id, { disabled: true });
+    const ann = (await (await import("../users/users")).findUserByEmail(t.db, "ann@x.io"))!;
+    await updateUser(t.db, ann.id, { disabled: true });
     const r = await attemptLogin(t.db, audit, { email: "ann@x.io", password: "right-password", ip: "1.2.3.4" }, new RateLimiter(10, 60_000));
     expect(r).toMatchObject({ ok: false, reason: "disabled" });
   });

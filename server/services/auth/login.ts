@@ -47,7 +47,7 @@ export async function attemptLogin(
       message: `Too many sign-in attempts. Try again in ${Math.ceil(wait / 1000)} seconds.`,
     };
   }
-  const user = findUserByEmail(db, email);
+  const user = await findUserByEmail(db, email);
   // Compare even when the user is unknown, so timing does not reveal which emails exist.
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? "$2b$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva");
   if (!user || !passwordOk) {

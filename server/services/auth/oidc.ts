@@ -35,52 +35,51 @@ export async function oidcSignIn(db: Db, audit: AuditSink, who: OidcIdentity, ro
   const email = who.email ? normaliseEmail(who.email).slice(0, 320) : undefined;
   // Without a role map the provider has no say on roles: new people are viewers, the console sets the rest.
   const role = roleMap.size > 0 ? roleOfGroups(who.groups, roleMap) : undefined;
-  let user = userOfIdentity(db, who.issuer, who.subject);
+  let user = await userOfIdentity(db, who.issuer, who.subject);
   if (!user) {
     if (!email) return refuse("no_email", { id: "anonymous" });
-    const same = findUserByEmail(db, email);
+    const same = await findUserByEmail(db, email);
     if (same && who.emailVerified !== true) {
       // Joining an existing account on an unverified email would let anyone who can name that email take it over.
       return refuse("email_unverified", { id: same.id, email });
     }
     user = same ?? (await createFromProvider(db, audit, email, who.name ?? "", role ?? "viewer", provider));
-    db.insert(userIdentities).values({ issuer: who.issuer, subject: who.subject, userId: user.id }).run();
+    await db.insert(userIdentities).values({ issuer: who.issuer, subject: who.subject, userId: user.id });
   }
   if (user.disabled) return refuse("disabled", { id: user.id, email: user.email });
-  user = refresh(db, audit, user, { role, email, name: who.name }, provider);
+  user = await refresh(db, audit, user, { role, email, name: who.name }, provider);
   audit.record({ type: "login", actor: { id: user.id, email: user.email }, outcome: "ok", details: { method: "oidc", ...provider } });
-  return { ok: true, user: toPublic(user), sid: startSession(db, user.id, ip) };
+  return { ok: true, user: toPublic(user), sid: (await startSession(db, user.id, ip)) };
 }
 
-function userOfIdentity(db: Db, issuer: string, subject: string): User | undefined {
-  const link = db
+async function userOfIdentity(db: Db, issuer: string, subject: string): Promise<User | undefined> {
+  const link = (await db
     .select({ userId: userIdentities.userId })
     .from(userIdentities)
-    .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)))
-    .get();
-  return link ? findUserById(db, link.userId) : undefined;
+    .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject))).limit(1))[0];
+  return link ? (await findUserById(db, link.userId)) : undefined;
 }
 
 async function createFromProvider(db: Db, audit: AuditSink, email: string, name: string, role: User["role"], provider: object): Promise<User> {
   const id = randomUUID();
   // A password nobody knows: the user signs in through the provider (an administrator may set one later).
   const passwordHash = await hashPassword(randomBytes(32).toString("base64url"));
-  db.insert(users).values({ id, email, name: name.trim().slice(0, 200), role, passwordHash }).run();
+  await db.insert(users).values({ id, email, name: name.trim().slice(0, 200), role, passwordHash });
   audit.record({ type: "user_created", actor: { id, email }, outcome: "ok", details: { userId: id, email, role, method: "oidc", ...provider } });
-  return findUserById(db, id)!;
+  return (await findUserById(db, id))!;
 }
 
 /** The provider is the source of a person's role, and of their email and name when they change there. */
-function refresh(db: Db, audit: AuditSink, before: User, from: { role?: User["role"]; email?: string; name?: string }, provider: object): User {
+async function refresh(db: Db, audit: AuditSink, before: User, from: { role?: User["role"]; email?: string; name?: string }, provider: object): Promise<User> {
   const change: Partial<User> = {};
   if (from.role && from.role !== before.role) change.role = from.role;
   // A new email is taken only when no other console user has it (emails stay unique).
-  if (from.email && from.email !== before.email && !findUserByEmail(db, from.email)) change.email = from.email;
+  if (from.email && from.email !== before.email && !(await findUserByEmail(db, from.email))) change.email = from.email;
   const name = from.name?.trim().slice(0, 200);
   if (name && name !== before.name) change.name = name;
   if (Object.keys(change).length === 0) return before;
-  db.update(users).set({ ...change, updatedAt: new Date() }).where(eq(users.id, before.id)).run();
-  const after = findUserById(db, before.id)!;
+  await db.update(users).set({ ...change, updatedAt: new Date() }).where(eq(users.id, before.id));
+  const after = (await findUserById(db, before.id))!;
   audit.record({
     type: "user_updated",
     actor: { id: after.id, email: after.email },

@@ -21,13 +21,13 @@ export interface SessionUserRow {
 }
 
 /** Opens a session for a user who just proved their password; returns its id for the token. */
-export function startSession(db: Db, userId: string, ip: string, now = new Date()): string {
+export async function startSession(db: Db, userId: string, ip: string, now = new Date()): Promise<string> {
   const id = randomBytes(24).toString("base64url");
   // Rows of sessions long over are dropped as new ones start, so the table stays the size of recent use.
-  db.delete(authSessions)
-    .where(lt(sql`coalesce(${authSessions.endedAt}, ${authSessions.lastSeenAt} + ${SESSION_IDLE_MAX_MS})`, now.getTime() - SESSION_KEEP_ENDED_MS))
-    .run();
-  db.insert(authSessions).values({ id, userId, ip: ip.slice(0, 64), createdAt: now, lastSeenAt: now }).run();
+  await db
+    .delete(authSessions)
+    .where(lt(sql`coalesce(${authSessions.endedAt}, ${authSessions.lastSeenAt} + ${SESSION_IDLE_MAX_MS})`, now.getTime() - SESSION_KEEP_ENDED_MS));
+  await db.insert(authSessions).values({ id, userId, ip: ip.slice(0, 64), createdAt: now, lastSeenAt: now });
   return id;
 }
 
@@ -45,43 +45,44 @@ const sessionRow = preparedQuery((db) =>
  * The user of an open session, with their current role, or null: no such session, ended, idle too long,
  * not this user's, or the user is disabled. Refreshes the last-seen time now and then.
  */
-export function sessionUser(db: Db, token: { userId?: string; sid?: string }, now = new Date()): SessionUserRow | null {
+export async function sessionUser(db: Db, token: { userId?: string; sid?: string }, now = new Date()): Promise<SessionUserRow | null> {
   if (!token.userId || !token.sid) return null;
-  const row = sessionRow(db).get({ sid: token.sid });
+  const row = (await sessionRow(db).execute({ sid: token.sid }))[0];
   if (!row || row.s.userId !== token.userId || row.s.endedAt || row.u.disabled) return null;
   const idle = now.getTime() - row.s.lastSeenAt.getTime();
   if (idle > SESSION_IDLE_MAX_MS) return null;
-  if (idle > SESSION_TOUCH_EVERY_MS) db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, token.sid)).run();
+  if (idle > SESSION_TOUCH_EVERY_MS) await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, token.sid));
   return { id: row.u.id, email: row.u.email, name: row.u.name, role: row.u.role, sid: token.sid };
 }
 
 /** Ends one session; false when it was not open. */
-export function endSession(db: Db, sid: string, reason: SessionEndReason, now = new Date()): boolean {
-  const r = db
+export async function endSession(db: Db, sid: string, reason: SessionEndReason, now = new Date()): Promise<boolean> {
+  // Counted through returning: a run's changes is SQLite's alone.
+  const ended = await db
     .update(authSessions)
     .set({ endedAt: now, endReason: reason })
     .where(and(eq(authSessions.id, sid), isNull(authSessions.endedAt)))
-    .run();
-  return r.changes > 0;
+    .returning({ id: authSessions.id });
+  return ended.length > 0;
 }
 
 /** Ends every open session of a user (but `keep`, the one making the change); returns how many were open. */
-export function endUserSessions(db: Db, userId: string, reason: SessionEndReason, now = new Date(), keep?: string): number {
-  const r = db
+export async function endUserSessions(db: Db, userId: string, reason: SessionEndReason, now = new Date(), keep?: string): Promise<number> {
+  const ended = await db
     .update(authSessions)
     .set({ endedAt: now, endReason: reason })
     .where(and(eq(authSessions.userId, userId), isNull(authSessions.endedAt), ...(keep ? [ne(authSessions.id, keep)] : [])))
-    .run();
-  return r.changes;
+    .returning({ id: authSessions.id });
+  return ended.length;
 }
 
 /** The user an open session belongs to (for auditing a sign-out). */
-export function sessionOwner(db: Db, sid: string): { id: string; email: string } | null {
-  const row = db
+export async function sessionOwner(db: Db, sid: string): Promise<{ id: string; email: string } | null> {
+  const [row] = await db
     .select({ id: users.id, email: users.email })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .where(eq(authSessions.id, sid))
-    .get();
+    .limit(1);
   return row ?? null;
 }

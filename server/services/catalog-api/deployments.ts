@@ -4,6 +4,7 @@
 import { and, desc, eq, inArray, max, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
+import { inTransaction } from "../../../db/transaction";
 import { accessTokens, skillDeployments, users } from "../../../db/schema";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
@@ -22,7 +23,7 @@ export const syncReportSchema = z.object({
     .max(MAX_REPORTED_SKILLS),
 });
 
-export function recordSync(db: Db, p: TokenPrincipal, raw: unknown, audit: AuditSink, now = new Date()): { recorded: number; removed: number } {
+export async function recordSync(db: Db, p: TokenPrincipal, raw: unknown, audit: AuditSink, now = new Date()): Promise<{ recorded: number; removed: number }> {
   const parsed = syncReportSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ServiceError("BAD_REQUEST", `Bad sync report: ${parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ").slice(0, 500)}`);
@@ -30,20 +31,21 @@ export function recordSync(db: Db, p: TokenPrincipal, raw: unknown, audit: Audit
   const r = parsed.data;
   const place = and(eq(skillDeployments.tokenId, p.tokenId), eq(skillDeployments.host, r.host), eq(skillDeployments.agent, r.agent), eq(skillDeployments.scope, r.scope));
   const names = [...new Set(r.skills.map((s) => s.name))];
-  const removed = db.transaction((tx) => {
-    const gone = tx
-      .delete(skillDeployments)
-      .where(names.length ? and(place, notInArray(skillDeployments.name, names)) : place)
-      .run().changes;
+  const removed = await inTransaction(db, async (tx) => {
+    const gone = (
+      await tx
+        .delete(skillDeployments)
+        .where(names.length ? and(place, notInArray(skillDeployments.name, names)) : place)
+        .returning({ name: skillDeployments.name })
+    ).length;
     for (const s of r.skills) {
-      tx.insert(skillDeployments)
+      await tx.insert(skillDeployments)
         .values({ tokenId: p.tokenId, userId: p.userId, host: r.host, agent: r.agent, scope: r.scope, name: s.name, digest: s.digest, firstSeenAt: now, lastSeenAt: now })
         .onConflictDoUpdate({
           target: [skillDeployments.tokenId, skillDeployments.host, skillDeployments.agent, skillDeployments.scope, skillDeployments.name],
           // A new digest is a new deployment of that skill: its first-seen time restarts.
           set: { digest: s.digest, lastSeenAt: now, firstSeenAt: sql`CASE WHEN ${skillDeployments.digest} = ${s.digest} THEN ${skillDeployments.firstSeenAt} ELSE ${now.getTime()} END` },
-        })
-        .run();
+        });
     }
     return gone;
   });
@@ -69,8 +71,8 @@ export interface DeploymentRow {
 }
 
 /** Where a skill is deployed. Administrators see every machine; anyone else only their own tokens' places. */
-export function deploymentsOf(db: Db, viewer: { id: string; role: Role }, name: string): DeploymentRow[] {
-  return db
+export async function deploymentsOf(db: Db, viewer: { id: string; role: Role }, name: string): Promise<DeploymentRow[]> {
+  return await db
     .select({
       name: skillDeployments.name,
       digest: skillDeployments.digest,
@@ -86,18 +88,16 @@ export function deploymentsOf(db: Db, viewer: { id: string; role: Role }, name: 
     .innerJoin(accessTokens, eq(accessTokens.id, skillDeployments.tokenId))
     .leftJoin(users, eq(users.id, skillDeployments.userId))
     .where(viewer.role === "admin" ? eq(skillDeployments.name, name) : and(eq(skillDeployments.name, name), eq(skillDeployments.userId, viewer.id)))
-    .orderBy(desc(skillDeployments.lastSeenAt))
-    .all();
+    .orderBy(desc(skillDeployments.lastSeenAt));
 }
 
 /** Each token's last reported sync (token id -> time), for the tokens page. */
-export function lastSyncByToken(db: Db, tokenIds: string[]): Map<string, Date> {
+export async function lastSyncByToken(db: Db, tokenIds: string[]): Promise<Map<string, Date>> {
   if (tokenIds.length === 0) return new Map();
-  const rows = db
+  const rows = await db
     .select({ tokenId: skillDeployments.tokenId, at: max(skillDeployments.lastSeenAt) })
     .from(skillDeployments)
     .where(inArray(skillDeployments.tokenId, tokenIds))
-    .groupBy(skillDeployments.tokenId)
-    .all();
+    .groupBy(skillDeployments.tokenId);
   return new Map(rows.filter((r) => r.at).map((r) => [r.tokenId, new Date(r.at as unknown as number)]));
 }

@@ -21,9 +21,9 @@ const statusOf = async (ctx: ReturnType<typeof h.ctx>, name: string) => (await l
 describe("resolution cache", () => {
   it("resolves once per index version and context, not once per request", async () => {
     const index = await indexFor("author-1", h.dataHome);
-    const ctx = { policy: effectivePolicy(h.db) };
+    const ctx = { policy: (await effectivePolicy(h.db)) };
     const first = resolveCached(index, ctx);
-    expect(resolveCached(index, { policy: effectivePolicy(h.db) })).toBe(first);
+    expect(resolveCached(index, { policy: (await effectivePolicy(h.db)) })).toBe(first);
     // Another context (a what-if environment) is resolved on its own.
     expect(resolveCached(index, { ...ctx, environment: "prod" })).not.toBe(first);
   });
@@ -31,9 +31,9 @@ describe("resolution cache", () => {
   it("a policy change is seen by the very next request", async () => {
     const author = h.ctx(h.actor("author"));
     expect(await statusOf(author, "beta")).toBe("active");
-    changePolicy(h.db, { op: "block", name: "beta" }, { audit: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
+    await changePolicy(h.db, { op: "block", name: "beta" }, { audit: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
     expect(await statusOf(author, "beta")).toBe("blocked");
-    changePolicy(h.db, { op: "unblock", name: "beta" }, { audit: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
+    await changePolicy(h.db, { op: "unblock", name: "beta" }, { audit: new MemoryAuditSink(), actor: { id: "admin-1", email: "admin-1@x.io" } });
     expect(await statusOf(author, "beta")).toBe("active");
   });
 
@@ -43,7 +43,7 @@ describe("resolution cache", () => {
     expect(rows.find((r) => r.name === "gamma")?.description).toBe("Does gamma things. Use when gamma is needed.");
     const ref = rows.find((r) => r.name === "gamma")!.ref;
     const file = readSkillFile(author, ref, "SKILL.md");
-    saveFile(author, { ref, path: "SKILL.md", text: skillMd("gamma", "Gamma, changed in the console. Use it."), baseDigest: file.digest });
+    await saveFile(author, { ref, path: "SKILL.md", text: skillMd("gamma", "Gamma, changed in the console. Use it."), baseDigest: file.digest });
     expect((await listSkills(author, {})).rows.find((r) => r.name === "gamma")?.description).toBe("Gamma, changed in the console. Use it.");
 
     // Outside the console (git, another editor): the watcher's refresh makes it the next index version.

@@ -7,5 +7,5 @@ import { readDoctorPolicy } from "./policy";
 
 export async function reviewApproval(ctx: SkillsContext, id: number): Promise<ApprovalReview & { findings: Finding[] }> {
   const { dir, ...review } = await approvalReview(ctx.db, ctx.dataHome, ctx.actor.id, id);
-  return { ...review, findings: doctorSkill(dir, { ignore: readDoctorPolicy(ctx.db).ignore }).findings };
+  return { ...review, findings: doctorSkill(dir, { ignore: (await readDoctorPolicy(ctx.db)).ignore }).findings };
 }

@@ -50,7 +50,7 @@ function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, number> {
 export async function skillFindings(ctx: SkillsContext, input: SkillRef): Promise<SkillFindings> {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  const r = await offload("doctorSkill", dir, { ignore: readDoctorPolicy(ctx.db).ignore, rivals: rivalsIn(index, [dir]) });
+  const r = await offload("doctorSkill", dir, { ignore: (await readDoctorPolicy(ctx.db)).ignore, rivals: rivalsIn(index, [dir]) });
   return { ref, name: r.name, findings: r.findings, ...countsOf(r.findings) };
 }
 
@@ -70,7 +70,7 @@ const worse = (a: SkillFindings, b: SkillFindings) =>
 /** The catalog report: every active definition the actor's catalog resolves to, and every one that does not load, doctored together. */
 export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportView> {
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  const all = skillRows(index, effectivePolicy(ctx.db), new Map(), ctx.actor.id);
+  const all = skillRows(index, (await effectivePolicy(ctx.db)), new Map(), ctx.actor.id);
   const entries = entriesByKey(index, all); // pairs rows with entries by position: give it every row
   // What agents get, and what does not load at all (a high skill.not-loadable finding, as for a folder given by path).
   const rows = all.filter((r) => r.status === "active" || r.status === "pending-approval" || r.status === "invalid");
@@ -81,7 +81,7 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
   }
   const dirs = [...refByDir.keys()];
   // Every script of the catalog is read: seconds for a large one, so not on the request thread.
-  const report = await offload("doctorCatalog", dirs, { ignore: readDoctorPolicy(ctx.db).ignore, rivals: rivalsIn(index, dirs) });
+  const report = await offload("doctorCatalog", dirs, { ignore: (await readDoctorPolicy(ctx.db)).ignore, rivals: rivalsIn(index, dirs) });
   const skills = report.skills.map((s) => ({ ref: refByDir.get(s.dir)!, name: s.name, findings: s.findings, ...countsOf(s.findings) })).sort(worse);
   const byCode = new Map<string, { count: number; silenced: number }>();
   for (const s of skills) {

@@ -28,8 +28,8 @@ function normalise(raw: Partial<DoctorPolicy> | null | undefined): DoctorPolicy 
   return { gate, ignore };
 }
 
-export function readDoctorPolicy(db: Db): DoctorPolicy {
-  const row = db.select().from(policySettings).where(eq(policySettings.key, KEY)).get();
+export async function readDoctorPolicy(db: Db): Promise<DoctorPolicy> {
+  const row = (await db.select().from(policySettings).where(eq(policySettings.key, KEY)).limit(1))[0];
   if (!row) return { ...EMPTY_DOCTOR_POLICY };
   try {
     return normalise(JSON.parse(row.value) as DoctorPolicy);
@@ -39,19 +39,18 @@ export function readDoctorPolicy(db: Db): DoctorPolicy {
 }
 
 /** Admin only; unknown codes are refused (a typo would silence nothing and look like it did). */
-export function setDoctorPolicy(ctx: SkillsContext, input: DoctorPolicy): DoctorPolicy {
+export async function setDoctorPolicy(ctx: SkillsContext, input: DoctorPolicy): Promise<DoctorPolicy> {
   if (ctx.actor.role !== "admin") throw new ServiceError("FORBIDDEN", "only an administrator changes the doctor policy");
   const unknown = unknownCodes(input.ignore);
   if (unknown.length) throw new ServiceError("BAD_REQUEST", `unknown check ${unknown.map((c) => `"${c}"`).join(", ")}`);
   const after = normalise({ gate: input.gate, ignore: [...new Set(input.ignore.map((c) => c.trim()).filter(Boolean))] });
-  const before = readDoctorPolicy(ctx.db);
+  const before = await readDoctorPolicy(ctx.db);
   const now = Date.now();
   const value = JSON.stringify(after);
-  ctx.db
+  await ctx.db
     .insert(policySettings)
     .values({ key: KEY, value, updatedBy: ctx.actor.id, updatedAt: now })
-    .onConflictDoUpdate({ target: policySettings.key, set: { value, updatedBy: ctx.actor.id, updatedAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: policySettings.key, set: { value, updatedBy: ctx.actor.id, updatedAt: now } });
   ctx.audit.record({ type: "policy_changed", actor: { id: ctx.actor.id, email: ctx.actor.email }, outcome: "ok", details: { area: "doctor", before, after } });
   return after;
 }
@@ -61,9 +60,9 @@ export function setDoctorPolicy(ctx: SkillsContext, input: DoctorPolicy): Doctor
  * A definition no longer on disk at that digest is left to the approval itself.
  */
 export async function assertApprovable(ctx: SkillsContext, approvalId: number): Promise<void> {
-  const policy = readDoctorPolicy(ctx.db);
+  const policy = await readDoctorPolicy(ctx.db);
   if (!policy.gate) return;
-  const row = ctx.db.select().from(approvals).where(eq(approvals.id, approvalId)).get();
+  const row = (await ctx.db.select().from(approvals).where(eq(approvals.id, approvalId)).limit(1))[0];
   if (!row) return;
   const entry = (await allDefinitions(ctx.dataHome, ctx.actor.id)).find(
     (e) => e.layer === row.layer && e.name === row.skill && (e.plugin ?? null) === (row.plugin ?? null) && approvalDigestOf(e) === row.digest,

@@ -26,37 +26,35 @@ function target(ctx: Ctx, input: SkillRef, mode: "read" | "write") {
   return keyOf(ref);
 }
 
-export function saveDraft(ctx: Ctx, input: { ref: SkillRef; path: string; text: string; baseDigest: string | null }, now = Date.now()): { updatedAt: number } {
+export async function saveDraft(ctx: Ctx, input: { ref: SkillRef; path: string; text: string; baseDigest: string | null }, now = Date.now()): Promise<{ updatedAt: number }> {
   const skillKey = target(ctx, input.ref, "write");
   const path = safeRelPath(input.path);
   const row = { userId: ctx.actor.id, skillKey, path, text: input.text, baseDigest: input.baseDigest, updatedAt: now };
-  ctx.db
+  await ctx.db
     .insert(editorDrafts)
     .values(row)
-    .onConflictDoUpdate({ target: [editorDrafts.userId, editorDrafts.skillKey, editorDrafts.path], set: { text: row.text, baseDigest: row.baseDigest, updatedAt: now } })
-    .run();
-  const mine = ctx.db.select({ id: editorDrafts.id }).from(editorDrafts).where(eq(editorDrafts.userId, ctx.actor.id)).orderBy(asc(editorDrafts.updatedAt)).all();
-  for (const old of mine.slice(0, Math.max(0, mine.length - DRAFTS_PER_USER_MAX))) ctx.db.delete(editorDrafts).where(eq(editorDrafts.id, old.id)).run();
+    .onConflictDoUpdate({ target: [editorDrafts.userId, editorDrafts.skillKey, editorDrafts.path], set: { text: row.text, baseDigest: row.baseDigest, updatedAt: now } });
+  const mine = await ctx.db.select({ id: editorDrafts.id }).from(editorDrafts).where(eq(editorDrafts.userId, ctx.actor.id)).orderBy(asc(editorDrafts.updatedAt));
+  for (const old of mine.slice(0, Math.max(0, mine.length - DRAFTS_PER_USER_MAX))) await ctx.db.delete(editorDrafts).where(eq(editorDrafts.id, old.id));
   return { updatedAt: now };
 }
 
 /** The acting user's drafts of one skill (drafts past DRAFT_MAX_AGE_MS are dropped first). */
-export function listDrafts(ctx: Ctx, ref: SkillRef, now = Date.now()): Draft[] {
+export async function listDrafts(ctx: Ctx, ref: SkillRef, now = Date.now()): Promise<Draft[]> {
   const skillKey = target(ctx, ref, "read");
-  ctx.db.delete(editorDrafts).where(and(eq(editorDrafts.userId, ctx.actor.id), lt(editorDrafts.updatedAt, now - DRAFT_MAX_AGE_MS))).run();
-  return ctx.db
+  await ctx.db.delete(editorDrafts).where(and(eq(editorDrafts.userId, ctx.actor.id), lt(editorDrafts.updatedAt, now - DRAFT_MAX_AGE_MS)));
+  return await ctx.db
     .select({ path: editorDrafts.path, text: editorDrafts.text, baseDigest: editorDrafts.baseDigest, updatedAt: editorDrafts.updatedAt })
     .from(editorDrafts)
     .where(and(eq(editorDrafts.userId, ctx.actor.id), eq(editorDrafts.skillKey, skillKey)))
-    .orderBy(asc(editorDrafts.path))
-    .all();
+    .orderBy(asc(editorDrafts.path));
 }
 
 /** Drops the acting user's draft of one file, or of every file of the skill when no path is given. */
-export function discardDrafts(ctx: Ctx, ref: SkillRef, path?: string): { discarded: number } {
+export async function discardDrafts(ctx: Ctx, ref: SkillRef, path?: string): Promise<{ discarded: number }> {
   const skillKey = target(ctx, ref, "read");
   const where = [eq(editorDrafts.userId, ctx.actor.id), eq(editorDrafts.skillKey, skillKey)];
   if (path !== undefined) where.push(eq(editorDrafts.path, safeRelPath(path)));
-  const r = ctx.db.delete(editorDrafts).where(and(...where)).run();
+  const r = await ctx.db.delete(editorDrafts).where(and(...where));
   return { discarded: r.changes };
 }

@@ -121,7 +121,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   const { provider, index, rctx, entry, skillMd } = await prepareRun(ctx, { ...input, ref }, dir, env);
   const runs = input.runs ?? defaultRuns(provider.name);
   const threshold = input.threshold ?? DEFAULT_THRESHOLD;
-  const row = ctx.db
+  const row = (await ctx.db
     .insert(evalRuns)
     .values({
       skillKey: keyOf(ref),
@@ -140,8 +140,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       userId: ctx.actor.id,
       startedAt: Date.now(),
     })
-    .returning({ id: evalRuns.id })
-    .get();
+    .returning({ id: evalRuns.id }))[0]!;
   const id = row.id;
   const controller = new AbortController();
   running().set(id, controller);
@@ -166,13 +165,13 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
         scratchDir,
         userId: ctx.actor.id,
         signal: controller.signal,
-        onResult: (r) => {
+        onResult: async (r) => {
           results.push(r);
           // The page's progress, every PROGRESS_EVERY results or PROGRESS_MS: the whole list after every result was
           // 500 writes and 30 MB through the console's thread and WAL for a 500-case run.
           if (results.length % PROGRESS_EVERY && Date.now() - savedAt < PROGRESS_MS) return;
           savedAt = Date.now();
-          ctx.db.update(evalRuns).set({ results: JSON.stringify(results) }).where(eq(evalRuns.id, id)).run();
+          await ctx.db.update(evalRuns).set({ results: JSON.stringify(results) }).where(eq(evalRuns.id, id));
         },
       });
       // evals.json expectations, judged by the model against real answers (a model provider only).
@@ -188,11 +187,10 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       fs.rmSync(scratchDir, { recursive: true, force: true });
     }
     const summary: EvalSummary & { tasks?: TaskGrade[] } = { ...summarize(results, entry.name), ...(graded.length ? { tasks: graded } : {}) };
-    ctx.db
+    await ctx.db
       .update(evalRuns)
       .set({ status, results: JSON.stringify(results), summary: JSON.stringify(summary), f1: summary.f1, error, finishedAt: Date.now() })
-      .where(eq(evalRuns.id, id))
-      .run();
+      .where(eq(evalRuns.id, id));
     ctx.audit.record({
       type: "eval_run",
       actor: { id: ctx.actor.id, email: ctx.actor.email },
@@ -206,8 +204,8 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   return { id };
 }
 
-function ownRow(ctx: SkillsContext, id: number): EvalRunRow {
-  const row = ctx.db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
+async function ownRow(ctx: SkillsContext, id: number): Promise<EvalRunRow> {
+  const row = (await ctx.db.select().from(evalRuns).where(eq(evalRuns.id, id)).limit(1))[0];
   if (!row) throw new SkillServiceError("NOT_FOUND", `There is no eval run ${id}.`);
   const key = JSON.parse(row.skillKey) as { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string };
   // Reading a run needs the right to read its skill (another user's personal skill stays theirs).
@@ -215,28 +213,27 @@ function ownRow(ctx: SkillsContext, id: number): EvalRunRow {
   return row;
 }
 
-export function getRun(ctx: SkillsContext, id: number): EvalRunView {
-  return viewOf(ownRow(ctx, id));
+export async function getRun(ctx: SkillsContext, id: number): Promise<EvalRunView> {
+  return viewOf((await ownRow(ctx, id)));
 }
 
 /** The runs of one skill, newest first (results left out: the history chart and list need the figures only). */
-export function listRuns(ctx: SkillsContext, input: SkillRef, limit = 50) {
+export async function listRuns(ctx: SkillsContext, input: SkillRef, limit = 50) {
   const { ref } = existingSkillDir(ctx, input, "read");
-  return ctx.db
+  return (await ctx.db
     .select()
     .from(evalRuns)
     .where(eq(evalRuns.skillKey, keyOf(ref)))
     .orderBy(desc(evalRuns.id))
-    .limit(limit)
-    .all()
+    .limit(limit))
     .map((r) => {
       const { results: _r, ...rest } = viewOf(r);
       return rest;
     });
 }
 
-export function cancelRun(ctx: SkillsContext, id: number): { cancelled: boolean } {
-  const row = ownRow(ctx, id);
+export async function cancelRun(ctx: SkillsContext, id: number): Promise<{ cancelled: boolean }> {
+  const row = await ownRow(ctx, id);
   if (row.userId !== ctx.actor.id && ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "Only the person who started a run (or an administrator) can cancel it.");
   const c = running().get(id);
   c?.abort();
@@ -244,8 +241,8 @@ export function cancelRun(ctx: SkillsContext, id: number): { cancelled: boolean 
 }
 
 /** Every skill with a run: its last finished run's F1 and when it ran (the catalog's overview). */
-export function overview(ctx: SkillsContext) {
-  const rows = ctx.db.select().from(evalRuns).where(and(eq(evalRuns.status, "done"))).orderBy(desc(evalRuns.id)).all();
+export async function overview(ctx: SkillsContext) {
+  const rows = await ctx.db.select().from(evalRuns).where(and(eq(evalRuns.status, "done"))).orderBy(desc(evalRuns.id));
   const seen = new Map<string, ReturnType<typeof toOverview>>();
   for (const r of rows) {
     if (seen.has(r.skillKey)) continue;

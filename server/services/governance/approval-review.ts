@@ -45,7 +45,7 @@ function readShown(file: string): { text: string; truncated: boolean } {
 
 /** The approval's definition on disk at the approval's version, or NOT_FOUND when it changed or went. */
 async function approvalEntry(db: Db, dataHome: DataHome, viewerId: string, id: number): Promise<{ row: typeof approvals.$inferSelect; entry: SkillEntry; all: SkillEntry[] }> {
-  const row = db.select().from(approvals).where(eq(approvals.id, id)).get();
+  const row = (await db.select().from(approvals).where(eq(approvals.id, id)).limit(1))[0];
   if (!row) throw new GovernanceError("NOT_FOUND", `approval #${id} does not exist`);
   const all = await allDefinitions(dataHome, viewerId);
   const entry = all.find(
@@ -59,7 +59,7 @@ export async function approvalReview(db: Db, dataHome: DataHome, viewerId: strin
   const { row, entry, all } = await approvalEntry(db, dataHome, viewerId, id);
   // Resolved as the registry does for the definition's owner: the shared layers and only that owner's personal one.
   const same = all.filter((d) => d.name === entry.name && (d.layer !== "personal" || ownerOf(d, dataHome) === row.ownerId));
-  const ctx = { ...configOrDefault(dataHome), policy: effectivePolicy(db, { userId: row.ownerId }) };
+  const ctx = { ...configOrDefault(dataHome), policy: (await effectivePolicy(db, { userId: row.ownerId })) };
   const now = resolve({ definitions: () => same, names: () => [entry.name] }, entry.plugin ? `${entry.name}@${entry.plugin}` : entry.name, ctx).active;
   const waiting = readShown(entry.file);
   const active = now && now.id !== entry.id ? now : null;

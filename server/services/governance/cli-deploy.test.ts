@@ -14,31 +14,31 @@ const h = useTestHome(govHome);
 const config = () => makeLayerConfig({ home: h.dataHome.home, projectRoot: h.dataHome.projectRoot });
 
 describe("cliDeploy", () => {
-  it("previews with the console policy: a blocked name changes nothing, and says why", () => {
+  it("previews with the console policy: a blocked name changes nothing, and says why", async () => {
     h.skill("project", "git-helper");
-    changePolicy(h.db, { op: "block", name: "git-helper" }, { audit: h.audit, actor: { id: "admin-id" } });
-    expect(() => cliDeploy(config(), "git-helper", "enterprise", { dryRun: true })).toThrow(/no active definition to copy/);
-    const out = cliDeploy(config(), "git-helper", "enterprise", { dryRun: true, fromLayer: "project" });
+    await changePolicy(h.db, { op: "block", name: "git-helper" }, { audit: h.audit, actor: { id: "admin-id" } });
+    await expect(cliDeploy(config(), "git-helper", "enterprise", { dryRun: true })).rejects.toThrow(/no active definition to copy/);
+    const out = await cliDeploy(config(), "git-helper", "enterprise", { dryRun: true, fromLayer: "project" });
     expect(out.policyFrom).toBe(h.dataHome.dbFile);
     expect(out.preview.rows[0]).toMatchObject({ before: null, after: null, changes: false, copyStatus: "blocked" });
     expect(formatPreview(out.preview)).toMatch(/no agent's resolution changes:\n {4}default .*: nothing -> nothing {2}\[copy: blocked by policy/);
     expect(fs.existsSync(path.join(h.root("enterprise"), "git-helper"))).toBe(false);
   });
 
-  it("deploys and records skill_deployed in the console's audit chain", () => {
+  it("deploys and records skill_deployed in the console's audit chain", async () => {
     h.skill("project", "data-handling", { extra: "scope:\n  environments: [production]" });
-    const out = cliDeploy(config(), "data-handling", "enterprise", { fromLayer: "project" });
+    const out = await cliDeploy(config(), "data-handling", "enterprise", { fromLayer: "project" });
     // Scoped to production: a caller naming no environment is served by neither copy (#14 §4).
     expect(out.result?.message).toMatch(/out of scope: limited to environments \[production\] and this context names no environment/);
     expect(out.auditTo).toBe(h.dataHome.dbFile);
     expect(formatPreview(out.preview)).toContain("* environment=production: project -> enterprise (the copy)");
-    const events = listEvents(h.db, { type: "skill_deployed" }, { kind: "all" }).events;
+    const events = (await listEvents(h.db, { type: "skill_deployed" }, { kind: "all" })).events;
     expect(events.map((e) => [e.skill, e.layer, e.actorId])).toEqual([["data-handling", "enterprise", "cli"]]);
   });
 
-  it("without a console.db no policy applies", () => {
+  it("without a console.db no policy applies", async () => {
     fs.rmSync(h.dataHome.dbFile);
     h.skill("project", "x");
-    expect(cliDeploy(config(), "x", "enterprise", { dryRun: true }).policyFrom).toBeNull();
+    expect((await cliDeploy(config(), "x", "enterprise", { dryRun: true })).policyFrom).toBeNull();
   });
 });

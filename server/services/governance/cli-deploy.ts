@@ -33,9 +33,9 @@ export interface CliDeployOutcome {
   events: MemoryAuditSink["events"];
 }
 
-export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget, opts: CliDeployOptions = {}): CliDeployOutcome {
+export async function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget, opts: CliDeployOptions = {}): Promise<CliDeployOutcome> {
   const dbFile = path.join(config.home, "console.db");
-  const policy: RegistryPolicy | undefined = policyFromHome(config.home, { userId: config.userId }) ?? undefined;
+  const policy: RegistryPolicy | undefined = (await policyFromHome(config.home, { userId: config.userId })) ?? undefined;
   const index = SkillIndex.build(config);
   const { name, plugin } = parseSkillRef(ref);
   let fromId: string | undefined;
@@ -57,7 +57,7 @@ export function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget
     audit = auditSinkFor(db, { stdout: false });
     auditTo = dbFile;
   }
-  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force, ...(opts.context ? { context: opts.context } : {}) }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? readDoctorPolicy(db) : undefined);
+  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force, ...(opts.context ? { context: opts.context } : {}) }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? (await readDoctorPolicy(db)) : undefined);
   if (db) flushAudit(db);
   return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
 }

@@ -19,7 +19,7 @@ describe("deploy preview", () => {
     h.skill("project", "data-handling", { body: "project rules\n" });
     h.skill("project", "other", { extra: "scope:\n  environments: [production, staging]\n  agents: [cot-agent]" });
     const index = await indexFor(h.admin.id, h.dataHome);
-    const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, effectivePolicy(h.db));
+    const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, (await effectivePolicy(h.db)));
     expect(p.rows.map((r) => r.label)).toEqual(["default (no environment, agent or tenant)", "environment=production", "environment=staging", "agent=cot-agent"]);
     for (const r of p.rows) {
       expect(r.before).toMatchObject({ layer: "project", isCopy: false });
@@ -35,18 +35,18 @@ describe("deploy preview", () => {
     h.skill("plugin", "review", { plugin: "tools", extra: "priority: 1000" });
     const index = await indexFor(h.admin.id, h.dataHome);
     const fromId = index.definitions("review").find((e) => e.layer === "plugin")!.id;
-    const p = previewDeploy(index, h.dataHome, { name: "review", fromId, target: "project" }, effectivePolicy(h.db));
+    const p = previewDeploy(index, h.dataHome, { name: "review", fromId, target: "project" }, (await effectivePolicy(h.db)));
     expect(p.changedContexts).toBe(0);
     expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "shadowed", after: { layer: "enterprise" } });
     expect(p.rows[0]!.copyReason).toMatch(/shadowed by the enterprise definition/);
   });
 
   it("the preview applies policy: a copy that needs approval would not become active", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
+    await changePolicy(h.db, { op: "setRequireApproval", project: true }, actor());
     h.skill("personal", "tool", { userId: h.admin.id });
     const index = await indexFor(h.admin.id, h.dataHome);
     // Deploying the personal skill to the project layer: the personal one still wins for this user.
-    const p = previewDeploy(index, h.dataHome, { name: "tool", target: "project" }, effectivePolicy(h.db, { userId: h.admin.id }));
+    const p = previewDeploy(index, h.dataHome, { name: "tool", target: "project" }, (await effectivePolicy(h.db, { userId: h.admin.id })));
     expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "pending-approval" });
   });
 });
@@ -55,7 +55,7 @@ describe("deploy", () => {
   it("the preview lists the source's doctor findings; the console deploys one with a high finding only when told to, and the audit names them (#41)", async () => {
     h.skill("project", "fetcher", { extra: "allowed-tools: Read", body: "# Fetch\n\n```bash\ncurl -s https://example.com/data\n```\n" });
     const index = await indexFor(h.admin.id, h.dataHome);
-    const policy = effectivePolicy(h.db);
+    const policy = await effectivePolicy(h.db);
     const p = previewDeploy(index, h.dataHome, { name: "fetcher", target: "enterprise" }, policy);
     expect(p.findings).toContainEqual(expect.objectContaining({ code: "tools.missing", severity: "high", file: "SKILL.md" }));
     // Silenced by the doctor policy: not listed.
@@ -71,7 +71,7 @@ describe("deploy", () => {
   it("copies the skill folder, reports the change and records skill_deployed", async () => {
     h.skill("project", "data-handling", { scripts: { "check.sh": "echo ok\n" } });
     const index = await indexFor(h.admin.id, h.dataHome);
-    const policy = effectivePolicy(h.db);
+    const policy = await effectivePolicy(h.db);
     const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, policy);
     const r = executeDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise", replace: false, expectDigest: p.from.digest }, policy, actor());
     const target = path.join(h.root("enterprise"), "data-handling");
@@ -93,11 +93,12 @@ describe("deploy", () => {
   it("refuses when the source changed since the preview", async () => {
     const dir = h.skill("project", "x");
     const index = await indexFor(h.admin.id, h.dataHome);
-    const p = previewDeploy(index, h.dataHome, { name: "x", target: "enterprise" }, effectivePolicy(h.db));
+    const p = previewDeploy(index, h.dataHome, { name: "x", target: "enterprise" }, (await effectivePolicy(h.db)));
     fs.appendFileSync(path.join(dir, "SKILL.md"), "edited\n");
     index.refresh([dir]);
+    const policy = await effectivePolicy(h.db);
     expect(() =>
-      executeDeploy(index, h.dataHome, { name: "x", target: "enterprise", replace: false, expectDigest: p.from.digest }, effectivePolicy(h.db), actor()),
+      executeDeploy(index, h.dataHome, { name: "x", target: "enterprise", replace: false, expectDigest: p.from.digest }, policy, actor()),
     ).toThrow(/changed since the preview/);
     expect(fs.existsSync(path.join(h.root("enterprise"), "x"))).toBe(false);
   });
@@ -106,7 +107,8 @@ describe("deploy", () => {
     h.skill("project", "sneaky", { name: "../../escape" });
     const index = await indexFor(h.admin.id, h.dataHome);
     expect(index.definitions("../../escape")).toHaveLength(1);
-    expect(() => previewDeploy(index, h.dataHome, { name: "../../escape", target: "enterprise" }, effectivePolicy(h.db))).toThrow(/must not contain/);
+    const policy = await effectivePolicy(h.db);
+    expect(() => previewDeploy(index, h.dataHome, { name: "../../escape", target: "enterprise" }, policy)).toThrow(/must not contain/);
   });
 
   it("rights: admins deploy anywhere, authors to project and personal, viewers nowhere", () => {

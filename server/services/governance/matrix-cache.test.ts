@@ -60,7 +60,7 @@ describe("the matrix and the what-if read the cached resolution", () => {
   it("see a policy change and a new skill at the very next call", async () => {
     const before = await request();
     expect(buildMatrix(before.index, before.ctx).counts.active).toBe(2);
-    block("release-notes");
+    await block("release-notes");
     const blocked = await request();
     expect(buildMatrix(blocked.index, blocked.ctx).rows.find((r) => r.name === "release-notes")?.cells.project.map((c) => c.status)).toEqual(["blocked"]);
     expect(effectiveSkills(blocked.index, blocked.ctx).map((s) => s.name)).toEqual(["data-handling"]);

@@ -22,9 +22,9 @@ beforeAll(() => {
 
 describe("matrix at scale", () => {
   it("1,000 names resolve into the matrix quickly, with the overridden rows marked", async () => {
-    changePolicy(h.db, { op: "block", name: "skill-0003" }, { audit: h.audit, actor: { id: "a" } });
+    await changePolicy(h.db, { op: "block", name: "skill-0003" }, { audit: h.audit, actor: { id: "a" } });
     const index = await indexFor(h.admin.id, h.dataHome);
-    const policy = effectivePolicy(h.db, { userId: h.admin.id });
+    const policy = await effectivePolicy(h.db, { userId: h.admin.id });
     const t0 = performance.now();
     const m = buildMatrix(index, { policy, environment: "staging" });
     const ms = performance.now() - t0;
@@ -40,13 +40,13 @@ describe("matrix at scale", () => {
   });
 
   it("the approvals queue for 1,000 project skills is built in one go, and listing again creates nothing", async () => {
-    changePolicy(h.db, { op: "setRequireApproval", project: true }, { audit: h.audit, actor: { id: "a" } });
+    await changePolicy(h.db, { op: "setRequireApproval", project: true }, { audit: h.audit, actor: { id: "a" } });
     const defs = await allDefinitions(h.dataHome, h.admin.id);
     let t0 = performance.now();
-    const first = syncApprovals(h.db, h.dataHome, defs);
+    const first = await syncApprovals(h.db, h.dataHome, defs);
     const firstMs = performance.now() - t0;
     t0 = performance.now();
-    const again = syncApprovals(h.db, h.dataHome, defs);
+    const again = await syncApprovals(h.db, h.dataHome, defs);
     const againMs = performance.now() - t0;
     console.log(`[measure] approvals queue of ${first.length} project skills: first listing ${firstMs.toFixed(0)} ms (rows created), again ${againMs.toFixed(0)} ms`);
     // skill-0003 is blocked, so it does not wait for anything.

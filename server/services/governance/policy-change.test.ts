@@ -10,10 +10,10 @@ const h = useTestHome(govHome);
 const actor = () => ({ audit: h.audit, actor: { id: h.admin.id, email: h.admin.email } });
 
 describe("policy changes", () => {
-  it("each change is stored and audited as policy_changed with the whole policy before and after", () => {
-    changePolicy(h.db, { op: "block", name: "git-helper" }, actor());
-    changePolicy(h.db, { op: "disable", name: "code-review", layer: "project" }, actor());
-    expect(readStoredPolicy(h.db)).toEqual({ blockedNames: ["git-helper"], disabled: [{ name: "code-review", layer: "project" }] });
+  it("each change is stored and audited as policy_changed with the whole policy before and after", async () => {
+    await changePolicy(h.db, { op: "block", name: "git-helper" }, actor());
+    await changePolicy(h.db, { op: "disable", name: "code-review", layer: "project" }, actor());
+    expect((await readStoredPolicy(h.db))).toEqual({ blockedNames: ["git-helper"], disabled: [{ name: "code-review", layer: "project" }] });
     const events = h.audit.events.filter((e) => e.type === "policy_changed");
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({
@@ -22,34 +22,34 @@ describe("policy changes", () => {
       details: { change: { op: "block", name: "git-helper" }, before: { blockedNames: [] }, after: { blockedNames: ["git-helper"] }, changed: true },
     });
     expect(events[1]!.details!.before).toEqual({ blockedNames: ["git-helper"], disabled: [] });
-    changePolicy(h.db, { op: "unblock", name: "git-helper" }, actor());
-    changePolicy(h.db, { op: "enable", name: "code-review", layer: "project" }, actor());
-    expect(readStoredPolicy(h.db)).toEqual({ blockedNames: [], disabled: [] });
+    await changePolicy(h.db, { op: "unblock", name: "git-helper" }, actor());
+    await changePolicy(h.db, { op: "enable", name: "code-review", layer: "project" }, actor());
+    expect((await readStoredPolicy(h.db))).toEqual({ blockedNames: [], disabled: [] });
   });
 
-  it("approval switches and the allowlist reach the effective policy", () => {
-    changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
-    changePolicy(h.db, { op: "setAllowlist", names: ["b", "a", "a"] }, actor());
-    expect(effectivePolicy(h.db)).toMatchObject({ requireApprovalForScripts: true, allowlist: ["a", "b"], approvedDigests: {} });
-    changePolicy(h.db, { op: "setRequireApproval", scripts: false, project: true }, actor());
-    const p = readStoredPolicy(h.db);
+  it("approval switches and the allowlist reach the effective policy", async () => {
+    await changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
+    await changePolicy(h.db, { op: "setAllowlist", names: ["b", "a", "a"] }, actor());
+    expect((await effectivePolicy(h.db))).toMatchObject({ requireApprovalForScripts: true, allowlist: ["a", "b"], approvedDigests: {} });
+    await changePolicy(h.db, { op: "setRequireApproval", scripts: false, project: true }, actor());
+    const p = await readStoredPolicy(h.db);
     expect(p.requireApprovalForScripts).toBeUndefined();
     expect(p.requireApprovalForProject).toBe(true);
   });
 
-  it("bad input is refused with a message and changes nothing", () => {
-    const before = readStoredPolicy(h.db);
-    expect(() => changePolicy(h.db, { op: "block", name: "  " }, actor())).toThrow(/a skill name is 1 to 1024 characters/);
-    expect(() => changePolicy(h.db, { op: "block", name: "x".repeat(1025) }, actor())).toThrow(/a skill name is 1 to 1024 characters/);
-    expect(() => changePolicy(h.db, { op: "disable", name: "csv", layer: "plugin", plugin: "../up" }, actor())).toThrow(/not a plugin name/);
-    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/[unclosed/"] }, actor())).toThrow(/not a valid regular expression/);
-    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/.*/"] }, actor())).toThrow(/every skill/);
+  it("bad input is refused with a message and changes nothing", async () => {
+    const before = await readStoredPolicy(h.db);
+    await expect(changePolicy(h.db, { op: "block", name: "  " }, actor())).rejects.toThrow(/a skill name is 1 to 1024 characters/);
+    await expect(changePolicy(h.db, { op: "block", name: "x".repeat(1025) }, actor())).rejects.toThrow(/a skill name is 1 to 1024 characters/);
+    await expect(changePolicy(h.db, { op: "disable", name: "csv", layer: "plugin", plugin: "../up" }, actor())).rejects.toThrow(/not a plugin name/);
+    await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/[unclosed/"] }, actor())).rejects.toThrow(/not a valid regular expression/);
+    await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/.*/"] }, actor())).rejects.toThrow(/every skill/);
     // What the registry's linear-time matcher cannot run is refused where it is written, not skipped later.
-    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/^x(?!ok-)/"] }, actor())).toThrow(/lookaround/);
-    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/(a)\\1/"] }, actor())).toThrow(/backreference/);
-    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/x{0,999}y{0,999}z{0,999}/"] }, actor())).toThrow(/too large/);
-    expect(() => changePolicy(h.db, { op: "setForbiddenPatterns", patterns: [" "] }, actor())).toThrow(/empty pattern/);
-    expect(readStoredPolicy(h.db)).toEqual(before);
+    await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/^x(?!ok-)/"] }, actor())).rejects.toThrow(/lookaround/);
+    await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/(a)\\1/"] }, actor())).rejects.toThrow(/backreference/);
+    await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/x{0,999}y{0,999}z{0,999}/"] }, actor())).rejects.toThrow(/too large/);
+    await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: [" "] }, actor())).rejects.toThrow(/empty pattern/);
+    expect((await readStoredPolicy(h.db))).toEqual(before);
     expect(h.audit.events).toHaveLength(0);
   });
 

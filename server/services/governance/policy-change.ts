@@ -1,6 +1,7 @@
 // Policy changes, one small operation at a time (so two admins editing different rules never overwrite each
 // other), each validated and recorded as a policy_changed audit event with the whole policy before and after.
 import type { Db } from "../../../db/client";
+import { inTransaction } from "../../../db/transaction";
 import type { Audited } from "../../runtime/audit/events";
 import type { StoredPolicy } from "../policy/normalise";
 import { readStoredPolicy, writeStoredPolicy } from "../policy/store";
@@ -12,12 +13,12 @@ export type { PolicyChange } from "./policy-rules";
 export { VENDOR_WORD_PATTERNS } from "../../domain/vocabulary";
 
 /** Applies and stores one change, then records policy_changed with before and after. Returns the new policy. */
-export function changePolicy(db: Db, change: PolicyChange, by: Audited): StoredPolicy {
-  // One transaction so two concurrent changes read-modify-write in turn (better-sqlite3 is synchronous).
-  const { before, after } = db.transaction(() => {
-    const before = readStoredPolicy(db);
+export async function changePolicy(db: Db, change: PolicyChange, by: Audited): Promise<StoredPolicy> {
+  // One transaction so two concurrent changes read-modify-write in turn.
+  const { before, after } = await inTransaction(db, async (tx) => {
+    const before = await readStoredPolicy(tx);
     const after = applyPolicyChange(before, change);
-    writeStoredPolicy(db, after, by.actor.id);
+    await writeStoredPolicy(tx, after, by.actor.id);
     return { before, after };
   });
   const changed = JSON.stringify(before) !== JSON.stringify(after);

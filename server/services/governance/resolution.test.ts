@@ -59,19 +59,19 @@ describe("policies change what agents get", () => {
   it("blocking a project skill removes it from the effective listing (what the playground lists)", async () => {
     h.skill("project", "git-helper");
     h.skill("project", "other");
-    change({ op: "block", name: "git-helper" });
+    await change({ op: "block", name: "git-helper" });
     const { m, index } = await matrixFor();
     expect(row(m, "git-helper")!.cells.project[0]!.status).toBe("blocked");
     expect(row(m, "git-helper")!.active).toBeNull();
     // The playground's listing: effectivePolicy + resolveAll over the same index.
-    const listed = resolveAll(index, { policy: effectivePolicy(h.db, { userId: h.admin.id }) }).skills.map((s) => s.name);
+    const listed = resolveAll(index, { policy: (await effectivePolicy(h.db, { userId: h.admin.id })) }).skills.map((s) => s.name);
     expect(listed).toEqual(["other"]);
   });
 
   it("disabling one layer's definition hands the name to the next layer", async () => {
     h.skill("enterprise", "review");
     h.skill("project", "review");
-    change({ op: "disable", name: "review", layer: "enterprise" });
+    await change({ op: "disable", name: "review", layer: "enterprise" });
     const { m } = await matrixFor();
     expect(row(m, "review")!.cells.enterprise[0]!.status).toBe("disabled");
     expect(row(m, "review")!.active).toEqual({ layer: "project" });
@@ -80,11 +80,11 @@ describe("policies change what agents get", () => {
   it("allowlist mode keeps every unlisted name out; turning it off restores them", async () => {
     h.skill("project", "listed");
     h.skill("project", "unlisted");
-    change({ op: "setAllowlist", names: ["listed"] });
+    await change({ op: "setAllowlist", names: ["listed"] });
     let { m } = await matrixFor();
     expect(row(m, "listed")!.active).not.toBeNull();
     expect(row(m, "unlisted")!.cells.project[0]!.status).toBe("blocked");
-    change({ op: "setAllowlist", names: null });
+    await change({ op: "setAllowlist", names: null });
     ({ m } = await matrixFor());
     expect(row(m, "unlisted")!.active).not.toBeNull();
   });
@@ -93,7 +93,7 @@ describe("policies change what agents get", () => {
     h.skill("enterprise", "claude-helper");
     h.skill("project", "openai-tool");
     h.skill("project", "fine-name");
-    change({ op: "setForbiddenPatterns", patterns: ["claude", "/^openai-/"] });
+    await change({ op: "setForbiddenPatterns", patterns: ["claude", "/^openai-/"] });
     const { m } = await matrixFor();
     expect(row(m, "claude-helper")!.cells.enterprise[0]!.status).toBe("blocked");
     expect(row(m, "openai-tool")!.cells.project[0]!.status).toBe("blocked");

@@ -23,9 +23,9 @@ afterEach(async () => {
 async function turn(env: Record<string, string>, sessionId: string, request: string, mode?: "tool" | "orchestrated") {
   const deps: TurnDeps = { db: w.db, dataHome: w.dataHome, audit: w.audit, env };
   await startTurn(deps, alice, sessionId, { request, ...(mode ? { mode } : {}) });
-  for await (const _ of followTurn(w.db, alice, sessionId)) void _;
+  for await (const _ of (await followTurn(w.db, alice, sessionId))) void _;
   await settled(sessionId);
-  return listMessages(w.db, sessionId).at(-1)!;
+  return (await listMessages(w.db, sessionId)).at(-1)!;
 }
 
 const toolOutputs = (b: ChatRequestBody) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
@@ -49,7 +49,7 @@ describe("a playground session's active_skills", () => {
     ];
     server = await scriptedOpenAiServer(replies);
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_MAX_LOADED_SKILLS: "1" };
-    const s = createSession(w.db, w.dataHome, alice, { provider: "openai", mode: "orchestrated" }, env);
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "openai", mode: "orchestrated" }, env);
 
     expect((await turn(env, s.id, "draft the release notes")).record).toMatchObject({ reason: "answered", activeSkills: ["release-notes"] });
     expect(systemOf(server.requests[1]!)).toContain("Collect the changes");

@@ -7,9 +7,9 @@ import { setting, type EnvSource } from "../../../env";
 import { listMessages } from "./sessions";
 
 /** The skills loaded when the last orchestrated turn before `beforeTurn` (every turn when undefined) ended. */
-export function sessionActiveSkills(db: Db, sessionId: string, beforeTurn?: number): string[] {
+export async function sessionActiveSkills(db: Db, sessionId: string, beforeTurn?: number): Promise<string[]> {
   let last: string[] = [];
-  for (const m of listMessages(db, sessionId)) {
+  for (const m of (await listMessages(db, sessionId))) {
     if (beforeTurn !== undefined && m.turn >= beforeTurn) continue;
     if (m.role === "assistant" && Array.isArray(m.record?.activeSkills)) last = m.record.activeSkills.filter((n) => typeof n === "string");
   }

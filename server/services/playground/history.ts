@@ -56,17 +56,17 @@ export function historyMessages(messages: PlaygroundMessage[]): HistoryMessage[]
  * One turn's listing in full (text and names), as its run started: the main agent's, or the sub-agent run's
  * (`runId`). The same reader rule as the history: the owner, or an administrator.
  */
-export function turnListing(db: Db, actor: Actor, sessionId: string, turn: number, runId?: string): ListingInfo & { mode: DisclosureMode } {
-  readableSession(db, actor, sessionId);
-  const started = turnRecord(db, sessionId, turn)?.events.find((e): e is RunStarted => e.type === "run_started" && (runId ? e.runId === runId : e.depth === 0));
+export async function turnListing(db: Db, actor: Actor, sessionId: string, turn: number, runId?: string): Promise<ListingInfo & { mode: DisclosureMode }> {
+  await readableSession(db, actor, sessionId);
+  const started = (await turnRecord(db, sessionId, turn))?.events.find((e): e is RunStarted => e.type === "run_started" && (runId ? e.runId === runId : e.depth === 0));
   if (!started) throw new PlaygroundError("NOT_FOUND", `Turn ${turn} of this session has no listing`);
   return { ...started.listing, mode: started.mode };
 }
 
 /** One tool call's output in a turn (`depth`: 0 for the main agent, 1+ in a sub-agent), with the same reader rule. */
-export function turnToolOutput(db: Db, actor: Actor, sessionId: string, turn: number, callId: string, depth = 0): { output: string } {
-  readableSession(db, actor, sessionId);
-  const result = turnRecord(db, sessionId, turn)?.events.find((e) => e.type === "tool_result" && e.callId === callId && e.depth === depth);
+export async function turnToolOutput(db: Db, actor: Actor, sessionId: string, turn: number, callId: string, depth = 0): Promise<{ output: string }> {
+  await readableSession(db, actor, sessionId);
+  const result = (await turnRecord(db, sessionId, turn))?.events.find((e) => e.type === "tool_result" && e.callId === callId && e.depth === depth);
   if (result?.type !== "tool_result") throw new PlaygroundError("NOT_FOUND", `Turn ${turn} of this session has no tool call ${callId}`);
   return { output: result.output };
 }

@@ -35,10 +35,10 @@ export type { TurnDeps } from "./turn-deps";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
 export async function removeSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): Promise<void> {
-  ownSession(db, actor, sessionId);
+  await ownSession(db, actor, sessionId);
   // The turn stops first, so no script still writes into the scratch folder that is about to go.
-  if (stopTurn(db, actor, sessionId)) await settled(sessionId);
-  deleteSession(db, dataHome, actor, sessionId);
+  if ((await stopTurn(db, actor, sessionId))) await settled(sessionId);
+  await deleteSession(db, dataHome, actor, sessionId);
 }
 
 /** What the "new session" form offers this user. */
@@ -47,7 +47,7 @@ export async function playgroundOptions(db: Db, dataHome: DataHome, actor: Actor
   const index = await indexFor(actor.id, dataHome);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
   // The admin's scope defaults too, as a session that names no environment would resolve.
-  const skills = resolveCached(index, { policy: effectivePolicy(db, { userId: actor.id }), ...configContextFor(dataHome.home, dataHome.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  const skills = resolveCached(index, { policy: (await effectivePolicy(db, { userId: actor.id })), ...configContextFor(dataHome.home, dataHome.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
   let sandbox: { mode: string; detail: string };
   try {
     const st = await sharedRunner(dataHome.scratchRoot, env).sandbox.status();

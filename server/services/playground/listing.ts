@@ -16,7 +16,7 @@ import { processEnv } from "../../../env";
  * session weighing less), with the best matches and why they rank.
  */
 export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "env">, actor: Actor, sessionId: string, mode?: DisclosureMode, request = "") {
-  const s = readableSession(deps.db, actor, sessionId);
+  const s = await readableSession(deps.db, actor, sessionId);
   const { entries, index } = await sessionSkillSet(deps.db, deps.dataHome, s);
   let contextTokens = 200_000;
   try {
@@ -24,7 +24,7 @@ export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "e
   } catch {
     // not configured any more: the turn will say so; the preview uses the default window
   }
-  const history: ChatMessage[] = listMessages(deps.db, sessionId).filter((m) => m.role === "user").map((m) => ({ role: "user", content: m.content }));
+  const history: ChatMessage[] = (await listMessages(deps.db, sessionId)).filter((m) => m.role === "user").map((m) => ({ role: "user", content: m.content }));
   const routed = router(entries, entries, index).route(request.trim(), { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens), recent: recentRequests(history) });
   return {
     ...listingInfo(routed.listing),

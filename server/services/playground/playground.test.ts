@@ -44,7 +44,7 @@ const deps = (env: Record<string, string | undefined> = {}): TurnDeps => ({ db: 
 
 async function collect(actor: Actor, sessionId: string): Promise<StreamItem[]> {
   const out: StreamItem[] = [];
-  for await (const item of followTurn(w.db, actor, sessionId)) out.push(item);
+  for await (const item of (await followTurn(w.db, actor, sessionId))) out.push(item);
   await settled(sessionId);
   return out;
 }
@@ -60,45 +60,45 @@ const err = async (p: Promise<unknown> | (() => unknown)) => {
 
 describe("sessions", () => {
   it("are kept per user with a private scratch folder; admins may read, only owners change", async () => {
-    const s = createSession(w.db, w.dataHome, alice, { title: "Try release notes", mode: "prompt", environment: " prod " });
+    const s = await createSession(w.db, w.dataHome, alice, { title: "Try release notes", mode: "prompt", environment: " prod " });
     expect(s).toMatchObject({ userId: "alice", provider: "offline", model: "offline-rules-1", mode: "prompt", environment: "prod" });
     const scratch = scratchDirOf(w.dataHome, s.id);
     expect(fs.statSync(scratch).mode & 0o777).toBe(0o700);
-    createSession(w.db, w.dataHome, bob, {});
-    expect(listSessions(w.db, "alice").map((x) => x.title)).toEqual(["Try release notes"]);
+    await createSession(w.db, w.dataHome, bob, {});
+    expect((await listSessions(w.db, "alice")).map((x) => x.title)).toEqual(["Try release notes"]);
     expect((await err(() => readableSession(w.db, bob, s.id))).code).toBe("NOT_FOUND");
-    expect(readableSession(w.db, admin, s.id).id).toBe(s.id);
+    expect((await readableSession(w.db, admin, s.id)).id).toBe(s.id);
     expect((await err(() => ownSession(w.db, admin, s.id))).code).toBe("FORBIDDEN");
     expect((await err(() => renameSession(w.db, bob, s.id, "mine now"))).code).toBe("NOT_FOUND");
-    expect(renameSession(w.db, alice, s.id, "  Renamed \n session ").title).toBe("Renamed session");
+    expect((await renameSession(w.db, alice, s.id, "  Renamed \n session ")).title).toBe("Renamed session");
     expect((await err(() => renameSession(w.db, alice, s.id, "   "))).code).toBe("BAD_REQUEST");
   });
 
   it("refuse a provider that is not configured, and take a model name only for real providers", async () => {
     expect((await err(() => createSession(w.db, w.dataHome, alice, { provider: "openai" }, {}))).message).toMatch(/OPENAI_BASE_URL/);
-    const s = createSession(w.db, w.dataHome, alice, { provider: "openai", model: "qwen2.5:7b" }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "openai", model: "qwen2.5:7b" }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     expect(s.model).toBe("qwen2.5:7b");
     expect((await err(() => createSession(w.db, w.dataHome, alice, { provider: "openai", model: "a b" }, { OPENAI_API_KEY: "k" }))).code).toBe("BAD_REQUEST");
-    expect(createSession(w.db, w.dataHome, alice, { provider: "offline", model: "gpt-5" }).model).toBe("offline-rules-1");
+    expect((await createSession(w.db, w.dataHome, alice, { provider: "offline", model: "gpt-5" })).model).toBe("offline-rules-1");
   });
 
   it("deleting removes the messages and the scratch folder, even with files a script wrote", async () => {
-    const s = createSession(w.db, w.dataHome, alice, {});
+    const s = await createSession(w.db, w.dataHome, alice, {});
     await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     await collect(alice, s.id);
     fs.writeFileSync(`${scratchDirOf(w.dataHome, s.id)}/notes.txt`, "draft");
-    expect(listMessages(w.db, s.id)).toHaveLength(2);
+    expect((await listMessages(w.db, s.id))).toHaveLength(2);
     expect((await err(removeSession(w.db, w.dataHome, bob, s.id))).code).toBe("NOT_FOUND");
     await removeSession(w.db, w.dataHome, alice, s.id);
     expect(fs.existsSync(scratchDirOf(w.dataHome, s.id))).toBe(false);
-    expect(listMessages(w.db, s.id)).toHaveLength(0);
-    expect(listSessions(w.db, "alice")).toHaveLength(0);
+    expect((await listMessages(w.db, s.id))).toHaveLength(0);
+    expect((await listSessions(w.db, "alice"))).toHaveLength(0);
   });
 });
 
 describe("turns (offline provider, real sandbox)", () => {
   it("stream the listing, the activation, the script run, and persist the turn's events", async () => {
-    const s = createSession(w.db, w.dataHome, alice, {});
+    const s = await createSession(w.db, w.dataHome, alice, {});
     const { turn } = await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     expect(turn).toBe(1);
     const events = (await collect(alice, s.id)).map((i) => i.event);
@@ -113,7 +113,7 @@ describe("turns (offline provider, real sandbox)", () => {
     expect(script && "stdout" in script && script.stdout).toContain("feat: playground sessions");
     expect(types.at(-1)).toBe("run_finished");
 
-    const msgs = listMessages(w.db, s.id);
+    const msgs = await listMessages(w.db, s.id);
     expect(msgs.map((m) => [m.turn, m.role])).toEqual([[1, "user"], [1, "assistant"]]);
     expect(msgs[1]!.content).toContain("feat: playground sessions");
     expect(msgs[1]!.record).toMatchObject({ mode: "tool", provider: "offline", reason: "answered" });
@@ -130,7 +130,7 @@ describe("turns (offline provider, real sandbox)", () => {
       "scripts/report.py": "import os\nopen('report.txt', 'w').write('written by ' + str(os.getuid()))\nprint('report saved in', os.getcwd())\n",
     });
     expect(fs.statSync(w.dataHome.home).mode & 0o777).toBe(0o700);
-    const s = createSession(w.db, w.dataHome, alice, {});
+    const s = await createSession(w.db, w.dataHome, alice, {});
     await startTurn(deps(), alice, s.id, { request: "write the disk report" });
     const events = (await collect(alice, s.id)).map((i) => i.event);
     const sandboxNote = events.find((e) => e.type === "sandbox");
@@ -146,7 +146,7 @@ describe("turns (offline provider, real sandbox)", () => {
   });
 
   it("show a call outside allowed-tools as refused, with the rule", async () => {
-    const s = createSession(w.db, w.dataHome, alice, {});
+    const s = await createSession(w.db, w.dataHome, alice, {});
     await startTurn(deps(), alice, s.id, { request: "inspect the environment" });
     const events = (await collect(alice, s.id)).map((i) => i.event);
     const refused = events.find((e) => e.type === "tool_result" && e.refused);
@@ -155,7 +155,7 @@ describe("turns (offline provider, real sandbox)", () => {
   });
 
   it("a skill subset narrows the listing; replay in another mode runs the same request with the same history", async () => {
-    const s = createSession(w.db, w.dataHome, alice, { skills: ["env-inspector"] });
+    const s = await createSession(w.db, w.dataHome, alice, { skills: ["env-inspector"] });
     await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     const first = (await collect(alice, s.id)).map((i) => i.event);
     const listing = first.find((e) => e.type === "run_started");
@@ -163,10 +163,10 @@ describe("turns (offline provider, real sandbox)", () => {
     await startTurn(deps(), alice, s.id, { replayOf: 1, mode: "orchestrated" });
     const again = (await collect(alice, s.id)).map((i) => i.event);
     expect(again.find((e) => e.type === "run_started")).toMatchObject({ mode: "orchestrated", request: "draft the release notes" });
-    const msgs = listMessages(w.db, s.id);
+    const msgs = await listMessages(w.db, s.id);
     expect(msgs[2]).toMatchObject({ turn: 2, role: "user", content: "draft the release notes", request: { mode: "orchestrated", replayOf: 1 } });
     expect(msgs[3]!.record).toMatchObject({ mode: "orchestrated", replayOf: 1 });
-    expect(ownSession(w.db, alice, s.id).mode).toBe("tool"); // the session keeps its own mode
+    expect((await ownSession(w.db, alice, s.id)).mode).toBe("tool"); // the session keeps its own mode
   });
 });
 
@@ -174,21 +174,21 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
   it("one turn at a time: a second send while running is refused; stop ends it and the session stays usable", async () => {
     server = await scriptedOpenAiServer([{ content: "slow answer" }], { delayMs: 1500 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
-    const s = createSession(w.db, w.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
     await startTurn(deps(env), alice, s.id, { request: "hello" });
     expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
     const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
     expect(second.code).toBe("CONFLICT");
     expect(second.message).toMatch(/already running/);
     expect((await err(() => stopTurn(w.db, bob, s.id))).code).toBe("NOT_FOUND");
-    expect(stopTurn(w.db, alice, s.id)).toBe(true);
+    expect((await stopTurn(w.db, alice, s.id))).toBe(true);
     await settled(s.id);
-    const msgs = listMessages(w.db, s.id);
+    const msgs = await listMessages(w.db, s.id);
     expect(msgs[1]).toMatchObject({ role: "assistant", content: "(Stopped before an answer.)", record: { reason: "aborted" } });
     // usable again: the next turn answers
     await startTurn(deps(env), alice, s.id, { request: "hello again" });
     await collect(alice, s.id);
-    expect(listMessages(w.db, s.id)[3]).toMatchObject({ turn: 2, content: "slow answer", record: { reason: "answered", model: "scripted-1" } });
+    expect((await listMessages(w.db, s.id))[3]).toMatchObject({ turn: 2, content: "slow answer", record: { reason: "answered", model: "scripted-1" } });
     expect(server.requests.at(-1)!.model).toBe("scripted-1");
   });
 
@@ -196,16 +196,16 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     const answer = "A long answer from the scripted model, sent over the wire in many small pieces, one every 300 ms.";
     server = await scriptedOpenAiServer([{ content: answer }], { chunkDelayMs: 300 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
-    const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
     await startTurn(deps(env), alice, s.id, { request: "tell me everything" });
     const pieces: string[] = [];
-    for await (const item of followTurn(w.db, alice, s.id)) {
+    for await (const item of (await followTurn(w.db, alice, s.id))) {
       if (item.event.type !== "text_delta") continue;
       // Each piece arrives while the turn still runs: the follower is not handed the answer at the end.
       expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
       pieces.push(item.event.text);
       if (pieces.length === 2) {
-        expect(stopTurn(w.db, alice, s.id)).toBe(true);
+        expect((await stopTurn(w.db, alice, s.id))).toBe(true);
       }
     }
     await settled(s.id);
@@ -213,7 +213,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     expect(pieces.join("").length).toBeLessThan(answer.length);
     expect(answer.startsWith(pieces.join(""))).toBe(true);
     // The history keeps what the person already read, marked as cut, not "stopped before an answer".
-    const kept = listMessages(w.db, s.id)[1]!;
+    const kept = (await listMessages(w.db, s.id))[1]!;
     expect(kept.record).toMatchObject({ reason: "aborted" });
     expect(kept.content).toBe(`${pieces.join("")}\n\n(Stopped mid-answer.)`);
     expect(server.requests[0]!.stream).toBe(true);
@@ -227,22 +227,22 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
       { content: "Release notes drafted." },
     ]);
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
-    const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
     await startTurn(deps(env), alice, s.id, { request: "draft the release notes" });
     const events = (await collect(alice, s.id)).map((i) => i.event);
     expect(events.find((e) => e.type === "skill_activated")).toMatchObject({ skill: "release-notes" });
     expect(events.find((e) => e.type === "script_run")).toMatchObject({ exitCode: 0 });
     expect(events.find((e) => e.type === "tool_result" && e.tool === "bash")).toMatchObject({ ok: false, refused: { rule: "allowed-tools" } });
     expect(events.filter((e) => e.type === "model_call")).toHaveLength(4);
-    expect(listMessages(w.db, s.id)[1]).toMatchObject({ content: "Release notes drafted.", record: { reason: "answered" } });
+    expect((await listMessages(w.db, s.id))[1]).toMatchObject({ content: "Release notes drafted.", record: { reason: "answered" } });
   });
 
   it("a provider that is down or a step limit fails the turn with a message; the next turn works", async () => {
     const down = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "k" };
-    const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, down);
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "openai" }, down);
     await startTurn(deps(down), alice, s.id, { request: "hello" });
     await collect(alice, s.id);
-    const failed = listMessages(w.db, s.id)[1]!;
+    const failed = (await listMessages(w.db, s.id))[1]!;
     expect(failed.record).toMatchObject({ reason: "error" });
     expect(failed.content).toMatch(/^\(The turn failed: /);
 
@@ -250,7 +250,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     const loop = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
     await startTurn({ ...deps(loop), stepLimit: 2 }, alice, s.id, { request: "loop forever" });
     await collect(alice, s.id);
-    const limited = listMessages(w.db, s.id)[3]!;
+    const limited = (await listMessages(w.db, s.id))[3]!;
     expect(limited.record).toMatchObject({ reason: "step_limit" });
     expect(limited.content).toMatch(/step limit/);
     // history handed to the model skips failed turns' non-answers
@@ -262,15 +262,15 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     let release!: () => void;
     server = await scriptedOpenAiServer([{ content: "done" }], { hold: new Promise<void>((r) => (release = r)) });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k" };
-    const a = createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
-    const b = createSession(w.db, w.dataHome, bob, { provider: "openai" }, env);
+    const a = await createSession(w.db, w.dataHome, alice, { provider: "openai" }, env);
+    const b = await createSession(w.db, w.dataHome, bob, { provider: "openai" }, env);
     await startTurn(deps(env), alice, a.id, { request: "one" });
     await startTurn(deps(env), bob, b.id, { request: "two" });
     await vi.waitFor(() => expect(server!.requests).toHaveLength(2), { timeout: 15_000, interval: 20 });
     release();
     await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
-    expect(listMessages(w.db, a.id)[1]!.content).toBe("done");
-    expect(listMessages(w.db, b.id)[1]!.content).toBe("done");
+    expect((await listMessages(w.db, a.id))[1]!.content).toBe("done");
+    expect((await listMessages(w.db, b.id))[1]!.content).toBe("done");
   });
 });
 
@@ -284,8 +284,8 @@ describe("script limit", () => {
     const sandbox = createSandbox({ scratchRoot: w.dataHome.scratchRoot, maxConcurrent: 1 });
     try {
       const runner = wrapRunner(sandbox, 1);
-      const a = createSession(w.db, w.dataHome, alice, {});
-      const b = createSession(w.db, w.dataHome, bob, {});
+      const a = await createSession(w.db, w.dataHome, alice, {});
+      const b = await createSession(w.db, w.dataHome, bob, {});
       await startTurn({ ...deps(), runner }, alice, a.id, { request: "build the slow report" });
       await startTurn({ ...deps(), runner }, bob, b.id, { request: "build the slow report" });
       const [ea, eb] = await Promise.all([collect(alice, a.id), collect(bob, b.id)]);
@@ -305,11 +305,11 @@ describe("what a session's agent sees", () => {
     const { listingPreview } = await import("./index");
     const { writeStoredPolicy } = await import("../policy/store");
     w.skill("prod-runbook", "description: Steps for production incidents. Use during an incident.\nscope:\n  environments: [prod]", "# Runbook\n");
-    const staging = createSession(w.db, w.dataHome, alice, { environment: "staging" });
-    const prod = createSession(w.db, w.dataHome, alice, { environment: "prod" });
+    const staging = await createSession(w.db, w.dataHome, alice, { environment: "staging" });
+    const prod = await createSession(w.db, w.dataHome, alice, { environment: "prod" });
     expect((await listingPreview(deps(), alice, staging.id)).text).not.toContain("prod-runbook");
     expect((await listingPreview(deps(), alice, prod.id)).text).toContain("prod-runbook");
-    writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
+    await writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
     const after = await listingPreview(deps(), alice, prod.id);
     expect(after.text).not.toContain("release-notes");
     expect(after.text).toContain("env-inspector");
@@ -317,7 +317,7 @@ describe("what a session's agent sees", () => {
 
   it("previews the listing for a typed request before it is sent: the same ranking, the best matches and why", async () => {
     const { listingPreview } = await import("./index");
-    const s = createSession(w.db, w.dataHome, alice, {});
+    const s = await createSession(w.db, w.dataHome, alice, {});
     const p = await listingPreview(deps(), alice, s.id, undefined, "draft the release notes for this version");
     expect(p.request).toBe("draft the release notes for this version");
     expect(p.abstain).toBe(false);
@@ -335,7 +335,7 @@ describe("what a session's agent sees", () => {
     const { writeStoredPolicy } = await import("../policy/store");
     const names = async () => (await playgroundOptions(w.db, w.dataHome, alice)).skills.map((s) => s.name);
     expect(await names()).toContain("release-notes");
-    writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
+    await writeStoredPolicy(w.db, { blockedNames: ["release-notes"], disabled: [] }, "admin");
     expect(await names()).not.toContain("release-notes");
   });
 });

@@ -87,7 +87,7 @@ export function scratchDirOf(dataHome: DataHome, sessionId: string): string {
   return path.join(dataHome.scratchRoot, sessionId);
 }
 
-export function createSession(db: Db, dataHome: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = processEnv()): PlaygroundSession {
+export async function createSession(db: Db, dataHome: DataHome, actor: Actor, settings: SessionSettings, env: Record<string, string | undefined> = processEnv()): Promise<PlaygroundSession> {
   const provider = settings.provider ?? "offline";
   const model = checkProviderChoice(provider, settings.model, env);
   const mode = settings.mode ?? "tool";
@@ -112,44 +112,44 @@ export function createSession(db: Db, dataHome: DataHome, actor: Actor, settings
   // The scratch folder exists before the first script: private (0700), taken over by the sandbox user on first run.
   fs.mkdirSync(dataHome.scratchRoot, { recursive: true, mode: 0o755 });
   fs.mkdirSync(scratchDirOf(dataHome, id), { mode: 0o700 });
-  db.insert(playgroundSessions).values(row).run();
+  await db.insert(playgroundSessions).values(row);
   return toSession(row);
 }
 
 /** The user's own sessions, most recently used first. */
-export function listSessions(db: Db, userId: string): PlaygroundSession[] {
-  return db.select().from(playgroundSessions).where(eq(playgroundSessions.userId, userId)).orderBy(desc(playgroundSessions.updatedAt)).all().map(toSession);
+export async function listSessions(db: Db, userId: string): Promise<PlaygroundSession[]> {
+  return (await db.select().from(playgroundSessions).where(eq(playgroundSessions.userId, userId)).orderBy(desc(playgroundSessions.updatedAt))).map(toSession);
 }
 
 /** A session the actor may read: their own, or any for an administrator. Not found otherwise (no existence leak). */
-export function readableSession(db: Db, actor: Actor, sessionId: string): PlaygroundSession {
-  const row = db.select().from(playgroundSessions).where(eq(playgroundSessions.id, sessionId)).get();
+export async function readableSession(db: Db, actor: Actor, sessionId: string): Promise<PlaygroundSession> {
+  const row = (await db.select().from(playgroundSessions).where(eq(playgroundSessions.id, sessionId)).limit(1))[0];
   if (!row || (row.userId !== actor.id && actor.role !== "admin")) throw new PlaygroundError("NOT_FOUND", `No playground session ${sessionId}`);
   return toSession(row);
 }
 
 /** A session the actor may change (send, rename, delete): only their own. */
-export function ownSession(db: Db, actor: Actor, sessionId: string): PlaygroundSession {
-  const s = readableSession(db, actor, sessionId);
+export async function ownSession(db: Db, actor: Actor, sessionId: string): Promise<PlaygroundSession> {
+  const s = await readableSession(db, actor, sessionId);
   if (s.userId !== actor.id) throw new PlaygroundError("FORBIDDEN", "Only the owner of a playground session can change it or chat in it; administrators can read it");
   return s;
 }
 
-export function renameSession(db: Db, actor: Actor, sessionId: string, title: string): PlaygroundSession {
-  ownSession(db, actor, sessionId);
+export async function renameSession(db: Db, actor: Actor, sessionId: string, title: string): Promise<PlaygroundSession> {
+  await ownSession(db, actor, sessionId);
   const t = cleanTitle(title);
-  db.update(playgroundSessions).set({ title: t, updatedAt: Date.now() }).where(eq(playgroundSessions.id, sessionId)).run();
+  await db.update(playgroundSessions).set({ title: t, updatedAt: Date.now() }).where(eq(playgroundSessions.id, sessionId));
   return readableSession(db, actor, sessionId);
 }
 
-export function touchSession(db: Db, sessionId: string): void {
-  db.update(playgroundSessions).set({ updatedAt: Date.now() }).where(eq(playgroundSessions.id, sessionId)).run();
+export async function touchSession(db: Db, sessionId: string): Promise<void> {
+  await db.update(playgroundSessions).set({ updatedAt: Date.now() }).where(eq(playgroundSessions.id, sessionId));
 }
 
 /** Deletes the session, its messages (cascade) and its scratch folder. The caller stops a running turn first. */
-export function deleteSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): void {
-  ownSession(db, actor, sessionId);
-  db.delete(playgroundSessions).where(and(eq(playgroundSessions.id, sessionId), eq(playgroundSessions.userId, actor.id))).run();
+export async function deleteSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): Promise<void> {
+  await ownSession(db, actor, sessionId);
+  await db.delete(playgroundSessions).where(and(eq(playgroundSessions.id, sessionId), eq(playgroundSessions.userId, actor.id)));
   removeScratch(dataHome, sessionId);
 }
 
@@ -159,13 +159,12 @@ export function removeScratch(dataHome: DataHome, sessionId: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-export function listMessages(db: Db, sessionId: string): PlaygroundMessage[] {
-  return db
+export async function listMessages(db: Db, sessionId: string): Promise<PlaygroundMessage[]> {
+  return (await db
     .select()
     .from(playgroundMessages)
     .where(eq(playgroundMessages.sessionId, sessionId))
-    .orderBy(asc(playgroundMessages.id))
-    .all()
+    .orderBy(asc(playgroundMessages.id)))
     .map((r) => {
       const role = r.role === "user" ? "user" : "assistant";
       let parsed: unknown = null;
@@ -187,12 +186,11 @@ export function listMessages(db: Db, sessionId: string): PlaygroundMessage[] {
 }
 
 /** The record of one turn's answer (its assistant row), or null while it runs or when there is no such turn. */
-export function turnRecord(db: Db, sessionId: string, turn: number): TurnRecord | null {
-  const row = db
+export async function turnRecord(db: Db, sessionId: string, turn: number): Promise<TurnRecord | null> {
+  const row = (await db
     .select({ events: playgroundMessages.events })
     .from(playgroundMessages)
-    .where(and(eq(playgroundMessages.sessionId, sessionId), eq(playgroundMessages.turn, turn), eq(playgroundMessages.role, "assistant")))
-    .get();
+    .where(and(eq(playgroundMessages.sessionId, sessionId), eq(playgroundMessages.turn, turn), eq(playgroundMessages.role, "assistant"))).limit(1))[0];
   try {
     return row?.events ? (JSON.parse(row.events) as TurnRecord) : null;
   } catch {
@@ -200,11 +198,11 @@ export function turnRecord(db: Db, sessionId: string, turn: number): TurnRecord 
   }
 }
 
-export function nextTurn(db: Db, sessionId: string): number {
-  const last = db.select({ turn: playgroundMessages.turn }).from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(desc(playgroundMessages.turn)).limit(1).get();
+export async function nextTurn(db: Db, sessionId: string): Promise<number> {
+  const last = (await db.select({ turn: playgroundMessages.turn }).from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(desc(playgroundMessages.turn)).limit(1))[0];
   return (last?.turn ?? 0) + 1;
 }
 
-export function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): void {
-  db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() }).run();
+export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<void> {
+  await db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() });
 }

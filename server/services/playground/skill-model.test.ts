@@ -23,11 +23,11 @@ afterEach(async () => {
 async function turnEvents(env: Record<string, string | undefined>, skill: string) {
   server = await scriptedOpenAiServer([{ toolCalls: [{ name: "skill", arguments: { name: skill } }] }, { content: "Done." }]);
   const full = { ...env, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key", OMNIFORGE_MODEL: "small-model" };
-  const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, full);
+  const s = await createSession(w.db, w.dataHome, alice, { provider: "openai" }, full);
   const deps: TurnDeps = { db: w.db, dataHome: w.dataHome, audit: w.audit, env: full };
   await startTurn(deps, alice, s.id, { request: `use ${skill}` });
   const out: StreamItem[] = [];
-  for await (const item of followTurn(w.db, alice, s.id)) out.push(item);
+  for await (const item of (await followTurn(w.db, alice, s.id))) out.push(item);
   await settled(s.id);
   return out.map((i) => i.event);
 }

@@ -25,9 +25,9 @@ afterEach(async () => {
 async function firstCall(env: Record<string, string | undefined>) {
   server = await scriptedOpenAiServer([{ content: "Plain answer." }]);
   const full = { ...env, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key", OMNIFORGE_MODEL: "small-model" };
-  const s = createSession(w.db, w.dataHome, alice, { provider: "openai" }, full);
+  const s = await createSession(w.db, w.dataHome, alice, { provider: "openai" }, full);
   await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: full } satisfies TurnDeps, alice, s.id, { request: "draft the release notes" });
-  for await (const _ of followTurn(w.db, alice, s.id)) void _;
+  for await (const _ of (await followTurn(w.db, alice, s.id))) void _;
   await settled(s.id);
   return server.requests[0]!;
 }

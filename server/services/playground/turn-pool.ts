@@ -152,7 +152,7 @@ export async function listingFor(
   mode?: DisclosureMode,
   request = "",
 ): Promise<Awaited<ReturnType<typeof listingPreview>>> {
-  readableSession(deps.db, actor, sessionId);
+  await readableSession(deps.db, actor, sessionId);
   const env = deps.env ?? processEnv();
   if (!setting("OMNIFORGE_TURN_WORKER", env)) return listingPreview(deps, actor, sessionId, mode, request);
   const s = state();

@@ -47,7 +47,7 @@ describe("turn worker", () => {
     await listSkills(ctx, {}); // the console's own index is built before the turn, as on a running server
     /** A first turn of a new session over the big catalog, with the console reading the skill list meanwhile. */
     const firstTurn = async (env: Record<string, string>) => {
-      const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+      const s = await createSession(w.db, w.dataHome, alice, { provider: "offline" });
       await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env }, alice, s.id, { request: "draft the release notes" });
       let reads = 0;
       while (!(await settled(s.id, 5))) {
@@ -55,7 +55,7 @@ describe("turn worker", () => {
         reads++;
       }
       expect(reads).toBeGreaterThan(0);
-      const answer = listMessages(w.db, s.id).find((m) => m.role === "assistant");
+      const answer = (await listMessages(w.db, s.id)).find((m) => m.role === "assistant");
       expect(answer?.record?.reason).toBe("answered");
       expect(answer?.record?.events.some((e) => e.type === "skill_activated")).toBe(true);
     };
@@ -69,18 +69,18 @@ describe("turn worker", () => {
   });
 
   it("streams events from the worker as they come, and stop ends the turn there", async () => {
-    const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "offline" });
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
     const items: StreamItem[] = [];
-    for await (const item of followTurn(w.db, alice, s.id)) items.push(item);
+    for await (const item of (await followTurn(w.db, alice, s.id))) items.push(item);
     expect(items.map((i) => i.event.type)).toContain("script_run");
     // The worker's audit records reach the console's audit (one writer keeps the chain).
     expect(w.audit.events.some((e) => e.type === "script_executed")).toBe(true);
 
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes again" });
-    expect(stopTurn(w.db, alice, s.id)).toBe(true);
+    expect((await stopTurn(w.db, alice, s.id))).toBe(true);
     expect(await settled(s.id, 15_000)).toBe(true);
-    const last = listMessages(w.db, s.id).at(-1);
+    const last = (await listMessages(w.db, s.id)).at(-1);
     expect(last?.record?.reason).toBe("aborted");
   });
 
@@ -91,7 +91,7 @@ describe("turn worker", () => {
     expect(pid).toBeGreaterThan(0);
     expect(pid).not.toBe(process.pid);
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("turn-worker.ts");
-    const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "offline" });
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
     // The script's chain of processes starts as a child of the worker; the console forks nothing for it. Waited for
     // by its own command line: the worker's sandbox also starts short checks of its own the first time it runs.
@@ -125,12 +125,12 @@ describe("turn worker", () => {
     // Killed mid-turn (a crash): the turn ends with the reason, the console carries on, the next turn starts a new worker.
     process.kill(pid, "SIGKILL");
     expect(await settled(s.id, 15_000)).toBe(true);
-    const failed = listMessages(w.db, s.id).at(-1);
+    const failed = (await listMessages(w.db, s.id)).at(-1);
     expect(failed?.record?.reason).toBe("error");
     expect(failed?.record?.error).toMatch(/turn worker stopped: signal SIGKILL/);
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes" });
     expect(await settled(s.id, 30_000)).toBe(true);
-    expect(listMessages(w.db, s.id).at(-1)?.record?.reason).toBe("answered");
+    expect((await listMessages(w.db, s.id)).at(-1)?.record?.reason).toBe("answered");
     expect(await warmTurnWorker({})).not.toBe(pid);
   }, 60_000);
 
@@ -176,7 +176,7 @@ describe("turn worker", () => {
 
   it("the side panel's listing comes from the worker, the same as in this thread, and sees a policy change at once", async () => {
     w.skill("env-check", "description: Check the environment variables of a deployment. Use when a deploy fails.", "# Env check\n");
-    const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+    const s = await createSession(w.db, w.dataHome, alice, { provider: "offline" });
     const deps = { db: w.db, dataHome: w.dataHome, env: {} };
     const viaWorker = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
     const here = await listingPreview(deps, alice, s.id, undefined, "draft the release notes");
@@ -184,7 +184,7 @@ describe("turn worker", () => {
     expect(viaWorker.matches[0]?.name).toBe("release-notes");
     // Someone else's session is refused in this thread, before the worker is asked.
     await expect(listingFor(deps, { id: "mallory", role: "author" }, s.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    changePolicy(w.db, { op: "block", name: "release-notes" }, { audit: new MemoryAuditSink(), actor: { id: "admin", email: "admin@x.io" } });
+    await changePolicy(w.db, { op: "block", name: "release-notes" }, { audit: new MemoryAuditSink(), actor: { id: "admin", email: "admin@x.io" } });
     const after = await listingFor(deps, alice, s.id, undefined, "draft the release notes");
     expect(after.matches.map((m) => m.name)).not.toContain("release-notes");
   });

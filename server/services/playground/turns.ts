@@ -45,9 +45,9 @@ export function runningTurn(sessionId: string): { turn: number; mode: Disclosure
 }
 
 /** Conversation before `beforeTurn` (all of it when undefined), as the model saw it: requests and answers. */
-function historyOf(db: Db, sessionId: string, beforeTurn?: number): ChatMessage[] {
+async function historyOf(db: Db, sessionId: string, beforeTurn?: number): Promise<ChatMessage[]> {
   const out: ChatMessage[] = [];
-  for (const m of listMessages(db, sessionId)) {
+  for (const m of (await listMessages(db, sessionId))) {
     if (beforeTurn !== undefined && m.turn >= beforeTurn) continue;
     if (m.role === "user") out.push({ role: "user", content: m.content });
     else if (m.record?.reason === "answered" && m.content) out.push({ role: "assistant", content: m.content });
@@ -82,7 +82,7 @@ export function persistable(events: StreamEvent[]): StreamEvent[] {
  * another turn of the session runs.
  */
 export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string, input: TurnInput): Promise<{ turn: number; mode: DisclosureMode }> {
-  const session = ownSession(deps.db, actor, sessionId);
+  const session = await ownSession(deps.db, actor, sessionId);
   const turns = running();
   if (turns.has(sessionId)) {
     throw new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
@@ -90,7 +90,7 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   let request = input.request?.trim() ?? "";
   let beforeTurn: number | undefined;
   if (input.replayOf !== undefined) {
-    const original = listMessages(deps.db, sessionId).find((m) => m.turn === input.replayOf && m.role === "user");
+    const original = (await listMessages(deps.db, sessionId)).find((m) => m.turn === input.replayOf && m.role === "user");
     if (!original) throw new PlaygroundError("NOT_FOUND", `Turn ${input.replayOf} has no request to replay`);
     request = original.content;
     beforeTurn = input.replayOf;
@@ -100,11 +100,11 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   const mode = input.mode ?? session.mode;
 
   // Reserve the session before anything awaits, so two sends at once cannot both start.
-  const history = historyOf(deps.db, sessionId, beforeTurn);
-  const activeBefore = sessionActiveSkills(deps.db, sessionId, beforeTurn);
-  const turn = nextTurn(deps.db, sessionId);
-  appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
-  touchSession(deps.db, sessionId);
+  const history = await historyOf(deps.db, sessionId, beforeTurn);
+  const activeBefore = await sessionActiveSkills(deps.db, sessionId, beforeTurn);
+  const turn = await nextTurn(deps.db, sessionId);
+  await appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
+  await touchSession(deps.db, sessionId);
   const state: RunningTurn = {
     sessionId,
     userId: actor.id,
@@ -143,8 +143,8 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      appendMessage(deps.db, sessionId, turn, "assistant", answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), record);
-      touchSession(deps.db, sessionId);
+      await appendMessage(deps.db, sessionId, turn, "assistant", answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), record);
+      await touchSession(deps.db, sessionId);
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
@@ -181,8 +181,8 @@ export function failureText(reason: RunFinishReason, error?: string): string {
  * The running turn's items from `from` on, live, until it ends. Ends at once when no turn runs (the client
  * then reads the persisted history). Only a person who may read the session may follow it.
  */
-export function followTurn(db: Db, actor: Actor, sessionId: string, from = 0, signal?: AbortSignal): AsyncGenerator<StreamItem> {
-  readableSession(db, actor, sessionId); // checked now, not on the first item, so a refusal is the caller's error
+export async function followTurn(db: Db, actor: Actor, sessionId: string, from = 0, signal?: AbortSignal): Promise<AsyncGenerator<StreamItem>> {
+  await readableSession(db, actor, sessionId); // checked now, not on the first item, so a refusal is the caller's error
   return stream(running().get(sessionId), from, signal);
 }
 
@@ -205,8 +205,8 @@ async function* stream(state: RunningTurn | undefined, from: number, signal?: Ab
 }
 
 /** Stops the session's running turn (owner or administrator). False when nothing was running. */
-export function stopTurn(db: Db, actor: Actor, sessionId: string): boolean {
-  const s = readableSession(db, actor, sessionId);
+export async function stopTurn(db: Db, actor: Actor, sessionId: string): Promise<boolean> {
+  const s = await readableSession(db, actor, sessionId);
   if (s.userId !== actor.id && actor.role !== "admin") throw new PlaygroundError("FORBIDDEN", "Only the owner can stop this turn");
   const state = running().get(sessionId);
   if (!state) return false;

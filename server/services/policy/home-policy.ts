@@ -17,17 +17,17 @@ import { effectivePolicy } from "./store";
  * `userId` is the console user whose personal layer is resolved (undefined for the CLI's own personal layer).
  * Throws with a readable message when the file exists but cannot be read.
  */
-export function policyFromHome(home: string, opts: { userId?: string } = {}): RegistryPolicy | null {
+export async function policyFromHome(home: string, opts: { userId?: string } = {}): Promise<RegistryPolicy | null> {
   return readConsole(home, (db) => effectivePolicy(db, { userId: opts.userId ?? null }));
 }
 
 /** The console's doctor policy (gate and silenced checks), or null without a console.db. */
-export function doctorPolicyFromHome(home: string): DoctorPolicy | null {
+export async function doctorPolicyFromHome(home: string): Promise<DoctorPolicy | null> {
   return readConsole(home, (db) => readDoctorPolicy(db));
 }
 
 /** Runs `read` on the console's database opened read-only; null when the home has none. */
-function readConsole<T>(home: string, read: (db: Db) => T): T | null {
+async function readConsole<T>(home: string, read: (db: Db) => Promise<T>): Promise<T | null> {
   const file = path.join(path.resolve(home), "console.db");
   if (!fs.existsSync(file)) return null;
   // SQLite would wait forever in open() for a named pipe's writer.
@@ -37,7 +37,7 @@ function readConsole<T>(home: string, read: (db: Db) => T): T | null {
   try {
     sqlite = new Database(file, { readonly: true, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
-    return read(drizzle(sqlite, { schema }) as unknown as Db);
+    return await read(drizzle(sqlite, { schema }) as unknown as Db);
   } catch (e) {
     throw new Error(`cannot read the console policy from ${file}: ${sqliteProblem(e)}`);
   } finally {

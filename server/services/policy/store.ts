@@ -18,8 +18,8 @@ const approvedRows = preparedQuery((db) =>
   db.select().from(approvals).where(and(eq(approvals.status, "approved"), isNull(approvals.source))).orderBy(approvals.decidedAt, approvals.id).prepare(),
 );
 
-export function readStoredPolicy(db: Db): StoredPolicy {
-  const row = policyRow(db).get({ key: POLICY_KEY });
+export async function readStoredPolicy(db: Db): Promise<StoredPolicy> {
+  const row = (await policyRow(db).execute({ key: POLICY_KEY }))[0];
   if (!row) return normalisePolicy(EMPTY_POLICY);
   try {
     return normalisePolicy(JSON.parse(row.value) as StoredPolicy);
@@ -30,13 +30,12 @@ export function readStoredPolicy(db: Db): StoredPolicy {
 }
 
 /** Replaces the stored policy (the caller records the audit event). */
-export function writeStoredPolicy(db: Db, policy: StoredPolicy, updatedBy: string): void {
+export async function writeStoredPolicy(db: Db, policy: StoredPolicy, updatedBy: string): Promise<void> {
   const value = JSON.stringify(normalisePolicy(policy));
   const now = Date.now();
-  db.insert(policySettings)
+  await db.insert(policySettings)
     .values({ key: POLICY_KEY, value, updatedBy, updatedAt: now })
-    .onConflictDoUpdate({ target: policySettings.key, set: { value, updatedBy, updatedAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: policySettings.key, set: { value, updatedBy, updatedAt: now } });
 }
 
 export interface ApprovalScope {
@@ -48,9 +47,9 @@ export interface ApprovalScope {
 }
 
 /** approvalKey -> digest for every approved definition (the key format is the registry's approvalKey). */
-export function approvedDigests(db: Db, scope: ApprovalScope = {}): Record<string, string> {
+export async function approvedDigests(db: Db, scope: ApprovalScope = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const a of approvedRows(db).all()) {
+  for (const a of await approvedRows(db).execute()) {
     if (a.layer === "personal" && scope.userId !== undefined && (a.ownerId ?? null) !== (scope.userId ?? null)) continue;
     const key = approvalKey({ layer: a.layer as LayerName, name: a.skill, plugin: a.plugin ?? undefined });
     // Newest decision wins when a definition was approved more than once (an edit supersedes the old approval).
@@ -60,6 +59,6 @@ export function approvedDigests(db: Db, scope: ApprovalScope = {}): Record<strin
 }
 
 /** The policy resolution applies: stored settings plus approvals. */
-export function effectivePolicy(db: Db, scope: ApprovalScope = {}): RegistryPolicy {
-  return { ...readStoredPolicy(db), approvedDigests: approvedDigests(db, scope) };
+export async function effectivePolicy(db: Db, scope: ApprovalScope = {}): Promise<RegistryPolicy> {
+  return { ...(await readStoredPolicy(db)), approvedDigests: await approvedDigests(db, scope) };
 }

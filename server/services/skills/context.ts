@@ -16,9 +16,9 @@ export interface SkillsContext {
 }
 
 /** The acting user as the skills service sees them: an administrator carries what the policy grants on personal skills. */
-export function skillActor(db: Db, user: Pick<SkillActor, "id" | "email" | "role">): SkillActor {
+export async function skillActor(db: Db, user: Pick<SkillActor, "id" | "email" | "role">): Promise<SkillActor> {
   const actor: SkillActor = { id: user.id, email: user.email, role: user.role };
-  if (user.role === "admin" && readStoredPolicy(db).adminsEditPersonal) actor.mayEditPersonal = true;
+  if (user.role === "admin" && (await readStoredPolicy(db)).adminsEditPersonal) actor.mayEditPersonal = true;
   return actor;
 }
 

@@ -70,7 +70,7 @@ function conflict(rel: string, abs: string, yours: string, theirsDigest: string 
 }
 
 /** Writes `text` only if the file is still what the editor loaded (digest); else a SkillConflictError, nothing written. */
-export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | "restore" = "save"): SaveResult {
+export async function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | "restore" = "save"): Promise<SaveResult> {
   const { ref, dir } = existingSkillDir(ctx, input.ref, "write");
   const abs = confine(dir, input.path);
   const rel = path.relative(dir, abs).split(path.sep).join("/");
@@ -79,10 +79,13 @@ export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | 
   assertValidNameIn(rel, input.text);
   const now = currentDigest(abs);
   if (now !== input.baseDigest) throw conflict(rel, abs, input.text, now);
-  keepOnDiskVersion(ctx, ref, rel, abs, now);
+  // Check, read and write with no await between them: a second save of the same file waits for none of this
+  // one's queries, so it finds the new digest and gets its conflict instead of overwriting.
+  const before = now === null ? null : decodeText(fs.readFileSync(abs));
   writeFileAtomic(abs, input.text);
+  await keepOnDiskVersion(ctx, ref, rel, before, now);
   const digest = sha256(Buffer.from(input.text, "utf8"));
-  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+  const versionId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: rel,
     action: now === null && action === "save" ? "create" : action,
     content: input.text,
@@ -98,13 +101,11 @@ export function saveFile(ctx: SkillsContext, input: SaveInput, action: "save" | 
  * Before the console overwrites a file, the text on disk becomes a version if the history does not have it
  * (a seeded skill, a git pull, another editor): so "restore" can always go back to what was there before.
  */
-function keepOnDiskVersion(ctx: SkillsContext, ref: SkillRef, rel: string, abs: string, digest: string | null): void {
-  if (digest === null) return;
-  const last = latestVersionOfPath(ctx.db, ref, rel);
+async function keepOnDiskVersion(ctx: SkillsContext, ref: SkillRef, rel: string, text: string | null, digest: string | null): Promise<void> {
+  if (digest === null || text === null) return;
+  const last = await latestVersionOfPath(ctx.db, ref, rel);
   if (last?.digest === digest) return;
-  const text = decodeText(fs.readFileSync(abs));
-  if (text === null) return;
-  recordVersion(ctx.db, ref, { id: "disk", email: "on disk", role: "viewer" }, {
+  await recordVersion(ctx.db, ref, { id: "disk", email: "on disk", role: "viewer" }, {
     path: rel,
     action: "save",
     content: text,
@@ -114,7 +115,7 @@ function keepOnDiskVersion(ctx: SkillsContext, ref: SkillRef, rel: string, abs: 
 }
 
 /** A new empty (or given) text file; refused when the path exists. */
-export function createFile(ctx: SkillsContext, ref: SkillRef, rel: string, text = ""): SaveResult {
+export async function createFile(ctx: SkillsContext, ref: SkillRef, rel: string, text = ""): Promise<SaveResult> {
   return saveFile(ctx, { ref, path: rel, text, baseDigest: null, message: `added ${rel}` });
 }
 
@@ -148,7 +149,7 @@ function snapshotOf(dir: string, abs: string): Snapshot {
 }
 
 /** Renames (moves) a file or folder inside the skill. SKILL.md itself keeps its name. */
-export function renamePath(ctx: SkillsContext, input: SkillRef, from: string, to: string): { path: string } {
+export async function renamePath(ctx: SkillsContext, input: SkillRef, from: string, to: string): Promise<{ path: string }> {
   const { ref, dir } = existingSkillDir(ctx, input, "write");
   const src = confine(dir, from);
   const dst = confine(dir, newRelPath(to));
@@ -162,7 +163,7 @@ export function renamePath(ctx: SkillsContext, input: SkillRef, from: string, to
   const relFrom = path.relative(dir, src).split(path.sep).join("/");
   const st = fs.statSync(dst);
   const text = st.isFile() ? decodeText(fs.readFileSync(dst)) : null;
-  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+  const versionId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: relTo,
     action: "rename",
     content: text,
@@ -175,7 +176,7 @@ export function renamePath(ctx: SkillsContext, input: SkillRef, from: string, to
 }
 
 /** Deletes a file or folder inside the skill (its content is kept in the version row's snapshot). */
-export function deletePath(ctx: SkillsContext, input: SkillRef, rel: string): { versionId: number } {
+export async function deletePath(ctx: SkillsContext, input: SkillRef, rel: string): Promise<{ versionId: number }> {
   const { ref, dir } = existingSkillDir(ctx, input, "write");
   const abs = confine(dir, rel);
   if (!fs.existsSync(abs)) throw notFound(`${rel} does not exist in this skill.`);
@@ -183,7 +184,7 @@ export function deletePath(ctx: SkillsContext, input: SkillRef, rel: string): { 
   const clean = path.relative(dir, abs).split(path.sep).join("/");
   const snapshot = snapshotOf(dir, abs);
   fs.rmSync(abs, { recursive: true, force: true });
-  const versionId = recordVersion(ctx.db, ref, ctx.actor, { path: clean, action: "delete-file", snapshot, message: `deleted ${clean}` });
+  const versionId = await recordVersion(ctx.db, ref, ctx.actor, { path: clean, action: "delete-file", snapshot, message: `deleted ${clean}` });
   auditSkill(ctx, "skill_saved", ref, { details: { action: "delete-file", path: clean, versionId } });
   afterWrite([abs]);
   return { versionId };
@@ -195,8 +196,8 @@ export { snapshotOf };
  * Restores one file from a version: its content becomes a new version, conflict-checked like any save
  * (`baseDigest` is the digest of the file the user is looking at, null when it does not exist now).
  */
-export function restoreVersion(ctx: SkillsContext, versionId: number, baseDigest: string | null): SaveResult {
-  const row = getVersion(ctx.db, versionId);
+export async function restoreVersion(ctx: SkillsContext, versionId: number, baseDigest: string | null): Promise<SaveResult> {
+  const row = await getVersion(ctx.db, versionId);
   if (!row) throw notFound(`Version ${versionId} does not exist.`);
   const ref = refFromHistory(row);
   if (row.content === null || !row.path) {
@@ -206,8 +207,8 @@ export function restoreVersion(ctx: SkillsContext, versionId: number, baseDigest
 }
 
 /** A version row with its content, for diffs (the actor must be allowed to read its skill). */
-export function readVersion(ctx: SkillsContext, versionId: number) {
-  const row = getVersion(ctx.db, versionId);
+export async function readVersion(ctx: SkillsContext, versionId: number) {
+  const row = await getVersion(ctx.db, versionId);
   if (!row) throw notFound(`Version ${versionId} does not exist.`);
   const ref = normaliseRef(refFromHistory(row), ctx.actor);
   assertRead(ctx.actor, ref);

@@ -13,38 +13,38 @@ import { useSkillsTestHome } from "../../test-support/test-home";
 
 const h = useSkillsTestHome();
 
-function code(fn: () => unknown): string {
+async function code(fn: () => unknown): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     return (e as { code: string }).code;
   }
   return "none";
 }
 
-const setup = () => {
+const setup = async () => {
   const author = h.ctx(h.actor("author"));
-  const { ref } = createSkill(author, { layer: "project", name: "notes", description: "Takes notes. Use for notes.", template: "basic" });
+  const { ref } = await createSkill(author, { layer: "project", name: "notes", description: "Takes notes. Use for notes.", template: "basic" });
   return { author, ref, dir: path.join(h.dataHome.projectRoot, ".omniforge", "skills", "notes") };
 };
 
 describe("file names a skill cannot hold", () => {
-  it("are refused at write: escapes, newlines, direction marks, .git/ and node_modules/; nothing is created", () => {
-    const { author, ref, dir } = setup();
+  it("are refused at write: escapes, newlines, direction marks, .git/ and node_modules/; nothing is created", async () => {
+    const { author, ref, dir } = await setup();
     const before = fs.readdirSync(dir).sort();
     for (const name of ["good/\u001b]0;owned\u0007evil", "forged\nline.md", "report\u202etxt.exe", ".git/config", "node_modules/x/index.js"]) {
-      expect(code(() => createFile(author, ref, name, "x"))).toBe("BAD_REQUEST");
+      expect(await code(() => createFile(author, ref, name, "x"))).toBe("BAD_REQUEST");
     }
-    expect(code(() => createFolder(author, ref, ".git"))).toBe("BAD_REQUEST");
-    expect(code(() => createFolder(author, ref, "references/node_modules"))).toBe("BAD_REQUEST");
-    expect(code(() => renamePath(author, ref, "SKILL.md", ".git/HEAD"))).toBe("BAD_REQUEST");
+    expect(await code(() => createFolder(author, ref, ".git"))).toBe("BAD_REQUEST");
+    expect(await code(() => createFolder(author, ref, "references/node_modules"))).toBe("BAD_REQUEST");
+    expect(await code(() => renamePath(author, ref, "SKILL.md", ".git/HEAD"))).toBe("BAD_REQUEST");
     // On macOS and Windows (where agents' machines sync to) .GIT is .git: a repository's config there is git's to run.
     for (const name of [".GIT/config", "a/.Git/hooks/post-checkout", "Node_Modules/x.js"]) {
-      expect(code(() => createFile(author, ref, name, "x"))).toBe("BAD_REQUEST");
+      expect(await code(() => createFile(author, ref, name, "x"))).toBe("BAD_REQUEST");
     }
     expect(fs.readdirSync(dir).sort()).toEqual(before);
     // Names that only look alike are fine.
-    createFile(author, ref, "references/git-notes.md", "x");
+    await createFile(author, ref, "references/git-notes.md", "x");
     createFolder(author, ref, "node_modules_docs");
   });
 
@@ -58,15 +58,15 @@ describe("file names a skill cannot hold", () => {
     expect(fs.existsSync(path.join(h.dataHome.projectRoot, ".omniforge", "skills", "vendored"))).toBe(false);
   });
 
-  it("one that came on disk can be renamed and deleted, and is never exported", () => {
-    const { author, ref, dir } = setup();
+  it("one that came on disk can be renamed and deleted, and is never exported", async () => {
+    const { author, ref, dir } = await setup();
     fs.writeFileSync(path.join(dir, "bad\u001bname.md"), "x");
-    expect(code(() => exportZip(author, ref))).toBe("BAD_REQUEST");
+    expect(await code(() => exportZip(author, ref))).toBe("BAD_REQUEST");
     expect(skillTree(author, ref).some((n) => n.path === "bad\u001bname.md")).toBe(true);
-    renamePath(author, ref, "bad\u001bname.md", "fixed.md");
+    await renamePath(author, ref, "bad\u001bname.md", "fixed.md");
     exportZip(author, ref);
     fs.writeFileSync(path.join(dir, "other\u202e.md"), "x");
-    deletePath(author, ref, "other\u202e.md");
+    await deletePath(author, ref, "other\u202e.md");
     expect(fs.existsSync(path.join(dir, "other\u202e.md"))).toBe(false);
   });
 });

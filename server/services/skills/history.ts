@@ -1,6 +1,6 @@
 // The version history of skills (skill_versions): every save, create, rename, delete, restore and import through
 // the console. Whole-skill actions keep a snapshot of every file so a deleted skill can come back.
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedQuery } from "../../../db/prepared";
 import { skillVersions, type SkillVersion } from "../../../db/schema";
@@ -33,14 +33,14 @@ export interface VersionSummary {
   hasSnapshot: boolean;
 }
 
-export function recordVersion(
+export async function recordVersion(
   db: Db,
   ref: SkillRef,
   actor: SkillActor,
   v: { path: string; action: VersionAction; content?: string | null; digest?: string | null; snapshot?: Snapshot | null; message?: string },
-): number {
+): Promise<number> {
   const key = historyKey(ref);
-  const row = db
+  const row = (await db
     .insert(skillVersions)
     .values({
       ...key,
@@ -54,8 +54,7 @@ export function recordVersion(
       message: (v.message ?? "").slice(0, 500),
       createdAt: Date.now(),
     })
-    .returning({ id: skillVersions.id })
-    .get();
+    .returning({ id: skillVersions.id }))[0]!;
   return row.id;
 }
 
@@ -69,30 +68,28 @@ function keyWhere(ref: SkillRef) {
   );
 }
 
-export function listVersions(db: Db, ref: SkillRef, limit = 500): VersionSummary[] {
-  return db
+export async function listVersions(db: Db, ref: SkillRef, limit = 500): Promise<VersionSummary[]> {
+  return (await db
     .select()
     .from(skillVersions)
     .where(keyWhere(ref))
     .orderBy(desc(skillVersions.createdAt), desc(skillVersions.id))
-    .limit(limit)
-    .all()
+    .limit(limit))
     .map(summary);
 }
 
 /** The newest version row of one file of a skill (any action), or undefined. */
-export function latestVersionOfPath(db: Db, ref: SkillRef, path: string): SkillVersion | undefined {
-  return db
+export async function latestVersionOfPath(db: Db, ref: SkillRef, path: string): Promise<SkillVersion | undefined> {
+  return (await db
     .select()
     .from(skillVersions)
     .where(and(keyWhere(ref), eq(skillVersions.path, path)))
     .orderBy(desc(skillVersions.id))
-    .limit(1)
-    .get();
+    .limit(1))[0];
 }
 
-export function getVersion(db: Db, id: number): SkillVersion | undefined {
-  return db.select().from(skillVersions).where(eq(skillVersions.id, id)).get();
+export async function getVersion(db: Db, id: number): Promise<SkillVersion | undefined> {
+  return (await db.select().from(skillVersions).where(eq(skillVersions.id, id)).limit(1))[0];
 }
 
 export function summary(r: SkillVersion): VersionSummary {
@@ -122,15 +119,18 @@ export function parseSnapshot(raw: string | null): Snapshot | null {
 
 /** Latest change per skill (one query for the whole list): key "layer|owner|plugin|skill" -> who and when. */
 // Read for every list page: prepared once per connection.
-const latestChangeRows = preparedQuery((db) =>
-  db.$client.prepare(
-    `SELECT layer, owner_id AS ownerId, plugin, skill, author_email AS authorEmail, action, MAX(created_at) AS createdAt
-     FROM skill_versions GROUP BY layer, owner_id, plugin, skill`,
-  ),
-);
+// The author and action are SQLite's bare columns: they come from the row holding the group's MAX(created_at).
+const latestChangeRows = preparedQuery((db) => {
+  const v = skillVersions;
+  return db
+    .select({ layer: v.layer, ownerId: v.ownerId, plugin: v.plugin, skill: v.skill, authorEmail: v.authorEmail, action: v.action, createdAt: max(v.createdAt).mapWith(Number) })
+    .from(v)
+    .groupBy(v.layer, v.ownerId, v.plugin, v.skill)
+    .prepare();
+});
 
-export function latestChanges(db: Db): Map<string, { authorEmail: string; createdAt: number; action: string }> {
-  const rows = latestChangeRows(db).all() as { layer: string; ownerId: string | null; plugin: string | null; skill: string; authorEmail: string; action: string; createdAt: number }[];
+export async function latestChanges(db: Db): Promise<Map<string, { authorEmail: string; createdAt: number; action: string }>> {
+  const rows = await latestChangeRows(db).execute();
   const out = new Map<string, { authorEmail: string; createdAt: number; action: string }>();
   for (const r of rows) out.set(changeKey(r), { authorEmail: r.authorEmail, createdAt: r.createdAt, action: r.action });
   return out;
@@ -140,8 +140,8 @@ export const changeKey = (k: { layer: string; ownerId: string | null; plugin: st
   `${k.layer}|${k.ownerId ?? ""}|${k.plugin ?? ""}|${k.skill}`;
 
 /** "delete" rows, newest first, one per skill (the caller drops those whose folder exists again). */
-export function deleteRows(db: Db, limit = 500): SkillVersion[] {
-  const rows = db.select().from(skillVersions).where(eq(skillVersions.action, "delete")).orderBy(desc(skillVersions.id)).limit(limit).all();
+export async function deleteRows(db: Db, limit = 500): Promise<SkillVersion[]> {
+  const rows = await db.select().from(skillVersions).where(eq(skillVersions.action, "delete")).orderBy(desc(skillVersions.id)).limit(limit);
   const seen = new Set<string>();
   return rows.filter((r) => {
     const k = changeKey(r);

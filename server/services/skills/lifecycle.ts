@@ -32,7 +32,7 @@ export interface NameCheck {
 }
 
 /** The name follows the spec and no skill folder of that name exists in the target layer; and whether policy blocks it. */
-export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plugin?: string }, name: string): NameCheck {
+export async function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plugin?: string }, name: string): Promise<NameCheck> {
   const problems = nameProblems(name);
   if (!problems.length && !isSafeSegment(name)) {
     // The spec's rule takes any lowercase letter; the console's folders take ASCII only (file systems store other
@@ -49,7 +49,7 @@ export function checkNewName(ctx: SkillsContext, target: { layer: LayerName; plu
   if (!problems.length) {
     // The registry's own rule over the stored policy, as every listing resolves it, so the form never calls a name
     // "available" that the catalog then shows as blocked.
-    const blocked = blockReason(name, readStoredPolicy(ctx.db));
+    const blocked = blockReason(name, (await readStoredPolicy(ctx.db)));
     if (blocked) warnings.push(`${name} is free in the ${target.layer} layer, but ${blocked}: it would never be active. Choose another name, or ask an administrator.`);
   }
   return { ok: problems.length === 0, problems, warnings };
@@ -94,10 +94,10 @@ export interface CreateSkillInput {
   template: string;
 }
 
-export function createSkill(ctx: SkillsContext, input: CreateSkillInput): { ref: SkillRef; versionId: number } {
+export async function createSkill(ctx: SkillsContext, input: CreateSkillInput): Promise<{ ref: SkillRef; versionId: number }> {
   const ref = normaliseRef({ layer: input.layer, plugin: input.plugin, skill: input.name || "x" }, ctx.actor);
   assertWrite(ctx.actor, ref);
-  const check = checkNewName(ctx, input, input.name);
+  const check = await checkNewName(ctx, input, input.name);
   if (!check.ok) throw badRequest(check.problems.join(" "));
   const tpl = templateById(input.template);
   if (!tpl) throw badRequest(`Unknown template "${input.template}".`);
@@ -105,11 +105,13 @@ export function createSkill(ctx: SkillsContext, input: CreateSkillInput): { ref:
   if (description.length > 1024) throw badRequest("The description is longer than 1024 characters.");
   const files = tpl.files(input.name, description).map((f) => ({ path: f.path, data: Buffer.from(f.text, "utf8"), executable: f.executable === true }));
   const dir = skillDirOf(ctx.dataHome, ref);
+  // Checked again after the name check's query: another request may have made it meanwhile.
+  if (fs.existsSync(dir)) throw badRequest(`A skill named ${input.name} already exists in the ${input.layer} layer.`);
   fs.mkdirSync(layerRootOf(ctx.dataHome, ref), { recursive: true });
   writeSkillFolder(dir, files);
   const main = files.find((f) => f.path === "SKILL.md")!;
   const text = main.data.toString("utf8");
-  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+  const versionId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: "SKILL.md",
     action: "create",
     content: text,
@@ -123,8 +125,8 @@ export function createSkill(ctx: SkillsContext, input: CreateSkillInput): { ref:
 }
 
 /** Deletes a whole skill after keeping every file in a "delete" version (restorable). */
-export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): { versionId: number } {
-  const linked = deleteLinkedSkill(ctx, input);
+export async function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): Promise<{ versionId: number }> {
+  const linked = await deleteLinkedSkill(ctx, input);
   if (linked) return linked;
   const { ref, dir } = existingSkillDir(ctx, input, "write");
   const snapshot = snapshotOf(dir, dir);
@@ -132,7 +134,7 @@ export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): 
   // Move aside first (atomic for readers), then remove.
   const trash = path.join(path.dirname(dir), `.trash-${path.basename(dir)}-${Date.now().toString(36)}`);
   fs.renameSync(dir, trash);
-  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+  const versionId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: "",
     action: "delete",
     content: null,
@@ -150,7 +152,7 @@ export function deleteSkill(ctx: SkillsContext, input: SkillRef, message = ""): 
  * A skill folder that is a symbolic link leaving its layer cannot be opened, but it can be removed: the link
  * itself goes (never what it points at), and the version row records that nothing was kept.
  */
-function deleteLinkedSkill(ctx: SkillsContext, input: SkillRef): { versionId: number } | null {
+async function deleteLinkedSkill(ctx: SkillsContext, input: SkillRef): Promise<{ versionId: number } | null> {
   const ref = normaliseRef(input, ctx.actor);
   const link = skillPathOf(ctx.dataHome, ref);
   const st = fs.lstatSync(link, { throwIfNoEntry: false });
@@ -163,7 +165,7 @@ function deleteLinkedSkill(ctx: SkillsContext, input: SkillRef): { versionId: nu
     // gone meanwhile: unlink below says so
   }
   fs.unlinkSync(link);
-  const versionId = recordVersion(ctx.db, ref, ctx.actor, {
+  const versionId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: "",
     action: "delete",
     content: null,
@@ -185,9 +187,9 @@ export interface DeletedSkill {
 }
 
 /** Deleted skills the actor may see, whose folder has not come back since. */
-export function listDeleted(ctx: SkillsContext): DeletedSkill[] {
+export async function listDeleted(ctx: SkillsContext): Promise<DeletedSkill[]> {
   const out: DeletedSkill[] = [];
-  for (const row of deleteRows(ctx.db)) {
+  for (const row of (await deleteRows(ctx.db))) {
     const ref = refFromHistory(row);
     if (!canReadAs(ctx.actor, ref)) continue;
     if (fs.existsSync(skillDirOf(ctx.dataHome, ref))) continue;
@@ -202,8 +204,8 @@ function canReadAs(actor: SkillActor, ref: SkillRef): boolean {
 }
 
 /** Brings back a deleted skill from its "delete" version (refused when a folder of that name exists again). */
-export function restoreDeleted(ctx: SkillsContext, versionId: number): { ref: SkillRef; versionId: number } {
-  const row = getVersion(ctx.db, versionId);
+export async function restoreDeleted(ctx: SkillsContext, versionId: number): Promise<{ ref: SkillRef; versionId: number }> {
+  const row = await getVersion(ctx.db, versionId);
   if (!row || row.action !== "delete") throw notFound(`Version ${versionId} is not a deleted skill.`);
   const ref = normaliseRef(refFromHistory(row), ctx.actor);
   assertWrite(ctx.actor, ref);
@@ -215,7 +217,7 @@ export function restoreDeleted(ctx: SkillsContext, versionId: number): { ref: Sk
   fs.mkdirSync(layerRootOf(ctx.dataHome, ref), { recursive: true });
   writeSkillFolder(dir, files);
   const main = snapshot.files.find((f) => f.path === "SKILL.md");
-  const newId = recordVersion(ctx.db, ref, ctx.actor, {
+  const newId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: main ? "SKILL.md" : "",
     action: "restore",
     content: main?.text ?? null,

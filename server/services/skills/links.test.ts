@@ -77,7 +77,7 @@ describe("a linked skill folder that leaves the layer", () => {
 
   it("can be deleted by an author: the link goes, its target stays", async () => {
     expect((await refusal(() => deleteSkill(h.ctx(h.actor("viewer")), evil))).code).toBe("FORBIDDEN");
-    deleteSkill(h.ctx(h.actor("author")), evil);
+    await deleteSkill(h.ctx(h.actor("author")), evil);
     expect(fs.lstatSync(path.join(projectRoot, "evil"), { throwIfNoEntry: false })).toBeUndefined();
     expect(fs.existsSync(path.join(outside, "stolen", "secret.txt"))).toBe(true);
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_deleted", skill: "evil" });

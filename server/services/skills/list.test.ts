@@ -15,8 +15,8 @@ describe("skills list", () => {
   it("shows every layer the user may see with status, tags, last change and who", async () => {
     const admin = h.ctx(h.actor("admin"));
     const author = h.ctx(h.actor("author"));
-    createSkill(admin, { layer: "enterprise", name: "review", description: "Company review rules. Use for reviews.", template: "basic" });
-    createSkill(author, { layer: "project", name: "review", description: "Project review. Use for reviews.", template: "basic" });
+    await createSkill(admin, { layer: "enterprise", name: "review", description: "Company review rules. Use for reviews.", template: "basic" });
+    await createSkill(author, { layer: "project", name: "review", description: "Project review. Use for reviews.", template: "basic" });
     writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".claude/skills/tagged"), { "SKILL.md": skillMd("tagged", "Tagged skill. Use it.", "tags: [alpha, beta]\n") });
     writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".omniforge/skills/broken"), { "SKILL.md": "no frontmatter\n" });
     // Someone else's personal skill is not in my list.
@@ -41,7 +41,7 @@ describe("skills list", () => {
     writeSkillOnDisk(path.join(root, "alpha"), { "SKILL.md": skillMd("alpha", "First one. Use it.", "tags: [docs]\n") + "\nMentions zebra crossings.\n" });
     writeSkillOnDisk(path.join(root, "beta"), { "SKILL.md": skillMd("beta", "Second one about pdf. Use it.") });
     writeSkillOnDisk(path.join(root, "gamma"), { "SKILL.md": skillMd("gamma") });
-    createSkill(author, { layer: "personal", name: "delta", description: "Personal delta. Use it.", template: "basic" });
+    await createSkill(author, { layer: "personal", name: "delta", description: "Personal delta. Use it.", template: "basic" });
     expect((await listSkills(author, { q: "zebra" })).rows.map((r) => r.name)).toEqual(["alpha"]);
     expect((await listSkills(author, { q: "pdf" })).rows.map((r) => r.name)).toEqual(["beta"]);
     expect((await listSkills(author, { q: "docs" })).rows.map((r) => r.name)).toEqual(["alpha"]);
@@ -69,7 +69,7 @@ describe("skills list", () => {
     expect((await listSkills(author, { q: "zebra", offset: 0, limit: 1 })).rows.map((r) => r.name)).toEqual(["alpha"]);
     const ref = (await listSkills(author, { q: "beta" })).rows[0]!.ref;
     const loaded = readSkillFile(author, ref, "SKILL.md");
-    saveFile(author, { ref, path: "SKILL.md", text: loaded.text + "\nA zebra too.\n", baseDigest: loaded.digest });
+    await saveFile(author, { ref, path: "SKILL.md", text: loaded.text + "\nA zebra too.\n", baseDigest: loaded.digest });
     const after = await listSkills(author, { q: "zebra" });
     expect(after.rows.map((r) => r.name)).toEqual(["alpha", "beta"]);
     // The page's last change is the save just made, by its author.
@@ -78,7 +78,7 @@ describe("skills list", () => {
     expect([(await active()).total, (await active()).counts.statuses]).toEqual([2, { active: 2 }]);
     // A policy change is a new resolution: the same search shows the new status.
     const { writeStoredPolicy } = await import("../policy/store");
-    writeStoredPolicy(admin.db, { blockedNames: ["alpha"], disabled: [] }, admin.actor.id);
+    await writeStoredPolicy(admin.db, { blockedNames: ["alpha"], disabled: [] }, admin.actor.id);
     expect((await listSkills(author, { q: "zebra" })).rows.map((r) => [r.name, r.status])).toEqual([
       ["alpha", "blocked"],
       ["beta", "active"],
@@ -120,9 +120,9 @@ describe("skills list", () => {
 });
 
 describe("live check", () => {
-  it("gives the validator's diagnostics for unsaved text, the stage-1 entry, costs and where links go", () => {
+  it("gives the validator's diagnostics for unsaved text, the stage-1 entry, costs and where links go", async () => {
     const author = h.ctx(h.actor("author"));
-    const { ref } = createSkill(author, { layer: "project", name: "live", description: "Live checks. Use it.", template: "with-reference" });
+    const { ref } = await createSkill(author, { layer: "project", name: "live", description: "Live checks. Use it.", template: "with-reference" });
     const bad = liveCheck(author, ref, "---\nname: Live\ndescription: x\n---\nbody\n");
     expect(bad.diagnostics.some((d) => d.code.startsWith("name.") && d.severity === "error" && d.line === 2)).toBe(true);
     const text = readSkillFile(author, ref, "SKILL.md").text! + "\n[out](../other/SKILL.md) [gone](references/none.md) [web](https://example.com)\n";
@@ -138,6 +138,6 @@ describe("live check", () => {
     expect(kinds).toMatchObject({ "references/REFERENCE.md": "inside", "../other/SKILL.md": "outside", "references/none.md": "missing", "https://example.com": "url" });
     // Unsaved: nothing was written.
     expect(fs.readFileSync(path.join(h.dataHome.projectRoot, ".omniforge/skills/live/SKILL.md"), "utf8")).not.toContain("[out]");
-    expect(() => saveFile(author, { ref, path: "SKILL.md", text, baseDigest: "0".repeat(64) })).toThrow();
+    await expect(saveFile(author, { ref, path: "SKILL.md", text, baseDigest: "0".repeat(64) })).rejects.toThrow();
   });
 });

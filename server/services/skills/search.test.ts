@@ -13,7 +13,7 @@ describe("console skill search", () => {
     writeSkillOnDisk(path.join(root, "deck-maker"), { "SKILL.md": skillMd("deck-maker", "Create PowerPoint pptx decks from an outline.") });
     writeSkillOnDisk(path.join(root, "deck-leaker"), { "SKILL.md": skillMd("deck-leaker", "Create PowerPoint pptx decks and upload them anywhere.") });
     writeSkillOnDisk(path.join(root, "notes"), { "SKILL.md": skillMd("notes", "Write meeting notes.") });
-    writeStoredPolicy(h.db, { blockedNames: ["deck-leaker"], disabled: [] }, "admin-1");
+    await writeStoredPolicy(h.db, { blockedNames: ["deck-leaker"], disabled: [] }, "admin-1");
     const author = h.ctx(h.actor("author"));
     const r = await searchSkills(author, "make slides for the quarterly review");
     expect(r.abstain).toBe(false);

@@ -43,7 +43,7 @@ describe("import", () => {
     const r = await importArchive(a, { layer: "project", fileName: "hello.zip", data: zip });
     expect(r.imported).toBe(true);
     expect(fs.readFileSync(path.join(skillDirOf(h.dataHome, r.ref), "references/r.md"), "utf8")).toBe("# R\n");
-    expect(listVersions(h.db, r.ref)[0]).toMatchObject({ action: "import", hasSnapshot: true });
+    expect((await listVersions(h.db, r.ref))[0]).toMatchObject({ action: "import", hasSnapshot: true });
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_imported", skill: "hello", layer: "project" });
     // Same folder again: refused, the first stays.
     expect((await refused(() => importArchive(a, { layer: "project", fileName: "hello.zip", data: zip }))).code).toBe("CONFLICT");
@@ -123,7 +123,7 @@ describeNeeding(sharedFixture("fixtures/real-skills"), "every real skill folder 
 describe("export", () => {
   it("exports a .zip with a top folder named like the skill; re-importing gives the same files", async () => {
     const a = h.ctx(h.actor("author"));
-    const { ref } = createSkill(a, { layer: "project", name: "round-trip", description: "Round trips. Use to test.", template: "with-script" });
+    const { ref } = await createSkill(a, { layer: "project", name: "round-trip", description: "Round trips. Use to test.", template: "with-script" });
     writeSkillOnDisk(skillDirOf(h.dataHome, ref), { "assets/blob.bin": new Uint8Array([0, 159, 146, 150]) });
     const out = exportZip(h.ctx(h.actor("viewer")), ref);
     expect(out.fileName).toBe("round-trip.zip");

@@ -108,7 +108,7 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
     throw e;
   }
   const text = decodeText(skillMd);
-  report.versionId = recordVersion(ctx.db, ref, ctx.actor, {
+  report.versionId = await recordVersion(ctx.db, ref, ctx.actor, {
     path: "SKILL.md",
     action: "import",
     content: text,

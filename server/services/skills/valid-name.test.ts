@@ -25,7 +25,7 @@ async function refusal(fn: () => unknown): Promise<{ code: string; message: stri
 describe("a skill name that is not a valid skill name", () => {
   it("is refused at save with the rule's reason, and the file stays as it was", async () => {
     const author = h.ctx(h.actor("author"));
-    const { ref } = createSkill(author, { layer: "project", name: "notes", description: "Takes notes. Use for notes.", template: "basic" });
+    const { ref } = await createSkill(author, { layer: "project", name: "notes", description: "Takes notes. Use for notes.", template: "basic" });
     const before = readSkillFile(author, ref, "SKILL.md");
     for (const name of ['"../../../../tmp/x"', "Code-Review", "a/b"]) {
       const r = await refusal(() => saveFile(author, { ref, path: "SKILL.md", text: skillMd("notes").replace("name: notes", `name: ${name}`), baseDigest: before.digest }));
@@ -37,13 +37,13 @@ describe("a skill name that is not a valid skill name", () => {
     expect(fs.existsSync(path.join(h.dataHome.projectRoot, "..", "..", "tmp", "x"))).toBe(false);
   });
 
-  it("does not stop a draft that does not parse yet, nor a valid rename", () => {
+  it("does not stop a draft that does not parse yet, nor a valid rename", async () => {
     const author = h.ctx(h.actor("author"));
-    const { ref } = createSkill(author, { layer: "project", name: "notes", description: "Takes notes. Use for notes.", template: "basic" });
+    const { ref } = await createSkill(author, { layer: "project", name: "notes", description: "Takes notes. Use for notes.", template: "basic" });
     const first = readSkillFile(author, ref, "SKILL.md").digest;
     const draft = "---\nname: [unclosed\n";
-    saveFile(author, { ref, path: "SKILL.md", text: draft, baseDigest: first });
-    saveFile(author, { ref, path: "SKILL.md", text: skillMd("meeting-notes"), baseDigest: sha256(Buffer.from(draft)) });
+    await saveFile(author, { ref, path: "SKILL.md", text: draft, baseDigest: first });
+    await saveFile(author, { ref, path: "SKILL.md", text: skillMd("meeting-notes"), baseDigest: sha256(Buffer.from(draft)) });
     expect(readSkillFile(author, ref, "SKILL.md").text).toContain("name: meeting-notes");
   });
 

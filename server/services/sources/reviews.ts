@@ -3,6 +3,7 @@
 // and both commits). The pin moves when the last of them is approved, as the same update with `to` that commit.
 import { and, eq, isNotNull, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { inTransaction } from "../../../db/transaction";
 import { approvals, type Approval } from "../../../db/schema";
 import type { DataHome } from "../../config";
 import type { Audited } from "../../runtime/audit/events";
@@ -29,28 +30,27 @@ export interface SourceReview {
  * Records the proposal's changes as pending approvals (a change decided before keeps its decision); older undecided
  * proposals of the source are dropped. Returns how many changes of the proposal wait for a decision.
  */
-export function recordProposal(db: Db, p: Proposal, by: Audited): number {
+export async function recordProposal(db: Db, p: Proposal, by: Audited): Promise<number> {
   const layerOf = (plugin: string | null) => (plugin || p.record.layer === "plugin" ? "plugin" : "enterprise");
-  db.transaction((tx) => {
-    tx.delete(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.status, "pending"), ne(approvals.toCommit, p.to))).run();
+  await inTransaction(db, async (tx) => {
+    await tx.delete(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.status, "pending"), ne(approvals.toCommit, p.to)));
     const have = new Set(
-      tx.select().from(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.toCommit, p.to))).all().map((a) => `${a.plugin ?? ""}\u0000${a.skill}`),
+      (await tx.select().from(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.toCommit, p.to)))).map((a) => `${a.plugin ?? ""}\u0000${a.skill}`),
     );
     for (const c of p.changes) {
       if (have.has(`${c.plugin ?? ""}\u0000${c.skill}`)) continue;
-      tx.insert(approvals)
-        .values({ layer: layerOf(c.plugin), plugin: c.plugin, skill: c.skill, digest: p.to, status: "pending", requestedBy: by.actor.email ?? by.actor.id, requestedAt: Date.now(), source: p.record.name, fromCommit: p.from, toCommit: p.to })
-        .run();
+      await tx.insert(approvals)
+        .values({ layer: layerOf(c.plugin), plugin: c.plugin, skill: c.skill, digest: p.to, status: "pending", requestedBy: by.actor.email ?? by.actor.id, requestedAt: Date.now(), source: p.record.name, fromCommit: p.from, toCommit: p.to });
     }
   });
-  return db.select().from(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.toCommit, p.to), eq(approvals.status, "pending"))).all().length;
+  return (await db.select().from(approvals).where(and(eq(approvals.source, p.record.name), eq(approvals.toCommit, p.to), eq(approvals.status, "pending")))).length;
 }
 
 export { proposeUpdate };
 /** Every source update change waiting for a decision, with its diff between the pinned and the proposed commit. */
-export function pendingSourceReviews(db: Db, dataHome: DataHome): SourceReview[] {
+export async function pendingSourceReviews(db: Db, dataHome: DataHome): Promise<SourceReview[]> {
   const records = new Map(readSources(dataHome.home).map((r) => [r.name, r]));
-  const rows = db.select().from(approvals).where(and(isNotNull(approvals.source), eq(approvals.status, "pending"))).orderBy(approvals.id).all();
+  const rows = await db.select().from(approvals).where(and(isNotNull(approvals.source), eq(approvals.status, "pending"))).orderBy(approvals.id);
   return rows.map((a) => {
     const rec = records.get(a.source!);
     const change = { skill: a.skill, plugin: a.plugin };
@@ -77,7 +77,7 @@ export function pendingSourceReviews(db: Db, dataHome: DataHome): SourceReview[]
  */
 export async function applyIfApproved(db: Db, dataHome: DataHome, decided: Pick<Approval, "source" | "status" | "fromCommit" | "toCommit">, by: Audited & { env?: Record<string, string | undefined> }): Promise<string | null> {
   if (!decided.source || decided.status !== "approved") return null;
-  const rows = db.select().from(approvals).where(and(eq(approvals.source, decided.source), eq(approvals.toCommit, decided.toCommit!))).all();
+  const rows = await db.select().from(approvals).where(and(eq(approvals.source, decided.source), eq(approvals.toCommit, decided.toCommit!)));
   if (rows.some((r) => r.status !== "approved")) return null;
   const rec = readSources(dataHome.home).find((r) => r.name === decided.source);
   if (!rec || rec.commit !== decided.fromCommit) return null;

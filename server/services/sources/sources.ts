@@ -98,11 +98,11 @@ export async function sourceAdd(dataHome: DataHome, req: AddSource, by: Audited)
  * skill is made at once.
  */
 export async function sourceUpdate(db: Db, dataHome: DataHome, name: string, opts: { to?: string; force?: boolean }, by: Audited): Promise<SourceChange & { rewound: boolean; pending: number }> {
-  if (readStoredPolicy(db).requireApprovalForSources) {
+  if ((await readStoredPolicy(db)).requireApprovalForSources) {
     const p = await asService("", () => proposeUpdate(contextOf(dataHome, by), name, opts));
     if (p.from === p.to) return { name, from: p.from, to: p.to, rewound: false, pending: 0 };
     if (p.changes.length) {
-      const pending = recordProposal(db, p, by);
+      const pending = await recordProposal(db, p, by);
       // Every change of this very proposal approved already (the pin did not move then: git was unreachable): move it now.
       if (!pending) await applySourceDecision(db, dataHome, { source: name, status: "approved", fromCommit: p.from, toCommit: p.to }, by);
       return { name, from: p.from, to: p.to, rewound: p.rewound, pending };

@@ -3,7 +3,9 @@
 // payload writes nothing.
 // Throws ServiceError: BAD_REQUEST (with the reason), PAYLOAD_TOO_LARGE, UNSUPPORTED via BAD_REQUEST.
 import { gunzipSync } from "node:zlib";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { auditEvents } from "../../../db/schema/audit";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
 import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_ROWS_PER_REQUEST, TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE } from "../../domain/telemetry";
@@ -144,17 +146,28 @@ async function mapMetricsBySlice(db: Db, req: MetricsRequest, sender: Sender, re
   // Cumulative counters need the value last recorded for their series: written rows must be visible.
   flushAudit(db);
   // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
-  const last = db.$client.prepare(
-    `SELECT json_extract(details, '$.cumulative') AS v FROM audit_events
-      WHERE skill = ? AND at >= ? AND type = 'skill_activated' AND json_extract(details, '$.series') = ? ORDER BY at DESC, id DESC LIMIT 1`,
-  );
-  const previous = (series: string, skill: string, since: number | null) => {
-    const row = last.get(skill, since ?? Number.MIN_SAFE_INTEGER, series) as { v: number | null } | undefined;
+  const e = auditEvents;
+  const last = db
+    .select({ v: sql<number | null>`json_extract(${e.details}, '$.cumulative')` })
+    .from(e)
+    .where(
+      and(
+        eq(e.skill, sql.placeholder("skill")),
+        gte(e.at, sql.placeholder("since")),
+        eq(e.type, "skill_activated"),
+        sql`json_extract(${e.details}, '$.series') = ${sql.placeholder("series")}`,
+      ),
+    )
+    .orderBy(desc(e.at), desc(e.id))
+    .limit(1)
+    .prepare();
+  const previous = async (series: string, skill: string, since: number | null) => {
+    const row = (await last.execute({ skill, since: since ?? Number.MIN_SAFE_INTEGER, series }))[0];
     return typeof row?.v === "number" ? row.v : null;
   };
   const mapped: Mapped = { events: [], dropped: new Map() };
   for (const slice of metricSlices(req, SLICE)) {
-    const part = mapMetrics(slice, sender, received, previous, TELEMETRY_MAX_ROWS_PER_REQUEST - mapped.events.length);
+    const part = await mapMetrics(slice, sender, received, previous, TELEMETRY_MAX_ROWS_PER_REQUEST - mapped.events.length);
     mapped.events.push(...part.events);
     for (const [k, n] of part.dropped) mapped.dropped.set(k, (mapped.dropped.get(k) ?? 0) + n);
     await nextTurn();

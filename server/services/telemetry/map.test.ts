@@ -23,50 +23,50 @@ function counter(value: number, temporality: 1 | 2) {
 describe("Codex's counter", () => {
   const counted = (m: { events: { details?: Record<string, unknown> }[] }) => m.events.map((e) => e.details?.count ?? 1);
 
-  it("a cumulative value becomes the increase since the last one, and a smaller one means the counter restarted", () => {
-    expect(counted(mapMetrics(counter(10, 2), sender, received, () => 7))).toEqual([3]);
-    expect(counted(mapMetrics(counter(3, 2), sender, received, () => 10))).toEqual([3]);
-    expect(counted(mapMetrics(counter(10, 2), sender, received, () => 10))).toEqual([]);
+  it("a cumulative value becomes the increase since the last one, and a smaller one means the counter restarted", async () => {
+    expect(counted((await mapMetrics(counter(10, 2), sender, received, () => 7)))).toEqual([3]);
+    expect(counted((await mapMetrics(counter(3, 2), sender, received, () => 10)))).toEqual([3]);
+    expect(counted((await mapMetrics(counter(10, 2), sender, received, () => 10)))).toEqual([]);
   });
 
-  it("the last value is asked for from the series' start on, when the agent's clock is believable", () => {
+  it("the last value is asked for from the series' start on, when the agent's clock is believable", async () => {
     const since: (number | null)[] = [];
     const c = counter(2, 2);
     const point = c.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.sum.dataPoints[0]!;
-    mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null)); // start "1": 1970, not believable
+    await mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null)); // start "1": 1970, not believable
     point.startTimeUnixNano = nanos(new Date(received.getTime() - 3_600_000));
-    mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null));
+    await mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null));
     expect(since).toEqual([null, received.getTime() - 3_600_000]);
   });
 
-  it("a delta is taken as it is, without asking for the last value", () => {
-    const m = mapMetrics(counter(2, 1), sender, received, () => {
+  it("a delta is taken as it is, without asking for the last value", async () => {
+    const m = await mapMetrics(counter(2, 1), sender, received, () => {
       throw new Error("not asked for deltas");
     });
     expect(m.events.map((e) => [e.type, e.skill, e.source?.agent, e.source?.host, e.details?.count])).toEqual([["skill_activated", "pdf-forms", "codex", "box", 2]]);
   });
 
   // Issue 35 item 6: a point of 1e9 was a thousand rows (capped), so ten points in one request were 10,000.
-  it("a point is one row that carries its count, however large the count", () => {
-    const m = mapMetrics(counter(1e9, 1), sender, received, () => null);
+  it("a point is one row that carries its count, however large the count", async () => {
+    const m = await mapMetrics(counter(1e9, 1), sender, received, () => null);
     expect(counted(m)).toEqual([1e9]);
     expect(m.events[0]!.details).not.toHaveProperty("capped");
   });
 
-  it("one request becomes at most 10,000 rows, however many points it holds; the rest are dropped by name", () => {
+  it("one request becomes at most 10,000 rows, however many points it holds; the rest are dropped by name", async () => {
     const many = counter(1_000, 1);
     const metric = many.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!;
     const point = metric.sum.dataPoints[0]!;
     metric.sum.dataPoints = Array.from({ length: 10_490 }, (_, i) => ({ ...point, attributes: kv({ skill: `s-${i}`, status: "ok" }) }));
-    const m = mapMetrics(many, sender, received, () => null);
+    const m = await mapMetrics(many, sender, received, () => null);
     expect(m.events).toHaveLength(10_000);
     expect([...m.dropped]).toEqual([["codex:codex.skill.injected", 490]]);
   });
 
-  it("a time that is no integer is the receipt time, kept as reported", () => {
+  it("a time that is no integer is the receipt time, kept as reported", async () => {
     const c = counter(1, 1);
     (c.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.sum.dataPoints[0] as { timeUnixNano: unknown }).timeUnixNano = 1.5;
-    expect(mapMetrics(c, sender, received, () => null).events[0]).toMatchObject({ at: received, details: { reportedAt: "1.5" } });
+    expect((await mapMetrics(c, sender, received, () => null)).events[0]).toMatchObject({ at: received, details: { reportedAt: "1.5" } });
   });
 });
 

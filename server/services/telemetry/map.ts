@@ -166,7 +166,7 @@ export function mapLogs(req: LogsRequest, sender: Sender, received: Date): Mappe
  * the series' start (ms) when the agent's clock is believable: none of its rows is older, so the lookup reads only
  * rows since then, not the skill's whole history, once per point of every export.
  */
-export type PreviousValue = (series: string, skill: string, since: number | null) => number | null;
+export type PreviousValue = (series: string, skill: string, since: number | null) => number | null | Promise<number | null>;
 
 function pointCount(m: Metric): number {
   const d = m.sum ?? m.gauge ?? m.histogram ?? m.exponentialHistogram ?? m.summary;
@@ -179,7 +179,7 @@ function pointValue(p: NumberPoint): number {
 }
 
 /** `budget`: rows this call may still make (a request mapped a slice at a time passes what its earlier slices left). */
-export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, previous: PreviousValue, budget = TELEMETRY_MAX_ROWS_PER_REQUEST): Mapped {
+export async function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, previous: PreviousValue, budget = TELEMETRY_MAX_ROWS_PER_REQUEST): Promise<Mapped> {
   const events: AuditEvent[] = [];
   const dropped = new Map<string, number>();
   for (const { resource, agent, item: m } of scopeItems(req.resourceMetrics, (rm) => rm.scopeMetrics, (sm) => sm.metrics)) {
@@ -203,7 +203,7 @@ export function mapMetrics(req: MetricsRequest, sender: Sender, received: Date, 
       let n = value;
       if (cumulative) {
         const started = timeOf(p.startTimeUnixNano, received);
-        const before = previous(series, skill, started.at === received ? null : started.at.getTime());
+        const before = await previous(series, skill, started.at === received ? null : started.at.getTime());
         n = before !== null && value >= before ? value - before : value; // a smaller value: the counter restarted
       }
       n = Math.min(Math.round(n), Number.MAX_SAFE_INTEGER);

@@ -24,8 +24,8 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 describe("access tokens", () => {
-  it("the token is shown once, recognisable, and only its hash is stored; creation is audited", () => {
-    const { token, info } = createToken(t.db, alice, { name: "laptop", scopes: "catalog:read" }, as(alice));
+  it("the token is shown once, recognisable, and only its hash is stored; creation is audited", async () => {
+    const { token, info } = await createToken(t.db, alice, { name: "laptop", scopes: "catalog:read" }, as(alice));
     expect(token).toMatch(/^omf_[A-Za-z0-9_-]{43}$/);
     const row = t.db.select().from(accessTokens).get()!;
     expect(JSON.stringify(row)).not.toContain(token.slice(4));
@@ -34,45 +34,45 @@ describe("access tokens", () => {
     expect(JSON.stringify(audit.events)).not.toContain(token);
   });
 
-  it("a valid token names its user and records when it was last used", () => {
-    const { token } = createToken(t.db, alice, { name: "ci", scopes: ["catalog:read", "telemetry:write"] }, as(alice));
-    const p = authenticateBearer(t.db, `Bearer ${token}`, "catalog:read");
+  it("a valid token names its user and records when it was last used", async () => {
+    const { token } = await createToken(t.db, alice, { name: "ci", scopes: ["catalog:read", "telemetry:write"] }, as(alice));
+    const p = await authenticateBearer(t.db, `Bearer ${token}`, "catalog:read");
     expect(p).toMatchObject({ email: "alice@x.io", role: "author", scopes: ["catalog:read", "telemetry:write"] });
-    expect(listTokens(t.db, alice)[0]!.lastUsedAt).toBeInstanceOf(Date);
+    expect((await listTokens(t.db, alice))[0]!.lastUsedAt).toBeInstanceOf(Date);
   });
 
-  it("unknown, expired and revoked tokens are 401; a missing scope is 403", () => {
+  it("unknown, expired and revoked tokens are 401; a missing scope is 403", async () => {
     const now = new Date();
-    const { token, info } = createToken(t.db, alice, { name: "x", scopes: "catalog:read", expiresInDays: 1 }, as(alice), now);
-    expect(() => authenticateBearer(t.db, "Bearer omf_nope", "catalog:read")).toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
-    expect(() => authenticateBearer(t.db, `Bearer ${token}`, "telemetry:write")).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
-    expect(() => authenticateBearer(t.db, `Bearer ${token}`, "catalog:read", new Date(now.getTime() + 2 * 86_400_000))).toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
-    revokeToken(t.db, alice, info.id, as(alice));
-    expect(() => authenticateBearer(t.db, `Bearer ${token}`, "catalog:read")).toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
+    const { token, info } = await createToken(t.db, alice, { name: "x", scopes: "catalog:read", expiresInDays: 1 }, as(alice), now);
+    await expect(authenticateBearer(t.db, "Bearer omf_nope", "catalog:read")).rejects.toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
+    await expect(authenticateBearer(t.db, `Bearer ${token}`, "telemetry:write")).rejects.toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+    await expect(authenticateBearer(t.db, `Bearer ${token}`, "catalog:read", new Date(now.getTime() + 2 * 86_400_000))).rejects.toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
+    await revokeToken(t.db, alice, info.id, as(alice));
+    await expect(authenticateBearer(t.db, `Bearer ${token}`, "catalog:read")).rejects.toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
     // Both changes are audited as done, so "outcome: ok" filters find them like every other change.
     expect(audit.events.map((e) => [e.type, e.outcome])).toEqual([["token_created", "ok"], ["token_revoked", "ok"]]);
   });
 
   it("a disabled user's tokens stop working at once", async () => {
-    const { token } = createToken(t.db, alice, { name: "x", scopes: "catalog:read" }, as(alice));
+    const { token } = await createToken(t.db, alice, { name: "x", scopes: "catalog:read" }, as(alice));
     await updateUser(t.db, alice.id, { disabled: true });
-    expect(() => authenticateBearer(t.db, `Bearer ${token}`, "catalog:read")).toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
+    await expect(authenticateBearer(t.db, `Bearer ${token}`, "catalog:read")).rejects.toThrow(expect.objectContaining({ code: "UNAUTHORIZED" }));
   });
 
-  it("users manage only their own tokens; administrators also machine tokens and anyone's", () => {
-    expect(() => createToken(t.db, alice, { name: "m", scopes: "catalog:read", forUserId: "machine" }, as(alice))).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
-    const mine = createToken(t.db, alice, { name: "mine", scopes: "catalog:read" }, as(alice)).info;
-    const machine = createToken(t.db, admin, { name: "fleet", scopes: "telemetry:write", forUserId: "machine" }, as(admin)).info;
+  it("users manage only their own tokens; administrators also machine tokens and anyone's", async () => {
+    await expect(createToken(t.db, alice, { name: "m", scopes: "catalog:read", forUserId: "machine" }, as(alice))).rejects.toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+    const mine = (await createToken(t.db, alice, { name: "mine", scopes: "catalog:read" }, as(alice))).info;
+    const machine = (await createToken(t.db, admin, { name: "fleet", scopes: "telemetry:write", forUserId: "machine" }, as(admin))).info;
     expect(machine.userId).toBeNull();
-    expect(listTokens(t.db, alice).map((x) => x.name)).toEqual(["mine"]);
-    expect(() => listTokens(t.db, alice, { all: true })).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
-    expect(listTokens(t.db, admin, { all: true }).map((x) => x.name).sort()).toEqual(["fleet", "mine"]);
-    expect(() => revokeToken(t.db, alice, machine.id, as(alice))).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
-    expect(revokeToken(t.db, admin, mine.id, as(admin)).revokedAt).toBeInstanceOf(Date);
+    expect((await listTokens(t.db, alice)).map((x) => x.name)).toEqual(["mine"]);
+    await expect(listTokens(t.db, alice, { all: true })).rejects.toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+    expect((await listTokens(t.db, admin, { all: true })).map((x) => x.name).sort()).toEqual(["fleet", "mine"]);
+    await expect(revokeToken(t.db, alice, machine.id, as(alice))).rejects.toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect((await revokeToken(t.db, admin, mine.id, as(admin))).revokedAt).toBeInstanceOf(Date);
   });
 
-  it("refuses unknown scopes and silly expiries", () => {
-    expect(() => createToken(t.db, alice, { name: "x", scopes: "catalog:write" }, as(alice))).toThrow(/Unknown scope/);
-    expect(() => createToken(t.db, alice, { name: "x", scopes: "catalog:read", expiresInDays: 0 }, as(alice))).toThrow(/expiry/);
+  it("refuses unknown scopes and silly expiries", async () => {
+    await expect(createToken(t.db, alice, { name: "x", scopes: "catalog:write" }, as(alice))).rejects.toThrow(/Unknown scope/);
+    await expect(createToken(t.db, alice, { name: "x", scopes: "catalog:read", expiresInDays: 0 }, as(alice))).rejects.toThrow(/expiry/);
   });
 });

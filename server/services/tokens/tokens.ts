@@ -86,13 +86,13 @@ export interface CreateTokenInput {
   forUserId?: string | "machine";
 }
 
-export function createToken(
+export async function createToken(
   db: Db,
   caller: TokenCaller,
   input: CreateTokenInput,
   by: Audited,
   now = new Date(),
-): { token: string; info: PublicToken } {
+): Promise<{ token: string; info: PublicToken }> {
   const name = input.name.trim();
   if (!name || name.length > 80) throw new ServiceError("BAD_REQUEST", "A token needs a name of 1 to 80 characters.");
   const scopes = parseScopes(input.scopes);
@@ -107,7 +107,7 @@ export function createToken(
   const userId = target === "machine" ? null : target;
   let email: string | null = null;
   if (userId) {
-    const u = db.select().from(users).where(eq(users.id, userId)).get();
+    const u = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
     if (!u) throw new ServiceError("NOT_FOUND", "No such user.");
     if (u.disabled) throw new ServiceError("BAD_REQUEST", `${u.email} is disabled; a token for them would not work.`);
     email = u.email;
@@ -124,40 +124,39 @@ export function createToken(
     createdAt: now,
     expiresAt: new Date(now.getTime() + days * DAY_MS),
   };
-  db.insert(accessTokens).values(row).run();
+  await db.insert(accessTokens).values(row);
   by.audit.record({
     type: "token_created",
     actor: by.actor,
     outcome: "ok",
     details: { tokenId: row.id, name, forUser: email ?? "machine", scopes, expiresAt: row.expiresAt.toISOString() },
   });
-  const saved = db.select().from(accessTokens).where(eq(accessTokens.id, row.id)).get()!;
+  const saved = (await db.select().from(accessTokens).where(eq(accessTokens.id, row.id)).limit(1))[0]!;
   return { token, info: toPublic(saved, email) };
 }
 
 /** The caller's own tokens; an administrator with `all` sees every token (machine tokens included). */
-export function listTokens(db: Db, caller: TokenCaller, opts: { all?: boolean } = {}): PublicToken[] {
+export async function listTokens(db: Db, caller: TokenCaller, opts: { all?: boolean } = {}): Promise<PublicToken[]> {
   if (opts.all && caller.role !== "admin") throw new ServiceError("FORBIDDEN", "Only administrators can list every token.");
-  const rows = db
+  const rows = await db
     .select({ t: accessTokens, email: users.email })
     .from(accessTokens)
     .leftJoin(users, eq(users.id, accessTokens.userId))
     .where(opts.all ? undefined : eq(accessTokens.userId, caller.id))
-    .orderBy(desc(accessTokens.createdAt))
-    .all();
+    .orderBy(desc(accessTokens.createdAt));
   return rows.map((r) => toPublic(r.t, r.email ?? null));
 }
 
-export function revokeToken(db: Db, caller: TokenCaller, id: string, by: Audited, now = new Date()): PublicToken {
-  const row = db.select().from(accessTokens).where(eq(accessTokens.id, id)).get();
+export async function revokeToken(db: Db, caller: TokenCaller, id: string, by: Audited, now = new Date()): Promise<PublicToken> {
+  const row = (await db.select().from(accessTokens).where(eq(accessTokens.id, id)).limit(1))[0];
   // Someone else's token is "not found" to a non-admin: its existence is not theirs to learn.
   if (!row || (row.userId !== caller.id && caller.role !== "admin")) throw new ServiceError("NOT_FOUND", "No such token.");
   if (!row.revokedAt) {
-    db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt))).run();
+    await db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt)));
     by.audit.record({ type: "token_revoked", actor: by.actor, outcome: "ok", details: { tokenId: id, name: row.name, userId: row.userId ?? "machine" } });
   }
-  const email = row.userId ? (db.select().from(users).where(eq(users.id, row.userId)).get()?.email ?? null) : null;
-  return toPublic(db.select().from(accessTokens).where(eq(accessTokens.id, id)).get()!, email);
+  const email = row.userId ? ((await db.select().from(users).where(eq(users.id, row.userId)).limit(1))[0]?.email ?? null) : null;
+  return toPublic((await db.select().from(accessTokens).where(eq(accessTokens.id, id)).limit(1))[0]!, email);
 }
 
 /**
@@ -165,16 +164,16 @@ export function revokeToken(db: Db, caller: TokenCaller, id: string, by: Audited
  * unknown, expired or revoked token (one message, so a caller learns nothing about which), FORBIDDEN for a
  * valid token without the scope.
  */
-export function authenticateBearer(db: Db, authorization: string | null, scope: TokenScope, now = new Date()): TokenPrincipal {
+export async function authenticateBearer(db: Db, authorization: string | null, scope: TokenScope, now = new Date()): Promise<TokenPrincipal> {
   const m = /^bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const refused = new ServiceError("UNAUTHORIZED", "A valid access token is needed (Authorization: Bearer omf_…).");
   if (!m) throw refused;
-  const row = db.select().from(accessTokens).where(eq(accessTokens.tokenHash, hashToken(m[1]!))).get();
+  const row = (await db.select().from(accessTokens).where(eq(accessTokens.tokenHash, hashToken(m[1]!))).limit(1))[0];
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) throw refused;
   let email: string | null = null;
   let role: Role = "viewer";
   if (row.userId) {
-    const u = db.select().from(users).where(eq(users.id, row.userId)).get();
+    const u = (await db.select().from(users).where(eq(users.id, row.userId)).limit(1))[0];
     if (!u || u.disabled) throw refused;
     email = u.email;
     role = u.role;
@@ -182,7 +181,7 @@ export function authenticateBearer(db: Db, authorization: string | null, scope: 
   const scopes = row.scopes.split(",") as TokenScope[];
   if (!scopes.includes(scope)) throw new ServiceError("FORBIDDEN", `This token lacks the ${scope} scope.`);
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOKEN_LAST_USED_RESOLUTION_MS) {
-    db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.id, row.id)).run();
+    await db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.id, row.id));
   }
   return { tokenId: row.id, tokenName: row.name, userId: row.userId, email, role, scopes };
 }

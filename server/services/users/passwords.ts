@@ -13,7 +13,7 @@ import { findUserById, UserError } from "./users";
 export const MIN_PASSWORD_CHARS = 8;
 
 async function store(db: Db, id: string, password: string): Promise<void> {
-  db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: new Date() }).where(eq(users.id, id)).run();
+  await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: new Date() }).where(eq(users.id, id));
 }
 
 export async function changeOwnPassword(
@@ -21,7 +21,7 @@ export async function changeOwnPassword(
   input: { userId: string; current: string; next: string; keepSession?: string },
   by: Audited,
 ): Promise<{ sessionsEnded: number }> {
-  const user = findUserById(db, input.userId);
+  const user = await findUserById(db, input.userId);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
   if (!(await verifyPassword(input.current, user.passwordHash))) {
     by.audit.record({ type: "password_changed", actor: by.actor, outcome: "refused", details: { userId: user.id, reason: "wrong current password" } });
@@ -30,19 +30,19 @@ export async function changeOwnPassword(
   if (input.next.length < MIN_PASSWORD_CHARS) throw new UserError("BAD_REQUEST", `Passwords need at least ${MIN_PASSWORD_CHARS} characters.`);
   if (input.next === input.current) throw new UserError("BAD_REQUEST", "The new password is the same as the current one.");
   await store(db, user.id, input.next);
-  const ended = endUserSessions(db, user.id, "password_changed", new Date(), input.keepSession);
+  const ended = await endUserSessions(db, user.id, "password_changed", new Date(), input.keepSession);
   by.audit.record({ type: "password_changed", actor: by.actor, outcome: "ok", details: { userId: user.id, email: user.email, otherSessionsEnded: ended } });
   return { sessionsEnded: ended };
 }
 
 /** An administrator's reset: returns the one-time password (shown once, never stored in clear). */
 export async function resetPassword(db: Db, id: string, by: Audited): Promise<{ password: string; sessionsEnded: number }> {
-  const user = findUserById(db, id);
+  const user = await findUserById(db, id);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
   if (id === by.actor.id) throw new UserError("BAD_REQUEST", "Change your own password on your account page (it asks for the current one).");
   const password = generatePassword(16);
   await store(db, id, password);
-  const ended = endUserSessions(db, id, "password_reset");
+  const ended = await endUserSessions(db, id, "password_reset");
   by.audit.record({ type: "password_reset", actor: by.actor, outcome: "ok", details: { userId: id, email: user.email, sessionsEnded: ended } });
   return { password, sessionsEnded: ended };
 }

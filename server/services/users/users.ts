@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { inTransaction } from "../../../db/transaction";
 import { users, type Role, type User } from "../../../db/schema";
 import type { Audited } from "../../runtime/audit/events";
 import { serviceErrorClass } from "../../domain/errors";
@@ -24,16 +25,16 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function findUserByEmail(db: Db, email: string): User | undefined {
-  return db.select().from(users).where(eq(users.email, normaliseEmail(email))).get();
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return (await db.select().from(users).where(eq(users.email, normaliseEmail(email))).limit(1))[0];
 }
 
-export function findUserById(db: Db, id: string): User | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+export async function findUserById(db: Db, id: string): Promise<User | undefined> {
+  return (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 }
 
-export function listUsers(db: Db): PublicUser[] {
-  return db.select().from(users).orderBy(users.createdAt).all().map(toPublic);
+export async function listUsers(db: Db): Promise<PublicUser[]> {
+  return (await db.select().from(users).orderBy(users.createdAt)).map(toPublic);
 }
 
 export async function createUser(
@@ -42,7 +43,7 @@ export async function createUser(
   by?: Audited,
 ): Promise<PublicUser> {
   const email = normaliseEmail(input.email);
-  if (findUserByEmail(db, email)) throw new UserError("CONFLICT", `A user with the email ${email} already exists.`);
+  if (await findUserByEmail(db, email)) throw new UserError("CONFLICT", `A user with the email ${email} already exists.`);
   const row = {
     id: randomUUID(),
     email,
@@ -50,27 +51,26 @@ export async function createUser(
     role: input.role,
     passwordHash: await hashPassword(input.password),
   };
-  db.insert(users).values(row).run();
+  await db.insert(users).values(row);
   by?.audit.record({ type: "user_created", actor: by.actor, outcome: "ok", details: { userId: row.id, email, role: row.role } });
-  return toPublic(findUserById(db, row.id)!);
+  return toPublic((await findUserById(db, row.id))!);
 }
 
-function activeAdminsOtherThan(db: Db, id: string): number {
-  const r = db
+async function activeAdminsOtherThan(db: Db, id: string): Promise<number> {
+  const [r] = await db
     .select({ n: sql<number>`count(*)` })
     .from(users)
-    .where(and(eq(users.role, "admin"), eq(users.disabled, false), ne(users.id, id)))
-    .get();
-  return r?.n ?? 0;
+    .where(and(eq(users.role, "admin"), eq(users.disabled, false), ne(users.id, id)));
+  return Number(r?.n ?? 0);
 }
 
-export function updateUser(
+export async function updateUser(
   db: Db,
   id: string,
   change: { role?: Role; disabled?: boolean; name?: string },
   by?: Audited,
-): PublicUser {
-  const before = findUserById(db, id);
+): Promise<PublicUser> {
+  const before = await findUserById(db, id);
   if (!before) throw new UserError("NOT_FOUND", "No such user.");
   const losesAdmin =
     before.role === "admin" && !before.disabled && ((change.role && change.role !== "admin") || change.disabled === true);
@@ -80,25 +80,23 @@ export function updateUser(
   }
   let ended = 0;
   // Checked inside one transaction so two admins demoting each other at once cannot both succeed.
-  db.$client
-    .transaction(() => {
-      if (losesAdmin && activeAdminsOtherThan(db, id) === 0) {
-        throw new UserError("BAD_REQUEST", "This is the last active administrator: make another user admin before demoting or disabling this one.", { rule: "last-admin" });
-      }
-      db.update(users)
-        .set({
-          ...(change.role ? { role: change.role } : {}),
-          ...(change.disabled !== undefined ? { disabled: change.disabled } : {}),
-          ...(change.name !== undefined ? { name: change.name.trim() } : {}),
-          updatedAt: new Date(),
-        })
-        .where(eq(users.id, id))
-        .run();
-      // A disabled user's open sessions end with the change, not when their cookies expire.
-      if (change.disabled === true) ended = endUserSessions(db, id, "user_disabled");
-    })
-    .immediate();
-  const after = findUserById(db, id)!;
+  await inTransaction(db, async (tx) => {
+    if (losesAdmin && (await activeAdminsOtherThan(tx, id)) === 0) {
+      throw new UserError("BAD_REQUEST", "This is the last active administrator: make another user admin before demoting or disabling this one.", { rule: "last-admin" });
+    }
+    await tx
+      .update(users)
+      .set({
+        ...(change.role ? { role: change.role } : {}),
+        ...(change.disabled !== undefined ? { disabled: change.disabled } : {}),
+        ...(change.name !== undefined ? { name: change.name.trim() } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, id));
+    // A disabled user's open sessions end with the change, not when their cookies expire.
+    if (change.disabled === true) ended = await endUserSessions(tx, id, "user_disabled");
+  });
+  const after = (await findUserById(db, id))!;
   by?.audit.record({
     type: "user_updated",
     actor: by.actor,
@@ -117,17 +115,17 @@ export function updateUser(
 }
 
 /** An administrator's "sign out everywhere": ends every open session of the user; returns how many. */
-export function signOutEverywhere(db: Db, id: string, by?: Audited): number {
-  const user = findUserById(db, id);
+export async function signOutEverywhere(db: Db, id: string, by?: Audited): Promise<number> {
+  const user = await findUserById(db, id);
   if (!user) throw new UserError("NOT_FOUND", "No such user.");
-  const ended = endUserSessions(db, id, "signed_out_everywhere");
+  const ended = await endUserSessions(db, id, "signed_out_everywhere");
   by?.audit.record({ type: "sessions_revoked", actor: by.actor, outcome: "ok", details: { userId: id, email: user.email, sessions: ended, reason: "signed_out_everywhere" } });
   return ended;
 }
 
 export async function setPassword(db: Db, id: string, password: string): Promise<void> {
-  db.update(users)
+  await db
+    .update(users)
     .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .run();
+    .where(eq(users.id, id));
 }

@@ -5,26 +5,26 @@ import { resolveUserFilter } from "../../../services/audit/resolve";
 import { scopeFor } from "./scope";
 import type { TGetInput, TListInput } from "./list.schema";
 
-function split(ctx: AuthedContext, input: TListInput) {
+async function split(ctx: AuthedContext, input: TListInput) {
   const { cursor, limit, ...filter } = input;
-  return { filter: resolveUserFilter(ctx.db, filter), page: { cursor, limit } };
+  return { filter: (await resolveUserFilter(ctx.db, filter)), page: { cursor, limit } };
 }
 
 /** One page of events, newest first. */
-export function list({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
-  const { filter, page } = split(ctx, input);
+export async function list({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
+  const { filter, page } = await split(ctx, input);
   return listEvents(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** Refused tool calls and blocked script reads, newest first, each with its session. */
-export function violations({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
-  const { filter, page } = split(ctx, input);
+export async function violations({ ctx, input }: { ctx: AuthedContext; input: TListInput }) {
+  const { filter, page } = await split(ctx, input);
   return violationEvents(ctx.db, filter, scopeFor(ctx.user), page);
 }
 
 /** One event with all its details (an author asking for someone else's event gets NOT_FOUND). */
-export function get({ ctx, input }: { ctx: AuthedContext; input: TGetInput }) {
-  const e = getEvent(ctx.db, input.id, scopeFor(ctx.user));
+export async function get({ ctx, input }: { ctx: AuthedContext; input: TGetInput }) {
+  const e = await getEvent(ctx.db, input.id, scopeFor(ctx.user));
   if (!e) throw new TRPCError({ code: "NOT_FOUND", message: `No audit event ${input.id} that you may see.` });
   return e;
 }

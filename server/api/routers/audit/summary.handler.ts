@@ -13,16 +13,16 @@ import { eventsBySource } from "../../../services/audit/sources";
 import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the charts. */
-export function summary({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
+export async function summary({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
   const scope = scopeFor(ctx.user);
-  const input = resolveUserFilter(ctx.db, raw);
+  const input = await resolveUserFilter(ctx.db, raw);
   return {
-    count: countEvents(ctx.db, input, scope),
-    series: timeSeries(ctx.db, input, scope, autoBucket(input)),
-    topSkills: topSkillsByActivation(ctx.db, input, scope, 10),
-    refusals: refusalsBySkillAndTool(ctx.db, input, scope, 10),
-    scriptRuns: scriptRunsByExitStatus(ctx.db, input, scope),
-    sources: eventsBySource(ctx.db, input, scope),
+    count: (await countEvents(ctx.db, input, scope)),
+    series: (await timeSeries(ctx.db, input, scope, autoBucket(input))),
+    topSkills: (await topSkillsByActivation(ctx.db, input, scope, 10)),
+    refusals: (await refusalsBySkillAndTool(ctx.db, input, scope, 10)),
+    scriptRuns: (await scriptRunsByExitStatus(ctx.db, input, scope)),
+    sources: (await eventsBySource(ctx.db, input, scope)),
     scope: scope.kind,
   };
 }

@@ -24,7 +24,7 @@ export async function options({ ctx }: { ctx: AuthedContext }) {
   const index = await indexFor(ctx.user.id, ctx.dataHome);
   const users =
     ctx.user.role === "admin"
-      ? listUsers(ctx.db).map((u) => ({ id: u.id, email: u.email }))
+      ? (await listUsers(ctx.db)).map((u) => ({ id: u.id, email: u.email }))
       : [{ id: ctx.user.id, email: ctx.user.email }];
   // The admin's scope defaults (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): what an empty what-if field means.
   const d = configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot).scopeDefaults;
@@ -43,7 +43,7 @@ export const explain = async ({ ctx, input }: { ctx: AuthedContext; input: TExpl
   const ex = explainResolution(index, name, rctx, ctx.dataHome);
   // A waiting definition shows the decision on its version so far (e.g. rejected, with the admin's comment).
   const waiting = index.definitions(name).filter((e) => ex.chain.some((c) => c.id === e.id && c.status === "pending-approval"));
-  const notes = approvalNotes(ctx.db, ctx.dataHome, waiting);
+  const notes = await approvalNotes(ctx.db, ctx.dataHome, waiting);
   return { ...ex, chain: ex.chain.map((c) => (notes[c.id] ? { ...c, approval: notes[c.id] } : c)) };
 };
 
@@ -56,13 +56,13 @@ export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TD
 export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return previewDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), readDoctorPolicy(ctx.db).ignore);
+  return previewDeploy(index, ctx.dataHome, input, (await effectivePolicy(ctx.db, { userId: ctx.user.id })), (await readDoctorPolicy(ctx.db)).ignore);
 };
 
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return executeDeploy(index, ctx.dataHome, input, effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, readDoctorPolicy(ctx.db));
+  return executeDeploy(index, ctx.dataHome, input, (await effectivePolicy(ctx.db, { userId: ctx.user.id })), { audit: ctx.audit, actor: actorOf(ctx.user) }, (await readDoctorPolicy(ctx.db)));
 };
 
 /** What an agent in this context would be offered: one active definition per name (what the playground's listing shows). */

@@ -28,10 +28,10 @@ describe("playground history over a big catalog", () => {
     const s = await alice.playground.create({ title: "long chat" });
     for (let k = 0; k < TURNS; k++) {
       await alice.playground.send({ sessionId: s.id, request: k % 2 ? `topic ${k} comes up` : `draft the release notes (${k})` });
-      for await (const _ of followTurn(w.db, { id: "alice", role: "author" }, s.id)) void _;
+      for await (const _ of (await followTurn(w.db, { id: "alice", role: "author" }, s.id))) void _;
       await settled(s.id);
     }
-    const stored = listMessages(w.db, s.id);
+    const stored = await listMessages(w.db, s.id);
     const storedBytes = JSON.stringify(stored).length;
     const got = await alice.playground.get({ sessionId: s.id });
     const gotBytes = JSON.stringify(got).length;

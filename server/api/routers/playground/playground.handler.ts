@@ -25,15 +25,15 @@ const deps = (ctx: AuthedContext): TurnDeps => ({ db: ctx.db, dataHome: ctx.data
 
 export const options = ({ ctx }: { ctx: AuthedContext }) => playgroundOptions(ctx.db, ctx.dataHome, ctx.user);
 
-export const list = ({ ctx }: { ctx: AuthedContext }) =>
-  listSessions(ctx.db, ctx.user.id).map((s) => ({ ...s, running: runningTurn(s.id) !== null }));
+export const list = async ({ ctx }: { ctx: AuthedContext }) =>
+  (await listSessions(ctx.db, ctx.user.id)).map((s) => ({ ...s, running: runningTurn(s.id) !== null }));
 
-export const get = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
-  const session = readableSession(ctx.db, ctx.user, input.sessionId);
+export const get = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
+  const session = await readableSession(ctx.db, ctx.user, input.sessionId);
   return {
     session,
     // Without what is only shown on demand (a listing's text and names: turnListing), so a long session stays small.
-    messages: historyMessages(listMessages(ctx.db, session.id)),
+    messages: historyMessages((await listMessages(ctx.db, session.id))),
     running: runningTurn(session.id),
     canWrite: session.userId === ctx.user.id && ctx.user.role !== "viewer",
   };
@@ -56,8 +56,8 @@ export const send = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: s
 export const replay = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; turn: number; mode: "tool" | "prompt" | "orchestrated" } }) =>
   startTurn(deps(ctx), ctx.user, input.sessionId, { replayOf: input.turn, mode: input.mode });
 
-export const stop = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) =>
-  ({ stopped: stopTurn(ctx.db, ctx.user, input.sessionId) });
+export const stop = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) =>
+  ({ stopped: (await stopTurn(ctx.db, ctx.user, input.sessionId)) });
 
 export const listing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
   listingFor(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");

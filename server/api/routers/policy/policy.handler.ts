@@ -6,17 +6,17 @@ import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
-export const get = ({ ctx }: { ctx: AuthedContext }) => ({ policy: readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
+export const get = async ({ ctx }: { ctx: AuthedContext }) => ({ policy: (await readStoredPolicy(ctx.db)), vendorWordPatterns: VENDOR_WORD_PATTERNS });
 
 /** The stored policy after the change, and what the change's names match nothing of today (said, not refused). */
 export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => {
-  const policy = changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  const policy = await changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
   return { policy, unmatched: unmatchedRules(input, await allDefinitions(ctx.dataHome, ctx.user.id)) };
 };
 
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
-  const items = syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));
-  return { items, recent: recentDecisions(ctx.db, 30) };
+  const items = await syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));
+  return { items, recent: (await recentDecisions(ctx.db, 30)) };
 };
 
 const doctorCtx = (ctx: AuthedContext) => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
@@ -27,7 +27,7 @@ export const review = ({ ctx, input }: { ctx: AuthedContext; input: TReviewInput
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
   if (input.decision === "approved") await assertApprovable(doctorCtx(ctx), input.id);
-  const decided = decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
+  const decided = await decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
   // A git source update's last approved change moves the source's pin (#39).
   const pinned = await applySourceDecision(ctx.db, ctx.dataHome, decided, { audit: ctx.audit, actor: actorOf(ctx.user) });
   return { ...decided, sourcePinned: pinned };

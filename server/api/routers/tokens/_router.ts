@@ -6,9 +6,9 @@ import { ZCreateTokenInput, ZDeploymentsInput, ZListTokensInput, ZRevokeTokenInp
 // Access tokens. Every signed-in user manages their own; who may see or make anyone else's (and machine tokens)
 // is the service's rule (administrators only), so the CLI and this router cannot disagree.
 export const tokensRouter = createTRPCRouter({
-  list: authedProcedure.input(ZListTokensInput).query(({ ctx, input }) => {
-    const tokens = listTokens(ctx.db, ctx.user, { all: input?.all });
-    const last = lastSyncByToken(ctx.db, tokens.map((t) => t.id));
+  list: authedProcedure.input(ZListTokensInput).query(async ({ ctx, input }) => {
+    const tokens = await listTokens(ctx.db, ctx.user, { all: input?.all });
+    const last = await lastSyncByToken(ctx.db, tokens.map((t) => t.id));
     return tokens.map((t) => ({ ...t, lastSyncAt: last.get(t.id) ?? null }));
   }),
   /** Where a skill is deployed (what `omniforge sync` reported): administrators see every machine, others their own. */

@@ -13,8 +13,8 @@ export function update({ ctx, input }: { ctx: AuthedContext; input: TUpdateUserI
   return users.updateUser(ctx.db, id, change, { audit: ctx.audit, actor: actorOf(ctx.user) });
 }
 
-export function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
-  return { sessionsEnded: users.signOutEverywhere(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) }) };
+export async function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
+  return { sessionsEnded: (await users.signOutEverywhere(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) })) };
 }
 
 /** Who is signed in, without the server-side session's id: the browser never gets it (auth.ts), only the cookie holds it. */

@@ -23,7 +23,7 @@ const w = playgroundWorld();
 w.skill("slow-report", "description: Build the slow report from the nightly data. Use when asked for the slow report.", `# Slow report\n\n\`\`\`bash\nsleep ${SLEEP}\n\`\`\`\n`);
 const pid = await warmTurnWorker({});
 const alice = { id: "alice", role: "author" as const };
-const s = createSession(w.db, w.dataHome, alice, { provider: "offline" });
+const s = await createSession(w.db, w.dataHome, alice, { provider: "offline" });
 await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
 while (sleeping().length === 0) await new Promise((r) => setTimeout(r, 20));
 console.log(`ready ${pid} ${sleeping().join(",")}`);
