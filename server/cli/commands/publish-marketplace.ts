@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { CONTEXT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
-import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { closeConsoleDb, ConsoleDbError, openConsoleDb } from "../console-db";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { printable } from "../printable";
@@ -91,7 +91,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } finally {
     if (db) {
       flushAudit(db);
-      db.$client.close();
+      closeConsoleDb(db);
     }
   }
 }
