@@ -1,9 +1,10 @@
-// Search benchmark (issues 16 and 36): the one ranking's accuracy on both request sets (the 39 real skills, and the
-// 591-skill catalog installed as eight plugins: all requests, the tuning part, the hold-out part and the second,
-// harder set, all held out), the listing at 8,000 and 2,000 characters, a plain BM25 over name and description
-// beside it, the time of a batch of 266 requests over the catalog as a whole CLI process (`omniforge skill search
-// --queries --budget 8000 --json`) beside the bare read of its 591 SKILL.md files, and the time to index 10,000
-// synthetic skills.
+// Search benchmark (issues 16 and 36): the one ranking's accuracy on the request sets (the 39 real skills, and the
+// 591-skill catalog installed as eight plugins: the first set's tuning and hold-out parts, the second, harder set,
+// all held out, and the third set's tuning and hold-out parts), the listing at 8,000 and 2,000 characters, beside it
+// a plain BM25 over name and description and the issue's careful lexical ranker (lib/careful-bm25.ts) on every set,
+// what each addition to BM25F brings (lib/search-ablation.ts), the time of a batch of 266 requests over the catalog as
+// a whole CLI process (`omniforge skill search --queries --budget 8000 --json`) beside the bare read of its 591
+// SKILL.md files, and the time to index 10,000 synthetic skills.
 // Targets (catalog, hold-out): top-1 >= 90%, top-3 >= 96%, listed >= 98%, batch < 2 s.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -17,12 +18,14 @@ import type { SkillEntry } from "../../server/runtime/registry/types";
 import { installCatalog, installedDir } from "../../server/runtime/search/catalog";
 import { RANKED_KEEP } from "../../server/runtime/agent/routing";
 import { VectorStore } from "../../server/runtime/search/embeddings";
-import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_FILE, loadRequests, measure, measureRouting, type RequestCase } from "../../server/runtime/search/evaluate";
+import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_FILE, loadRequests, measure, measureRouting, type RequestCase } from "../../server/runtime/search/evaluate";
 import { SkillSearch, TUNING, type SearchResult } from "../../server/runtime/search/engine";
 import { HybridRanker } from "../../server/runtime/search/hybrid";
 import { buildSearch } from "../../server/runtime/search/follow";
 import { wordCatalog } from "../../server/runtime/search/synthetic";
 import { docFor, readBody } from "../../server/runtime/search/document";
+import { CarefulBm25 } from "./lib/careful-bm25";
+import { ablationTable, withTuning } from "./lib/search-ablation";
 import { median } from "./lib/stats";
 
 export const name = "search";
@@ -33,8 +36,14 @@ const ms = (t0: number) => Math.round(performance.now() - t0);
 
 type Locate = string | ((rel: string) => string);
 
-/** The figures of one request set over one catalog: all requests, the tuning part, the hold-out part. */
-function figures(entries: SkillEntry[], cases: RequestCase[], root: Locate, second?: RequestCase[]) {
+const holdout = (cases: RequestCase[]) => cases.filter((c) => c.split === "holdout");
+const tuning = (cases: RequestCase[]) => cases.filter((c) => c.split === "tune");
+
+/**
+ * The figures of the request sets over one catalog: the first set whole, its tuning part and its hold-out part;
+ * the second set (held out whole) and the third set's parts when given; the two plain rankers beside them.
+ */
+function figures(entries: SkillEntry[], cases: RequestCase[], root: Locate, second?: RequestCase[], third?: RequestCase[]) {
   const t0 = performance.now();
   const search = buildSearch(entries);
   const indexMs = ms(t0);
@@ -43,34 +52,38 @@ function figures(entries: SkillEntry[], cases: RequestCase[], root: Locate, seco
     const { misses, ...m } = measureRouting(entries, search, set, root, budget);
     return { ...m, missed: misses.map((x) => `${x.id}${x.abstain ? " (abstained)" : ""}`), msPerRequest: Math.round(((performance.now() - t) / set.length) * 100) / 100 };
   };
+  const sets: Record<string, RequestCase[]> = {
+    tune: tuning(cases),
+    holdout: holdout(cases),
+    ...(second ? { second } : {}),
+    ...(third ? { thirdTune: tuning(third), thirdHoldout: holdout(third) } : {}),
+  };
   const plain = withTuning(PLAIN_BM25, () => {
-    const { top1, top3 } = measureRouting(entries, search, cases.filter((c) => c.split === "holdout"), root);
+    const { top1, top3 } = measureRouting(entries, search, holdout(cases), root);
     return { top1, top3 };
   });
+  // The issue's careful lexical ranker, on every set (it never abstains: top-1 and top-3 only).
+  const careful = new CarefulBm25(entries);
+  const carefulOn = Object.fromEntries(
+    Object.entries(sets).map(([name, set]) => {
+      const { top1, top3 } = measure(set, root, (request) => ({ dirs: careful.rank(request), abstain: false }));
+      return [name, { top1, top3 }];
+    }),
+  );
   return {
     skills: entries.length,
     indexMs,
     all: run(cases, 8000),
-    tune: run(cases.filter((c) => c.split === "tune"), 8000),
-    holdout: run(cases.filter((c) => c.split === "holdout"), 8000),
-    ...(second ? { second: run(second, 8000) } : {}),
+    ...Object.fromEntries(Object.entries(sets).map(([name, set]) => [name, run(set, 8000)])),
     listedAt2000: run(cases, 2000).listed,
     plainBm25NameDescriptionHoldout: plain,
+    carefulLexical: carefulOn,
+    ablation: ablationTable(entries, search, sets, root),
   };
 }
 
 /** BM25 over name and description alone: no body, headings, synonyms, pairs, spellings or confidence. */
-const PLAIN_BM25 = { boost: { name: 1, description: 1, headings: 0, tags: 0, body: 0 }, synonym: 0, phrase: 0, name: 0, prefix: 0, spelling: 0, floor: 1e6, recent: 0 };
-
-function withTuning<T>(over: Partial<typeof TUNING>, f: () => T): T {
-  const saved = structuredClone(TUNING);
-  Object.assign(TUNING, over);
-  try {
-    return f();
-  } finally {
-    Object.assign(TUNING, saved);
-  }
-}
+const PLAIN_BM25: Partial<typeof TUNING> = { boost: { name: 1, description: 1, headings: 0, tags: 0, body: 0 }, synonym: 0, phrase: 0, name: 0, prefix: 0, spelling: 0, floor: 1e6, recent: 0 };
 
 /**
  * Lexical and hybrid side by side on the hold-out part, when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL
@@ -108,7 +121,7 @@ async function catalogSkills(home: string, project: string) {
   const entries = resolveAll(SkillIndex.build(makeLayerConfig({ home, projectRoot: project }))).skills.filter((e) => e.loadable);
   const cases = loadRequests(CATALOG_REQUESTS_FILE);
   const root = (rel: string) => installedDir(home, rel);
-  return { ...figures(entries, cases, root, loadRequests(CATALOG_REQUESTS_2_FILE)), meaning: await sideBySide(entries, cases, root, home) };
+  return { ...figures(entries, cases, root, loadRequests(CATALOG_REQUESTS_2_FILE), loadRequests(CATALOG_REQUESTS_3_FILE)), meaning: await sideBySide(entries, cases, root, home) };
 }
 
 function cliBatch(home: string, project: string, tmp: string) {

@@ -9,7 +9,7 @@ import { describeNeeding, sharedDir, sharedFixture } from "../../test-support/ne
 import { resolveAll } from "../registry/resolve";
 import { SkillIndex } from "../registry/skill-index";
 import { installCatalog, installedDir } from "../search/catalog";
-import { CATALOG_REQUESTS_FILE, loadRequests } from "../search/evaluate";
+import { CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_FILE, loadRequests } from "../search/evaluate";
 import { searchFor } from "../search/follow";
 import { runAgent } from "./loop";
 import { OfflineProvider } from "./offline";
@@ -26,8 +26,9 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the offline provi
     return () => world.cleanup();
   });
 
+  // The held-out quarters of the first and third catalog sets (88 and 53 requests).
   it("activates the skill search ranks first (none when it abstains) for every held-out request", async () => {
-    const cases = loadRequests(CATALOG_REQUESTS_FILE).filter((c) => c.split === "holdout");
+    const cases = [...loadRequests(CATALOG_REQUESTS_FILE), ...loadRequests(CATALOG_REQUESTS_3_FILE)].filter((c) => c.split === "holdout");
     const entries = resolveAll(index).skills.filter((e) => e.loadable);
     const search = searchFor(index);
     const only = new Set(entries.map((e) => e.id));
@@ -55,7 +56,7 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the offline provi
       if (!ranked.abstain && ranked.hits[0] && right.has(ranked.hits[0].name)) rankedFirstAndAnswered++;
     }
     expect(activatedRight).toBe(rankedFirstAndAnswered);
-    // Measured: 69 of the 76 served held-out requests (search ranks the right skill first for 70 and abstains on one of them).
-    expect(activatedRight).toBeGreaterThanOrEqual(68);
-  }, 120_000);
+    // Measured: right for 104 of the 116 served held-out requests, each one search ranks first without abstaining.
+    expect(activatedRight).toBeGreaterThanOrEqual(104);
+  }, 180_000);
 });

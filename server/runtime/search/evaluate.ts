@@ -29,6 +29,12 @@ export const CATALOG_REQUESTS_FILE = path.join(import.meta.dirname, "catalog-req
  * symptoms, short, typos, inside longer messages): all of it held out, never tuned on.
  */
 export const CATALOG_REQUESTS_2_FILE = path.join(import.meta.dirname, "catalog-requests-2.jsonl");
+/**
+ * A third set over the same catalog, written as the hidden set of issue 36 is (10-40 words, a third each direct,
+ * paraphrase and symptom, some typos, some inside longer messages, 45 no skill serves): its tune part is tuned on
+ * with the first set's, every fourth request is held out.
+ */
+export const CATALOG_REQUESTS_3_FILE = path.join(import.meta.dirname, "catalog-requests-3.jsonl");
 
 export function loadRequests(file = REQUESTS_FILE): RequestCase[] {
   return fs

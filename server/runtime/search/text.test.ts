@@ -2,7 +2,7 @@
 // as an English one is by English words; Latin text is read exactly as before.
 import { describe, expect, it } from "vitest";
 import { SkillSearch } from "./engine";
-import { words } from "./text";
+import { terms, words } from "./text";
 
 const catalog = SkillSearch.fromText([
   { name: "japanese-translate", description: "日本語の文書を英語に翻訳します。契約書やメールに使います。" },
@@ -28,5 +28,12 @@ describe("words of scripts other than Latin", () => {
   it("Latin words are unchanged: accents folded, case splits kept; full-width and half-width forms unified", () => {
     expect(words("réaction émoji 🎉 FastMCP c++")).toEqual(["reaction", "emoji", "fast", "mcp", "fastmcp", "cpp"]);
     expect(words("ガイド ｶﾞｲﾄﾞ ＰＤＦ")).toEqual(["ガイ", "イド", "ガイ", "イド", "pdf"]);
+  });
+});
+
+describe("contractions", () => {
+  // "don't know" made the pair 'don know', which a skill heading "Don't know the API name?" matched as a phrase.
+  it("are no search terms, typed with or without the apostrophe", () => {
+    expect(terms("I don't know what's in it, it isn't clean and we've tried; dont know, cant open it, won't load")).toEqual(["know", "clean", "tri", "know", "open", "load"]);
   });
 });

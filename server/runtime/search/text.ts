@@ -15,7 +15,10 @@ const STOP = new Set(
     "the their theirs them then there these they this those though through thus to too under until up upon us " +
     "very via want wants was we well were what whatever when where whether which while who whom whose why will " +
     "with within without would yet you your yours yourself yourselves thing things something anything everything " +
-    "kind sort lot lots really maybe actually basically simply quite rather able"
+    "kind sort lot lots really maybe actually basically simply quite rather able " +
+    // Contractions, as their parts (don't -> don, t) and as typed without the apostrophe.
+    "don doesn didn isn aren wasn weren hasn haven hadn won wouldn couldn shouldn ll re ve " +
+    "dont doesnt didnt isnt arent wasnt cant wont wouldnt couldnt shouldnt im ive youre whats thats theres"
   ).split(" "),
 );
 
