@@ -4,7 +4,7 @@
 // catalog now serves differently. The server computes all of it (sources.publishState); this only shows it.
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
-import { count } from "~/server/domain/plural";
+import { count, plural } from "~/server/domain/plural";
 
 const names = (xs: { plugin: string; skill: string }[]) => xs.map((x) => `${x.skill} (${x.plugin})`).join(", ");
 
@@ -47,7 +47,7 @@ export function PublishState() {
                     q.data.since.removed.length ? `${count(q.data.since.removed.length, "skill")} no longer served: ${names(q.data.since.removed)}` : "",
                   ]
                     .filter(Boolean)
-                    .join(". ") + `. Publish again to pass ${q.data.since.changed.length + q.data.since.added.length + q.data.since.removed.length === 1 ? "it" : "them"} on.`}
+                    .join(". ") + `. Publish again to pass ${plural(q.data.since.changed.length + q.data.since.added.length + q.data.since.removed.length, "it", "them")} on.`}
             </p>
           )}
         </>

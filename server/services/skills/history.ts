@@ -1,6 +1,6 @@
 // The version history of skills (skill_versions): every save, create, rename, delete, restore and import through
 // the console. Whole-skill actions keep a snapshot of every file so a deleted skill can come back.
-import { and, desc, eq, isNull, max } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedQuery } from "../../../db/prepared";
 import { skillVersions, type SkillVersion } from "../../../db/schema";
@@ -118,14 +118,16 @@ export function parseSnapshot(raw: string | null): Snapshot | null {
 }
 
 /** Latest change per skill (one query for the whole list): key "layer|owner|plugin|skill" -> who and when. */
-// Read for every list page: prepared once per connection.
-// The author and action are SQLite's bare columns: they come from the row holding the group's MAX(created_at).
+// Read for every list page: prepared once per connection. The latest row of each skill is the one with the group's
+// highest id (ids only grow): not SQLite's bare columns beside MAX(created_at), which PostgreSQL refuses and which pick
+// either of two versions saved in the same millisecond (the text on disk kept just before a save, and the save).
 const latestChangeRows = preparedQuery((db) => {
   const v = skillVersions;
+  const latest = db.select({ id: max(v.id) }).from(v).groupBy(v.layer, v.ownerId, v.plugin, v.skill);
   return db
-    .select({ layer: v.layer, ownerId: v.ownerId, plugin: v.plugin, skill: v.skill, authorEmail: v.authorEmail, action: v.action, createdAt: max(v.createdAt).mapWith(Number) })
+    .select({ layer: v.layer, ownerId: v.ownerId, plugin: v.plugin, skill: v.skill, authorEmail: v.authorEmail, action: v.action, createdAt: v.createdAt })
     .from(v)
-    .groupBy(v.layer, v.ownerId, v.plugin, v.skill)
+    .where(inArray(v.id, latest))
     .prepare();
 });
 
