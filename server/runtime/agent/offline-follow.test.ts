@@ -7,6 +7,7 @@ import { MemoryAuditSink } from "../audit/events";
 import { runAgent } from "./loop";
 import { MAX_OFFLINE_STEPS, OfflineProvider } from "./offline";
 import { planActions } from "./offline-plan";
+import { proseSteps } from "./offline-prose";
 import { makeAgentWorld, ofType, useRealRunner } from "./test-support/agent";
 
 const bed = useRealRunner();
@@ -59,6 +60,17 @@ describe("offline provider following a skill's prose", () => {
     } finally {
       w.cleanup();
     }
+  });
+
+  it("reads a 500 KB line of file names and read verbs once, each file at most once", () => {
+    const line = "Read a.md, see `b.md` and open c.txt; ".repeat(13_000) + "x".repeat(100_000) + ".md";
+    const calls: string[] = [];
+    const steps = proseSteps(`# Long\n\n${line}\n`, "long", (rel) => (calls.push(rel), rel !== "c.txt"));
+    expect(steps.map((s) => [s.kind, s.text])).toEqual([
+      ["read", "a.md"],
+      ["read", "b.md"],
+    ]);
+    expect(calls.sort()).toEqual(["a.md", "b.md", "c.txt"]);
   });
 
   it.each([

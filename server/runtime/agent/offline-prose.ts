@@ -19,9 +19,15 @@ export interface ProseStep {
 
 /** A run of one of the skill's scripts: left to the inline-script rule, which checks the skill holds it. */
 const SCRIPT_RUN = /^(?:(?:python3?|bash|sh|node|tsx|uv run|uvx)\s+)?(?:\.\/)?(?:\{base_path\}\/)?scripts\//;
-/** A relative file name with an extension, as prose names one (`forecast.txt`, references/api.md). */
-const FILE_NAME = /(?:^|[\s`"'(])((?:\{base_path\}\/)?[A-Za-z0-9_][\w.-]{0,80}(?:\/[\w.-]{1,80}){0,6}\.[A-Za-z][A-Za-z0-9]{0,7})(?=$|[\s`"',;:!?)]|\.(?:\s|$))/;
-const READ_STEP = /\b(?:read|open|consult|load|see)\b[^.\n`]{0,40}?[`"']?((?:\{base_path\}\/)?[A-Za-z0-9_][\w.-]{0,80}(?:\/[\w.-]{1,80}){0,6}\.(?:md|markdown|txt|json|ya?ml|csv|xml|html?))\b/gi;
+/**
+ * A relative file name with an extension, as prose names one (`forecast.txt`, references/api.md). Tested on one
+ * token at a time (split at spaces, quotes and brackets), anchored, so no line is scanned more than once.
+ */
+const FILE_NAME = /^(?:\{base_path\}\/)?(?:\.\/)?[A-Za-z0-9_][\w-]*(?:[./][\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+const READABLE = /\.(?:md|markdown|txt|json|ya?ml|csv|xml|html?)$/i;
+/** A verb that asks for a read, a few words before the file name ("read", "see the guide in", "open"). */
+const READ_VERB = /\b(?:read|open|consult|load|see)\b[^.`]{0,40}[`"']?$/i;
+const TOKEN_MAX = 300;
 /** A condition in the sentence before the verb: the step is for some requests only. */
 const CONDITION = /\b(?:if|when|whenever|for|in case)\b/i;
 const DEFAULT_WRITE = "notes.md";
@@ -30,6 +36,17 @@ function lineStarts(body: string): number[] {
   const starts = [0];
   for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
+}
+
+/** The file names a line mentions, with their offsets: one pass over the line. */
+function fileNames(line: string): { name: string; at: number }[] {
+  const out: { name: string; at: number }[] = [];
+  for (const m of line.matchAll(/[^\s`"'()[\]<>,;]+/g)) {
+    if (m[0].length > TOKEN_MAX) continue;
+    const token = m[0].replace(/[.:!?]+$/, "");
+    if (FILE_NAME.test(token) && !token.split("/").includes("..")) out.push({ name: token, at: m.index });
+  }
+  return out;
 }
 
 const plainPath = (p: string) => p.replace(/^\{base_path\}\//, "").replace(/^\.\//, "");
@@ -52,8 +69,8 @@ export function proseSteps(body: string, request: string, isFile?: (rel: string)
   }
   for (const n of use.writes) {
     const text = lines[n - 1]!;
-    const named = FILE_NAME.exec(text.replace(/https?:\/\/\S+/g, " "))?.[1];
-    const target = named && !named.split("/").includes("..") ? plainPath(named) : DEFAULT_WRITE;
+    const named = fileNames(text.replace(/https?:\/\/\S+/g, " "))[0]?.name;
+    const target = named ? plainPath(named) : DEFAULT_WRITE;
     out.push({ at: starts[n - 1]!, kind: "write", text: target, line: text.trim() });
   }
   if (isFile) out.push(...reads(lines, starts, fencedLines(lines), request, isFile));
@@ -81,18 +98,22 @@ function reads(lines: string[], starts: number[], fenced: boolean[], request: st
   const wanted = new Set(terms(request));
   const out: ProseStep[] = [];
   const seen = new Set<string>();
+  // Asked once per path: a long body names the same file many times.
+  const known = new Map<string, boolean>();
+  const fileOfSkill = (rel: string) => known.get(rel) ?? (known.set(rel, isFile(rel)), known.get(rel)!);
   lines.forEach((text, i) => {
     if (fenced[i]) return;
-    for (const m of text.matchAll(READ_STEP)) {
-      const rel = plainPath(m[1]!);
-      if (seen.has(rel) || /(^|\/)SKILL\.md$/i.test(rel) || rel.split("/").includes("..") || inScriptFolder(rel) || !isFile(rel)) continue;
-      const sentence = text.slice(0, m.index).split(/[.!?;]\s/).pop() ?? "";
+    for (const f of fileNames(text)) {
+      const rel = plainPath(f.name);
+      if (!READABLE.test(rel) || !READ_VERB.test(text.slice(Math.max(0, f.at - 60), f.at))) continue;
+      if (seen.has(rel) || /(^|\/)SKILL\.md$/i.test(rel) || inScriptFolder(rel) || !fileOfSkill(rel)) continue;
+      const sentence = text.slice(Math.max(0, f.at - 300), f.at).split(/[.!?;]\s/).pop() ?? "";
       if (CONDITION.test(sentence)) {
         const named = [...terms(sentence), ...terms(rel.replace(/\.[a-z0-9]+$/i, "").replace(/[-_/]/g, " "))];
         if (!named.some((t) => wanted.has(t))) continue;
       }
       seen.add(rel);
-      out.push({ at: starts[i]! + m.index!, kind: "read", text: rel, line: text.trim() });
+      out.push({ at: starts[i]! + f.at, kind: "read", text: rel, line: text.trim() });
     }
   });
   return out;
