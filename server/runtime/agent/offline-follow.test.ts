@@ -44,6 +44,8 @@ describe("offline provider following a skill's prose", () => {
     // A file the skill does not hold is not read; a command shown in a block and named again in prose runs once.
     const again = "```bash\ncurl -s wttr.in/Oslo\n```\n\nThat is, run `curl -s wttr.in/Oslo`. Read notes.md, then `git status` it.\n";
     expect(planActions(again, "weather", "tool", has()).map((p) => p.input)).toEqual([{ command: "curl -s wttr.in/Oslo" }, { command: "git status" }]);
+    // The file a write goes to, not the first file the line names.
+    expect(planActions("Read input.csv; write the summary to `report.md`.\n", "summary", "tool", has()).map((p) => p.input.path)).toEqual(["report.md"]);
   });
 
   it("reads a 100x body once and follows at most MAX_OFFLINE_STEPS of it, saying how many it left", async () => {

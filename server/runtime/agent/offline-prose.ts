@@ -28,6 +28,7 @@ const READABLE = /\.(?:md|markdown|txt|json|ya?ml|csv|xml|html?)$/i;
 /** A verb that asks for a read, a few words before the file name ("read", "see the guide in", "open"). */
 const READ_VERB = /\b(?:read|open|consult|load|see)\b[^.`]{0,40}[`"']?$/i;
 const TOKEN_MAX = 300;
+const WRITE_TARGET = /\b(?:to|into|as|named|called)\s+[`"']?$/i;
 /** A condition in the sentence before the verb: the step is for some requests only. */
 const CONDITION = /\b(?:if|when|whenever|for|in case)\b/i;
 const DEFAULT_WRITE = "notes.md";
@@ -69,7 +70,10 @@ export function proseSteps(body: string, request: string, isFile?: (rel: string)
   }
   for (const n of use.writes) {
     const text = lines[n - 1]!;
-    const named = fileNames(text.replace(/https?:\/\/\S+/g, " "))[0]?.name;
+    const clean = text.replace(/https?:\/\/\S+/g, " ");
+    const names = fileNames(clean);
+    // "Read input.csv and save the summary to report.md": the file written is the one the write goes to.
+    const named = (names.find((f) => WRITE_TARGET.test(clean.slice(Math.max(0, f.at - 16), f.at))) ?? names[0])?.name;
     const target = named ? plainPath(named) : DEFAULT_WRITE;
     out.push({ at: starts[n - 1]!, kind: "write", text: target, line: text.trim() });
   }
