@@ -13,7 +13,7 @@ export interface ProseStep {
   kind: "bash" | "write" | "read";
   /** The command (bash) or the path (write, read). */
   text: string;
-  /** The body's line it comes from (a write's content falls back on it). */
+  /** The instruction it comes from: a write's line (its content falls back on it), a command's own text. */
   line: string;
 }
 
@@ -63,10 +63,16 @@ export function proseSteps(body: string, request: string, isFile?: (rel: string)
   const lines = body.split("\n");
   const use = bodyUse(body, 1);
   const out: ProseStep[] = [];
+  // A line's commands come in its order: each is looked for after the one before (a line of 50,000 spans is read once).
+  let cursor = { line: 0, at: 0 };
   for (const c of use.commands) {
-    if (!c.inline || SCRIPT_RUN.test(c.text)) continue;
+    if (!c.inline) continue;
     const text = lines[c.line - 1]!;
-    out.push({ at: starts[c.line - 1]! + Math.max(0, text.indexOf(c.text)), kind: "bash", text: c.text.replace(/\{base_path\}\//g, ""), line: text.trim() });
+    const from = cursor.line === c.line ? cursor.at : 0;
+    const i = text.indexOf(c.text, from);
+    cursor = { line: c.line, at: i >= 0 ? i + c.text.length : from };
+    if (SCRIPT_RUN.test(c.text)) continue;
+    out.push({ at: starts[c.line - 1]! + Math.max(0, i), kind: "bash", text: c.text.replace(/\{base_path\}\//g, ""), line: c.text });
   }
   for (const n of use.writes) {
     const text = lines[n - 1]!;
