@@ -64,8 +64,8 @@ describe("offline provider following a skill's prose", () => {
     }
   });
 
-  it("reads a 500 KB line of file names and read verbs, or of inline commands, once; each file is asked of the disk once", () => {
-    const line = "Read a.md, see `b.md` and open c.txt; ".repeat(13_000) + "x".repeat(100_000) + ".md";
+  it("reads a 100 KB line of file names and read verbs, or of inline commands, once; each file is asked of the disk once", () => {
+    const line = "Read a.md, see `b.md` and open c.txt; ".repeat(2_000) + "x".repeat(20_000) + ".md";
     const calls: string[] = [];
     const steps = proseSteps(`# Long\n\n${line}\n`, "long", (rel) => (calls.push(rel), rel !== "c.txt"));
     expect(steps.map((s) => [s.kind, s.text])).toEqual([
@@ -73,10 +73,10 @@ describe("offline provider following a skill's prose", () => {
       ["read", "b.md"],
     ]);
     expect(calls.sort()).toEqual(["a.md", "b.md", "c.txt"]);
-    // One line of 40,000 inline commands: each found after the one before, in order.
-    const spans = proseSteps("Run " + Array.from({ length: 40_000 }, (_, i) => `\`curl -s https://example.com/${i}\``).join(" and ") + ".\n", "x");
-    expect(spans).toHaveLength(40_000);
-    expect(spans[39_999]).toMatchObject({ kind: "bash", text: "curl -s https://example.com/39999" });
+    // One line of 5,000 inline commands: each found after the one before, in order.
+    const spans = proseSteps("Run " + Array.from({ length: 5_000 }, (_, i) => `\`curl -s https://example.com/${i}\``).join(" and ") + ".\n", "x");
+    expect(spans).toHaveLength(5_000);
+    expect(spans[4_999]).toMatchObject({ kind: "bash", text: "curl -s https://example.com/4999" });
     expect(spans.every((s, i) => i === 0 || s.at > spans[i - 1]!.at)).toBe(true);
   });
 
