@@ -84,3 +84,71 @@ test("trigger tests: write a set, run it, improve the description, compare", asy
   await expect(page.getByTestId("eval-overview")).toContainText(name);
   await expect(page.getByTestId("eval-overview")).toContainText("100%");
 });
+
+test("offline: a typed 'abc' in Runs per query is refused, and Suggest a better description proposes from the failing query's words", async ({ page }) => {
+  const skill = `receipt-keeper-${Date.now().toString(36)}`;
+  for (const old of fs.existsSync(PROJECT_SKILLS) ? fs.readdirSync(PROJECT_SKILLS) : []) {
+    if (old.startsWith("receipt-keeper-")) fs.rmSync(path.join(PROJECT_SKILLS, old), { recursive: true, force: true });
+  }
+  const dir = path.join(PROJECT_SKILLS, skill);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "SKILL.md"),
+    `---\nname: ${skill}\ndescription: Archive expense receipts by month. Use when someone wants their receipts archived.\n---\n# Receipts\n\n` +
+      "Scan each receipt, then store the scan in the folder of its month. For a reimbursement claim, attach the archived receipts.\n",
+  );
+  try {
+    await signInAsAdmin(page);
+    await page.goto(`/skills/project/${skill}`);
+    await page.getByRole("tab", { name: "Evals" }).click();
+    await expect(page.getByTestId("evals-view")).toBeVisible();
+    const set = page.getByRole("region", { name: "Trigger set" });
+    await addQuery(page, 0, "archive my receipts for March", true);
+    await expect(set).toContainText("evals/triggers.json · 1 query");
+    await expect(set).not.toContainText("1 queries");
+    await addQuery(page, 1, "keep my expense receipts", true);
+    await addQuery(page, 2, "reimbursement for the taxi fare", true);
+    await addQuery(page, 3, "archive the receipts of April", true);
+    await addQuery(page, 4, "review this pull request", false);
+    await addQuery(page, 5, "draft the release notes", false);
+    await expect(set).toContainText("6 queries");
+    await page.getByRole("button", { name: /^Save set/ }).click();
+    await expect(page.getByText("Saved evals/triggers.json")).toBeVisible();
+
+    // A typed "abc" is said to be wrong where it was typed, and Run refuses it rather than running with a default.
+    const runsPer = page.getByLabel("Runs per query");
+    await runsPer.click();
+    await page.keyboard.type("abc");
+    await expect(runsPer).toHaveValue("abc");
+    await expect(page.getByTestId("runs-problem")).toHaveText('Runs per query must be a whole number from 1 to 10: "abc" is not.');
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(page.getByTestId("evals-error")).toContainText("Runs per query must be a whole number from 1 to 10");
+    await expect(page.getByTestId("run-results")).toHaveCount(0);
+    await runsPer.fill("");
+    await expect(page.getByTestId("runs-problem")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(page.getByTestId("run-summary")).toContainText("5/6 passed");
+    await expect(page.getByTestId("result-row").nth(2)).toContainText("fail");
+
+    // Offline, the suggestion comes from the failing query's words that the skill's text already uses.
+    await page.getByRole("button", { name: "Suggest a better description" }).click();
+    const suggestion = page.getByTestId("suggestion");
+    await expect(suggestion.getByTestId("suggestion-source")).toContainText("Proposed offline");
+    await expect(suggestion.getByTestId("suggestion-source")).toContainText("(reimbursement)");
+    await expect(suggestion).toContainText("Also for requests about reimbursement.");
+    const row = suggestion.getByTestId("ranking-row").filter({ hasText: "reimbursement for the taxi fare" });
+    await expect(row).toContainText("too weak to choose");
+    await expect(row.locator("td").nth(3)).toContainText("chosen");
+    await expect(suggestion).toContainText("for the 1 query the current description gets wrong");
+    await expect(suggestion.getByTestId("model-would-add")).toContainText("(taxi, fare)");
+    await expect(suggestion.getByTestId("model-would-add")).toContainText("OpenAI-compatible or Anthropic provider");
+    await suggestion.getByRole("button", { name: "Apply description" }).click();
+    await expect(suggestion).toContainText("Applied: SKILL.md saved as a new version");
+    expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("receipts archived. Also for requests about reimbursement.\n");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(page.getByTestId("run-summary")).toContainText("6/6 passed");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

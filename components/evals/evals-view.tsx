@@ -17,8 +17,18 @@ import { SkillViewTabs } from "./view-tabs";
 import { useStatus } from "~/components/editor/hooks/use-status";
 import { Options } from "~/components/shell/options";
 import { DISCLOSURE_MODES } from "~/server/domain/vocabulary";
+import { MAX_RUNS } from "~/server/domain/limits";
+import { count } from "~/server/domain/plural";
 
 const plain = (cases: EditableCase[]) => cases.map((c) => ({ query: c.query, should_trigger: c.should_trigger }));
+
+/** What is wrong with a typed "Runs per query", or null (empty means the provider's default). Said, never dropped. */
+function runsProblem(typed: string): string | null {
+  const t = typed.trim();
+  if (!t) return null;
+  const n = /^\d+$/.test(t) ? Number(t) : NaN;
+  return n >= 1 && n <= MAX_RUNS ? null : `Runs per query must be a whole number from 1 to ${MAX_RUNS}: "${t}" is not.`;
+}
 
 export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   const trpc = useTRPC();
@@ -78,7 +88,7 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
     if (r.diagnostics.length) setError(r.diagnostics.map((d) => `line ${d.line}, column ${d.column}: ${d.message}`).join("\n"));
     if (r.cases.length) {
       setCases(withKeys(r.cases));
-      setNotice(`Imported ${r.cases.length} queries; Save set to keep them.`);
+      setNotice(`Imported ${count(r.cases.length, "query", "queries")}; Save set to keep them.`);
     }
   }
   function exportJson() {
@@ -88,7 +98,9 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
   async function start() {
     if (blank) return setError("Every query needs text (or remove the empty row).");
     const all = [...plain(cases), ...(set.data?.fromTasks ?? []).map((c) => ({ query: c.query, should_trigger: true }))];
-    const n = runsPer ? Number(runsPer) : undefined;
+    const problem = runsProblem(runsPer);
+    if (problem) return setError(problem);
+    const n = runsPer.trim() ? Number(runsPer.trim()) : undefined;
     const r = await act(() => client.evals.start.mutate({ ref: skillRef, provider: provider as "offline", mode, cases: all, ...(n ? { runs: n } : {}) }));
     if (!r) return;
     setSelected(r.id);
@@ -134,7 +146,15 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
         </label>
         <label className="text-sm">
           Runs per query
-          <input className="input ml-1 w-16" aria-label="Runs per query" placeholder={provider === "offline" ? "1" : "3"} value={runsPer} onChange={(e) => setRunsPer(e.target.value.replace(/\D/g, ""))} />
+          <input
+            className="input ml-1 w-16"
+            aria-label="Runs per query"
+            aria-invalid={runsProblem(runsPer) !== null}
+            aria-describedby="runs-problem"
+            placeholder={provider === "offline" ? "1" : "3"}
+            value={runsPer}
+            onChange={(e) => setRunsPer(e.target.value)}
+          />
         </label>
         <button className="btn btn-primary" onClick={() => void start()} disabled={busy || running || cases.length + (set.data?.fromTasks.length ?? 0) === 0}>
           Run
@@ -145,6 +165,11 @@ export function EvalsView({ skillRef }: { skillRef: SkillRef }) {
           </button>
         )}
         {dirty && <span className="muted text-xs">Runs use the table as shown, saved or not.</span>}
+        {runsProblem(runsPer) && (
+          <p className="error-text w-full text-sm" id="runs-problem" role="alert" data-testid="runs-problem">
+            {runsProblem(runsPer)}
+          </p>
+        )}
       </section>
       {error && (
         <p className="error-text whitespace-pre-wrap" data-testid="evals-error">

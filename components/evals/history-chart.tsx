@@ -1,6 +1,7 @@
 // F1 over this skill's runs, oldest to newest, as a small line; a dot where SKILL.md changed between runs.
 import type { EvalRunSummary } from "./types";
 import { Section } from "~/components/shell/section";
+import { count } from "~/server/domain/plural";
 
 export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummary[]; selected: number | null; onSelect: (id: number) => void }) {
   const done = [...runs].filter((r) => r.status === "done").reverse();
@@ -11,7 +12,7 @@ export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummar
   const y = (f1: number | null) => h - 10 - (f1 ?? 0) * (h - 20);
   return (
     <Section label="Run history" title="History">
-      <svg width={w} height={h} role="img" aria-label={`F1 over ${done.length} runs`} data-testid="history-chart" className="overflow-visible">
+      <svg width={w} height={h} role="img" aria-label={`F1 over ${count(done.length, "run")}`} data-testid="history-chart" className="overflow-visible">
         <polyline fill="none" stroke="currentColor" strokeOpacity={0.5} points={done.map((r, i) => `${x(i)},${y(r.f1)}`).join(" ")} />
         {done.map((r, i) => (
           <circle key={r.id} cx={x(i)} cy={y(r.f1)} r={r.id === selected ? 5 : 3.5} className={i > 0 && r.skillDigest !== done[i - 1]!.skillDigest ? "fill-indigo-600" : "fill-zinc-500"}>

@@ -3,6 +3,7 @@
 // triggers.json. Typing stays local; Save writes evals/triggers.json as a new version of the skill.
 import { useRef } from "react";
 import type { EditableCase } from "./types";
+import { count } from "~/server/domain/plural";
 
 interface Props {
   cases: EditableCase[];
@@ -29,7 +30,7 @@ export function SetTable({ cases, onChange, canWrite, dirty, busy, onSave, onImp
     <section className="card space-y-2" aria-label="Trigger set">
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="font-semibold">Trigger set</h2>
-        <span className="muted text-xs">evals/triggers.json · {cases.length} queries{fromTasks.length ? ` + ${fromTasks.length} from evals.json` : ""}</span>
+        <span className="muted text-xs">evals/triggers.json · {count(cases.length, "query", "queries")}{fromTasks.length ? ` + ${count(fromTasks.length, "prompt")} from evals.json` : ""}</span>
         <div className="ml-auto flex gap-2">
           {canWrite && (
             <button className="btn" onClick={() => onChange([...cases, ...withKeys([{ query: "", should_trigger: true }])])}>

@@ -69,3 +69,6 @@ export const USER_NAME_MAX_CHARS = 120;
  * checked before anything is written, and this long for one git command (a fetch of a slow or stalled remote).
  */
 export const SOURCE_LIMITS = { maxFiles: 5_000, maxBytes: 100 * MiB, gitTimeoutMs: 120_000 } as const;
+
+/** Runs of one trigger-test query at most (a model's picks vary; the rate over ten runs is steady enough). */
+export const MAX_RUNS = 10;

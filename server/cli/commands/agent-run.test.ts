@@ -86,6 +86,28 @@ describe("omniforge agent run", () => {
     }
   });
 
+  it("follows a skill's prose offline: curl that allowed-tools does not permit is refused and printed; allowed, it runs sandboxed and fails for want of network", () => {
+    const body = "# Weather\n\nTo answer, run `curl -s wttr.in/Oslo?format=3` and report what it prints.\n";
+    const dir = w.skill("weather-now", { description: "Tells the current weather for a city. Use when asked about the weather.", frontmatter: "allowed-tools: Read", body });
+    try {
+      const refused = omniforge(["tell the current weather in Oslo"]);
+      expect(refused.code).toBe(0);
+      expect(refused.out).toContain('→ bash {"command":"curl -s wttr.in/Oslo?format=3"}');
+      expect(refused.out).toMatch(/✗ REFUSED by 'weather-now' \(allowed-tools\) bash/);
+      expect(refused.out).not.toContain("nothing to execute");
+      w.skill("weather-now", { description: "Tells the current weather for a city. Use when asked about the weather.", frontmatter: "allowed-tools: Read Bash(curl:*)", body });
+      const events = omniforge(["tell the current weather in Oslo", "--json"]).out.trim().split("\n").map((l) => JSON.parse(l) as AgentEvent);
+      const run = events.find((e) => e.type === "script_run") as Extract<AgentEvent, { type: "script_run" }>;
+      expect(run.command.join(" ")).toContain("curl -s wttr.in/Oslo?format=3");
+      expect(run.exitCode).not.toBe(0);
+      expect(events.find((e) => e.type === "tool_result" && e.tool === "bash")).toMatchObject({ ok: false });
+      expect(events.some((e) => e.type === "tool_result" && e.refused)).toBe(false);
+      expect(events.at(-1)).toMatchObject({ type: "run_finished", reason: "answered" });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // Ctrl-C ended the run with a failed run's 1; a shell gives a process a signal ended 128 + its number.
   it.each([
     ["SIGTERM", "a CI job's timeout", 143],

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import { runAgent } from "./loop";
-import { inlineScriptCommands, OfflineProvider, planActions } from "./offline";
+import { OfflineProvider } from "./offline";
+import { inlineScriptCommands, planActions } from "./offline-plan";
 import { makeAgentWorld, useRealRunner } from "./test-support/agent";
 import type { AgentEvent } from "./types";
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAuditSink } from "../audit/events";
 import type { ScriptRunner } from "../sandbox/types";
 import { runAgent } from "./loop";
-import { bashCommands, bodyLinks, OFFLINE_NOTICE, OfflineProvider, planActions } from "./offline";
+import { OFFLINE_NOTICE, OfflineProvider } from "./offline";
+import { bashCommands, bodyLinks, planActions } from "./offline-plan";
 import { makeAgentWorld, realRunner, type AgentWorld } from "./test-support/agent";
 import type { AgentEvent, DisclosureMode } from "./types";
 

@@ -69,6 +69,11 @@ describe("tools: allowed-tools against the body", () => {
     expect(of(skill(`name: free\n${GOOD}`, "```bash\ngit push\n```\nWrite the summary to a file.\n"), "tools.")).toEqual([]);
   });
 
+  it("a write named by its tool (\"then use the Write tool to save it\") is a write, as the offline provider makes it one", () => {
+    const dir = skill(`name: forecast\n${GOOD}\nallowed-tools: Read`, "Read the notes, then use the Write tool to save the forecast.\n");
+    expect(of(dir, "tools.").map((x) => [x.message, x.line])).toEqual([["the body asks the agent to write or edit files, which allowed-tools does not allow", 6]]);
+  });
+
   it("a tool granted that nothing uses is tools.unused (low); Bash used by a bundled script is used", () => {
     const dir = skill(`name: narrow\n${GOOD}\nallowed-tools: Bash(git log *) WebFetch Write`, "```bash\ngit log -5\n```\n");
     expect(of(dir, "tools.").map((x) => [x.code, x.severity, x.snippet, x.line])).toEqual([

@@ -11,8 +11,8 @@ import { shellLines } from "./shell";
 import type { Finding } from "./types";
 
 export interface BodyUse {
-  /** Shell commands the body tells the agent to run, with their SKILL.md line. */
-  commands: { text: string; line: number }[];
+  /** Shell commands the body tells the agent to run, with their SKILL.md line; `inline` when from a code span in prose. */
+  commands: { text: string; line: number; inline?: true }[];
   /** Lines that tell the agent to write or edit files. */
   writes: number[];
   /** Lines that tell the agent to fetch a URL. */
@@ -25,6 +25,8 @@ const COMMAND_WORDS = new Set(["python", "python3", "bash", "sh", "zsh", "node",
 /** Where an instruction starts: the line, a list item, or a new sentence (the verb is imperative there). */
 const STEP = String.raw`(?:^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\*\*[^*]+\*\*:?\s+)?|[.!?:;]\s+)`;
 const WRITE_INTENT = new RegExp(STEP + String.raw`(?:write|save|create|edit|modify|update|overwrite|append)\b[^.\n]{0,50}\b(?:file|files|\.md|\.json|\.ya?ml|\.txt|\.py|to disk)\b`, "i");
+/** "use the Write tool", "with the Edit tool": a write named by its tool rather than by a verb. */
+const WRITE_TOOL_NAMED = /\b(?:use|using|with|call)\s+(?:the\s+)?`?(?:Write|Edit|MultiEdit|write_file)`?\s+tool\b/i;
 const FETCH_INTENT = new RegExp(STEP + String.raw`(?:fetch|download|retrieve|browse|open|visit|read)\b[^.\n]{0,60}https?:\/\/`, "i");
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts)$/;
 
@@ -56,10 +58,9 @@ export function bodyUse(body: string, bodyStartLine: number): BodyUse {
       const code = m[1]!.trim().replace(/^\$ /, "");
       const first = code.split(/\s+/)[0]!;
       const runsScript = /^(?:\.\/)?scripts\//.test(first) && SCRIPT_EXT.test(first) && /\b(?:run|runs|execute|invoke|call)\b/i.test(l.slice(0, m.index));
-      if (COMMAND_WORDS.has(first) && code.includes(" ")) use.commands.push({ text: code, line });
-      else if (runsScript) use.commands.push({ text: code, line });
+      if ((COMMAND_WORDS.has(first) && code.includes(" ")) || runsScript) use.commands.push({ text: code, line, inline: true });
     }
-    if (WRITE_INTENT.test(l)) use.writes.push(line);
+    if (WRITE_INTENT.test(l) || WRITE_TOOL_NAMED.test(l)) use.writes.push(line);
     if (FETCH_INTENT.test(l)) use.fetches.push(line);
   }
   return use;

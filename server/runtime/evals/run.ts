@@ -9,12 +9,13 @@ import type { AgentEvent, AgentSkillSource, DisclosureMode, ListingInfo, ModelPr
 import type { SkillIndex } from "../registry/skill-index";
 import { agentOptions } from "./agent-options";
 import type { TriggerCase } from "./format";
+import { MAX_RUNS } from "../../domain/limits";
 
 /** A query passes when its trigger rate is on the right side of this (skill-creator's 0.5). */
 export const DEFAULT_THRESHOLD = 0.5;
 /** Runs per query: model providers vary, the offline provider is deterministic. */
 export const defaultRuns = (provider: string) => (provider === "offline" ? 1 : 3);
-export const MAX_RUNS = 10;
+export { MAX_RUNS };
 
 export type ListedAs = "described" | "name-only" | "omitted" | "absent";
 

@@ -2,11 +2,18 @@
 // and test (stratified, deterministic); the model sees the current description and the train queries it gets wrong
 // and proposes a new one; each proposal is scored by running the set with the skill's description replaced in the
 // catalog; the best by test score (then train score, then shorter) wins after at most K iterations. Nothing is
-// written: the caller shows the diff and the author applies it.
+// written: the caller shows the diff and the author applies it. With the offline provider as the writer the
+// proposals are the failing queries' own words that the skill's text supports (./offline-proposal.ts), judged the
+// same way. Either way the result shows where the one ranking puts the skill for each failing query, before and
+// after.
 import { FORMAT_LIMITS } from "../../domain/vocabulary";
-import { effectiveSkills } from "../agent/skill-source";
+import { RANKED_KEEP, router } from "../agent/routing";
+import { effectiveSkills, loadSkill } from "../agent/skill-source";
 import type { AgentSkillSource, DisclosureMode, ModelProvider } from "../agent/types";
+import type { SkillEntry } from "../registry/types";
+import { nameWords } from "../search/text";
 import type { TriggerCase } from "./format";
+import { wordsProposal } from "./offline-proposal";
 import { runTriggerEval, type QueryResult } from "./run";
 
 export const DEFAULT_ITERATIONS = 3;
@@ -27,6 +34,28 @@ export interface Suggestion {
   split: { train: number; test: number };
   /** The best is the current description: no proposal beat it on the test queries. */
   unchanged: boolean;
+  /** Who wrote the proposals: a model, or the failing queries' words (the offline provider). */
+  proposedBy: "model" | "words";
+  /** The queries the current description gets wrong: the skill's place in the one ranking (1 = first, null = not ranked) with it and with the best. */
+  rankings: QueryRanking[];
+  /** Proposed from words: what was added, and the failing queries' words the skill's text does not have (for a person or a model to judge). */
+  words?: { added: string[]; unsupported: string[] };
+}
+
+export interface QueryRanking {
+  query: string;
+  should_trigger: boolean;
+  before: Place;
+  after: Place;
+}
+
+/** The skill's place in the one ranking for a query: 1-based (null: not ranked), and whether it is the pick. */
+export interface Place {
+  place: number | null;
+  /** Its hit's confidence, 0..1 (null when not ranked). */
+  confidence: number | null;
+  /** First and the ranking did not abstain: what the offline provider activates. */
+  chosen: boolean;
 }
 
 export interface SuggestOptions {
@@ -88,6 +117,28 @@ function prompt(skill: string, description: string, misses: QueryResult[]): stri
   ].join("\n");
 }
 
+/** The skill's text the words of a proposal must come from: its name, tags and body. */
+function skillText(entry: SkillEntry): string {
+  let body = "";
+  try {
+    body = loadSkill(entry).body;
+  } catch {
+    // Resolved as loadable a moment ago; if it no longer loads, its name and tags are all it says.
+  }
+  return [nameWords(entry.name), ...entry.tags, body].join("\n");
+}
+
+/** Where the one ranking puts the skill for each query when its description is `description`. */
+function placesFor(base: SkillEntry[], target: SkillEntry, description: string, queries: readonly string[]): Place[] {
+  const entries = base.map((e) => (e === target ? { ...e, description } : e));
+  const { search } = router(entries, entries);
+  return queries.map((q) => {
+    const r = search(q, { limit: RANKED_KEEP });
+    const i = r.hits.findIndex((h) => h.name === target.name);
+    return i < 0 ? { place: null, confidence: null, chosen: false } : { place: i + 1, confidence: Math.round(r.hits[i]!.confidence * 100) / 100, chosen: i === 0 && !r.abstain };
+  });
+}
+
 export async function suggestDescription(opts: SuggestOptions): Promise<Suggestion> {
   const { train, test } = splitCases(opts.cases);
   const base = effectiveSkills(opts.skills);
@@ -105,36 +156,64 @@ export async function suggestDescription(opts: SuggestOptions): Promise<Suggesti
       scratchDir: opts.scratchDir,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-  const judge = async (description: string, iteration: number): Promise<{ c: Candidate; trainResults: QueryResult[] }> => {
+  const judge = async (description: string, iteration: number): Promise<{ c: Candidate; trainResults: QueryResult[]; testResults: QueryResult[] }> => {
     const trainResults = await evaluate(description, train);
     const testResults = await evaluate(description, test);
     const c = { description, train: score(trainResults), test: score(testResults), iteration };
     opts.onProgress?.(c);
-    return { c, trainResults };
+    return { c, trainResults, testResults };
   };
   const first = await judge(target.description, 0);
   const tried = [first.c];
   let best = first.c;
   let current = first;
   const writer = opts.writer ?? opts.provider;
+  const byWords = writer.name === "offline";
+  const text = byWords ? skillText(target) : "";
+  // Words each proposal added since the current description (cumulative), and the first misses' unsupported words.
+  const addedBy = new Map<string, string[]>([[first.c.description, []]]);
+  let unsupported: string[] | undefined;
   const k = Math.max(1, Math.min(MAX_ITERATIONS, opts.iterations ?? DEFAULT_ITERATIONS));
   for (let i = 1; i <= k; i++) {
     if (opts.signal?.aborted) break;
     const misses = current.trainResults.filter((r) => !r.passed && !r.errored);
     if (!misses.length && current.c.test === 1) break; // nothing left to learn from
-    const answer = await writer.complete({
-      system: "You improve the descriptions of agent skills so an agent picks them for the right requests.",
-      messages: [{ role: "user", content: prompt(opts.skill, current.c.description, misses.length ? misses : current.trainResults) }],
-      tools: [],
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      hints: { mode: opts.mode, request: "", skills: [], active: [] },
-    });
-    const proposal = cleanProposal(answer.text);
+    let proposal: string | null;
+    if (byWords) {
+      const p = wordsProposal(current.c.description, text, misses.filter((m) => m.should_trigger).map((m) => m.query));
+      unsupported ??= p.unsupported;
+      if (!p.description) break; // the same words would come again
+      if (!addedBy.has(p.description)) addedBy.set(p.description, [...(addedBy.get(current.c.description) ?? []), ...p.added]);
+      proposal = p.description;
+    } else {
+      const answer = await writer.complete({
+        system: "You improve the descriptions of agent skills so an agent picks them for the right requests.",
+        messages: [{ role: "user", content: prompt(opts.skill, current.c.description, misses.length ? misses : current.trainResults) }],
+        tools: [],
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        hints: { mode: opts.mode, request: "", skills: [], active: [] },
+      });
+      proposal = cleanProposal(answer.text);
+    }
     if (!proposal || tried.some((t) => t.description === proposal)) continue;
     const next = await judge(proposal, i);
     tried.push(next.c);
     if (better(next.c, best)) best = next.c;
     current = next;
   }
-  return { before: first.c, best, tried, split: { train: train.length, test: test.length }, unchanged: best === first.c };
+  const wrong = [...first.trainResults, ...first.testResults].filter((r) => !r.passed && !r.errored);
+  const queries = wrong.map((r) => r.query);
+  const before = placesFor(base, target, first.c.description, queries);
+  const after = best === first.c ? before : placesFor(base, target, best.description, queries);
+  const rankings = wrong.map((r, j) => ({ query: r.query, should_trigger: r.should_trigger, before: before[j]!, after: after[j]! }));
+  return {
+    before: first.c,
+    best,
+    tried,
+    split: { train: train.length, test: test.length },
+    unchanged: best === first.c,
+    proposedBy: byWords ? "words" : "model",
+    rankings,
+    ...(byWords ? { words: { added: addedBy.get(best.description) ?? [], unsupported: unsupported ?? [] } } : {}),
+  };
 }

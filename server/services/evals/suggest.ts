@@ -26,7 +26,6 @@ export interface SuggestInput {
 
 export async function suggestForSkill(ctx: SkillsContext, input: SuggestInput, env: Record<string, string | undefined> = processEnv()): Promise<Suggestion & { skillDigest: string }> {
   if (ctx.actor.role === "viewer") throw new SkillServiceError("FORBIDDEN", "Viewers can read trigger tests but not run them.");
-  if (input.provider === "offline") throw new SkillServiceError("BAD_REQUEST", "Suggestions are written by a model: choose an OpenAI-compatible or Anthropic provider.");
   const { ref, dir } = existingSkillDir(ctx, input.ref, "read");
   const cases = casesOf(await readTriggerSet(ctx, ref));
   if (cases.length < MIN_SUGGEST_CASES) throw new SkillServiceError("BAD_REQUEST", `A suggestion needs at least ${MIN_SUGGEST_CASES} saved queries (some held out to judge it); this set has ${cases.length}.`);

@@ -81,7 +81,7 @@ describe("evals router", () => {
 });
 
 describe("suggest a better description", () => {
-  it("with a model provider: proposes, the author applies it as a versioned save of SKILL.md; offline is refused", async () => {
+  it("with a model provider: proposes, the author applies it as a versioned save of SKILL.md; offline, from the queries' words", async () => {
     const BETTER = "Fill PDF forms and merge scanned invoices into one PDF. Use for PDF forms or invoices.";
     const server = await scriptedOpenAiServer((body) => {
       const all = JSON.stringify(body);
@@ -107,7 +107,12 @@ describe("suggest a better description", () => {
         ["translate hello", false],
       ].map(([query, should_trigger]) => ({ query: query as string, should_trigger: should_trigger as boolean }));
       await author.evals.saveSet({ ref: pdf, cases, baseDigest: null });
-      await expect(author.evals.suggest({ ref: pdf, provider: "offline", mode: "tool" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      // Offline, the proposal comes from the failing queries' words the skill's text supports: this skill's text
+      // says nothing of invoices, so nothing is proposed, and the words are named for a person (or a model) to judge.
+      const off = await author.evals.suggest({ ref: pdf, provider: "offline", mode: "tool" });
+      expect(off).toMatchObject({ proposedBy: "words", unchanged: true, words: { added: [] } });
+      expect(off.words!.unsupported).toEqual(expect.arrayContaining(["invoice", "scans"]));
+      expect(off.rankings.map((r) => [r.query, r.before.chosen])).toEqual(expect.arrayContaining([["merge the scanned invoices", false]]));
       const s = await author.evals.suggest({ ref: pdf, provider: "openai", mode: "tool", iterations: 1, runs: 1 });
       expect(s.best.description).toBe(BETTER);
       expect(s.best.test).toBeGreaterThan(s.before.test);
