@@ -6,7 +6,7 @@ import path from "node:path";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
-import { createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+import { applyPolicyChange, createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
 const ENTERPRISE_SKILLS = path.join(E2E_HOME, "enterprise", "skills");
@@ -69,6 +69,7 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Policies" }).click();
   await page.getByLabel("Skill name to block").fill("git-helper");
   await page.getByRole("button", { name: "Block", exact: true }).click();
+  expect(await applyPolicyChange(page)).toContain("1 skill becomes inactive (blocked by the policy): git-helper");
   await expect(page.getByTestId("blocked-names")).toContainText("git-helper");
 
   await openRow(page, "git-helper");
@@ -83,6 +84,7 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
   // Unblocking gives it back.
   await page.goto("/policies");
   await page.getByRole("button", { name: "Unblock git-helper" }).click();
+  expect(await applyPolicyChange(page)).toContain("1 skill becomes active: git-helper");
   await expect(page.getByTestId("blocked-names")).not.toContainText("git-helper");
   expect(await agentListing(page)).toContain("git-helper");
 });
@@ -95,6 +97,7 @@ test("an author's new skill with a script waits for approval and becomes active 
   await admin.goto("/policies");
   const toggle = admin.getByLabel("Require approval for skills with scripts");
   await toggle.click();
+  await applyPolicyChange(admin);
   await expect(toggle).toBeChecked();
 
   const authorEmail = uniqueEmail("author");
@@ -146,6 +149,7 @@ test("an author's new skill with a script waits for approval and becomes active 
 
   await admin.goto("/policies");
   await admin.getByLabel("Require approval for skills with scripts").click();
+  await applyPolicyChange(admin);
   await expect(admin.getByLabel("Require approval for skills with scripts")).not.toBeChecked();
   await adminCtx.close();
   await authorCtx.close();
