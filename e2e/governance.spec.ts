@@ -236,3 +236,36 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
 });
+
+test("editing a definition agents do not get says which one they get and why; the doctor lists it as not examined (#41 item 8)", async ({ page }) => {
+  const name = `house-rules-${stamp}`;
+  writeSkill(ENTERPRISE_SKILLS, name, { body: "# House rules\n\nThe company's rules.\n" });
+  writeSkill(PROJECT_SKILLS, name, { body: "# House rules\n\nThe team's variant.\n" });
+  await signInAsAdmin(page);
+  await expectCell(page, name, "project", "shadowed");
+  await page.goto(`/skills/project/${name}`);
+  await expect(page.getByTestId("served-instead")).toContainText("Agents get the enterprise definition: enterprise outranks project");
+  // The definition agents do get says nothing.
+  await page.goto(`/skills/enterprise/${name}`);
+  await expect(page.getByTestId("skill-status")).toHaveText("active");
+  await expect(page.getByTestId("served-instead")).toHaveCount(0);
+
+  // Blocked: no definition is served, said in words.
+  await page.goto("/policies");
+  await page.getByLabel("Skill name to block").fill(name);
+  await page.getByRole("button", { name: "Block", exact: true }).click();
+  await applyPolicyChange(page);
+  await page.goto(`/skills/project/${name}`);
+  await expect(page.getByTestId("served-instead")).toContainText(`Blocked by policy: the name "${name}" is on the block list (no definition of this name is served)`);
+
+  // The doctor's report names both definitions it left out, with why.
+  await page.goto("/doctor");
+  const skipped = page.getByTestId("doctor-skipped");
+  await expect(skipped.getByRole("listitem").filter({ hasText: `${name} (project, blocked)` })).toBeVisible();
+  await expect(skipped.getByRole("listitem").filter({ hasText: `${name} (enterprise, blocked)` })).toBeVisible();
+  await page.goto("/policies");
+  await page.getByRole("button", { name: `Unblock ${name}` }).click();
+  await applyPolicyChange(page);
+  await page.goto("/doctor");
+  await expect(page.getByTestId("doctor-skipped").getByRole("listitem").filter({ hasText: `${name} (project, shadowed)` })).toContainText("shadowed by the enterprise definition");
+});

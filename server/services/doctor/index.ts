@@ -60,6 +60,8 @@ export interface DoctorReportView {
   bySeverity: SeverityCounts;
   silenced: number;
   overlaps: (Omit<Overlap, "a" | "b"> & { a: SkillRef; b: SkillRef })[];
+  /** Definitions agents do not get (shadowed, blocked, disabled, out of scope), left out of the checks: listed with why. */
+  skipped: { ref: SkillRef; name: string; status: string; reason: string }[];
 }
 
 const RANK: Record<DoctorSeverity, number> = { high: 0, medium: 1, low: 2 };
@@ -112,5 +114,6 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     bySeverity: total.counts,
     silenced: total.silenced,
     overlaps: report.overlaps.map((o) => ({ ...o, a: refByDir.get(o.a)!, b: refByDir.get(o.b)! })),
+    skipped: all.filter((r) => !rows.includes(r)).map((r) => ({ ref: r.ref, name: r.name, status: r.status, reason: r.statusReason })),
   };
 }

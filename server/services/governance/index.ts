@@ -6,6 +6,7 @@ export { syncApprovals, decideApproval, recentDecisions, approvalNotes } from ".
 export { allDefinitions } from "./definitions";
 export { unmatchedRules } from "./rule-reach";
 export { previewPolicyChange } from "./policy-preview";
+export { servedInstead } from "./served";
 export {
   checkDeployRight,
   deployTargetsFor,

@@ -77,4 +77,18 @@ describe("doctor router", () => {
     expect(broken.findings.map((f) => [f.code, f.severity])).toEqual([["skill.not-loadable", "high"]]);
     expect(r.bySeverity.high).toBe(3);
   });
+
+  it("report: the definitions it does not examine (shadowed, blocked) are listed with why, not left out silently (#41 item 8)", async () => {
+    writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "Fill in PDF forms for the whole company. Use when a PDF form must be completed.") });
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "block", name: "tiny" });
+    const r = await admin.doctor.report();
+    expect(r.skills.map((s) => `${s.ref.layer}/${s.name}`)).not.toContain("project/pdf-forms");
+    expect(r.skipped.map((s) => [s.ref.layer, s.name, s.status])).toEqual([
+      ["project", "pdf-forms", "shadowed"],
+      ["project", "tiny", "blocked"],
+    ]);
+    expect(r.skipped[0]!.reason).toMatch(/^shadowed by the enterprise definition/);
+    expect(r.skipped[1]!.reason).toMatch(/block list/);
+  });
 });
