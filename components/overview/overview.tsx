@@ -47,6 +47,8 @@ function CountLinks({ counts, label, href }: { counts: Record<string, number>; l
 export function OverviewDashboard() {
   const trpc = useTRPC();
   const q = useQuery(trpc.overview.get.queryOptions(undefined, { staleTime: 5000 }));
+  // The skills whose one problem list holds an error; asked apart, since the doctor may take a moment on a big catalog.
+  const problems = useQuery(trpc.doctor.problems.queryOptions(undefined, { staleTime: 30_000 }));
   if (q.error) return <p className="error-text">{q.error.message}</p>;
   if (!q.data) return <p className="muted text-sm">Loading the overview…</p>;
   const o: Overview = q.data;
@@ -55,11 +57,12 @@ export function OverviewDashboard() {
   const day = `/audit?from=${d.window.from}&to=${d.window.to}`;
   return (
     <div className="space-y-4" data-testid="overview">
-      <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7">
         {/* Skills as the skills page counts them: names, with their definitions when there are more. */}
         <Figure label={plural(o.names, "skill")} value={o.names} href="/skills" note={definitionsNote(o.names, o.total)} />
         <Figure label="active" value={o.byStatus.active ?? 0} href="/skills?status=active" />
         <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills?status=invalid" warn />
+        {problems.data && <Figure label="with high-severity problems" value={problems.data.namesWithErrors} href="/skills?problems=error" warn />}
         {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
         {/* The audit page needs the author role: a viewer gets no tile that opens it. */}
         {o.mayOpenAudit && <Figure label="refusals (24 h)" value={d.refusals} href={`${day}&outcome=refused`} warn />}

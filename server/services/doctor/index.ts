@@ -35,7 +35,7 @@ function countsOf(findings: Finding[]): { counts: SeverityCounts; silenced: numb
  * What each definition's priority can be compared with: the registry's count of same-name rivals in its layer, by
  * folder, counted here (the index lives in this process) for the doctor that runs in the offload worker.
  */
-function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, number> {
+export function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, number> {
   const byDir = new Map(index.entries().map((e) => [path.resolve(e.dir), e]));
   const out: Record<string, number> = {};
   for (const dir of dirs) {

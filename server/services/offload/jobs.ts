@@ -21,6 +21,8 @@ export const JOBS = {
   parseTaskEvals: (text: string) => parseTaskEvals(text),
   doctorSkill: (dir: string, opts: DoctorJobOptions): SkillReport => doctorSkill(dir, doctorOptions(opts)),
   doctorCatalog: (dirs: string[], opts: DoctorJobOptions): CatalogReport => doctorCatalog(dirs, doctorOptions(opts)),
+  /** Each skill on its own, as the editor's panel sees it (no overlaps): the skill list's problem counts. */
+  doctorSkills: (dirs: string[], opts: DoctorJobOptions): SkillReport[] => dirs.map((dir) => doctorSkill(dir, doctorOptions(opts))),
   decodeOtlp: (signal: Signal, encoding: Encoding, bytes: Uint8Array) => decodeRequest(signal, encoding, bytes),
 };
 
