@@ -16,11 +16,6 @@ export function lastDay(now: number): { from: number; to: number } {
   return { from: now - DAY_MS, to: now + 1 };
 }
 
-/** The audit filter that shows the refusals of a window: what a refusal figure's link opens. */
-export function refusalFilter(window: { from?: number; to?: number }): Pick<AuditFilter, "from" | "to" | "outcome"> {
-  return { ...window, outcome: "refused" };
-}
-
 // What was refused, in the words a figure uses ("3 requests, 1 tool call"); other kinds read as their type.
 const KIND: Record<string, [one: string, many: string]> = {
   access_denied: ["request", "requests"],
