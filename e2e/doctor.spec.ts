@@ -62,6 +62,9 @@ test("the doctor report lists a risky skill first, with the finding, why, and a 
     await expect(page.getByTestId("skills-total")).not.toHaveText(new RegExp(`^${n} skills?\\b`));
     await row.getByRole("link", { name }).click();
     await expect(page.getByTestId("diagnostics").getByRole("listitem")).toHaveCount(shown);
+    await page.goto("/doctor");
+    await expect(page.getByTestId("doctor-skill").filter({ hasText: name }).getByRole("button")).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId("doctor-skill").filter({ hasText: name }).getByRole("button").click();
 
     // An admin silences the check for every skill: the finding stays listed, marked, and no longer counts as high.
     const policy = page.getByRole("region", { name: "Doctor policy" });
