@@ -243,6 +243,7 @@ test("the Overview's refusals figure, its link, the audit page's count and its r
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("login-error")).toBeVisible();
   await signInAsAdmin(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto("/");
   const figure = page.getByTestId("figure-refusals (24 h)");
   const n = Number((await figure.locator("div").first().innerText()).trim());
@@ -255,4 +256,9 @@ test("the Overview's refusals figure, its link, the audit page's count and its r
   await expect(chart).toContainText(`Refusals: ${n}`);
   await expect(chart).not.toContainText("No refusals in this range.");
   await expect(chart).toContainText("sign-ins");
+  // The audit page and the Overview (one more figure now) fit 1280 px.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await page.goto("/");
+  await expect(page.getByTestId("figure-with high-severity problems")).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
 });

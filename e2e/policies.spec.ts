@@ -97,4 +97,15 @@ test("ticking an approval switch first says which skills it deactivates; Cancel 
   await page.getByLabel("Administrators may change users' personal skills").click();
   await expect(dialog.getByTestId("policy-preview")).toHaveText("Nothing changes for any skill.");
   await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // A list edit is previewed too; Cancel keeps what was typed, and at 1280 px the box fits the window.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const blocked = page.getByRole("region", { name: "Blocked names" });
+  await blocked.getByLabel("Skill name to block").fill("git-helper");
+  await blocked.getByRole("button", { name: "Block" }).click();
+  await expect(dialog.getByTestId("policy-preview")).toHaveText("1 skill becomes inactive (blocked by the policy): git-helper");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(blocked.getByLabel("Skill name to block")).toHaveValue("git-helper");
+  await expect(page.getByTestId("blocked-names")).not.toContainText("git-helper");
 });
