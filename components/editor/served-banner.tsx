@@ -2,6 +2,7 @@
 // Above the editor, in words: when agents are not served the definition open here (shadowed, blocked, disabled,
 // waiting for approval), which one they get instead and why (issue 41 item 8). The sentence is the server's
 // (layers.served, from the Layers page's resolution of the name); the grey badge alone said too little.
+// The editor keys it by the info's update time, so a save or a policy change asks for the sentence again.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";

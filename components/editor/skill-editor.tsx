@@ -122,7 +122,6 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
       />
       <StatusLines error={error} notice={notice} action={status.noticeAction} />
       <ReviewBanner info={info.data} />
-      {/* Remounted with each new info (a save, a policy change), so the sentence is asked again. */}
       <ServedBanner key={info.dataUpdatedAt} info={info.data} skillRef={skillRef} />
       <SourceBanner info={info.data} />
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDrafts} />
