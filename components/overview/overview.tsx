@@ -119,7 +119,7 @@ export function OverviewDashboard() {
               {o.busiest.map((b) => (
                 <li key={b.skill}>
                   {o.mayOpenAudit ? (
-                    <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?range=24h&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
+                    <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`${day}&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
                       {b.skill}
                     </Link>
                   ) : (
