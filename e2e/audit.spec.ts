@@ -234,3 +234,31 @@ test("dates in the address that are no date are ignored with a note; an inverted
   await expect(page).toHaveURL(/\/audit$/);
   await expect(filters.getByLabel("Event type")).toHaveValue("");
 });
+
+test("the Overview's refusals figure, its link, the audit page's count and its refusals chart say one number (#41 item 5)", async ({ page }) => {
+  // A refused sign-in (no skill, no tool): the chart once left these out and said "No refusals in this range".
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO_ADMIN);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("login-error")).toBeVisible();
+  await signInAsAdmin(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  const figure = page.getByTestId("figure-refusals (24 h)");
+  const n = Number((await figure.locator("div").first().innerText()).trim());
+  expect(n).toBeGreaterThan(0);
+  await expect(page.getByTestId("overview")).toContainText(new RegExp(`${n} refusals? \\(.*\\d+ sign-ins?`));
+  await figure.click();
+  await expect(page).toHaveURL(/outcome=refused/);
+  await expect(page.getByTestId("audit-count")).toHaveText(new RegExp(`^${n} events?$`));
+  const chart = page.getByTestId("chart-refusals");
+  await expect(chart).toContainText(`Refusals: ${n}`);
+  await expect(chart).not.toContainText("No refusals in this range.");
+  await expect(chart).toContainText("sign-ins");
+  // The audit page and the Overview (one more figure now) fit 1280 px.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await page.goto("/");
+  await expect(page.getByTestId("figure-with high-severity problems")).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+});

@@ -43,6 +43,29 @@ test("the doctor report lists a risky skill first, with the finding, why, and a 
     const link = first.getByRole("link", { name: "scripts/install.sh:3" });
     await expect(link).toHaveAttribute("href", `/skills/project/${name}?file=scripts%2Finstall.sh`);
 
+    // The Overview counts the skills with an error in their problem list and opens the list filtered to them, where
+    // each row says how many problems and the worst; the editor's panel lists that many (#41 item 1).
+    await page.goto("/");
+    const figure = page.getByTestId("figure-with high-severity problems");
+    await expect(figure).toBeVisible({ timeout: 30_000 });
+    const n = Number((await figure.locator("div").first().innerText()).trim());
+    expect(n).toBeGreaterThanOrEqual(2); // this skill and the demo's broken one
+    await figure.click();
+    await expect(page).toHaveURL(/\/skills\?problems=error$/);
+    await expect(page.getByLabel("Problems filter")).toHaveValue("error");
+    await expect(page.getByTestId("skills-total")).toHaveText(new RegExp(`^${n} skills?\\b`));
+    const row = page.getByTestId(`skill-row-project-${name}`);
+    await expect(row.getByTestId("problem-count")).toHaveText(/^\d+ problems? · worst error$/);
+    const shown = Number((await row.getByTestId("problem-count").innerText()).split(" ")[0]);
+    await expect(page.getByTestId("skill-row-project-broken-frontmatter").getByTestId("problem-count")).toContainText("worst error");
+    await page.getByLabel("Problems filter").selectOption("");
+    await expect(page.getByTestId("skills-total")).not.toHaveText(new RegExp(`^${n} skills?\\b`));
+    await row.getByRole("link", { name }).click();
+    await expect(page.getByTestId("diagnostics").getByRole("listitem")).toHaveCount(shown);
+    await page.goto("/doctor");
+    await expect(page.getByTestId("doctor-skill").filter({ hasText: name }).getByRole("button")).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId("doctor-skill").filter({ hasText: name }).getByRole("button").click();
+
     // An admin silences the check for every skill: the finding stays listed, marked, and no longer counts as high.
     const policy = page.getByRole("region", { name: "Doctor policy" });
     await policy.getByLabel("Silenced checks").fill("scripts.download-exec");

@@ -4,7 +4,7 @@
 // Files, drafts and deleting a skill are in editor-files.spec.ts, .zip import and export in editor-zip.spec.ts.
 import { expect, test } from "./page-errors";
 import { appendText, createSkill, monaco, newUser, replaceText, stamp, validText } from "./editor-helpers";
-import { signInAsAdmin } from "./helpers";
+import { applyPolicyChange, signInAsAdmin } from "./helpers";
 
 test("an author creates a skill, sees live diagnostics, saves twice, compares versions and restores the first", async ({ browser }) => {
   const { ctx, page, external } = await newUser(browser, "author");
@@ -203,7 +203,10 @@ test("an administrator picks a user on the skills list and opens that user's per
   const allow = async (on: boolean) => {
     await admin.goto("/policies");
     const box = admin.getByLabel("Administrators may change users' personal skills");
-    if ((await box.isChecked()) !== on) await box.click();
+    if ((await box.isChecked()) !== on) {
+      await box.click();
+      await applyPolicyChange(admin);
+    }
     await expect(box).toBeChecked({ checked: on });
   };
   const editorUrl = admin.url();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
-import { createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
+import { applyPolicyChange, createUserViaUi, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
 const ENTERPRISE_SKILLS = path.join(E2E_HOME, "enterprise", "skills");
@@ -69,6 +69,7 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Policies" }).click();
   await page.getByLabel("Skill name to block").fill("git-helper");
   await page.getByRole("button", { name: "Block", exact: true }).click();
+  expect(await applyPolicyChange(page)).toContain("1 skill becomes inactive (blocked by the policy): git-helper");
   await expect(page.getByTestId("blocked-names")).toContainText("git-helper");
 
   await openRow(page, "git-helper");
@@ -83,6 +84,7 @@ test("an admin blocks a project skill: the layers view and the agent listing no 
   // Unblocking gives it back.
   await page.goto("/policies");
   await page.getByRole("button", { name: "Unblock git-helper" }).click();
+  expect(await applyPolicyChange(page)).toContain("1 skill becomes active: git-helper");
   await expect(page.getByTestId("blocked-names")).not.toContainText("git-helper");
   expect(await agentListing(page)).toContain("git-helper");
 });
@@ -95,6 +97,7 @@ test("an author's new skill with a script waits for approval and becomes active 
   await admin.goto("/policies");
   const toggle = admin.getByLabel("Require approval for skills with scripts");
   await toggle.click();
+  await applyPolicyChange(admin);
   await expect(toggle).toBeChecked();
 
   const authorEmail = uniqueEmail("author");
@@ -146,6 +149,7 @@ test("an author's new skill with a script waits for approval and becomes active 
 
   await admin.goto("/policies");
   await admin.getByLabel("Require approval for skills with scripts").click();
+  await applyPolicyChange(admin);
   await expect(admin.getByLabel("Require approval for skills with scripts")).not.toBeChecked();
   await adminCtx.close();
   await authorCtx.close();
@@ -231,4 +235,37 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   await page.getByLabel("Search skills by name").fill(name);
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
+});
+
+test("editing a definition agents do not get says which one they get and why; the doctor lists it as not examined (#41 item 8)", async ({ page }) => {
+  const name = `house-rules-${stamp}`;
+  writeSkill(ENTERPRISE_SKILLS, name, { body: "# House rules\n\nThe company's rules.\n" });
+  writeSkill(PROJECT_SKILLS, name, { body: "# House rules\n\nThe team's variant.\n" });
+  await signInAsAdmin(page);
+  await expectCell(page, name, "project", "shadowed");
+  await page.goto(`/skills/project/${name}`);
+  await expect(page.getByTestId("served-instead")).toContainText("Agents get the enterprise definition: enterprise outranks project");
+  // The definition agents do get says nothing.
+  await page.goto(`/skills/enterprise/${name}`);
+  await expect(page.getByTestId("skill-status")).toHaveText("active");
+  await expect(page.getByTestId("served-instead")).toHaveCount(0);
+
+  // Blocked: no definition is served, said in words.
+  await page.goto("/policies");
+  await page.getByLabel("Skill name to block").fill(name);
+  await page.getByRole("button", { name: "Block", exact: true }).click();
+  await applyPolicyChange(page);
+  await page.goto(`/skills/project/${name}`);
+  await expect(page.getByTestId("served-instead")).toContainText(`Blocked by policy: the name "${name}" is on the block list (no definition of this name is served)`);
+
+  // The doctor's report names both definitions it left out, with why.
+  await page.goto("/doctor");
+  const skipped = page.getByTestId("doctor-skipped");
+  await expect(skipped.getByRole("listitem").filter({ hasText: `${name} (project, blocked)` })).toBeVisible();
+  await expect(skipped.getByRole("listitem").filter({ hasText: `${name} (enterprise, blocked)` })).toBeVisible();
+  await page.goto("/policies");
+  await page.getByRole("button", { name: `Unblock ${name}` }).click();
+  await applyPolicyChange(page);
+  await page.goto("/doctor");
+  await expect(page.getByTestId("doctor-skipped").getByRole("listitem").filter({ hasText: `${name} (project, shadowed)` })).toContainText("shadowed by the enterprise definition");
 });

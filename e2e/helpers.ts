@@ -44,3 +44,18 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
 }
+
+/**
+ * A policy edit is proposed first (#41 item 2): the box says what it changes for the skills agents get; Apply
+ * stores it. Returns what the box said.
+ */
+export async function applyPolicyChange(page: Page): Promise<string> {
+  const box = page.getByRole("dialog", { name: "What this policy change does" });
+  const apply = box.getByRole("button", { name: "Apply" });
+  // Apply is enabled once the preview has come.
+  await expect(apply).toBeEnabled();
+  const said = await box.getByTestId("policy-preview").innerText();
+  await apply.click();
+  await expect(box).toHaveCount(0);
+  return said;
+}

@@ -3,7 +3,7 @@
 // says so on its button too. The blocked name is this run's own and is unblocked at the end.
 import { expect, test } from "./page-errors";
 import { zipSync } from "fflate";
-import { signInAsAdmin } from "./helpers";
+import { applyPolicyChange, signInAsAdmin } from "./helpers";
 
 test("the name check warns of a name policy blocks and suggests names the console accepts", async ({ page }) => {
   const stamp = Date.now().toString(36);
@@ -14,13 +14,19 @@ test("the name check warns of a name policy blocks and suggests names the consol
   const field = names.getByLabel("Skill name to block");
   // Refusals name the field in plain words.
   await field.pressSequentially("  ");
+  // The preview of the change already refuses it, and Apply stays off.
+  const box = page.getByRole("dialog", { name: "What this policy change does" });
   await names.getByRole("button", { name: "Block", exact: true }).click();
-  await expect(page.getByTestId("policy-error")).toHaveText("Name: cannot be empty.");
+  await expect(box.getByTestId("policy-preview")).toHaveText("Name: cannot be empty.");
+  await expect(box.getByRole("button", { name: "Apply" })).toBeDisabled();
+  await box.getByRole("button", { name: "Cancel" }).click();
   await field.fill("b".repeat(1025));
   await names.getByRole("button", { name: "Block", exact: true }).click();
-  await expect(page.getByTestId("policy-error")).toHaveText("Name: at most 1024 characters.");
+  await expect(box.getByTestId("policy-preview")).toHaveText("Name: at most 1024 characters.");
+  await box.getByRole("button", { name: "Cancel" }).click();
   await field.fill(blocked);
   await names.getByRole("button", { name: "Block", exact: true }).click();
+  await applyPolicyChange(page);
   await expect(page.getByTestId("blocked-names")).toContainText(blocked);
   await expect(page.getByTestId("policy-error")).toHaveCount(0);
 
@@ -43,6 +49,7 @@ test("the name check warns of a name policy blocks and suggests names the consol
 
   await page.goto("/policies");
   await page.getByRole("button", { name: `Unblock ${blocked}` }).click();
+  await applyPolicyChange(page);
   await expect(page.getByTestId("blocked-names")).not.toContainText(blocked);
 });
 

@@ -3,7 +3,7 @@
 // and save forbidden name patterns after the preview says what they would block. Every change is undone, so the
 // other journeys see the demo catalog as it was.
 import { expect, test } from "./page-errors";
-import { signInAsAdmin } from "./helpers";
+import { applyPolicyChange, signInAsAdmin } from "./helpers";
 
 test("an admin disables a definition, runs an allowlist and forbids a word, then undoes each", async ({ page }) => {
   await signInAsAdmin(page);
@@ -13,18 +13,22 @@ test("an admin disables a definition, runs an allowlist and forbids a word, then
   await disabled.getByLabel("Skill name to disable").fill("git-helper");
   await disabled.getByLabel("Layer").selectOption("project");
   await disabled.getByRole("button", { name: "Disable" }).click();
+  await applyPolicyChange(page);
   const row = page.getByTestId("disabled-definitions").getByRole("listitem").filter({ hasText: "git-helper" });
   await expect(row).toContainText("git-helper in the project layer");
   await expect(disabled.getByLabel("Skill name to disable")).toHaveValue(""); // the form empties for the next entry
   await row.getByRole("button", { name: "Enable" }).click();
+  await applyPolicyChange(page);
   await expect(page.getByTestId("disabled-definitions")).not.toContainText("git-helper");
 
   // Blocking a mistyped name is kept, but the page says it matches nothing today and which name was meant (#41).
   const blocked = page.getByRole("region", { name: "Blocked names" });
   await blocked.getByLabel("Skill name to block").fill("git-helpr");
   await blocked.getByRole("button", { name: "Block" }).click();
+  await applyPolicyChange(page);
   await expect(blocked.getByTestId("policy-unmatched")).toHaveText('No skill is named "git-helpr" today: the rule matches nothing until one appears. Did you mean "git-helper"?');
   await blocked.getByRole("button", { name: "Unblock git-helpr" }).click();
+  await applyPolicyChange(page);
   await expect(page.getByTestId("blocked-names")).not.toContainText("git-helpr");
   await expect(blocked.getByTestId("policy-unmatched")).toHaveCount(0);
 
@@ -36,22 +40,72 @@ test("an admin disables a definition, runs an allowlist and forbids a word, then
   await expect(allowlist).toContainText("Off: every name may be active unless blocked.");
   await allowlist.getByLabel("Allowlisted names").fill("git-helper\nrelease-notes");
   await allowlist.getByRole("button", { name: "Turn on with these names" }).click();
+  await applyPolicyChange(page);
   await expect(allowlist).toContainText("On: only the 2 listed names may be active.");
   await expect(allowlist.getByLabel("Allowlisted names")).toHaveValue("git-helper\nrelease-notes");
   await allowlist.getByRole("button", { name: "Turn allowlist mode off" }).click();
+  await applyPolicyChange(page);
   await expect(allowlist).toContainText("Off: every name may be active unless blocked.");
 
   const forbidden = page.getByRole("region", { name: "Forbidden names" });
   await forbidden.getByLabel("Forbidden name patterns").fill("git");
   await expect(forbidden.getByTestId("pattern-preview")).toContainText(/Would block \d+ skills? of this catalog: .*git-helper/);
   await forbidden.getByRole("button", { name: "Save patterns" }).click();
+  await applyPolicyChange(page);
   await page.reload();
   await expect(forbidden.getByLabel("Forbidden name patterns")).toHaveValue("git");
   await forbidden.getByRole("button", { name: /Add vendor words/ }).click();
+  await applyPolicyChange(page);
   await expect(forbidden.getByLabel("Forbidden name patterns")).toHaveValue("anthropic\nclaude\ngemini\ngit\nopenai"); // stored sorted
   await forbidden.getByLabel("Forbidden name patterns").fill("");
   await forbidden.getByRole("button", { name: "Save patterns" }).click();
+  await applyPolicyChange(page);
   await page.reload();
   await expect(forbidden.getByLabel("Forbidden name patterns")).toHaveValue("");
   await expect(page.getByTestId("policy-error")).toHaveCount(0);
+});
+
+test("ticking an approval switch first says which skills it deactivates; Cancel leaves it off, Apply turns it on (#41 item 2)", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/policies");
+  const box = page.getByLabel("Require approval for project skills");
+  await expect(box).not.toBeChecked();
+  await box.click();
+  const dialog = page.getByRole("dialog", { name: "What this policy change does" });
+  await expect(dialog).toContainText("Require approval for project skills: on");
+  await expect(dialog.getByTestId("policy-preview")).toContainText(/^\d+ skills? becomes? inactive until approved: .*git-helper/);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(box).not.toBeChecked();
+  await page.reload();
+  await expect(box).not.toBeChecked();
+
+  // The preview's names are what the Layers page then shows waiting.
+  await box.click();
+  const said = await applyPolicyChange(page);
+  await expect(box).toBeChecked();
+  await page.goto("/layers?q=git-helper");
+  await expect(page.getByTestId("cell-git-helper-project")).toContainText("pending approval");
+  expect(said).toContain("git-helper");
+
+  await page.goto("/policies");
+  await box.click();
+  await expect(dialog.getByTestId("policy-preview")).toContainText(/becomes? active: .*git-helper/);
+  await applyPolicyChange(page);
+  await expect(box).not.toBeChecked();
+  // Switches that move no definition say so.
+  await page.getByLabel("Administrators may change users' personal skills").click();
+  await expect(dialog.getByTestId("policy-preview")).toHaveText("Nothing changes for any skill.");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // A list edit is previewed too; Cancel keeps what was typed, and at 1280 px the box fits the window.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const blocked = page.getByRole("region", { name: "Blocked names" });
+  await blocked.getByLabel("Skill name to block").fill("git-helper");
+  await blocked.getByRole("button", { name: "Block" }).click();
+  await expect(dialog.getByTestId("policy-preview")).toHaveText("1 skill becomes inactive (blocked by the policy): git-helper");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(blocked.getByLabel("Skill name to block")).toHaveValue("git-helper");
+  await expect(page.getByTestId("blocked-names")).not.toContainText("git-helper");
 });

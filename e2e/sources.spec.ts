@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { expect, test } from "./page-errors";
-import { signInAsAdmin } from "./helpers";
+import { applyPolicyChange, signInAsAdmin } from "./helpers";
 import { E2E_HOME } from "../playwright.config";
 import { skillMd, TestRepo } from "../server/runtime/sources/test-support/sources";
 
@@ -41,6 +41,7 @@ test("an admin adds a git source, sees its skills' provenance, and approves an u
     await page.goto("/policies");
     const toggle = page.getByLabel("Require approval for git source updates");
     await toggle.click();
+    await applyPolicyChange(page);
     await expect(toggle).toBeChecked();
 
     repo.write({ [`skills/${skill}/SKILL.md`]: skillMd(skill, "Checks and files invoices. Use for invoice files.") });
@@ -65,6 +66,7 @@ test("an admin adds a git source, sees its skills' provenance, and approves an u
     // Leave the shared e2e home as it was: approvals of source updates off, the source gone.
     await page.goto("/policies");
     await page.getByLabel("Require approval for git source updates").click();
+    await applyPolicyChange(page);
     await expect(page.getByLabel("Require approval for git source updates")).not.toBeChecked();
     await page.goto("/sources");
     page.once("dialog", (d) => void d.accept());

@@ -9,7 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
-import { signInAsAdmin } from "./helpers";
+import { applyPolicyChange, signInAsAdmin } from "./helpers";
 
 const run = promisify(execFile);
 
@@ -18,7 +18,10 @@ async function unblockReleaseNotes(page: Page) {
   await page.goto("/policies");
   await expect(page.getByTestId("blocked-names")).toBeVisible();
   const unblock = page.getByRole("button", { name: "Unblock release-notes" });
-  if (await unblock.count()) await unblock.click();
+  if (await unblock.count()) {
+    await unblock.click();
+    await applyPolicyChange(page);
+  }
   await expect(page.getByTestId("blocked-names")).not.toContainText("release-notes");
 }
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -73,6 +76,7 @@ test("a token from the UI, a sync into two agents' folders, a block, and the nex
     await page.goto("/policies");
     await page.getByLabel("Skill name to block").fill("release-notes");
     await page.getByRole("button", { name: "Block", exact: true }).click();
+    await applyPolicyChange(page);
     await expect(page.getByTestId("blocked-names")).toContainText("release-notes");
 
     const out = await sync();

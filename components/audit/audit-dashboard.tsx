@@ -204,14 +204,9 @@ export function AuditDashboard({ isAdmin, openedAt }: { isAdmin: boolean; opened
             />
           )}
         </ChartCard>
-        <ChartCard title="Refusals by skill and tool" testId="chart-refusals">
-          {s && (
-            <BarList
-              rows={s.refusals.map((r) => ({ label: `${r.skill ?? "(no skill)"} · ${r.tool ?? "(no tool)"}`, n: r.n }))}
-              color="#ef4444"
-              empty="No refusals in this range."
-            />
-          )}
+        {/* Every refused event of the filter, by kind, skill and tool: its bars add up to the count in its title. */}
+        <ChartCard title={s ? `Refusals: ${count(s.refusals.total, "event")} (by kind, skill and tool)` : "Refusals"} testId="chart-refusals">
+          {s && <BarList rows={s.refusals.bars} color="#ef4444" empty="No refusals in this range." />}
         </ChartCard>
         <ChartCard title="Script runs by exit status" testId="chart-script-runs">
           {s && <BarList rows={s.scriptRuns.map((r) => ({ label: r.status, n: r.n }))} color="#10b981" empty="No script runs in this range." />}

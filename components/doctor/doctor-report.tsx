@@ -1,12 +1,14 @@
 "use client";
 // The catalog's doctor report (issue 18): counts by severity and by check, the worst skills first with their
-// findings (each linked to the file in the editor), and the pairs of skills whose descriptions compete.
+// findings (each linked to the file in the editor), the pairs of skills whose descriptions compete, and the
+// definitions it did not examine because agents do not get them, each with why (issue 41 item 8).
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { editorHref } from "~/components/skills/links";
 import { Section } from "~/components/shell/section";
+import { count } from "~/server/domain/plural";
 import { SEVERITY_STYLE, Severity } from "./severity";
 
 
@@ -131,6 +133,24 @@ export function DoctorReport() {
                 </div>
                 <div className="text-xs text-slate-600 dark:text-slate-300">Shared words: {o.sharedWords.join(", ") || "—"}</div>
                 <div className="text-xs text-slate-500">{o.suggestion}</div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section label="Skipped definitions" title={`Not examined: ${count(r.skipped.length, "definition")} agents do not get`}>
+        {r.skipped.length === 0 ? (
+          <p className="text-sm text-slate-500">Every definition was examined.</p>
+        ) : (
+          <ul className="space-y-1 text-sm" data-testid="doctor-skipped">
+            {r.skipped.map((s) => (
+              <li key={`${s.ref.layer}/${s.ref.plugin ?? ""}/${s.ref.base ?? ""}/${s.ref.skill}`} className="break-words">
+                <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={editorHref(s.ref)}>
+                  {s.name}
+                </Link>{" "}
+                <span className="muted">
+                  ({s.ref.layer}, {s.status.replace("-", " ")}): {s.reason}
+                </span>
               </li>
             ))}
           </ul>

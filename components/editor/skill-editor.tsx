@@ -15,6 +15,7 @@ import { DiagnosticsList } from "./diagnostics-list";
 import { AgentTab } from "./disclosure-panel";
 import { DraftOffers, ReviewBanner, StatusLines } from "./editor-notices";
 import { EditorHeader } from "./editor-header";
+import { ServedBanner } from "./served-banner";
 import { FileTree } from "./file-tree";
 import { HistoryPanel } from "./history-panel";
 import { useDoctorMarkers } from "./hooks/use-doctor-markers";
@@ -121,6 +122,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
       />
       <StatusLines error={error} notice={notice} action={status.noticeAction} />
       <ReviewBanner info={info.data} />
+      <ServedBanner key={info.dataUpdatedAt} info={info.data} skillRef={skillRef} />
       <SourceBanner info={info.data} />
       <DraftOffers offers={files.draftOffers} onRestore={files.restoreDraft} onDiscard={files.discardDrafts} />
       {/* Three columns fill the window on a wide screen; on a narrow one they stack and the page scrolls, the text

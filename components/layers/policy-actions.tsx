@@ -1,9 +1,11 @@
 "use client";
 // Admin shortcuts from the layers view: block the name everywhere, or disable / re-enable one definition.
-// They call the same policy.change procedure as the Policies page (admin-only on the server).
+// They call the same policy.change procedure as the Policies page (admin-only on the server), after the same
+// preview of what the change does (policy.preview).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
+import { useProposedChange } from "~/components/policies/change-preview";
 import type { ChainLink } from "./types";
 
 export function usePolicyChange() {
@@ -21,12 +23,14 @@ export function usePolicyChange() {
 
 export function BlockNameButton({ name, blocked }: { name: string; blocked: boolean }) {
   const change = usePolicyChange();
+  const { propose, box } = useProposedChange((c) => change.mutate(c));
   return (
     <span className="inline-flex items-center gap-2">
+      {box}
       <button
         className={`btn ${blocked ? "" : "btn-danger"}`}
         disabled={change.isPending}
-        onClick={() => change.mutate(blocked ? { op: "unblock", name } : { op: "block", name })}
+        onClick={() => propose(blocked ? { op: "unblock", name } : { op: "block", name })}
       >
         {blocked ? "Unblock this name" : "Block this name everywhere"}
       </button>
@@ -37,15 +41,17 @@ export function BlockNameButton({ name, blocked }: { name: string; blocked: bool
 
 export function LinkActions({ name, link }: { name: string; link: ChainLink }) {
   const change = usePolicyChange();
+  const { propose, box } = useProposedChange((c) => change.mutate(c));
   const rule = { name, layer: link.layer, ...(link.plugin ? { plugin: link.plugin } : {}) };
   return (
     <span className="mt-1 flex flex-wrap items-center gap-2 text-xs">
+      {box}
       {link.status === "disabled" ? (
-        <button className="btn py-0.5 text-xs" disabled={change.isPending} onClick={() => change.mutate({ op: "enable", ...rule })}>
+        <button className="btn py-0.5 text-xs" disabled={change.isPending} onClick={() => propose({ op: "enable", ...rule })}>
           Enable this definition
         </button>
       ) : link.status !== "blocked" && link.status !== "invalid" ? (
-        <button className="btn py-0.5 text-xs" disabled={change.isPending} onClick={() => change.mutate({ op: "disable", ...rule })}>
+        <button className="btn py-0.5 text-xs" disabled={change.isPending} onClick={() => propose({ op: "disable", ...rule })}>
           Disable in the {link.layer} layer
         </button>
       ) : null}

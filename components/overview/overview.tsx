@@ -8,7 +8,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { editorHref } from "~/components/skills/links";
 import { stateLabel } from "~/components/skills/skill-state";
 import { definitionsNote } from "~/components/skills/catalog-size";
-import { plural } from "~/server/domain/plural";
+import { count, plural } from "~/server/domain/plural";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { evalsHref } from "~/components/evals/view-tabs";
 import type { AppRouter } from "~/server/api/root";
@@ -47,28 +47,34 @@ function CountLinks({ counts, label, href }: { counts: Record<string, number>; l
 export function OverviewDashboard() {
   const trpc = useTRPC();
   const q = useQuery(trpc.overview.get.queryOptions(undefined, { staleTime: 5000 }));
+  // The skills whose one problem list holds an error; asked apart, since the doctor may take a moment on a big catalog.
+  const problems = useQuery(trpc.doctor.problems.queryOptions(undefined, { staleTime: 30_000 }));
   if (q.error) return <p className="error-text">{q.error.message}</p>;
   if (!q.data) return <p className="muted text-sm">Loading the overview…</p>;
   const o: Overview = q.data;
   const d = o.last24h;
+  // The exact window the server counted in (services/audit/refusals.ts), so each link opens the rows counted.
+  const day = `/audit?from=${d.window.from}&to=${d.window.to}`;
   return (
     <div className="space-y-4" data-testid="overview">
-      <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7">
         {/* Skills as the skills page counts them: names, with their definitions when there are more. */}
         <Figure label={plural(o.names, "skill")} value={o.names} href="/skills" note={definitionsNote(o.names, o.total)} />
         <Figure label="active" value={o.byStatus.active ?? 0} href="/skills?status=active" />
         <Figure label="invalid" value={o.byStatus.invalid ?? 0} href="/skills?status=invalid" warn />
+        {problems.data && <Figure label="with high-severity problems" value={problems.data.namesWithErrors} href="/skills?problems=error" warn />}
         {o.isAdmin && <Figure label="awaiting approval" value={o.pendingCount} href="/policies" warn />}
         {/* The audit page needs the author role: a viewer gets no tile that opens it. */}
-        {o.mayOpenAudit && <Figure label="refusals (24 h)" value={d.refused} href="/audit?range=24h&outcome=refused" warn />}
-        {o.mayOpenAudit && <Figure label="failed scripts (24 h)" value={d.scriptFailures} href="/audit?range=24h&type=script_executed&outcome=failed" warn />}
+        {o.mayOpenAudit && <Figure label="refusals (24 h)" value={d.refusals} href={`${day}&outcome=refused`} warn />}
+        {o.mayOpenAudit && <Figure label="failed scripts (24 h)" value={d.scriptFailures} href={`${day}&type=script_executed&outcome=failed`} warn />}
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Section label="By layer and status" title="Catalog">
           <CountLinks counts={o.byLayer} label={(l) => (LAYER_LABEL as Record<string, string>)[l] ?? l} href={(l) => `/skills?layer=${encodeURIComponent(l)}`} />
           <CountLinks counts={o.byStatus} label={stateLabel} href={(s) => `/skills?status=${encodeURIComponent(s)}`} />
           <p className="muted text-sm">
-            Last 24 h: {d.activations} activations, {d.scriptRuns} script runs ({d.scriptFailures} failed), {d.refusals} refused requests, {d.toolViolations} refused tool calls.
+            Last 24 h: {d.activations} activations, {d.scriptRuns} script runs ({d.scriptFailures} failed), {count(d.refusals, "refusal")}
+            {d.refusalsByKind.length > 0 && ` (${d.refusalsByKind.map((k) => `${k.n} ${plural(k.n, k.one, k.many)}`).join(", ")})`}.
           </p>
         </Section>
         <Section label="Invalid skills" title="Invalid skills">
@@ -113,7 +119,7 @@ export function OverviewDashboard() {
               {o.busiest.map((b) => (
                 <li key={b.skill}>
                   {o.mayOpenAudit ? (
-                    <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`/audit?range=24h&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
+                    <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={`${day}&type=skill_activated&skill=${encodeURIComponent(b.skill)}`}>
                       {b.skill}
                     </Link>
                   ) : (

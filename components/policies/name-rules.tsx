@@ -30,18 +30,19 @@ function UnmatchedLines({ unmatched, op }: { unmatched: Unmatched; op: PolicyCha
   );
 }
 
-/** Submits a small form as one policy change, then empties it for the next entry. */
+/**
+ * Proposes a small form's change. The form keeps what was typed (a Cancel in the preview loses nothing); it is
+ * keyed by the stored list, so it empties for the next entry once the change is applied.
+ */
 const onForm = (apply: Props["apply"], e: React.FormEvent<HTMLFormElement>, make: (f: FormData) => PolicyChange) => {
   e.preventDefault();
-  const form = e.currentTarget;
-  apply(make(new FormData(form)));
-  form.reset();
+  apply(make(new FormData(e.currentTarget)));
 };
 
 export function BlockedNames({ p, apply, unmatched }: Props & { unmatched: Unmatched }) {
   return (
     <Section label="Blocked names" title="Blocked everywhere" hint="A blocked name is never active, in any layer, for any agent.">
-      <form className="flex gap-2" onSubmit={(e) => onForm(apply, e, (f) => ({ op: "block", name: String(f.get("name") ?? "") }))}>
+      <form key={p.blockedNames.join("\n")} className="flex gap-2" onSubmit={(e) => onForm(apply, e, (f) => ({ op: "block", name: String(f.get("name") ?? "") }))}>
         <input className="input max-w-xs" name="name" placeholder="skill-name" aria-label="Skill name to block" list="catalog-names" autoComplete="off" required />
         <button className="btn btn-danger" type="submit">
           Block
@@ -68,6 +69,7 @@ export function DisabledDefinitions({ p, apply, unmatched }: Props & { unmatched
   return (
     <Section label="Disabled definitions" title="Disabled in one layer" hint="Switch off one layer’s definition of a name; the next layer’s definition takes its place.">
       <form
+        key={JSON.stringify(p.disabled)}
         className="grid gap-2 sm:grid-cols-4"
         onSubmit={(e) =>
           onForm(apply, e, (f) => ({

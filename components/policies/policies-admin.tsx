@@ -10,6 +10,7 @@ import { ApprovalsQueue } from "./approvals-queue";
 import { SourceReviews } from "~/components/sources/source-reviews";
 import { CatalogNames } from "./pattern-preview";
 import { PolicyToggle } from "./policy-fields";
+import { useProposedChange } from "./change-preview";
 import { Allowlist, BlockedNames, DisabledDefinitions, ForbiddenNames, type Unmatched } from "./name-rules";
 import { Section } from "~/components/shell/section";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
@@ -34,6 +35,8 @@ export function PoliciesAdmin() {
     setUnmatched(null);
     change.mutate(c);
   };
+  // Every edit below is proposed first: the box says what it changes, and only its Apply calls apply.
+  const { propose, box } = useProposedChange(apply);
   // Names of the catalog for completion and for the patterns' preview.
   const list = useQuery(trpc.skill.list.queryOptions({ limit: 500, sort: "name" }, { staleTime: 30_000 }));
   const names = [...new Set((list.data?.rows ?? []).map((r) => r.name))];
@@ -44,6 +47,7 @@ export function PoliciesAdmin() {
   return (
     <div className="space-y-6">
       <CatalogNames names={names} />
+      {box}
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-xl font-semibold">Policies</h1>
         <p className="text-sm">
@@ -64,18 +68,18 @@ export function PoliciesAdmin() {
       <ErrorLine error={error} testId="policy-error" />
 
       <Section label="Approvals required" title="Approval required" hint="A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.">
-        <PolicyToggle label="Require approval for skills with scripts" checked={p.requireApprovalForScripts} onChange={(on) => apply({ op: "setRequireApproval", scripts: on })} />
-        <PolicyToggle label="Require approval for project skills" checked={p.requireApprovalForProject} onChange={(on) => apply({ op: "setRequireApproval", project: on })} />
-        <PolicyToggle label="Require approval for git source updates" checked={!!p.requireApprovalForSources} onChange={(on) => apply({ op: "setRequireApproval", sources: on })}>
+        <PolicyToggle label="Require approval for skills with scripts" checked={p.requireApprovalForScripts} onChange={(on) => propose({ op: "setRequireApproval", scripts: on })} />
+        <PolicyToggle label="Require approval for project skills" checked={p.requireApprovalForProject} onChange={(on) => propose({ op: "setRequireApproval", project: on })} />
+        <PolicyToggle label="Require approval for git source updates" checked={!!p.requireApprovalForSources} onChange={(on) => propose({ op: "setRequireApproval", sources: on })}>
           Require approval of each skill a git source update changes (reviewed on the Sources page)
         </PolicyToggle>
-        <PolicyToggle label="A skill's name must match its folder" checked={p.nameMustMatchFolder} onChange={(on) => apply({ op: "setNameMustMatchFolder", on })}>
+        <PolicyToggle label="A skill's name must match its folder" checked={p.nameMustMatchFolder} onChange={(on) => propose({ op: "setNameMustMatchFolder", on })}>
           A skill&apos;s name must match its folder (otherwise such a skill loads under its name with a warning)
         </PolicyToggle>
       </Section>
 
       <Section label="Personal skills" title="Personal skills" hint="Administrators can always open any user's personal skills to review them, read-only; each visit is in the audit log.">
-        <PolicyToggle label="Administrators may change users' personal skills" checked={p.adminsEditPersonal} onChange={(allow) => apply({ op: "setAdminsEditPersonal", allow })}>
+        <PolicyToggle label="Administrators may change users' personal skills" checked={p.adminsEditPersonal} onChange={(allow) => propose({ op: "setAdminsEditPersonal", allow })}>
           Administrators may also change users&apos; personal skills
         </PolicyToggle>
       </Section>
@@ -83,10 +87,10 @@ export function PoliciesAdmin() {
       <ApprovalsQueue />
       <SourceReviews />
 
-      <BlockedNames p={p} apply={apply} unmatched={unmatched} />
-      <DisabledDefinitions p={p} apply={apply} unmatched={unmatched} />
-      <Allowlist p={p} apply={apply} unmatched={unmatched} />
-      <ForbiddenNames p={p} apply={apply} names={names} vendorWords={q.data.vendorWordPatterns} />
+      <BlockedNames p={p} apply={propose} unmatched={unmatched} />
+      <DisabledDefinitions p={p} apply={propose} unmatched={unmatched} />
+      <Allowlist p={p} apply={propose} unmatched={unmatched} />
+      <ForbiddenNames p={p} apply={propose} names={names} vendorWords={q.data.vendorWordPatterns} />
     </div>
   );
 }

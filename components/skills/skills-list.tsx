@@ -18,6 +18,7 @@ import { ProvenanceLine } from "~/components/sources/provenance";
 import { LENIENT, stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
 import { DataTable } from "~/components/shell/data-table";
+import { ProblemCount } from "./problem-count";
 
 const PAGE = 50;
 type Sort = "name" | "layer" | "status" | "changed";
@@ -43,6 +44,8 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
   const [layer, setLayer] = useState<(typeof LAYERS)[number] | "">(() => oneOf(LAYERS, params.get("layer")));
   const [status, setStatus] = useState<(typeof STATUSES)[number] | "">(() => oneOf(STATUSES, params.get("status")));
   const [tag, setTag] = useState("");
+  // The overview's "with errors" figure links here with ?problems=error.
+  const [errorsOnly, setErrorsOnly] = useState(params.get("problems") === "error");
   const [sort, setSort] = useState<Sort>("name");
   const [dir, setDir] = useState<"asc" | "desc">("asc");
   const [page, setPage] = useState(0);
@@ -50,10 +53,12 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
   const query = useDebounced(q, 200);
   const list = useQuery(
     trpc.skill.list.queryOptions(
-      { q: query || undefined, owner: owner || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, tag: tag || undefined, sort, dir, offset: page * PAGE, limit: PAGE },
+      { q: query || undefined, owner: owner || undefined, layers: layer ? [layer] : undefined, statuses: status ? [status] : undefined, tag: tag || undefined, ...(errorsOnly && !owner ? { problems: "error" as const } : {}), sort, dir, offset: page * PAGE, limit: PAGE },
       { placeholderData: keepPreviousData, staleTime: 2000 },
     ),
   );
+  // Each row's problem count and worst severity, from the one problem list (your own catalog's rows).
+  const problems = useQuery(trpc.doctor.problems.queryOptions(undefined, { staleTime: 30_000, enabled: !owner }));
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE));
   const deleted = params.get("deleted");
@@ -115,6 +120,15 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
         )}
         <CountedFilter label="Layer" any="All layers" value={layer} values={LAYERS} labels={LAYER_LABEL} counts={list.data?.counts.layers} onChange={(v) => (setLayer(v), setPage(0))} />
         <CountedFilter label="Status" any="Any status" value={status} values={STATUSES} labels={SKILL_STATE_LABEL} counts={list.data?.counts.statuses} onChange={(v) => (setStatus(v), setPage(0))} />
+        {!owner && (
+          <label className="text-sm">
+            <span className="muted text-xs">Problems</span>
+            <select className="input" aria-label="Problems filter" value={errorsOnly ? "error" : ""} onChange={(e) => (setErrorsOnly(e.target.value === "error"), setPage(0))}>
+              <option value="">Any</option>
+              <option value="error">With errors</option>
+            </select>
+          </label>
+        )}
         <label className="text-sm">
           <span className="muted text-xs">Tag</span>
           <select className="input" aria-label="Tag filter" value={tag} onChange={(e) => (setTag(e.target.value), setPage(0))}>
@@ -172,6 +186,7 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
                   {r.statusReason}
                 </div>
               )}
+              <ProblemCount p={problems.data?.byKey[r.key]} />
             </td>
             <td className="text-xs">
               {r.tags.map((t) => (

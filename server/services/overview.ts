@@ -6,19 +6,20 @@ import type { DataHome } from "./../config";
 import type { AuditSink } from "../runtime/audit/events";
 import { auditScopeFor } from "./audit/filter";
 import { countActivations, countEvents, topSkillsByActivation } from "./audit/queries";
+import { lastDay, refusalCounts } from "./audit/refusals";
 import { hasRole } from "../domain/vocabulary";
 import { overview as evalOverview } from "./evals";
 import { allDefinitions, syncApprovals } from "./governance";
 import { listSkills, type SkillActor } from "./skills";
-
-const DAY = 86_400_000;
 
 export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, procedure: string, now = Date.now()) {
   const ctx = { db, dataHome, audit, actor, procedure };
   const all = await listSkills(ctx, { limit: 1 });
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
   const scope = auditScopeFor(actor);
-  const since = { from: now - DAY };
+  // One window for every figure of the day, carried by their links (audit/refusals.ts).
+  const since = lastDay(now);
+  const refusals = await refusalCounts(db, since, scope);
   const pending = actor.role === "admin" ? (await syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id))).filter((a) => a.status === "pending") : [];
   const evals = (await evalOverview(ctx))
     .sort((a, b) => (a.f1 ?? -1) - (b.f1 ?? -1))
@@ -33,10 +34,10 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
     pendingApprovals: pending.slice(0, 10).map((p) => ({ skill: p.skill, layer: p.layer })),
     pendingCount: pending.length,
     last24h: {
-      refusals: (await countEvents(db, { ...since, type: "access_denied" }, scope)),
-      // What the refusals figure's link shows: every event refused in the day (requests, tool calls, script runs, sign-ins).
-      refused: (await countEvents(db, { ...since, outcome: "refused" }, scope)),
-      toolViolations: (await countEvents(db, { ...since, type: "tool_restriction_violated" }, scope)),
+      window: since,
+      // Every event refused in the day (requests, tool calls, script runs, sign-ins), and by kind: what its link shows.
+      refusals: refusals.total,
+      refusalsByKind: refusals.byKind,
       // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
       scriptFailures: (await countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope)),
       scriptRuns: (await countEvents(db, { ...since, type: "script_executed" }, scope)),

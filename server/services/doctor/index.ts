@@ -35,7 +35,7 @@ function countsOf(findings: Finding[]): { counts: SeverityCounts; silenced: numb
  * What each definition's priority can be compared with: the registry's count of same-name rivals in its layer, by
  * folder, counted here (the index lives in this process) for the doctor that runs in the offload worker.
  */
-function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, number> {
+export function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, number> {
   const byDir = new Map(index.entries().map((e) => [path.resolve(e.dir), e]));
   const out: Record<string, number> = {};
   for (const dir of dirs) {
@@ -60,6 +60,8 @@ export interface DoctorReportView {
   bySeverity: SeverityCounts;
   silenced: number;
   overlaps: (Omit<Overlap, "a" | "b"> & { a: SkillRef; b: SkillRef })[];
+  /** Definitions agents do not get (shadowed, blocked, disabled, out of scope), left out of the checks: listed with why. */
+  skipped: { ref: SkillRef; name: string; status: string; reason: string }[];
 }
 
 const RANK: Record<DoctorSeverity, number> = { high: 0, medium: 1, low: 2 };
@@ -112,5 +114,6 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     bySeverity: total.counts,
     silenced: total.silenced,
     overlaps: report.overlaps.map((o) => ({ ...o, a: refByDir.get(o.a)!, b: refByDir.get(o.b)! })),
+    skipped: all.filter((r) => !rows.includes(r)).map((r) => ({ ref: r.ref, name: r.name, status: r.status, reason: r.statusReason })),
   };
 }

@@ -173,6 +173,8 @@ export interface ApprovalNote {
   status: Approval["status"];
   comment: string;
   decidedBy: string | null;
+  /** When this version first waited (said above the editor, #41 item 8). */
+  requestedAt: number;
 }
 
 /**
@@ -187,7 +189,7 @@ export async function approvalNotes(db: Db, dataHome: DataHome, entries: SkillEn
       .from(approvals)
       .where(sameDefinition(e.layer, ownerOf(e, dataHome), e.plugin ?? null, e.name, approvalDigestOf(e)))
       .orderBy(desc(approvals.id)).limit(1))[0];
-    if (row) out[e.id] = { status: row.status, comment: row.comment, decidedBy: row.decidedBy };
+    if (row) out[e.id] = { status: row.status, comment: row.comment, decidedBy: row.decidedBy, requestedAt: row.requestedAt };
   }
   return out;
 }

@@ -5,6 +5,8 @@ export { buildMatrix, effectiveSkills, explain, readDefinition } from "./matrix"
 export { syncApprovals, decideApproval, recentDecisions, approvalNotes } from "./approvals";
 export { allDefinitions } from "./definitions";
 export { unmatchedRules } from "./rule-reach";
+export { previewPolicyChange } from "./policy-preview";
+export { servedInstead } from "./served";
 export {
   checkDeployRight,
   deployTargetsFor,

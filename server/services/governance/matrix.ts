@@ -89,7 +89,7 @@ export interface ChainLink {
   errors: number;
   warnings: number;
   /** For a definition waiting for approval: the decision on this exact version so far, if any. */
-  approval?: { status: "pending" | "approved" | "rejected"; comment: string; decidedBy: string | null };
+  approval?: { status: "pending" | "approved" | "rejected"; comment: string; decidedBy: string | null; requestedAt: number };
 }
 
 export interface Explanation {

@@ -24,6 +24,8 @@ export const JOBS = {
   doctorCatalog: (dirs: string[], opts: DoctorJobOptions): CatalogReport => doctorCatalog(dirs, doctorOptions(opts)),
   // Reads and hashes every published skill's files: a catalog's worth of I/O and hashing.
   skillDigests,
+  /** Each skill on its own, as the editor's panel sees it (no overlaps): the skill list's problem counts. */
+  doctorSkills: (dirs: string[], opts: DoctorJobOptions): SkillReport[] => dirs.map((dir) => doctorSkill(dir, doctorOptions(opts))),
   decodeOtlp: (signal: Signal, encoding: Encoding, bytes: Uint8Array) => decodeRequest(signal, encoding, bytes),
 };
 

@@ -21,6 +21,8 @@ export interface ListQuery {
   dir?: "asc" | "desc";
   offset?: number;
   limit?: number;
+  /** Only these rows (by key): e.g. those with errors in their problem list (doctor/problem-counts.ts). */
+  keys?: ReadonlySet<string>;
 }
 
 export interface SkillRow {
@@ -189,6 +191,7 @@ function find(rows: ListedRow[], query: ListQuery): Found {
   for (const listed of rows) {
     const row = listed.row;
     if (hits && !hits.has(listed)) continue;
+    if (query.keys && !query.keys.has(row.key)) continue;
     if (tag && !row.tags.some((t) => t.toLowerCase() === tag)) continue;
     // Facet counts ignore their own filter, so the UI can show what each choice would give.
     if (!statuses || statuses.has(row.status)) counts.layers[row.layer] = (counts.layers[row.layer] ?? 0) + 1;
@@ -216,7 +219,7 @@ const layerRank = (r: ListedRow) => LAYER_ORDER.indexOf(r.row.layer);
 const statusRank = (r: ListedRow) => STATUS_ORDER.indexOf(r.row.status);
 
 function foundFor(rows: ListedRow[], query: ListQuery): Found {
-  if (query.sort === "changed") return find(rows, query);
+  if (query.sort === "changed" || query.keys) return find(rows, query);
   const key = JSON.stringify([query.q?.trim().toLowerCase() ?? "", query.layers ?? [], query.statuses ?? [], query.tag?.trim().toLowerCase() ?? "", query.sort ?? "name", query.dir ?? "asc"]);
   let memo = foundMemo.get(rows);
   if (!memo) foundMemo.set(rows, (memo = new Map()));

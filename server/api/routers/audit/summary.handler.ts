@@ -3,13 +3,13 @@ import type { TAuditFilterInput } from "./list.schema";
 import {
   autoBucket,
   countEvents,
-  refusalsBySkillAndTool,
   scriptRunsByExitStatus,
   timeSeries,
   topSkillsByActivation,
 } from "../../../services/audit/queries";
 import { resolveUserFilter } from "../../../services/audit/resolve";
 import { eventsBySource } from "../../../services/audit/sources";
+import { refusalCounts } from "../../../services/audit/refusals";
 import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the charts. */
@@ -20,7 +20,8 @@ export async function summary({ ctx, input: raw }: { ctx: AuthedContext; input: 
     count: (await countEvents(ctx.db, input, scope)),
     series: (await timeSeries(ctx.db, input, scope, autoBucket(input))),
     topSkills: (await topSkillsByActivation(ctx.db, input, scope, 10)),
-    refusals: (await refusalsBySkillAndTool(ctx.db, input, scope, 10)),
+    // The Overview's refusals figure counts the same way (services/audit/refusals.ts).
+    refusals: await refusalCounts(ctx.db, input, scope, 10),
     scriptRuns: (await scriptRunsByExitStatus(ctx.db, input, scope)),
     sources: (await eventsBySource(ctx.db, input, scope)),
     scope: scope.kind,

@@ -9,7 +9,7 @@ import { ZRefInput } from "../evals/evals.schema";
 // session and the right to read the skill; the services decide. Setting the gate is for administrators.
 export const doctorRouter = createTRPCRouter({
   ...procedures(authedProcedure, h, {
-    query: { skill: ZRefInput, report: noInput, policy: noInput },
+    query: { skill: ZRefInput, report: noInput, policy: noInput, problems: noInput },
   }),
   ...procedures(adminProcedure, h, {
     mutation: { setPolicy: z.object({ gate: z.enum(DOCTOR_SEVERITIES).nullable(), ignore: z.array(z.string().max(64)).max(100) }) },

@@ -77,4 +77,40 @@ describe("doctor router", () => {
     expect(broken.findings.map((f) => [f.code, f.severity])).toEqual([["skill.not-loadable", "high"]]);
     expect(r.bySeverity.high).toBe(3);
   });
+
+  it("report: the definitions it does not examine (shadowed, blocked) are listed with why, not left out silently (#41 item 8)", async () => {
+    writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "Fill in PDF forms for the whole company. Use when a PDF form must be completed.") });
+    const admin = caller(as("admin"));
+    await admin.policy.change({ op: "block", name: "tiny" });
+    const r = await admin.doctor.report();
+    expect(r.skills.map((s) => `${s.ref.layer}/${s.name}`)).not.toContain("project/pdf-forms");
+    expect(r.skipped.map((s) => [s.ref.layer, s.name, s.status])).toEqual([
+      ["project", "pdf-forms", "shadowed"],
+      ["project", "tiny", "blocked"],
+    ]);
+    expect(r.skipped[0]!.reason).toMatch(/^shadowed by the enterprise definition/);
+    expect(r.skipped[1]!.reason).toMatch(/block list/);
+  });
+
+  it("problems: each list row counts the editor panel's problem list, and the list filtered to errors shows what the Overview counts (#41 item 1)", async () => {
+    const author = caller(as("author"));
+    const counts = await author.doctor.problems();
+    const list = await author.skill.list({});
+    for (const row of list.rows) {
+      const text = (await author.skill.readFile({ ref: row.ref, path: "SKILL.md" })).text ?? "";
+      const panel = (await author.skill.check({ ref: row.ref, text })).problems;
+      expect([row.name, counts.byKey[row.key]]).toEqual([row.name, { count: panel.length, worst: panel[0]?.severity ?? null }]);
+    }
+    expect(counts.byKey[list.rows.find((r) => r.name === "setup-tools")!.key]).toEqual({ count: 2, worst: "error" });
+    expect(counts.namesWithErrors).toBe(1);
+    const withErrors = await author.skill.list({ problems: "error" });
+    expect(withErrors.rows.map((r) => r.name)).toEqual(["setup-tools"]);
+    expect(withErrors.names).toBe(counts.namesWithErrors);
+    // Fixed on disk, it leaves the filtered list at the next look (the folder's digest changed).
+    const dir = path.join(h.dataHome.projectRoot, ".omniforge", "skills", "setup-tools");
+    writeSkillOnDisk(dir, { "SKILL.md": skillMd("setup-tools", "Installs the build toolchain on a new machine. Use when the user asks to set up compilers."), "scripts/install.sh": "#!/bin/sh\necho ok\n" });
+    refreshAll([path.join(dir, "SKILL.md"), path.join(dir, "scripts", "install.sh")]);
+    expect((await author.skill.list({ problems: "error" })).rows).toEqual([]);
+    expect((await author.doctor.problems()).namesWithErrors).toBe(0);
+  });
 });

@@ -11,6 +11,7 @@ export const layersRouter = createTRPCRouter({
       matrix: S.ZWhatIf,
       effective: S.ZWhatIf,
       explain: S.ZExplainInput,
+      served: S.ZServedInput,
       definition: S.ZDefinitionInput,
     },
   }),

@@ -11,11 +11,12 @@ import {
   readDefinition,
   resolutionFor,
   scopeValues,
+  servedInstead,
 } from "../../../services/governance";
 import { effectivePolicy } from "../../../services/policy/store";
 import { indexFor } from "../../../services/catalog/catalog";
 import { actorOf, type AuthedContext } from "../../trpc";
-import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TWhatIf } from "./layers.schema";
+import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TServedInput, TWhatIf } from "./layers.schema";
 import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
 
@@ -45,6 +46,12 @@ export const explain = async ({ ctx, input }: { ctx: AuthedContext; input: TExpl
   const waiting = index.definitions(name).filter((e) => ex.chain.some((c) => c.id === e.id && c.status === "pending-approval"));
   const notes = await approvalNotes(ctx.db, ctx.dataHome, waiting);
   return { ...ex, chain: ex.chain.map((c) => (notes[c.id] ? { ...c, approval: notes[c.id] } : c)) };
+};
+
+/** For the editor: which definition agents get instead of this one, and why, in one sentence (null: this one). */
+export const served = async ({ ctx, input }: { ctx: AuthedContext; input: TServedInput }) => {
+  const { id, ...rest } = input;
+  return servedInstead(await explain({ ctx, input: rest }), id);
 };
 
 export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TDefinitionInput }) => {

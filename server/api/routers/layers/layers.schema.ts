@@ -13,6 +13,9 @@ export type TWhatIf = z.infer<typeof ZWhatIf>;
 export const ZExplainInput = ZWhatIf.extend({ name: z.string().min(1).max(128) });
 export type TExplainInput = z.infer<typeof ZExplainInput>;
 
+export const ZServedInput = ZExplainInput.extend({ id: z.string().min(1).max(4096) });
+export type TServedInput = z.infer<typeof ZServedInput>;
+
 export const ZDefinitionInput = z.object({ userId: z.string().max(128).optional(), id: z.string().min(1).max(4096) });
 export type TDefinitionInput = z.infer<typeof ZDefinitionInput>;
 

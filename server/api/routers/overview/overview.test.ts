@@ -36,7 +36,7 @@ describe("overview", () => {
     expect(o.invalid.map((s) => s.name)).toEqual(["broken"]);
     expect(o.invalid[0]!.reason).toMatch(/does not load/);
     expect(o.pendingApprovals).toEqual([{ skill: "deploy-helper", layer: "project" }]);
-    expect(o.last24h).toMatchObject({ scriptRuns: 2, scriptFailures: 1, refusals: 1, activations: 1 });
+    expect(o.last24h).toMatchObject({ scriptRuns: 2, scriptFailures: 1, refusals: 1, refusalsByKind: [{ type: "access_denied", one: "request", n: 1 }], activations: 1 });
     expect(o.busiest).toEqual([{ skill: "pdf-tools", n: 1 }]);
 
     // An author sees the catalog and only their own audit events; approvals are the admins' business.
@@ -90,13 +90,61 @@ describe("overview", () => {
     expect(o.last24h.scriptFailures).toBe(2);
     // "refusals" opens the audit filtered to refused events: the refused script run is one of them.
     const refused = await admin.audit.list({ outcome: "refused" });
-    expect(o.last24h.refused).toBe(refused.events.length);
-    expect(o.last24h.refused).toBeGreaterThan(o.last24h.refusals + o.last24h.toolViolations);
+    expect(o.last24h.refusals).toBe(refused.events.length);
 
     // A viewer may not open the audit page, so the overview offers no way there.
     expect(o.mayOpenAudit).toBe(true);
     expect((await caller(as("author")).overview.get()).mayOpenAudit).toBe(true);
     expect((await caller(as("viewer")).overview.get()).mayOpenAudit).toBe(false);
     await expect(caller(as("viewer")).audit.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("refusals: the Overview's figure, the audit chart and the table its link opens count the same rows (#41 item 5)", async () => {
+    const audit = auditSinkFor(h.db, { stdout: false });
+    const now = Date.now();
+    const refused = (type: Parameters<typeof audit.record>[0]["type"], extra: Record<string, unknown> = {}, at = new Date(now - 60_000)) =>
+      audit.record({ type, actor: { id: "admin-1" }, outcome: "refused", at, ...extra });
+    refused("access_denied", { details: { procedure: "user.list" } });
+    refused("access_denied", { actor: { id: "author-1" }, details: { procedure: "policy.get" } });
+    refused("tool_restriction_violated", { skill: "pdf-tools", tool: "bash" });
+    refused("tool_restriction_violated", { skill: "pdf-tools", tool: "bash" });
+    refused("script_executed", { skill: "deploy-helper", details: { exitCode: null } });
+    refused("login_failed", { actor: { id: "anonymous", email: "x@y.io" }, details: { reason: "invalid_credentials" } });
+    // Outside the day, and not refused: in neither figure.
+    refused("access_denied", {}, new Date(now - 25 * 3_600_000));
+    audit.record({ type: "tool_restriction_violated", actor: { id: "admin-1" }, skill: "pdf-tools", tool: "read_file", outcome: "ok" });
+    flushAudit(h.db);
+
+    const admin = caller(as("admin"));
+    const o = await admin.overview.get();
+    const tile = o.last24h.refusals;
+    expect(tile).toBe(6);
+    expect(o.last24h.refusalsByKind.reduce((a, k) => a + k.n, 0)).toBe(tile);
+    expect(o.last24h.refusalsByKind.map((k) => [k.many, k.n])).toEqual([
+      ["requests", 2],
+      ["tool calls", 2],
+      ["sign-ins", 1],
+      ["script runs", 1],
+    ]);
+    // The tile's link: the same window and outcome. The page's count, the chart and the table's rows all agree.
+    const link = { ...o.last24h.window, outcome: "refused" as const };
+    const summary = await admin.audit.summary(link);
+    const table = await admin.audit.list({ ...link, limit: 100 });
+    expect(summary.count).toBe(tile);
+    expect(summary.refusals.total).toBe(tile);
+    expect(summary.refusals.bars.reduce((a, b) => a + b.n, 0)).toBe(tile);
+    expect(summary.refusals.bars).toContainEqual({ label: "tool calls · pdf-tools · bash", n: 2 });
+    expect(table.events).toHaveLength(tile);
+    // Charted over any range, the refusals add up to the refused rows of that range; another outcome has none.
+    const week = { from: now - 7 * 86_400_000 };
+    expect((await admin.audit.summary(week)).refusals.total).toBe((await admin.audit.list({ ...week, outcome: "refused", limit: 100 })).events.length);
+    expect((await admin.audit.summary({ ...week, outcome: "ok" })).refusals).toEqual({ total: 0, byKind: [], bars: [] });
+    // Past the chart's ten bars, one "other" bar keeps the sum.
+    for (let i = 0; i < 12; i++) refused("tool_restriction_violated", { skill: `s-${i}`, tool: "bash" });
+    flushAudit(h.db);
+    const many = await admin.audit.summary(link);
+    expect(many.refusals.bars).toHaveLength(11);
+    expect(many.refusals.bars.at(-1)!.label).toBe("other");
+    expect(many.refusals.bars.reduce((a, b) => a + b.n, 0)).toBe(many.count);
   });
 });

@@ -1,4 +1,4 @@
-import { allDefinitions, changePolicy, decideApproval, recentDecisions, syncApprovals, unmatchedRules, VENDOR_WORD_PATTERNS } from "../../../services/governance";
+import { allDefinitions, changePolicy, decideApproval, previewPolicyChange, recentDecisions, syncApprovals, unmatchedRules, VENDOR_WORD_PATTERNS } from "../../../services/governance";
 import { readStoredPolicy } from "../../../services/policy/store";
 import { assertApprovable } from "../../../services/doctor";
 import { reviewApproval } from "../../../services/doctor/approval-review";
@@ -13,6 +13,9 @@ export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolic
   const policy = await changePolicy(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
   return { policy, unmatched: unmatchedRules(input, await allDefinitions(ctx.dataHome, ctx.user.id)) };
 };
+
+/** What the change would do to the skills agents get (the Layers page's resolution, before and after); nothing is stored. */
+export const preview = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => previewPolicyChange(ctx.db, ctx.dataHome, ctx.user, input);
 
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
   const items = await syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));

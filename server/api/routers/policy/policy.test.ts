@@ -13,15 +13,16 @@ const as = (role: SessionUser["role"]): SessionUser => ({ id: `${role}-id`, emai
 const caller = (user: SessionUser) => callerFor(h, user);
 
 describe("policy router", () => {
-  it("an author or viewer cannot read or change policies or decide approvals (FORBIDDEN, audited)", async () => {
+  it("an author or viewer cannot read, preview or change policies or decide approvals (FORBIDDEN, audited)", async () => {
     for (const role of ["author", "viewer"] as const) {
       const c = caller(as(role));
       await expect(c.policy.change({ op: "block", name: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(c.policy.get()).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(c.policy.preview({ op: "setRequireApproval", project: true })).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(c.policy.approvals()).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(c.policy.decide({ id: 1, decision: "approved", comment: "" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     }
-    expect(h.audit.events.filter((e) => e.type === "access_denied")).toHaveLength(8);
+    expect(h.audit.events.filter((e) => e.type === "access_denied")).toHaveLength(10);
     expect(h.audit.events.some((e) => e.type === "policy_changed")).toBe(false);
   });
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import * as drafts from "../../../services/drafts";
 import { checkWithProblems } from "../../../services/doctor/problems";
+import { keysWithErrors } from "../../../services/doctor/problem-counts";
 import * as skills from "../../../services/skills";
 import type { AuthedContext } from "../../trpc";
 import type * as S from "./skill.schema";
@@ -23,8 +24,11 @@ async function run<T>(_ctx: AuthedContext, _what: string, fn: () => T | Promise<
 }
 
 export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", async () => {
-  const { owner, ...query } = input;
-  return skills.listSkills((await svc(ctx)), query, owner);
+  const { owner, problems, ...query } = input;
+  const c = await svc(ctx);
+  // "With errors": the rows of the user's own catalog whose one problem list holds an error.
+  const keys = problems && !owner ? await keysWithErrors(c) : undefined;
+  return skills.listSkills(c, { ...query, ...(keys ? { keys } : {}) }, owner);
 });
 
 export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", async () => skills.searchSkills((await svc(ctx)), input.q, input.limit));

@@ -28,6 +28,8 @@ export const ZListInput = z.object({
   dir: z.enum(["asc", "desc"]).optional(),
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(500).optional(),
+  /** Only definitions whose problem list holds an error (the Overview's figure links here). */
+  problems: z.literal("error").optional(),
   /** Administrators: list this user's personal skills instead of their own catalog. */
   owner: z.string().min(1).max(128).optional(),
 });
