@@ -175,7 +175,9 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     server = await scriptedOpenAiServer([{ content: "slow answer" }], { delayMs: 1500 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
     const s = await createSession(w.db, w.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
-    await startTurn(deps(env), alice, s.id, { request: "hello" });
+    // Two sends at once (two tabs): one turn starts, the other is refused, though neither had started when both asked.
+    const both = await Promise.allSettled([startTurn(deps(env), alice, s.id, { request: "hello" }), startTurn(deps(env), alice, s.id, { request: "hello too" })]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
     const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
     expect(second.code).toBe("CONFLICT");
