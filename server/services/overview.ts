@@ -33,16 +33,16 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
     pendingApprovals: pending.slice(0, 10).map((p) => ({ skill: p.skill, layer: p.layer })),
     pendingCount: pending.length,
     last24h: {
-      refusals: (await countEvents(db, { ...since, type: "access_denied" }, scope)),
+      refusals: await countEvents(db, { ...since, type: "access_denied" }, scope),
       // What the refusals figure's link shows: every event refused in the day (requests, tool calls, script runs, sign-ins).
-      refused: (await countEvents(db, { ...since, outcome: "refused" }, scope)),
-      toolViolations: (await countEvents(db, { ...since, type: "tool_restriction_violated" }, scope)),
+      refused: await countEvents(db, { ...since, outcome: "refused" }, scope),
+      toolViolations: await countEvents(db, { ...since, type: "tool_restriction_violated" }, scope),
       // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
-      scriptFailures: (await countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope)),
-      scriptRuns: (await countEvents(db, { ...since, type: "script_executed" }, scope)),
-      activations: (await countActivations(db, since, scope)),
+      scriptFailures: await countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope),
+      scriptRuns: await countEvents(db, { ...since, type: "script_executed" }, scope),
+      activations: await countActivations(db, since, scope),
     },
-    busiest: (await topSkillsByActivation(db, since, scope, 5)),
+    busiest: await topSkillsByActivation(db, since, scope, 5),
     evals,
     isAdmin: actor.role === "admin",
     /** The audit page (and its router) need the author role: a viewer's overview links nowhere there. */

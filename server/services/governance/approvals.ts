@@ -77,7 +77,7 @@ async function authorOf(db: Db, e: SkillEntry, ownerId: string | null): Promise<
 export async function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<SkillEntry>): Promise<ApprovalItem[]> {
   const policies = new Map<string | null, Awaited<ReturnType<typeof effectivePolicy>>>();
   const policyFor = async (owner: string | null) => {
-    if (!policies.has(owner)) policies.set(owner, (await effectivePolicy(db, { userId: owner })));
+    if (!policies.has(owner)) policies.set(owner, await effectivePolicy(db, { userId: owner }));
     return policies.get(owner)!;
   };
   const out: ApprovalItem[] = [];

@@ -39,9 +39,9 @@ describe("create, save, conflict, restore", () => {
     // The validator's rule, with its valid suggestion: the name the form accepts is the name the validator accepts.
     expect((await checkNewName(author, { layer: "project" }, "Good_One")).problems[0]).toBe('name "Good_One" must be lowercase: use "good-one".');
     expect((await checkNewName(author, { layer: "project" }, "a".repeat(65))).problems.join()).toMatch(/64/);
-    expect((await checkNewName(author, { layer: "project" }, "good-name"))).toEqual({ ok: true, problems: [], warnings: [] });
+    expect(await checkNewName(author, { layer: "project" }, "good-name")).toEqual({ ok: true, problems: [], warnings: [] });
     // A name the spec allows but a console folder does not: one message that agrees with the rule, and an ASCII name.
-    expect((await checkNewName(author, { layer: "project" }, "café-notes"))).toEqual({ ok: false, problems: ['The console names skill folders in ASCII: lowercase a-z, digits and single hyphens. "cafe-notes" would do.'], warnings: [] });
+    expect(await checkNewName(author, { layer: "project" }, "café-notes")).toEqual({ ok: false, problems: ['The console names skill folders in ASCII: lowercase a-z, digits and single hyphens. "cafe-notes" would do.'], warnings: [] });
     expect((await checkNewName(author, { layer: "project" }, "ملاحظات")).problems).toEqual(["The console names skill folders in ASCII: lowercase a-z, digits and single hyphens."]);
     await createSkill(author, { layer: "project", name: "good-name", description: "x", template: "basic" });
     expect((await checkNewName(author, { layer: "project" }, "good-name")).problems.join()).toMatch(/already exists/);
@@ -209,7 +209,7 @@ describe("delete and restore a whole skill", () => {
     expect(skillTree(a, ref)).toEqual(before);
     expect(fs.readFileSync(path.join(dir, "assets/bin.dat"))).toEqual(Buffer.from([0, 1, 2, 255]));
     expect(fs.statSync(path.join(dir, "scripts/run.sh")).mode & 0o111).not.toBe(0);
-    expect((await listDeleted(a))).toEqual([]);
+    expect(await listDeleted(a)).toEqual([]);
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_restored" });
     expect(await code(() => restoreDeleted(a, versionId))).toBe("CONFLICT");
   });

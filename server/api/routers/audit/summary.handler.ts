@@ -17,12 +17,12 @@ export async function summary({ ctx, input: raw }: { ctx: AuthedContext; input: 
   const scope = scopeFor(ctx.user);
   const input = await resolveUserFilter(ctx.db, raw);
   return {
-    count: (await countEvents(ctx.db, input, scope)),
-    series: (await timeSeries(ctx.db, input, scope, autoBucket(input))),
-    topSkills: (await topSkillsByActivation(ctx.db, input, scope, 10)),
-    refusals: (await refusalsBySkillAndTool(ctx.db, input, scope, 10)),
-    scriptRuns: (await scriptRunsByExitStatus(ctx.db, input, scope)),
-    sources: (await eventsBySource(ctx.db, input, scope)),
+    count: await countEvents(ctx.db, input, scope),
+    series: await timeSeries(ctx.db, input, scope, autoBucket(input)),
+    topSkills: await topSkillsByActivation(ctx.db, input, scope, 10),
+    refusals: await refusalsBySkillAndTool(ctx.db, input, scope, 10),
+    scriptRuns: await scriptRunsByExitStatus(ctx.db, input, scope),
+    sources: await eventsBySource(ctx.db, input, scope),
     scope: scope.kind,
   };
 }
