@@ -78,6 +78,28 @@ describe("create, save, conflict, restore", () => {
     expect(fs.readdirSync(skillDirOf(h.dataHome, ref)).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
+  it("two saves sent at once from the same loaded text: one is written, the other is a conflict", async () => {
+    const a = h.ctx(h.actor("author"));
+    const b = h.ctx(h.actor("author", "author-2"));
+    const { ref } = await createSkill(a, { layer: "project", name: "race", description: "Race. Use for races.", template: "basic" });
+    const loaded = readSkillFile(a, ref, "SKILL.md");
+    const both = await Promise.allSettled([
+      saveFile(a, { ref, path: "SKILL.md", text: loaded.text + "\nA's line\n", baseDigest: loaded.digest }),
+      saveFile(b, { ref, path: "SKILL.md", text: loaded.text + "\nB's line\n", baseDigest: loaded.digest }),
+    ]);
+    expect(both[0].status).toBe("fulfilled");
+    expect(both[1].status === "rejected" && both[1].reason).toBeInstanceOf(SkillConflictError);
+    expect(fs.readFileSync(path.join(skillDirOf(h.dataHome, ref), "SKILL.md"), "utf8")).toContain("A's line");
+  });
+
+  it("two creates of one name at once: one skill is made, the other is refused as taken", async () => {
+    const a = h.ctx(h.actor("author"));
+    const make = () => createSkill(a, { layer: "project", name: "twin", description: "Twin. Use for twins.", template: "basic" });
+    const both = await Promise.allSettled([make(), make()]);
+    expect(both[0].status).toBe("fulfilled");
+    expect(both[1].status === "rejected" && (both[1].reason as SkillServiceError).code).toBe("BAD_REQUEST");
+  });
+
   it("an edit made on disk (git, another editor) after opening is a conflict too", async () => {
     const a = h.ctx(h.actor("author"));
     const { ref } = await createSkill(a, { layer: "project", name: "ondisk", description: "x y", template: "basic" });
