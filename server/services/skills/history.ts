@@ -119,11 +119,12 @@ export function parseSnapshot(raw: string | null): Snapshot | null {
 
 /** Latest change per skill (one query for the whole list): key "layer|owner|plugin|skill" -> who and when. */
 // Read for every list page: prepared once per connection.
-// The author and action are SQLite's bare columns: they come from the row holding the group's MAX(created_at).
+// The author, action and time are SQLite's bare columns: they come from the row holding the group's MAX(id), the
+// newest row (two rows of one save, the text found on disk and the save itself, may share a millisecond).
 const latestChangeRows = preparedQuery((db) => {
   const v = skillVersions;
   return db
-    .select({ layer: v.layer, ownerId: v.ownerId, plugin: v.plugin, skill: v.skill, authorEmail: v.authorEmail, action: v.action, createdAt: max(v.createdAt).mapWith(Number) })
+    .select({ layer: v.layer, ownerId: v.ownerId, plugin: v.plugin, skill: v.skill, authorEmail: v.authorEmail, action: v.action, createdAt: v.createdAt, newest: max(v.id) })
     .from(v)
     .groupBy(v.layer, v.ownerId, v.plugin, v.skill)
     .prepare();
