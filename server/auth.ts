@@ -46,7 +46,7 @@ const credentials = CredentialsProvider({
         const r = await attemptLogin(db, auditSinkFor(db), { email, password, ip });
         // A thrown message reaches the login page as `error`; returning null would only say "CredentialsSignin".
         if (!r.ok) throw new Error(r.message);
-        return { id: r.user.id, email: r.user.email, name: r.user.name, sid: (await startSession(db, r.user.id, ip)) };
+        return { id: r.user.id, email: r.user.email, name: r.user.name, sid: await startSession(db, r.user.id, ip) };
       },
     });
 

@@ -162,9 +162,9 @@ describe("sync reports (POST /api/catalog/deployments)", () => {
     expect(first.status).toBe(200);
     await report({ host: "laptop-1", agent: "claude-code", scope: "user", skills: [{ name: "pdf-forms", digest }] });
     const admin = { id: "x", role: "admin" as const };
-    expect((await deploymentsOf(h.db, admin, "pdf-forms"))).toMatchObject([{ host: "laptop-1", agent: "claude-code", user: "alice@x.io", tokenName: "laptop", digest }]);
-    expect((await deploymentsOf(h.db, admin, "release-notes"))).toEqual([]);
-    expect((await deploymentsOf(h.db, { id: "someone-else", role: "author" }, "pdf-forms"))).toEqual([]);
+    expect(await deploymentsOf(h.db, admin, "pdf-forms")).toMatchObject([{ host: "laptop-1", agent: "claude-code", user: "alice@x.io", tokenName: "laptop", digest }]);
+    expect(await deploymentsOf(h.db, admin, "release-notes")).toEqual([]);
+    expect(await deploymentsOf(h.db, { id: "someone-else", role: "author" }, "pdf-forms")).toEqual([]);
     expect(h.audit.events.filter((e) => e.type === "catalog_synced")).toHaveLength(2);
   });
 

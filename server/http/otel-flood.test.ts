@@ -59,9 +59,9 @@ describe("Codex's counter in bulk", () => {
     const answers = await Promise.all(Array.from({ length: 9 }, () => post(codexExport(10, 1e9), laptop)));
     expect(answers.map((r) => r.status)).toEqual(Array(9).fill(200));
     expect(rowCount() - before).toBe(90);
-    expect((await countActivations(t.db, {}, all))).toBe(90 * 1e9);
+    expect(await countActivations(t.db, {}, all)).toBe(90 * 1e9);
     expect((await timeSeries(t.db, { type: "skill_activated" }, all)).points.reduce((n, p) => n + p.n, 0)).toBe(90 * 1e9);
-    expect((await topSkillsByActivation(t.db, {}, all, 2))).toEqual([
+    expect(await topSkillsByActivation(t.db, {}, all, 2)).toEqual([
       { skill: "skill-0", n: 9e9 },
       { skill: "skill-1", n: 9e9 },
     ]);

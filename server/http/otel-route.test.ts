@@ -116,7 +116,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
       expect(JSON.parse(got[0]!.details!)).toMatchObject({ event: "claude_code.skill_activated", trigger: "claude-proactive", skillSource: "userSettings" });
       expect(got[1]).toMatchObject({ tool: "Bash", outcome: "refused" });
       expect(got[2]).toMatchObject({ tool: "Read", outcome: "ok", durationMs: 12 });
-      expect((await verifyChain(t.db))).toMatchObject({ ok: true });
+      expect(await verifyChain(t.db)).toMatchObject({ ok: true });
     });
   }
 
@@ -128,7 +128,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
     const res = await fetch(`${server.url}/api/otel/v1/logs`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body });
     expect(res.status).toBe(200);
     expect(rows()).toMatchObject([{ skill: "pdf\ufffd", sourceHost: "box\ufffd", sessionId: "a".repeat(199) + "\ufffd" }]);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true });
   });
 
   it("answers what it dropped as OTLP's partialSuccess, and a request of only unknown events is still a success", async () => {

@@ -39,11 +39,11 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
       refusals: refusals.total,
       refusalsByKind: refusals.byKind,
       // What the figure's link shows: script runs with the failed outcome (a refused run is a refusal, not a failure).
-      scriptFailures: (await countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope)),
-      scriptRuns: (await countEvents(db, { ...since, type: "script_executed" }, scope)),
-      activations: (await countActivations(db, since, scope)),
+      scriptFailures: await countEvents(db, { ...since, type: "script_executed", outcome: "failed" }, scope),
+      scriptRuns: await countEvents(db, { ...since, type: "script_executed" }, scope),
+      activations: await countActivations(db, since, scope),
     },
-    busiest: (await topSkillsByActivation(db, since, scope, 5)),
+    busiest: await topSkillsByActivation(db, since, scope, 5),
     evals,
     isAdmin: actor.role === "admin",
     /** The audit page (and its router) need the author role: a viewer's overview links nowhere there. */

@@ -75,7 +75,7 @@ describe("omniforge policy", () => {
 
     fs.writeFileSync(file, "blockedNames: [new-skill]\nallowlist: [pdf-tools, new-skill]\nrequireApprovalForScripts: true\n");
     expect(omniforge("import", file)).toMatchObject({ code: 0, out: "policy replaced from " + file + "\n" });
-    expect((await readStoredPolicy(h.db))).toMatchObject({ blockedNames: ["new-skill"], allowlist: ["new-skill", "pdf-tools"], requireApprovalForScripts: true });
+    expect(await readStoredPolicy(h.db)).toMatchObject({ blockedNames: ["new-skill"], allowlist: ["new-skill", "pdf-tools"], requireApprovalForScripts: true });
     expect(JSON.parse(policyEvents().at(-1)!.details)).toMatchObject({ change: { op: "import" }, changed: true });
   });
 

@@ -118,7 +118,7 @@ describe("omniforge sync", () => {
     expect(Object.keys(lock(claude()).skills)).toEqual([]);
     expect(Object.keys(lock(codex()).skills)).toEqual(["pdf-forms", "team-style"]);
     // The console's view follows: release-notes is deployed nowhere now.
-    expect((await deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "release-notes"))).toEqual([]);
+    expect(await deploymentsOf(h.db, { id: "admin-id", role: "admin" }, "release-notes")).toEqual([]);
   });
 
   it("a changed skill is updated in place", async () => {

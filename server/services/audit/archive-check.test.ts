@@ -39,7 +39,7 @@ describe("verification and the archives", () => {
   it("rows deleted under an archive record that names no file: not ok, and the archive is named", async () => {
     forgeArchive(10, path.join(archiveDir(), "audit-0000000001-0000000010.jsonl"));
     const expected = { ok: false, reason: "archive missing", brokenAt: 1, message: "Archive audit-0000000001-0000000010.jsonl (rows 1-10) is missing: the rows it stands for cannot be checked." };
-    expect((await verifyChain(t.db))).toMatchObject(expected);
+    expect(await verifyChain(t.db)).toMatchObject(expected);
     expect(await verifyChainAsync(t.db)).toMatchObject(expected);
   });
 
@@ -48,36 +48,36 @@ describe("verification and the archives", () => {
     const file = path.join(archiveDir(), "audit-0000000005-0000000010.jsonl");
     fs.writeFileSync(file, "");
     forgeArchive(10, file, 5);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, reason: "archive missing", message: "Archive audit-0000000005-0000000010.jsonl starts at row 5: rows 1-4 are in no archive and not in the table." });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, reason: "archive missing", message: "Archive audit-0000000005-0000000010.jsonl starts at row 5: rows 1-4 are in no archive and not in the table." });
   });
 
   it("a real archive verifies; cut short, swapped for a link or moved out of the data home, it is named", async () => {
     const r = await archiveBefore(t.db, base + 4 * day, archiveDir());
     if (!r.archived) throw new Error("not archived");
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, archivedCount: 12, startId: 13 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, archivedCount: 12, startId: 13 });
     const whole = fs.readFileSync(r.file, "utf8");
     const name = path.basename(r.file);
 
     fs.writeFileSync(r.file, whole.split("\n").slice(0, 11).join("\n") + "\n");
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, reason: "missing row", message: expect.stringMatching(new RegExp(`^Archive ${name} \\(rows 1-12\\): The archive ends at a different head`)) });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, reason: "missing row", message: expect.stringMatching(new RegExp(`^Archive ${name} \\(rows 1-12\\): The archive ends at a different head`)) });
 
     fs.writeFileSync(r.file, "null\n");
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, reason: "edited", message: `Archive ${name} (rows 1-12): Line 1 of the archive is not a stored row (JSON with an id).` });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, reason: "edited", message: `Archive ${name} (rows 1-12): Line 1 of the archive is not a stored row (JSON with an id).` });
 
     fs.writeFileSync(r.file, "");
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, message: `Archive ${name} (rows 1-12): it holds 0 rows from 0, audit_archives recorded 12 rows from 1.` });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, message: `Archive ${name} (rows 1-12): it holds 0 rows from 0, audit_archives recorded 12 rows from 1.` });
 
     const copy = path.join(t.dir, "copy.jsonl");
     fs.writeFileSync(copy, whole);
     fs.rmSync(r.file);
     fs.symlinkSync(copy, r.file);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, reason: "archive missing", message: `Archive ${name} (rows 1-12) is not a regular file: the rows it stands for cannot be checked.` });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, reason: "archive missing", message: `Archive ${name} (rows 1-12) is not a regular file: the rows it stands for cannot be checked.` });
 
     const outside = fs.mkdtempSync(path.join(path.dirname(t.dir), "omniforge-elsewhere-"));
     try {
       fs.writeFileSync(path.join(outside, name), whole);
       t.db.update(auditArchives).set({ file: path.join(outside, name) }).run();
-      expect((await verifyChain(t.db))).toMatchObject({ ok: false, reason: "archive missing", message: `Archive ${name} (rows 1-12) is outside the data home: the rows it stands for cannot be checked.` });
+      expect(await verifyChain(t.db)).toMatchObject({ ok: false, reason: "archive missing", message: `Archive ${name} (rows 1-12) is outside the data home: the rows it stands for cannot be checked.` });
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }

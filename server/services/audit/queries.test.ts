@@ -52,16 +52,16 @@ const f = (x: Record<string, unknown>) => auditFilterSchema.parse(x);
 
 describe("audit queries", () => {
   it("lists newest first and applies each filter", async () => {
-    expect(ids((await listEvents(t.db, {}, all)))).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    expect(ids((await listEvents(t.db, f({ type: "skill_activated" }), all)))).toEqual([12, 7, 6, 2]);
-    expect(ids((await listEvents(t.db, f({ skill: "xlsx" }), all)))).toEqual([11, 10, 9, 8, 7]);
-    expect(ids((await listEvents(t.db, f({ layer: "project" }), all)))).toEqual([12, 7, 2]);
-    expect(ids((await listEvents(t.db, f({ user: "bob" }), all)))).toEqual([11, 10, 9, 8, 7, 6]);
-    expect(ids((await listEvents(t.db, f({ session: "s1" }), all)))).toEqual([5, 4, 3, 2]);
-    expect(ids((await listEvents(t.db, f({ model: "gpt" }), all)))).toEqual([7, 6]);
-    expect(ids((await listEvents(t.db, f({ outcome: "refused" }), all)))).toEqual([14, 13, 11, 8, 4]);
-    expect(ids((await listEvents(t.db, f({ outcome: "failed", skill: "xlsx" }), all)))).toEqual([10, 9]);
-    expect(ids((await listEvents(t.db, f({ from: new Date(base + H).toISOString(), to: String(base + 2 * H) }), all)))).toEqual([10, 9, 8, 7, 6]);
+    expect(ids(await listEvents(t.db, {}, all))).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(ids(await listEvents(t.db, f({ type: "skill_activated" }), all))).toEqual([12, 7, 6, 2]);
+    expect(ids(await listEvents(t.db, f({ skill: "xlsx" }), all))).toEqual([11, 10, 9, 8, 7]);
+    expect(ids(await listEvents(t.db, f({ layer: "project" }), all))).toEqual([12, 7, 2]);
+    expect(ids(await listEvents(t.db, f({ user: "bob" }), all))).toEqual([11, 10, 9, 8, 7, 6]);
+    expect(ids(await listEvents(t.db, f({ session: "s1" }), all))).toEqual([5, 4, 3, 2]);
+    expect(ids(await listEvents(t.db, f({ model: "gpt" }), all))).toEqual([7, 6]);
+    expect(ids(await listEvents(t.db, f({ outcome: "refused" }), all))).toEqual([14, 13, 11, 8, 4]);
+    expect(ids(await listEvents(t.db, f({ outcome: "failed", skill: "xlsx" }), all))).toEqual([10, 9]);
+    expect(ids(await listEvents(t.db, f({ from: new Date(base + H).toISOString(), to: String(base + 2 * H) }), all))).toEqual([10, 9, 8, 7, 6]);
   });
 
   it("shows the person behind an actor id recorded without an email (playground and agent events)", async () => {
@@ -86,45 +86,45 @@ describe("audit queries", () => {
 
   it("gives every call its own values when the same filter fields come again", async () => {
     // The same fields with other values, one after another (the page's query is prepared once per set of fields).
-    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), all)))).toEqual([13, 12, 6, 5, 4, 3, 2]);
-    expect(ids((await listEvents(t.db, f({ skill: "xlsx" }), all)))).toEqual([11, 10, 9, 8, 7]);
-    expect(ids((await listEvents(t.db, f({ skill: "nothing" }), all)))).toEqual([]);
-    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "bob" })))).toEqual([6]);
-    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "alice" })))).toEqual([13, 12, 5, 4, 3, 2]);
-    expect(ids((await listEvents(t.db, f({ source: "console" }), all, { limit: 2 })))).toEqual([14, 1]);
-    expect(ids((await listEvents(t.db, f({ source: "playground" }), all, { limit: 2 })))).toEqual([13, 12]);
-    expect(ids((await listEvents(t.db, f({ source: "claude-code" }), all)))).toEqual([]);
+    expect(ids(await listEvents(t.db, f({ skill: "pdf" }), all))).toEqual([13, 12, 6, 5, 4, 3, 2]);
+    expect(ids(await listEvents(t.db, f({ skill: "xlsx" }), all))).toEqual([11, 10, 9, 8, 7]);
+    expect(ids(await listEvents(t.db, f({ skill: "nothing" }), all))).toEqual([]);
+    expect(ids(await listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "bob" }))).toEqual([6]);
+    expect(ids(await listEvents(t.db, f({ skill: "pdf" }), { kind: "own", actorId: "alice" }))).toEqual([13, 12, 5, 4, 3, 2]);
+    expect(ids(await listEvents(t.db, f({ source: "console" }), all, { limit: 2 }))).toEqual([14, 1]);
+    expect(ids(await listEvents(t.db, f({ source: "playground" }), all, { limit: 2 }))).toEqual([13, 12]);
+    expect(ids(await listEvents(t.db, f({ source: "claude-code" }), all))).toEqual([]);
     const pdf = await listEvents(t.db, f({ skill: "pdf" }), all, { limit: 3 });
     const xlsx = await listEvents(t.db, f({ skill: "xlsx" }), all, { limit: 2 });
-    expect(ids((await listEvents(t.db, f({ skill: "pdf" }), all, { cursor: pdf.nextCursor!, limit: 3 })))).toEqual([5, 4, 3]);
-    expect(ids((await listEvents(t.db, f({ skill: "xlsx" }), all, { cursor: xlsx.nextCursor!, limit: 2 })))).toEqual([9, 8]);
+    expect(ids(await listEvents(t.db, f({ skill: "pdf" }), all, { cursor: pdf.nextCursor!, limit: 3 }))).toEqual([5, 4, 3]);
+    expect(ids(await listEvents(t.db, f({ skill: "xlsx" }), all, { cursor: xlsx.nextCursor!, limit: 2 }))).toEqual([9, 8]);
   });
 
   it("scopes an author to their own events, whatever the filter asks", async () => {
     const alice: AuditScope = { kind: "own", actorId: "alice" };
-    expect(ids((await listEvents(t.db, {}, alice)))).toEqual([13, 12, 5, 4, 3, 2, 1]);
-    expect(ids((await listEvents(t.db, f({ user: "bob" }), alice)))).toEqual([]);
-    expect((await countEvents(t.db, {}, alice))).toBe(7);
-    expect((await getEvent(t.db, 6, alice))).toBeNull();
+    expect(ids(await listEvents(t.db, {}, alice))).toEqual([13, 12, 5, 4, 3, 2, 1]);
+    expect(ids(await listEvents(t.db, f({ user: "bob" }), alice))).toEqual([]);
+    expect(await countEvents(t.db, {}, alice)).toBe(7);
+    expect(await getEvent(t.db, 6, alice)).toBeNull();
     expect((await getEvent(t.db, 5, alice))?.details).toEqual({ exitCode: 0 });
-    expect((await topSkillsByActivation(t.db, {}, alice))).toEqual([{ skill: "pdf", n: 2 }]);
+    expect(await topSkillsByActivation(t.db, {}, alice)).toEqual([{ skill: "pdf", n: 2 }]);
     expect((await violations(t.db, {}, alice)).events.map((e) => e.id)).toEqual([4]);
   });
 
   it("counts and aggregates", async () => {
-    expect((await countEvents(t.db, {}, all))).toBe(14);
-    expect((await countEvents(t.db, f({ type: "script_executed" }), all))).toBe(4);
-    expect((await topSkillsByActivation(t.db, {}, all))).toEqual([
+    expect(await countEvents(t.db, {}, all)).toBe(14);
+    expect(await countEvents(t.db, f({ type: "script_executed" }), all)).toBe(4);
+    expect(await topSkillsByActivation(t.db, {}, all)).toEqual([
       { skill: "pdf", n: 3 },
       { skill: "xlsx", n: 1 },
     ]);
-    expect((await refusalsBySkillAndTool(t.db, {}, all))).toEqual([
+    expect(await refusalsBySkillAndTool(t.db, {}, all)).toEqual([
       { skill: "pdf", tool: null, n: 1 },
       { skill: "pdf", tool: "bash", n: 1 },
       { skill: "xlsx", tool: "bash", n: 1 },
       { skill: "xlsx", tool: "read_file", n: 1 },
     ]);
-    expect((await scriptRunsByExitStatus(t.db, {}, all))).toEqual(
+    expect(await scriptRunsByExitStatus(t.db, {}, all)).toEqual(
       expect.arrayContaining([
         { status: "exit 0", n: 1 },
         { status: "exit 2", n: 1 },
@@ -132,7 +132,7 @@ describe("audit queries", () => {
         { status: "refused", n: 1 },
       ]),
     );
-    expect((await scriptRunsByExitStatus(t.db, {}, all))).toHaveLength(4);
+    expect(await scriptRunsByExitStatus(t.db, {}, all)).toHaveLength(4);
   });
 
   it("buckets events over time by type", async () => {

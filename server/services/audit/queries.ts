@@ -32,7 +32,7 @@ async function listPage(db: Db, where: SQL | undefined, limit: number): Promise<
 }
 
 async function countWhere(db: Db, where: SQL | undefined): Promise<number> {
-  return (await db.select({ n: count() }).from(auditEvents).where(where).limit(1))[0]!.n;
+  return (await db.select({ n: count() }).from(auditEvents).where(where))[0]!.n;
 }
 
 export function toView(row: StoredRow): AuditEventView {
@@ -132,7 +132,7 @@ const ACTIVATIONS = sql<number>`COALESCE(SUM(COALESCE(json_extract(${auditEvents
 /** How many activations match (the overview's figure), counters' counts included. */
 export async function countActivations(db: Db, filter: AuditFilter, scope: AuditScope): Promise<number> {
   flushAudit(db);
-  return (await db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)).limit(1))[0]!.n;
+  return (await db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)))[0]!.n;
 }
 
 /** How many events match (the table's "N events"). */
@@ -166,10 +166,12 @@ export async function timeSeries(
 ): Promise<{ bucket: Bucket; points: { t: number; type: string; n: number }[] }> {
   flushAudit(db);
   const ms = BUCKET_MS[bucket];
-  const span = (await db
-    .select({ lo: min(auditEvents.at), hi: max(auditEvents.at) })
-    .from(auditEvents)
-    .where(whereOf(filter, scope)).limit(1))[0]!;
+  const span = (
+    await db
+      .select({ lo: min(auditEvents.at), hi: max(auditEvents.at) })
+      .from(auditEvents)
+      .where(whereOf(filter, scope))
+  )[0]!;
   if (span.lo === null || span.hi === null) return { bucket, points: [] };
   // At most MAX_BUCKETS buckets, the newest ones (the chart draws no more).
   const lastStart = Math.floor(span.hi / ms) * ms;

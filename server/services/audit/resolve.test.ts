@@ -19,9 +19,9 @@ afterAll(() => t.cleanup());
 
 describe("resolveUserFilter", () => {
   it("turns a known email (any case) into the user's id, and leaves ids alone", async () => {
-    expect((await resolveUserFilter(t.db, { user: "ADA@example.com", type: "login" }))).toEqual({ user: id, type: "login" });
-    expect((await resolveUserFilter(t.db, { user: id }))).toEqual({ user: id });
-    expect((await resolveUserFilter(t.db, { user: "nobody@example.com" }))).toEqual({ user: "nobody@example.com" });
+    expect(await resolveUserFilter(t.db, { user: "ADA@example.com", type: "login" })).toEqual({ user: id, type: "login" });
+    expect(await resolveUserFilter(t.db, { user: id })).toEqual({ user: id });
+    expect(await resolveUserFilter(t.db, { user: "nobody@example.com" })).toEqual({ user: "nobody@example.com" });
     const f = await resolveUserFilter(t.db, { user: "ada@example.com" });
     expect((await listEvents(t.db, f, { kind: "all" })).events.map((e) => e.actorId)).toEqual([id]);
   });

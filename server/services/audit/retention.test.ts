@@ -31,7 +31,7 @@ describe("archiveBefore", () => {
     const lines = fs.readFileSync(r.file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.find((l) => l.type === "skill_activated")).toMatchObject({ sourceAgent: "claude-code", sourceHost: "m1", skill: "pdf-forms" });
     expect(await verifyArchiveFile(r.file)).toMatchObject({ ok: true, count: 31 });
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, archivedCount: 31 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, archivedCount: 31 });
   });
 
   it("moves old rows to a JSONL file, records the head, and the chain stays verifiable across the cut", async () => {
@@ -47,21 +47,21 @@ describe("archiveBefore", () => {
       { first_id: 1, last_id: 12, count: 12, head_hash: r.headHash },
     ]);
 
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 18, archivedCount: 12, startId: 13 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 18, archivedCount: 12, startId: 13 });
     expect(await verifyArchiveFile(r.file)).toMatchObject({ ok: true, count: 12, head: r.headHash });
 
     // New events continue the chain after the cut.
     w.record({ type: "login" });
     w.flush();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 19 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 19 });
 
     // A second cut, and everything archived: both archive files verify, each linked to the one before.
     const r2 = await archiveBefore(t.db, Date.now() + day, dir);
     expect(r2).toMatchObject({ archived: true, firstId: 13, lastId: 31, count: 19 });
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 0, archivedCount: 31 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 0, archivedCount: 31 });
     w.record({ type: "login" });
     w.flush();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 1, startId: 32 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 1, startId: 32 });
     const all = await verifyArchives(t.db);
     expect(all.map((a) => a.result.ok)).toEqual([true, true]);
   });
@@ -90,10 +90,10 @@ describe("archiveBefore", () => {
   it("finds rows deleted around the cut, or slipped back into the archived range, by someone else", async () => {
     await archiveBefore(t.db, base + 4 * day, path.join(t.dir, "archive"));
     t.db.$client.prepare(`INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (5, 0, 'login', 'x', 'y')`).run();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
     t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 5`).run();
     t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 13`).run();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 14, reason: "missing row" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 14, reason: "missing row" });
   });
 
   it("reads the retention setting and applies it on a schedule", async () => {
@@ -107,6 +107,6 @@ describe("archiveBefore", () => {
     await expect.poll(archives).toBe(1);
     expect(fs.readdirSync(dir)).toEqual(["audit-0000000001-0000000021.jsonl"]);
     stop();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 9, archivedCount: 21 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 9, archivedCount: 21 });
   });
 });

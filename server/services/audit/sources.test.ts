@@ -30,12 +30,12 @@ afterEach(() => {
 describe("audit by source", () => {
   it("filters the console's own events and each agent's", async () => {
     const f = (source?: string) => auditFilterSchema.parse({ source });
-    expect((await countEvents(t.db, f(), all))).toBe(6);
+    expect(await countEvents(t.db, f(), all)).toBe(6);
     // A login is the console's; a skill activated in a playground turn is the playground's, not both.
-    expect((await countEvents(t.db, f("console"), all))).toBe(1);
-    expect((await countEvents(t.db, f("playground"), all))).toBe(1);
-    expect((await countEvents(t.db, f("claude-code"), all))).toBe(3);
-    expect((await countEvents(t.db, f("codex"), all))).toBe(1);
+    expect(await countEvents(t.db, f("console"), all)).toBe(1);
+    expect(await countEvents(t.db, f("playground"), all)).toBe(1);
+    expect(await countEvents(t.db, f("claude-code"), all)).toBe(3);
+    expect(await countEvents(t.db, f("codex"), all)).toBe(1);
     expect(() => auditFilterSchema.parse({ source: "x' OR 1=1 --" })).toThrow();
   });
 
@@ -46,8 +46,8 @@ describe("audit by source", () => {
       { source: "console", n: 1, hosts: 0, users: 0 },
       { source: "playground", n: 1, hosts: 0, users: 0 },
     ];
-    expect((await eventsBySource(t.db, auditFilterSchema.parse({}), all))).toEqual(expected);
-    expect((await eventsBySource(t.db, auditFilterSchema.parse({ source: "codex" }), all))).toEqual(expected);
+    expect(await eventsBySource(t.db, auditFilterSchema.parse({}), all)).toEqual(expected);
+    expect(await eventsBySource(t.db, auditFilterSchema.parse({ source: "codex" }), all)).toEqual(expected);
   });
 
   it("the top-skills chart counts what agents used, and can show one source alone", async () => {
@@ -55,11 +55,11 @@ describe("audit by source", () => {
     auditSinkFor(t.db).record({ type: "skill_activated", actor: { id: "u1" }, skill: "pdf-forms", outcome: "failed", source: { agent: "codex", host: "m9" } });
     auditSinkFor(t.db).record({ type: "skill_activated", actor: { id: "u1" }, skill: "pdf-forms", outcome: "failed", source: { agent: "codex", host: "m9" } });
     flushAudit(t.db);
-    expect((await topSkillsByActivation(t.db, auditFilterSchema.parse({}), all))).toEqual([
+    expect(await topSkillsByActivation(t.db, auditFilterSchema.parse({}), all)).toEqual([
       { skill: "release-notes", n: 4 },
       { skill: "pdf-forms", n: 1 },
     ]);
-    expect((await topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "playground" }), all))).toEqual([{ skill: "pdf-forms", n: 1 }]);
-    expect((await topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "console" }), all))).toEqual([]);
+    expect(await topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "playground" }), all)).toEqual([{ skill: "pdf-forms", n: 1 }]);
+    expect(await topSkillsByActivation(t.db, auditFilterSchema.parse({ source: "console" }), all)).toEqual([]);
   });
 });

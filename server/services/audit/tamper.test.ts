@@ -142,7 +142,7 @@ describe("a keyed chain under attack", () => {
 
   it("rewrite as the old unkeyed chain (a downgrade to sha256): fails at the first row too", async () => {
     rehashFrom(1, null);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 1, reason: "rewritten without key" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 1, reason: "rewritten without key" });
   });
 
   it("rewrite with the stolen HMAC key but not the signing key: the checkpoints no longer match", async () => {
@@ -222,7 +222,7 @@ describe("a keyed chain under attack", () => {
     expect(checkpointRows().at(-1)).toMatchObject({ rowId: 300 });
     // The timer fires after 40 ms; a loaded machine may take longer.
     await vi.waitFor(() => expect(checkpointRows().at(-1)).toMatchObject({ rowId: 303 }), { timeout: 5_000, interval: 20 });
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 303, checkpoints: { unanchored: 0 } });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 303, checkpoints: { unanchored: 0 } });
   });
 });
 
@@ -238,12 +238,12 @@ describe("a database written before the chain was keyed", () => {
         old.db.$client.prepare(`INSERT INTO audit_events (id, at, type, actor_id, outcome, prev_hash, hash) VALUES (?, ?, 'login', 'u1', 'ok', ?, ?)`).run(id, fields.at, prev, hash);
         prev = hash;
       }
-      expect((await verifyChain(old.db))).toMatchObject({ ok: true, count: 5, keyedFrom: null, unkeyed: 5 });
+      expect(await verifyChain(old.db)).toMatchObject({ ok: true, count: 5, keyedFrom: null, unkeyed: 5 });
       const writer = new AuditWriter(old.db, { stdout: false });
       writer.record({ type: "login" });
       writer.record({ type: "login" });
       writer.close();
-      expect((await verifyChain(old.db))).toMatchObject({ ok: true, count: 7, keyedFrom: 6, unkeyed: 5 });
+      expect(await verifyChain(old.db)).toMatchObject({ ok: true, count: 7, keyedFrom: 6, unkeyed: 5 });
       // Anyone can re-hash unkeyed rows, but the first keyed row still links to the original ones.
       const get = (id: number) => storedRow(old.db, id);
       const saved = [3, 4, 5].map(get);
@@ -253,13 +253,13 @@ describe("a database written before the chain was keyed", () => {
         old.db.$client.prepare(`UPDATE audit_events SET prev_hash = ?, hash = ? WHERE id = ?`).run(p, h, id);
         p = h;
       }
-      expect((await verifyChain(old.db))).toMatchObject({ ok: false, brokenAt: 5, reason: "replaced" });
+      expect(await verifyChain(old.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "replaced" });
       for (const r of saved) old.db.$client.prepare(`UPDATE audit_events SET outcome = ?, prev_hash = ?, hash = ? WHERE id = ?`).run(r.outcome, r.prevHash, r.hash, r.id);
-      expect((await verifyChain(old.db))).toMatchObject({ ok: true, count: 7 });
+      expect(await verifyChain(old.db)).toMatchObject({ ok: true, count: 7 });
       // From the switch-over on, an unkeyed row is a forgery, even one that links.
       const r7 = storedRow(old.db, 7);
       old.db.$client.prepare(`UPDATE audit_events SET hash = ?, chain = 1 WHERE id = 7`).run(chainHash(r7.prevHash, r7));
-      expect((await verifyChain(old.db))).toMatchObject({ ok: false, brokenAt: 7, reason: "edited" });
+      expect(await verifyChain(old.db)).toMatchObject({ ok: false, brokenAt: 7, reason: "edited" });
     } finally {
       old.cleanup();
     }

@@ -22,17 +22,17 @@ const row = (id: number) => storedRow(t.db, id);
 
 describe("verifyChain", () => {
   it("reports an intact chain with its size and head", async () => {
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1, keyedFrom: 1, unkeyed: 0 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 10, head: row(10).hash, archivedCount: 0, startId: 1, keyedFrom: 1, unkeyed: 0 });
   });
 
   it("finds an edited row", async () => {
     sql(`UPDATE audit_events SET outcome = 'allowed' WHERE id = 4`);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 4, reason: "edited", found: row(4).hash });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4, reason: "edited", found: row(4).hash });
   });
 
   it("finds an edited row whose link was edited too", async () => {
     sql(`UPDATE audit_events SET prev_hash = ? WHERE id = 6`, "f".repeat(64));
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 6, reason: "edited" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 6, reason: "edited" });
   });
 
   it("finds a deleted row", async () => {
@@ -44,7 +44,7 @@ describe("verifyChain", () => {
 
   it("finds the first row deleted", async () => {
     sql(`DELETE FROM audit_events WHERE id = 1`);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 2, reason: "missing row" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 2, reason: "missing row" });
   });
 
   it("finds a row inserted with a correctly computed hash (later rows renumbered)", async () => {
@@ -64,14 +64,14 @@ describe("verifyChain", () => {
     );
     // The forged row is self-consistent: only its neighbour gives it away.
     expect(chainHash(row(5).prevHash, row(5))).toBe(row(5).hash);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
   });
 
   it("finds a row inserted with a made-up link", async () => {
     sql(`UPDATE audit_events SET id = -id WHERE id >= 8`);
     sql(`UPDATE audit_events SET id = -id + 1 WHERE id < 0`);
     sql(`INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (8, 0, 'login', ?, ?)`, "1".repeat(64), "2".repeat(64));
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 8, reason: "inserted row" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "inserted row" });
   });
 
   it("finds a row that was edited and re-hashed (the next row no longer links to it)", async () => {
@@ -87,13 +87,13 @@ describe("verifyChain", () => {
   it("reads the chain in pages (more rows than one page)", async () => {
     for (let i = 0; i < 4_500; i++) w.record({ type: "tool_call", details: { i } });
     w.flush();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 4_510 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 4_510 });
     sql(`UPDATE audit_events SET details = '{}' WHERE id = 4321`);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 4321, reason: "edited" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 4321, reason: "edited" });
   });
 
   it("verifyChainAsync gives the same answers without blocking", async () => {
-    expect(await verifyChainAsync(t.db)).toEqual((await verifyChain(t.db)));
+    expect(await verifyChainAsync(t.db)).toEqual(await verifyChain(t.db));
     sql(`DELETE FROM audit_events WHERE id = 7`);
     expect(await verifyChainAsync(t.db)).toMatchObject({ ok: false, brokenAt: 8, reason: "missing row" });
   });
@@ -108,7 +108,7 @@ describe("rows reported by agents (source fields)", () => {
 
   it("console rows and agent rows verify together, and an agent row keeps its source", async () => {
     fromAgent();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 12 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 12 });
     expect(row(11)).toMatchObject({ sourceAgent: "claude-code", sourceVersion: "2.1.130", sourceHost: "laptop-7", sourceUser: "alice@x.io" });
     expect(row(12)).toMatchObject({ sourceAgent: null, sourceHost: null });
   });
@@ -116,15 +116,15 @@ describe("rows reported by agents (source fields)", () => {
   it("a changed source breaks the chain at that row", async () => {
     fromAgent();
     sql(`UPDATE audit_events SET source_host = 'other-host' WHERE id = 11`);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
   });
 
   it("a source removed from an agent row, or given to a console row, breaks the chain", async () => {
     fromAgent();
     sql(`UPDATE audit_events SET source_agent = NULL, source_version = NULL, source_host = NULL, source_user = NULL WHERE id = 11`);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 11, reason: "edited" });
     sql(`UPDATE audit_events SET source_agent = 'claude-code', source_version = '2.1.130', source_host = 'laptop-7', source_user = 'alice@x.io' WHERE id = 11`);
     sql(`UPDATE audit_events SET source_agent = 'codex' WHERE id = 3`);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: false, brokenAt: 3, reason: "edited" });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 3, reason: "edited" });
   });
 });

@@ -40,7 +40,7 @@ const PAGE = 2_000;
 export async function chainStart(db: Db): Promise<{ id: number; hash: string; archivedCount: number }> {
   const a = (await archivedHeadQuery(db).execute())[0];
   if (!a) return { id: 0, hash: GENESIS_HASH, archivedCount: 0 };
-  const archived = (await db.select({ n: sum(auditArchives.count).mapWith(Number) }).from(auditArchives).limit(1))[0];
+  const [archived] = await db.select({ n: sum(auditArchives.count).mapWith(Number) }).from(auditArchives);
   return { ...a, archivedCount: archived?.n ?? 0 };
 }
 

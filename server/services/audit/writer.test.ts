@@ -107,7 +107,7 @@ describe("AuditWriter", () => {
     other.close();
     const r = rows(t.db);
     expect(r).toHaveLength(10);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 10 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 10 });
   });
 
   it("keeps one chain when two writers share a connection (a module loaded twice by Next)", async () => {
@@ -121,7 +121,7 @@ describe("AuditWriter", () => {
     }
     a.close();
     b.close();
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 8 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 8 });
   });
 
   it("prints one JSON line per event on stdout, without secrets", () => {
@@ -176,7 +176,7 @@ describe("AuditWriter", () => {
     w.flush();
     const r = t.db.$client.prepare(`SELECT actor_email AS email, skill, session_id AS session FROM audit_events`).get();
     expect(r).toEqual({ email: "eve\ufffd@x.io", skill: "a\ufffdb", session: "ok 😀" });
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 1 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 1 });
     w.close();
   });
 
@@ -207,6 +207,6 @@ describe("AuditWriter", () => {
     ]);
     expect(r.stdout).not.toContain("t0ps3cret");
     expect(rows(t.db).map((x) => x.type)).toEqual(["login", "tool_call"]);
-    expect((await verifyChain(t.db))).toMatchObject({ ok: true, count: 2 });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 2 });
   });
 });

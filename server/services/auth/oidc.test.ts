@@ -25,7 +25,7 @@ describe("oidcSignIn", () => {
     const r = await signIn(who({ groups: ["eng", "admins", "unmapped"] }));
     if (!r.ok) throw new Error(r.message);
     expect(r.user).toMatchObject({ email: "ann@corp.example", role: "admin" });
-    expect((await sessionUser(t.db, { userId: r.user.id, sid: r.sid }))).toMatchObject({ id: r.user.id, role: "admin" });
+    expect(await sessionUser(t.db, { userId: r.user.id, sid: r.sid })).toMatchObject({ id: r.user.id, role: "admin" });
   });
 
   it("knows a person by issuer and subject: their email may change, and another subject naming a taken email is not them", async () => {
@@ -61,7 +61,7 @@ describe("oidcSignIn", () => {
     const r = await signIn(who({ groups: ["eng"] }));
     if (!r.ok) throw new Error(r.message);
     await updateUser(t.db, r.user.id, { disabled: true });
-    expect((await sessionUser(t.db, { userId: r.user.id, sid: r.sid }))).toBeNull();
+    expect(await sessionUser(t.db, { userId: r.user.id, sid: r.sid })).toBeNull();
     expect(await signIn(who({ groups: ["admins"] }))).toMatchObject({ ok: false, reason: "disabled" });
     expect((await findUserById(t.db, r.user.id))?.role).toBe("author");
     expect(await signIn(who({ subject: "s-9", email: undefined }))).toMatchObject({ ok: false, reason: "no_email" });

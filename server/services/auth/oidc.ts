@@ -49,7 +49,7 @@ export async function oidcSignIn(db: Db, audit: AuditSink, who: OidcIdentity, ro
   if (user.disabled) return refuse("disabled", { id: user.id, email: user.email });
   user = await refresh(db, audit, user, { role, email, name: who.name }, provider);
   audit.record({ type: "login", actor: { id: user.id, email: user.email }, outcome: "ok", details: { method: "oidc", ...provider } });
-  return { ok: true, user: toPublic(user), sid: (await startSession(db, user.id, ip)) };
+  return { ok: true, user: toPublic(user), sid: await startSession(db, user.id, ip) };
 }
 
 async function userOfIdentity(db: Db, issuer: string, subject: string): Promise<User | undefined> {

@@ -29,27 +29,27 @@ describe("server-side sessions", () => {
   it("a token copied before sign-out is refused after it", async () => {
     const sid = await startSession(t.db, ann.id, "127.0.0.1");
     const copied = { userId: ann.id, sid };
-    expect((await sessionUser(t.db, copied))).toMatchObject({ id: ann.id, role: "author" });
-    expect((await endSession(t.db, sid, "sign_out"))).toBe(true);
-    expect((await sessionUser(t.db, copied))).toBeNull();
-    expect((await endSession(t.db, sid, "sign_out"))).toBe(false);
+    expect(await sessionUser(t.db, copied)).toMatchObject({ id: ann.id, role: "author" });
+    expect(await endSession(t.db, sid, "sign_out")).toBe(true);
+    expect(await sessionUser(t.db, copied)).toBeNull();
+    expect(await endSession(t.db, sid, "sign_out")).toBe(false);
   });
 
   it("a token without a session id (issued before sessions were recorded), or naming another user's session, is refused", async () => {
     const sid = await startSession(t.db, ann.id, "127.0.0.1");
-    expect((await sessionUser(t.db, { userId: ann.id }))).toBeNull();
-    expect((await sessionUser(t.db, { userId: boss.id, sid }))).toBeNull();
-    expect((await sessionUser(t.db, { userId: ann.id, sid: "made-up" }))).toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id })).toBeNull();
+    expect(await sessionUser(t.db, { userId: boss.id, sid })).toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid: "made-up" })).toBeNull();
   });
 
   it("a session idle for longer than the cookie lives ends; one in use stays open", async () => {
     const t0 = new Date("2026-01-01T08:00:00Z");
     const sid = await startSession(t.db, ann.id, "127.0.0.1", t0);
     const at = (ms: number) => new Date(t0.getTime() + ms);
-    expect((await sessionUser(t.db, { userId: ann.id, sid }, at(SESSION_IDLE_MAX_MS - 1000)))).not.toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid }, at(SESSION_IDLE_MAX_MS - 1000))).not.toBeNull();
     // That request counted as use: the session lives on past the first eight hours.
-    expect((await sessionUser(t.db, { userId: ann.id, sid }, at(SESSION_IDLE_MAX_MS + 60_000)))).not.toBeNull();
-    expect((await sessionUser(t.db, { userId: ann.id, sid }, at(3 * SESSION_IDLE_MAX_MS)))).toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid }, at(SESSION_IDLE_MAX_MS + 60_000))).not.toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid }, at(3 * SESSION_IDLE_MAX_MS))).toBeNull();
   });
 
   it("rows of sessions over for more than 30 days are dropped when a new one starts; recent ones stay", async () => {
@@ -72,8 +72,8 @@ describe("server-side sessions", () => {
     const b = await startSession(t.db, ann.id, "10.0.0.2");
     await updateUser(t.db, ann.id, { disabled: true }, { audit: audit, actor: boss });
     await updateUser(t.db, ann.id, { disabled: false }, { audit: audit, actor: boss });
-    expect((await sessionUser(t.db, { userId: ann.id, sid: a }))).toBeNull();
-    expect((await sessionUser(t.db, { userId: ann.id, sid: b }))).toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid: a })).toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid: b })).toBeNull();
     expect(audit.events.filter((e) => e.type === "sessions_revoked")).toMatchObject([
       { actor: { id: boss.id }, details: { userId: ann.id, sessions: 2, reason: "user_disabled" } },
     ]);
@@ -84,9 +84,9 @@ describe("server-side sessions", () => {
     const b = await startSession(t.db, ann.id, "10.0.0.2");
     const mine = await startSession(t.db, boss.id, "127.0.0.1");
     await expect(caller(boss).user.signOutEverywhere({ id: ann.id })).resolves.toEqual({ sessionsEnded: 2 });
-    expect((await sessionUser(t.db, { userId: ann.id, sid: a }))).toBeNull();
-    expect((await sessionUser(t.db, { userId: ann.id, sid: b }))).toBeNull();
-    expect((await sessionUser(t.db, { userId: boss.id, sid: mine }))).not.toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid: a })).toBeNull();
+    expect(await sessionUser(t.db, { userId: ann.id, sid: b })).toBeNull();
+    expect(await sessionUser(t.db, { userId: boss.id, sid: mine })).not.toBeNull();
     expect(audit.events.at(-1)).toMatchObject({
       type: "sessions_revoked",
       actor: { id: boss.id },
@@ -95,7 +95,7 @@ describe("server-side sessions", () => {
     // Anyone else is refused, and that is audited too.
     const asAuthor: SessionUser = { id: ann.id, email: ann.email, name: "", role: "author" };
     await expect(caller(asAuthor).user.signOutEverywhere({ id: boss.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await sessionUser(t.db, { userId: boss.id, sid: mine }))).not.toBeNull();
+    expect(await sessionUser(t.db, { userId: boss.id, sid: mine })).not.toBeNull();
     expect(audit.events.at(-1)).toMatchObject({ type: "access_denied", details: { procedure: "user.signOutEverywhere" } });
   });
 });

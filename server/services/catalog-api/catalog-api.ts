@@ -52,7 +52,7 @@ async function setupFor(db: Db, dataHome: DataHome, p: TokenPrincipal, q: Catalo
   const w = { agent: clean(q.agent), environment: clean(q.environment) };
   if (p.userId) return resolutionFor(db, dataHome, { id: p.userId, role: p.role }, w);
   const index = await indexFor(null, dataHome);
-  return { index, ctx: { ...w, policy: (await effectivePolicy(db, {})), ...configContextFor(dataHome.home, dataHome.projectRoot) }, userId: "" };
+  return { index, ctx: { ...w, policy: await effectivePolicy(db, {}), ...configContextFor(dataHome.home, dataHome.projectRoot) }, userId: "" };
 }
 
 /** A name as the skipped list shows it: control characters escaped, cut short (it is any author's text). */

@@ -21,9 +21,9 @@ const statusOf = async (ctx: ReturnType<typeof h.ctx>, name: string) => (await l
 describe("resolution cache", () => {
   it("resolves once per index version and context, not once per request", async () => {
     const index = await indexFor("author-1", h.dataHome);
-    const ctx = { policy: (await effectivePolicy(h.db)) };
+    const ctx = { policy: await effectivePolicy(h.db) };
     const first = resolveCached(index, ctx);
-    expect(resolveCached(index, { policy: (await effectivePolicy(h.db)) })).toBe(first);
+    expect(resolveCached(index, { policy: await effectivePolicy(h.db) })).toBe(first);
     // Another context (a what-if environment) is resolved on its own.
     expect(resolveCached(index, { ...ctx, environment: "prod" })).not.toBe(first);
   });

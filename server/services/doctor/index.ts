@@ -72,7 +72,7 @@ const worse = (a: SkillFindings, b: SkillFindings) =>
 /** The catalog report: every active definition the actor's catalog resolves to, and every one that does not load, doctored together. */
 export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportView> {
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  const all = skillRows(index, (await effectivePolicy(ctx.db)), new Map(), ctx.actor.id);
+  const all = skillRows(index, await effectivePolicy(ctx.db), new Map(), ctx.actor.id);
   const entries = entriesByKey(index, all); // pairs rows with entries by position: give it every row
   // What agents get, and what does not load at all (a high skill.not-loadable finding, as for a folder given by path).
   const rows = all.filter((r) => r.status === "active" || r.status === "pending-approval" || r.status === "invalid");

@@ -22,7 +22,7 @@ describe("editor drafts", () => {
     const ann = h.ctx(h.actor("author", "ann"));
     await saveDraft(ann, { ref, path: "SKILL.md", text: "first", baseDigest: "a".repeat(64) }, 1000);
     await saveDraft(ann, { ref, path: "SKILL.md", text: "second", baseDigest: "a".repeat(64) }, 2000);
-    expect((await listDrafts(ann, ref, 3000))).toEqual([{ path: "SKILL.md", text: "second", baseDigest: "a".repeat(64), updatedAt: 2000 }]);
+    expect(await listDrafts(ann, ref, 3000)).toEqual([{ path: "SKILL.md", text: "second", baseDigest: "a".repeat(64), updatedAt: 2000 }]);
   });
 
   it("another user, an admin included, never sees or discards someone's draft", async () => {
@@ -30,9 +30,9 @@ describe("editor drafts", () => {
     const bob = h.ctx(h.actor("author", "bob"));
     const admin = h.ctx(h.actor("admin", "root"));
     await saveDraft(ann, { ref, path: "SKILL.md", text: "ann's words", baseDigest: null });
-    expect((await listDrafts(bob, ref))).toEqual([]);
-    expect((await listDrafts(admin, ref))).toEqual([]);
-    expect((await discardDrafts(bob, ref))).toEqual({ discarded: 0 });
+    expect(await listDrafts(bob, ref)).toEqual([]);
+    expect(await listDrafts(admin, ref)).toEqual([]);
+    expect(await discardDrafts(bob, ref)).toEqual({ discarded: 0 });
     await saveDraft(bob, { ref, path: "SKILL.md", text: "bob's words", baseDigest: null });
     expect((await listDrafts(ann, ref)).map((d) => d.text)).toEqual(["ann's words"]);
     expect((await listDrafts(bob, ref)).map((d) => d.text)).toEqual(["bob's words"]);
@@ -45,7 +45,7 @@ describe("editor drafts", () => {
     await saveDraft(ann, { ref: personal, path: "SKILL.md", text: "x", baseDigest: null });
     expect(await code(() => saveDraft(admin, { ref: personal, path: "SKILL.md", text: "y", baseDigest: null }))).toBe("FORBIDDEN");
     expect(await code(() => listDrafts(h.ctx(h.actor("author", "bob")), personal))).toBe("FORBIDDEN");
-    expect((await listDrafts(admin, personal))).toEqual([]);
+    expect(await listDrafts(admin, personal)).toEqual([]);
   });
 
   it("a viewer keeps no drafts; paths outside the skill are refused", async () => {
@@ -57,8 +57,8 @@ describe("editor drafts", () => {
     const ann = h.ctx(h.actor("author", "ann"));
     await saveDraft(ann, { ref, path: "SKILL.md", text: "a", baseDigest: null }, 1000);
     await saveDraft(ann, { ref, path: "references/b.md", text: "b", baseDigest: null }, 1000);
-    expect((await discardDrafts(ann, ref, "SKILL.md"))).toEqual({ discarded: 1 });
+    expect(await discardDrafts(ann, ref, "SKILL.md")).toEqual({ discarded: 1 });
     expect((await listDrafts(ann, ref, 2000)).map((d) => d.path)).toEqual(["references/b.md"]);
-    expect((await listDrafts(ann, ref, 1000 + DRAFT_MAX_AGE_MS + 1))).toEqual([]);
+    expect(await listDrafts(ann, ref, 1000 + DRAFT_MAX_AGE_MS + 1)).toEqual([]);
   });
 });

@@ -214,7 +214,7 @@ async function ownRow(ctx: SkillsContext, id: number): Promise<EvalRunRow> {
 }
 
 export async function getRun(ctx: SkillsContext, id: number): Promise<EvalRunView> {
-  return viewOf((await ownRow(ctx, id)));
+  return viewOf(await ownRow(ctx, id));
 }
 
 /** The runs of one skill, newest first (results left out: the history chart and list need the figures only). */

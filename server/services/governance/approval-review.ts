@@ -59,7 +59,7 @@ export async function approvalReview(db: Db, dataHome: DataHome, viewerId: strin
   const { row, entry, all } = await approvalEntry(db, dataHome, viewerId, id);
   // Resolved as the registry does for the definition's owner: the shared layers and only that owner's personal one.
   const same = all.filter((d) => d.name === entry.name && (d.layer !== "personal" || ownerOf(d, dataHome) === row.ownerId));
-  const ctx = { ...configOrDefault(dataHome), policy: (await effectivePolicy(db, { userId: row.ownerId })) };
+  const ctx = { ...configOrDefault(dataHome), policy: await effectivePolicy(db, { userId: row.ownerId }) };
   const now = resolve({ definitions: () => same, names: () => [entry.name] }, entry.plugin ? `${entry.name}@${entry.plugin}` : entry.name, ctx).active;
   const waiting = readShown(entry.file);
   const active = now && now.id !== entry.id ? now : null;

@@ -77,7 +77,7 @@ async function authorOf(db: Db, e: SkillEntry, ownerId: string | null): Promise<
 export async function syncApprovals(db: Db, dataHome: DataHome, definitions: Iterable<SkillEntry>): Promise<ApprovalItem[]> {
   const policies = new Map<string | null, Awaited<ReturnType<typeof effectivePolicy>>>();
   const policyFor = async (owner: string | null) => {
-    if (!policies.has(owner)) policies.set(owner, (await effectivePolicy(db, { userId: owner })));
+    if (!policies.has(owner)) policies.set(owner, await effectivePolicy(db, { userId: owner }));
     return policies.get(owner)!;
   };
   const out: ApprovalItem[] = [];
@@ -94,9 +94,10 @@ export async function syncApprovals(db: Db, dataHome: DataHome, definitions: Ite
   const keyOf = (layer: string, owner: string | null, plugin: string | null, skill: string, digest: string) =>
     [layer, owner ?? "", plugin ?? "", skill, digest].join("\u0000");
   const existing = new Map<string, Approval>();
-  for (const a of await db.select().from(approvals).orderBy(approvals.id)) existing.set(keyOf(a.layer, a.ownerId, a.plugin, a.skill, a.digest), a);
-  // One transaction: the first listing after "require approval" is switched on may create a row per skill.
+  // One transaction: the first listing after "require approval" is switched on may create a row per skill. The rows
+  // are read inside it, so two listings at once do not both create the same pending row.
   await inTransaction(db, async (tx) => {
+    for (const a of await tx.select().from(approvals).orderBy(approvals.id)) existing.set(keyOf(a.layer, a.ownerId, a.plugin, a.skill, a.digest), a);
     for (const e of all) {
       if (!e.loadable || seen.has(e.id)) continue;
       seen.add(e.id);

@@ -51,7 +51,7 @@ export async function resolutionFor(db: Db, dataHome: DataHome, viewer: Viewer, 
     environment: blankToUndefined(w.environment),
     agent: blankToUndefined(w.agent),
     tenant: blankToUndefined(w.tenant),
-    policy: (await effectivePolicy(db, { userId })),
+    policy: await effectivePolicy(db, { userId }),
     // config.yaml of the data home and the project, as the CLI reads them.
     ...configContextFor(dataHome.home, dataHome.projectRoot),
   };

@@ -19,7 +19,7 @@ describe("deploy preview", () => {
     h.skill("project", "data-handling", { body: "project rules\n" });
     h.skill("project", "other", { extra: "scope:\n  environments: [production, staging]\n  agents: [cot-agent]" });
     const index = await indexFor(h.admin.id, h.dataHome);
-    const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, (await effectivePolicy(h.db)));
+    const p = previewDeploy(index, h.dataHome, { name: "data-handling", target: "enterprise" }, await effectivePolicy(h.db));
     expect(p.rows.map((r) => r.label)).toEqual(["default (no environment, agent or tenant)", "environment=production", "environment=staging", "agent=cot-agent"]);
     for (const r of p.rows) {
       expect(r.before).toMatchObject({ layer: "project", isCopy: false });
@@ -35,7 +35,7 @@ describe("deploy preview", () => {
     h.skill("plugin", "review", { plugin: "tools", extra: "priority: 1000" });
     const index = await indexFor(h.admin.id, h.dataHome);
     const fromId = index.definitions("review").find((e) => e.layer === "plugin")!.id;
-    const p = previewDeploy(index, h.dataHome, { name: "review", fromId, target: "project" }, (await effectivePolicy(h.db)));
+    const p = previewDeploy(index, h.dataHome, { name: "review", fromId, target: "project" }, await effectivePolicy(h.db));
     expect(p.changedContexts).toBe(0);
     expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "shadowed", after: { layer: "enterprise" } });
     expect(p.rows[0]!.copyReason).toMatch(/shadowed by the enterprise definition/);
@@ -46,7 +46,7 @@ describe("deploy preview", () => {
     h.skill("personal", "tool", { userId: h.admin.id });
     const index = await indexFor(h.admin.id, h.dataHome);
     // Deploying the personal skill to the project layer: the personal one still wins for this user.
-    const p = previewDeploy(index, h.dataHome, { name: "tool", target: "project" }, (await effectivePolicy(h.db, { userId: h.admin.id })));
+    const p = previewDeploy(index, h.dataHome, { name: "tool", target: "project" }, await effectivePolicy(h.db, { userId: h.admin.id }));
     expect(p.rows[0]).toMatchObject({ changes: false, copyStatus: "pending-approval" });
   });
 });
@@ -93,7 +93,7 @@ describe("deploy", () => {
   it("refuses when the source changed since the preview", async () => {
     const dir = h.skill("project", "x");
     const index = await indexFor(h.admin.id, h.dataHome);
-    const p = previewDeploy(index, h.dataHome, { name: "x", target: "enterprise" }, (await effectivePolicy(h.db)));
+    const p = previewDeploy(index, h.dataHome, { name: "x", target: "enterprise" }, await effectivePolicy(h.db));
     fs.appendFileSync(path.join(dir, "SKILL.md"), "edited\n");
     index.refresh([dir]);
     const policy = await effectivePolicy(h.db);

@@ -13,7 +13,7 @@ describe("policy changes", () => {
   it("each change is stored and audited as policy_changed with the whole policy before and after", async () => {
     await changePolicy(h.db, { op: "block", name: "git-helper" }, actor());
     await changePolicy(h.db, { op: "disable", name: "code-review", layer: "project" }, actor());
-    expect((await readStoredPolicy(h.db))).toEqual({ blockedNames: ["git-helper"], disabled: [{ name: "code-review", layer: "project" }] });
+    expect(await readStoredPolicy(h.db)).toEqual({ blockedNames: ["git-helper"], disabled: [{ name: "code-review", layer: "project" }] });
     const events = h.audit.events.filter((e) => e.type === "policy_changed");
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({
@@ -24,13 +24,13 @@ describe("policy changes", () => {
     expect(events[1]!.details!.before).toEqual({ blockedNames: ["git-helper"], disabled: [] });
     await changePolicy(h.db, { op: "unblock", name: "git-helper" }, actor());
     await changePolicy(h.db, { op: "enable", name: "code-review", layer: "project" }, actor());
-    expect((await readStoredPolicy(h.db))).toEqual({ blockedNames: [], disabled: [] });
+    expect(await readStoredPolicy(h.db)).toEqual({ blockedNames: [], disabled: [] });
   });
 
   it("approval switches and the allowlist reach the effective policy", async () => {
     await changePolicy(h.db, { op: "setRequireApproval", scripts: true }, actor());
     await changePolicy(h.db, { op: "setAllowlist", names: ["b", "a", "a"] }, actor());
-    expect((await effectivePolicy(h.db))).toMatchObject({ requireApprovalForScripts: true, allowlist: ["a", "b"], approvedDigests: {} });
+    expect(await effectivePolicy(h.db)).toMatchObject({ requireApprovalForScripts: true, allowlist: ["a", "b"], approvedDigests: {} });
     await changePolicy(h.db, { op: "setRequireApproval", scripts: false, project: true }, actor());
     const p = await readStoredPolicy(h.db);
     expect(p.requireApprovalForScripts).toBeUndefined();
@@ -49,7 +49,7 @@ describe("policy changes", () => {
     await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/(a)\\1/"] }, actor())).rejects.toThrow(/backreference/);
     await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: ["/x{0,999}y{0,999}z{0,999}/"] }, actor())).rejects.toThrow(/too large/);
     await expect(changePolicy(h.db, { op: "setForbiddenPatterns", patterns: [" "] }, actor())).rejects.toThrow(/empty pattern/);
-    expect((await readStoredPolicy(h.db))).toEqual(before);
+    expect(await readStoredPolicy(h.db)).toEqual(before);
     expect(h.audit.events).toHaveLength(0);
   });
 

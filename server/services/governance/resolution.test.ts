@@ -64,7 +64,7 @@ describe("policies change what agents get", () => {
     expect(row(m, "git-helper")!.cells.project[0]!.status).toBe("blocked");
     expect(row(m, "git-helper")!.active).toBeNull();
     // The playground's listing: effectivePolicy + resolveAll over the same index.
-    const listed = resolveAll(index, { policy: (await effectivePolicy(h.db, { userId: h.admin.id })) }).skills.map((s) => s.name);
+    const listed = resolveAll(index, { policy: await effectivePolicy(h.db, { userId: h.admin.id }) }).skills.map((s) => s.name);
     expect(listed).toEqual(["other"]);
   });
 

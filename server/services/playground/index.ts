@@ -47,7 +47,7 @@ export async function playgroundOptions(db: Db, dataHome: DataHome, actor: Actor
   const index = await indexFor(actor.id, dataHome);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
   // The admin's scope defaults too, as a session that names no environment would resolve.
-  const skills = resolveCached(index, { policy: (await effectivePolicy(db, { userId: actor.id })), ...configContextFor(dataHome.home, dataHome.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
+  const skills = resolveCached(index, { policy: await effectivePolicy(db, { userId: actor.id }), ...configContextFor(dataHome.home, dataHome.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));
   let sandbox: { mode: string; detail: string };
   try {
     const st = await sharedRunner(dataHome.scratchRoot, env).sandbox.status();

@@ -87,12 +87,12 @@ describe("sessions", () => {
     await startTurn(deps(), alice, s.id, { request: "draft the release notes" });
     await collect(alice, s.id);
     fs.writeFileSync(`${scratchDirOf(w.dataHome, s.id)}/notes.txt`, "draft");
-    expect((await listMessages(w.db, s.id))).toHaveLength(2);
+    expect(await listMessages(w.db, s.id)).toHaveLength(2);
     expect((await err(removeSession(w.db, w.dataHome, bob, s.id))).code).toBe("NOT_FOUND");
     await removeSession(w.db, w.dataHome, alice, s.id);
     expect(fs.existsSync(scratchDirOf(w.dataHome, s.id))).toBe(false);
-    expect((await listMessages(w.db, s.id))).toHaveLength(0);
-    expect((await listSessions(w.db, "alice"))).toHaveLength(0);
+    expect(await listMessages(w.db, s.id)).toHaveLength(0);
+    expect(await listSessions(w.db, "alice")).toHaveLength(0);
   });
 });
 
@@ -175,13 +175,15 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     server = await scriptedOpenAiServer([{ content: "slow answer" }], { delayMs: 1500 });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "test-key" };
     const s = await createSession(w.db, w.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
-    await startTurn(deps(env), alice, s.id, { request: "hello" });
+    // Two sends at once (two tabs): one turn starts, the other is refused, though neither had started when both asked.
+    const both = await Promise.allSettled([startTurn(deps(env), alice, s.id, { request: "hello" }), startTurn(deps(env), alice, s.id, { request: "hello too" })]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
     const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
     expect(second.code).toBe("CONFLICT");
     expect(second.message).toMatch(/already running/);
     expect((await err(() => stopTurn(w.db, bob, s.id))).code).toBe("NOT_FOUND");
-    expect((await stopTurn(w.db, alice, s.id))).toBe(true);
+    expect(await stopTurn(w.db, alice, s.id)).toBe(true);
     await settled(s.id);
     const msgs = await listMessages(w.db, s.id);
     expect(msgs[1]).toMatchObject({ role: "assistant", content: "(Stopped before an answer.)", record: { reason: "aborted" } });
@@ -205,7 +207,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
       expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
       pieces.push(item.event.text);
       if (pieces.length === 2) {
-        expect((await stopTurn(w.db, alice, s.id))).toBe(true);
+        expect(await stopTurn(w.db, alice, s.id)).toBe(true);
       }
     }
     await settled(s.id);

@@ -4,7 +4,7 @@
 import type { Db } from "../../../db/client";
 import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
-import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor } from "./sessions";
+import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor, type PlaygroundSession } from "./sessions";
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
@@ -38,6 +38,8 @@ const MAX_REQUEST = 20_000;
 const MAX_PERSISTED_TEXT = 20_000;
 
 const running = processWide("playgroundTurns", () => new Map<string, RunningTurn>());
+/** Sessions whose turn is being set up (its history read, its request stored) and not yet in `running`. */
+const starting = processWide("playgroundTurnsStarting", () => new Set<string>());
 
 export function runningTurn(sessionId: string): { turn: number; mode: DisclosureMode; startedAt: number } | null {
   const r = running().get(sessionId);
@@ -84,9 +86,20 @@ export function persistable(events: StreamEvent[]): StreamEvent[] {
 export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string, input: TurnInput): Promise<{ turn: number; mode: DisclosureMode }> {
   const session = await ownSession(deps.db, actor, sessionId);
   const turns = running();
-  if (turns.has(sessionId)) {
+  if (turns.has(sessionId) || starting().has(sessionId)) {
     throw new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
   }
+  // Reserved with no await since the check, so two sends at once cannot both start; held until the turn runs.
+  starting().add(sessionId);
+  try {
+    return await beginTurn(deps, actor, session, sessionId, input);
+  } finally {
+    starting().delete(sessionId);
+  }
+}
+
+async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSession, sessionId: string, input: TurnInput): Promise<{ turn: number; mode: DisclosureMode }> {
+  const turns = running();
   let request = input.request?.trim() ?? "";
   let beforeTurn: number | undefined;
   if (input.replayOf !== undefined) {
@@ -99,7 +112,6 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   if (request.length > MAX_REQUEST) throw new PlaygroundError("BAD_REQUEST", `A request is limited to ${MAX_REQUEST} characters`);
   const mode = input.mode ?? session.mode;
 
-  // Reserve the session before anything awaits, so two sends at once cannot both start.
   const history = await historyOf(deps.db, sessionId, beforeTurn);
   const activeBefore = await sessionActiveSkills(deps.db, sessionId, beforeTurn);
   const turn = await nextTurn(deps.db, sessionId);

@@ -14,13 +14,13 @@ describe("policyFromHome (the CLI's view of the console policy)", () => {
   it("is null without a console.db, and the stored policy with approvals when there is one", async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "of-home-"));
     cleanups.push(() => fs.rmSync(empty, { recursive: true, force: true }));
-    expect((await policyFromHome(empty))).toBeNull();
+    expect(await policyFromHome(empty)).toBeNull();
 
     const t = tempDb();
     cleanups.push(t.cleanup);
     await changePolicy(t.db, { op: "block", name: "git-helper" }, { audit: new MemoryAuditSink(), actor: { id: "a" } });
     await changePolicy(t.db, { op: "setRequireApproval", scripts: true }, { audit: new MemoryAuditSink(), actor: { id: "a" } });
-    expect((await policyFromHome(t.dir))).toMatchObject({ blockedNames: ["git-helper"], requireApprovalForScripts: true, approvedDigests: {} });
+    expect(await policyFromHome(t.dir)).toMatchObject({ blockedNames: ["git-helper"], requireApprovalForScripts: true, approvedDigests: {} });
   });
 
   it("a file that is not a database gives a readable error", async () => {

@@ -39,9 +39,9 @@ describe("create, save, conflict, restore", () => {
     // The validator's rule, with its valid suggestion: the name the form accepts is the name the validator accepts.
     expect((await checkNewName(author, { layer: "project" }, "Good_One")).problems[0]).toBe('name "Good_One" must be lowercase: use "good-one".');
     expect((await checkNewName(author, { layer: "project" }, "a".repeat(65))).problems.join()).toMatch(/64/);
-    expect((await checkNewName(author, { layer: "project" }, "good-name"))).toEqual({ ok: true, problems: [], warnings: [] });
+    expect(await checkNewName(author, { layer: "project" }, "good-name")).toEqual({ ok: true, problems: [], warnings: [] });
     // A name the spec allows but a console folder does not: one message that agrees with the rule, and an ASCII name.
-    expect((await checkNewName(author, { layer: "project" }, "café-notes"))).toEqual({ ok: false, problems: ['The console names skill folders in ASCII: lowercase a-z, digits and single hyphens. "cafe-notes" would do.'], warnings: [] });
+    expect(await checkNewName(author, { layer: "project" }, "café-notes")).toEqual({ ok: false, problems: ['The console names skill folders in ASCII: lowercase a-z, digits and single hyphens. "cafe-notes" would do.'], warnings: [] });
     expect((await checkNewName(author, { layer: "project" }, "ملاحظات")).problems).toEqual(["The console names skill folders in ASCII: lowercase a-z, digits and single hyphens."]);
     await createSkill(author, { layer: "project", name: "good-name", description: "x", template: "basic" });
     expect((await checkNewName(author, { layer: "project" }, "good-name")).problems.join()).toMatch(/already exists/);
@@ -76,6 +76,28 @@ describe("create, save, conflict, restore", () => {
     expect((await listVersions(h.db, ref)).map((v) => v.action)).toEqual(["save", "create"]);
     // No temp files are left beside the skill.
     expect(fs.readdirSync(skillDirOf(h.dataHome, ref)).filter((n) => n.startsWith("."))).toEqual([]);
+  });
+
+  it("two saves sent at once from the same loaded text: one is written, the other is a conflict", async () => {
+    const a = h.ctx(h.actor("author"));
+    const b = h.ctx(h.actor("author", "author-2"));
+    const { ref } = await createSkill(a, { layer: "project", name: "race", description: "Race. Use for races.", template: "basic" });
+    const loaded = readSkillFile(a, ref, "SKILL.md");
+    const both = await Promise.allSettled([
+      saveFile(a, { ref, path: "SKILL.md", text: loaded.text + "\nA's line\n", baseDigest: loaded.digest }),
+      saveFile(b, { ref, path: "SKILL.md", text: loaded.text + "\nB's line\n", baseDigest: loaded.digest }),
+    ]);
+    expect(both[0].status).toBe("fulfilled");
+    expect(both[1].status === "rejected" && both[1].reason).toBeInstanceOf(SkillConflictError);
+    expect(fs.readFileSync(path.join(skillDirOf(h.dataHome, ref), "SKILL.md"), "utf8")).toContain("A's line");
+  });
+
+  it("two creates of one name at once: one skill is made, the other is refused as taken", async () => {
+    const a = h.ctx(h.actor("author"));
+    const make = () => createSkill(a, { layer: "project", name: "twin", description: "Twin. Use for twins.", template: "basic" });
+    const both = await Promise.allSettled([make(), make()]);
+    expect(both[0].status).toBe("fulfilled");
+    expect(both[1].status === "rejected" && (both[1].reason as SkillServiceError).code).toBe("BAD_REQUEST");
   });
 
   it("an edit made on disk (git, another editor) after opening is a conflict too", async () => {
@@ -209,7 +231,7 @@ describe("delete and restore a whole skill", () => {
     expect(skillTree(a, ref)).toEqual(before);
     expect(fs.readFileSync(path.join(dir, "assets/bin.dat"))).toEqual(Buffer.from([0, 1, 2, 255]));
     expect(fs.statSync(path.join(dir, "scripts/run.sh")).mode & 0o111).not.toBe(0);
-    expect((await listDeleted(a))).toEqual([]);
+    expect(await listDeleted(a)).toEqual([]);
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_restored" });
     expect(await code(() => restoreDeleted(a, versionId))).toBe("CONFLICT");
   });

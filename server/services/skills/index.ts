@@ -34,7 +34,7 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: s
   if (owner !== undefined && owner !== ctx.actor.id) {
     assertMayReview(ctx.actor, owner);
     const index = await indexFor(owner, ctx.dataHome);
-    const rows = listedRows(index, (await effectivePolicy(ctx.db, { userId: owner })), owner).filter((r) => r.row.layer === "personal");
+    const rows = listedRows(index, await effectivePolicy(ctx.db, { userId: owner }), owner).filter((r) => r.row.layer === "personal");
     // Their names and descriptions are a look at someone's personal skills too: on the record like opening one.
     ctx.audit.record({
       type: "personal_skill_opened",
@@ -43,10 +43,10 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: s
       outcome: "ok",
       details: { ownerId: owner, procedure: ctx.procedure, listed: rows.length },
     });
-    return queryRows(rows, (await latestChanges(ctx.db)), query);
+    return queryRows(rows, await latestChanges(ctx.db), query);
   }
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  return queryRows(listedRows(index, (await effectivePolicy(ctx.db)), ctx.actor.id), (await latestChanges(ctx.db)), query);
+  return queryRows(listedRows(index, await effectivePolicy(ctx.db), ctx.actor.id), await latestChanges(ctx.db), query);
 }
 
 /** The editor's header: files, whether the actor may write, and the definition's status in the list. */
@@ -61,7 +61,7 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   let validity: ListedRow["row"]["validity"] | null = null;
   if (entry) {
     const owner = someoneElse ? ref.ownerId! : ctx.actor.id;
-    const listed = listedRows(index, (await effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined)), owner);
+    const listed = listedRows(index, await effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined), owner);
     // The row of this very entry (the same folder may not be listed twice).
     const row = listed.find((r) => r.entry === entry)?.row;
     status = row?.status ?? null;

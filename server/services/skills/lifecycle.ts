@@ -49,7 +49,7 @@ export async function checkNewName(ctx: SkillsContext, target: { layer: LayerNam
   if (!problems.length) {
     // The registry's own rule over the stored policy, as every listing resolves it, so the form never calls a name
     // "available" that the catalog then shows as blocked.
-    const blocked = blockReason(name, (await readStoredPolicy(ctx.db)));
+    const blocked = blockReason(name, await readStoredPolicy(ctx.db));
     if (blocked) warnings.push(`${name} is free in the ${target.layer} layer, but ${blocked}: it would never be active. Choose another name, or ask an administrator.`);
   }
   return { ok: problems.length === 0, problems, warnings };

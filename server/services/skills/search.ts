@@ -12,7 +12,7 @@ import { sourceProvenance } from "../../runtime/sources/roots";
 
 export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
   const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  const context = { policy: (await effectivePolicy(ctx.db, { userId: ctx.actor.id })), ...configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot) };
+  const context = { policy: await effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot) };
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const sources = sourceProvenance(ctx.dataHome.home);

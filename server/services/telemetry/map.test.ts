@@ -24,9 +24,9 @@ describe("Codex's counter", () => {
   const counted = (m: { events: { details?: Record<string, unknown> }[] }) => m.events.map((e) => e.details?.count ?? 1);
 
   it("a cumulative value becomes the increase since the last one, and a smaller one means the counter restarted", async () => {
-    expect(counted((await mapMetrics(counter(10, 2), sender, received, () => 7)))).toEqual([3]);
-    expect(counted((await mapMetrics(counter(3, 2), sender, received, () => 10)))).toEqual([3]);
-    expect(counted((await mapMetrics(counter(10, 2), sender, received, () => 10)))).toEqual([]);
+    expect(counted(await mapMetrics(counter(10, 2), sender, received, () => 7))).toEqual([3]);
+    expect(counted(await mapMetrics(counter(3, 2), sender, received, () => 10))).toEqual([3]);
+    expect(counted(await mapMetrics(counter(10, 2), sender, received, () => 10))).toEqual([]);
   });
 
   it("the last value is asked for from the series' start on, when the agent's clock is believable", async () => {

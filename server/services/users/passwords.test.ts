@@ -31,8 +31,8 @@ describe("passwords and self-protection", () => {
     await expect(caller(me).user.changePassword({ current: "first-pass-1", next: "short" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await caller(me).user.changePassword({ current: "first-pass-1", next: "second-pass-2" })).toEqual({ sessionsEnded: 1 });
     expect(await verifyPassword("second-pass-2", (await findUserById(t.db, u.id))!.passwordHash)).toBe(true);
-    expect((await sessionUser(t.db, { userId: u.id, sid: here }))).not.toBeNull();
-    expect((await sessionUser(t.db, { userId: u.id, sid: laptop }))).toBeNull();
+    expect(await sessionUser(t.db, { userId: u.id, sid: here })).not.toBeNull();
+    expect(await sessionUser(t.db, { userId: u.id, sid: laptop })).toBeNull();
     expect(JSON.stringify(audit.events)).not.toContain("second-pass-2");
   });
 
@@ -45,7 +45,7 @@ describe("passwords and self-protection", () => {
     expect(r.password).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(r.sessionsEnded).toBe(1);
     expect(await verifyPassword(r.password, (await findUserById(t.db, u.id))!.passwordHash)).toBe(true);
-    expect((await sessionUser(t.db, { userId: u.id, sid: s }))).toBeNull();
+    expect(await sessionUser(t.db, { userId: u.id, sid: s })).toBeNull();
     expect(audit.events.at(-1)).toMatchObject({ type: "password_reset", details: { userId: u.id, sessionsEnded: 1 } });
     expect(JSON.stringify(audit.events)).not.toContain(r.password);
     await expect(caller({ id: u.id, email: u.email, name: "", role: "viewer" }).user.resetPassword({ id: admin.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
@@ -58,7 +58,7 @@ describe("passwords and self-protection", () => {
     const asA = caller({ id: a.id, email: a.email, name: "", role: "admin" });
     await expect(asA.user.update({ id: a.id, disabled: true })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/cannot disable yourself/) });
     await expect(asA.user.update({ id: a.id, role: "author" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    expect((await findUserById(t.db, a.id))).toMatchObject({ role: "admin", disabled: false });
+    expect(await findUserById(t.db, a.id)).toMatchObject({ role: "admin", disabled: false });
     expect((await asA.user.update({ id: a.id, name: "Ada" })).name).toBe("Ada");
   });
 });

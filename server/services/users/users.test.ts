@@ -24,7 +24,7 @@ describe("users", () => {
     await expect(createUser(t.db, { email: "A@X.IO", role: "admin", password: "password2" })).rejects.toMatchObject({
       code: "CONFLICT",
     });
-    expect((await listUsers(t.db))).toHaveLength(1);
+    expect(await listUsers(t.db)).toHaveLength(1);
   });
 
   it("never lets the last active admin be demoted or disabled", async () => {

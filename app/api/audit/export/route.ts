@@ -28,7 +28,7 @@ export async function GET(req: Request) {
   }
   const scope = auditScopeFor(user);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return new Response(exportStream(db, (await resolveUserFilter(db, parsed.data)), scope, format), {
+  return new Response(exportStream(db, await resolveUserFilter(db, parsed.data), scope, format), {
     headers: {
       "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
       "content-disposition": `attachment; filename="audit-${stamp}.${format}"`,

@@ -7,7 +7,7 @@ import type { TGetInput, TListInput } from "./list.schema";
 
 async function split(ctx: AuthedContext, input: TListInput) {
   const { cursor, limit, ...filter } = input;
-  return { filter: (await resolveUserFilter(ctx.db, filter)), page: { cursor, limit } };
+  return { filter: await resolveUserFilter(ctx.db, filter), page: { cursor, limit } };
 }
 
 /** One page of events, newest first. */

@@ -63,13 +63,13 @@ export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TD
 export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return previewDeploy(index, ctx.dataHome, input, (await effectivePolicy(ctx.db, { userId: ctx.user.id })), (await readDoctorPolicy(ctx.db)).ignore);
+  return previewDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), (await readDoctorPolicy(ctx.db)).ignore);
 };
 
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
   checkDeployRight(ctx.user, input.target);
   const index = await indexFor(ctx.user.id, ctx.dataHome);
-  return executeDeploy(index, ctx.dataHome, input, (await effectivePolicy(ctx.db, { userId: ctx.user.id })), { audit: ctx.audit, actor: actorOf(ctx.user) }, (await readDoctorPolicy(ctx.db)));
+  return executeDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, await readDoctorPolicy(ctx.db));
 };
 
 /** What an agent in this context would be offered: one active definition per name (what the playground's listing shows). */

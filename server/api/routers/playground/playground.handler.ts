@@ -33,7 +33,7 @@ export const get = async ({ ctx, input }: { ctx: AuthedContext; input: { session
   return {
     session,
     // Without what is only shown on demand (a listing's text and names: turnListing), so a long session stays small.
-    messages: historyMessages((await listMessages(ctx.db, session.id))),
+    messages: historyMessages(await listMessages(ctx.db, session.id)),
     running: runningTurn(session.id),
     canWrite: session.userId === ctx.user.id && ctx.user.role !== "viewer",
   };
@@ -57,7 +57,7 @@ export const replay = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId:
   startTurn(deps(ctx), ctx.user, input.sessionId, { replayOf: input.turn, mode: input.mode });
 
 export const stop = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) =>
-  ({ stopped: (await stopTurn(ctx.db, ctx.user, input.sessionId)) });
+  ({ stopped: await stopTurn(ctx.db, ctx.user, input.sessionId) });
 
 export const listing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
   listingFor(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");

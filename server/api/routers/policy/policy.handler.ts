@@ -6,7 +6,7 @@ import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
-export const get = async ({ ctx }: { ctx: AuthedContext }) => ({ policy: (await readStoredPolicy(ctx.db)), vendorWordPatterns: VENDOR_WORD_PATTERNS });
+export const get = async ({ ctx }: { ctx: AuthedContext }) => ({ policy: await readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
 
 /** The stored policy after the change, and what the change's names match nothing of today (said, not refused). */
 export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => {
@@ -19,7 +19,7 @@ export const preview = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChan
 
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
   const items = await syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));
-  return { items, recent: (await recentDecisions(ctx.db, 30)) };
+  return { items, recent: await recentDecisions(ctx.db, 30) };
 };
 
 const doctorCtx = (ctx: AuthedContext) => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });

@@ -14,7 +14,7 @@ const svc = async (ctx: AuthedContext): Promise<skills.SkillsContext> => ({
   db: ctx.db,
   dataHome: ctx.dataHome,
   audit: ctx.audit,
-  actor: (await skills.skillActor(ctx.db, ctx.user)),
+  actor: await skills.skillActor(ctx.db, ctx.user),
   procedure: ctx.procedure,
 });
 
@@ -31,17 +31,17 @@ export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZL
   return skills.listSkills(c, { ...query, ...(keys ? { keys } : {}) }, owner);
 });
 
-export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", async () => skills.searchSkills((await svc(ctx)), input.q, input.limit));
+export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", async () => skills.searchSkills(await svc(ctx), input.q, input.limit));
 
-export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", async () => skills.skillInfo((await svc(ctx)), input.ref));
+export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", async () => skills.skillInfo(await svc(ctx), input.ref));
 
 export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
-  run(ctx, "skill.readFile", async () => skills.readSkillFile((await svc(ctx)), input.ref, input.path));
+  run(ctx, "skill.readFile", async () => skills.readSkillFile(await svc(ctx), input.ref, input.path));
 
-export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", async () => checkWithProblems((await svc(ctx)), input.ref, input.text));
+export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", async () => checkWithProblems(await svc(ctx), input.ref, input.text));
 
 export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.disclosure", async () => skills.skillDisclosure((await svc(ctx)), input.ref));
+  run(ctx, "skill.disclosure", async () => skills.skillDisclosure(await svc(ctx), input.ref));
 
 /** A conflict is an answer, not a failure: the editor needs both texts and the diff to show the conflict view. */
 export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>
@@ -65,61 +65,61 @@ function conflictResult(e: skills.SkillConflictError) {
 
 export const createFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateFileInput> }) =>
   run(ctx, "skill.createFile", async () =>
-    input.kind === "folder" ? skills.createFolder((await svc(ctx)), input.ref, input.path) : (await skills.createFile((await svc(ctx)), input.ref, input.path, input.text ?? "")),
+    input.kind === "folder" ? skills.createFolder(await svc(ctx), input.ref, input.path) : (await skills.createFile(await svc(ctx), input.ref, input.path, input.text ?? "")),
   );
 
 export const rename = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRenameInput> }) =>
-  run(ctx, "skill.rename", async () => skills.renamePath((await svc(ctx)), input.ref, input.from, input.to));
+  run(ctx, "skill.rename", async () => skills.renamePath(await svc(ctx), input.ref, input.from, input.to));
 
 export const deletePath = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
-  run(ctx, "skill.deletePath", async () => skills.deletePath((await svc(ctx)), input.ref, input.path));
+  run(ctx, "skill.deletePath", async () => skills.deletePath(await svc(ctx), input.ref, input.path));
 
 export const versions = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
   run(ctx, "skill.versions", async () => {
-    skills.skillTree((await svc(ctx)), input.ref); // rights and existence
+    skills.skillTree(await svc(ctx), input.ref); // rights and existence
     return skills.listVersions(ctx.db, { ...input.ref, ownerId: input.ref.layer === "personal" ? (input.ref.ownerId ?? ctx.user.id) : undefined });
   });
 
 export const version = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZVersionInput> }) =>
   run(ctx, "skill.version", async () => {
-    const v = await skills.readVersion((await svc(ctx)), input.id);
+    const v = await skills.readVersion(await svc(ctx), input.id);
     return { id: v.id, path: v.path, action: v.action, content: v.content, digest: v.digest, authorEmail: v.authorEmail, createdAt: v.createdAt, message: v.message };
   });
 
 export const restore = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRestoreInput> }) =>
   run(ctx, "skill.restore", async () => {
     try {
-      return { status: "saved" as const, ...(await skills.restoreVersion((await svc(ctx)), input.id, input.baseDigest)) };
+      return { status: "saved" as const, ...(await skills.restoreVersion(await svc(ctx), input.id, input.baseDigest)) };
     } catch (e) {
       if (e instanceof skills.SkillConflictError) return conflictResult(e);
       throw e;
     }
   });
 
-export const targets = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.targets", async () => ({ ...skills.writableTargets((await svc(ctx))), templates: skills.SKILL_TEMPLATES.map((t) => ({ id: t.id, label: t.label })) }));
+export const targets = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.targets", async () => ({ ...skills.writableTargets(await svc(ctx)), templates: skills.SKILL_TEMPLATES.map((t) => ({ id: t.id, label: t.label })) }));
 
 export const nameCheck = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZNameCheckInput> }) =>
-  run(ctx, "skill.nameCheck", async () => skills.checkNewName((await svc(ctx)), { layer: input.layer, plugin: input.plugin }, input.name));
+  run(ctx, "skill.nameCheck", async () => skills.checkNewName(await svc(ctx), { layer: input.layer, plugin: input.plugin }, input.name));
 
-export const create = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateSkillInput> }) => run(ctx, "skill.create", async () => skills.createSkill((await svc(ctx)), input));
+export const create = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateSkillInput> }) => run(ctx, "skill.create", async () => skills.createSkill(await svc(ctx), input));
 
 export const remove = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZDeleteSkillInput> }) =>
-  run(ctx, "skill.delete", async () => skills.deleteSkill((await svc(ctx)), input.ref, input.message));
+  run(ctx, "skill.delete", async () => skills.deleteSkill(await svc(ctx), input.ref, input.message));
 
-export const deleted = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.deleted", async () => skills.listDeleted((await svc(ctx))));
+export const deleted = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.deleted", async () => skills.listDeleted(await svc(ctx)));
 
 export const restoreDeleted = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZVersionInput> }) =>
-  run(ctx, "skill.restoreDeleted", async () => skills.restoreDeleted((await svc(ctx)), input.id));
+  run(ctx, "skill.restoreDeleted", async () => skills.restoreDeleted(await svc(ctx), input.id));
 
 export const importZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZImportInput> }) =>
   run(ctx, "skill.import", async () => {
     const data = Buffer.from(input.base64, "base64");
-    return skills.importArchive((await svc(ctx)), { layer: input.layer, plugin: input.plugin, fileName: input.fileName, data, dryRun: input.dryRun, folder: input.folder });
+    return skills.importArchive(await svc(ctx), { layer: input.layer, plugin: input.plugin, fileName: input.fileName, data, dryRun: input.dryRun, folder: input.folder });
   });
 
 export const exportZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
   run(ctx, "skill.export", async () => {
-    const out = skills.exportZip((await svc(ctx)), input.ref);
+    const out = skills.exportZip(await svc(ctx), input.ref);
     return { fileName: out.fileName, base64: Buffer.from(out.data).toString("base64") };
   });
 

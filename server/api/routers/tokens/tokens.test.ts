@@ -39,7 +39,7 @@ it("a viewer makes, lists and revokes their own token; machine tokens are refuse
 it("an administrator sees every token with its last sync, and where a skill is deployed", async () => {
   const mine = await caller(viewer).tokens.create({ name: "laptop", scopes: ["catalog:read"], expiresInDays: 30 });
   await caller(admin).tokens.create({ name: "fleet", scopes: ["catalog:read"], expiresInDays: 30, forUserId: "machine" });
-  await recordSync(t.db, (await authenticateBearer(t.db, `Bearer ${mine.token}`, "catalog:read")), { host: "pc-7", agent: "gemini", scope: "user", skills: [{ name: "pdf", digest: "sha256:" + "b".repeat(64) }] }, audit);
+  await recordSync(t.db, await authenticateBearer(t.db, `Bearer ${mine.token}`, "catalog:read"), { host: "pc-7", agent: "gemini", scope: "user", skills: [{ name: "pdf", digest: "sha256:" + "b".repeat(64) }] }, audit);
   const all = await caller(admin).tokens.list({ all: true });
   expect(all.map((x) => [x.name, x.userEmail, x.lastSyncAt instanceof Date])).toEqual(expect.arrayContaining([["laptop", "v@x.io", true], ["fleet", null, false]]));
   expect(await caller(admin).tokens.deployments({ name: "pdf" })).toMatchObject([{ host: "pc-7", agent: "gemini", user: "v@x.io" }]);

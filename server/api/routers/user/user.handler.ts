@@ -14,7 +14,7 @@ export function update({ ctx, input }: { ctx: AuthedContext; input: TUpdateUserI
 }
 
 export async function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; input: TUserIdInput }) {
-  return { sessionsEnded: (await users.signOutEverywhere(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) })) };
+  return { sessionsEnded: await users.signOutEverywhere(ctx.db, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) }) };
 }
 
 /** Who is signed in, without the server-side session's id: the browser never gets it (auth.ts), only the cookie holds it. */
