@@ -1,6 +1,7 @@
 // F1 over this skill's runs, oldest to newest, as a small line; a dot where SKILL.md changed between runs.
 import type { EvalRunSummary } from "./types";
 import { Section } from "~/components/shell/section";
+import { Time } from "~/components/shell/time";
 
 export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummary[]; selected: number | null; onSelect: (id: number) => void }) {
   const done = [...runs].filter((r) => r.status === "done").reverse();
@@ -23,7 +24,7 @@ export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummar
         {runs.map((r) => (
           <li key={r.id}>
             <button className={`hover:underline ${r.id === selected ? "font-semibold" : ""}`} onClick={() => onSelect(r.id)}>
-              #{r.id} · {new Date(r.startedAt).toLocaleString()} · {r.status} · F1 {r.f1 ?? "n/a"} · {r.provider} · digest {r.skillDigest.slice(0, 8)}
+              #{r.id} · <Time at={r.startedAt} /> · {r.status} · F1 {r.f1 ?? "n/a"} · {r.provider} · digest {r.skillDigest.slice(0, 8)}
             </button>
           </li>
         ))}
