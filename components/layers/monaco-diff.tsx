@@ -14,6 +14,9 @@ g.MonacoEnvironment ??= {
 };
 loader.config({ monaco });
 
+// automaticLayout: the library creates the widget in a container it hides until the widget is ready, and without it
+// Monaco measures that width once; a later size (the container shown, a narrower window) would then keep the wrap it
+// computed, down to a character per line (#41 item 6).
 export default function MonacoDiff({ original, modified, dark }: { original: string; modified: string; dark: boolean }) {
   return (
     <DiffEditor
@@ -22,7 +25,7 @@ export default function MonacoDiff({ original, modified, dark }: { original: str
       original={original}
       modified={modified}
       theme={dark ? "vs-dark" : "vs"}
-      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, minimap: { enabled: false }, wordWrap: "on", scrollBeyondLastLine: false }}
+      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, minimap: { enabled: false }, wordWrap: "on", scrollBeyondLastLine: false, automaticLayout: true }}
     />
   );
 }
