@@ -233,7 +233,15 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   const diff = page.getByTestId("layer-diff");
   const headingLines = async () => {
     await expect(diff.locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
-    for (const side of [".original", ".modified"]) await expect(diff.locator(`${side} .view-line`).filter({ hasText: /^#\sRelease\scheck$/ })).toHaveCount(1);
+    for (const side of [".original", ".modified"]) {
+      await expect(diff.locator(`${side} .view-line`).filter({ hasText: /^#\sRelease\scheck$/ })).toHaveCount(1);
+      // Wrapped at the side's own width: no line runs past its right edge (the long description wraps on both sides).
+      const overflow = await diff.locator(`${side}`).first().evaluate((el) => {
+        const edge = el.querySelector(".overflow-guard")!.getBoundingClientRect().right;
+        return Math.max(...[...el.querySelectorAll(".view-line > span")].map((l) => l.getBoundingClientRect().right)) - edge;
+      });
+      expect(overflow, `${side}: no line runs past the edge`).toBeLessThanOrEqual(0);
+    }
   };
   await headingLines();
   // The matrix shows a page of names: find this one (the link opened the skill, not a search).
