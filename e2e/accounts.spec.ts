@@ -102,6 +102,7 @@ test("the Users form says which field is wrong in plain words, refuses blanks an
   // Its creation is on record with the outcome every other change has.
   await page.goto("/audit?type=user_created");
   await page.getByTestId("audit-row").first().click();
+  await page.getByTestId("audit-event").getByRole("button", { name: "Raw" }).click();
   expect(JSON.parse((await page.getByTestId("audit-details").textContent()) ?? "{}")).toMatchObject({ type: "user_created", outcome: "ok", details: { email: longest } });
 });
 

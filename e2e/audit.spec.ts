@@ -54,8 +54,10 @@ test("an admin sees login events with the right filters, opens one, exports the 
   expect(ids.length).toBeGreaterThan(0);
   expect(ids.length).toBeLessThan(50); // one page: the export must hold exactly these rows
 
-  // Details on click.
+  // Details on click, read as labelled fields; the stored record behind Raw.
   await page.getByTestId("audit-row").first().click();
+  await expect(page.getByTestId("audit-field-event")).toContainText("login");
+  await page.getByTestId("audit-event").getByRole("button", { name: "Raw" }).click();
   const details = JSON.parse((await page.getByTestId("audit-details").textContent()) ?? "{}");
   expect(details).toMatchObject({ id: ids[0], type: "login", actorId: adminId, outcome: "ok" });
   expect(details.hash).toMatch(/^[0-9a-f]{64}$/);

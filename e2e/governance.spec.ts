@@ -231,10 +231,31 @@ test("an admin deploys a project skill to the enterprise layer after seeing whic
   await deploy.click();
   await expect(panel.getByTestId("deploy-done")).toContainText("changes from the project definition");
   expect(fs.existsSync(path.join(ENTERPRISE_SKILLS, name, "SKILL.md"))).toBe(true);
+  // The comparison lays its lines out at its width, not one character per line until a reload (#41 item 6): the
+  // heading is one visual line on each side, also when a second deploy (to personal) makes the page build the
+  // comparison anew, long after the first one measured the fonts.
+  const diff = page.getByTestId("layer-diff");
+  const headingLines = async () => {
+    await expect(diff.locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
+    for (const side of [".original", ".modified"]) {
+      await expect(diff.locator(`${side} .view-line`).filter({ hasText: /^#\sRelease\scheck$/ })).toHaveCount(1);
+      // Wrapped at the side's own width: no line runs past its right edge (the long description wraps on both sides).
+      const overflow = await diff.locator(`${side}`).first().evaluate((el) => {
+        const edge = el.querySelector(".overflow-guard")!.getBoundingClientRect().right;
+        return Math.max(...[...el.querySelectorAll(".view-line > span")].map((l) => l.getBoundingClientRect().right)) - edge;
+      });
+      expect(overflow, `${side}: no line runs past the edge`).toBeLessThanOrEqual(0);
+    }
+  };
+  await headingLines();
   // The matrix shows a page of names: find this one (the link opened the skill, not a search).
   await page.getByLabel("Search skills by name").fill(name);
   await expect(page.getByTestId(`active-${name}`)).toHaveText("enterprise");
   await expect(page.getByTestId(`cell-${name}-project`)).toContainText("shadowed");
+  await panel.getByLabel("Target layer").selectOption("personal");
+  await panel.getByRole("button", { name: "Deploy anyway to personal" }).click();
+  await expect(page.getByTestId(`cell-${name}-personal`)).toContainText("shadowed");
+  await headingLines();
 });
 
 test("editing a definition agents do not get says which one they get and why; the doctor lists it as not examined (#41 item 8)", async ({ page }) => {

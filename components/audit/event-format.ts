@@ -4,10 +4,6 @@ import { CLI_SOURCE_AGENT, CONSOLE_SOURCE_LABELS, consoleSourceOf } from "~/serv
 import { AGENT_LABELS } from "~/server/domain/vocabulary";
 import { isConsoleSource } from "~/server/domain/audit-filter-keys";
 
-export function fmtTime(at: number): string {
-  return new Date(at).toISOString().replace("T", " ").slice(0, 19) + "Z";
-}
-
 export function outcomeClass(outcome: string | null): string {
   switch (outcome) {
     case "refused":

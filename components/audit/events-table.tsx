@@ -7,12 +7,16 @@ import { Fragment, useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
 import { count } from "~/server/domain/plural";
-import { fmtTime, outcomeClass, rowSource, sourceName } from "./event-format";
+import { Time } from "~/components/shell/time";
+import { EventDetails, type PickKey } from "./event-details";
+import { outcomeClass, rowSource, sourceName } from "./event-format";
 import type { QueryFilter } from "./url-filter";
 
 const PAGE = 50;
+// Below 1024 px the source, session and duration leave the row (they stay in the event's details), so the table fits.
+const WIDE = "hidden lg:table-cell";
 
-export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (key: "type" | "skill" | "user" | "session" | "source", value: string) => void }) {
+export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (key: PickKey, value: string) => void }) {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [open, setOpen] = useState<number | null>(null);
@@ -22,7 +26,7 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
   return (
     <div className="card overflow-x-auto p-0">
       {q.error && <p className="error-text m-3" data-testid="audit-error">{q.error.message}</p>}
-      <DataTable card={false} testId="audit-table" columns={["Time (UTC)", "Type", "Outcome", "User", "Source", "Skill", "Tool", "Session", { label: "ms", className: "text-right" }]}>
+      <DataTable card={false} testId="audit-table" columns={["Time", "Type", "Outcome", "User", { label: "Source", className: WIDE }, "Skill", "Tool", { label: "Session", className: WIDE }, { label: "ms", className: `text-right ${WIDE}` }]}>
         {events.map((e) => (
           <Fragment key={e.id}>
             <tr
@@ -32,32 +36,25 @@ export function EventsTable({ filter, onPick }: { filter: QueryFilter; onPick: (
               onClick={() => setOpen(open === e.id ? null : e.id)}
               aria-expanded={open === e.id}
             >
-              <td className="font-mono text-xs whitespace-nowrap">{fmtTime(e.at)}</td>
+              <td className="text-xs">
+                <Time at={e.at} />
+              </td>
               <td data-testid="audit-row-type">{e.type}</td>
               <td>{e.outcome && <span className={`badge ${outcomeClass(e.outcome)}`}>{e.outcome}</span>}</td>
               <td className="max-w-48 truncate" title={e.actorId ?? ""}>{e.actorEmail ?? e.actorId}</td>
-              <td className="max-w-40 truncate" data-testid="audit-row-source" title={[e.sourceVersion, e.sourceUser].filter(Boolean).join(" · ")}>
+              <td className={`max-w-40 truncate ${WIDE}`} data-testid="audit-row-source" title={[e.sourceVersion, e.sourceUser].filter(Boolean).join(" · ")}>
                 {sourceName(rowSource(e))}
                 {e.sourceHost && <span className="muted"> · {e.sourceHost}</span>}
               </td>
               <td>{e.skill}</td>
               <td>{e.tool}</td>
-              <td className="max-w-32 truncate font-mono text-xs" title={e.sessionId ?? ""}>{e.sessionId}</td>
-              <td className="text-right">{e.durationMs ?? ""}</td>
+              <td className={`max-w-32 truncate font-mono text-xs ${WIDE}`} title={e.sessionId ?? ""}>{e.sessionId}</td>
+              <td className={`text-right ${WIDE}`}>{e.durationMs ?? ""}</td>
             </tr>
             {open === e.id && (
               <tr>
                 <td colSpan={9} className="bg-zinc-50 dark:bg-zinc-950/40">
-                  <div className="flex flex-wrap gap-2 pb-2 text-xs">
-                    <button className="btn" onClick={() => onPick("type", e.type)}>Only {e.type}</button>
-                    {e.actorId && <button className="btn" onClick={() => onPick("user", e.actorId!)}>Only this user</button>}
-                    {e.skill && <button className="btn" onClick={() => onPick("skill", e.skill!)}>Only skill {e.skill}</button>}
-                    {e.sessionId && <button className="btn" onClick={() => onPick("session", e.sessionId!)}>Only this session</button>}
-                    <button className="btn" onClick={() => onPick("source", rowSource(e))}>Only {sourceName(rowSource(e))}</button>
-                  </div>
-                  <pre className="overflow-x-auto text-xs whitespace-pre-wrap" data-testid="audit-details">
-                    {JSON.stringify({ ...e, at: new Date(e.at).toISOString() }, null, 2)}
-                  </pre>
+                  <EventDetails e={e} onPick={onPick} />
                 </td>
               </tr>
             )}

@@ -4,14 +4,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
+import { Time } from "~/components/shell/time";
 
 export function RetentionLine() {
   const trpc = useTRPC();
   const { data } = useQuery(trpc.audit.retention.queryOptions());
   if (!data) return null;
-  const last = data.lastArchive
-    ? ` Last archive: ${data.lastArchive.count.toLocaleString("en-US")} events (ids ${data.lastArchive.firstId}-${data.lastArchive.lastId}) on ${new Date(data.lastArchive.at).toISOString().slice(0, 16).replace("T", " ")} UTC${data.lastArchive.file ? `, ${data.lastArchive.file}` : ""}.`
-    : "";
+  const a = data.lastArchive;
+  const last = a ? (
+    <>
+      {` Last archive: ${a.count.toLocaleString("en-US")} events (ids ${a.firstId}-${a.lastId}) on `}
+      <Time at={a.at} />
+      {a.file ? `, ${a.file}.` : "."}
+    </>
+  ) : null;
   return (
     <p className="muted text-xs" data-testid="audit-retention">
       {data.days === null

@@ -6,8 +6,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
-import { fmtTime } from "./event-format";
 import type { QueryFilter } from "./url-filter";
+import { Time } from "~/components/shell/time";
 
 export function ViolationsTable({ filter }: { filter: QueryFilter }) {
   const trpc = useTRPC();
@@ -17,7 +17,7 @@ export function ViolationsTable({ filter }: { filter: QueryFilter }) {
   return (
     <div className="card overflow-x-auto p-0">
       {q.error && <p className="error-text m-3">{q.error.message}</p>}
-      <DataTable card={false} testId="violations-table" columns={["Time (UTC)", "Kind", "Skill", "Tool", "What was refused", "User", "Session"]}>
+      <DataTable card={false} testId="violations-table" columns={["Time", "Kind", "Skill", "Tool", "What was refused", "User", "Session"]}>
         {events.map((e) => {
           const d = e.details ?? {};
           const what =
@@ -28,7 +28,7 @@ export function ViolationsTable({ filter }: { filter: QueryFilter }) {
                 : "";
           return (
             <tr key={e.id} data-testid="violation-row">
-              <td className="font-mono text-xs whitespace-nowrap">{fmtTime(e.at)}</td>
+              <td className="text-xs whitespace-nowrap"><Time at={e.at} /></td>
               <td>{e.type === "script_read_blocked" ? "script read blocked" : "tool refused"}</td>
               <td>{e.skill}</td>
               <td>{e.tool}</td>

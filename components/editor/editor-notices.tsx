@@ -5,6 +5,7 @@
 import type { Draft, DraftOffer } from "./drafts";
 import type { NoticeAction } from "./hooks/use-status";
 import type { SkillInfo } from "./types";
+import { Time } from "~/components/shell/time";
 
 /** The last error or confirmation of an editor action. */
 export function StatusLines({ error, notice, action }: { error: string | null; notice: string | null; action?: NoticeAction | null }) {
@@ -41,7 +42,7 @@ export function DraftOffers({ offers, onRestore, onDiscard }: { offers: Record<s
           data-testid="draft-offer"
         >
           <span>
-            You have an unsaved draft of <strong>{draft.path}</strong> from {new Date(draft.updatedAt).toLocaleString()}.
+            You have an unsaved draft of <strong>{draft.path}</strong> from <Time at={draft.updatedAt} />.
             {draft.baseDigest !== currentDigest && " The file changed since."}
           </span>
           <span className="ml-auto flex gap-2">

@@ -3,8 +3,8 @@
 // one with the current file, or restore one (which is itself a new version).
 import { useState } from "react";
 import type { VersionRow } from "./types";
+import { Time } from "~/components/shell/time";
 
-const when = (ms: number) => new Date(ms).toLocaleString();
 
 export function HistoryPanel(props: {
   versions: VersionRow[] | undefined;
@@ -52,7 +52,7 @@ export function HistoryPanel(props: {
                   <span className="truncate font-mono text-xs">{v.path || "(whole skill)"}</span>
                 </div>
                 <div className="muted text-xs">
-                  {v.authorEmail} · {when(v.createdAt)}
+                  {v.authorEmail} · <Time at={v.createdAt} />
                 </div>
                 {v.message && <div className="text-xs">{v.message}</div>}
                 {v.hasContent && (

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
 import { evalsHref } from "./view-tabs";
+import { Time } from "~/components/shell/time";
 
 export function EvalOverview() {
   const trpc = useTRPC();
@@ -22,7 +23,7 @@ export function EvalOverview() {
               </Link>
             </td>
             <td>{r.layer}</td>
-            <td>{r.finishedAt ? new Date(r.finishedAt).toLocaleString() : "—"}</td>
+            <td>{r.finishedAt ? <Time at={r.finishedAt} /> : "—"}</td>
             <td>
               {r.passed}/{r.total}
             </td>

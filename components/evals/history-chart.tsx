@@ -2,6 +2,7 @@
 import type { EvalRunSummary } from "./types";
 import { Section } from "~/components/shell/section";
 import { count } from "~/server/domain/plural";
+import { Time } from "~/components/shell/time";
 
 export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummary[]; selected: number | null; onSelect: (id: number) => void }) {
   const done = [...runs].filter((r) => r.status === "done").reverse();
@@ -24,7 +25,7 @@ export function HistoryChart({ runs, selected, onSelect }: { runs: EvalRunSummar
         {runs.map((r) => (
           <li key={r.id}>
             <button className={`hover:underline ${r.id === selected ? "font-semibold" : ""}`} onClick={() => onSelect(r.id)}>
-              #{r.id} · {new Date(r.startedAt).toLocaleString()} · {r.status} · F1 {r.f1 ?? "n/a"} · {r.provider} · digest {r.skillDigest.slice(0, 8)}
+              #{r.id} · <Time at={r.startedAt} /> · {r.status} · F1 {r.f1 ?? "n/a"} · {r.provider} · digest {r.skillDigest.slice(0, 8)}
             </button>
           </li>
         ))}

@@ -6,7 +6,7 @@ import type { MatrixRow } from "./types";
 import { LAYER_LABEL, LAYERS } from "~/server/domain/vocabulary";
 import { StatusBadge } from "./status-badge";
 
-const GRID = "grid grid-cols-[minmax(12rem,1.4fr)_repeat(4,minmax(8rem,1fr))_minmax(9rem,1fr)] gap-2 items-center";
+const GRID = "grid grid-cols-[minmax(8rem,1.4fr)_repeat(4,minmax(5.5rem,1fr))_minmax(6rem,1fr)] gap-2 items-center";
 
 export function MatrixGrid({ rows, selected, onSelect }: { rows: MatrixRow[]; selected: string | null; onSelect: (name: string) => void }) {
   const parentRef = useRef<HTMLDivElement>(null);
@@ -17,10 +17,11 @@ export function MatrixGrid({ rows, selected, onSelect }: { rows: MatrixRow[]; se
     overscan: 12,
   });
   return (
-    // Six columns need about 58rem (their minimums, gaps, padding and the row marker): on a narrower window the matrix
-    // scrolls sideways in its card as one, header with rows; the row list itself only scrolls down.
+    // Six columns need about 41rem (their minimums, gaps, padding and the row marker; a badge wraps inside its cell), so
+    // the whole matrix fits an 800 px window; only on a narrower one does it scroll sideways in its card as one, header
+    // with rows. The row list itself only scrolls down.
     <div className="card overflow-x-auto p-0" role="table" aria-label="Skill layers" aria-rowcount={rows.length + 1} data-testid="layers-matrix">
-      <div className="min-w-[58rem]">
+      <div className="min-w-[41rem]">
         <div role="row" className={`${GRID} border-b border-zinc-200 px-3 py-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:border-zinc-800`}>
           <span role="columnheader">Skill name</span>
           {LAYERS.map((l) => (

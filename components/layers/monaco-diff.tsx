@@ -14,6 +14,11 @@ g.MonacoEnvironment ??= {
 };
 loader.config({ monaco });
 
+// The library creates the widget in a container it hides until the widget is ready, so Monaco first sees a width of 0
+// (#41 item 6). automaticLayout makes it measure again when the container shows or the window changes; without it
+// the wrap computed for no width stays, a character per line. And at width 0 Monaco picks its inline view, which
+// turns the left side's wrapping off for good (its option update does not follow the switch back): this view's two
+// sides are labelled left and right, so it stays side by side at any width.
 export default function MonacoDiff({ original, modified, dark }: { original: string; modified: string; dark: boolean }) {
   return (
     <DiffEditor
@@ -22,7 +27,7 @@ export default function MonacoDiff({ original, modified, dark }: { original: str
       original={original}
       modified={modified}
       theme={dark ? "vs-dark" : "vs"}
-      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, minimap: { enabled: false }, wordWrap: "on", scrollBeyondLastLine: false }}
+      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, minimap: { enabled: false }, wordWrap: "on", scrollBeyondLastLine: false, automaticLayout: true, useInlineViewWhenSpaceIsLimited: false }}
     />
   );
 }

@@ -147,7 +147,7 @@ export function Chat({ sessionId }: { sessionId: string }) {
     : [];
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_18rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
       <section className="min-w-0 space-y-3" aria-label="Chat">
         <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
           <h1 className="text-lg font-semibold" data-testid="session-title">

@@ -12,7 +12,9 @@ export function Playground({ canStart }: { canStart: boolean }) {
   const selected = params.get("session");
   const select = (id: string | null) => router.replace(id ? `/playground?session=${encodeURIComponent(id)}` : "/playground");
   return (
-    <div className="grid gap-4 md:grid-cols-[16rem_minmax(0,1fr)]">
+    // Below 1024 px the sessions sit above the chat (their list scrolls in a short box), so the chat keeps the width
+    // for its side panel, and the context meter stays beside the turns instead of under all of them.
+    <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)]">
       <nav className="space-y-3" aria-label="Sessions">
         <h1 className="text-xl font-semibold">Playground</h1>
         {canStart ? (

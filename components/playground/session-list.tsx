@@ -33,7 +33,7 @@ export function SessionList({ selected, onSelect, canWrite }: { selected: string
   );
   const sessions = list.data ?? [];
   return (
-    <div className="space-y-1" data-testid="session-list">
+    <div className="max-h-48 space-y-1 overflow-y-auto lg:max-h-none lg:overflow-visible" data-testid="session-list">
       <ErrorLine error={error} className="error-text text-xs" />
       {!sessions.length && <p className="muted text-xs">No sessions yet.</p>}
       {sessions.map((s) => (

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useState } from "react";
 import { signOut } from "next-auth/react";
 import type { SessionUser } from "~/server/auth";
 import { navFor } from "./nav";
@@ -8,6 +9,9 @@ import { navFor } from "./nav";
 export function AppShell({ user, children }: { user: SessionUser; children: React.ReactNode }) {
   const pathname = usePathname();
   const items = navFor(user.role);
+  // Below 1024 px the links sit behind a Menu button, so the header stays one row; a link followed closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
   const isActive = (href: string) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(href + "/"));
   return (
     <div className="flex min-h-screen flex-col">
@@ -24,7 +28,14 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
             <img src="/icon.svg" alt="" width={22} height={22} />
             OmniForge Skills
           </Link>
-          <nav aria-label="Main" className="flex flex-1 flex-wrap items-center gap-1 text-sm">
+          <button type="button" className="btn px-2 py-1 lg:hidden" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+            Menu
+          </button>
+          <nav
+            id="main-nav"
+            aria-label="Main"
+            className={`${menuOpen ? "flex" : "hidden"} order-last w-full flex-col items-stretch gap-1 text-sm lg:order-none lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:flex-wrap lg:items-center`}
+          >
             {items.map((i) => (
               <Link
                 key={i.href}
@@ -40,7 +51,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
               </Link>
             ))}
           </nav>
-          <div className="flex items-center gap-3 text-sm" data-testid="signed-in-user">
+          <div className="ml-auto flex items-center gap-3 text-sm lg:ml-0" data-testid="signed-in-user">
             <Link href="/account" className="hidden max-w-[24ch] truncate align-middle hover:underline sm:inline-block" title={`${user.email}: your account, change password`}>
               {user.email}
             </Link>

@@ -6,6 +6,7 @@ import { useTRPC } from "~/components/providers/trpc";
 import { LAYER_LABEL } from "~/server/domain/vocabulary";
 import { editorHref } from "./links";
 import { DataTable } from "~/components/shell/data-table";
+import { Time } from "~/components/shell/time";
 
 export function DeletedSkills({ canRestore }: { canRestore: boolean }) {
   const trpc = useTRPC();
@@ -41,7 +42,7 @@ export function DeletedSkills({ canRestore }: { canRestore: boolean }) {
               {LAYER_LABEL[d.ref.layer]}
               {d.ref.plugin ? ` · ${d.ref.plugin}` : ""}
             </td>
-            <td>{new Date(d.deletedAt).toLocaleString()}</td>
+            <td><Time at={d.deletedAt} /></td>
             <td>{d.deletedBy}</td>
             <td>{d.files}</td>
             <td>

@@ -40,6 +40,9 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
   const report = run.data ?? check.data;
   const error = localError ?? run.error?.message ?? check.error?.message;
 
+  const importIt = (replace: boolean) =>
+    file && run.mutate({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, folder: folderDebounced || undefined, ...(replace ? { replace } : {}) });
+
   async function pick(f: File | undefined) {
     setLocalError(null);
     check.reset();
@@ -90,7 +93,11 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
             <strong>{report.name ?? report.folder}</strong> → {LAYER_LABEL[report.ref.layer]} layer, folder <code>{report.folder}</code>, {count(report.files.length, "file")}.{" "}
             {report.loadable ? (report.valid ? "Valid." : "Loads, with problems listed below.") : "It cannot be loaded: fix the errors before importing."}
             {report.exists && !report.imported && (
-              <span className="text-red-700 dark:text-red-300"> A skill folder named {report.folder} already exists in that layer: choose another folder name.</span>
+              <span className="text-amber-800 dark:text-amber-200" data-testid="import-exists">
+                {" "}
+                A skill folder named {report.folder} already exists in that layer: replace it as a new version (what it holds now stays in its history, to
+                restore), or choose another folder name.
+              </span>
             )}
           </p>
           {report.diagnostics.length > 0 && (
@@ -114,17 +121,18 @@ export function ImportSkill({ onClose }: { onClose: () => void }) {
           </details>
           {report.imported ? (
             <p className="text-emerald-700 dark:text-emerald-300" data-testid="import-done">
-              Imported{report.valid ? "" : " with warnings"}.{" "}
+              {report.exists ? "Replaced as a new version" : "Imported"}
+              {report.valid ? "" : " with warnings"}.{" "}
               <Link className="underline" href={editorHref(report.ref)}>
                 Open {report.folder}
               </Link>
             </p>
+          ) : report.exists && report.loadable ? (
+            <button className="btn btn-primary" disabled={!file || run.isPending} onClick={() => importIt(true)}>
+              Replace {report.folder} as a new version
+            </button>
           ) : (
-            <button
-              className="btn btn-primary"
-              disabled={!file || !report.loadable || report.exists || run.isPending}
-              onClick={() => file && run.mutate({ layer, plugin: plugin || undefined, fileName: file.name, base64: file.base64, folder: folderDebounced || undefined })}
-            >
+            <button className="btn btn-primary" disabled={!file || !report.loadable || report.exists || run.isPending} onClick={() => importIt(false)}>
               {importButtonLabel(report)}
             </button>
           )}

@@ -19,19 +19,12 @@ import { LENIENT, stateClass, stateLabel } from "./skill-state";
 import { useDebounced } from "./use-debounced";
 import { DataTable } from "~/components/shell/data-table";
 import { ProblemCount } from "./problem-count";
+import { Time } from "~/components/shell/time";
 
 const PAGE = 50;
 type Sort = "name" | "layer" | "status" | "changed";
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | "" => (values as readonly string[]).includes(v ?? "") ? (v as T) : "";
-
-function ago(ms: number): string {
-  const s = Math.max(0, (Date.now() - ms) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
-}
 
 export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: boolean; me?: string; isAdmin?: boolean }) {
   const trpc = useTRPC();
@@ -199,7 +192,7 @@ export function SkillsList({ canCreate, me, isAdmin = false }: { canCreate: bool
               <span className="line-clamp-2">{r.description}</span>
             </td>
             <td className="text-xs whitespace-nowrap">
-              {ago(r.lastChange.at)}
+              <Time at={r.lastChange.at} ago />
               <div className="muted">{r.lastChange.source === "disk" ? "on disk" : r.lastChange.by}</div>
             </td>
           </tr>

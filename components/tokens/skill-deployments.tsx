@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/components/providers/trpc";
 import { DataTable } from "~/components/shell/data-table";
+import { Time } from "~/components/shell/time";
 
 export function SkillDeployments({ name }: { name: string }) {
   const trpc = useTRPC();
@@ -28,8 +29,8 @@ export function SkillDeployments({ name }: { name: string }) {
               <td>
                 <code title={d.digest}>{d.digest.slice(7, 19)}</code>
               </td>
-              <td>{new Date(d.firstSeenAt).toLocaleString()}</td>
-              <td>{new Date(d.lastSeenAt).toLocaleString()}</td>
+              <td><Time at={d.firstSeenAt} /></td>
+              <td><Time at={d.lastSeenAt} /></td>
             </tr>
           ))}
         </DataTable>

@@ -7,8 +7,10 @@ import { useTRPC } from "~/components/providers/trpc";
 import { TOKEN_DEFAULT_EXPIRY_DAYS, TOKEN_SCOPES, type TokenScope } from "~/server/domain/tokens";
 import { DataTable } from "~/components/shell/data-table";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
+import { Time } from "~/components/shell/time";
+import { TokenUsage } from "./token-usage";
 
-const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
+const when = (d: Date | string | null) => (d ? <Time at={d} /> : "—");
 
 export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
   const trpc = useTRPC();
@@ -16,11 +18,11 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
   const list = useQuery(trpc.tokens.list.queryOptions({ all: isAdmin && all }));
   const users = useQuery({ ...trpc.user.list.queryOptions(), enabled: isAdmin });
   const { error, done, refresh, fail } = useListActions(trpc.tokens.list.queryKey());
-  const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
+  const [shown, setShown] = useState<{ name: string; token: string; scopes: TokenScope[] } | null>(null);
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
       onSuccess: (r) => {
-        setShown({ name: r.info.name, token: r.token });
+        setShown({ name: r.info.name, token: r.token, scopes: r.info.scopes });
         done();
       },
       onError: fail,
@@ -64,6 +66,7 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
               Done
             </button>
           </div>
+          <TokenUsage token={shown.token} scopes={shown.scopes} />
         </div>
       )}
       <form onSubmit={onCreate} className="card grid gap-3 sm:grid-cols-5" aria-label="Create token">
@@ -112,8 +115,12 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
             <td className="font-medium">
               {t.name} <span className="muted text-xs">{t.prefix}…</span>
             </td>
-            <td>{t.userEmail ?? "machine"}</td>
-            <td>{t.scopes.join(", ")}</td>
+            <td className="break-all">{t.userEmail ?? "machine"}</td>
+            <td>
+              {t.scopes.map((s) => (
+                <div key={s}>{s}</div>
+              ))}
+            </td>
             <td>{when(t.createdAt)}</td>
             <td>{when(t.expiresAt)}</td>
             <td>{when(t.lastUsedAt)}</td>

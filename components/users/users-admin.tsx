@@ -9,6 +9,8 @@ import { ResetPassword } from "./reset-password";
 import { DataTable } from "~/components/shell/data-table";
 import { Options } from "~/components/shell/options";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
+import { Time } from "~/components/shell/time";
+import { RoleRights } from "./role-rights";
 
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
@@ -58,6 +60,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
           {notice}
         </p>
       )}
+      <RoleRights />
       <form onSubmit={onCreate} onInvalidCapture={clear} className="card grid gap-3 sm:grid-cols-5" aria-label="Create user">
         <input className="input" name="email" type="email" placeholder="email@example.com" aria-label="Email" required />
         <input className="input" name="name" placeholder="Name (optional)" aria-label="Name" />
@@ -103,23 +106,25 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                 <span className="badge bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200">active</span>
               )}
             </td>
-            <td className="muted">{new Date(u.createdAt).toLocaleString()}</td>
-            <td className="space-x-2 whitespace-nowrap text-right">
-              <button
-                className="btn"
-                title="End every open session of this user now; they sign in again"
-                disabled={signOutEverywhere.isPending}
-                onClick={() => signOutEverywhere.mutate({ id: u.id })}
-              >
-                Sign out everywhere
-              </button>
-              {u.id !== currentUserId && <ResetPassword userId={u.id} email={u.email} />}
-              {/* Nobody disables themselves (the server refuses it too). */}
-              {u.id !== currentUserId && (
-                <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
-                  {u.disabled ? "Enable" : "Disable"}
+            <td className="muted"><Time at={u.createdAt} /></td>
+            <td>
+              <div className="flex flex-wrap justify-end gap-2">
+                <button
+                  className="btn"
+                  title="End every open session of this user now; they sign in again"
+                  disabled={signOutEverywhere.isPending}
+                  onClick={() => signOutEverywhere.mutate({ id: u.id })}
+                >
+                  Sign out everywhere
                 </button>
-              )}
+                {u.id !== currentUserId && <ResetPassword userId={u.id} email={u.email} />}
+                {/* Nobody disables themselves (the server refuses it too). */}
+                {u.id !== currentUserId && (
+                  <button className="btn" onClick={() => update.mutate({ id: u.id, disabled: !u.disabled })}>
+                    {u.disabled ? "Enable" : "Disable"}
+                  </button>
+                )}
+              </div>
             </td>
           </tr>
         ))}

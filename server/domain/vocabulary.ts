@@ -7,6 +7,25 @@ export type Role = (typeof ROLES)[number];
 /** Roles are ordered: an admin may do everything an author may, an author everything a viewer may. */
 export const hasRole = (role: Role, min: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(min);
 
+/**
+ * What each role may do, in the words the Users page shows: each right with the least role that has it (the server
+ * checks these on every request: the procedures by role in server/api/trpc.ts, skill writes in assertWrite).
+ */
+export const ROLE_RIGHTS: readonly { right: string; minRole: Role }[] = [
+  { right: "read the skills, the layers, the doctor's report and the playground's sessions", minRole: "viewer" },
+  { right: "make access tokens of their own, for sync and for telemetry", minRole: "viewer" },
+  { right: "create, edit, import and delete project skills and their own personal skills", minRole: "author" },
+  { right: "chat in the playground and run trigger tests", minRole: "author" },
+  { right: "read their own events in the audit", minRole: "author" },
+  { right: "edit enterprise skills", minRole: "admin" },
+  { right: "set policies, decide approvals and add git sources", minRole: "admin" },
+  { right: "manage users and their roles, and everyone's tokens", minRole: "admin" },
+  { right: "read and verify the whole audit", minRole: "admin" },
+];
+
+/** The rights a role adds to the role below it (a viewer's are all its own). */
+export const rightsAddedBy = (role: Role): string[] => ROLE_RIGHTS.filter((r) => r.minRole === role).map((r) => r.right);
+
 /** Highest precedence first (enterprise > personal > project > plugin, DESIGN.md). */
 export const LAYERS = ["enterprise", "personal", "project", "plugin"] as const;
 export type LayerName = (typeof LAYERS)[number];

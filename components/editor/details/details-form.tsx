@@ -60,7 +60,7 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
   );
 
   return (
-    <form className="space-y-3" aria-label="Details" data-testid="details-form" onSubmit={(e) => e.preventDefault()}>
+    <form className="@container space-y-3" aria-label="Details" data-testid="details-form" onSubmit={(e) => e.preventDefault()}>
       {read.ok ? null : <p className="muted text-xs">SKILL.md has no frontmatter yet: filling in a field below adds it.</p>}
       {error && (
         <p className="error-text text-xs" data-testid="details-error">
@@ -85,7 +85,7 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
         </span>
       </label>
       <DescriptionField skillRef={skillRef} value={v.description} disabled={disabled} onChange={(d) => set(["description"], d)} />
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid gap-3 @lg:grid-cols-2">
         {input("License", "license", v.license)}
         {input("Compatibility", "compatibility", v.compatibility)}
         <label className="block text-sm">
@@ -102,7 +102,7 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
         {input("Priority", "priority", v.priority)}
       </div>
       <DetailsLists values={v} tools={vocab.data?.tools ?? []} disabled={disabled} set={set} />
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid gap-3 @lg:grid-cols-2">
         {(["pre", "post"] as const).map((h) => (
           <label key={h} className="block text-sm">
             <span className="muted text-xs">{h === "pre" ? "Hook before the skill runs" : "Hook after the skill runs"}</span>

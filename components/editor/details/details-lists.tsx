@@ -27,7 +27,7 @@ export function DetailsLists(props: { values: Values; tools: { name: string; det
         onChange={(w) => set(["allowed-tools"], w)}
       />
       <p className="muted -mt-2 text-xs">Tools the skill may use without asking. None listed: the agent's usual rules apply.</p>
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 @lg:grid-cols-2 @3xl:grid-cols-3">
         <WordPicker label="Agents" words={v.agents} known={known(scope?.agents)} disabled={disabled} onChange={(w) => set(["scope", "agents"], w)} />
         <WordPicker label="Environments" words={v.environments} known={known(scope?.environments)} disabled={disabled} onChange={(w) => set(["scope", "environments"], w)} />
         <WordPicker label="Tenants" words={v.tenants} known={known(scope?.tenants)} disabled={disabled} onChange={(w) => set(["scope", "tenants"], w)} />

@@ -15,18 +15,18 @@ export function MetadataRows({ rows, onChange, disabled }: { rows: Row[]; onChan
       <div className="grid gap-1">
         {rows.map(([k, v], i) => (
           <div key={i} className="flex gap-1">
-            <span className="w-40 shrink-0 truncate py-1.5 font-mono" title={k}>
+            <span className="w-40 min-w-0 shrink truncate py-1.5 font-mono" title={k}>
               {k}
             </span>
-            <input className="input" aria-label={`Metadata value of ${k}`} value={v} disabled={disabled} onChange={(e) => replace(i, [k, e.target.value])} />
+            <input className="input min-w-0" aria-label={`Metadata value of ${k}`} value={v} disabled={disabled} onChange={(e) => replace(i, [k, e.target.value])} />
             <button type="button" className="btn px-2 py-1 text-xs" aria-label={`Remove metadata ${k}`} disabled={disabled} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
               ×
             </button>
           </div>
         ))}
         <div className="flex gap-1">
-          <input className="input w-40 font-mono" aria-label="New metadata key" placeholder="key" value={key} disabled={disabled} onChange={(e) => setKey(e.target.value)} />
-          <input className="input" aria-label="New metadata value" placeholder="value" value={value} disabled={disabled} onChange={(e) => setValue(e.target.value)} />
+          <input className="input w-40 min-w-0 shrink font-mono" aria-label="New metadata key" placeholder="key" value={key} disabled={disabled} onChange={(e) => setKey(e.target.value)} />
+          <input className="input min-w-0" aria-label="New metadata value" placeholder="value" value={value} disabled={disabled} onChange={(e) => setValue(e.target.value)} />
           <button
             type="button"
             className="btn px-2 py-1 text-xs"

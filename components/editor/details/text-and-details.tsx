@@ -19,7 +19,7 @@ export function TextAndDetails(props: { files: SkillBuffers; skillRef: SkillRef;
     files.setBuffers((prev) => (prev["SKILL.md"] ? { ...prev, "SKILL.md": { ...prev["SKILL.md"], text } } : prev));
   };
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-1">
+    <div className="@container flex min-h-0 flex-1 flex-col gap-1">
       {files.openPath === "SKILL.md" && (
         <div className="flex gap-1" role="tablist" aria-label="SKILL.md view">
           {VIEW_MODES.map((m) => (
@@ -29,7 +29,10 @@ export function TextAndDetails(props: { files: SkillBuffers; skillRef: SkillRef;
           ))}
         </div>
       )}
-      <div className={mode === "split" ? "grid min-h-0 flex-1 grid-cols-2 gap-2" : "flex min-h-0 flex-1 flex-col"}>
+      {/* Side by side needs room for two columns of about 27rem (the text's lines, the form's fields): in a narrower
+          column (a 1440 px window with the file list and the preview beside it) the two stack, text above the form,
+          each keeping the full width rather than both being squeezed. */}
+      <div className={mode === "split" ? "grid min-h-0 flex-1 gap-2 lg:@max-[55rem]:grid-rows-[minmax(0,1fr)_minmax(0,1fr)] @min-[55rem]:grid-cols-2" : "flex min-h-0 flex-1 flex-col"}>
         <div className={mode === "details" ? "hidden" : "flex min-h-0 flex-1 flex-col"}>{children}</div>
         {mode !== "text" && skillMd && (
           <div className="card min-h-0 flex-1 overflow-auto">

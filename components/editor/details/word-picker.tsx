@@ -32,7 +32,7 @@ export function WordPicker(props: {
           </span>
         ))}
         <input
-          className="input w-48 flex-1 font-mono"
+          className="input w-48 min-w-0 flex-1 font-mono"
           aria-label={`Add to ${label}`}
           list={listId}
           value={draft}

@@ -8,6 +8,7 @@ import { monaco } from "../monaco-setup";
 import type { SkillRef } from "../types";
 import { useUnsavedGuard } from "../unsaved-guard";
 import { errMessage, type Status } from "./use-status";
+import { localText } from "~/components/shell/time";
 
 export interface Buf {
   text: string;
@@ -103,7 +104,7 @@ export function useSkillBuffers(skillRef: SkillRef, initialFile: string | undefi
       setBuffers((prev) => ({ ...prev, [d.path]: { ...b, text: d.text, digest: d.baseDigest } }));
       drafts.dropOffer(d.path);
       setNotice(
-        `Restored your unsaved draft of ${d.path} from ${new Date(d.updatedAt).toLocaleString()}.` +
+        `Restored your unsaved draft of ${d.path} from ${localText(d.updatedAt)}.` +
           (d.baseDigest !== b.digest ? " The file changed since: saving will show both versions." : ""),
       );
     },

@@ -11,6 +11,8 @@ import { exportZip, importArchive } from "./transfer";
 import { skillMd, writeSkillOnDisk } from "./test-support/skills";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { listVersions } from "./history";
+import { restoreVersion } from "./edit";
+import { sha256 } from "./files";
 
 const h = useSkillsTestHome();
 
@@ -47,6 +49,25 @@ describe("import", () => {
     expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_imported", skill: "hello", layer: "project" });
     // Same folder again: refused, the first stays.
     expect((await refused(() => importArchive(a, { layer: "project", fileName: "hello.zip", data: zip }))).code).toBe("CONFLICT");
+  });
+
+  it("replaces an existing skill as a new version on request: the folder before is kept in the history and restorable", async () => {
+    const a = h.ctx(h.actor("author"));
+    await importArchive(a, { layer: "project", fileName: "v1.zip", data: zipSync({ "twice/SKILL.md": strToU8(skillMd("twice", "First text. Use it.")), "twice/references/old.md": strToU8("old\n") }) });
+    const v2 = zipSync({ "twice/SKILL.md": strToU8(skillMd("twice", "Second text. Use it.")) });
+    const dry = await importArchive(a, { layer: "project", fileName: "v2.zip", data: v2, dryRun: true });
+    expect(dry.exists).toBe(true);
+    const r = await importArchive(a, { layer: "project", fileName: "v2.zip", data: v2, replace: true });
+    const dir = skillDirOf(h.dataHome, r.ref);
+    expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("Second text.");
+    expect(fs.existsSync(path.join(dir, "references/old.md"))).toBe(false); // the archive's folder, not a mix
+    const [now, before] = await listVersions(h.db, r.ref);
+    expect(now).toMatchObject({ action: "import", message: "replaced with v2.zip" });
+    expect(before).toMatchObject({ action: "save", message: "before replacing with v2.zip", hasSnapshot: true, hasContent: true });
+    expect(h.audit.events.at(-1)).toMatchObject({ type: "skill_imported", skill: "twice", details: { replaced: true, previousVersionId: before!.id } });
+    // History brings the first text back.
+    await restoreVersion(a, before!.id, sha256(fs.readFileSync(path.join(dir, "SKILL.md"))));
+    expect(fs.readFileSync(path.join(dir, "SKILL.md"), "utf8")).toContain("First text.");
   });
 
   it("a skill that breaks the spec but loads imports with warnings; one that cannot load is refused", async () => {

@@ -6,7 +6,7 @@ import { zipSync, type Zippable } from "fflate";
 import { ArchiveError, detectArchiveFormat, extractArchive, readSkillFolder, SkillCopyError, writeSkillFolder, isSafeSegment, type LayerName, type SkillFile } from "../../runtime/registry";
 import { checkSkillSource, type Diagnostic } from "../../runtime/skill";
 import { auditSkill, afterWrite, type SkillsContext } from "./context";
-import { existingSkillDir } from "./edit";
+import { existingSkillDir, snapshotOf } from "./edit";
 import { badRequest, SkillServiceError } from "./errors";
 import { decodeText, sha256 } from "./files";
 import { recordVersion } from "./history";
@@ -26,6 +26,8 @@ export interface ImportInput {
   dryRun?: boolean;
   /** Folder name to use instead of the archive's top folder. */
   folder?: string;
+  /** When the folder exists: replace its files, the old ones kept in the history as the version before. */
+  replace?: boolean;
 }
 
 export interface ImportReport {
@@ -99,10 +101,18 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
       diagnostics: check.diagnostics,
     });
   }
-  if (exists) throw new SkillServiceError("CONFLICT", `A skill folder ${folder} already exists in the ${input.layer} layer; delete it or import under another folder name.`);
+  if (exists && !input.replace) {
+    throw new SkillServiceError("CONFLICT", `A skill folder ${folder} already exists in the ${input.layer} layer; replace it as a new version, or import under another folder name.`);
+  }
+  // Replacing: the folder as it is now becomes a version first, so History can bring it back whatever wrote it.
+  const before = exists ? snapshotOf(dir, dir) : null;
+  const beforeMd = before?.files.find((f) => f.path === "SKILL.md");
+  const previousVersionId = before
+    ? await recordVersion(ctx.db, ref, ctx.actor, { path: "SKILL.md", action: "save", content: beforeMd?.text ?? null, digest: beforeMd?.text !== undefined ? sha256(beforeMd.text) : null, snapshot: before, message: `before replacing with ${input.fileName}` })
+    : undefined;
   fs.mkdirSync(layerRootOf(ctx.dataHome, ref), { recursive: true });
   try {
-    writeSkillFolder(dir, files);
+    writeSkillFolder(dir, files, { force: exists });
   } catch (e) {
     if (e instanceof SkillCopyError) throw badRequest(e.message);
     throw e;
@@ -114,12 +124,12 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
     content: text,
     digest: sha256(skillMd),
     snapshot: snapshotFromFiles(files),
-    message: `imported ${input.fileName}`,
+    message: `${exists ? "replaced with" : "imported"} ${input.fileName}`,
   });
   report.imported = true;
   auditSkill(ctx, "skill_imported", ref, {
     digest: sha256(skillMd),
-    details: { versionId: report.versionId, fileName: input.fileName, files: files.length, valid: check.valid, warnings: check.diagnostics.length },
+    details: { versionId: report.versionId, fileName: input.fileName, files: files.length, valid: check.valid, warnings: check.diagnostics.length, ...(exists ? { replaced: true, previousVersionId } : {}) },
   });
   afterWrite([dir]);
   return report;

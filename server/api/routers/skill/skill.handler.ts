@@ -114,7 +114,7 @@ export const restoreDeleted = ({ ctx, input }: { ctx: AuthedContext; input: In<t
 export const importZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZImportInput> }) =>
   run(ctx, "skill.import", async () => {
     const data = Buffer.from(input.base64, "base64");
-    return skills.importArchive(await svc(ctx), { layer: input.layer, plugin: input.plugin, fileName: input.fileName, data, dryRun: input.dryRun, folder: input.folder });
+    return skills.importArchive(await svc(ctx), { layer: input.layer, plugin: input.plugin, fileName: input.fileName, data, dryRun: input.dryRun, folder: input.folder, replace: input.replace });
   });
 
 export const exportZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>

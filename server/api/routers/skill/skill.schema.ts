@@ -61,4 +61,6 @@ export const ZImportInput = z.object({
   base64: z.string().max(Math.ceil((IMPORT_ARCHIVE_MAX_BYTES * 4) / 3) + 4, "The archive is larger than 20 MiB."),
   dryRun: z.boolean().optional(),
   folder: z.string().max(128).optional(),
+  /** An existing folder of that name is replaced, kept in its history as the version before. */
+  replace: z.boolean().optional(),
 });
