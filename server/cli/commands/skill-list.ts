@@ -16,6 +16,7 @@ import { scannerWithHelper } from "../../runtime/registry/scan-helper";
 import { scanThreadFrom } from "../../runtime/walk-helper";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { Resolution, ResolveContext } from "../../runtime/registry/types";
+import { entryValidity } from "../../runtime/registry/validity";
 import { count } from "../../domain/plural";
 import { sourceProvenance } from "../../runtime/sources/roots";
 
@@ -130,8 +131,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const activeOf = (a: Resolution["active"]): Active => (a ? { layer: a.layer, plugin: a.plugin || undefined, dir: a.dir } : null);
   const rowOf = (c: Resolution["candidates"][number], active: Active) => {
     const e = c.entry;
+    // As the console's policy judges them (validity.ts): a reserved word it allows is no error here either.
+    const { valid, diagnostics } = entryValidity(e, ctx.policy);
     let errors = 0;
-    for (const d of e.diagnostics) if (d.severity === "error") errors++;
+    for (const d of diagnostics) if (d.severity === "error") errors++;
     return {
       name: e.name,
       layer: e.layer,
@@ -148,10 +151,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       tags: e.tags,
       hasScripts: e.hasScripts,
       loadable: e.loadable,
-      valid: e.valid,
-      diagnosticsCount: e.diagnostics.length,
+      valid,
+      diagnosticsCount: diagnostics.length,
       errorCount: errors,
-      diagnostics: e.diagnostics,
+      diagnostics,
     };
   };
   if (values.json || values.jsonl) {
