@@ -1,8 +1,10 @@
 // Reserved words in names (seed 003) through the API, as the console calls it: an admin's allowance is one policy
 // change, audited, and every screen that judges the skill agrees on it: the editor's problem list and its Details
-// hint, the skill list's validity, and the layers page's counts. A real SQLite file and real skill folders.
+// hint, the skill list's validity, the layers page's counts and the import preview. A real SQLite file and real
+// skill folders.
 import fs from "node:fs";
 import path from "node:path";
+import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../auth";
 import { govHome } from "../../../services/governance/test-support/governance";
@@ -24,6 +26,9 @@ describe("allowReservedNames", () => {
       const row = (await author.skill.list({ q: "claude-helper" })).rows.find((r) => r.name === "claude-helper");
       const info = await author.skill.info({ ref });
       const link = (await author.layers.explain({ name: "claude-helper" })).chain[0]!;
+      // The import dialog's preview of the same folder as a zip (a dry run writes nothing).
+      const zip = Buffer.from(zipSync({ "claude-helper/SKILL.md": strToU8(text) })).toString("base64");
+      const preview = await author.skill.import({ layer: "personal", fileName: "claude-helper.zip", base64: zip, dryRun: true });
       return {
         problems: check.problems.filter((p) => p.severity === "error").map((p) => p.code),
         valid: check.valid,
@@ -32,9 +37,11 @@ describe("allowReservedNames", () => {
         allowed: info.reservedNamesAllowed,
         errors: link.errors,
         status: row?.status,
+        importValid: preview.valid,
+        importProblems: preview.diagnostics.filter((d) => d.severity === "error").map((d) => d.code),
       };
     };
-    expect(await seen()).toEqual({ problems: ["name.reserved"], valid: false, validity: "errors", infoValidity: "errors", allowed: false, errors: 1, status: "active" });
+    expect(await seen()).toEqual({ problems: ["name.reserved"], valid: false, validity: "errors", infoValidity: "errors", allowed: false, errors: 1, status: "active", importValid: false, importProblems: ["name.reserved"] });
 
     // Only an admin may allow them.
     await expect(author.policy.change({ op: "setAllowReservedNames", allow: true })).rejects.toMatchObject({ code: "FORBIDDEN" });
@@ -44,7 +51,7 @@ describe("allowReservedNames", () => {
       actor: { id: "admin-id" },
       details: { change: { op: "setAllowReservedNames", allow: true }, after: { allowReservedNames: true }, changed: true },
     });
-    expect(await seen()).toEqual({ problems: [], valid: true, validity: "ok", infoValidity: "ok", allowed: true, errors: 0, status: "active" });
+    expect(await seen()).toEqual({ problems: [], valid: true, validity: "ok", infoValidity: "ok", allowed: true, errors: 0, status: "active", importValid: true, importProblems: [] });
 
     // Off again: the error is back everywhere.
     await admin.policy.change({ op: "setAllowReservedNames", allow: false });
