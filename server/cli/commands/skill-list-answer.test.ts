@@ -28,7 +28,7 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 /** One listing; `cache: false` is the reference, made from the files alone. */
-async function list(args: string[] = [], cache = true): Promise<string> {
+async function list(args: string[] = [], cache = true, bytes = false): Promise<string> {
   // Each listing a minute later: every file is past the settling time, as in a listing run again by a person.
   vi.setSystemTime(Date.now() + 60_000);
   let out = "";
@@ -38,6 +38,8 @@ async function list(args: string[] = [], cache = true): Promise<string> {
     env: { OMNIFORGE_CACHE_DIR: cache ? cacheDir : "off", HOME: t.base },
     cwd: t.base,
     build: "commands-TEST.cjs",
+    // As bin/omniforge.mjs gives it: a kept answer goes out as the bytes it was read as.
+    ...(bytes ? { outBytes: (b: Uint8Array) => void (out += `<bytes>${Buffer.from(b).toString("utf8")}`) } : {}),
   };
   const format = args.includes("--jsonl") ? [] : ["--json"];
   const code = await run([...format, ...args, "--home", t.home, "--project", t.project], io);
@@ -60,6 +62,7 @@ describe("skill list's kept answer", () => {
     const header = kept.slice(0, kept.indexOf("\n") + 1);
     fs.writeFileSync(file, `${header}MARKER\n`);
     expect(await list()).toBe("MARKER\n");
+    expect(await list([], true, true)).toBe("<bytes>MARKER\n");
     // A file another user could write is not taken.
     fs.chmodSync(file, 0o622);
     expect(await list()).toBe(reference);

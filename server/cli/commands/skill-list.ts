@@ -135,7 +135,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (answerInputs !== null) {
     const kept = cache!.readAnswer(answerInputs);
     if (kept !== undefined) {
-      io.out(kept);
+      if (io.outBytes) io.outBytes(kept);
+      else io.out(Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength).toString("utf8"));
       return 0;
     }
   }

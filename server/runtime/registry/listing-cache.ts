@@ -39,7 +39,7 @@ export interface ListingCache {
    * The answer last kept for the entries `read` gave and these `inputs` (everything else it depends on), or
    * undefined. Only for a listing that reused every entry read, in order, and wrote none.
    */
-  readAnswer(inputs: string): string | undefined;
+  readAnswer(inputs: string): Uint8Array | undefined;
   /** Keeps `text` as the answer for the entries `read` gave and `inputs` (same condition as readAnswer). */
   writeAnswer(inputs: string, text: string): void;
   readonly file: string;
@@ -106,7 +106,7 @@ export function listingCache(cacheDir: string, build: string, config: LayerConfi
       if (!bytes) return undefined;
       const header = answerHeader(inputs);
       if (bytes.length < header.length || bytes.toString("latin1", 0, header.length) !== header) return undefined;
-      return bytes.toString("utf8", header.length);
+      return bytes.subarray(header.length);
     },
     writeAnswer(inputs, text) {
       if (token !== undefined) writeAtomically(cacheDir, answerFile, answerHeader(inputs) + text);
