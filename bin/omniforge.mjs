@@ -55,7 +55,7 @@ try {
 }
 // The process entry hands the CLI its streams and environment (server/cli/io.ts); settings in it are still read
 // and checked through env.ts's setting().
-const io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd(), build };
+const io = { out: (text) => process.stdout.write(text), outBytes: (bytes) => process.stdout.write(bytes), err: (text) => process.stderr.write(text), env: process.env, cwd: process.cwd(), build };
 process.exitCode = await main(argv, io);
 finished();
 

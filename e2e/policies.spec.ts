@@ -1,8 +1,12 @@
 // The policies page's name rules as an admin uses them: disable one layer's definition and enable it again, block
 // a mistyped name and hear which one was meant, turn the allowlist on and off (an empty one is asked about first),
 // and save forbidden name patterns after the preview says what they would block. Every change is undone, so the
-// other journeys see the demo catalog as it was.
+// other journeys see the demo catalog as it was. Then the allowance of reserved words (issue 37 item 7), as the
+// editor's problem list shows it.
+import fs from "node:fs";
+import path from "node:path";
 import { expect, test } from "./page-errors";
+import { E2E_HOME } from "../playwright.config";
 import { applyPolicyChange, signInAsAdmin } from "./helpers";
 
 test("an admin disables a definition, runs an allowlist and forbids a word, then undoes each", async ({ page }) => {
@@ -108,4 +112,40 @@ test("ticking an approval switch first says which skills it deactivates; Cancel 
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(blocked.getByLabel("Skill name to block")).toHaveValue("git-helper");
   await expect(page.getByTestId("blocked-names")).not.toContainText("git-helper");
+});
+
+test("allowing reserved words takes claude-helper's error out of the editor's problem list, and off puts it back", async ({ page }) => {
+  const dir = path.join(E2E_HOME, "demo-project", ".omniforge", "skills", "claude-helper");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "SKILL.md"), "---\nname: claude-helper\ndescription: Drafts replies to support tickets. Use when a ticket needs an answer.\n---\n# Replies\n\nRead the ticket, then draft a reply.\n");
+  await signInAsAdmin(page);
+  const allow = page.getByRole("region", { name: "Forbidden names" }).getByLabel("Allow reserved words in names");
+  try {
+    await page.goto("/skills/project/claude-helper");
+    const panel = page.getByTestId("diagnostics");
+    await expect(panel).toContainText("1 error");
+    await expect(panel).toContainText("name.reserved");
+
+    await page.goto("/policies");
+    await expect(allow).not.toBeChecked();
+    // The switch shows the stored policy: it turns once the previewed change is applied.
+    await allow.click();
+    await applyPolicyChange(page);
+    await expect(allow).toBeChecked();
+    await page.reload();
+    await expect(allow).toBeChecked();
+
+    await page.goto("/skills/project/claude-helper");
+    // The doctor's own note on vendor words stays (info): the name is no error any more.
+    await expect(panel).toContainText("0 errors");
+    await expect(panel).not.toContainText("name.reserved");
+  } finally {
+    await page.goto("/policies");
+    if (await allow.isChecked()) {
+      await allow.click();
+      await applyPolicyChange(page);
+    }
+    await expect(allow).not.toBeChecked();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

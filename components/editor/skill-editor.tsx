@@ -154,7 +154,7 @@ export default function SkillEditor({ skillRef, initialFile }: { skillRef: Skill
           ) : compare ? (
             <CompareView compare={compare} modelKey={files.key} theme={theme} onClose={() => actions.setCompare(null)} />
           ) : (
-            <TextAndDetails files={files} skillRef={skillRef} canWrite={canWrite} tree={info.data?.files ?? []}>
+            <TextAndDetails files={files} skillRef={skillRef} canWrite={canWrite} tree={info.data?.files ?? []} reservedNamesAllowed={!!info.data?.reservedNamesAllowed}>
             <TextHost
               buf={buf}
               path={openPath}

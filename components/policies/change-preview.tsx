@@ -36,6 +36,8 @@ export function changeTitle(c: PolicyChange): string {
       return `Administrators may change users' personal skills: ${onOff(c.allow)}`;
     case "setNameMustMatchFolder":
       return `A skill's name must match its folder: ${onOff(c.on)}`;
+    case "setAllowReservedNames":
+      return `Allow reserved words in names: ${onOff(c.allow)}`;
   }
 }
 

@@ -1,13 +1,15 @@
 "use client";
 // The policies page's name rules, one section each: names blocked everywhere, definitions disabled in one layer,
-// the allowlist and the forbidden name patterns. Each change goes through the page's one policy mutation.
+// the allowlist, the forbidden name patterns and the allowance of reserved words. Each change goes through the
+// page's one policy mutation.
 import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import type { AppRouter } from "~/server/api/root";
 import { LAYERS } from "~/server/domain/vocabulary";
 import type { PolicyChange } from "./types";
 import { PatternPreview } from "./pattern-preview";
-import { ListForm, splitList } from "./policy-fields";
+import { ListForm, PolicyToggle, splitList } from "./policy-fields";
+import { RESERVED_NAME_WORDS } from "~/server/runtime/skill/name-rule";
 import { Section } from "~/components/shell/section";
 
 interface Props {
@@ -155,6 +157,10 @@ export function ForbiddenNames({ p, apply, names, vendorWords }: Props & { names
   );
   return (
     <Section label="Forbidden names" title="Names that may not be used" hint={hint}>
+      <PolicyToggle label="Allow reserved words in names" checked={p.allowReservedNames} onChange={(allow) => apply({ op: "setAllowReservedNames", allow })}>
+        Allow names holding a reserved word ({RESERVED_NAME_WORDS.join(", ")}): otherwise the console reports them as an error
+        (the skill still loads)
+      </PolicyToggle>
       <ListForm name="patterns" values={p.forbiddenNamePatterns ?? []} placeholder="one word or /pattern/ per line" label="Forbidden name patterns" onChange={setDraftPatterns} onSave={save}>
         <PatternPreview patterns={splitList(draftPatterns ?? (p.forbiddenNamePatterns ?? []).join("\n"))} names={names} />
         <div className="flex gap-2">

@@ -5,8 +5,8 @@
 // - `omniforge --help` beside a bare `node -e 0` (target: within 1.5x);
 // - `omniforge skill list --json` over 10,000 synthetic skills (target: < 600 ms, and again within 1.5x of the
 //   floor) beside a bare Node process that walks the same folders and reads every SKILL.md (the file-system
-//   floor): run again over the same folders, as people do (its listing cache filled), and cold (the cache off), as
-//   a first listing;
+//   floor): run again over the same folders, as people do (its listing cache and kept answer filled), and cold (the
+//   cache off), as a first listing;
 // - `omniforge skill validate --recursive` over the 40 real skills copied into 600 folders (target: < 200 ms);
 // - skills-ref validating the same folders in one Python process, when SKILLS_REF_DIR points at a checkout.
 // Each figure is a median of wall time and of the process's CPU time (user + system, Linux), with the ratios to
@@ -145,8 +145,10 @@ export async function run(): Promise<Record<string, unknown>> {
     // One untimed pass warms the page cache for both trees; then each pair alternates which runs first, so neither
     // side always gets the cache the other just filled.
     timeOnce(node, ["-e", FLOOR, ...roots, ...(haveReal ? [real] : [])], base);
-    // Twice: a listing does not keep files changed in the 2 s before it (listing-cache.ts), and these were just made.
-    for (let i = 0; i < 2; i++) omniforge(listArgs, cached);
+    // Three times: a listing does not keep files changed in the 2 s before it (listing-cache.ts), and these were just
+    // made; the answer is kept by a listing that reused every entry, so the timed runs are served it, as a person
+    // listing again an unchanged catalog is.
+    for (let i = 0; i < 3; i++) omniforge(listArgs, cached);
     for (let r = 0; r < rounds; r++) {
       const pair = (a: () => void, b: () => void) => (r % 2 === 0 ? (a(), b()) : (b(), a()));
       pair(
@@ -172,7 +174,7 @@ export async function run(): Promise<Record<string, unknown>> {
       bundleCheck: { inputs: manifest.inputs.length, usMedian: Math.round(median(checks) * 1000), what: "stat of every recorded source (in process)" },
       nodeBare: summarize(node0),
       help: { ...summarize(help), ratioToNode: ratio(msOf(help), msOf(node0)) },
-      list10000: { ...summarize(list), fsFloor: summarize(floor), ...ratios(list, floor), what: "again over the same folders (its listing cache filled)" },
+      list10000: { ...summarize(list), fsFloor: summarize(floor), ...ratios(list, floor), what: "again over the same folders (its listing cache and kept answer filled)" },
       list10000Cold: { ...summarize(listCold), ...ratios(listCold, floor), what: "a first listing (OMNIFORGE_CACHE_DIR=off)" },
     };
     if (haveReal) {

@@ -6,6 +6,11 @@ import type { EnvSource } from "../../env";
 
 export interface CliIO {
   out(text: string): void;
+  /**
+   * Output kept as bytes (skill list's kept answer), written without decoding and encoding it again; where absent,
+   * the command decodes it for out().
+   */
+  outBytes?(bytes: Uint8Array): void;
   err(text: string): void;
   env: EnvSource;
   cwd: string;

@@ -19,9 +19,11 @@ export interface DetailsFormProps {
   onText: (text: string) => void;
   canWrite: boolean;
   files: SkillInfo["files"];
+  /** The policy allows reserved words in names (allowReservedNames), as the problem list then does. */
+  reservedNamesAllowed: boolean;
 }
 
-export function DetailsForm({ skillRef, text, onText, canWrite, files }: DetailsFormProps) {
+export function DetailsForm({ skillRef, text, onText, canWrite, files, reservedNamesAllowed }: DetailsFormProps) {
   const trpc = useTRPC();
   const vocab = useQuery(trpc.skill.vocabulary.queryOptions(undefined, { staleTime: Infinity }));
   const [error, setError] = useState<string | null>(null);
@@ -49,8 +51,8 @@ export function DetailsForm({ skillRef, text, onText, canWrite, files }: Details
   const folder = v.name && problems.length === 0 && v.name.normalize("NFKC") !== skillRef.skill.normalize("NFKC");
   const others = (read.ok ? read.keys : []).filter((k) => !FORM_KEYS.has(k));
   const scripts = files.filter((f) => f.type === "file" && (inScriptFolder(f.path) || f.executable)).map((f) => f.path);
-  // The console checks names by the omniforge rules, which reserve these words (seed 003).
-  const reserved = v.name ? reservedWordIn(v.name) : null;
+  // The console checks names by the omniforge rules, which reserve these words (seed 003) unless the policy allows them.
+  const reserved = v.name && !reservedNamesAllowed ? reservedWordIn(v.name) : null;
   const input = (label: string, key: string, value: string, extra?: React.ReactNode) => (
     <label className="block text-sm">
       <span className="muted text-xs">{label}</span>

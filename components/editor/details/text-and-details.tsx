@@ -8,8 +8,8 @@ import { useViewMode, VIEW_MODES } from "./use-view-mode";
 
 const LABEL = { text: "Text", details: "Details", split: "Side by side" } as const;
 
-export function TextAndDetails(props: { files: SkillBuffers; skillRef: SkillRef; canWrite: boolean; tree: SkillInfo["files"]; children: React.ReactNode }) {
-  const { files, skillRef, canWrite, tree, children } = props;
+export function TextAndDetails(props: { files: SkillBuffers; skillRef: SkillRef; canWrite: boolean; tree: SkillInfo["files"]; reservedNamesAllowed: boolean; children: React.ReactNode }) {
+  const { files, skillRef, canWrite, tree, reservedNamesAllowed, children } = props;
   const [chosen, choose] = useViewMode();
   const skillMd = files.buffers["SKILL.md"];
   const mode = files.openPath === "SKILL.md" && skillMd ? chosen : "text";
@@ -36,7 +36,7 @@ export function TextAndDetails(props: { files: SkillBuffers; skillRef: SkillRef;
         <div className={mode === "details" ? "hidden" : "flex min-h-0 flex-1 flex-col"}>{children}</div>
         {mode !== "text" && skillMd && (
           <div className="card min-h-0 flex-1 overflow-auto">
-            <DetailsForm skillRef={skillRef} text={skillMd.text} onText={onText} canWrite={canWrite} files={tree} />
+            <DetailsForm skillRef={skillRef} text={skillMd.text} onText={onText} canWrite={canWrite} files={tree} reservedNamesAllowed={reservedNamesAllowed} />
           </div>
         )}
       </div>

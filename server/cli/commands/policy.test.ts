@@ -79,6 +79,35 @@ describe("omniforge policy", () => {
     expect(JSON.parse(policyEvents().at(-1)!.details)).toMatchObject({ change: { op: "import" }, changed: true });
   });
 
+  it("allowReservedNames: imported, listed, and the CLI's own listing under the console's policy calls claude-helper no error", () => {
+    const dir = path.join(h.dataHome.projectRoot, ".omniforge", "skills", "claude-helper");
+    writeSkillOnDisk(dir, { "SKILL.md": skillMd("claude-helper", "Helps with drafts. Use when drafting.") });
+    const file = path.join(h.dir, "reserved.yaml");
+    const helper = () => {
+      const r = spawnSync(process.execPath, [path.join(repo, "bin/omniforge.mjs"), "skill", "list", "--json", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot], {
+        cwd: h.dir, encoding: "utf8", env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", HOME: h.dir }, timeout: 60_000,
+      });
+      const row = (JSON.parse(r.stdout) as { name: string; valid: boolean; errorCount: number; diagnostics: { code: string }[] }[]).find((x) => x.name === "claude-helper")!;
+      return { valid: row.valid, errorCount: row.errorCount, reserved: row.diagnostics.some((d) => d.code === "name.reserved") };
+    };
+    try {
+      expect(omniforge("list").out).toContain("reserved words in names (claude, anthropic, gemini, openai, infer): an error under the omniforge rules\n");
+      expect(helper()).toEqual({ valid: false, errorCount: 1, reserved: true });
+      fs.writeFileSync(file, "allowReservedNames: true\n");
+      expect(omniforge("import", file).code).toBe(0);
+      expect(omniforge("list").out).toContain("reserved words in names (claude, anthropic, gemini, openai, infer): allowed\n");
+      expect(JSON.parse(policyEvents().at(-1)!.details)).toMatchObject({ change: { op: "import" }, after: { allowReservedNames: true } });
+      // The listing cache holds the validator's verdict; the policy is applied as the listing is written.
+      expect(helper()).toEqual({ valid: true, errorCount: 0, reserved: false });
+      fs.writeFileSync(file, "allowReservedNames: maybe\n");
+      expect(omniforge("import", file)).toMatchObject({ code: 1, err: expect.stringContaining("allowReservedNames: must be true or false") });
+    } finally {
+      fs.writeFileSync(file, "{}\n");
+      omniforge("import", file);
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+
   it("a forbidden pattern that makes RegExp backtrack cannot hang a listing: any author picks the name it is matched on", () => {
     const file = path.join(h.dir, "redos.yaml");
     fs.writeFileSync(file, 'forbiddenNamePatterns: ["/^(a+)+$/", "/^b{3}-/"]\n');

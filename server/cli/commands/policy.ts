@@ -17,6 +17,7 @@ import { changePolicy, exportPolicy, importPolicy } from "../../services/governa
 import { SETTINGS_FILE_MAX_BYTES } from "../../domain/vocabulary";
 import { FileReadError, readRegularTextFile } from "../../runtime/read-file";
 import { readStoredPolicy } from "../../services/policy/store";
+import { RESERVED_NAME_WORDS } from "../../runtime/skill/name-rule";
 
 type Verb = "list" | "block" | "unblock" | "export" | "import";
 
@@ -82,6 +83,7 @@ export function command(verb: Verb) {
             io.out(`forbidden name patterns: ${shown(p.forbiddenNamePatterns ?? []) || "none"}\n`);
             io.out(`approval required for: ${[p.requireApprovalForScripts && "skills with scripts", p.requireApprovalForProject && "project skills", p.requireApprovalForSources && "git source updates"].filter(Boolean).join(", ") || "nothing"}\n`);
             io.out(`name must match folder: ${p.nameMustMatchFolder ? "yes (a mismatch is invalid)" : "no (a mismatch is a warning)"}\n`);
+            io.out(`reserved words in names (${RESERVED_NAME_WORDS.join(", ")}): ${p.allowReservedNames ? "allowed" : "an error under the omniforge rules"}\n`);
             io.out(`administrators may change personal skills: ${p.adminsEditPersonal ? "yes" : "no (read-only review)"}\n`);
           }
           return 0;

@@ -15,7 +15,8 @@ import { listingCacheFrom } from "../../runtime/registry/listing-cache";
 import { scannerWithHelper } from "../../runtime/registry/scan-helper";
 import { scanThreadFrom } from "../../runtime/walk-helper";
 import { SkillIndex } from "../../runtime/registry/skill-index";
-import type { Resolution, ResolveContext } from "../../runtime/registry/types";
+import type { Resolution, ResolveContext, SkillEntry } from "../../runtime/registry/types";
+import { entryValidity } from "../../runtime/registry/validity";
 import { count } from "../../domain/plural";
 import { sourceProvenance } from "../../runtime/sources/roots";
 
@@ -118,20 +119,34 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `omniforge skill list: ${count(index.size, "definition")}; ${count(parsed, "SKILL.md file")} read and checked, ${count(reused, "entry", "entries")} reused from the last listing; ${walk}; ${count(Math.round(performance.now() - t0), "ms", "ms")}\n`,
     );
   }
-  if (cache) {
-    const now = index.entries();
-    if (!previous || previous.size !== now.length || now.some((e) => previous.get(e.id) !== e)) cache.write(now);
-  }
+  // Every remembered entry reused as it was, in the same order: the index is the one the cache holds.
+  const reusedAll = !!previous && sameEntries(previous, index.entries());
+  if (cache && !reusedAll) cache.write(index.entries());
   type Active = { layer: string; plugin?: string; dir: string } | null;
   // An absent plugin is written as undefined, which JSON leaves out: the same output as omitting the key, without
   // a spread object per row. The active definition's object is made once per name and shared by its rows.
   // A skill from a git source carries its repository, path and commit (absent for every other skill).
   const provenance = sourceProvenance(config.home);
+  // The whole answer of the last such listing, kept beside the cache: valid while the index is the cache's (above)
+  // and everything else the rows are made of is the same: the format, the context (the caller's, the policy with
+  // its approvals, config.yaml's settings and defaults) and the git sources' provenance. The build and the layer
+  // folders are the cache's own key. Anything else (the table, --stats) is made each time.
+  const answerInputs = cache && reusedAll && (values.json || values.jsonl) ? JSON.stringify({ jsonl: !!values.jsonl, ctx, provenance: [...provenance] }) : null;
+  if (answerInputs !== null) {
+    const kept = cache!.readAnswer(answerInputs);
+    if (kept !== undefined) {
+      if (io.outBytes) io.outBytes(kept);
+      else io.out(Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength).toString("utf8"));
+      return 0;
+    }
+  }
   const activeOf = (a: Resolution["active"]): Active => (a ? { layer: a.layer, plugin: a.plugin || undefined, dir: a.dir } : null);
   const rowOf = (c: Resolution["candidates"][number], active: Active) => {
     const e = c.entry;
+    // As the console's policy judges them (validity.ts): a reserved word it allows is no error here either.
+    const { valid, diagnostics } = entryValidity(e, ctx.policy);
     let errors = 0;
-    for (const d of e.diagnostics) if (d.severity === "error") errors++;
+    for (const d of diagnostics) if (d.severity === "error") errors++;
     return {
       name: e.name,
       layer: e.layer,
@@ -148,15 +163,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       tags: e.tags,
       hasScripts: e.hasScripts,
       loadable: e.loadable,
-      valid: e.valid,
-      diagnosticsCount: e.diagnostics.length,
+      valid,
+      diagnosticsCount: diagnostics.length,
       errorCount: errors,
-      diagnostics: e.diagnostics,
+      diagnostics,
     };
   };
   if (values.json || values.jsonl) {
-    // Written in pieces of about 64 KiB: a 10,000-skill catalog never becomes one 10 MB string.
-    const out = chunkedWriter(io);
+    // Written in pieces of about 64 KiB: a 10,000-skill catalog never becomes one 10 MB string, unless it is kept.
+    const answer: string[] | null = answerInputs !== null ? [] : null;
+    const write = chunkedWriter(io);
+    const out = (text: string | null) => {
+      if (text !== null) answer?.push(text);
+      write(text);
+    };
     let first = true;
     if (values.json) out("[");
     // Name by name, each resolution written and dropped: holding all of them until the end (resolveAll) made the
@@ -172,6 +192,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     if (values.json) out(first ? "]\n" : "\n]\n");
     out(null);
+    if (answer) cache!.writeAnswer(answerInputs!, answer.join(""));
     return 0;
   }
   // In name order, as the JSON above (an object's values would put names of digits first, in numeric order).
@@ -205,4 +226,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const active = resolutions.filter((r) => r.active).length;
   io.out(`\n${count(rows.length, "definition")}, ${count(active, "active skill")}; policy: ${policyFrom ?? "none (no console.db in the data home, no --policy)"}\n`);
   return 0;
+}
+
+/** Whether `now` holds exactly the remembered entries, the same objects in the same order. */
+function sameEntries(previous: Map<string, SkillEntry>, now: readonly SkillEntry[]): boolean {
+  if (previous.size !== now.length) return false;
+  let i = 0;
+  for (const e of previous.values()) if (now[i++] !== e) return false;
+  return true;
 }

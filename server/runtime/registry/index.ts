@@ -5,6 +5,7 @@ export * from "./layers";
 export { SkillIndex } from "./skill-index";
 export { resolve, resolveAll, parseSkillRef, layerRivals, type DefinitionSource } from "./resolve";
 export { approvalKey, blockReason, disabledReason, approvalReason } from "./policy";
+export { diagnosticsUnder, entryValidity } from "./validity";
 export * from "./archive";
 export { readSkillFolder, writeSkillFolder, SkillCopyError, type SkillFile } from "./skill-files";
 export { deploySkill, DeployError } from "./deploy";

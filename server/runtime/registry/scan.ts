@@ -13,6 +13,7 @@ import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import { isScriptFolder, SCRIPT_FOLDERS } from "../../domain/skill-protocol";
 import type { SkillEntry } from "./types";
+import { validityOf } from "./validity";
 
 /** Deep enough for nested skill collections (e.g. a skill with sub-skills two levels down), bounded for safety. */
 export const SCAN_MAX_DEPTH = 6;
@@ -299,7 +300,6 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     }
   }
   const props = check.properties;
-  const hasError = check.diagnostics.some((d) => d.severity === "error");
   const entry: SkillEntry = {
     id: dir,
     name: detach(props?.name || path.basename(dir)),
@@ -315,7 +315,7 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
     approvalDigest: "",
     loadable: check.loadable,
     valid: check.valid,
-    status: !check.loadable ? "invalid" : hasError ? "errors" : check.diagnostics.length > 0 ? "warnings" : "ok",
+    status: validityOf(check.loadable, check.diagnostics),
     diagnostics: check.diagnostics.map(detachDiagnostic),
     mtimeMs: st.mtimeMs,
     size: st.size,

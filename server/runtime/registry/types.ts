@@ -76,6 +76,11 @@ export interface RegistryPolicy {
    * under its name with a warning, as the reference tool and Claude Code do.
    */
   nameMustMatchFolder?: boolean;
+  /**
+   * Names holding a reserved word (claude, anthropic, gemini, openai, infer: seed 003) are no error under the
+   * omniforge rules: the administrator allows them explicitly (validity.ts applies it on every screen).
+   */
+  allowReservedNames?: boolean;
   /** approvalKey(entry) -> approved entry.approvalDigest. Editing SKILL.md or a script needs a new approval. */
   approvedDigests?: Record<string, string>;
 }

@@ -35,7 +35,7 @@ export function checkName(f: FieldsUnderCheck, outsideSpec: string[]) {
         "error",
         "name.reserved",
         `name "${name}" contains the reserved word "${reserved}": names must not contain ${RESERVED_NAME_WORDS.join(", ")} (seed 003), ` +
-          `so a skill cannot pass for a vendor's own. Rename it; the skill still loads, and a policy may block such names (forbiddenNamePatterns).`,
+          `so a skill cannot pass for a vendor's own. Rename it; the skill still loads, and an administrator may allow such names (allowReservedNames) or block them (forbiddenNamePatterns).`,
         valueRange("name"),
       ),
     );

@@ -6,6 +6,7 @@ import type { Finding } from "../../runtime/doctor";
 import type { Diagnostic, Severity } from "../../runtime/skill/types";
 import { liveCheck, type LiveCheck, type SkillRef, type SkillsContext } from "../skills";
 import { skillFindings } from "./index";
+import { readStoredPolicy } from "../policy/store";
 
 export interface Problem {
   /** format: the validator's, on the text as typed; doctor: the doctor's, on the skill as saved. */
@@ -50,7 +51,7 @@ export function problemList(diagnostics: readonly Diagnostic[], findings: readon
 
 /** The editor's live check of unsaved text, with the one problem list (the doctor reads the saved folder). */
 export async function checkWithProblems(ctx: SkillsContext, ref: SkillRef, text: string): Promise<LiveCheck & { problems: Problem[] }> {
-  const live = liveCheck(ctx, ref, text);
+  const live = liveCheck(ctx, ref, text, await readStoredPolicy(ctx.db));
   const doctor = await skillFindings(ctx, ref);
   return { ...live, problems: problemList(live.diagnostics, doctor.findings) };
 }

@@ -6,10 +6,12 @@ import fs from "node:fs";
 import { assertInsideLayer, assertLayerFolder } from "../../runtime/registry/confine";
 import type { DataHome } from "../../config";
 import {
+  entryValidity,
   LAYER_ORDER,
   resolve,
   type DefinitionSource,
   type LayerName,
+  type Resolution,
   type ResolveContext,
   type SkillIndex,
 } from "../../runtime/registry";
@@ -114,21 +116,27 @@ export function explain(index: DefinitionSource, name: string, ctx: ResolveConte
     activeId: r.active?.id ?? null,
     layerOrder: LAYER_ORDER,
     onBlockList: !!ctx.policy?.blockedNames.includes(r.name),
-    chain: r.candidates.map((c) => ({
-      id: c.entry.id,
-      layer: c.entry.layer,
-      ...(c.entry.plugin ? { plugin: c.entry.plugin } : {}),
-      status: c.status,
-      reason: c.reason,
-      priority: c.entry.priority,
-      digest: c.entry.digest,
-      where: displayPath(c.entry.dir, dataHome),
-      description: c.entry.description,
-      hasScripts: c.entry.hasScripts,
-      ...(c.entry.scope ? { scope: c.entry.scope } : {}),
-      errors: c.entry.diagnostics.filter((d) => d.severity === "error").length,
-      warnings: c.entry.diagnostics.filter((d) => d.severity === "warning").length,
-    })),
+    chain: r.candidates.map((c) => chainLink(c, ctx, dataHome)),
+  };
+}
+
+/** One definition of the chain, its counts of errors and warnings as the policy judges them (validity.ts). */
+function chainLink(c: Resolution["candidates"][number], ctx: ResolveContext, dataHome: DataHome): ChainLink {
+  const { diagnostics } = entryValidity(c.entry, ctx.policy);
+  return {
+    id: c.entry.id,
+    layer: c.entry.layer,
+    ...(c.entry.plugin ? { plugin: c.entry.plugin } : {}),
+    status: c.status,
+    reason: c.reason,
+    priority: c.entry.priority,
+    digest: c.entry.digest,
+    where: displayPath(c.entry.dir, dataHome),
+    description: c.entry.description,
+    hasScripts: c.entry.hasScripts,
+    ...(c.entry.scope ? { scope: c.entry.scope } : {}),
+    errors: diagnostics.filter((d) => d.severity === "error").length,
+    warnings: diagnostics.filter((d) => d.severity === "warning").length,
   };
 }
 

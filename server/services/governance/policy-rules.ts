@@ -19,7 +19,8 @@ export type PolicyChange =
   | { op: "setForbiddenPatterns"; patterns: string[] }
   | { op: "setRequireApproval"; scripts?: boolean; project?: boolean; sources?: boolean }
   | { op: "setAdminsEditPersonal"; allow: boolean }
-  | { op: "setNameMustMatchFolder"; on: boolean };
+  | { op: "setNameMustMatchFolder"; on: boolean }
+  | { op: "setAllowReservedNames"; allow: boolean };
 
 // Skill names as the loader reads them from SKILL.md files: any characters, since a name that breaks the spec's
 // rule still loads (leniently) and must still be blockable. Plugins are folders, named as layers.ts accepts them.
@@ -107,11 +108,15 @@ export function applyPolicyChange(before: StoredPolicy, change: PolicyChange): S
       if (change.on) p.nameMustMatchFolder = true;
       else delete p.nameMustMatchFolder;
       break;
+    case "setAllowReservedNames":
+      if (change.allow) p.allowReservedNames = true;
+      else delete p.allowReservedNames;
+      break;
   }
   return normalisePolicy(p);
 }
 
-const KEYS = ["blockedNames", "disabled", "allowlist", "forbiddenNamePatterns", "requireApprovalForScripts", "requireApprovalForProject", "requireApprovalForSources", "nameMustMatchFolder", "adminsEditPersonal"] as const;
+const KEYS = ["blockedNames", "disabled", "allowlist", "forbiddenNamePatterns", "requireApprovalForScripts", "requireApprovalForProject", "requireApprovalForSources", "nameMustMatchFolder", "allowReservedNames", "adminsEditPersonal"] as const;
 
 /** The policy a document describes, or every problem in it (nothing is applied when there is one). */
 export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { problems: string[] } {
@@ -173,6 +178,11 @@ export function checkPolicyDocument(text: string): { policy: StoredPolicy } | { 
   if (strict !== undefined && strict !== null) {
     if (typeof strict !== "boolean") problems.push("nameMustMatchFolder: must be true or false");
     else step("nameMustMatchFolder", { op: "setNameMustMatchFolder", on: strict });
+  }
+  const reserved = doc.allowReservedNames;
+  if (reserved !== undefined && reserved !== null) {
+    if (typeof reserved !== "boolean") problems.push("allowReservedNames: must be true or false");
+    else step("allowReservedNames", { op: "setAllowReservedNames", allow: reserved });
   }
   const edit = doc.adminsEditPersonal;
   if (edit !== undefined && edit !== null) {

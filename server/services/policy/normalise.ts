@@ -26,6 +26,7 @@ export function normalisePolicy(raw: Partial<StoredPolicy> | null | undefined): 
   if (p.requireApprovalForProject) out.requireApprovalForProject = true;
   if (p.requireApprovalForSources) out.requireApprovalForSources = true;
   if (p.nameMustMatchFolder) out.nameMustMatchFolder = true;
+  if (p.allowReservedNames) out.allowReservedNames = true;
   if (p.adminsEditPersonal) out.adminsEditPersonal = true;
   return out;
 }

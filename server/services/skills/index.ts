@@ -59,9 +59,10 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   let status: string | null = null;
   let statusReason = "";
   let validity: ListedRow["row"]["validity"] | null = null;
+  const owner = someoneElse ? ref.ownerId! : ctx.actor.id;
+  const policy = await effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined);
   if (entry) {
-    const owner = someoneElse ? ref.ownerId! : ctx.actor.id;
-    const listed = listedRows(index, await effectivePolicy(ctx.db, someoneElse ? { userId: owner } : undefined), owner);
+    const listed = listedRows(index, policy, owner);
     // The row of this very entry (the same folder may not be listed twice).
     const row = listed.find((r) => r.entry === entry)?.row;
     status = row?.status ?? null;
@@ -79,6 +80,8 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
     statusReason,
     /** The validator's verdict: "errors" beside a loaded status is a skill that loads leniently despite errors. */
     validity,
+    /** The policy allows reserved words in names (validity.ts): the Details form does not call them an error. */
+    reservedNamesAllowed: !!policy.allowReservedNames,
     canWrite: canWrite(ctx.actor, ref),
     /** A git source's skill: its repository, folder and pinned commit; `definitionId` is what a copy starts from. */
     source: entry && ref.source ? (sourceProvenance(ctx.dataHome.home).get(entry.root) ?? null) : null,

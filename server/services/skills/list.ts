@@ -2,7 +2,7 @@
 // (from the version history, or "on disk" when the file changed outside the console), search over name,
 // description, tags and body text, filters, sort and pages. Bodies are read once per digest and cached.
 import fs from "node:fs";
-import { type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { entryValidity, type LayerName, type RegistryPolicy, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { changeKey } from "./history";
 import { historyKey, refFromEntry, type SkillRef } from "./location";
 import { sourceProvenance, type SourceProvenance } from "../../runtime/sources/roots";
@@ -114,7 +114,7 @@ export function listedRows(index: SkillIndex, policy: RegistryPolicy, userId: st
       ...(entry.plugin ? { plugin: entry.plugin } : {}),
       status,
       statusReason: candidate?.reason ?? "",
-      validity: entry.status,
+      validity: entryValidity(entry, policy).status,
       tags: entry.tags,
       ...(from ? { source: from } : {}),
     };

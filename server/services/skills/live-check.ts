@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { checkSkillSource, estimateTokens, resolveInsideSkill, toPrompt, type Diagnostic } from "../../runtime/skill";
 import type { FileLookup } from "../../runtime/skill/types";
-import { isInside } from "../../runtime/registry";
+import { diagnosticsUnder, isInside, type RegistryPolicy } from "../../runtime/registry";
 import type { SkillsContext } from "./context";
 import { existingSkillDir } from "./edit";
 import type { SkillRef } from "./location";
@@ -57,7 +57,8 @@ export function linksOf(body: string, exists: FileLookup): LinkInfo[] {
   return [...out.values()];
 }
 
-export function liveCheck(ctx: SkillsContext, ref: SkillRef, text: string): LiveCheck {
+/** `policy`: the stored policy, whose allowances (validity.ts) the diagnostics follow, as every other screen's do. */
+export function liveCheck(ctx: SkillsContext, ref: SkillRef, text: string, policy?: Pick<RegistryPolicy, "allowReservedNames">): LiveCheck {
   const { dir } = existingSkillDir(ctx, ref, "read");
   let realDir = dir;
   try {
@@ -80,10 +81,11 @@ export function liveCheck(ctx: SkillsContext, ref: SkillRef, text: string): Live
   // Stage 1 is what this skill adds to the listing: its <skill> element (not the wrapper shared by all skills).
   const entry = listing.split("\n").slice(1, -1).join("\n");
   const body = check.body ?? "";
+  const diagnostics = diagnosticsUnder(check.diagnostics, policy);
   return {
-    diagnostics: check.diagnostics,
+    diagnostics,
     loadable: check.loadable,
-    valid: check.valid,
+    valid: check.loadable && !diagnostics.some((d) => d.severity === "error"),
     name: check.properties?.name ?? null,
     listing,
     body,

@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { zipSync, type Zippable } from "fflate";
-import { ArchiveError, detectArchiveFormat, extractArchive, readSkillFolder, SkillCopyError, writeSkillFolder, isSafeSegment, type LayerName, type SkillFile } from "../../runtime/registry";
+import { ArchiveError, diagnosticsUnder, detectArchiveFormat, extractArchive, readSkillFolder, SkillCopyError, writeSkillFolder, isSafeSegment, type LayerName, type SkillFile } from "../../runtime/registry";
+import { readStoredPolicy } from "../policy/store";
 import { checkSkillSource, type Diagnostic } from "../../runtime/skill";
 import { auditSkill, afterWrite, type SkillsContext } from "./context";
 import { existingSkillDir, snapshotOf } from "./edit";
@@ -82,15 +83,18 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
   assertWrite(ctx.actor, ref);
   const dir = skillDirOf(ctx.dataHome, ref);
   const exists = fs.existsSync(dir);
+  // As the editor will show them once imported: what the policy allows (validity.ts) is no problem here either.
+  const diagnostics = diagnosticsUnder(check.diagnostics, await readStoredPolicy(ctx.db));
+  const valid = check.loadable && !diagnostics.some((d) => d.severity === "error");
   const files: SkillFile[] = extracted.files.map((f) => ({ path: f.path, data: extracted.contents.get(f.path)!, executable: f.executable }));
   const report: ImportReport = {
     ref,
     folder,
     name: check.properties?.name ?? null,
     files: files.map((f) => ({ path: f.path, size: f.data.length, binary: decodeText(f.data) === null })),
-    diagnostics: check.diagnostics,
+    diagnostics,
     loadable: check.loadable,
-    valid: check.valid,
+    valid,
     exists,
     imported: false,
   };
@@ -129,7 +133,7 @@ export async function importArchive(ctx: SkillsContext, input: ImportInput): Pro
   report.imported = true;
   auditSkill(ctx, "skill_imported", ref, {
     digest: sha256(skillMd),
-    details: { versionId: report.versionId, fileName: input.fileName, files: files.length, valid: check.valid, warnings: check.diagnostics.length, ...(exists ? { replaced: true, previousVersionId } : {}) },
+    details: { versionId: report.versionId, fileName: input.fileName, files: files.length, valid, warnings: diagnostics.length, ...(exists ? { replaced: true, previousVersionId } : {}) },
   });
   afterWrite([dir]);
   return report;

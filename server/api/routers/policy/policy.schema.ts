@@ -16,6 +16,7 @@ export const ZPolicyChange = z.discriminatedUnion("op", [
   z.object({ op: z.literal("setRequireApproval"), scripts: z.boolean().optional(), project: z.boolean().optional(), sources: z.boolean().optional() }),
   z.object({ op: z.literal("setAdminsEditPersonal"), allow: z.boolean() }),
   z.object({ op: z.literal("setNameMustMatchFolder"), on: z.boolean() }),
+  z.object({ op: z.literal("setAllowReservedNames"), allow: z.boolean() }),
 ]);
 export type TPolicyChange = z.infer<typeof ZPolicyChange>;
 
