@@ -5,22 +5,17 @@
 // through a savepoint, here flattened: every caller today wants all-or-nothing). While a SQLite transaction awaits,
 // another request's query on the same connection runs inside it; keep the callback to database work.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { is } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
+import { dbKind } from "./dialect";
 
 const inside = new AsyncLocalStorage<Db>();
 const queues = new WeakMap<object, Promise<void>>();
-
-function isSqlite(db: Db): boolean {
-  return is((db as unknown as { dialect: unknown }).dialect, SQLiteSyncDialect);
-}
 
 /** Runs `fn` in one transaction: all its writes commit together, or none when it throws. */
 export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   const open = inside.getStore();
   if (open) return fn(open);
-  if (!isSqlite(db)) {
+  if (dbKind(db) === "postgres") {
     const pgDb = db as unknown as { transaction<R>(cb: (tx: unknown) => Promise<R>): Promise<R> };
     return pgDb.transaction((tx) => inside.run(tx as Db, () => fn(tx as Db)));
   }

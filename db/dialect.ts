@@ -1,0 +1,49 @@
+// Which database a Db is, for the few places that must differ (each says why where it asks). Services never ask:
+// they use drizzle's awaited query builders, which both drivers serve over the same table objects of db/schema.
+import { is } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import type Database from "better-sqlite3";
+import type pg from "pg";
+import type { Db } from "./client";
+import { postgresMigrationLevel } from "./postgres/client";
+
+export type DbKind = "sqlite" | "postgres";
+
+export function dbKind(db: Db): DbKind {
+  // drizzle's is(), not instanceof: a server bundle may hold two copies of drizzle's classes.
+  return is((db as unknown as { dialect: unknown }).dialect, SQLiteSyncDialect) ? "sqlite" : "postgres";
+}
+
+/** The better-sqlite3 connection under a SQLite Db (null on PostgreSQL). */
+export function sqliteClient(db: Db): Database.Database | null {
+  return dbKind(db) === "sqlite" ? db.$client : null;
+}
+
+/** The pool under a PostgreSQL Db (null on SQLite). */
+export function postgresPool(db: Db): pg.Pool | null {
+  return dbKind(db) === "postgres" ? (db.$client as unknown as pg.Pool) : null;
+}
+
+/** Whether the connection is still usable by this process (closed by closeDb, or a pool ended). */
+export function isOpen(db: Db): boolean {
+  const pool = postgresPool(db);
+  if (pool) return !(pool as unknown as { ending: boolean; ended: boolean }).ending;
+  return db.$client.open;
+}
+
+/** One round trip to the database: resolves when it answers, throws when it does not. */
+export async function ping(db: Db): Promise<void> {
+  const pool = postgresPool(db);
+  if (pool) await pool.query("SELECT 1");
+  else db.$client.prepare("SELECT 1").get();
+}
+
+/** The migration level: how many of its dialect's migrations the database has recorded (drizzle's journal). */
+export async function migrationLevel(db: Db): Promise<number> {
+  const pool = postgresPool(db);
+  if (pool) return postgresMigrationLevel({ $client: pool });
+  const c = db.$client;
+  const table = c.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get() as { n: number };
+  if (!table.n) return 0;
+  return (c.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
+}
