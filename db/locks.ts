@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import { dataHomeOfDb, type Db } from "./client";
-import { postgresPool } from "./dialect";
+import { dbKind, postgresPool } from "./dialect";
 
 /** What the locks serialize: appends to the audit chain (and the removals that cut it), and each background job. */
 export type LockName = "audit-chain" | "audit-retention";
@@ -18,7 +18,8 @@ const lockKey = (name: LockName) => `omniforge:${name}`;
  * nothing to do: the transaction began with BEGIN IMMEDIATE, which already holds the file's one write lock.
  */
 export async function lockForTransaction(tx: Db, name: LockName): Promise<void> {
-  if (!postgresPool(tx)) return;
+  // By kind, not by pool: a drizzle transaction object has no $client of its own.
+  if (dbKind(tx) !== "postgres") return;
   // execute() is the node-postgres database's way to run raw SQL (Db is typed as the SQLite one: db/client.ts).
   await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtext(${lockKey(name)}))`);
 }

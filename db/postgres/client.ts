@@ -9,14 +9,21 @@ import * as schema from "./schema";
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
+/**
+ * bigint (int8) columns hold epoch-ms dates, ids and counts: read them as numbers, as SQLite gives them, so the
+ * shared schema's decoders (new Date(ms), ...) work unchanged. Every value fits in 2^53. Set on pg's global parsers,
+ * not per pool: drizzle passes its own type parsers with every query, and they fall back to the global ones.
+ */
+function readBigintAsNumber(): void {
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+}
+
 /** A pool on the database the URL names; nothing is connected until the first query. */
 export function newPool(url: string): pg.Pool {
-  // bigint (int8) columns hold epoch-ms dates, ids and counts: read them as numbers, as SQLite gives them, so the
-  // shared schema's decoders (new Date(ms), ...) work unchanged. Every value fits in 2^53.
-  const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) };
+  readBigintAsNumber();
   // A database that does not answer fails a request after 5 s instead of holding it forever; a pool whose server
   // went away makes new connections on the next query, so the console recovers when the database is back.
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000, types: types as pg.CustomTypesConfig });
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
   // An idle client whose server went away emits "error" on the pool; without a listener that ends the process.
   pool.on("error", () => {});
   return pool;

@@ -7,7 +7,6 @@
 import { desc, fillPlaceholders, is, Param, Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { lockForTransaction } from "../../../db/locks";
-import { inTransaction } from "../../../db/transaction";
 import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { AUDIT_CHAIN_HMAC } from "../../domain/audit-chain";
 import { GENESIS_HASH, type ChainedFields } from "./hash";
@@ -92,7 +91,10 @@ export function postgresChainStore(db: Db): PostgresChainStore {
   return {
     kind: "postgres",
     locked(fn) {
-      return inTransaction(db, async (tx) => {
+      // A transaction of its own, never joined to one the caller may be in (inTransaction would join it): the
+      // batch holds events queued by many requests, and a timer set inside a caller's transaction still sees it.
+      const pgDb = db as unknown as { transaction<R>(cb: (tx: Db) => Promise<R>): Promise<R> };
+      return pgDb.transaction(async (tx) => {
         await lockForTransaction(tx, "audit-chain");
         const [row] = await tx.select({ id: auditEvents.id, hash: auditEvents.hash }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1);
         const [archived] = await tx.select({ id: auditArchives.lastId, hash: auditArchives.headHash }).from(auditArchives).orderBy(desc(auditArchives.lastId)).limit(1);

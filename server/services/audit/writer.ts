@@ -156,11 +156,13 @@ export class AuditWriter implements AuditSink {
   }
 
   /**
-   * Writes everything queued now, in one transaction, and resolves when it and any batch before it are committed.
-   * Rejects if the database refuses (the queue is kept). On SQLite the rows are written before this returns.
+   * Writes everything queued now, in one transaction, and resolves when it and any batch before it are committed;
+   * fails if the database refuses (the queue is kept). On SQLite the rows are written, or the error thrown, before
+   * this returns, so callers not yet awaiting it (services still synchronous) keep today's behaviour.
    */
-  async flush(): Promise<WrittenEvent[]> {
-    return this.drain();
+  flush(): Promise<WrittenEvent[]> {
+    const written = this.drain();
+    return Array.isArray(written) ? Promise.resolve(written) : written;
   }
 
   /** Takes the queue and writes it: at once on SQLite, after the batch in flight on PostgreSQL. */
