@@ -2,10 +2,12 @@
 // unit tests of services and routers run against. A SQLite file by default; under OMNIFORGE_TEST_DATABASE=postgres
 // (npm run test:pg) a fresh database of the run's throw-away PostgreSQL cluster (db/test-support/postgres-run.ts).
 import fs from "node:fs";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import os from "node:os";
 import path from "node:path";
-import { closeDb, openDb, postgresDb, type Db } from "../../db/client";
-import { postgresPool } from "../../db/dialect";
+import { closeDb, openDb, postgresDb, schema, type Db } from "../../db/client";
+import { dbKind, postgresPool } from "../../db/dialect";
 import { freshTestDatabase, testDatabaseIsPostgres } from "../../db/test-support/postgres-run";
 
 export interface TempDb {
@@ -46,4 +48,15 @@ export function tempDb(): TempDb {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Another connection to the temp database, as a second console server (or the CLI) would open it. */
+export function secondConnection(t: Pick<TempDb, "db" | "file" | "url" | "dir">): { db: Db; close(): Promise<void> } {
+  if (dbKind(t.db) === "postgres") {
+    const db = postgresDb(t.url!, t.dir);
+    return { db, close: () => postgresPool(db)!.end() };
+  }
+  const sqlite = new Database(t.file);
+  sqlite.pragma("busy_timeout = 5000");
+  return { db: drizzle(sqlite, { schema }) as Db, close: async () => void sqlite.close() };
 }

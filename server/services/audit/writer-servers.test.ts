@@ -1,33 +1,18 @@
 // Two servers on one database append to one audit chain at the same time (issue #38): each has its own connection
 // (a pool on PostgreSQL, a connection to the file on SQLite) and its own writer. Their batches interleave and the
 // chain must still be one valid chain, with the signed checkpoints of both matching the rows they name.
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { postgresDb, type Db } from "../../../db/client";
-import { dbKind, postgresPool } from "../../../db/dialect";
-import * as schema from "../../../db/schema";
 import { auditEvents } from "../../../db/schema/audit";
+import { secondConnection } from "../../test-support/temp-db";
 import { useTestHome } from "../../test-support/test-home";
 import { chainVerifies, tempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
-
-/** A second connection to the test's database, as a second console server would open. */
-function secondServer(t: { db: Db; file: string; url: string | null; dir: string }): { db: Db; close(): Promise<void> } {
-  if (dbKind(t.db) === "postgres") {
-    const db = postgresDb(t.url!, t.dir);
-    return { db, close: () => postgresPool(db)!.end() };
-  }
-  const sqlite = new Database(t.file);
-  sqlite.pragma("busy_timeout = 5000");
-  return { db: drizzle(sqlite, { schema }) as unknown as Db, close: async () => void sqlite.close() };
-}
 
 describe("two servers appending to one audit chain at once", () => {
   const t = useTestHome(tempDb);
 
   it("keep one chain: every row links to the one before, ids have no gap, every checkpoint matches", async () => {
-    const other = secondServer(t);
+    const other = secondConnection(t);
     const opts = { stdout: false, flushMs: 1, checkpointEveryRows: 25 };
     const writers = [new AuditWriter(t.db, opts), new AuditWriter(other.db, opts)];
     const ROUNDS = 40;
