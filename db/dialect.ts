@@ -47,3 +47,24 @@ export async function migrationLevel(db: Db): Promise<number> {
   if (!table.n) return 0;
   return (c.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
 }
+
+// PostgreSQL's connection failures: the server is down, restarting, or unreachable. Their SQLSTATE classes 08
+// (connection exception) and 57P (operator intervention: shutdown), and the socket's own errors.
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03"]);
+const UNREACHABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
+
+/**
+ * When `err` (or what it wraps: drizzle wraps the driver's error) says the database cannot be reached, the one
+ * message a person sees for it; else null. Never names the URL (it may hold a password).
+ */
+export function databaseUnreachableMessage(err: unknown): string | null {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    const message = (e as { message?: unknown }).message;
+    const aggregate = (e as { errors?: unknown[] }).errors;
+    if ((typeof code === "string" && (UNREACHABLE_CODES.has(code) || code.startsWith("08"))) || (typeof message === "string" && UNREACHABLE_TEXT.test(message)) || aggregate?.some((x) => databaseUnreachableMessage(x))) {
+      return "The database does not answer; the console reconnects by itself when it is back. Try again shortly.";
+    }
+  }
+  return null;
+}
