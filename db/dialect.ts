@@ -2,7 +2,6 @@
 // they use drizzle's awaited query builders, which both drivers serve over the same table objects of db/schema.
 import { is } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import type Database from "better-sqlite3";
 import type pg from "pg";
 import type { Db } from "./client";
 import { postgresMigrationLevel } from "./postgres/client";
@@ -12,11 +11,6 @@ export type DbKind = "sqlite" | "postgres";
 export function dbKind(db: Db): DbKind {
   // drizzle's is(), not instanceof: a server bundle may hold two copies of drizzle's classes.
   return is((db as unknown as { dialect: unknown }).dialect, SQLiteSyncDialect) ? "sqlite" : "postgres";
-}
-
-/** The better-sqlite3 connection under a SQLite Db (null on PostgreSQL). */
-export function sqliteClient(db: Db): Database.Database | null {
-  return dbKind(db) === "sqlite" ? db.$client : null;
 }
 
 /** The pool under a PostgreSQL Db (null on SQLite). */
