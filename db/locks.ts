@@ -24,6 +24,11 @@ export async function lockForTransaction(tx: Db, name: LockName): Promise<void> 
   await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtext(${lockKey(name)}))`);
 }
 
+/** lockForTransaction on a pool's connection inside its own BEGIN (the audit writer's append, which runs plain SQL). */
+export async function lockOnConnection(client: { query(text: string, values: unknown[]): Promise<unknown> }, name: LockName): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey(name)]);
+}
+
 export type Alone<T> = { ran: true; value: T } | { ran: false };
 
 const heldHere = new Set<string>();

@@ -125,11 +125,13 @@ export async function run(): Promise<Record<string, unknown>> {
   if (wanted.includes("sqlite")) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-audit-bench-"));
     try {
+      // A data home per database: the two must not share one checkpoint file (verification compared the fill's
+      // rows with the write test's checkpoints and reported a rewrite).
       out.sqlite = await runOn(dir, {
-        open: async (name) => openDb(path.join(dir, `${name}.db`)),
+        open: async (name) => openDb(path.join(dir, name, "console.db")),
         close: async (db, name) => {
           db.$client.pragma("wal_checkpoint(TRUNCATE)");
-          closeDb(path.join(dir, `${name}.db`));
+          closeDb(path.join(dir, name, "console.db"));
         },
       });
     } finally {
@@ -278,7 +280,7 @@ async function runOn(dir: string, store: BenchDatabase): Promise<Record<string, 
       slowestFilteredQueryMs: filtered.length ? Math.max(...filtered.map(([, v]) => v)) : null,
       slowestFilteredQueryCpuMs: filtered.length ? Math.max(...filtered.map(([k]) => queryCpuMs[k]!)) : null,
       queryTarget: "< 100 ms",
-      verify: { ok: v.ok, count: v.ok ? v.count : 0, ms: Math.round(verifyMs), cpuMs: Math.round(verifyCpuMs), rowsPerSecond: v.ok ? Math.round(v.count / (verifyMs / 1000)) : 0 },
+      verify: { ok: v.ok, ...(v.ok ? {} : { problem: v.message }), count: v.ok ? v.count : 0, ms: Math.round(verifyMs), cpuMs: Math.round(verifyCpuMs), rowsPerSecond: v.ok ? Math.round(v.count / (verifyMs / 1000)) : 0 },
     };
   }
 }
