@@ -56,4 +56,38 @@ describe("inTransaction (on SQLite, or PostgreSQL under npm run test:pg)", () =>
     ).rejects.toThrow("parent fails");
     expect(await db().select().from(users).where(eq(users.id, "e"))).toEqual([]);
   });
+
+  // A timer set inside a transaction keeps its context after the transaction ended: it used to "join" the finished
+  // one and write outside any transaction (and, on PostgreSQL, on a connection given back to the pool).
+  it("a transaction begun by a timer set inside an earlier one is a transaction of its own", async () => {
+    let later!: Promise<void>;
+    await inTransaction(db(), async (tx) => {
+      await tx.insert(users).values(user("f"));
+      later = new Promise<void>((resolve, reject) =>
+        setTimeout(() => {
+          inTransaction(db(), async (inner) => {
+            await inner.insert(users).values(user("g"));
+            throw new Error("timer's work fails");
+          }).then(resolve, (e: Error) => (e.message === "timer's work fails" ? resolve() : reject(e)));
+        }, 0),
+      );
+    });
+    await later;
+    expect((await db().select().from(users)).map((u) => u.id)).toEqual(["f"]);
+  });
+
+  it("a transaction on another database inside one does not join it", async () => {
+    const other = tempDb();
+    try {
+      await expect(
+        inTransaction(db(), async () => {
+          await inTransaction(other.db, async (tx) => void (await tx.insert(users).values(user("h"))));
+          throw new Error("outer fails");
+        }),
+      ).rejects.toThrow("outer fails");
+      expect(await other.db.select().from(users).where(eq(users.id, "h"))).toHaveLength(1);
+    } finally {
+      await other.cleanup();
+    }
+  });
 });
