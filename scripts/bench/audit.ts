@@ -11,7 +11,8 @@ import type { PgDb } from "../../db/postgres/client";
 import { verifyCopiedChain } from "../../server/cli/commands/db-copy-chain";
 import { postgresBinDir, startThrowawayCluster } from "../postgres";
 import type { AuditEvent } from "../../server/runtime/audit/events";
-import { AuditWriter, toPendingFields } from "../../server/services/audit/writer";
+import { toPendingFields } from "../../server/services/audit/event-row";
+import { AuditWriter } from "../../server/services/audit/writer";
 import type { AuditFilter, AuditScope } from "../../server/services/audit/filter";
 // The bench times every dashboard query of the audit service: the table below names them as q.<query>.
 import * as q from "../../server/services/audit/queries";

@@ -20,20 +20,14 @@
 // AUDIT_CHECKPOINT_EVERY_MS.
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import type { Db } from "../../../db/client";
-import { dbKind, isOpen } from "../../../db/dialect";
+import { dbKind, isOpen, type DbKind } from "../../../db/dialect";
 import { AUDIT_CHECKPOINT_EVERY_MS, AUDIT_CHECKPOINT_EVERY_ROWS } from "../../domain/audit-chain";
 import { postgresChainStore, sqliteChainStore, type ChainStore, type Head, type WrittenEvent } from "./chain-store";
 import { CheckpointLog } from "./checkpoints";
-import { chainMac, type ChainedFields } from "./hash";
+import { toPendingFields, stdoutLine, type PendingFields } from "./event-row";
+import { chainMac } from "./hash";
 import { ensureAuditKeys, loadAuditKeys, recordKeyedFrom } from "./keys";
-import { scrubDetails } from "./scrub";
 
-export type { WrittenEvent };
-
-const MAX_DETAILS = 8_000;
-
-/** An event as it is stored, without its position in the chain. */
-export type PendingFields = Omit<ChainedFields, "id">;
 
 export interface AuditWriterOptions {
   /** Print each written event as one JSON line on standard output (for log shippers). */
@@ -49,52 +43,6 @@ export interface AuditWriterOptions {
   checkpointEveryMs?: number;
 }
 
-/**
- * A lone UTF-16 surrogate (JSON's "\ud800" from an agent's telemetry, or a cut through an emoji) as U+FFFD. SQLite
- * stores text as UTF-8 and reads such a unit back as other characters, so a row hashed with it never verified again:
- * the audit reported tampering. Hashed and stored as the same well-formed text, it verifies.
- */
-const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
-
-export function toPendingFields(e: AuditEvent): PendingFields {
-  let details: string | null = null;
-  if (e.details && typeof e.details === "object") {
-    details = JSON.stringify(scrubDetails(e.details));
-    if (details.length > MAX_DETAILS) details = JSON.stringify({ truncated: true, preview: details.slice(0, MAX_DETAILS) });
-    if (details === "{}") details = null;
-  }
-  const at = e.at instanceof Date && !Number.isNaN(e.at.getTime()) ? e.at.getTime() : Date.now();
-  const str = (v: unknown) => (typeof v === "string" && v !== "" ? wellFormed(v.slice(0, 500)) : null);
-  return {
-    at,
-    type: wellFormed(String(e.type)),
-    actorId: str(e.actor?.id),
-    actorEmail: str(e.actor?.email),
-    sessionId: str(e.sessionId),
-    skill: str(e.skill),
-    layer: str(e.layer),
-    digest: str(e.digest),
-    tool: str(e.tool),
-    model: str(e.model),
-    mode: str(e.mode),
-    outcome: str(e.outcome),
-    durationMs: typeof e.durationMs === "number" && Number.isFinite(e.durationMs) ? Math.round(e.durationMs) : null,
-    details,
-    // Only set when the event came from an agent, so console rows keep their old serialisation (hash.ts).
-    ...(e.source ? { sourceAgent: str(e.source.agent), sourceVersion: str(e.source.version), sourceHost: str(e.source.host), sourceUser: str(e.source.user) } : {}),
-  };
-}
-
-/** The standard-output form of a written event: one JSON object, null fields left out, time in ISO 8601. */
-export function stdoutLine(row: WrittenEvent): string {
-  const o: Record<string, unknown> = { log: "omniforge.audit", id: row.id, at: new Date(row.at).toISOString() };
-  for (const [k, v] of Object.entries(row)) {
-    if (k === "id" || k === "at" || v === null) continue;
-    o[k] = k === "details" ? JSON.parse(v as string) : v;
-  }
-  return JSON.stringify(o) + "\n";
-}
-
 // One exit hook for all writers: better-sqlite3 is synchronous, so even the "exit" event can still write. On
 // PostgreSQL only "beforeExit" can (the write is async; the process waits for it and fires the event again).
 const live = new Set<AuditWriter>();
@@ -104,7 +52,7 @@ function hookExit() {
   hooked = true;
   const flushAll = () => {
     for (const w of live) {
-      if (w.pending() > 0 || dbKind(w.database) === "sqlite") w.flushQuietly();
+      if (w.pending() > 0 || w.kind === "sqlite") w.flushQuietly();
       w.checkpointQuietly();
     }
   };
@@ -114,7 +62,8 @@ function hookExit() {
 
 export class AuditWriter implements AuditSink {
   private readonly store: ChainStore;
-  private readonly db: Db;
+  /** Which database: on SQLite a write completes before the call returns (the exit hook relies on it). */
+  readonly kind: DbKind;
   private queue: PendingFields[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private immediate: ReturnType<typeof setImmediate> | null = null;
@@ -130,11 +79,11 @@ export class AuditWriter implements AuditSink {
   private unanchored = false;
 
   constructor(
-    readonly database: Db,
+    private readonly db: Db,
     private readonly opts: AuditWriterOptions = {},
   ) {
-    this.db = database;
-    this.store = dbKind(database) === "sqlite" ? sqliteChainStore(database) : postgresChainStore(database);
+    this.kind = dbKind(db);
+    this.store = this.kind === "sqlite" ? sqliteChainStore(db) : postgresChainStore(db);
     this.flushMs = opts.flushMs ?? 50;
     this.maxBatch = opts.maxBatch ?? 1000;
     live.add(this);
