@@ -258,7 +258,7 @@ async function runOn(dir: string, store: BenchDatabase): Promise<Record<string, 
     const c2 = cpuMs();
     const t2 = performance.now();
     // PostgreSQL: the copy's walker (the same ChainChecker) until verify.ts awaits its queries.
-    const v = dbKind(db) === "postgres" ? await verifyCopiedChain(db as unknown as PgDb, path.join(dir, "fill")) : verifyChain(db);
+    const v = dbKind(db) === "postgres" ? await verifyCopiedChain(db as unknown as PgDb, path.join(dir, "fill")) : await verifyChain(db);
     const verifyMs = performance.now() - t2;
     const verifyCpuMs = cpuMs() - c2;
     await filler.close();
