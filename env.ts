@@ -37,7 +37,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or http
 export const SETTINGS = {
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   OMNIFORGE_HOME: z.string().min(1).optional(),
-  // A PostgreSQL database (db/postgres/client.ts). The console still runs on console.db; see docs/deploy.md.
+  // The console's database when set (db/client.ts); unset, console.db in the data home. See docs/deploy.md.
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL, such as postgres://omniforge@db.internal:5432/omniforge" }).optional(),
   OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
   // Where the CLI keeps what it remembers between runs (server/runtime/registry/listing-cache.ts); "off" turns it off.
@@ -125,6 +125,8 @@ export const SETTINGS = {
   OMNIFORGE_DEFAULT_TENANT: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "must be a name (letters, digits, . _ -)").optional(),
   // Whether playground turns run in a worker thread, off the console's request path (0: in the request thread).
   OMNIFORGE_TURN_WORKER: flag.default(true),
+  // Tests only: the database the service tests' temp databases live in (postgres: a throw-away cluster for the run).
+  OMNIFORGE_TEST_DATABASE: z.enum(["sqlite", "postgres"]).default("sqlite"),
   // Where the shared fixtures are (tests and benchmarks only): default ../shared beside the clone.
   OMNIFORGE_SHARED_DIR: z.string().min(1).optional(),
 } as const;

@@ -14,6 +14,7 @@ export default defineConfig({
     maxWorkers: 2,
     // The CLIs the tests start keep their listing caches in a folder of this run, not in the person's ~/.cache.
     env: { OMNIFORGE_CACHE_DIR: path.join(os.tmpdir(), `omniforge-test-cache-${process.pid}`) },
-    globalSetup: ["scripts/test-cache-dir.ts"],
+    // Under OMNIFORGE_TEST_DATABASE=postgres the second starts one throw-away PostgreSQL cluster for the run.
+    globalSetup: ["scripts/test-cache-dir.ts", "db/test-support/postgres-setup.ts"],
   },
 });

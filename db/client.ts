@@ -1,33 +1,33 @@
-// SQLite through drizzle. Opened lazily (never at import: `next build` imports route modules) and cached
-// process-wide so dev-mode reloads reuse one connection.
+// The console's database: SQLite in the data home by default, PostgreSQL when DATABASE_URL names one. Both are the
+// same drizzle API over the same table objects of db/schema (drizzle's node-postgres driver takes them as they are),
+// so `Db` is one type; the few places that must tell them apart ask db/dialect.ts. Opened at start (never at import:
+// `next build` imports route modules) and cached process-wide so dev-mode reloads reuse one connection or pool.
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { repoRoot, resolveDataHome } from "../server/config";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { resolveDataHome, type DataHome } from "../server/config";
 import { PRIVATE_FILE_MODE } from "../server/domain/limits";
 import { processWide } from "../server/process-wide";
+import { setting } from "../env";
+import { migrationsFolder } from "./migrations-folder";
+import { migratePostgres, newPool, type PgDb } from "./postgres/client";
 import * as schema from "./schema";
 
+/**
+ * A drizzle database over db/schema. Typed as the SQLite one because that is what the services were written
+ * against; on PostgreSQL it is a node-postgres drizzle database and `$client` is a pg.Pool (db/dialect.ts).
+ */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 const connections = processWide("db", () => new Map<string, Db>());
+const pools = processWide("pgDb", () => new Map<string, Promise<Db>>());
+// A PostgreSQL database has no folder of its own: the data home it serves (keys, checkpoints, archives) is recorded here.
+const homes = processWide("dbHomes", () => new WeakMap<object, string>());
 
-/**
- * db/migrations/<dialect>: from the working folder (the console runs in the clone), else beside this module, as the
- * CLI bundle in dist/cli finds it from any folder a user runs `omniforge` in. The SQLite migrations moved into
- * their own folder unchanged: the migrator goes by each one's time and SQL, not its path, so an existing
- * console.db runs none of them again.
- */
-export function migrationsFolder(dialect: "sqlite" | "postgres" = "sqlite"): string {
-  const here = typeof import.meta.dirname === "string" ? import.meta.dirname : null;
-  const candidates = [
-    path.join(repoRoot(), "db", "migrations", dialect),
-    ...(here ? [path.join(here, "migrations", dialect), path.join(here, "..", "..", "db", "migrations", dialect)] : []),
-  ];
-  return candidates.find((d) => fs.existsSync(path.join(/*turbopackIgnore: true*/ d, "meta", "_journal.json"))) ?? candidates[0]!;
-}
+export { migrationsFolder };
 
 /** Opens (or reuses) the database file, in WAL mode, with migrations applied. */
 export function openDb(file: string): Db {
@@ -55,9 +55,48 @@ export function closeDb(file: string): void {
   connections().delete(file);
 }
 
-/** The console's database (OMNIFORGE_HOME/console.db). */
-export function getDb(): Db {
-  return openDb(resolveDataHome().dbFile);
+/**
+ * A PostgreSQL database as a Db serving the data home `home`; nothing connects until the first query and no
+ * migration runs (openPostgresDb does both). Each call is a pool of its own, as another server's would be.
+ */
+export function postgresDb(url: string, home: string): Db {
+  const db = drizzlePg(newPool(url), { schema }) as unknown as Db;
+  homes().set(db, path.resolve(home));
+  return db;
+}
+
+/** postgresDb with the PostgreSQL migrations applied; cached per URL, so a process keeps one pool per database. */
+export function openPostgresDb(url: string, home: string): Promise<Db> {
+  const cached = pools().get(url);
+  if (cached) return cached;
+  const opening = (async () => {
+    const db = postgresDb(url, home);
+    await migratePostgres(db as unknown as PgDb);
+    return db;
+  })();
+  pools().set(url, opening);
+  // A failed start is forgotten, so the next request tries again (the database may come up later).
+  opening.catch(() => pools().delete(url));
+  return opening;
+}
+
+/** The data home a database serves: the folder of the SQLite file, or what a PostgreSQL one was opened for. */
+export function dataHomeOfDb(db: Db): string | null {
+  const home = homes().get(db);
+  if (home) return home;
+  const c = db.$client as Partial<Database.Database>;
+  if (typeof c.memory !== "boolean" || c.memory || !c.name || c.name === ":memory:") return null;
+  return path.dirname(path.resolve(/*turbopackIgnore: true*/ c.name));
+}
+
+/**
+ * The console's database, migrated: PostgreSQL when DATABASE_URL is set, else the data home's console.db. Async
+ * because PostgreSQL's migrations are; the bootstrap awaits it before the console answers any request.
+ */
+export function getDb(dataHome: DataHome = resolveDataHome()): Promise<Db> {
+  const url = setting("DATABASE_URL");
+  if (url) return openPostgresDb(url, dataHome.home);
+  return Promise.resolve(openDb(dataHome.dbFile));
 }
 
 export { schema };

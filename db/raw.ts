@@ -2,10 +2,10 @@
 // differently: better-sqlite3's drizzle has a synchronous all(), node-postgres's an execute() whose result holds rows.
 import type { SQL } from "drizzle-orm";
 import type { Db } from "./client";
-import { isSqlite } from "./transaction";
+import { dbKind } from "./dialect";
 
 export async function rawRows<T>(db: Db, query: SQL): Promise<T[]> {
-  if (isSqlite(db)) return db.all<T>(query);
+  if (dbKind(db) === "sqlite") return db.all<T>(query);
   const pgDb = db as unknown as { execute(q: SQL): Promise<{ rows: T[] }> };
   return (await pgDb.execute(query)).rows;
 }

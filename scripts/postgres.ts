@@ -42,6 +42,10 @@ export interface ThrowawayCluster {
   urlFor(database: string): string;
   /** Stops the server and removes its folder; safe to call twice. */
   stop(): void;
+  /** Stops the server and keeps its data (a database that goes away; tests of reconnecting). */
+  pause(): void;
+  /** Starts a paused server again on the same port. */
+  resume(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -77,20 +81,30 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
     // The port is free when we ask; another process could take it before the server binds, which pg_ctl then reports.
     const port = await freePort();
     const serverOpts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
-    runServerTool(path.join(bin, "pg_ctl"), ["-D", data, "-o", serverOpts, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
+    const startServer = () => runServerTool(path.join(bin, "pg_ctl"), ["-D", data, "-o", serverOpts, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
+    startServer();
     started = true;
     const urlFor = (database: string) => `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`;
     let stopped = false;
+    let paused = false;
     return {
       url: urlFor("postgres"),
       port,
       dir,
       urlFor,
+      pause() {
+        runServerTool(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+        paused = true;
+      },
+      resume() {
+        startServer();
+        paused = false;
+      },
       stop() {
         if (stopped) return;
         stopped = true;
         try {
-          runServerTool(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+          if (!paused) runServerTool(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
         } finally {
           remove();
         }

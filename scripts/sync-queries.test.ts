@@ -23,6 +23,8 @@ const DIALECT_AWARE: Record<string, string> = {
   "scripts/bench/audit.ts": "checkpoints SQLite's WAL before it measures the file",
   "scripts/bench/db-copy.ts": "checkpoints SQLite's WAL before it measures the file",
   "scripts/bench.ts": "calls each benchmark module's run(), not a query",
+  "db/dialect.ts": "the one place that asks which database a Db is (kind, pool, ping, migration level)",
+  "server/services/audit/chain-store.ts": "the audit append per database: prepared statements under BEGIN IMMEDIATE on SQLite, one locked transaction on PostgreSQL",
 };
 const DIALECT_AWARE_DIRS = ["db/postgres/"];
 

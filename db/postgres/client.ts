@@ -1,23 +1,37 @@
-// PostgreSQL through drizzle's node-postgres driver, with the db/migrations/postgres migrations applied. Not the
-// console's database yet: the services run synchronous SQLite transactions today (docs/deploy.md, next steps);
-// `omniforge db copy` and the schema tests use it now.
+// PostgreSQL through drizzle's node-postgres driver, with the db/migrations/postgres migrations applied. The pool is
+// the one the console's database (db/client.ts) and `omniforge db copy` both use; PgDb, over the derived PostgreSQL
+// tables, is what the copy and the schema tests speak.
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { migrationsFolder } from "../client";
+import { migrationsFolder } from "../migrations-folder";
 import * as schema from "./schema";
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
+/**
+ * bigint (int8) columns hold epoch-ms dates, ids and counts: read them as numbers, as SQLite gives them, so the
+ * shared schema's decoders (new Date(ms), ...) work unchanged. Every value fits in 2^53. Set on pg's global parsers,
+ * not per pool: drizzle passes its own type parsers with every query, and they fall back to the global ones.
+ */
+function readBigintAsNumber(): void {
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+}
+
 /** A pool on the database the URL names; nothing is connected until the first query. */
-export function openPostgres(url: string): PgDb {
-  // bigint (int8) columns hold epoch-ms dates, ids and counts: read them as numbers, as SQLite gives them, so the
-  // shared schema's decoders (new Date(ms), ...) work unchanged. Every value fits in 2^53.
-  const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) };
-  const pool = new pg.Pool({ connectionString: url, max: 4, types: types as pg.CustomTypesConfig });
+export function newPool(url: string): pg.Pool {
+  readBigintAsNumber();
+  // A database that does not answer fails a request after 5 s instead of holding it forever; a pool whose server
+  // went away makes new connections on the next query, so the console recovers when the database is back.
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
   // An idle client whose server went away emits "error" on the pool; without a listener that ends the process.
   pool.on("error", () => {});
-  return drizzle(pool, { schema }) as PgDb;
+  return pool;
+}
+
+/** A drizzle database over the derived PostgreSQL tables (db copy, schema tests). */
+export function openPostgres(url: string): PgDb {
+  return drizzle(newPool(url), { schema }) as PgDb;
 }
 
 /** Applies the PostgreSQL migrations not applied yet (drizzle's journal in the drizzle schema). */
@@ -26,7 +40,7 @@ export async function migratePostgres(db: PgDb): Promise<void> {
 }
 
 /** The migration level: how many of the dialect's migrations the database has recorded. */
-export async function postgresMigrationLevel(db: PgDb): Promise<number> {
+export async function postgresMigrationLevel(db: { $client: pg.Pool }): Promise<number> {
   const { rows } = await db.$client.query<{ n: string | null }>("SELECT to_regclass('drizzle.__drizzle_migrations')::text AS n");
   if (!rows[0]?.n) return 0;
   const counted = await db.$client.query<{ n: string }>("SELECT count(*) AS n FROM drizzle.__drizzle_migrations");

@@ -10,6 +10,7 @@ import type { DataHome } from "../config";
 import { ServiceError, type ServiceErrorCode } from "../domain/errors";
 import { inputErrorMessage } from "./input-errors";
 import { transformer } from "./transformer";
+import { databaseUnreachableMessage } from "../../db/dialect";
 
 export interface TRPCContext {
   db: Db;
@@ -60,7 +61,12 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
   if (result.error.code === "BAD_REQUEST" && result.error.cause instanceof ZodError) {
     throw new TRPCError({ code: "BAD_REQUEST", message: inputErrorMessage(result.error.cause), cause: result.error.cause });
   }
-  if (!(result.error.cause instanceof ServiceError)) return result;
+  if (!(result.error.cause instanceof ServiceError)) {
+    // A database that stopped answering: one 503 with one plain line, whatever query met it.
+    const unreachable = databaseUnreachableMessage(result.error.cause);
+    if (unreachable) throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: unreachable, cause: result.error.cause });
+    return result;
+  }
   const e = result.error.cause;
   if (e.code === "FORBIDDEN") {
     ctx.audit.record({

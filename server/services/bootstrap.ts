@@ -46,7 +46,7 @@ export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
   box.current ??= (async () => {
     const dataHome = resolveDataHome();
     logTightened(dataHome, ensureDataHome(dataHome));
-    const db = getDb();
+    const db = await getDb(dataHome);
     const adminId = await ensureFirstAdmin(db, dataHome);
     ensureRetentionJob(db, dataHome);
     if (env.OMNIFORGE_DEMO) {

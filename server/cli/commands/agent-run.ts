@@ -136,7 +136,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   // Audit: the console's database when there is one in this home, else memory.
   let audit: AuditSink;
-  let flush = () => {};
+  let flush: () => Promise<unknown> = async () => {};
   let auditWhere: string;
   const dbFile = path.join(config.home, "console.db");
   const memory = new MemoryAuditSink();
@@ -203,7 +203,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         }
       },
     });
-    flush();
+    await flush();
     if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}; policy: ${policyFrom ?? "none"}\n`);
     // Interrupted: the code a shell gives a process the signal ended (130 for Ctrl-C), not a failed run's 1.
     if (stoppedBy) return signalExitCode(stoppedBy);

@@ -117,7 +117,7 @@ export function command(verb: Verb) {
       } catch (e) {
         return fail(isServiceError(e) ? e.message : errorLine(e), 1);
       } finally {
-        if (writes) flushAudit(db);
+        if (writes) await flushAudit(db);
       }
     },
   };

@@ -90,7 +90,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     throw e;
   } finally {
     if (db) {
-      flushAudit(db);
+      await flushAudit(db);
       closeConsoleDb(db);
     }
   }

@@ -127,7 +127,7 @@ export function command(verb: Verb) {
         throw new Error(scrubSecrets(errorLine(e), secretUrl));
       } finally {
         if (db) {
-          flushAudit(db);
+          await flushAudit(db);
           closeConsoleDb(db);
         }
       }

@@ -57,7 +57,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       { name: values.name ?? `cli ${new Date().toISOString().slice(0, 10)}`, scopes: values.scope, expiresInDays: days, forUserId: user.id },
       { audit: auditSinkFor(db, { stdout: false }), actor: { id: "cli" } },
     );
-    flushAudit(db);
+    await flushAudit(db);
     io.out(token + "\n");
     return 0;
   } catch (e) {

@@ -1,11 +1,11 @@
 // The audit chain's keys, kept in the data home's secrets/ folder beside the session secret: the HMAC key
 // that keys every row's hash, and the Ed25519 key pair that signs checkpoints. The data home is the folder
-// of the database file, so the console and the CLI (which open the same console.db) find the same keys, and
-// a test's temp database gets keys of its own. Keys never enter the database and are never printed.
+// of the database file (or, on PostgreSQL, the home the console serves), so the console and the CLI find the same
+// keys, and a test's temp database gets keys of its own. Keys never enter the database and are never printed.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Db } from "../../../db/client";
+import { dataHomeOfDb, type Db } from "../../../db/client";
 import { AUDIT_CHECKPOINT_HEAD_FILE, AUDIT_CHECKPOINTS_FILE, AUDIT_HMAC_KEY_FILE, AUDIT_KEYED_FROM_FILE, AUDIT_SIGNING_KEY_FILE } from "../../domain/audit-chain";
 import { processWide } from "../../process-wide";
 
@@ -27,10 +27,9 @@ export interface AuditKeys {
 const byHome = processWide("auditKeys", () => new Map<string, AuditKeys>())();
 const byMemoryDb = processWide("auditMemKeys", () => new WeakMap<Db, AuditKeys>())();
 
+/** The data home whose secrets/ key the database's chain: the SQLite file's folder, or the home a PostgreSQL database serves. */
 export function dataHomeOf(db: Db): string | null {
-  const c = db.$client;
-  if (c.memory || !c.name || c.name === ":memory:") return null;
-  return path.dirname(path.resolve(/*turbopackIgnore: true*/ c.name));
+  return dataHomeOfDb(db);
 }
 
 function readSecret(file: string): string | null {
@@ -82,7 +81,7 @@ function fromFiles(home: string): AuditKeys {
 
 /** The keys as they are now, without creating any (verification). */
 export function loadAuditKeys(db: Db): AuditKeys {
-  const home = dataHomeOf(db);
+  const home = dataHomeOfDb(db);
   if (!home) return byMemoryDb.get(db) ?? { home: null, secretsDir: null, checkpointsFile: null, checkpointHeadFile: null, hmacKey: null, signingKey: null, publicKey: null, keyedFrom: null };
   return loadAuditKeysAt(home);
 }

@@ -72,7 +72,7 @@ export type EventPage = { events: AuditEventView[]; nextCursor: string | null };
  * the page size is asked for, so a full page knows whether another follows.
  */
 async function paged(db: Db, page: AuditPage, read: (older: SQL | undefined, fetch: number) => Promise<StoredRow[]>): Promise<EventPage> {
-  flushAudit(db);
+  await flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
   return pageOf(db, await read(olderThan(parseCursor(cursor)), limit + 1), limit);
 }
@@ -117,7 +117,7 @@ function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { 
 
 /** One page of events, newest first. `nextCursor` is null on the last page. */
 export async function listEvents(db: Db, filter: AuditFilter, scope: AuditScope, page: AuditPage = {}): Promise<EventPage> {
-  flushAudit(db);
+  await flushAudit(db);
   const { cursor, limit } = pageSchema.parse(page);
   const { query, values } = preparedPage(db, filter, scope, parseCursor(cursor));
   return pageOf(db, await query.execute({ ...values, limit: limit + 1 }), limit);
@@ -131,18 +131,18 @@ const ACTIVATIONS = sql<number>`COALESCE(SUM(COALESCE(json_extract(${auditEvents
 
 /** How many activations match (the overview's figure), counters' counts included. */
 export async function countActivations(db: Db, filter: AuditFilter, scope: AuditScope): Promise<number> {
-  flushAudit(db);
+  await flushAudit(db);
   return (await db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)))[0]!.n;
 }
 
 /** How many events match (the table's "N events"). */
 export async function countEvents(db: Db, filter: AuditFilter, scope: AuditScope): Promise<number> {
-  flushAudit(db);
+  await flushAudit(db);
   return countWhere(db, whereOf(filter, scope));
 }
 
 export async function getEvent(db: Db, id: number, scope: AuditScope): Promise<AuditEventView | null> {
-  flushAudit(db);
+  await flushAudit(db);
   const row = (await db.select(ROW_FIELDS).from(auditEvents).where(whereOf({}, scope, eq(auditEvents.id, id))).limit(1))[0];
   return row ? (await withPeople(db, [toView(row)]))[0]! : null;
 }
@@ -164,7 +164,7 @@ export async function timeSeries(
   scope: AuditScope,
   bucket: Bucket = autoBucket(filter),
 ): Promise<{ bucket: Bucket; points: { t: number; type: string; n: number }[] }> {
-  flushAudit(db);
+  await flushAudit(db);
   const ms = BUCKET_MS[bucket];
   const span = (
     await db
@@ -221,7 +221,7 @@ export async function eventTypes(db: Db): Promise<string[]> {
  * injected) stays in the log but is no activation.
  */
 export async function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): Promise<{ skill: string; n: number }[]> {
-  flushAudit(db);
+  await flushAudit(db);
   return await db
     .select({ skill: auditEvents.skill, n: ACTIVATIONS })
     .from(auditEvents)
@@ -238,7 +238,7 @@ export async function refusalsBySkillAndTool(
   scope: AuditScope,
   limit = 20,
 ): Promise<{ skill: string | null; tool: string | null; n: number }[]> {
-  flushAudit(db);
+  await flushAudit(db);
   // Refusals of a skill's tools and scripts; refused logins and role checks have neither and are left out.
   const w = whereOf({ ...filter, outcome: "refused" }, scope, or(isNotNull(auditEvents.skill), isNotNull(auditEvents.tool)));
   return await db
@@ -255,7 +255,7 @@ export async function refusalsBySkillAndTool(
  * or "unknown". Reads details.exitCode / details.timedOut, which the script tools record.
  */
 export async function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): Promise<{ status: string; n: number }[]> {
-  flushAudit(db);
+  await flushAudit(db);
   const { details, outcome } = auditEvents;
   const status = sql<string>`CASE
         WHEN json_extract(${details}, '$.timedOut') = 1 THEN 'timeout'

@@ -39,7 +39,7 @@ export interface RefusalCounts {
 /** The refusals among the events a filter matches (a filter asking for another outcome has none). */
 export async function refusalCounts(db: Db, filter: AuditFilter, scope: AuditScope, top = 10): Promise<RefusalCounts> {
   if (filter.outcome !== undefined && filter.outcome !== "refused") return { total: 0, byKind: [], bars: [] };
-  flushAudit(db);
+  await flushAudit(db);
   const where = whereOf({ ...filter, outcome: "refused" }, scope);
   const { type, skill, tool } = auditEvents;
   const kinds = await db.select({ type, n: count() }).from(auditEvents).where(where).groupBy(type).orderBy(desc(count()), asc(type));

@@ -44,8 +44,8 @@ export function stopRetentionJob(): void {
 }
 
 /** What the audit page says about retention. */
-export function retentionStatus(db: Db, dataHome: DataHome, days: number | null = retentionDays()): RetentionStatus {
-  const last = db.select().from(auditArchives).orderBy(desc(auditArchives.lastId)).limit(1).get();
+export async function retentionStatus(db: Db, dataHome: DataHome, days: number | null = retentionDays()): Promise<RetentionStatus> {
+  const [last] = await db.select().from(auditArchives).orderBy(desc(auditArchives.lastId)).limit(1);
   return {
     days,
     archiveDir: dataHome.archiveDir,

@@ -5,12 +5,14 @@
 // across the cut.
 import fs from "node:fs";
 import path from "node:path";
-import { and, asc, between, count, gt, gte, lte, max, min, sql } from "drizzle-orm";
+import { and, asc, between, count, desc, gt, gte, lte, max, min } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { lockForTransaction, runAlone } from "../../../db/locks";
+import { inTransaction } from "../../../db/transaction";
 import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
-import { archivedHeadQuery, ROW_FIELDS } from "./rows";
+import { ROW_FIELDS } from "./rows";
 import { flushAudit } from "./sink";
 import { verifyArchiveFile, type VerifyResult } from "./verify";
 import { setting, type EnvSource } from "../../../env";
@@ -27,36 +29,35 @@ const PAGE = 2_000;
  * leaves a hole. A chain that does not verify is not archived (that would launder the break).
  */
 export async function archiveBefore(db: Db, cutoff: Date | number, dir: string): Promise<ArchiveResult> {
-  flushAudit(db);
+  await flushAudit(db);
   const cut = typeof cutoff === "number" ? cutoff : cutoff.getTime();
   if (!Number.isFinite(cut)) throw new Error("archiveBefore: the cutoff is not a valid time.");
-  const prev = archivedHeadQuery(db).get();
-  const first = db.select({ id: min(auditEvents.id) }).from(auditEvents).get()!;
-  if (first.id === null) return { archived: false, reason: "no events" };
-  const firstNew = db.select({ id: min(auditEvents.id) }).from(auditEvents).where(gte(auditEvents.at, cut)).get()!;
-  const lastId = firstNew.id === null ? db.select({ id: max(auditEvents.id) }).from(auditEvents).get()!.id! : firstNew.id - 1;
-  if (lastId < first.id) return { archived: false, reason: "no events before the cutoff" };
+  const [prev] = await db.select({ id: auditArchives.lastId, hash: auditArchives.headHash }).from(auditArchives).orderBy(desc(auditArchives.lastId)).limit(1);
+  const [first] = await db.select({ id: min(auditEvents.id) }).from(auditEvents);
+  if (first?.id == null) return { archived: false, reason: "no events" };
+  const firstId = first.id;
+  const [firstNew] = await db.select({ id: min(auditEvents.id) }).from(auditEvents).where(gte(auditEvents.at, cut));
+  const lastId = firstNew?.id == null ? (await db.select({ id: max(auditEvents.id) }).from(auditEvents))[0]!.id! : firstNew.id - 1;
+  if (lastId < firstId) return { archived: false, reason: "no events before the cutoff" };
 
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(path.resolve(dir), `audit-${String(first.id).padStart(10, "0")}-${String(lastId).padStart(10, "0")}.jsonl`);
+  const file = path.join(path.resolve(dir), `audit-${String(firstId).padStart(10, "0")}-${String(lastId).padStart(10, "0")}.jsonl`);
   if (fs.existsSync(file)) throw new Error(`archiveBefore: ${file} already exists; refusing to overwrite an archive.`);
   const tmp = `${file}.partial`;
 
   // Stream the range a page at a time: memory stays bounded whatever the size of the archive.
-  const page = db
-    .select(ROW_FIELDS)
-    .from(auditEvents)
-    .where(and(gt(auditEvents.id, sql.placeholder("cursor")), lte(auditEvents.id, lastId)))
-    .orderBy(asc(auditEvents.id))
-    .limit(PAGE)
-    .prepare();
   const fd = fs.openSync(tmp, "wx", 0o600);
   let rows = 0;
   let headHash = "";
   try {
-    let cursor = first.id - 1;
+    let cursor = firstId - 1;
     for (;;) {
-      const batch = page.all({ cursor });
+      const batch = await db
+        .select(ROW_FIELDS)
+        .from(auditEvents)
+        .where(and(gt(auditEvents.id, cursor), lte(auditEvents.id, lastId)))
+        .orderBy(asc(auditEvents.id))
+        .limit(PAGE);
       if (batch.length === 0) break;
       fs.writeSync(fd, batch.map((r) => JSON.stringify(r)).join("\n") + "\n");
       rows += batch.length;
@@ -79,21 +80,22 @@ export async function archiveBefore(db: Db, cutoff: Date | number, dir: string):
   }
   fs.renameSync(tmp, file);
 
-  const range = between(auditEvents.id, first.id, lastId);
-  // better-sqlite3's transaction (not drizzle's): it offers BEGIN IMMEDIATE, so the write lock is held first.
-  const commit = db.$client.transaction(() => {
-    const still = db.select({ n: count() }).from(auditEvents).where(range).get()!;
-    if (still.n !== rows) throw new Error(`archiveBefore: ${rows} rows archived but ${still.n} are in the range now; nothing removed.`);
-    db.insert(auditArchives).values({ firstId: first.id!, lastId, count: rows, headHash, file, archivedAt: Date.now() }).run();
-    db.delete(auditEvents).where(range).run();
-  });
+  const range = between(auditEvents.id, firstId, lastId);
   try {
-    commit.immediate();
+    // Under the chain's lock (BEGIN IMMEDIATE on SQLite, the advisory lock on PostgreSQL), so no append reads the
+    // head while the rows are leaving and the archive's head is being recorded.
+    await inTransaction(db, async (tx) => {
+      await lockForTransaction(tx, "audit-chain");
+      const [still] = await tx.select({ n: count() }).from(auditEvents).where(range);
+      if (still!.n !== rows) throw new Error(`archiveBefore: ${rows} rows archived but ${still!.n} are in the range now; nothing removed.`);
+      await tx.insert(auditArchives).values({ firstId, lastId, count: rows, headHash, file, archivedAt: Date.now() });
+      await tx.delete(auditEvents).where(range);
+    });
   } catch (err) {
     fs.rmSync(file, { force: true });
     throw err;
   }
-  return { archived: true, file, firstId: first.id, lastId, count: rows, headHash };
+  return { archived: true, file, firstId, lastId, count: rows, headHash };
 }
 
 /** OMNIFORGE_AUDIT_RETENTION_DAYS: keep this many days of events in the table; unset or 0 keeps everything. */
@@ -105,7 +107,8 @@ export function retentionDaysFromEnv(source?: EnvSource): number | null {
 
 /**
  * Applies the retention setting now and then once a day (the timer does not keep the process alive).
- * Returns a function that stops it. Failures are reported on stderr and retried at the next run.
+ * Returns a function that stops it. Failures are reported on stderr and retried at the next run. Several servers
+ * on one database each start it; a database lock (db/locks.ts) lets one of them run it at a time.
  */
 export function startRetention(db: Db, opts: { days: number; dir: string; everyMs?: number; now?: () => number }): () => void {
   const now = opts.now ?? Date.now;
@@ -114,8 +117,9 @@ export function startRetention(db: Db, opts: { days: number; dir: string; everyM
     if (running) return;
     running = true;
     try {
-      const r = await archiveBefore(db, now() - opts.days * 86_400_000, opts.dir);
-      if (r.archived) process.stderr.write(`audit: archived ${r.count} events (ids ${r.firstId}-${r.lastId}) to ${r.file}\n`);
+      const alone = await runAlone(db, "audit-retention", () => archiveBefore(db, now() - opts.days * 86_400_000, opts.dir));
+      const r = alone.ran ? alone.value : null;
+      if (r?.archived) process.stderr.write(`audit: archived ${r.count} events (ids ${r.firstId}-${r.lastId}) to ${r.file}\n`);
     } catch (err) {
       process.stderr.write(`audit: retention failed: ${(err as Error).message}\n`);
     } finally {

@@ -23,8 +23,12 @@ export function auditSinkFor(db: Db, opts: AuditWriterOptions = {}): AuditWriter
   return w;
 }
 
-/** Writes this process's queued events for `db` (if any): call before a read that must see everything. */
-export function flushAudit(db: Db): void {
-  cache.get(db)?.flush();
+/**
+ * Writes this process's queued events for `db` (if any): call, and await, before a read that must see everything.
+ * On SQLite the write is done before it returns (AuditWriter.flush).
+ */
+export function flushAudit(db: Db): Promise<void> {
+  const w = cache.get(db);
+  return w ? w.flush().then(() => undefined) : Promise.resolve();
 }
 

@@ -20,7 +20,7 @@ export interface SourceCount {
 
 /** Event counts by source, most first (the source filter itself is ignored, so every source stays listed). */
 export async function eventsBySource(db: Db, filter: AuditFilter, scope: AuditScope): Promise<SourceCount[]> {
-  flushAudit(db);
+  await flushAudit(db);
   const base = { ...filter, source: undefined };
   // Counts first (no row needs reading beyond what the filter does); distinct hosts and users only over agents'
   // rows, so the console's own (usually most) rows are not visited for them.

@@ -46,7 +46,7 @@ export async function chainStart(db: Db): Promise<{ id: number; hash: string; ar
 
 /** The walk itself, a page per step, so the sync and the async entry points share it. */
 async function* walk(db: Db): AsyncGenerator<void, ChainVerifyResult> {
-  flushAudit(db);
+  await flushAudit(db);
   const start = await chainStart(db);
   const keys = loadAuditKeys(db);
   const info = async (checker: ChainChecker | null): Promise<ChainInfo> => ({ keyedFrom: keys.keyedFrom, unkeyed: checker?.unkeyed ?? 0, checkpoints: await checkCheckpoints(db, keys) });

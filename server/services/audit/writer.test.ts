@@ -4,13 +4,15 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { dbKind } from "../../../db/dialect";
+import { auditEvents } from "../../../db/schema/audit";
 import { chainHash, chainMac, GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
 import { auditSinkFor, flushAudit } from "./sink";
-import { tempDb, type TempDb } from "./test-support/audit";
+import { chainVerifies, tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
-import { verifyChain } from "./verify";
 
 let t: TempDb;
 beforeEach(() => {
@@ -18,78 +20,82 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
+// Read back through drizzle's awaited queries, so the file runs on SQLite and on PostgreSQL (npm run test:pg).
 const rows = (db: Db) =>
-  db.$client.prepare(`SELECT id, type, details, prev_hash AS prevHash, hash FROM audit_events ORDER BY id`).all() as {
-    id: number;
-    type: string;
-    details: string | null;
-    prevHash: string;
-    hash: string;
-  }[];
+  db.select({ id: auditEvents.id, type: auditEvents.type, details: auditEvents.details, prevHash: auditEvents.prevHash, hash: auditEvents.hash }).from(auditEvents).orderBy(asc(auditEvents.id));
+const sqliteOnly = (t: { skip(note?: string): void }, why: string) => {
+  if (dbKind(tdb()) !== "sqlite") t.skip(why);
+};
+const tdb = () => t.db;
 
 describe("AuditWriter", () => {
-  it("appends rows that link to the previous row's hash, starting at genesis", () => {
+  it("appends rows that link to the previous row's hash, starting at genesis", async () => {
     const w = new AuditWriter(t.db, { stdout: false });
     w.record({ type: "login", actor: { id: "u1" }, outcome: "ok" });
     w.record({ type: "skill_activated", actor: { id: "u1" }, skill: "pdf" });
-    w.flush();
+    await w.flush();
     w.record({ type: "tool_call", tool: "read_file", outcome: "allowed" });
-    w.flush();
-    const r = rows(t.db);
+    await w.flush();
+    const r = await rows(t.db);
     expect(r.map((x) => x.id)).toEqual([1, 2, 3]);
     expect(r[0]!.prevHash).toBe(GENESIS_HASH);
     expect(r[1]!.prevHash).toBe(r[0]!.hash);
     expect(r[2]!.prevHash).toBe(r[1]!.hash);
-    const full = t.db.$client.prepare(`SELECT * FROM audit_events WHERE id = 2`).get() as Record<string, unknown>;
+    const [full] = await t.db.select().from(auditEvents).where(eq(auditEvents.id, 2));
     const fields = {
-      id: 2, at: full.at as number, type: "skill_activated", actorId: "u1", actorEmail: null, sessionId: null, skill: "pdf",
+      id: 2, at: full!.at, type: "skill_activated", actorId: "u1", actorEmail: null, sessionId: null, skill: "pdf",
       layer: null, digest: null, tool: null, model: null, mode: null, outcome: null, durationMs: null, details: null,
     };
     // Keyed: the hash is an HMAC with the key in secrets/, so the plain sha256 no longer reproduces it.
-    expect(full.chain).toBe(2);
+    expect(full!.chain).toBe(2);
     expect(chainMac(loadAuditKeys(t.db).hmacKey!, r[0]!.hash, fields)).toBe(r[1]!.hash);
     expect(chainHash(r[0]!.hash, fields)).not.toBe(r[1]!.hash);
-    w.close();
+    await w.close();
   });
 
   it("queues events and writes them in one batch on the timer", async () => {
     const w = new AuditWriter(t.db, { stdout: false, flushMs: 30 });
     for (let i = 0; i < 10; i++) w.record({ type: "tool_call", details: { i } });
-    expect(rows(t.db)).toHaveLength(0);
     expect(w.pending()).toBe(10);
     await new Promise((r) => setTimeout(r, 120));
     expect(w.pending()).toBe(0);
-    expect(rows(t.db)).toHaveLength(10);
-    w.close();
+    await w.flush(); // nothing left to write: waits for the timer's batch, still in flight on PostgreSQL
+    expect(await rows(t.db)).toHaveLength(10);
+    await w.close();
   });
 
   it("writes a full batch when the task yields, bounds a synchronous burst, and keeps record()'s time", async () => {
     const w = new AuditWriter(t.db, { stdout: false, maxBatch: 5, flushMs: 60_000 });
     const at = new Date("2026-01-02T03:04:05Z");
     for (let i = 0; i < 7; i++) w.record({ type: "tool_call", at });
-    expect(rows(t.db)).toHaveLength(0);
+    expect(await rows(t.db)).toHaveLength(0);
     await new Promise((r) => setImmediate(r));
-    expect(rows(t.db)).toHaveLength(7);
+    expect(w.pending()).toBe(0);
+    await w.flush();
+    expect(await rows(t.db)).toHaveLength(7);
     for (let i = 0; i < 100; i++) w.record({ type: "tool_call", at });
-    expect(rows(t.db)).toHaveLength(107); // 20 batches: written without waiting
+    expect(w.pending()).toBe(0); // 20 batches: taken without waiting for the task to yield
+    await w.flush();
+    expect(await rows(t.db)).toHaveLength(107);
     for (let i = 0; i < 3; i++) w.record({ type: "tool_call", at });
     expect(w.pending()).toBe(3);
-    w.flush();
-    expect(rows(t.db)).toHaveLength(110);
-    expect(t.db.$client.prepare(`SELECT DISTINCT at FROM audit_events`).all()).toEqual([{ at: at.getTime() }]);
-    w.close();
+    await w.flush();
+    expect(await rows(t.db)).toHaveLength(110);
+    expect(await t.db.selectDistinct({ at: auditEvents.at }).from(auditEvents)).toEqual([{ at: at.getTime() }]);
+    await w.close();
   });
 
-  it("flushAudit writes what auditSinkFor(db) queued", () => {
+  it("flushAudit writes what auditSinkFor(db) queued", async () => {
     const audit = auditSinkFor(t.db, { stdout: false, flushMs: 60_000 });
     audit.record({ type: "login", actor: { id: "u" } });
-    expect(rows(t.db)).toHaveLength(0);
-    flushAudit(t.db);
-    expect(rows(t.db)).toHaveLength(1);
+    expect(audit.pending()).toBe(1);
+    await flushAudit(t.db);
+    expect(await rows(t.db)).toHaveLength(1);
     expect(auditSinkFor(t.db)).toBe(audit);
   });
 
-  it("keeps one chain when two connections (the console and the CLI) write to the same file", async () => {
+  it("keeps one chain when two connections (the console and the CLI) write to the same file", async (c) => {
+    sqliteOnly(c, "a second SQLite connection; writer-servers.test.ts has the PostgreSQL case");
     const other = new Database(t.file);
     other.pragma("busy_timeout = 5000");
     const db2 = drizzle(other) as unknown as Db;
@@ -98,16 +104,16 @@ describe("AuditWriter", () => {
     const b = new AuditWriter(db2, { stdout: false });
     for (let i = 0; i < 5; i++) {
       a.record({ type: "tool_call", details: { from: "console", i } });
-      a.flush();
+      await a.flush();
       b.record({ type: "tool_call", details: { from: "cli", i } });
-      b.flush();
+      await b.flush();
     }
-    a.close();
-    b.close();
+    await a.close();
+    await b.close();
     other.close();
-    const r = rows(t.db);
+    const r = await rows(t.db);
     expect(r).toHaveLength(10);
-    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 10 });
+    expect(await chainVerifies(t)).toMatchObject({ ok: true, count: 10 });
   });
 
   it("keeps one chain when two writers share a connection (a module loaded twice by Next)", async () => {
@@ -115,16 +121,16 @@ describe("AuditWriter", () => {
     const b = new AuditWriter(t.db, { stdout: false });
     for (let i = 0; i < 4; i++) {
       a.record({ type: "tool_call", details: { from: "a", i } });
-      a.flush();
+      await a.flush();
       b.record({ type: "tool_call", details: { from: "b", i } });
-      b.flush();
+      await b.flush();
     }
-    a.close();
-    b.close();
-    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 8 });
+    await a.close();
+    await b.close();
+    expect(await chainVerifies(t)).toMatchObject({ ok: true, count: 8 });
   });
 
-  it("prints one JSON line per event on stdout, without secrets", () => {
+  it("prints one JSON line per event on stdout, without secrets", async () => {
     const lines: string[] = [];
     const w = new AuditWriter(t.db, { stdout: true, out: (s) => lines.push(s) });
     w.record({
@@ -135,12 +141,12 @@ describe("AuditWriter", () => {
       details: { ip: "127.0.0.1", password: "hunter2", nested: { apiKey: "sk-secret", keep: 1 } },
     });
     w.record({ type: "tool_call", tool: "bash" });
-    w.flush();
+    await w.flush();
     const text = lines.join("");
     expect(text.endsWith("\n")).toBe(true);
     const parsed = text.trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(parsed).toHaveLength(2);
-    const [first, second] = rows(t.db);
+    const [first, second] = await rows(t.db);
     expect(parsed[0]).toEqual({
       log: "omniforge.audit",
       id: 1,
@@ -156,31 +162,33 @@ describe("AuditWriter", () => {
     expect(parsed[1]).toMatchObject({ id: 2, type: "tool_call", tool: "bash", prevHash: first!.hash, hash: second!.hash });
     expect(text).not.toMatch(/hunter2|sk-secret/);
     expect(first!.details).not.toMatch(/hunter2|sk-secret/);
-    w.close();
+    await w.close();
   });
 
-  it("never throws from record() on odd input", () => {
+  it("never throws from record() on odd input", async () => {
     const w = new AuditWriter(t.db, { stdout: false });
     const cyclic: Record<string, unknown> = {};
     cyclic.me = cyclic;
     expect(() => w.record({ type: "tool_call", details: cyclic, durationMs: Number.NaN, at: new Date("bad") })).not.toThrow();
-    w.flush();
-    expect(rows(t.db)[0]!.details).toBe(JSON.stringify({ me: "[circular]" }));
-    w.close();
+    await w.flush();
+    expect((await rows(t.db))[0]!.details).toBe(JSON.stringify({ me: "[circular]" }));
+    await w.close();
   });
 
   it("stores a lone surrogate as U+FFFD and hashes what it stores, so the chain still verifies", async () => {
     const w = new AuditWriter(t.db, { stdout: false });
     // A sign-in name or an agent's attribute: any caller can put one in; a surrogate pair stays as it is.
     w.record({ type: "login_failed", actor: { id: "u1", email: "eve\ud800@x.io" }, skill: "a\udc00b", sessionId: "ok 😀" });
-    w.flush();
-    const r = t.db.$client.prepare(`SELECT actor_email AS email, skill, session_id AS session FROM audit_events`).get();
+    await w.flush();
+    const [r] = await t.db.select({ email: auditEvents.actorEmail, skill: auditEvents.skill, session: auditEvents.sessionId }).from(auditEvents);
     expect(r).toEqual({ email: "eve\ufffd@x.io", skill: "a\ufffdb", session: "ok 😀" });
-    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 1 });
-    w.close();
+    expect(await chainVerifies(t)).toMatchObject({ ok: true, count: 1 });
+    await w.close();
   });
 
-  it("writes queued events when the process exits, and prints them as JSON lines", async () => {
+  it("writes queued events when the process exits, and prints them as JSON lines", async (c) => {
+    // On PostgreSQL a write is async: only "beforeExit" can make one, not process.exit().
+    sqliteOnly(c, "an exit hook cannot wait for PostgreSQL");
     const script = path.join(t.dir, "exit.ts");
     const repo = process.cwd();
     fs.writeFileSync(
@@ -206,7 +214,7 @@ describe("AuditWriter", () => {
       ["omniforge.audit", "tool_call", "child"],
     ]);
     expect(r.stdout).not.toContain("t0ps3cret");
-    expect(rows(t.db).map((x) => x.type)).toEqual(["login", "tool_call"]);
-    expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 2 });
+    expect((await rows(t.db)).map((x) => x.type)).toEqual(["login", "tool_call"]);
+    expect(await chainVerifies(t)).toMatchObject({ ok: true, count: 2 });
   });
 });

@@ -58,7 +58,7 @@ export async function cliDeploy(config: LayerConfig, ref: string, target: Deploy
     auditTo = dbFile;
   }
   const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force, ...(opts.context ? { context: opts.context } : {}) }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? (await readDoctorPolicy(db)) : undefined);
-  if (db) flushAudit(db);
+  if (db) await flushAudit(db);
   return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
 }
 

@@ -1,7 +1,7 @@
 // The playground's turn worker (a process of its own, started by turn-pool.ts): runs turns with its own database
 // connection, skill indexes and sandbox, and sends every event and audit record back to the console, which streams
 // them to followers and keeps the audit chain. Many turns run here at once (they are async).
-import { openDb } from "../../../db/client";
+import { getDb } from "../../../db/client";
 import { removeOwnSandboxDirs } from "../../runtime/sandbox/temp-dirs";
 import { onShutdown } from "../../http/shutdown";
 import type { AuditEvent } from "../../runtime/audit/events";
@@ -38,7 +38,7 @@ process.on("message", (m: ToWorker) => {
     const { call } = m;
     void (async () => {
       try {
-        const db = openDb(call.dataHome.dbFile);
+        const db = await getDb(call.dataHome);
         const value = await listingPreview({ db, dataHome: call.dataHome, env: call.env }, call.actor, call.sessionId, call.mode, call.request);
         send({ type: "listed", id: call.id, value });
       } catch (e) {
@@ -53,7 +53,7 @@ process.on("message", (m: ToWorker) => {
   void (async () => {
     let outcome: TurnOutcome;
     try {
-      outcome = await runTurnJob(openDb(job.dataHome.dbFile), job, {
+      outcome = await runTurnJob(await getDb(job.dataHome), job, {
         push: (event) => send({ type: "event", id: job.id, event }),
         audit: { record: (event: AuditEvent) => send({ type: "audit", id: job.id, event }) },
         signal: controller.signal,

@@ -144,7 +144,7 @@ function oneAtATime<T>(db: Db, work: () => Promise<T>): Promise<T> {
 
 async function mapMetricsBySlice(db: Db, req: MetricsRequest, sender: Sender, received: Date): Promise<Mapped> {
   // Cumulative counters need the value last recorded for their series: written rows must be visible.
-  flushAudit(db);
+  await flushAudit(db);
   // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
   const e = auditEvents;
   const last = db
@@ -187,7 +187,7 @@ export async function ingest(db: Db, audit: AuditSink, input: IntakeInput): Prom
     // next delta is computed against this one.
     for (let i = 0; i < mapped.events.length; i += SLICE) {
       for (const e of mapped.events.slice(i, i + SLICE)) audit.record(e);
-      flushAudit(db);
+      await flushAudit(db);
       if (i + SLICE < mapped.events.length) await nextTurn();
     }
     return summary(mapped);

@@ -1,0 +1,64 @@
+// Which database a Db is, for the few places that must differ (each says why where it asks). Services never ask:
+// they use drizzle's awaited query builders, which both drivers serve over the same table objects of db/schema.
+import { is } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import type pg from "pg";
+import type { Db } from "./client";
+import { postgresMigrationLevel } from "./postgres/client";
+
+export type DbKind = "sqlite" | "postgres";
+
+export function dbKind(db: Db): DbKind {
+  // drizzle's is(), not instanceof: a server bundle may hold two copies of drizzle's classes.
+  return is((db as unknown as { dialect: unknown }).dialect, SQLiteSyncDialect) ? "sqlite" : "postgres";
+}
+
+/** The pool under a PostgreSQL Db (null on SQLite). */
+export function postgresPool(db: Db): pg.Pool | null {
+  return dbKind(db) === "postgres" ? (db.$client as unknown as pg.Pool) : null;
+}
+
+/** Whether the connection is still usable by this process (closed by closeDb, or a pool ended). */
+export function isOpen(db: Db): boolean {
+  const pool = postgresPool(db);
+  if (pool) return !(pool as unknown as { ending: boolean; ended: boolean }).ending;
+  return db.$client.open;
+}
+
+/** One round trip to the database: resolves when it answers, throws when it does not. */
+export async function ping(db: Db): Promise<void> {
+  const pool = postgresPool(db);
+  if (pool) await pool.query("SELECT 1");
+  else db.$client.prepare("SELECT 1").get();
+}
+
+/** The migration level: how many of its dialect's migrations the database has recorded (drizzle's journal). */
+export async function migrationLevel(db: Db): Promise<number> {
+  const pool = postgresPool(db);
+  if (pool) return postgresMigrationLevel({ $client: pool });
+  const c = db.$client;
+  const table = c.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get() as { n: number };
+  if (!table.n) return 0;
+  return (c.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
+}
+
+// PostgreSQL's connection failures: the server is down, restarting, or unreachable. Their SQLSTATE classes 08
+// (connection exception) and 57P (operator intervention: shutdown), and the socket's own errors.
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03"]);
+const UNREACHABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
+
+/**
+ * When `err` (or what it wraps: drizzle wraps the driver's error) says the database cannot be reached, the one
+ * message a person sees for it; else null. Never names the URL (it may hold a password).
+ */
+export function databaseUnreachableMessage(err: unknown): string | null {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    const message = (e as { message?: unknown }).message;
+    const aggregate = (e as { errors?: unknown[] }).errors;
+    if ((typeof code === "string" && (UNREACHABLE_CODES.has(code) || code.startsWith("08"))) || (typeof message === "string" && UNREACHABLE_TEXT.test(message)) || aggregate?.some((x) => databaseUnreachableMessage(x))) {
+      return "The database does not answer; the console reconnects by itself when it is back. Try again shortly.";
+    }
+  }
+  return null;
+}
