@@ -67,6 +67,8 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
       type: "access_denied",
       actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
       outcome: "refused",
+      // A tenant that is not the caller's (issue #40): the row carries it, so that tenant's admin reads the attempt.
+      ...(typeof e.details?.tenant === "string" ? { tenant: e.details.tenant } : {}),
       details: { procedure: path, ...(ctx.user ? { role: ctx.user.role } : {}), reason: e.message, ip: ctx.ip },
     });
   }

@@ -4,7 +4,7 @@
 import type { Db } from "../../db/client";
 import type { DataHome } from "./../config";
 import type { AuditSink } from "../runtime/audit/events";
-import { auditScopeFor } from "./audit/filter";
+import { auditScopeOf } from "./audit/filter";
 import { countActivations, countEvents, topSkillsByActivation } from "./audit/queries";
 import { hasRole } from "../domain/vocabulary";
 import { overview as evalOverview } from "./evals";
@@ -17,7 +17,7 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
   const ctx = { db, dataHome, audit, actor, procedure };
   const all = await listSkills(ctx, { limit: 1 });
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
-  const scope = auditScopeFor(actor);
+  const scope = await auditScopeOf(db, actor);
   const since = { from: now - DAY };
   const pending = actor.role === "admin" ? syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id)).filter((a) => a.status === "pending") : [];
   const evals = evalOverview(ctx)

@@ -47,6 +47,7 @@ export function chainStart(db: Db): { id: number; hash: string; archivedCount: n
 /** canonical() of a raw ROW_FIELDS value array, without building an object. */
 function rawCanonical(r: unknown[]): string {
   const base = r.slice(0, 15);
+  if (r[22] !== null && r[22] !== undefined && r[22] !== "") return JSON.stringify(base.concat(r.slice(18, 23)));
   return JSON.stringify(r[18] !== null || r[19] !== null || r[20] !== null || r[21] !== null ? base.concat(r.slice(18, 22)) : base);
 }
 

@@ -84,6 +84,7 @@ export function toPendingFields(e: AuditEvent): PendingFields {
     durationMs: typeof e.durationMs === "number" && Number.isFinite(e.durationMs) ? Math.round(e.durationMs) : null,
     details,
     // Only set when the event came from an agent, so console rows keep their old serialisation (hash.ts).
+    ...(str(e.tenant) ? { tenant: str(e.tenant) } : {}),
     ...(e.source ? { sourceAgent: str(e.source.agent), sourceVersion: str(e.source.version), sourceHost: str(e.source.host), sourceUser: str(e.source.user) } : {}),
   };
 }
@@ -115,7 +116,7 @@ function hookExit() {
 }
 
 /** The stored fields an append writes; `chain` is always the keyed chain. */
-const INSERT_FIELDS = ["id", "at", "type", "actorId", "actorEmail", "sessionId", "skill", "layer", "digest", "tool", "model", "mode", "outcome", "durationMs", "details", "prevHash", "hash", "sourceAgent", "sourceVersion", "sourceHost", "sourceUser"] as const satisfies readonly (keyof WrittenEvent)[];
+const INSERT_FIELDS = ["id", "at", "type", "actorId", "actorEmail", "sessionId", "skill", "layer", "digest", "tool", "model", "mode", "outcome", "durationMs", "details", "prevHash", "hash", "sourceAgent", "sourceVersion", "sourceHost", "sourceUser", "tenant"] as const satisfies readonly (keyof WrittenEvent)[];
 
 /**
  * The INSERT as drizzle writes it from db/schema/audit.ts, prepared on the connection and bound by position in

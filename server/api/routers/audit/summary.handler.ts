@@ -13,8 +13,8 @@ import { eventsBySource } from "../../../services/audit/sources";
 import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the charts. */
-export function summary({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
-  const scope = scopeFor(ctx.user);
+export async function summary({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
+  const scope = await scopeFor(ctx.db, ctx.user);
   const input = resolveUserFilter(ctx.db, raw);
   return {
     count: countEvents(ctx.db, input, scope),

@@ -22,6 +22,14 @@ async function run<T>(_ctx: AuthedContext, _what: string, fn: () => T | Promise<
   return await fn();
 }
 
+/** run() on one skill: a skill of a tenant that is not the caller's does not exist for them (issue #40). */
+async function runOn<T>(ctx: AuthedContext, ref: skills.SkillRef, what: string, fn: () => T | Promise<T>): Promise<T> {
+  return run(ctx, what, async () => {
+    await skills.assertTenantVisible(svc(ctx), ref);
+    return fn();
+  });
+}
+
 export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", () => {
   const { owner, ...query } = input;
   return skills.listSkills(svc(ctx), query, owner);
@@ -29,19 +37,19 @@ export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZL
 
 export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", () => skills.searchSkills(svc(ctx), input.q, input.limit));
 
-export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", () => skills.skillInfo(svc(ctx), input.ref));
+export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => runOn(ctx, input.ref, "skill.info", () => skills.skillInfo(svc(ctx), input.ref));
 
 export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
-  run(ctx, "skill.readFile", () => skills.readSkillFile(svc(ctx), input.ref, input.path));
+  runOn(ctx, input.ref, "skill.readFile", () => skills.readSkillFile(svc(ctx), input.ref, input.path));
 
-export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", () => checkWithProblems(svc(ctx), input.ref, input.text));
+export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => runOn(ctx, input.ref, "skill.check", () => checkWithProblems(svc(ctx), input.ref, input.text));
 
 export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.disclosure", () => skills.skillDisclosure(svc(ctx), input.ref));
+  runOn(ctx, input.ref, "skill.disclosure", () => skills.skillDisclosure(svc(ctx), input.ref));
 
 /** A conflict is an answer, not a failure: the editor needs both texts and the diff to show the conflict view. */
 export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>
-  run(ctx, "skill.save", () => {
+  runOn(ctx, input.ref, "skill.save", () => {
     try {
       const c = svc(ctx);
       const saved = skills.saveFile(c, input);
@@ -60,18 +68,18 @@ function conflictResult(e: skills.SkillConflictError) {
 }
 
 export const createFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateFileInput> }) =>
-  run(ctx, "skill.createFile", () =>
+  runOn(ctx, input.ref, "skill.createFile", () =>
     input.kind === "folder" ? skills.createFolder(svc(ctx), input.ref, input.path) : skills.createFile(svc(ctx), input.ref, input.path, input.text ?? ""),
   );
 
 export const rename = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRenameInput> }) =>
-  run(ctx, "skill.rename", () => skills.renamePath(svc(ctx), input.ref, input.from, input.to));
+  runOn(ctx, input.ref, "skill.rename", () => skills.renamePath(svc(ctx), input.ref, input.from, input.to));
 
 export const deletePath = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
-  run(ctx, "skill.deletePath", () => skills.deletePath(svc(ctx), input.ref, input.path));
+  runOn(ctx, input.ref, "skill.deletePath", () => skills.deletePath(svc(ctx), input.ref, input.path));
 
 export const versions = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.versions", () => {
+  runOn(ctx, input.ref, "skill.versions", () => {
     skills.skillTree(svc(ctx), input.ref); // rights and existence
     return skills.listVersions(ctx.db, { ...input.ref, ownerId: input.ref.layer === "personal" ? (input.ref.ownerId ?? ctx.user.id) : undefined });
   });
@@ -100,7 +108,7 @@ export const nameCheck = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof
 export const create = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateSkillInput> }) => run(ctx, "skill.create", () => skills.createSkill(svc(ctx), input));
 
 export const remove = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZDeleteSkillInput> }) =>
-  run(ctx, "skill.delete", () => skills.deleteSkill(svc(ctx), input.ref, input.message));
+  runOn(ctx, input.ref, "skill.delete", () => skills.deleteSkill(svc(ctx), input.ref, input.message));
 
 export const deleted = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.deleted", () => skills.listDeleted(svc(ctx)));
 
@@ -114,7 +122,7 @@ export const importZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof
   });
 
 export const exportZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.export", () => {
+  runOn(ctx, input.ref, "skill.export", () => {
     const out = skills.exportZip(svc(ctx), input.ref);
     return { fileName: out.fileName, base64: Buffer.from(out.data).toString("base64") };
   });
