@@ -32,11 +32,14 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const owner = String(f.get("owner") ?? "");
+    // Blank: all of the owner's tenants; else at most theirs (the server refuses more).
+    const tenants = String(f.get("tenants") ?? "").split(",").map((t) => t.trim()).filter(Boolean);
     create.mutate({
       name: String(f.get("name")),
       scopes: TOKEN_SCOPES.filter((s) => f.get(`scope-${s}`)) as TokenScope[],
       expiresInDays: Number(f.get("expires")),
       forUserId: owner || undefined,
+      ...(tenants.length ? { tenants } : {}),
     });
   }
 
@@ -80,6 +83,7 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
           <input className="input w-20" name="expires" type="number" min={1} max={366} defaultValue={TOKEN_DEFAULT_EXPIRY_DAYS} aria-label="Expires in days" />
           days
         </label>
+        <input className="input" name="tenants" placeholder="Tenants (blank: the owner's)" aria-label="Token tenants" title="Comma-separated; at most the owner's tenants" />
         {isAdmin ? (
           <label className="flex items-center gap-2 text-sm">
             For
@@ -113,7 +117,10 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
               {t.name} <span className="muted text-xs">{t.prefix}…</span>
             </td>
             <td>{t.userEmail ?? "machine"}</td>
-            <td>{t.scopes.join(", ")}</td>
+            <td>
+              {t.scopes.join(", ")}
+              {t.tenants.length > 0 && <span className="muted block text-xs">tenants: {t.tenants.join(", ")}</span>}
+            </td>
             <td>{when(t.createdAt)}</td>
             <td>{when(t.expiresAt)}</td>
             <td>{when(t.lastUsedAt)}</td>
