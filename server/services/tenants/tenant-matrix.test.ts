@@ -10,6 +10,7 @@ import { handleCatalogRequest } from "../../http/catalog-route";
 import { auditSinkFor } from "../audit";
 import { auditScopeOf } from "../audit/filter";
 import { exportStream } from "../audit/export";
+import { settled } from "../playground";
 import { sessionSkills } from "../playground/scope";
 import { createUser } from "../users/users";
 import { callerFor } from "../../test-support/caller";
@@ -112,6 +113,16 @@ describe("a request's tenant must be the caller's", () => {
 });
 
 describe("the audit of a tenant", () => {
+  it("a playground turn's rows carry the session's tenant", async () => {
+    const a = api(who.alice.user);
+    const s = await a.playground.create({});
+    await a.playground.send({ sessionId: s.id, request: "reconcile the monthly ledger" });
+    await settled(s.id);
+    const rows = (await api(who.root.user).audit.list({ session: s.id })).events;
+    expect(rows.map((e) => e.type)).toContain("agent_run_started");
+    expect(new Set(rows.map((e) => e.tenant))).toEqual(new Set(["acme"]));
+  });
+
   it("an admin with tenants lists, counts and exports only their tenants' rows; the global admin all", async () => {
     const carol = (await api(who.carol.user).audit.list({})).events;
     expect(carol.length).toBeGreaterThan(0);
