@@ -1,2 +1,3 @@
-export { TenantError, setUserTenants, tenantList, tenantsByUser, tenantsOf } from "./membership";
+// Tenants (issue #40): who belongs to which (membership.ts) and the check every door that takes a tenant makes (gate.ts).
+export { setUserTenants, tenantsByUser } from "./membership";
 export { requestTenant, tenantCaller, tokenTenantCeiling } from "./gate";
