@@ -123,6 +123,14 @@ describe("the audit of a tenant", () => {
     expect(new Set(rows.map((e) => e.tenant))).toEqual(new Set(["acme"]));
   });
 
+  it("what a caller of one tenant changes is on that tenant's record", async () => {
+    const a = api(who.alice.user);
+    const file = await a.skill.readFile({ ref: { layer: "project", skill: "shared-notes" }, path: "SKILL.md" });
+    await a.skill.save({ ref: { layer: "project", skill: "shared-notes" }, path: "SKILL.md", text: `${file.text}\nOne more line.\n`, baseDigest: file.digest });
+    const saved = (await api(who.carol.user).audit.list({ type: "skill_saved" })).events;
+    expect(saved.map((e) => [e.skill, e.actorId, e.tenant])).toEqual([["shared-notes", who.alice.user.id, "acme"]]);
+  });
+
   it("an admin with tenants lists, counts and exports only their tenants' rows; the global admin all", async () => {
     const carol = (await api(who.carol.user).audit.list({})).events;
     expect(carol.length).toBeGreaterThan(0);
