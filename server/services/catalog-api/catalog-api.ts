@@ -7,8 +7,8 @@ import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 import { ServiceError } from "../../domain/errors";
 import { effectiveSkills } from "../../runtime/agent";
-import { requestTenant } from "../tenants/gate";
-import { visibleTenants } from "../../domain/tenants";
+import { requestTenant, tenantCaller } from "../tenants/gate";
+import { isGlobalAdmin, visibleTenants } from "../../domain/tenants";
 import { isSafeSegment, tenantView, layerRank, readSkillFolder, SkillCopyError, type SkillEntry, type SkillFile } from "../../runtime/registry";
 import { folderDigest } from "../../runtime/sync/digest";
 import { resolutionFor, type ResolutionSetup } from "../governance/context";
@@ -54,8 +54,14 @@ const clean = (v: string | undefined) => (v && v.trim() ? v.trim().slice(0, 100)
 
 async function setupFor(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<ResolutionSetup> {
   const w = { agent: clean(q.agent), environment: clean(q.environment), tenant: clean(q.tenant) };
-  // The token's tenants, not its user's: a token acts for those fixed when it was made.
-  if (p.userId) return resolutionFor(db, dataHome, { id: p.userId, role: p.role, tenants: p.tenants ?? [] }, w);
+  if (p.userId) {
+    // The token's tenants, fixed when it was made, and never more than its owner's now: a global admin's token
+    // stops being global when its owner is given a tenant (an admin limited to tenants is global for none).
+    const owner = await tenantCaller(db, { id: p.userId, role: p.role });
+    const global = isGlobalAdmin(owner);
+    const tenants = global ? (p.tenants ?? []) : (p.tenants ?? []).filter((t) => owner.tenants.includes(t));
+    return resolutionFor(db, dataHome, { id: p.userId, role: global || p.role !== "admin" ? p.role : "author", tenants }, w);
+  }
   // A machine token is no admin: it sees the scoped skills of its own tenants only.
   const caller = { role: p.role, tenants: p.tenants ?? [] };
   const tenant = requestTenant(caller, w.tenant);

@@ -103,6 +103,14 @@ describe("a request's tenant must be the caller's", () => {
     expect(refusals.some((e) => e.tenant === "globex" && e.actorId === who.carol.user.id)).toBe(true);
   });
 
+  it("a global admin's token stops being global when its owner is given a tenant", async () => {
+    const dora = await person("dora@x.io", "admin", []);
+    expect((await world.catalog(dora.token, "tenant=globex")).status).toBe(200);
+    await api(who.root.user).user.setTenants({ id: dora.user.id, tenants: ["acme"] });
+    expect((await world.catalog(dora.token, "tenant=globex")).status).toBe(403);
+    expect(await (await world.catalog(dora.token)).text()).not.toContain("globex-ledger");
+  });
+
   it("a caller with one tenant who names none gets it; their own tenant is accepted; the global admin may name any", async () => {
     expect((await api(who.alice.user).playground.create({})).tenant).toBe("acme");
     expect((await api(who.alice.user).layers.matrix({ tenant: "acme" })).context.tenant).toBe("acme");
