@@ -82,6 +82,8 @@ export const SETTINGS = {
   OMNIFORGE_OIDC_NAME: z.string().trim().min(1).max(60, "must be at most 60 characters").default("single sign-on"),
   OMNIFORGE_OIDC_ROLES_CLAIM: z.string().min(1).default("groups"),
   OMNIFORGE_OIDC_ROLE_MAP: checkedBy(parseRoleMap).optional(),
+  // The claim holding a person's tenants (issue #40); set, it replaces their tenants at every sign-in.
+  OMNIFORGE_OIDC_TENANTS_CLAIM: z.string().min(1).optional(),
   // Whether the email-and-password sign-in is offered and accepted (off: only the OpenID provider signs people in).
   OMNIFORGE_PASSWORD_LOGIN: flag.default(true),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),

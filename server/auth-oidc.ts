@@ -32,7 +32,8 @@ export function oidcProvider(config: OidcConfig): OAuthConfig<Claims> {
         // next-auth types the tokens loosely; at this point they are openid-client's checked TokenSet.
         const set = tokens as unknown as Parameters<typeof client.userinfo>[0] & { claims(): Claims; access_token?: string };
         const claims = set.claims();
-        if ((claims[config.rolesClaim] !== undefined && claims.email !== undefined) || !set.access_token) return claims;
+        const tenantsThere = !config.tenantsClaim || claims[config.tenantsClaim] !== undefined;
+        if ((claims[config.rolesClaim] !== undefined && claims.email !== undefined && tenantsThere) || !set.access_token) return claims;
         const info: Claims = await client.userinfo(set);
         return { ...info, ...claims };
       },
@@ -58,6 +59,7 @@ export async function completeOidcSignIn(config: OidcConfig, user: User, claims:
       emailVerified: claims.email_verified === true,
       name: typeof claims.name === "string" ? claims.name : undefined,
       groups: groupsOfClaim(claims[config.rolesClaim]),
+      ...(config.tenantsClaim ? { tenants: groupsOfClaim(claims[config.tenantsClaim]) } : {}),
     },
     config.roleMap,
     ip,

@@ -34,11 +34,14 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const owner = String(f.get("owner") ?? "");
+    // Blank: all of the owner's tenants; else at most theirs (the server refuses more).
+    const tenants = String(f.get("tenants") ?? "").split(",").map((t) => t.trim()).filter(Boolean);
     create.mutate({
       name: String(f.get("name")),
       scopes: TOKEN_SCOPES.filter((s) => f.get(`scope-${s}`)) as TokenScope[],
       expiresInDays: Number(f.get("expires")),
       forUserId: owner || undefined,
+      ...(tenants.length ? { tenants } : {}),
     });
   }
 
@@ -83,6 +86,7 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
           <input className="input w-20" name="expires" type="number" min={1} max={366} defaultValue={TOKEN_DEFAULT_EXPIRY_DAYS} aria-label="Expires in days" />
           days
         </label>
+        <input className="input" name="tenants" placeholder="Tenants (blank: the owner's)" aria-label="Token tenants" title="Comma-separated; at most the owner's tenants" />
         {isAdmin ? (
           <label className="flex items-center gap-2 text-sm">
             For
@@ -120,6 +124,7 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
               {t.scopes.map((s) => (
                 <div key={s}>{s}</div>
               ))}
+              {t.tenants.length > 0 && <span className="muted block text-xs">tenants: {t.tenants.join(", ")}</span>}
             </td>
             <td>{when(t.createdAt)}</td>
             <td>{when(t.expiresAt)}</td>

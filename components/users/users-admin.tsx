@@ -6,6 +6,7 @@ import { count } from "~/server/domain/plural";
 import { emailLengthProblem } from "~/server/domain/email";
 import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
+import { UserTenants } from "./user-tenants";
 import { DataTable } from "~/components/shell/data-table";
 import { Options } from "~/components/shell/options";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
@@ -72,7 +73,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
           Create user
         </button>
       </form>
-      <DataTable testId="users-table" columns={["Email", "Name", "Role", "Status", "Created", ""]} note={users.isLoading ? "Loading…" : null}>
+      <DataTable testId="users-table" columns={["Email", "Name", "Role", "Tenants", "Status", "Created", ""]} note={users.isLoading ? "Loading…" : null}>
         {users.data?.map((u) => (
           <tr key={u.id} data-testid={`user-row-${u.email}`}>
             {/* Long values are cut with an ellipsis (the whole in the title), so the role, status and buttons stay in view. */}
@@ -98,6 +99,9 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
               >
                 <Options values={ROLES} />
               </select>
+            </td>
+            <td>
+              <UserTenants key={u.tenants.join(",")} userId={u.id} email={u.email} tenants={u.tenants} onDone={done} onError={fail} />
             </td>
             <td>
               {u.disabled ? (

@@ -19,3 +19,4 @@ export const skillDeployments = toPostgres(sqlite.skillDeployments);
 export const editorDrafts = toPostgres(sqlite.editorDrafts);
 export const userIdentities = toPostgres(sqlite.userIdentities);
 export const rateLimits = toPostgres(sqlite.rateLimits);
+export const userTenants = toPostgres(sqlite.userTenants);

@@ -33,6 +33,8 @@ export const auditEvents = sqliteTable(
     sourceVersion: text("source_version"),
     sourceHost: text("source_host"),
     sourceUser: text("source_user"),
+    // The tenant the request acted for (issue #40), null when it named none. Covered by the hash when set.
+    tenant: text("tenant"),
   },
   (t) => [
     index("audit_at_idx").on(t.at),
@@ -42,6 +44,7 @@ export const auditEvents = sqliteTable(
     index("audit_session_idx").on(t.sessionId, t.at),
     index("audit_outcome_at_idx").on(t.outcome, t.at, t.skill, t.tool),
     index("audit_source_at_idx").on(t.sourceAgent, t.at),
+    index("audit_tenant_at_idx").on(t.tenant, t.at),
   ],
 );
 

@@ -10,3 +10,4 @@ export * from "./deployments";
 export * from "./drafts";
 export * from "./identities";
 export * from "./rate-limits";
+export * from "./tenants";

@@ -14,6 +14,8 @@ export const accessTokens = sqliteTable(
     createdBy: required.text("created_by"),
     /** Comma-separated scopes (server/domain/tokens.ts). */
     scopes: required.text("scopes"),
+    /** JSON list of the tenants the token acts for, fixed at creation (at most its owner's); null: none. */
+    tenants: text("tenants"),
     /** hex sha256 of the whole token string. */
     tokenHash: text("token_hash").notNull().unique(),
     /** The first characters, so a person can tell tokens apart without the secret. */

@@ -9,6 +9,7 @@ import type { AuditSink } from "../runtime/audit/events";
 import type { DataHome } from "../config";
 import { ServiceError, type ServiceErrorCode } from "../domain/errors";
 import { inputErrorMessage } from "./input-errors";
+import { tenantsOf } from "../services/tenants/membership";
 import { transformer } from "./transformer";
 import { databaseUnreachableMessage } from "../../db/dialect";
 
@@ -73,6 +74,8 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
       type: "access_denied",
       actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
       outcome: "refused",
+      // A tenant that is not the caller's (issue #40): the row carries it, so that tenant's admin reads the attempt.
+      ...(typeof e.details?.tenant === "string" ? { tenant: e.details.tenant } : {}),
       details: { procedure: path, ...(ctx.user ? { role: ctx.user.role } : {}), reason: e.message, ip: ctx.ip },
     });
   }
@@ -81,13 +84,19 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
 
 export const publicProcedure = t.procedure.use(serviceErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next, path }) => {
+export const authedProcedure = publicProcedure.use(async ({ ctx, next, path }) => {
   if (!ctx.user) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: `Sign in to use ${path}.` });
   }
+  // A caller of exactly one tenant acts in it (issue #40): what they change (a skill saved, a policy) is on that
+  // tenant's record, which its admin reads. A row that names its own tenant keeps it.
+  const tenants = await tenantsOf(ctx.db, ctx.user.id);
+  const audit = tenants.length === 1 ? withTenant(ctx.audit, tenants[0]!) : ctx.audit;
   // Services record which procedure read what (an administrator's review of a personal skill) without each handler naming itself.
-  return next({ ctx: { ...ctx, user: ctx.user, procedure: path } });
+  return next({ ctx: { ...ctx, audit, user: ctx.user, procedure: path } });
 });
+
+const withTenant = (audit: AuditSink, tenant: string): AuditSink => ({ record: (e) => audit.record({ ...e, tenant: e.tenant ?? tenant }) });
 
 function requireRole(min: Role) {
   return authedProcedure.use(({ ctx, next, path }) => {

@@ -27,6 +27,8 @@ export const AUDIT_EVENT_TYPES = [
   "approval_decided",
   "user_created",
   "user_updated",
+  // A user's tenants set by an admin or by the identity provider's claim at sign-in (issue #40).
+  "tenants_assigned",
   "login",
   "login_failed",
   "logout",

@@ -13,6 +13,8 @@ import { authenticateBearer } from "../services/tokens";
 export interface CatalogRouteDeps {
   db: Db;
   dataHome: DataHome;
+  /** Where a refused tenant is recorded (access_denied). */
+  audit?: AuditSink;
 }
 
 /** A sync report names at most a few thousand skills: a megabyte is plenty. */
@@ -36,8 +38,28 @@ export async function handleCatalogRequest(req: Request, deps: CatalogRouteDeps)
     const principal = await authenticateBearer(deps.db, req.headers.get("authorization"), "catalog:read");
     const url = new URL(req.url);
     const format = assertFormat(url.searchParams.get("format"));
-    const q = { agent: url.searchParams.get("agent") ?? undefined, environment: url.searchParams.get("environment") ?? undefined };
-    const { catalog, files } = await catalogWithFiles(deps.db, deps.dataHome, principal, q);
+    const q = {
+      agent: url.searchParams.get("agent") ?? undefined,
+      environment: url.searchParams.get("environment") ?? undefined,
+      tenant: url.searchParams.get("tenant") ?? undefined,
+    };
+    let got: Awaited<ReturnType<typeof catalogWithFiles>>;
+    try {
+      got = await catalogWithFiles(deps.db, deps.dataHome, principal, q);
+    } catch (e) {
+      // Another tenant named: refused on the record, as the console's procedures refuse (api/trpc.ts).
+      if (isServiceError(e) && e.code === "FORBIDDEN" && typeof e.details?.tenant === "string") {
+        deps.audit?.record({
+          type: "access_denied",
+          actor: principal.userId ? { id: principal.userId, email: principal.email ?? undefined } : { id: `token:${principal.tokenId}` },
+          outcome: "refused",
+          tenant: e.details.tenant,
+          details: { route: "/api/catalog", tokenId: principal.tokenId, reason: e.message },
+        });
+      }
+      throw e;
+    }
+    const { catalog, files } = got;
     // One tag per representation: the tar and the JSON of the same catalog are different bytes.
     const etag = `"${catalog.etag}${format === "tar" ? "-tar" : ""}"`;
     const common = { etag, "cache-control": "private, no-cache" };

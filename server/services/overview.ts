@@ -4,7 +4,7 @@
 import type { Db } from "../../db/client";
 import type { DataHome } from "./../config";
 import type { AuditSink } from "../runtime/audit/events";
-import { auditScopeFor } from "./audit/filter";
+import { auditScopeOf } from "./audit/filter";
 import { countActivations, countEvents, topSkillsByActivation } from "./audit/queries";
 import { lastDay, refusalCounts } from "./audit/refusals";
 import { hasRole } from "../domain/vocabulary";
@@ -16,7 +16,7 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
   const ctx = { db, dataHome, audit, actor, procedure };
   const all = await listSkills(ctx, { limit: 1 });
   const invalid = await listSkills(ctx, { statuses: ["invalid"], limit: 10, sort: "name" });
-  const scope = auditScopeFor(actor);
+  const scope = await auditScopeOf(db, actor);
   // One window for every figure of the day, carried by their links (audit/refusals.ts).
   const since = lastDay(now);
   const refusals = await refusalCounts(db, since, scope);

@@ -44,6 +44,8 @@ export interface AuditEvent {
   durationMs?: number;
   /** Set only for events reported by an agent; absent means the console itself. */
   source?: AuditSource;
+  /** The tenant the request acted for (issue #40), when it named or was given one. */
+  tenant?: string;
   /** Free-form, JSON-serialisable details (arguments, exit codes, before/after). Never secrets. */
   details?: Record<string, unknown>;
 }

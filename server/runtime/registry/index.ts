@@ -3,6 +3,7 @@
 export * from "./types";
 export * from "./layers";
 export { SkillIndex } from "./skill-index";
+export { tenantView, tenantVisible } from "./tenant-view";
 export { resolve, resolveAll, parseSkillRef, layerRivals, type DefinitionSource } from "./resolve";
 export { approvalKey, blockReason, disabledReason, approvalReason } from "./policy";
 export { diagnosticsUnder, entryValidity } from "./validity";

@@ -27,7 +27,7 @@ function headOf(row: Head | undefined, archived: Head | undefined): Head {
 }
 
 /** The stored fields an append writes; `chain` is always the keyed chain. */
-const INSERT_FIELDS = ["id", "at", "type", "actorId", "actorEmail", "sessionId", "skill", "layer", "digest", "tool", "model", "mode", "outcome", "durationMs", "details", "prevHash", "hash", "sourceAgent", "sourceVersion", "sourceHost", "sourceUser"] as const satisfies readonly (keyof WrittenEvent)[];
+const INSERT_FIELDS = ["id", "at", "type", "actorId", "actorEmail", "sessionId", "skill", "layer", "digest", "tool", "model", "mode", "outcome", "durationMs", "details", "prevHash", "hash", "sourceAgent", "sourceVersion", "sourceHost", "sourceUser", "tenant"] as const satisfies readonly (keyof WrittenEvent)[];
 
 /**
  * The INSERT as drizzle writes it from db/schema/audit.ts, prepared on the connection and bound by position in

@@ -42,6 +42,8 @@ export function toPendingFields(e: AuditEvent): PendingFields {
     outcome: str(e.outcome),
     durationMs: typeof e.durationMs === "number" && Number.isFinite(e.durationMs) ? Math.round(e.durationMs) : null,
     details,
+    // The request's tenant (issue #40), when it named one: rows without keep their old serialisation (hash.ts).
+    ...(str(e.tenant) ? { tenant: str(e.tenant) } : {}),
     // Only set when the event came from an agent, so console rows keep their old serialisation (hash.ts).
     ...(e.source ? { sourceAgent: str(e.source.agent), sourceVersion: str(e.source.version), sourceHost: str(e.source.host), sourceUser: str(e.source.user) } : {}),
   };

@@ -33,6 +33,8 @@ export const EXPORT_COLUMNS = [
   "sourceVersion",
   "sourceHost",
   "sourceUser",
+  // The tenant the request acted for (issue #40); empty when none. Part of the hash when set.
+  "tenant",
 ] as const;
 
 /**

@@ -3,7 +3,9 @@
 // with a bound parameter; no text from the filter is ever spliced into SQL.
 import { and, eq, gte, inArray, isNull, lt, notInArray, or, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import type { Db } from "../../../db/client";
 import { auditEvents } from "../../../db/schema/audit";
+import { tenantsOf } from "../tenants/membership";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
 import { AUDIT_OUTCOMES, auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "../../domain/audit-filter-keys";
@@ -57,11 +59,20 @@ export const pageSchema = z.object({
 export type AuditPage = z.input<typeof pageSchema>;
 
 /** Who may be seen: admins everything, authors only events they caused. Set by the server, never by the client. */
-export type AuditScope = { kind: "all" } | { kind: "own"; actorId: string };
+export type AuditScope = { kind: "all" } | { kind: "own"; actorId: string } | { kind: "tenants"; tenants: readonly string[] };
 
-/** Who sees what: administrators every event, everyone else only the events they caused. */
-export function auditScopeFor(user: { id: string; role: string }): AuditScope {
-  return user.role === "admin" ? { kind: "all" } : { kind: "own", actorId: user.id };
+/**
+ * Who sees what: the global admin (an admin with no tenants) every event, an admin with tenants the events of
+ * their tenants (issue #40), everyone else only the events they caused.
+ */
+export function auditScopeFor(user: { id: string; role: string }, tenants: readonly string[] = []): AuditScope {
+  if (user.role !== "admin") return { kind: "own", actorId: user.id };
+  return tenants.length ? { kind: "tenants", tenants: [...tenants].sort() } : { kind: "all" };
+}
+
+/** auditScopeFor with the user's tenants read from the database. */
+export async function auditScopeOf(db: Db, user: { id: string; role: string }): Promise<AuditScope> {
+  return auditScopeFor(user, user.role === "admin" ? await tenantsOf(db, user.id) : []);
 }
 
 const COLUMNS = [
@@ -86,6 +97,7 @@ export function whereOf(
 ): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (scope.kind === "own") parts.push(eq(auditEvents.actorId, scope.actorId));
+  if (scope.kind === "tenants") parts.push(inArray(auditEvents.tenant, [...scope.tenants]));
   for (const [key, col] of COLUMNS) {
     const v = filter[key];
     if (v !== undefined) parts.push(eq(col, v));

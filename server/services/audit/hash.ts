@@ -26,6 +26,8 @@ export interface ChainedFields {
   sourceVersion?: string | null;
   sourceHost?: string | null;
   sourceUser?: string | null;
+  /** The tenant the request acted for (issue #40); absent or null when it named none. */
+  tenant?: string | null;
 }
 
 /** The source fields in the order canonical() appends them, or null when the row has none. */
@@ -41,7 +43,9 @@ export function sourceTail(row: Pick<ChainedFields, "sourceAgent" | "sourceVersi
  * its serialisation and breaks its hash.
  */
 export function canonical(row: ChainedFields): string {
-  const tail = sourceTail(row);
+  const source = sourceTail(row);
+  // A tenant comes after the four source places (nulls when there is no source): the length tells them apart.
+  const tail = row.tenant ? [...(source ?? [null, null, null, null]), row.tenant] : source;
   const base = [
     row.id,
     row.at,
@@ -91,4 +95,6 @@ export interface StoredRow extends ChainedFields {
   sourceVersion: string | null;
   sourceHost: string | null;
   sourceUser: string | null;
+  /** Null when the request named no tenant; absent in archive lines written before the column existed. */
+  tenant: string | null;
 }

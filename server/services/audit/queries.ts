@@ -94,7 +94,8 @@ function preparedPage(db: Db, filter: AuditFilter, scope: AuditScope, cursor: { 
   const keys = (Object.keys(filter) as (keyof AuditFilter)[]).filter((k) => filter[k] !== undefined && k !== "source").sort();
   // The console's own events are those with no source at all (a different condition, not another value).
   const source = filter.source === undefined ? "" : isConsoleSource(filter.source) ? filter.source : "agent";
-  const shape = `${scope.kind}|${keys.join(",")}|${source}|${cursor ? "older" : ""}`;
+  // A tenant admin's tenants are part of the prepared statement, so they are part of its key.
+  const shape = `${scope.kind === "tenants" ? `tenants:${JSON.stringify(scope.tenants)}` : scope.kind}|${keys.join(",")}|${source}|${cursor ? "older" : ""}`;
   const query = pageQuery(db, shape, () => {
     const slots: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)]));
     if (source) slots.source = source === "agent" ? sql.placeholder("source") : source;

@@ -33,6 +33,8 @@ export const ROW_FIELDS = {
   sourceVersion: auditEvents.sourceVersion,
   sourceHost: auditEvents.sourceHost,
   sourceUser: auditEvents.sourceUser,
+  // The request's tenant (issue #40); canonical() appends it after the source places when set.
+  tenant: auditEvents.tenant,
 };
 
 /** The newest archive's head query (the chain continues from it after retention), prepared once per caller. */

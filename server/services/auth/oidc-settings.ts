@@ -11,6 +11,8 @@ export interface OidcConfig {
   name: string;
   rolesClaim: string;
   roleMap: RoleMap;
+  /** The claim holding a person's tenants; absent: tenants are the console's to assign. */
+  tenantsClaim?: string;
 }
 
 /** The provider's settings, or null when none is configured; throws one line when they do not fit together. */
@@ -32,6 +34,7 @@ export function oidcConfig(): OidcConfig | null {
     name: setting("OMNIFORGE_OIDC_NAME"),
     rolesClaim: setting("OMNIFORGE_OIDC_ROLES_CLAIM"),
     roleMap: parseRoleMap(setting("OMNIFORGE_OIDC_ROLE_MAP") ?? ""),
+    ...(setting("OMNIFORGE_OIDC_TENANTS_CLAIM") ? { tenantsClaim: setting("OMNIFORGE_OIDC_TENANTS_CLAIM") } : {}),
   };
 }
 

@@ -11,6 +11,8 @@ import { roleOfGroups, SIGN_IN_ERRORS, type RoleMap } from "../../domain/oidc";
 import { hashPassword } from "../users/password";
 import { findUserByEmail, findUserById, normaliseEmail, toPublic, type PublicUser } from "../users/users";
 import { startSession } from "./sessions";
+import { setUserTenants } from "../tenants/membership";
+import { TENANTS_PER_USER_MAX, tenantName } from "../../domain/tenants";
 
 export interface OidcIdentity {
   issuer: string;
@@ -20,6 +22,8 @@ export interface OidcIdentity {
   emailVerified?: boolean;
   name?: string;
   groups: string[];
+  /** The tenants claim's values when OMNIFORGE_OIDC_TENANTS_CLAIM is set; absent: the console keeps the user's. */
+  tenants?: string[];
 }
 
 export type OidcSignInResult =
@@ -48,8 +52,19 @@ export async function oidcSignIn(db: Db, audit: AuditSink, who: OidcIdentity, ro
   }
   if (user.disabled) return refuse("disabled", { id: user.id, email: user.email });
   user = await refresh(db, audit, user, { role, email, name: who.name }, provider);
+  // The provider is the source of tenants too when its claim is configured: leaving a tenant there leaves it here.
+  if (who.tenants) await setUserTenants(db, user.id, claimTenants(who.tenants), { audit, actor: { id: user.id, email: user.email }, via: "oidc" });
   audit.record({ type: "login", actor: { id: user.id, email: user.email }, outcome: "ok", details: { method: "oidc", ...provider } });
   return { ok: true, user: toPublic(user), sid: await startSession(db, user.id, ip) };
+}
+
+/** A claim's tenant names that follow the rule, the others dropped (a provider's group names are not ours to refuse). */
+function claimTenants(raw: string[]): string[] {
+  const ok = raw.flatMap((r) => {
+    const n = tenantName(r);
+    return n.ok ? [n.name] : [];
+  });
+  return [...new Set(ok)].slice(0, TENANTS_PER_USER_MAX);
 }
 
 async function userOfIdentity(db: Db, issuer: string, subject: string): Promise<User | undefined> {

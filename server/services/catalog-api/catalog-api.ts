@@ -7,7 +7,9 @@ import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
 import { ServiceError } from "../../domain/errors";
 import { effectiveSkills } from "../../runtime/agent";
-import { isSafeSegment, layerRank, readSkillFolder, SkillCopyError, type SkillEntry, type SkillFile } from "../../runtime/registry";
+import { requestTenant, tenantCaller } from "../tenants/gate";
+import { isGlobalAdmin, visibleTenants } from "../../domain/tenants";
+import { isSafeSegment, tenantView, layerRank, readSkillFolder, SkillCopyError, type SkillEntry, type SkillFile } from "../../runtime/registry";
 import { folderDigest } from "../../runtime/sync/digest";
 import { resolutionFor, type ResolutionSetup } from "../governance/context";
 import { configContextFor } from "../skills-config";
@@ -44,15 +46,27 @@ export interface Catalog {
 export interface CatalogQuery {
   agent?: string;
   environment?: string;
+  /** One of the token's tenants (?tenant=); another is refused. */
+  tenant?: string;
 }
 
 const clean = (v: string | undefined) => (v && v.trim() ? v.trim().slice(0, 100) : undefined);
 
 async function setupFor(db: Db, dataHome: DataHome, p: TokenPrincipal, q: CatalogQuery): Promise<ResolutionSetup> {
-  const w = { agent: clean(q.agent), environment: clean(q.environment) };
-  if (p.userId) return resolutionFor(db, dataHome, { id: p.userId, role: p.role }, w);
-  const index = await indexFor(null, dataHome);
-  return { index, ctx: { ...w, policy: await effectivePolicy(db, {}), ...configContextFor(dataHome.home, dataHome.projectRoot) }, userId: "" };
+  const w = { agent: clean(q.agent), environment: clean(q.environment), tenant: clean(q.tenant) };
+  if (p.userId) {
+    // The token's tenants, fixed when it was made, and never more than its owner's now: a global admin's token
+    // stops being global when its owner is given a tenant (an admin limited to tenants is global for none).
+    const owner = await tenantCaller(db, { id: p.userId, role: p.role });
+    const global = isGlobalAdmin(owner);
+    const tenants = global ? (p.tenants ?? []) : (p.tenants ?? []).filter((t) => owner.tenants.includes(t));
+    return resolutionFor(db, dataHome, { id: p.userId, role: global || p.role !== "admin" ? p.role : "author", tenants }, w);
+  }
+  // A machine token is no admin: it sees the scoped skills of its own tenants only.
+  const caller = { role: p.role, tenants: p.tenants ?? [] };
+  const tenant = requestTenant(caller, w.tenant);
+  const index = tenantView(await indexFor(null, dataHome), visibleTenants(caller));
+  return { index, ctx: { ...w, tenant, policy: await effectivePolicy(db, {}), ...configContextFor(dataHome.home, dataHome.projectRoot) }, userId: "" };
 }
 
 /** A name as the skipped list shows it: control characters escaped, cut short (it is any author's text). */

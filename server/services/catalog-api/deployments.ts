@@ -53,6 +53,8 @@ export async function recordSync(db: Db, p: TokenPrincipal, raw: unknown, audit:
     type: "catalog_synced",
     actor: p.userId ? { id: p.userId, email: p.email ?? undefined } : { id: `token:${p.tokenId}` },
     outcome: "ok",
+    // A token of one tenant syncs for that tenant: its admin reads this row.
+    ...(p.tenants?.length === 1 ? { tenant: p.tenants[0] } : {}),
     details: { tokenId: p.tokenId, tokenName: p.tokenName, host: r.host, agent: r.agent, scope: r.scope, skills: r.skills.length, removed },
   });
   return { recorded: r.skills.length, removed };

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { CHECKS, type DoctorSeverity, type Finding, type Overlap } from "../../runtime/doctor";
 import { layerRivals, type SkillIndex } from "../../runtime/registry";
-import { indexFor } from "../catalog/catalog";
+import { viewerIndex } from "../governance/context";
 import { effectivePolicy } from "../policy/store";
 import type { SkillRef, SkillsContext } from "../skills";
 import { offload } from "../offload/pool";
@@ -49,7 +49,7 @@ export function rivalsIn(index: SkillIndex, dirs: string[]): Record<string, numb
 /** One skill's findings (no overlaps: those need the catalog report). */
 export async function skillFindings(ctx: SkillsContext, input: SkillRef): Promise<SkillFindings> {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
-  const index = await indexFor(ctx.actor.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.actor);
   const r = await offload("doctorSkill", dir, { ignore: (await readDoctorPolicy(ctx.db)).ignore, rivals: rivalsIn(index, [dir]) });
   return { ref, name: r.name, findings: r.findings, ...countsOf(r.findings) };
 }
@@ -71,7 +71,7 @@ const worse = (a: SkillFindings, b: SkillFindings) =>
 
 /** The catalog report: every active definition the actor's catalog resolves to, and every one that does not load, doctored together. */
 export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportView> {
-  const index = await indexFor(ctx.actor.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.actor);
   const all = skillRows(index, await effectivePolicy(ctx.db), new Map(), ctx.actor.id);
   const entries = entriesByKey(index, all); // pairs rows with entries by position: give it every row
   // What agents get, and what does not load at all (a high skill.not-loadable finding, as for a folder given by path).

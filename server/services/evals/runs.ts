@@ -198,6 +198,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       layer: ref.layer,
       digest: skillMd.digest,
       outcome: status === "failed" ? "failed" : "ok",
+      ...(rctx.tenant ? { tenant: rctx.tenant } : {}),
       details: { runId: id, status, provider: provider.name, model: provider.model, mode: input.mode, runs, cases: cases.length, passed: summary.passed, f1: summary.f1, errored: summary.errored },
     });
   })();

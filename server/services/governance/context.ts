@@ -4,7 +4,9 @@
 import path from "node:path";
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
-import { isSafeSegment, type ResolveContext, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { isSafeSegment, tenantView, type ResolveContext, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { visibleTenants } from "../../domain/tenants";
+import { requestTenant, tenantCaller } from "../tenants/gate";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
@@ -16,6 +18,8 @@ export type Places = Pick<DataHome, "home" | "projectRoot">;
 export interface Viewer {
   id: string;
   role: "viewer" | "author" | "admin";
+  /** An access token's tenants (fixed at creation); absent: the user's own, read from the database. */
+  tenants?: readonly string[];
 }
 
 export interface WhatIf {
@@ -46,16 +50,28 @@ export function whatIfUser(viewer: Viewer, requested: string | undefined): strin
 /** The index and context the runtime would use for this user and agent. */
 export async function resolutionFor(db: Db, dataHome: DataHome, viewer: Viewer, w: WhatIf = {}): Promise<ResolutionSetup> {
   const userId = whatIfUser(viewer, w.userId);
-  const index = await indexFor(userId, dataHome);
+  const caller = await tenantCaller(db, viewer);
+  // Refused before anything is read: naming a tenant that is not the caller's tells them nothing.
+  const tenant = requestTenant(caller, blankToUndefined(w.tenant));
+  const index = tenantView(await indexFor(userId, dataHome), visibleTenants(caller));
   const ctx: ResolveContext = {
     environment: blankToUndefined(w.environment),
     agent: blankToUndefined(w.agent),
-    tenant: blankToUndefined(w.tenant),
+    tenant,
     policy: await effectivePolicy(db, { userId }),
     // config.yaml of the data home and the project, as the CLI reads them.
     ...configContextFor(dataHome.home, dataHome.projectRoot),
   };
   return { index, ctx, userId };
+}
+
+/**
+ * The index as this viewer may know it: `userId`'s layers (an admin's look at another user) without the skills
+ * scoped to tenants none of which is the viewer's. Every door that lists, finds or checks skills starts here or
+ * at resolutionFor, so none of them can name such a skill.
+ */
+export async function viewerIndex(db: Db, dataHome: DataHome, viewer: Viewer, userId: string = viewer.id): Promise<SkillIndex> {
+  return tenantView(await indexFor(userId, dataHome), visibleTenants(await tenantCaller(db, viewer)));
 }
 
 /** Every environment, agent and tenant named in some skill's scope: the values worth a what-if. */

@@ -1,6 +1,6 @@
 // Governance: policy changes, approvals, the override matrix and what-if, deploy with a preview.
 export { changePolicy, VENDOR_WORD_PATTERNS } from "./policy-change";
-export { resolutionFor, scopeValues } from "./context";
+export { resolutionFor, scopeValues, viewerIndex } from "./context";
 export { buildMatrix, effectiveSkills, explain, readDefinition } from "./matrix";
 export { syncApprovals, decideApproval, recentDecisions, approvalNotes } from "./approvals";
 export { allDefinitions } from "./definitions";

@@ -2,9 +2,8 @@
 // session, streamed, stoppable, persisted with their events) and what the start form and side panel need.
 import { DISCLOSURE_MODES } from "../../runtime/agent";
 import { resolveCached } from "../catalog/resolution";
-import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
-import { scopeValues } from "../governance/context";
+import { scopeValues, viewerIndex } from "../governance/context";
 import { configContextFor } from "../skills-config";
 import { availableProviders } from "./providers";
 import { sharedRunner } from "./sandbox";
@@ -44,7 +43,7 @@ export async function removeSession(db: Db, dataHome: DataHome, actor: Actor, se
 /** What the "new session" form offers this user. */
 export async function playgroundOptions(db: Db, dataHome: DataHome, actor: Actor, env: Record<string, string | undefined> = processEnv()) {
   void warmTurnWorker(env); // the page is open: a turn is likely next
-  const index = await indexFor(actor.id, dataHome);
+  const index = await viewerIndex(db, dataHome, actor);
   // The same policy the turns resolve with, so the form never offers a blocked skill.
   // The admin's scope defaults too, as a session that names no environment would resolve.
   const skills = resolveCached(index, { policy: await effectivePolicy(db, { userId: actor.id }), ...configContextFor(dataHome.home, dataHome.projectRoot, env) }).skills.filter((e) => e.loadable).map((e) => ({ name: e.name, layer: e.layer, description: e.description }));

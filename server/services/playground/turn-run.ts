@@ -42,7 +42,8 @@ export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promis
       runner: turnRunner(shared, note),
       // A skill's `model` field runs the rest of the turn with that model when its provider is configured.
       modelFor: (model) => providerForSkillModel(model, env),
-      audit: hooks.audit,
+      // Every row of the turn carries the session's tenant, so that tenant's admin reads it (issue #40).
+      audit: session.tenant ? { record: (e) => hooks.audit.record({ ...e, tenant: e.tenant ?? session.tenant! }) } : hooks.audit,
       scratchDir: scratchDirOf(job.dataHome, session.id),
       sessionId: session.id,
       userId: session.userId,

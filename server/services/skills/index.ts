@@ -2,7 +2,7 @@
 // SkillsContext (db, data home, audit sink, actor); rights are checked here, whatever the UI shows.
 import { eq } from "drizzle-orm";
 import { users } from "../../../db/schema";
-import { indexFor } from "../catalog/catalog";
+import { viewerIndex } from "../governance/context";
 import { effectivePolicy } from "../policy/store";
 import type { SkillsContext } from "./context";
 import { existingSkillDir } from "./edit";
@@ -25,6 +25,7 @@ export { SKILL_TEMPLATES } from "./templates";
 export { editorVocabulary } from "./vocabulary";
 export type { ListQuery, SkillList } from "./list";
 export { searchSkills } from "./search";
+export { assertTenantVisible } from "./tenant-guard";
 
 /**
  * The list page: every definition the actor can see, resolved with the current policy. `owner` (administrators
@@ -33,7 +34,7 @@ export { searchSkills } from "./search";
 export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: string): Promise<SkillList> {
   if (owner !== undefined && owner !== ctx.actor.id) {
     assertMayReview(ctx.actor, owner);
-    const index = await indexFor(owner, ctx.dataHome);
+    const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.actor, owner);
     const rows = listedRows(index, await effectivePolicy(ctx.db, { userId: owner }), owner).filter((r) => r.row.layer === "personal");
     // Their names and descriptions are a look at someone's personal skills too: on the record like opening one.
     ctx.audit.record({
@@ -45,7 +46,7 @@ export async function listSkills(ctx: SkillsContext, query: ListQuery, owner?: s
     });
     return queryRows(rows, await latestChanges(ctx.db), query);
   }
-  const index = await indexFor(ctx.actor.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.actor);
   return queryRows(listedRows(index, await effectivePolicy(ctx.db), ctx.actor.id), await latestChanges(ctx.db), query);
 }
 
@@ -54,7 +55,7 @@ export async function skillInfo(ctx: SkillsContext, input: SkillRef) {
   const { ref, dir } = existingSkillDir(ctx, input, "read");
   // Reviewing someone's personal skills is part of an administrator's job; existingSkillDir put this look on the record.
   const someoneElse = ref.layer === "personal" && ref.ownerId !== ctx.actor.id;
-  const index = await indexFor(someoneElse ? ref.ownerId! : ctx.actor.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.actor, someoneElse ? ref.ownerId! : ctx.actor.id);
   const entry = index.entries().find((e) => e.dir === dir);
   let status: string | null = null;
   let statusReason = "";

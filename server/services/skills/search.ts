@@ -2,17 +2,15 @@
 // over the skills this user's agents can use now (their layers, resolved with the policy in force, so a
 // blocked, disabled or unapproved skill is never found), with the explanation of each result.
 import { searchOf } from "../../runtime/agent/skill-source";
-import { indexFor } from "../catalog/catalog";
+import { resolutionFor } from "../governance/context";
 import { resolveCached } from "../catalog/resolution";
-import { effectivePolicy } from "../policy/store";
-import { configContextFor } from "../skills-config";
 import type { SkillsContext } from "./context";
 import { refFromEntry } from "./location";
 import { sourceProvenance } from "../../runtime/sources/roots";
 
 export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
-  const index = await indexFor(ctx.actor.id, ctx.dataHome);
-  const context = { policy: await effectivePolicy(ctx.db, { userId: ctx.actor.id }), ...configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot) };
+  // The viewer's resolution: their policy and config, their tenants' skills only, their one tenant as the context's.
+  const { index, ctx: context } = await resolutionFor(ctx.db, ctx.dataHome, ctx.actor);
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const sources = sourceProvenance(ctx.dataHome.home);

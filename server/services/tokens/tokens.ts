@@ -6,6 +6,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accessTokens, users, type AccessToken } from "../../../db/schema";
 import type { Audited } from "../../runtime/audit/events";
+import { tenantList } from "../tenants/membership";
 import { ServiceError } from "../../domain/errors";
 import {
   TOKEN_DEFAULT_EXPIRY_DAYS,
@@ -36,6 +37,8 @@ export interface PublicToken {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** The tenants it acts for, fixed at creation (issue #40). */
+  tenants: string[];
 }
 
 /** Who a valid token speaks for: its user (null for a machine token) and what it may do. */
@@ -46,6 +49,8 @@ export interface TokenPrincipal {
   email: string | null;
   role: Role;
   scopes: TokenScope[];
+  /** The token's tenants, fixed at creation: the catalog it serves is limited to them (absent: none). */
+  tenants?: string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -74,8 +79,12 @@ function toPublic(row: AccessToken, email: string | null): PublicToken {
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
+    tenants: tokenTenants(row),
   };
 }
+
+/** A stored token's tenants (a JSON list; null for none). */
+const tokenTenants = (row: AccessToken): string[] => (row.tenants ? (JSON.parse(row.tenants) as string[]) : []);
 
 export interface CreateTokenInput {
   name: string;
@@ -84,6 +93,8 @@ export interface CreateTokenInput {
   expiresInDays?: number;
   /** Whose token: the caller by default; another user or "machine" (no user) for administrators only. */
   forUserId?: string | "machine";
+  /** The tenants it acts for; absent: all of `ceiling` (the owner's tenants at creation). */
+  tenants?: readonly string[];
 }
 
 export async function createToken(
@@ -92,6 +103,8 @@ export async function createToken(
   input: CreateTokenInput,
   by: Audited,
   now = new Date(),
+  /** The tenants the token may carry (the owner's; for a machine token the creator's), "all" for the global admin. */
+  ceiling: readonly string[] | "all" = [],
 ): Promise<{ token: string; info: PublicToken }> {
   const name = input.name.trim();
   if (!name || name.length > 80) throw new ServiceError("BAD_REQUEST", "A token needs a name of 1 to 80 characters.");
@@ -112,6 +125,11 @@ export async function createToken(
     if (u.disabled) throw new ServiceError("BAD_REQUEST", `${u.email} is disabled; a token for them would not work.`);
     email = u.email;
   }
+  const tenants = input.tenants ? tenantList(input.tenants) : ceiling === "all" ? [] : [...ceiling];
+  const beyond = ceiling === "all" ? undefined : tenants.find((t) => !ceiling.includes(t));
+  if (beyond !== undefined) {
+    throw new ServiceError("FORBIDDEN", `tenant "${beyond.slice(0, 64)}" is not the token owner's: a token acts for at most its owner's tenants`, { code: "tenant.not-yours", tenant: beyond });
+  }
   const token = TOKEN_PREFIX + randomBytes(TOKEN_SECRET_BYTES).toString("base64url");
   const row = {
     id: randomUUID(),
@@ -123,13 +141,14 @@ export async function createToken(
     prefix: token.slice(0, TOKEN_PREFIX.length + 6),
     createdAt: now,
     expiresAt: new Date(now.getTime() + days * DAY_MS),
+    tenants: tenants.length ? JSON.stringify(tenants) : null,
   };
   await db.insert(accessTokens).values(row);
   by.audit.record({
     type: "token_created",
     actor: by.actor,
     outcome: "ok",
-    details: { tokenId: row.id, name, forUser: email ?? "machine", scopes, expiresAt: row.expiresAt.toISOString() },
+    details: { tokenId: row.id, name, forUser: email ?? "machine", scopes, tenants, expiresAt: row.expiresAt.toISOString() },
   });
   const saved = (await db.select().from(accessTokens).where(eq(accessTokens.id, row.id)).limit(1))[0]!;
   return { token, info: toPublic(saved, email) };
@@ -183,5 +202,5 @@ export async function authenticateBearer(db: Db, authorization: string | null, s
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOKEN_LAST_USED_RESOLUTION_MS) {
     await db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.id, row.id));
   }
-  return { tokenId: row.id, tokenName: row.name, userId: row.userId, email, role, scopes };
+  return { tokenId: row.id, tokenName: row.name, userId: row.userId, email, role, scopes, tenants: tokenTenants(row) };
 }

@@ -3,7 +3,7 @@
 import { requireRole, textResponse as text } from "~/server/http/route-auth";
 import { exportStream } from "~/server/services/audit/export";
 import { AUDIT_FILTER_KEYS } from "~/server/domain/audit-filter-keys";
-import { auditFilterSchema, auditScopeFor } from "~/server/services/audit/filter";
+import { auditFilterSchema, auditScopeOf } from "~/server/services/audit/filter";
 import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
 import { inputErrorMessage } from "~/server/api/input-errors";
@@ -26,7 +26,7 @@ export async function GET(req: Request) {
   if (!parsed.success) {
     return text(400, `Bad filter: ${inputErrorMessage(parsed.error)}`);
   }
-  const scope = auditScopeFor(user);
+  const scope = await auditScopeOf(db, user);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   return new Response(exportStream(db, await resolveUserFilter(db, parsed.data), scope, format), {
     headers: {

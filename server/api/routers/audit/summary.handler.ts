@@ -14,7 +14,7 @@ import { scopeFor } from "./scope";
 
 /** Everything above the table in one round trip: the count and the charts. */
 export async function summary({ ctx, input: raw }: { ctx: AuthedContext; input: TAuditFilterInput }) {
-  const scope = scopeFor(ctx.user);
+  const scope = await scopeFor(ctx.db, ctx.user);
   const input = await resolveUserFilter(ctx.db, raw);
   return {
     count: (await countEvents(ctx.db, input, scope)),

@@ -1,14 +1,17 @@
 // Thin handlers over the doctor service. Errors are ServiceErrors: the serviceErrors middleware maps them.
 import type { z } from "zod";
 import * as doctor from "../../../services/doctor";
-import type { SkillsContext } from "../../../services/skills";
+import { assertTenantVisible, type SkillsContext } from "../../../services/skills";
 import { problemCounts } from "../../../services/doctor/problem-counts";
 import type { AuthedContext } from "../../trpc";
 import type { ZRefInput } from "../evals/evals.schema";
 
 const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
 
-export const skill = ({ ctx, input }: { ctx: AuthedContext; input: z.infer<typeof ZRefInput> }) => doctor.skillFindings(svc(ctx), input.ref);
+export const skill = async ({ ctx, input }: { ctx: AuthedContext; input: z.infer<typeof ZRefInput> }) => {
+  await assertTenantVisible(svc(ctx), input.ref);
+  return doctor.skillFindings(svc(ctx), input.ref);
+};
 /** Each list row's problem count and worst severity, and how many skills have an error (the list and the Overview). */
 export const problems = ({ ctx }: { ctx: AuthedContext }) => problemCounts(svc(ctx));
 export const report = ({ ctx }: { ctx: AuthedContext }) => doctor.catalogReport(svc(ctx));

@@ -10,6 +10,7 @@ import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { scriptedOpenAiServer } from "../../../runtime/agent/test-support/agent";
 import { callerFor } from "../../../test-support/caller";
+import { refreshAll } from "../../../services/catalog/catalog";
 
 const h = useSkillsTestHome();
 let skills: string;
@@ -74,6 +75,7 @@ describe("evals router", () => {
     const author = caller(as("author"));
     await expect(author.evals.start({ ref: pdf, provider: "offline", mode: "tool" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/trigger set is empty/) });
     writeSkillOnDisk(path.join(h.dataHome.home, "enterprise", "skills", "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "The enterprise PDF skill. Use for PDFs.") });
+    refreshAll([path.join(h.dataHome.home, "enterprise", "skills", "pdf-forms", "SKILL.md")]); // what the console's watcher does on a change
     const cases = [{ query: "fill a pdf form", should_trigger: true }];
     await expect(author.evals.start({ ref: pdf, provider: "offline", mode: "tool", cases })).rejects.toMatchObject({ message: expect.stringMatching(/enterprise layer's definition wins/) });
     await expect(author.evals.start({ ref: { layer: "project", skill: "docx-writer" }, provider: "anthropic", mode: "tool", cases })).rejects.toMatchObject({ code: "BAD_REQUEST" });

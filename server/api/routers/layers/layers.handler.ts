@@ -12,9 +12,9 @@ import {
   resolutionFor,
   scopeValues,
   servedInstead,
+  viewerIndex,
 } from "../../../services/governance";
 import { effectivePolicy } from "../../../services/policy/store";
-import { indexFor } from "../../../services/catalog/catalog";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TServedInput, TWhatIf } from "./layers.schema";
 import { readDoctorPolicy } from "../../../services/doctor/policy";
@@ -22,7 +22,7 @@ import { configContextFor } from "../../../services/skills-config";
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
 export async function options({ ctx }: { ctx: AuthedContext }) {
-  const index = await indexFor(ctx.user.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   const users =
     ctx.user.role === "admin"
       ? (await listUsers(ctx.db)).map((u) => ({ id: u.id, email: u.email }))
@@ -62,13 +62,13 @@ export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TD
 // Deploys always act on the signed-in person's own view (their personal layer is the one written to).
 export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
   checkDeployRight(ctx.user, input.target);
-  const index = await indexFor(ctx.user.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   return previewDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), (await readDoctorPolicy(ctx.db)).ignore);
 };
 
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
   checkDeployRight(ctx.user, input.target);
-  const index = await indexFor(ctx.user.id, ctx.dataHome);
+  const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   return executeDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, await readDoctorPolicy(ctx.db));
 };
 

@@ -1,5 +1,6 @@
 // Thin handlers over the playground service: the service decides (ownership, one turn at a time), its errors (ServiceErrors)
 // travel through the serviceErrors middleware. Viewers are kept out of every write by authorProcedure in the router.
+import { requestTenant, tenantCaller } from "../../../services/tenants";
 import {
   createSession,
   followTurn,
@@ -39,8 +40,9 @@ export const get = async ({ ctx, input }: { ctx: AuthedContext; input: { session
   };
 };
 
-export const create = ({ ctx, input }: { ctx: AuthedContext; input: TCreateInput }) =>
-  createSession(ctx.db, ctx.dataHome, ctx.user, input);
+/** A session's tenant is one of the caller's (issue #40): another is refused, none named is their only one. */
+export const create = async ({ ctx, input }: { ctx: AuthedContext; input: TCreateInput }) =>
+  createSession(ctx.db, ctx.dataHome, ctx.user, { ...input, tenant: requestTenant(await tenantCaller(ctx.db, ctx.user), input.tenant) });
 
 export const rename = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; title: string } }) =>
   renameSession(ctx.db, ctx.user, input.sessionId, input.title);

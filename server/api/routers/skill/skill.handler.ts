@@ -23,6 +23,14 @@ async function run<T>(_ctx: AuthedContext, _what: string, fn: () => T | Promise<
   return await fn();
 }
 
+/** run() on one skill: a skill of a tenant that is not the caller's does not exist for them (issue #40). */
+async function runOn<T>(ctx: AuthedContext, ref: skills.SkillRef, what: string, fn: () => T | Promise<T>): Promise<T> {
+  return run(ctx, what, async () => {
+    await skills.assertTenantVisible(await svc(ctx), ref);
+    return fn();
+  });
+}
+
 export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZListInput> }) => run(ctx, "skill.list", async () => {
   const { owner, problems, ...query } = input;
   const c = await svc(ctx);
@@ -33,19 +41,19 @@ export const list = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZL
 
 export const search = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSearchInput> }) => run(ctx, "skill.search", async () => skills.searchSkills(await svc(ctx), input.q, input.limit));
 
-export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => run(ctx, "skill.info", async () => skills.skillInfo(await svc(ctx), input.ref));
+export const info = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => runOn(ctx, input.ref, "skill.info", async () => skills.skillInfo(await svc(ctx), input.ref));
 
 export const readFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
-  run(ctx, "skill.readFile", async () => skills.readSkillFile(await svc(ctx), input.ref, input.path));
+  runOn(ctx, input.ref, "skill.readFile", async () => skills.readSkillFile(await svc(ctx), input.ref, input.path));
 
-export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => run(ctx, "skill.check", async () => checkWithProblems(await svc(ctx), input.ref, input.text));
+export const check = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCheckInput> }) => runOn(ctx, input.ref, "skill.check", async () => checkWithProblems(await svc(ctx), input.ref, input.text));
 
 export const disclosure = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.disclosure", async () => skills.skillDisclosure(await svc(ctx), input.ref));
+  runOn(ctx, input.ref, "skill.disclosure", async () => skills.skillDisclosure(await svc(ctx), input.ref));
 
 /** A conflict is an answer, not a failure: the editor needs both texts and the diff to show the conflict view. */
 export const save = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveInput> }) =>
-  run(ctx, "skill.save", async () => {
+  runOn(ctx, input.ref, "skill.save", async () => {
     try {
       const c = await svc(ctx);
       const saved = await skills.saveFile(c, input);
@@ -64,18 +72,18 @@ function conflictResult(e: skills.SkillConflictError) {
 }
 
 export const createFile = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateFileInput> }) =>
-  run(ctx, "skill.createFile", async () =>
+  runOn(ctx, input.ref, "skill.createFile", async () =>
     input.kind === "folder" ? skills.createFolder(await svc(ctx), input.ref, input.path) : (await skills.createFile(await svc(ctx), input.ref, input.path, input.text ?? "")),
   );
 
 export const rename = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRenameInput> }) =>
-  run(ctx, "skill.rename", async () => skills.renamePath(await svc(ctx), input.ref, input.from, input.to));
+  runOn(ctx, input.ref, "skill.rename", async () => skills.renamePath(await svc(ctx), input.ref, input.from, input.to));
 
 export const deletePath = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZFileInput> }) =>
-  run(ctx, "skill.deletePath", async () => skills.deletePath(await svc(ctx), input.ref, input.path));
+  runOn(ctx, input.ref, "skill.deletePath", async () => skills.deletePath(await svc(ctx), input.ref, input.path));
 
 export const versions = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.versions", async () => {
+  runOn(ctx, input.ref, "skill.versions", async () => {
     skills.skillTree(await svc(ctx), input.ref); // rights and existence
     return skills.listVersions(ctx.db, { ...input.ref, ownerId: input.ref.layer === "personal" ? (input.ref.ownerId ?? ctx.user.id) : undefined });
   });
@@ -104,7 +112,7 @@ export const nameCheck = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof
 export const create = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZCreateSkillInput> }) => run(ctx, "skill.create", async () => skills.createSkill(await svc(ctx), input));
 
 export const remove = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZDeleteSkillInput> }) =>
-  run(ctx, "skill.delete", async () => skills.deleteSkill(await svc(ctx), input.ref, input.message));
+  runOn(ctx, input.ref, "skill.delete", async () => skills.deleteSkill(await svc(ctx), input.ref, input.message));
 
 export const deleted = ({ ctx }: { ctx: AuthedContext }) => run(ctx, "skill.deleted", async () => skills.listDeleted(await svc(ctx)));
 
@@ -118,7 +126,7 @@ export const importZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof
   });
 
 export const exportZip = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) =>
-  run(ctx, "skill.export", async () => {
+  runOn(ctx, input.ref, "skill.export", async () => {
     const out = skills.exportZip(await svc(ctx), input.ref);
     return { fileName: out.fileName, base64: Buffer.from(out.data).toString("base64") };
   });

@@ -1,6 +1,7 @@
 import { actorOf, authedProcedure, createTRPCRouter } from "../../trpc";
 import { deploymentsOf, lastSyncByToken } from "../../../services/catalog-api";
 import { createToken, listTokens, revokeToken } from "../../../services/tokens";
+import { tokenTenantCeiling } from "../../../services/tenants";
 import { ZCreateTokenInput, ZDeploymentsInput, ZListTokensInput, ZRevokeTokenInput } from "./tokens.schema";
 
 // Access tokens. Every signed-in user manages their own; who may see or make anyone else's (and machine tokens)
@@ -15,7 +16,10 @@ export const tokensRouter = createTRPCRouter({
   deployments: authedProcedure.input(ZDeploymentsInput).query(({ ctx, input }) => deploymentsOf(ctx.db, ctx.user, input.name)),
   create: authedProcedure
     .input(ZCreateTokenInput)
-    .mutation(({ ctx, input }) => createToken(ctx.db, ctx.user, input, { audit: ctx.audit, actor: actorOf(ctx.user) })),
+    .mutation(async ({ ctx, input }) => {
+      const ceiling = await tokenTenantCeiling(ctx.db, ctx.user, input.forUserId ?? ctx.user.id);
+      return createToken(ctx.db, ctx.user, input, { audit: ctx.audit, actor: actorOf(ctx.user) }, new Date(), ceiling);
+    }),
   revoke: authedProcedure
     .input(ZRevokeTokenInput)
     .mutation(({ ctx, input }) => revokeToken(ctx.db, ctx.user, input.id, { audit: ctx.audit, actor: actorOf(ctx.user) })),

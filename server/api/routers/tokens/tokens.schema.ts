@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TENANT_NAME_MAX, TENANTS_PER_USER_MAX } from "../../../domain/tenants";
 import { TOKEN_MAX_EXPIRY_DAYS, TOKEN_SCOPES } from "../../../domain/tokens";
 
 export const ZCreateTokenInput = z.object({
@@ -7,6 +8,8 @@ export const ZCreateTokenInput = z.object({
   expiresInDays: z.number().int().min(1).max(TOKEN_MAX_EXPIRY_DAYS),
   /** Another user's id or "machine": administrators only (the service decides). */
   forUserId: z.string().min(1).max(128).optional(),
+  /** The tenants it acts for (at most its owner's); absent: all of the owner's. */
+  tenants: z.array(z.string().max(TENANT_NAME_MAX)).max(TENANTS_PER_USER_MAX).optional(),
 });
 
 export const ZListTokensInput = z.object({ all: z.boolean().optional() }).optional();

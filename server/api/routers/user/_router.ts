@@ -17,6 +17,7 @@ export const userRouter = createTRPCRouter({
       update: S.ZUpdateUserInput,
       signOutEverywhere: S.ZUserIdInput,
       resetPassword: S.ZUserIdInput,
+      setTenants: S.ZSetTenantsInput,
     },
   }),
 });

@@ -1,10 +1,21 @@
 import type { AuthedContext } from "../../trpc";
 import { actorOf } from "../../trpc";
 import * as users from "../../../services/users/users";
-import type { TChangePasswordInput, TCreateUserInput, TUserIdInput, TUpdateUserInput } from "./user.schema";
+import type { TChangePasswordInput, TCreateUserInput, TSetTenantsInput, TUserIdInput, TUpdateUserInput } from "./user.schema";
+import { setUserTenants, tenantCaller, tenantsByUser } from "../../../services/tenants";
 import * as passwords from "../../../services/users/passwords";
 
-export const list = ({ ctx }: { ctx: AuthedContext }) => users.listUsers(ctx.db);
+/** Every user with their tenants (issue #40). */
+export async function list({ ctx }: { ctx: AuthedContext }) {
+  const tenants = await tenantsByUser(ctx.db);
+  return users.listUsers(ctx.db).map((u) => ({ ...u, tenants: tenants.get(u.id) ?? [] }));
+}
+
+/** Admins: a user's tenants, replaced; a tenant admin assigns only their own tenants (the tenants service decides). */
+export async function setTenants({ ctx, input }: { ctx: AuthedContext; input: TSetTenantsInput }) {
+  const caller = await tenantCaller(ctx.db, ctx.user);
+  return { tenants: await setUserTenants(ctx.db, input.id, input.tenants, { audit: ctx.audit, actor: actorOf(ctx.user), caller }) };
+}
 
 export const create = ({ ctx, input }: { ctx: AuthedContext; input: TCreateUserInput }) => users.createUser(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
 

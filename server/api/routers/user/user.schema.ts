@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ROLES } from "../../../../db/schema";
 import { emailLengthProblem } from "../../../domain/email";
 import { USER_NAME_MAX_CHARS } from "../../../domain/limits";
+import { TENANT_NAME_MAX, TENANTS_PER_USER_MAX } from "../../../domain/tenants";
 import { MIN_PASSWORD_CHARS } from "../../../services/users/passwords";
 
 // Each message names its field: the line under the form is all the admin sees (server/api/input-errors.ts).
@@ -50,3 +51,10 @@ export const ZChangePasswordInput = z.object({
   next: password,
 });
 export type TChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
+
+/** A user's tenants, replaced as a whole (issue #40); each name is checked by the tenants service. */
+export const ZSetTenantsInput = z.object({
+  id: z.string().min(1).max(128),
+  tenants: z.array(z.string().max(TENANT_NAME_MAX, `Tenant: at most ${TENANT_NAME_MAX} characters.`)).max(TENANTS_PER_USER_MAX, `Tenants: at most ${TENANTS_PER_USER_MAX}.`),
+});
+export type TSetTenantsInput = z.infer<typeof ZSetTenantsInput>;

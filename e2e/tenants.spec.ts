@@ -1,0 +1,77 @@
+// Tenants as a boundary in the browser (issue #40): the global admin gives a new admin the tenant acme on the Users
+// page; each tenant's agent token reports a sync; the tenant admin then signs in and finds acme's skill and acme's
+// sync in the audit, and neither globex's skill nor globex's sync.
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-errors";
+import { E2E_HOME } from "../playwright.config";
+import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
+
+const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
+
+async function setTenants(page: Page, email: string, tenants: string) {
+  const field = page.getByLabel(`Tenants of ${email}`);
+  await field.fill(tenants);
+  await field.press("Enter");
+  await page.reload();
+  await expect(page.getByLabel(`Tenants of ${email}`)).toHaveValue(tenants);
+}
+
+async function tokenFor(page: Page, email: string): Promise<string> {
+  await page.goto("/tokens");
+  const form = page.getByRole("form", { name: "Create token" });
+  await form.getByLabel("Token name").fill(`sync of ${email}`);
+  await form.getByLabel("For").selectOption({ label: email });
+  await form.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("token-value").textContent())!.trim();
+  await page.getByRole("button", { name: "Done" }).click();
+  return token;
+}
+
+test("a tenant admin sees only their tenant's skills and audit rows", async ({ page, baseURL }) => {
+  const run = Date.now().toString(36);
+  const [acme, globex] = [`acme-${run}`, `globex-${run}`];
+  for (const t of [acme, globex]) {
+    const dir = path.join(PROJECT_SKILLS, `${t}-books`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${t}-books\ndescription: Closes the books of ${t}. Use at month end.\nscope:\n  tenants: [${t}]\n---\n# Books\n`);
+  }
+  const carol = uniqueEmail("tenant-admin");
+  const gus = uniqueEmail("globex-author");
+  await signInAsAdmin(page);
+  await createUserViaUi(page, carol, "admin", "password-carol");
+  await createUserViaUi(page, gus, "author", "password-gus");
+  await setTenants(page, carol, acme);
+  await setTenants(page, gus, globex);
+  // The global admin sees both tenants' skills.
+  await page.goto("/skills");
+  await page.getByLabel("Search skills").fill(`-${run}-books`);
+  await expect(page.getByTestId(`skill-row-project-${acme}-books`)).toBeVisible();
+  await expect(page.getByTestId(`skill-row-project-${globex}-books`)).toBeVisible();
+
+  // Each tenant's agent reports a sync with its token (one tenant each: the audit row carries it).
+  for (const email of [carol, gus]) {
+    const token = await tokenFor(page, email);
+    const res = await fetch(`${baseURL}/api/catalog/deployments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ host: `host-${run}`, agent: "claude-code", scope: "user", skills: [] }),
+    });
+    expect(res.status).toBe(200);
+  }
+  await signOut(page);
+
+  await signIn(page, carol, "password-carol");
+  await page.goto("/skills");
+  await page.getByLabel("Search skills").fill(`-${run}-books`);
+  await expect(page.getByTestId(`skill-row-project-${acme}-books`)).toBeVisible();
+  await expect(page.getByTestId(`skill-row-project-${globex}-books`)).toHaveCount(0);
+
+  await page.goto("/audit?type=catalog_synced");
+  await expect(page.getByTestId("audit-row").first()).toBeVisible();
+  await expect(page.getByTestId("audit-row")).toHaveCount(1);
+  await expect(page.getByTestId("audit-row").first()).toContainText(carol);
+  await page.getByTestId("audit-row").first().click();
+  expect(JSON.parse((await page.getByTestId("audit-details").textContent()) ?? "{}")).toMatchObject({ type: "catalog_synced", tenant: acme });
+});

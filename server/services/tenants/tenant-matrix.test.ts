@@ -1,0 +1,154 @@
+// Tenants as a boundary (issue #40), door by door (server/test-support/tenant-matrix.ts): a user of globex never
+// sees, opens, activates or syncs acme's skill, and a user of acme does; the global admin sees both. Then the
+// tenant a request names, and the audit as each kind of admin reads it. A real SQLite file, real skill folders,
+// the real tRPC routers and the catalog route over HTTP on 127.0.0.1.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SessionUser } from "../../auth";
+import { handleCatalogRequest } from "../../http/catalog-route";
+import { auditSinkFor } from "../audit";
+import { auditScopeOf } from "../audit/filter";
+import { exportStream } from "../audit/export";
+import { settled } from "../playground";
+import { sessionSkills } from "../playground/scope";
+import { createUser } from "../users/users";
+import { callerFor } from "../../test-support/caller";
+import { serveFetch } from "../../test-support/http-server";
+import { useSkillsTestHome } from "../../test-support/test-home";
+import { TENANT_DOORS, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
+
+const h = useSkillsTestHome({ once: true });
+let server: Awaited<ReturnType<typeof serveFetch>>;
+let world: TenantWorld;
+const who: Record<"alice" | "bob" | "root" | "carol", Who> = {} as never;
+const api = (u: SessionUser) => callerFor({ ...h, audit: auditSinkFor(h.db) }, u);
+
+async function person(email: string, role: SessionUser["role"], tenants: string[]): Promise<Who> {
+  const u = await createUser(h.db, { email, role, password: "password1" });
+  const user: SessionUser = { id: u.id, email: u.email, name: "", role };
+  if (tenants.length) await api(who.root.user).user.setTenants({ id: u.id, tenants });
+  const { token } = await api(user).tokens.create({ name: "sync", scopes: ["catalog:read"], expiresInDays: 30 });
+  return { user, token };
+}
+
+beforeAll(async () => {
+  writeTenantSkills(h.dataHome);
+  who.root = await person("root@x.io", "admin", []);
+  who.alice = await person("alice@x.io", "author", ["acme"]);
+  who.bob = await person("bob@x.io", "author", ["globex"]);
+  who.carol = await person("carol@x.io", "admin", ["acme"]);
+  server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome, audit: auditSinkFor(h.db) }));
+  world = {
+    api,
+    catalog: (token, query) => fetch(`${server.url}/api/catalog${query ? `?${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } }),
+    playground: async (user) => (await sessionSkills(h.db, h.dataHome, await api(user).playground.create({}))).map((e) => e.name),
+  };
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("every door keeps a tenant's skills to that tenant", () => {
+  for (const d of TENANT_DOORS) {
+    it(`${d.door}: acme's user gets acme's skill and never globex's; globex's user the other way round`, async () => {
+      const alice = await d.seen(world, who.alice);
+      expect(alice).toContain("acme-ledger");
+      expect(alice).not.toContain("globex-ledger");
+      const bob = await d.seen(world, who.bob);
+      expect(bob).toContain("globex-ledger");
+      expect(bob).not.toContain("acme-ledger");
+      // An admin of acme is limited to acme like anyone of acme.
+      expect(await d.seen(world, who.carol)).not.toContain("globex-ledger");
+    });
+  }
+
+  it("the global admin (an admin with no tenants) lists and opens both", async () => {
+    for (const door of ["skill list", "skill info", "read a file", "trigger tests"]) {
+      const seen = await TENANT_DOORS.find((d) => d.door === door)!.seen(world, who.root);
+      expect(seen, door).toEqual(expect.arrayContaining(["acme-ledger", "globex-ledger"]));
+    }
+  });
+
+  it("the doctor's report and its overlaps: with the admin's default tenant globex, acme's user is never shown globex's skill", async () => {
+    // A default tenant makes globex's skill active for callers naming no tenant, as the doctor's report resolves.
+    fs.writeFileSync(path.join(h.dataHome.home, "config.yaml"), "defaults:\n  tenant: globex\n");
+    try {
+      const rootReport = JSON.stringify(await api(who.root.user).doctor.report());
+      expect(rootReport).toContain("globex-ledger");
+      const aliceReport = await api(who.alice.user).doctor.report();
+      expect(JSON.stringify(aliceReport)).not.toContain("globex-ledger");
+      expect(aliceReport.overlaps).toEqual([]);
+    } finally {
+      fs.rmSync(path.join(h.dataHome.home, "config.yaml"), { force: true });
+    }
+  });
+
+  it("the what-if pickers offer only the caller's tenants", async () => {
+    expect((await api(who.alice.user).layers.options()).scope.tenants).toEqual(["acme"]);
+    expect((await api(who.root.user).layers.options()).scope.tenants).toEqual(["acme", "globex"]);
+  });
+});
+
+describe("a request's tenant must be the caller's", () => {
+  it("another tenant is FORBIDDEN at every door that takes one, and audited with that tenant", async () => {
+    await expect(api(who.bob.user).playground.create({ tenant: "acme" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(api(who.bob.user).layers.matrix({ tenant: "acme" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(api(who.carol.user).layers.effective({ tenant: "globex" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const res = await world.catalog(who.bob.token, "tenant=acme");
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("FORBIDDEN");
+    const refusals = (await api(who.root.user).audit.list({ type: "access_denied" })).events;
+    expect(refusals.filter((e) => e.tenant === "acme" && e.actorId === who.bob.user.id)).toHaveLength(2 + 1);
+    expect(refusals.some((e) => e.tenant === "globex" && e.actorId === who.carol.user.id)).toBe(true);
+  });
+
+  it("a global admin's token stops being global when its owner is given a tenant", async () => {
+    const dora = await person("dora@x.io", "admin", []);
+    expect((await world.catalog(dora.token, "tenant=globex")).status).toBe(200);
+    await api(who.root.user).user.setTenants({ id: dora.user.id, tenants: ["acme"] });
+    expect((await world.catalog(dora.token, "tenant=globex")).status).toBe(403);
+    expect(await (await world.catalog(dora.token)).text()).not.toContain("globex-ledger");
+  });
+
+  it("a caller with one tenant who names none gets it; their own tenant is accepted; the global admin may name any", async () => {
+    expect((await api(who.alice.user).playground.create({})).tenant).toBe("acme");
+    expect((await api(who.alice.user).layers.matrix({ tenant: "acme" })).context.tenant).toBe("acme");
+    expect((await api(who.root.user).layers.matrix({ tenant: "globex" })).context.tenant).toBe("globex");
+    const res = await world.catalog(who.alice.token, "tenant=acme");
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("the audit of a tenant", () => {
+  it("a playground turn's rows carry the session's tenant", async () => {
+    const a = api(who.alice.user);
+    const s = await a.playground.create({});
+    await a.playground.send({ sessionId: s.id, request: "reconcile the monthly ledger" });
+    await settled(s.id);
+    const rows = (await api(who.root.user).audit.list({ session: s.id })).events;
+    expect(rows.map((e) => e.type)).toContain("agent_run_started");
+    expect(new Set(rows.map((e) => e.tenant))).toEqual(new Set(["acme"]));
+  });
+
+  it("what a caller of one tenant changes is on that tenant's record", async () => {
+    const a = api(who.alice.user);
+    const file = await a.skill.readFile({ ref: { layer: "project", skill: "shared-notes" }, path: "SKILL.md" });
+    await a.skill.save({ ref: { layer: "project", skill: "shared-notes" }, path: "SKILL.md", text: `${file.text}\nOne more line.\n`, baseDigest: file.digest });
+    const saved = (await api(who.carol.user).audit.list({ type: "skill_saved" })).events;
+    expect(saved.map((e) => [e.skill, e.actorId, e.tenant])).toEqual([["shared-notes", who.alice.user.id, "acme"]]);
+  });
+
+  it("an admin with tenants lists, counts and exports only their tenants' rows; the global admin all", async () => {
+    const carol = (await api(who.carol.user).audit.list({})).events;
+    expect(carol.length).toBeGreaterThan(0);
+    expect(new Set(carol.map((e) => e.tenant))).toEqual(new Set(["acme"]));
+    const all = (await api(who.root.user).audit.list({})).events;
+    expect(new Set(all.map((e) => e.tenant))).toEqual(new Set(["acme", "globex", null]));
+    expect((await api(who.carol.user).audit.summary({})).count).toBe(carol.length);
+    const exported = await new Response(exportStream(h.db, {}, await auditScopeOf(h.db, who.carol.user), "jsonl")).text();
+    const tenants = exported.trim().split("\n").map((l) => (JSON.parse(l) as { tenant: string | null }).tenant);
+    expect(tenants.length).toBe(carol.length);
+    expect(new Set(tenants)).toEqual(new Set(["acme"]));
+  });
+});
