@@ -6,6 +6,7 @@ import path from "node:path";
 import { recordBuild, snapshotInputs } from "./build-stamp";
 import { ensureSystemPackages } from "./system-deps";
 import { skippedSuites, type VitestReport } from "./test-report";
+import { PASSING_ON_POSTGRES } from "./test-pg";
 
 const repo = path.resolve(import.meta.dirname, "..");
 process.chdir(repo);
@@ -13,7 +14,7 @@ const bin = (name: string) => path.join(repo, "node_modules", ".bin", name);
 const outDir = path.join(repo, ".omniforge-e2e");
 const only = process.argv.slice(2); // e.g. `npm test -- unit` or `npm test -- e2e`
 const want = (step: string) => only.length === 0 || only.includes(step);
-const PARTS = ["typecheck", "deadcode", "unit", "e2e"];
+const PARTS = ["typecheck", "deadcode", "unit", "postgres", "e2e"];
 for (const part of only) {
   if (PARTS.includes(part)) continue;
   console.error(`npm test: no part "${part}": the parts are ${PARTS.join(", ")} (none: all of them)`);
@@ -94,6 +95,26 @@ if (want("unit")) {
     // A file that fails to load has no test results but is a failure a person must see.
     const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
     for (const f of broken) failures.push(`unit: ${path.relative(repo, f.name)}`);
+    if (r.numFailedTests === 0 && broken.length) failed += broken.length;
+  }
+}
+
+// The service tests proven on PostgreSQL, again on a throw-away cluster (scripts/test-pg.ts keeps the list).
+if (want("postgres")) {
+  const report = path.join(outDir, "vitest-postgres.json");
+  fs.rmSync(report, { force: true });
+  run("postgres", bin("vitest"), ["run", ...PASSING_ON_POSTGRES, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], { OMNIFORGE_TEST_DATABASE: "postgres" });
+  const r = readJson<VitestReport>(report);
+  if (!r) {
+    failed++;
+    failures.push("postgres (no report: vitest crashed or no cluster could start)");
+  } else {
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + r.numTodoTests;
+    skips.push(...skippedSuites(r, repo).map((s) => `postgres: ${s}`));
+    const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
+    for (const f of broken) failures.push(`postgres: ${path.relative(repo, f.name)}`);
     if (r.numFailedTests === 0 && broken.length) failed += broken.length;
   }
 }

@@ -9,21 +9,21 @@ import { AuditWriter } from "./writer";
 
 let t: TempDb;
 let w: AuditWriter;
-beforeEach(() => {
+beforeEach(async () => {
   t = tempDb();
   w = new AuditWriter(t.db, { stdout: false });
   w.record({ type: "tool_call", actor: { id: "u1" }, outcome: "allowed" });
   w.record({ type: "skill_activated", actor: { id: "u1" }, skill: "acme-ledger", outcome: "ok", tenant: "acme" });
   w.record({ type: "agent_tool_result", actor: { id: "u1" }, outcome: "ok", tenant: "acme", source: { agent: "claude-code" } });
-  w.flush();
+  await w.flush();
 });
-afterEach(() => {
-  w.close();
+afterEach(async () => {
+  await w.close();
   t.cleanup();
 });
 
-it("rows with a tenant verify; a row without one serialises as before", () => {
-  expect(verifyChain(t.db)).toMatchObject({ ok: true, count: 3 });
+it("rows with a tenant verify; a row without one serialises as before", async () => {
+  expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 3 });
   expect(storedRow(t.db, 2).tenant).toBe("acme");
   expect(JSON.parse(canonical(storedRow(t.db, 1)))).toHaveLength(15);
   expect(JSON.parse(canonical(storedRow(t.db, 2))).at(-1)).toBe("acme");
@@ -34,9 +34,9 @@ for (const [what, q] of [
   ["taken out of its tenant", `UPDATE audit_events SET tenant = NULL WHERE id = 3`],
   ["put into a tenant", `UPDATE audit_events SET tenant = 'acme' WHERE id = 1`],
 ] as const) {
-  it(`a row ${what} with SQL breaks the chain at that row`, () => {
+  it(`a row ${what} with SQL breaks the chain at that row`, async () => {
     t.db.$client.prepare(q).run();
-    const r = verifyChain(t.db);
+    const r = await verifyChain(t.db);
     expect(r.ok).toBe(false);
     expect(r).toMatchObject({ brokenAt: Number(/id = (\d)/.exec(q)![1]) });
   });

@@ -8,7 +8,7 @@ import * as passwords from "../../../services/users/passwords";
 /** Every user with their tenants (issue #40). */
 export async function list({ ctx }: { ctx: AuthedContext }) {
   const tenants = await tenantsByUser(ctx.db);
-  return users.listUsers(ctx.db).map((u) => ({ ...u, tenants: tenants.get(u.id) ?? [] }));
+  return (await users.listUsers(ctx.db)).map((u) => ({ ...u, tenants: tenants.get(u.id) ?? [] }));
 }
 
 /** Admins: a user's tenants, replaced; a tenant admin assigns only their own tenants (the tenants service decides). */
