@@ -73,5 +73,7 @@ test("a tenant admin sees only their tenant's skills and audit rows", async ({ p
   await expect(page.getByTestId("audit-row")).toHaveCount(1);
   await expect(page.getByTestId("audit-row").first()).toContainText(carol);
   await page.getByTestId("audit-row").first().click();
+  // The details read as labelled fields; the stored record, tenant included, is behind Raw.
+  await page.getByTestId("audit-event").getByRole("button", { name: "Raw" }).click();
   expect(JSON.parse((await page.getByTestId("audit-details").textContent()) ?? "{}")).toMatchObject({ type: "catalog_synced", tenant: acme });
 });

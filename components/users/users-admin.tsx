@@ -13,6 +13,9 @@ import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 import { Time } from "~/components/shell/time";
 import { RoleRights } from "./role-rights";
 
+/** Columns a window under 1024 px leaves out, so the role, tenants and buttons stay in view. */
+const WIDE = "hidden lg:table-cell";
+
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
   const users = useQuery(trpc.user.list.queryOptions());
@@ -73,17 +76,17 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
           Create user
         </button>
       </form>
-      <DataTable testId="users-table" columns={["Email", "Name", "Role", "Tenants", "Status", "Created", ""]} note={users.isLoading ? "Loading…" : null}>
+      <DataTable testId="users-table" columns={["Email", { label: "Name", className: WIDE }, "Role", "Tenants", "Status", { label: "Created", className: WIDE }, ""]} note={users.isLoading ? "Loading…" : null}>
         {users.data?.map((u) => (
           <tr key={u.id} data-testid={`user-row-${u.email}`}>
             {/* Long values are cut with an ellipsis (the whole in the title), so the role, status and buttons stay in view. */}
             <td className="font-medium">
-              <span className="inline-block max-w-[20rem] truncate align-bottom" title={u.email} data-testid="user-email">
+              <span className="inline-block max-w-[12rem] truncate align-bottom lg:max-w-[20rem]" title={u.email} data-testid="user-email">
                 {u.email}
               </span>
               {u.id === currentUserId && <span className="muted ml-1 text-xs">(you)</span>}
             </td>
-            <td>
+            <td className={WIDE}>
               <span className="inline-block max-w-[12rem] truncate align-bottom" title={u.name}>
                 {u.name}
               </span>
@@ -110,7 +113,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                 <span className="badge bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200">active</span>
               )}
             </td>
-            <td className="muted"><Time at={u.createdAt} /></td>
+            <td className={`muted ${WIDE}`}><Time at={u.createdAt} /></td>
             <td>
               <div className="flex flex-wrap justify-end gap-2">
                 <button
