@@ -79,45 +79,31 @@ if (want("deadcode")) {
   }
 }
 
-if (want("unit")) {
-  const report = path.join(outDir, "vitest.json");
+/** Runs vitest with `args` as part `label` and adds its report to the counts; a file that fails to load counts too. */
+function vitestPart(label: string, args: string[], extraEnv: Record<string, string> = {}, crashed = "vitest crashed"): void {
+  const report = path.join(outDir, `vitest-${label}.json`);
   fs.rmSync(report, { force: true });
-  run("unit", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  run(label, bin("vitest"), ["run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], extraEnv);
   const r = readJson<VitestReport>(report);
   if (!r) {
     failed++;
-    failures.push("unit (no report: vitest crashed)");
-  } else {
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + r.numTodoTests;
-    skips.push(...skippedSuites(r, repo).map((s) => `unit: ${s}`));
-    // A file that fails to load has no test results but is a failure a person must see.
-    const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
-    for (const f of broken) failures.push(`unit: ${path.relative(repo, f.name)}`);
-    if (r.numFailedTests === 0 && broken.length) failed += broken.length;
+    failures.push(`${label} (no report: ${crashed})`);
+    return;
   }
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  skipped += r.numPendingTests + r.numTodoTests;
+  skips.push(...skippedSuites(r, repo).map((s) => `${label}: ${s}`));
+  // A file that fails to load has no test results but is a failure a person must see.
+  const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
+  for (const f of broken) failures.push(`${label}: ${path.relative(repo, f.name)}`);
+  if (r.numFailedTests === 0 && broken.length) failed += broken.length;
 }
 
+if (want("unit")) vitestPart("unit", []);
+
 // The service tests proven on PostgreSQL, again on a throw-away cluster (scripts/test-pg.ts keeps the list).
-if (want("postgres")) {
-  const report = path.join(outDir, "vitest-postgres.json");
-  fs.rmSync(report, { force: true });
-  run("postgres", bin("vitest"), ["run", ...PASSING_ON_POSTGRES, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], { OMNIFORGE_TEST_DATABASE: "postgres" });
-  const r = readJson<VitestReport>(report);
-  if (!r) {
-    failed++;
-    failures.push("postgres (no report: vitest crashed or no cluster could start)");
-  } else {
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + r.numTodoTests;
-    skips.push(...skippedSuites(r, repo).map((s) => `postgres: ${s}`));
-    const broken = r.testResults.filter((f) => f.status === "failed" && f.message);
-    for (const f of broken) failures.push(`postgres: ${path.relative(repo, f.name)}`);
-    if (r.numFailedTests === 0 && broken.length) failed += broken.length;
-  }
-}
+if (want("postgres")) vitestPart("postgres", PASSING_ON_POSTGRES, { OMNIFORGE_TEST_DATABASE: "postgres" }, "vitest crashed or no cluster could start");
 
 if (want("e2e")) {
   const inputs = snapshotInputs(repo);
