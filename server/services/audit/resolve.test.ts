@@ -13,7 +13,7 @@ beforeAll(async () => {
   const w = new AuditWriter(t.db, { stdout: false });
   w.record({ type: "login", actor: { id, email: "ada@example.com" } });
   w.record({ type: "login", actor: { id: "someone-else" } });
-  w.close();
+  await w.close();
 });
 afterAll(() => t.cleanup());
 
