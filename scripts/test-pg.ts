@@ -39,6 +39,7 @@ export const PASSING_ON_POSTGRES = [
   "server/services/skills/search.test.ts",
   "server/services/skills/transfer.test.ts",
   "server/services/skills/valid-name.test.ts",
+  "server/services/stops/stops.test.ts",
   "server/services/users/passwords.test.ts",
   "server/services/users/users.test.ts",
   "server/runtime/search/hybrid.test.ts",
