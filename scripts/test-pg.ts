@@ -23,6 +23,7 @@ export const PASSING_ON_POSTGRES = [
   "server/services/auth/login.test.ts",
   "server/services/auth/oidc.test.ts",
   "server/services/catalog/catalog.test.ts",
+  "server/services/catalog/servers.test.ts",
   "server/services/catalog-api/catalog-api.test.ts",
   "server/services/doctor/problems.test.ts",
   "server/services/governance/deploy.test.ts",
