@@ -5,8 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import { postgresDb, type Db } from "../../../db/client";
-import { databaseUnreachableMessage, migrationLevel, postgresPool } from "../../../db/dialect";
+import type { Db } from "../../../db/client";
+import { ExistingDatabaseError, openExistingPostgres } from "../../../db/postgres/existing";
 import { redactUrl } from "../../../db/postgres/client";
 import { notARegularFile, sqliteProblem } from "../../../db/sqlite-file";
 import * as schema from "../../../db/schema";
@@ -51,20 +51,16 @@ async function readConsole<T>(home: string, databaseUrl: string | undefined, rea
   }
 }
 
-/**
- * The same read on the console's PostgreSQL. A database that does not answer fails within the pool's connect
- * timeout with one line (never a hang, never the password); one the console never started on says so.
- */
+/** The same read on the console's PostgreSQL, opened as it is (never migrated), its pool ended after. */
 async function readPostgres<T>(url: string, home: string, read: (db: Db) => Promise<T>): Promise<T> {
-  const db = postgresDb(url, home);
-  const where = redactUrl(url);
+  let opened;
   try {
-    if ((await migrationLevel(db)) === 0) throw new Error("it holds no console data (no migrations applied): start the console once with this DATABASE_URL");
-    return await read(db);
+    opened = await openExistingPostgres(url, home, "read");
+    return await read(opened.db);
   } catch (e) {
-    const why = databaseUnreachableMessage(e) ? "the database does not answer (refused, unknown host or no answer within the connect timeout)" : (e as Error).message;
-    throw new Error(`cannot read the console policy from ${where}: ${why}`);
+    // Its refusals start with the URL (password hidden); a failed read is named here.
+    throw new Error(`cannot read the console policy from ${e instanceof ExistingDatabaseError ? e.message : `${redactUrl(url)}: ${(e as Error).message}`}`);
   } finally {
-    await postgresPool(db)?.end();
+    await opened?.close();
   }
 }
