@@ -132,22 +132,31 @@ const homesOf = (s: CatalogState) => new Set([...s.indexes.keys()].map((k) => k.
 const indexesOf = (s: CatalogState, dataHome: DataHome) => [...s.indexes].filter(([k]) => k.startsWith(`${homeKey(dataHome)}\u0000`)).map(([, index]) => index);
 
 /**
- * Rescans the layer folders of every index of the data home (warm: only SKILL.md files whose size or time changed
- * are read again), as the timer of OMNIFORGE_INDEX_POLL_SECONDS does: what another server wrote to the shared
- * data home is served from here on. Returns the skill folders that changed.
+ * Rescans the data home's layer folders, as the timer of OMNIFORGE_INDEX_POLL_SECONDS does, so what another server
+ * wrote to the shared data home is served from here on; returns the skill folders that changed. The shared layers
+ * are walked once, by the most recently used index (warm: only SKILL.md files whose size or time changed are read
+ * again: `npm run bench -- registry`'s warm rebuild), and the other indexes take in what it found and walk only
+ * their own personal layer: rescanning every index (up to 32, one per recent user) cost that many walks.
  */
 export function pollIndexes(dataHome: DataHome): string[] {
   const s = state();
   const changed = new Set<string>();
-  for (const index of indexesOf(s, dataHome)) {
+  const collect = (index: SkillIndex, rescan: () => void) => {
     const stop = index.onChange((c) => {
       for (const e of [...c.added, ...c.changed, ...c.removed]) changed.add(e.dir);
     });
     try {
-      index.rebuild();
+      rescan();
     } finally {
       stop();
     }
+  };
+  const [first, ...others] = indexesOf(s, dataHome).reverse();
+  if (first) collect(first, () => first.rebuild());
+  const shared = [...changed];
+  for (const index of others) {
+    const personal = index.layerRoots().filter((r) => r.layer === "personal").map((r) => r.dir);
+    collect(index, () => index.refresh([...shared, ...personal]));
   }
   const key = homeKey(dataHome);
   s.scannedAt.set(key, Date.now());

@@ -12,7 +12,7 @@ import { useSkillsTestHome } from "../../test-support/test-home";
 import { catalogWithFiles } from "../catalog-api/catalog-api";
 import { createSkill } from "../skills/lifecycle";
 import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
-import { indexFreshness, pollIndexes } from "./catalog";
+import { indexFor, indexFreshness, pollIndexes } from "./catalog";
 
 const h = useSkillsTestHome();
 const machine = { tokenId: "t", tokenName: "sync", userId: null, email: null, role: "viewer" as const, scopes: ["catalog:read" as const] };
@@ -44,7 +44,12 @@ describe("two servers on one shared data home", () => {
       expect(b1.etag).toBe(a1.etag);
       expect(indexFreshness(b.dataHome).digest).toBe(indexFreshness(h.dataHome).digest);
 
+      // B also serves a console user (their own index, with their personal layer), used before the catalog's.
+      const authorIndexOnB = await indexFor("author-1", b.dataHome);
+      await onB();
+
       await createSkill(h.ctx(h.actor("author")), { layer: "project", name: "beta", description: "Beta things. Use when asked for beta.", template: "basic" });
+      await createSkill(h.ctx(h.actor("author")), { layer: "personal", name: "gamma", description: "Gamma things. Use when asked for gamma.", template: "basic" });
       const a2 = await onA();
       expect(a2.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
       expect(a2.etag).not.toBe(a1.etag);
@@ -53,8 +58,11 @@ describe("two servers on one shared data home", () => {
       expect(indexFreshness(b.dataHome).digest).not.toBe(indexFreshness(h.dataHome).digest);
       const before = indexFreshness(b.dataHome).scannedAt!;
 
+      expect(authorIndexOnB.names()).toEqual(["alpha"]);
       const changed = pollIndexes(b.dataHome);
-      expect(changed.map((d) => path.basename(d))).toEqual(["beta"]);
+      expect(changed.map((d) => path.basename(d)).sort()).toEqual(["beta", "gamma"]);
+      // The user's index took in the shared layers' change and its own personal layer's.
+      expect(authorIndexOnB.names()).toEqual(["alpha", "beta", "gamma"]);
       const b2 = await onB();
       expect(b2.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
       expect(b2.etag).toBe(a2.etag);
