@@ -167,10 +167,10 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
   })().finally(async () => {
-    await unwatch();
     state.done = true;
     turns.delete(sessionId);
     for (const w of state.wake) w();
+    await unwatch();
   });
   return { turn, mode };
 }
