@@ -118,6 +118,9 @@ export const SETTINGS = {
   OMNIFORGE_MAX_ACTIVATION_DEPTH: z.coerce.number().int().min(1).max(50).default(DEFAULT_MAX_ACTIVATION_DEPTH),
   // Whether the console follows the layer folders on disk (0: only its own writes refresh; tests use it).
   OMNIFORGE_WATCH: flag.default(true),
+  // Several servers on one data home on shared storage (issue #38): rescan the layer folders every N seconds, since
+  // another server's writes raise no file notification here (0: off, notifications only). docs/deploy.md.
+  OMNIFORGE_INDEX_POLL_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be whole seconds").min(0, "must be from 0 to 3600 seconds").max(3600, "must be from 0 to 3600 seconds").default(0),
   // Single-user installs: every console user's personal layer also reads the agents' folders of the console's HOME.
   OMNIFORGE_PERSONAL_AGENT_FOLDERS: flag.default(false),
   // The scope context of a caller that names none (console, playground, CLI): a skill scoped to environments,

@@ -17,3 +17,8 @@ export function migrationsFolder(dialect: "sqlite" | "postgres" = "sqlite"): str
   ];
   return candidates.find((d) => fs.existsSync(path.join(/*turbopackIgnore: true*/ d, "meta", "_journal.json"))) ?? candidates[0]!;
 }
+
+/** How many migrations this version has for the dialect: the level a database it migrated is at. */
+export function migrationsInJournal(dialect: "sqlite" | "postgres"): number {
+  return (JSON.parse(fs.readFileSync(path.join(migrationsFolder(dialect), "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
+}

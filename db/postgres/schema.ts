@@ -20,3 +20,4 @@ export const editorDrafts = toPostgres(sqlite.editorDrafts);
 export const userIdentities = toPostgres(sqlite.userIdentities);
 export const rateLimits = toPostgres(sqlite.rateLimits);
 export const userTenants = toPostgres(sqlite.userTenants);
+export const stopRequests = toPostgres(sqlite.stopRequests);

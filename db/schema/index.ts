@@ -11,3 +11,4 @@ export * from "./drafts";
 export * from "./identities";
 export * from "./rate-limits";
 export * from "./tenants";
+export * from "./stop-requests";

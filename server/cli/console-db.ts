@@ -1,4 +1,5 @@
-// The console's database as the command line opens it (policy, token create, agent run's audit). A read opens it
+// The console's database as the command line opens it (policy, token create, agent run's audit): PostgreSQL when
+// DATABASE_URL is set, as the console picks it (openConsole), else <home>/console.db. A read opens it
 // read-only and never migrates: `policy list` must not turn an empty or foreign file into a console database, nor
 // need write access to look. A write needs the file to be there (the console makes it), a regular file, writable by
 // this user; it migrates as the console would. Every failure is one line naming the file, what is wrong and what to
@@ -8,6 +9,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { openDb, schema, type Db } from "../../db/client";
+import { ExistingDatabaseError, openExistingPostgres } from "../../db/postgres/existing";
+import type { EnvSource } from "../../env";
+import { consoleDatabaseUrl } from "./policy-source";
 import { notARegularFile, sqliteProblem } from "../../db/sqlite-file";
 import { PRIVATE_FILE_MODE } from "../domain/limits";
 import { printable } from "./printable";
@@ -44,6 +48,32 @@ export function openConsoleDb(home: string, access: "read" | "write"): Db {
     }
   }
   return openToRead(file, refuse);
+}
+
+/** The console's database, where it is, and how to let it go (a PostgreSQL pool must end for the command to exit). */
+export interface ConsoleDatabase {
+  db: Db;
+  /** console.db's path, or the URL with its password as ***. */
+  where: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The console's database as the console picks it: PostgreSQL when DATABASE_URL is set (never migrated from here),
+ * else <home>/console.db (openConsoleDb).
+ */
+export async function openConsole(home: string, access: "read" | "write", env: EnvSource): Promise<ConsoleDatabase> {
+  const url = await consoleDatabaseUrl(env);
+  if (!url) {
+    const db = openConsoleDb(home, access);
+    // A read has a connection of its own; a write has the process's one (openDb), which others may hold too.
+    return { db, where: path.join(path.resolve(home), "console.db"), close: async () => (access === "read" ? closeConsoleDb(db) : undefined) };
+  }
+  try {
+    return await openExistingPostgres(url, home, access);
+  } catch (e) {
+    throw e instanceof ExistingDatabaseError ? new ConsoleDbError(e.message) : e;
+  }
 }
 
 /** Closes a database openConsoleDb opened (the connection is the driver's, so is closing it). */

@@ -1,5 +1,6 @@
 // The one place the command line gets its policy: a --policy FILE.json when given, else the console's own stored
-// policy and approvals when the data home holds a console.db (read only), else none. Every command that reads
+// policy and approvals, read (only) from the console's PostgreSQL when DATABASE_URL is set, as the console itself
+// picks its database, or from the data home's console.db, else none. Every command that reads
 // skills (list, search, eval, agent run, deploy) resolves with it, so the CLI never offers what the console blocks.
 // The console reader (SQLite, drizzle, the schema, the doctor) is imported only when a console.db is there: on a
 // plain skills folder `omniforge skill list` would otherwise spend most of its start loading it.
@@ -38,16 +39,32 @@ async function readPolicyFile(file: string, shown: string): Promise<RegistryPoli
 }
 
 /** Throws with a readable message when the file or the console database cannot be read. */
-export async function policyFor(config: LayerConfig, opts: { file?: string; cwd: string }): Promise<PolicySource> {
+export async function policyFor(config: LayerConfig, opts: { file?: string; cwd: string; env?: EnvSource }): Promise<PolicySource> {
   if (opts.file) {
     const file = path.resolve(opts.cwd, opts.file);
     return { policy: await readPolicyFile(file, opts.file), from: file };
+  }
+  const databaseUrl = await consoleDatabaseUrl(opts.env);
+  if (databaseUrl) {
+    const [{ policyFromHome }, { redactUrl }] = await Promise.all([import("../services/policy/home-policy"), import("../../db/postgres/client")]);
+    const policy = await policyFromHome(config.home, { userId: config.userId, databaseUrl });
+    return { policy: policy ?? undefined, from: redactUrl(databaseUrl) };
   }
   const db = path.join(path.resolve(config.home), "console.db");
   if (!fs.existsSync(db)) return { from: null };
   const { policyFromHome } = await import("../services/policy/home-policy");
   const policy = await policyFromHome(config.home, { userId: config.userId });
   return policy ? { policy, from: db } : { from: null };
+}
+
+/**
+ * The console's DATABASE_URL when set, checked as the console checks it (a wrong one is refused with one line). The
+ * settings module is loaded only then: a plain `skill list` does not pay for it.
+ */
+export async function consoleDatabaseUrl(env: EnvSource | undefined): Promise<string | undefined> {
+  if (!env?.DATABASE_URL) return undefined;
+  const { setting } = await import("../../env");
+  return setting("DATABASE_URL", env);
 }
 
 /** The resolution context of a command: scope values from its flags, the policy from policyFor. */
@@ -57,7 +74,7 @@ export async function contextFor(
   cwd: string,
   env: EnvSource,
 ): Promise<{ ctx: ResolveContext; policyFrom: string | null; settings: SkillsConfig }> {
-  const source = await policyFor(config, { file: values.policy, cwd });
+  const source = await policyFor(config, { file: values.policy, cwd, env });
   const settings = readSkillsConfig(config.home, config.projectRoot);
   // The same defaults as the console's (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): one rule for both. Their
   // reader checks values through env.ts, whose schema library costs about 70 ms to load: it is loaded only when

@@ -39,6 +39,8 @@ export const AUDIT_EVENT_TYPES = [
   "agent_run_started",
   "agent_run_finished",
   "eval_run",
+  // A stop asked for a playground turn or a trigger-test run, on whichever server runs it (server/services/stops).
+  "stop_requested",
   "token_created",
   "token_revoked",
   "catalog_synced",

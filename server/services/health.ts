@@ -1,11 +1,13 @@
 // /api/health: whether this server can serve. Says which database it runs on, whether it answers and at which
 // migration level, and which server answered (several may run behind one proxy), so a probe or a person can tell
-// a stopped database from a stopped server. A database that does not answer makes it 503; the pool reconnects by
-// itself when the database is back (db/postgres/client.ts), so the next probe says ok without a restart.
+// a stopped database from a stopped server; and how fresh this server's index is (when it last scanned, a digest
+// of what it serves), so a server lagging behind the others on a shared data home shows. A database that does not
+// answer makes it 503; the pool reconnects by itself when the database is back (db/postgres/client.ts), so the
+// next probe says ok without a restart.
 import os from "node:os";
 import type { Db } from "../../db/client";
 import { dbKind, databaseUnreachableMessage, migrationLevel, ping, type DbKind } from "../../db/dialect";
-import { watchSummary } from "./catalog/catalog";
+import { indexFreshness, watchSummary, type IndexFreshness } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
 
 /** This process's id: the host and pid, fixed at start (stable while it runs, different after a restart). */
@@ -22,6 +24,8 @@ export interface HealthReport {
   databaseError?: string;
   uptimeSeconds: number;
   watcher: ReturnType<typeof watchSummary>;
+  /** How fresh this server's index of the data home is (servers on one data home compare their digests). */
+  index: IndexFreshness;
 }
 
 export async function healthReport(db: Db): Promise<HealthReport> {
@@ -47,6 +51,7 @@ export async function healthReport(db: Db): Promise<HealthReport> {
     uptimeSeconds: Math.round(process.uptime()),
     // Never waits on the watcher: a count of what it does, read from memory.
     watcher: watchSummary(),
+    index: indexFreshness(),
   };
 }
 

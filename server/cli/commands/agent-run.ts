@@ -1,11 +1,12 @@
 // `omniforge agent run "<request>"`: one request against the current layers, with the steps printed as they
-// happen (or, with --json, one AgentEvent per line). Audit events go to <home>/console.db when the console's
-// database exists there, else they stay in memory (and are counted at the end).
+// happen (or, with --json, one AgentEvent per line). Audit events go to the console's database when there is one
+// (its PostgreSQL with DATABASE_URL, or <home>/console.db), else they stay in memory (and are counted at the end).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
-import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { dbKind } from "../../../db/dialect";
+import { ConsoleDbError, openConsole } from "../console-db";
 import { errorLine } from "../error-line";
 import { signalExitCode, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
@@ -134,21 +135,27 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
 
-  // Audit: the console's database when there is one in this home, else memory.
+  // Audit: the console's database when there is one (its PostgreSQL with DATABASE_URL, or a console.db in this
+  // home), else memory.
   let audit: AuditSink;
   let flush: () => Promise<unknown> = async () => {};
   let auditWhere: string;
   const dbFile = path.join(config.home, "console.db");
   const memory = new MemoryAuditSink();
-  if (fs.existsSync(dbFile)) {
+  if (io.env.DATABASE_URL || fs.existsSync(dbFile)) {
     try {
-      const writer = auditSinkFor(openConsoleDb(config.home, "write"), { stdout: false });
+      const opened = await openConsole(config.home, "write", io.env);
+      const writer = auditSinkFor(opened.db, { stdout: false });
       // Said to come from the command line, on this host as this user: without a source the audit page took these
       // turns for the console playground's.
       const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
       audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
-      flush = () => writer.flush();
-      auditWhere = dbFile;
+      flush = async () => {
+        await writer.flush();
+        // A PostgreSQL pool would hold the command open; console.db stays open for the writer's exit hook, as before.
+        if (dbKind(opened.db) === "postgres") await opened.close();
+      };
+      auditWhere = opened.where;
     } catch (e) {
       io.err(`omniforge agent run: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}; audit events stay in memory\n`);
       audit = memory;

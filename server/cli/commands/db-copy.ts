@@ -2,9 +2,8 @@
 // database. The target is migrated to the current level first and refused in one line when any table of it holds a
 // row; the rows go over in one transaction (db-copy-tables.ts), are counted on both sides, and the audit chain is
 // verified on the PostgreSQL side (db-copy-chain.ts). The source is only read. The URL's password is never printed.
-import fs from "node:fs";
 import { setting } from "../../../env";
-import { migrationsFolder } from "../../../db/client";
+import { migrationsInJournal } from "../../../db/migrations-folder";
 import { migratePostgres, openPostgres, postgresMigrationLevel, redactUrl, type PgDb } from "../../../db/postgres/client";
 import { parseCommand, stringFlags } from "../args";
 import { ConsoleDbError, openConsoleDb } from "../console-db";
@@ -22,7 +21,6 @@ const USAGE = `usage: omniforge db copy [--to postgres://USER:PASSWORD@HOST:PORT
   verified with the data home's keys. console.db is only read; the console may keep running meanwhile.
 `;
 
-const journalLength = (folder: string) => (JSON.parse(fs.readFileSync(`${folder}/meta/_journal.json`, "utf8")) as { entries: unknown[] }).entries.length;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
   const cmd = parseCommand("db copy", USAGE, args, { help: { type: "boolean", short: "h" }, ...stringFlags("home", "to") }, io, { noArguments: true });
@@ -51,7 +49,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const where = redactUrl(to);
   try {
     const level = (sqlite.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get() as number) ?? 0;
-    const wanted = journalLength(migrationsFolder("sqlite"));
+    const wanted = migrationsInJournal("sqlite");
     if (level !== wanted) {
       return fail(`console.db is at migration ${level} of this version's ${wanted}: start this version's console on it once, then copy`);
     }
@@ -74,7 +72,7 @@ async function copyInto(target: PgDb, where: string, sqlite: import("better-sqli
     if (full.length) return fail(`${where} is not empty (rows in ${full.slice(0, 5).join(", ")}${full.length > 5 ? ` and ${full.length - 5} more` : ""}): copy into an empty database`);
     await migratePostgres(target);
     const level = await postgresMigrationLevel(target);
-    const wanted = journalLength(migrationsFolder("postgres"));
+    const wanted = migrationsInJournal("postgres");
     if (level !== wanted) return fail(`${where} is at PostgreSQL migration ${level}, this version has ${wanted}: copy into a database this version migrates`);
     io.out(`copying ${home}/console.db into ${where}\n`);
     // One snapshot of the source, one transaction on the target: all rows or none.

@@ -1,12 +1,11 @@
 // `omniforge policy list|block|unblock|export|import`: the console's policy without a browser (provisioning, policy
-// kept in git). Works on <home>/console.db; every change goes through the governance service and its audit chain,
+// kept in git). Works on the console's database (PostgreSQL with DATABASE_URL, else <home>/console.db); every change goes through the governance service and its audit chain,
 // exactly as a change made in the console (actor "cli").
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Db } from "../../../db/client";
 import { LAYER_FLAGS, parseCommand } from "../args";
-import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { ConsoleDbError, openConsole, type ConsoleDatabase } from "../console-db";
 import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
 import { printable, printableLines } from "../printable";
@@ -26,7 +25,8 @@ const USAGE = `usage: omniforge policy list [--json]
        omniforge policy unblock <name>
        omniforge policy export <file.yaml>      (- for standard output)
        omniforge policy import <file.yaml>      (checked whole first: any wrong entry changes nothing)
-  --home  the data home holding console.db (default: $OMNIFORGE_HOME, else ~/.omniforge)
+  --home  the data home holding console.db (default: $OMNIFORGE_HOME, else ~/.omniforge);
+          with DATABASE_URL set, the console's PostgreSQL instead
 Changes are audited in the console's log as made by "cli".`;
 
 const SUMMARY: Record<Verb, string> = {
@@ -61,12 +61,13 @@ export function command(verb: Verb) {
       }
       // list and export only read: the database is opened read-only and never migrated or created.
       const writes = verb !== "list" && verb !== "export";
-      let db: Db;
+      let opened: ConsoleDatabase;
       try {
-        db = openConsoleDb(config.home, writes ? "write" : "read");
+        opened = await openConsole(config.home, writes ? "write" : "read", io.env);
       } catch (e) {
         return fail(e instanceof ConsoleDbError ? e.message : errorLine(e), 1);
       }
+      const db = opened.db;
       const audit = writes ? auditSinkFor(db, { stdout: false }) : null;
       const actor = { id: "cli", email: `${os.userInfo().username}@${os.hostname()}` };
       // Names, patterns and paths come from the database or the command line: shown, never obeyed by the terminal.
@@ -118,6 +119,7 @@ export function command(verb: Verb) {
         return fail(isServiceError(e) ? e.message : errorLine(e), 1);
       } finally {
         if (writes) await flushAudit(db);
+        await opened.close();
       }
     },
   };

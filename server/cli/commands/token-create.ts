@@ -1,10 +1,10 @@
 // `omniforge token create --email E --scope S[,S] [--expires DAYS] [--name N]`: on the console's own machine, an
 // administrator's shell mints an access token for a console user and prints the token alone on stdout, so a
-// provisioning script can capture it. Reaching <home>/console.db is the authority here (as for skill deploy);
+// provisioning script can capture it. Reaching the console's database (<home>/console.db, or its PostgreSQL with
+// DATABASE_URL) is the authority here (as for skill deploy);
 // the event is audited in the console's chain with the actor "cli".
-import type { Db } from "../../../db/client";
 import { parseCommand, stringFlags, wholeNumber } from "../args";
-import { ConsoleDbError, openConsoleDb } from "../console-db";
+import { ConsoleDbError, openConsole, type ConsoleDatabase } from "../console-db";
 import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
 import { printable } from "../printable";
@@ -38,13 +38,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } catch (e) {
     return usage(e as Error);
   }
-  let db: Db;
+  let opened: ConsoleDatabase;
   try {
-    db = openConsoleDb(home, "write");
+    opened = await openConsole(home, "write", io.env);
   } catch (e) {
     io.err(`omniforge token create: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}\n`);
     return 1;
   }
+  const db = opened.db;
   try {
     const user = await findUserByEmail(db, values.email);
     if (!user) {
@@ -66,5 +67,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return e.code === "BAD_REQUEST" ? 2 : 1;
     }
     throw e;
+  } finally {
+    await opened.close();
   }
 }

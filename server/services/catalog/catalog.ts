@@ -2,7 +2,10 @@
 // SkillIndex per user (enterprise, project and plugins are shared folders, read by each). Indexes are built
 // once, follow the disk through one registry watcher per data home (shared by every user's index: watching the
 // shared layers once per signed-in user cost a watcher, its memory and its rescans twenty times over), and are
-// kept for the most recently used users.
+// kept for the most recently used users. Several servers on one data home on shared storage see each other's
+// writes by rescanning on a timer (OMNIFORGE_INDEX_POLL_SECONDS): a file written on another machine raises no
+// notification here. Health says when this server last looked and a digest of what it serves, to compare servers.
+import { createHash } from "node:crypto";
 import { agentUserSkillDirs, makeLayerConfig, SkillIndex, type LayerConfig } from "../../runtime/registry";
 import type { RegistryWatcher } from "../../runtime/registry/watch";
 import { resolveDataHome, type DataHome } from "../../config";
@@ -20,8 +23,21 @@ interface CatalogState {
   watchers: Map<string, Promise<RegistryWatcher>>;
   /** The watchers that have started, for /api/health (read without waiting). */
   started: Set<RegistryWatcher>;
+  /** Per data home: the rescan timer, when this server last looked at the whole disk, and when it last saw a change. */
+  polls: Map<string, NodeJS.Timeout>;
+  scannedAt: Map<string, number>;
+  changedAt: Map<string, number>;
 }
-const state = processWide<CatalogState>("catalog", () => ({ indexes: new Map(), pending: new Map(), refreshListeners: new Set(), watchers: new Map(), started: new Set() }));
+const state = processWide<CatalogState>("catalog", () => ({
+  indexes: new Map(),
+  pending: new Map(),
+  refreshListeners: new Set(),
+  watchers: new Map(),
+  started: new Set(),
+  polls: new Map(),
+  scannedAt: new Map(),
+  changedAt: new Map(),
+}));
 
 const homeKey = (dataHome: DataHome) => `${dataHome.home}\u0000${dataHome.projectRoot}`;
 
@@ -44,6 +60,12 @@ async function follow(dataHome: DataHome): Promise<void> {
     );
     await w.start();
     s.started.add(w);
+    const every = setting("OMNIFORGE_INDEX_POLL_SECONDS");
+    if (every > 0 && !s.polls.has(key)) {
+      const timer = setInterval(() => pollIndexes(dataHome), every * 1000);
+      timer.unref();
+      s.polls.set(key, timer);
+    }
     return w;
   })();
   s.watchers.set(key, started);
@@ -78,6 +100,7 @@ export async function indexFor(userId: string | null, dataHome: DataHome = resol
     const donor = [...s.indexes].find(([k]) => k.startsWith(`${homeKey(dataHome)}\u0000`))?.[1];
     const index = SkillIndex.build(layerConfigFor(userId, dataHome), donor ? { reuse: donor } : {});
     s.indexes.set(key, index);
+    s.scannedAt.set(homeKey(dataHome), Date.now());
     if (setting("OMNIFORGE_WATCH")) await follow(dataHome);
     while (s.indexes.size > MAX_INDEXES) {
       const [oldKey, old] = s.indexes.entries().next().value as [string, SkillIndex];
@@ -102,6 +125,79 @@ export function refreshAll(paths: string[]): void {
   const s = state();
   for (const index of s.indexes.values()) index.refresh(paths);
   for (const listener of s.refreshListeners) listener(paths);
+  for (const key of homesOf(s)) s.changedAt.set(key, Date.now());
+}
+
+const homesOf = (s: CatalogState) => new Set([...s.indexes.keys()].map((k) => k.slice(0, k.lastIndexOf("\u0000"))));
+const indexesOf = (s: CatalogState, dataHome: DataHome) => [...s.indexes].filter(([k]) => k.startsWith(`${homeKey(dataHome)}\u0000`)).map(([, index]) => index);
+
+/**
+ * Rescans the data home's layer folders, as the timer of OMNIFORGE_INDEX_POLL_SECONDS does, so what another server
+ * wrote to the shared data home is served from here on; returns the skill folders that changed. The shared layers
+ * are walked once, by the most recently used index (warm: only SKILL.md files whose size or time changed are read
+ * again: `npm run bench -- registry`'s warm rebuild), and the other indexes take in what it found and walk only
+ * their own personal layer: rescanning every index (up to 32, one per recent user) cost that many walks.
+ */
+export function pollIndexes(dataHome: DataHome): string[] {
+  const s = state();
+  const changed = new Set<string>();
+  const collect = (index: SkillIndex, rescan: () => void) => {
+    const stop = index.onChange((c) => {
+      for (const e of [...c.added, ...c.changed, ...c.removed]) changed.add(e.dir);
+    });
+    try {
+      rescan();
+    } finally {
+      stop();
+    }
+  };
+  const [first, ...others] = indexesOf(s, dataHome).reverse();
+  if (first) collect(first, () => first.rebuild());
+  const shared = [...changed];
+  for (const index of others) {
+    const personal = index.layerRoots().filter((r) => r.layer === "personal").map((r) => r.dir);
+    collect(index, () => index.refresh([...shared, ...personal]));
+  }
+  const key = homeKey(dataHome);
+  s.scannedAt.set(key, Date.now());
+  if (changed.size) {
+    s.changedAt.set(key, Date.now());
+    // Others holding indexes of the same folders (the turn worker) look at what changed.
+    for (const listener of s.refreshListeners) listener([...changed]);
+  }
+  return [...changed];
+}
+
+/** How fresh this server's view of a data home is, for /api/health. */
+export interface IndexFreshness {
+  /** When this server last read the layer folders whole (an index built, or a rescan); null before the first. */
+  scannedAt: string | null;
+  /** When it last took in a change (its own write, a file notification or a rescan that found one). */
+  changedAt: string | null;
+  /** The rescan period (OMNIFORGE_INDEX_POLL_SECONDS; 0 when it follows file notifications only). */
+  pollSeconds: number;
+  /**
+   * A digest of the shared layers' definitions as this server has them (layer, plugin, name and SKILL.md digest;
+   * personal layers left out): servers serving the same skills show the same digest, a lagging one another.
+   */
+  digest: string | null;
+}
+
+export function indexFreshness(dataHome: DataHome = resolveDataHome()): IndexFreshness {
+  const s = state();
+  const key = homeKey(dataHome);
+  const at = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  const latest = indexesOf(s, dataHome).at(-1); // the most recently used
+  return { scannedAt: at(s.scannedAt.get(key)), changedAt: at(s.changedAt.get(key)), pollSeconds: setting("OMNIFORGE_INDEX_POLL_SECONDS"), digest: latest ? sharedDigest(latest) : null };
+}
+
+function sharedDigest(index: SkillIndex): string {
+  const lines = index
+    .entries()
+    .filter((e) => e.layer !== "personal")
+    .map((e) => `${e.layer}\u0000${e.plugin ?? ""}\u0000${e.name}\u0000${e.digest}`)
+    .sort();
+  return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
 }
 
 /** Calls `listener` with the paths of every refreshAll; returns the unsubscribe. */
@@ -118,6 +214,10 @@ export async function closeAllIndexes(): Promise<void> {
   const watchers = [...s.watchers.values()];
   s.watchers.clear();
   s.started.clear();
+  for (const timer of s.polls.values()) clearInterval(timer);
+  s.polls.clear();
+  s.scannedAt.clear();
+  s.changedAt.clear();
   await Promise.all([...all.map((i) => i.close()), ...watchers.map(async (w) => (await w.catch(() => null))?.close())]);
 }
 

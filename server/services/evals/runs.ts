@@ -1,6 +1,7 @@
 // Trigger eval runs in the console: started by an author on a skill they can read, run in the background
 // against the catalog this user has (the playground's resolution: their layers, the stored policy), stored row
-// by row as queries finish so the page can follow, cancellable, and audited (eval_run) when they end.
+// by row as queries finish so the page can follow, cancellable from any console server (services/stops), and
+// audited (eval_run) when they end.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +19,7 @@ import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
 import { historyKey, refFromHistory } from "../skills/location";
 import { casesOf, readTriggerSet } from "./sets";
+import { requestStop, watchStop } from "../stops";
 import { processEnv } from "../../../env";
 
 export interface StartRunInput {
@@ -144,6 +146,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
   const id = row.id;
   const controller = new AbortController();
   running().set(id, controller);
+  const unwatch = watchStop(ctx.db, "eval", String(id), controller);
   const scratchDir = path.join(ctx.dataHome.scratchRoot, `eval-${id}`);
   fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
   const results: QueryResult[] = [];
@@ -183,7 +186,6 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       status = "failed";
       error = (e as Error).message;
     } finally {
-      running().delete(id);
       fs.rmSync(scratchDir, { recursive: true, force: true });
     }
     const summary: EvalSummary & { tasks?: TaskGrade[] } = { ...summarize(results, entry.name), ...(graded.length ? { tasks: graded } : {}) };
@@ -201,7 +203,11 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       ...(rctx.tenant ? { tenant: rctx.tenant } : {}),
       details: { runId: id, status, provider: provider.name, model: provider.model, mode: input.mode, runs, cases: cases.length, passed: summary.passed, f1: summary.f1, errored: summary.errored },
     });
-  })();
+  })().finally(async () => {
+    // Running until its row says how it ended, so whoever waits for it (settledRun) reads the final row.
+    running().delete(id);
+    await unwatch();
+  });
   return { id };
 }
 
@@ -233,12 +239,16 @@ export async function listRuns(ctx: SkillsContext, input: SkillRef, limit = 50) 
     });
 }
 
+/**
+ * Cancels a running run, whichever server runs it: the request is stored and audited once, and that server stops
+ * the run at its next look (this server's at once). False when the run is not running.
+ */
 export async function cancelRun(ctx: SkillsContext, id: number): Promise<{ cancelled: boolean }> {
   const row = await ownRow(ctx, id);
   if (row.userId !== ctx.actor.id && ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "Only the person who started a run (or an administrator) can cancel it.");
-  const c = running().get(id);
-  c?.abort();
-  return { cancelled: !!c };
+  if (row.status !== "running") return { cancelled: false };
+  await requestStop(ctx.db, { audit: ctx.audit, actor: { id: ctx.actor.id, email: ctx.actor.email } }, "eval", String(id), { runId: id, skill: row.skillName });
+  return { cancelled: true };
 }
 
 /** Every skill with a run: its last finished run's F1 and when it ran (the catalog's overview). */

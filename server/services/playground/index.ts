@@ -33,11 +33,12 @@ export { startTurn, followTurn, stopTurn, runningTurn, settled } from "./turns";
 export type { TurnDeps } from "./turn-deps";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */
-export async function removeSession(db: Db, dataHome: DataHome, actor: Actor, sessionId: string): Promise<void> {
-  await ownSession(db, actor, sessionId);
-  // The turn stops first, so no script still writes into the scratch folder that is about to go.
-  if ((await stopTurn(db, actor, sessionId))) await settled(sessionId);
-  await deleteSession(db, dataHome, actor, sessionId);
+export async function removeSession(deps: Pick<TurnDeps, "db" | "dataHome" | "audit">, actor: Actor, sessionId: string): Promise<void> {
+  await ownSession(deps.db, actor, sessionId);
+  // The turn stops first, so no script still writes into the scratch folder that is about to go (one running on
+  // another server is asked to stop; its answer then finds no session to be kept in).
+  if ((await stopTurn(deps, actor, sessionId))) await settled(sessionId);
+  await deleteSession(deps.db, deps.dataHome, actor, sessionId);
 }
 
 /** What the "new session" form offers this user. */

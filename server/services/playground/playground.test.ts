@@ -88,8 +88,8 @@ describe("sessions", () => {
     await collect(alice, s.id);
     fs.writeFileSync(`${scratchDirOf(w.dataHome, s.id)}/notes.txt`, "draft");
     expect(await listMessages(w.db, s.id)).toHaveLength(2);
-    expect((await err(removeSession(w.db, w.dataHome, bob, s.id))).code).toBe("NOT_FOUND");
-    await removeSession(w.db, w.dataHome, alice, s.id);
+    expect((await err(removeSession(w, bob, s.id))).code).toBe("NOT_FOUND");
+    await removeSession(w, alice, s.id);
     expect(fs.existsSync(scratchDirOf(w.dataHome, s.id))).toBe(false);
     expect(await listMessages(w.db, s.id)).toHaveLength(0);
     expect(await listSessions(w.db, "alice")).toHaveLength(0);
@@ -182,8 +182,8 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
     expect(second.code).toBe("CONFLICT");
     expect(second.message).toMatch(/already running/);
-    expect((await err(() => stopTurn(w.db, bob, s.id))).code).toBe("NOT_FOUND");
-    expect(await stopTurn(w.db, alice, s.id)).toBe(true);
+    expect((await err(() => stopTurn(w, bob, s.id))).code).toBe("NOT_FOUND");
+    expect(await stopTurn(w, alice, s.id)).toBe(true);
     await settled(s.id);
     const msgs = await listMessages(w.db, s.id);
     expect(msgs[1]).toMatchObject({ role: "assistant", content: "(Stopped before an answer.)", record: { reason: "aborted" } });
@@ -207,7 +207,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
       expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
       pieces.push(item.event.text);
       if (pieces.length === 2) {
-        expect(await stopTurn(w.db, alice, s.id)).toBe(true);
+        expect(await stopTurn(w, alice, s.id)).toBe(true);
       }
     }
     await settled(s.id);

@@ -78,7 +78,7 @@ describe("turn worker", () => {
     expect(w.audit.events.some((e) => e.type === "script_executed")).toBe(true);
 
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "draft the release notes again" });
-    expect(await stopTurn(w.db, alice, s.id)).toBe(true);
+    expect(await stopTurn(w, alice, s.id)).toBe(true);
     expect(await settled(s.id, 15_000)).toBe(true);
     const last = (await listMessages(w.db, s.id)).at(-1);
     expect(last?.record?.reason).toBe("aborted");

@@ -1,7 +1,12 @@
 // Turns: one at a time per session, run in the background (in the turn worker, turn-pool.ts, so a chat's CPU
 // work never stalls the console's requests), streamed to any number of followers, stoppable, and persisted with
-// their events when they end, however they end. The registry of running turns is per server process.
+// their events when they end, however they end. The registry of running turns is per server process; a stop is
+// asked through the database (services/stops), so it reaches the turn whichever server the person's Stop lands on.
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { playgroundMessages } from "../../../db/schema";
+import type { AuditSink } from "../../runtime/audit/events";
+import { requestStop, watchStop } from "../stops";
 import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor, type PlaygroundSession } from "./sessions";
@@ -130,6 +135,7 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     finished: Promise.resolve(),
   };
   turns.set(sessionId, state);
+  const unwatch = watchStop(deps.db, "turn", stopTarget(sessionId, turn), state.controller);
   const push = (event: StreamEvent) => {
     state.items.push({ seq: state.items.length, turn, event });
     for (const w of state.wake) w();
@@ -160,10 +166,11 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
-  })().finally(() => {
+  })().finally(async () => {
     state.done = true;
     turns.delete(sessionId);
     for (const w of state.wake) w();
+    await unwatch();
   });
   return { turn, mode };
 }
@@ -216,13 +223,36 @@ async function* stream(state: RunningTurn | undefined, from: number, signal?: Ab
   }
 }
 
-/** Stops the session's running turn (owner or administrator). False when nothing was running. */
-export async function stopTurn(db: Db, actor: Actor, sessionId: string): Promise<boolean> {
-  const s = await readableSession(db, actor, sessionId);
+/** What a turn's stop request names: the session and the turn, so a stop asked late never reaches the next turn. */
+const stopTarget = (sessionId: string, turn: number) => `${sessionId}#${turn}`;
+
+/**
+ * The turn in flight in the session, on any server: its request is stored when it starts and its answer when it
+ * ends, so a last row that is a request is a turn still running (or one whose server died: a stop then asks
+ * nothing of anyone).
+ */
+async function turnInFlight(db: Db, sessionId: string): Promise<number | null> {
+  const last = (await db
+    .select({ turn: playgroundMessages.turn, role: playgroundMessages.role })
+    .from(playgroundMessages)
+    .where(eq(playgroundMessages.sessionId, sessionId))
+    .orderBy(desc(playgroundMessages.id))
+    .limit(1))[0];
+  return last?.role === "user" ? last.turn : null;
+}
+
+/**
+ * Stops the session's running turn (owner or administrator), whichever server runs it: the request is stored and
+ * audited once, and the running server aborts the turn at its next look (this server's at once). False when no
+ * turn was running.
+ */
+export async function stopTurn(deps: { db: Db; audit: AuditSink }, actor: Actor & { email?: string }, sessionId: string): Promise<boolean> {
+  const s = await readableSession(deps.db, actor, sessionId);
   if (s.userId !== actor.id && actor.role !== "admin") throw new PlaygroundError("FORBIDDEN", "Only the owner can stop this turn");
-  const state = running().get(sessionId);
-  if (!state) return false;
-  state.controller.abort(new Error("stopped by the user"));
+  const turn = await turnInFlight(deps.db, sessionId);
+  if (turn === null) return false;
+  const who = { id: actor.id, ...(actor.email ? { email: actor.email } : {}) };
+  await requestStop(deps.db, { audit: deps.audit, actor: who, tenant: s.tenant }, "turn", stopTarget(sessionId, turn), { sessionId, turn });
   return true;
 }
 

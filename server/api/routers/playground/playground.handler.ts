@@ -48,7 +48,7 @@ export const rename = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId:
   renameSession(ctx.db, ctx.user, input.sessionId, input.title);
 
 export const remove = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
-  await removeSession(ctx.db, ctx.dataHome, ctx.user, input.sessionId);
+  await removeSession(deps(ctx), ctx.user, input.sessionId);
   return { deleted: input.sessionId };
 };
 
@@ -59,7 +59,7 @@ export const replay = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId:
   startTurn(deps(ctx), ctx.user, input.sessionId, { replayOf: input.turn, mode: input.mode });
 
 export const stop = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) =>
-  ({ stopped: await stopTurn(ctx.db, ctx.user, input.sessionId) });
+  ({ stopped: await stopTurn(deps(ctx), ctx.user, input.sessionId) });
 
 export const listing = ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string; mode?: "tool" | "prompt" | "orchestrated"; request?: string } }) =>
   listingFor(deps(ctx), ctx.user, input.sessionId, input.mode, input.request ?? "");
