@@ -96,12 +96,13 @@ async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Loc
   const key = process.env.OMNIFORGE_EMBEDDINGS_API_KEY;
   const cfg = { url, model, ...(key ? { key } : {}) };
   const search = buildSearch(entries);
-  const ranker = new HybridRanker(cfg, new VectorStore(home, cfg), entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest })));
+  const ranker = new HybridRanker(cfg, new VectorStore(home, cfg));
+  const skills = entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest }));
   const held = cases.filter((c) => c.split === "holdout");
   const fused = new Map<string, SearchResult>();
   let fallback: string | undefined;
   for (const c of held) {
-    const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }));
+    const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }), skills);
     fallback ??= h.fallback;
     fused.set(c.request, h);
   }

@@ -15,6 +15,7 @@ import { hookNote, runHook, type HookRun } from "./hooks";
 import { emptyListing, listingBudgetFor, listingInfo, recentRequests } from "./listing";
 import { restoreSessionSkills } from "./session-skills";
 import { router } from "./routing";
+import { pickAmongTop } from "./route-pick";
 import type { SkillEntry } from "../registry/types";
 import { toolsForMode, toolsWithoutSkills, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
@@ -118,8 +119,19 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const off = skillsOff(opts);
   const entries = off ? [] : effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const { route, search } = router(opts.skills, entries, opts.searchIndex);
-  const routed = fork || off ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
+  const { route, list, search } = router(opts.skills, entries, opts.searchIndex, fork || off ? null : opts.routing?.meaning);
+  const routeOpts = { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) };
+  let routed = fork || off ? null : await route(opts.request, routeOpts);
+  const routingNotes = [...(routed?.notes ?? [])];
+  // A model provider may be asked to choose among the best-ranked (off by default); the offline one is the ranking.
+  const pickTopK = opts.routing?.pickTopK ?? 0;
+  if (routed && pickTopK && provider.name !== "offline") {
+    const picked = await pickAmongTop(provider, opts.request, routed.ranked, pickTopK, mode, opts.signal);
+    if (picked) {
+      routingNotes.push(picked.note);
+      if (picked.ranked !== routed.ranked) routed = list(picked.ranked, routeOpts, routed.notes);
+    }
+  }
   const ranked = routed?.ranked ?? null;
   const byId = routed?.byId ?? new Map<string, SkillEntry>();
   const listing = routed?.listing ?? emptyListing(off ? "Skills are off (skills.enabled: false or OMNIFORGE_SKILLS_ENABLED): nothing is listed." : "A sub-agent gets no listing: its skill is its instructions.");
@@ -252,6 +264,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     systemPromptChars: systemStatic.length,
     stepLimit,
     ...(restored.length ? { activeSkills: restored } : {}),
+    ...(routingNotes.length ? { routing: routingNotes } : {}),
   });
   for (const name of unavailable) {
     emit({ type: "skill_deactivated", skill: name, reason: "unavailable" });

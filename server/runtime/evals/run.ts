@@ -8,6 +8,7 @@ import { effectiveSkills } from "../agent/skill-source";
 import type { AgentEvent, AgentSkillSource, DisclosureMode, ListingInfo, ModelProvider, StageCost } from "../agent/types";
 import type { SkillIndex } from "../registry/skill-index";
 import { agentOptions } from "./agent-options";
+import type { RoutingExtras } from "../agent/routing-settings";
 import type { TriggerCase } from "./format";
 import { MAX_RUNS } from "../../domain/limits";
 
@@ -55,6 +56,8 @@ export interface TriggerRunOptions {
   runs?: number;
   threshold?: number;
   listingBudgetChars?: number;
+  /** Meaning search and the model's pick, as the host's settings turn them on: the agent's routing, unchanged. */
+  routing?: RoutingExtras;
   scratchDir: string;
   audit?: AuditSink;
   userId?: string;

@@ -19,6 +19,7 @@ import { SkillServiceError } from "../skills/errors";
 import { historyKey, refFromHistory } from "../skills/location";
 import { casesOf, readTriggerSet } from "./sets";
 import { processEnv } from "../../../env";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
 export interface StartRunInput {
   ref: SkillRef;
@@ -159,6 +160,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
         skills: { index, context: rctx },
         searchIndex: index,
         provider,
+        routing: await routingFromSettings(env, ctx.dataHome.home),
         mode: input.mode,
         runs,
         threshold,
