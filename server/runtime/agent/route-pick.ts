@@ -15,7 +15,7 @@ const SYSTEM = [
   "If none of them serves the request, answer with the first name.",
 ].join(" ");
 
-export interface Picked {
+interface Picked {
   ranked: SearchResult;
   note: string;
 }

@@ -14,7 +14,7 @@ export interface RoutingExtras {
 type EnvSource = Record<string, string | undefined>;
 
 /** The embeddings endpoint named by the settings, or null when none is (both URL and model are needed). */
-export async function embeddingsSettings(env: EnvSource): Promise<EmbeddingsConfig | null> {
+async function embeddingsSettings(env: EnvSource): Promise<EmbeddingsConfig | null> {
   if (!env.OMNIFORGE_EMBEDDINGS_URL?.trim() && !env.OMNIFORGE_EMBEDDINGS_MODEL?.trim()) return null;
   // Loaded only when set: the settings' checks (zod) would otherwise cost every CLI search the time of a few requests.
   const { setting } = await import("../../../env");

@@ -36,11 +36,6 @@ export class HybridRanker {
     private readonly store: VectorStore,
   ) {}
 
-  /** The model it asks (for the notes of a ranking; the endpoint's address is left out, it may be private). */
-  get model(): string {
-    return this.cfg.model;
-  }
-
   /** Vectors of these skills: the stored ones by digest, the missing ones embedded now (and stored). */
   private async skillVectors(skills: MeaningSkill[]): Promise<Map<string, number[]>> {
     const fill = this.embedding.then(async () => {
