@@ -11,6 +11,7 @@ import { VectorStore } from "../search/embeddings";
 import { scriptedEmbeddings, type EmbeddingsServer } from "../search/test-support/search";
 import { openAiCompatibleProvider } from "./ai-providers";
 import { runAgent } from "./loop";
+import { runTriggerEval } from "../evals/run";
 import { OfflineProvider } from "./offline";
 import type { RoutingExtras } from "./routing-settings";
 import { makeAgentWorld, ofType, scriptedOpenAiServer, systemOf, type AgentWorld, type ChatRequestBody } from "./test-support/agent";
@@ -107,6 +108,21 @@ describe("routing with meaning beside words", () => {
     const cfg = { url: server.url, model: "scripted-1" };
     expect(hybridRankerFor(cfg, world.home)).toBe(hybridRankerFor({ ...cfg }, world.home));
     expect(hybridRankerFor(cfg, world.home)).not.toBe(hybridRankerFor({ ...cfg, model: "scripted-2" }, world.home));
+  });
+});
+
+describe("trigger tests route as the agent does", () => {
+  it("a trigger query fires the skill the fused ranking puts first, and a failed one's why is that ranking", async () => {
+    const index = world.index();
+    const base = { cases: [{ query: REQUEST, should_trigger: true }], skills: { index }, searchIndex: index, provider: new OfflineProvider(), mode: "tool" as const, scratchDir: world.scratch };
+    const routing = { meaning: freshRanker() };
+    const [wet] = await runTriggerEval({ ...base, skill: "wetlab-assays", routing });
+    expect(wet).toMatchObject({ passed: true, chosen: ["wetlab-assays"] });
+    const [design] = await runTriggerEval({ ...base, skill: "design-notes", routing });
+    expect(design).toMatchObject({ passed: false, chosen: ["wetlab-assays"] });
+    expect(design!.why![0]).toMatch(/^wetlab-assays: .*found by words #2, meaning #1 /);
+    const [words] = await runTriggerEval({ ...base, skill: "design-notes" }); // not configured: words alone
+    expect(words).toMatchObject({ passed: true, chosen: ["design-notes"] });
   });
 });
 

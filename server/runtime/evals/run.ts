@@ -160,8 +160,10 @@ export async function runTriggerEval(opts: TriggerRunOptions): Promise<QueryResu
       ...(reason ? { reason } : {}),
     };
     if (!passed && !errored) {
-      explain ??= router(opts.skills, effectiveSkills(opts.skills), opts.searchIndex);
-      result.why = explain.search(c.query, { limit: 3 }).hits.map((h) => `${h.name}: ${h.why}`);
+      // The same router the runs used (meaning fused when configured), so the why is the ranking the agent had.
+      explain ??= router(opts.skills, effectiveSkills(opts.skills), opts.searchIndex, opts.routing?.meaning);
+      const ranked = (await explain.route(c.query, { mode: opts.mode, budgetChars: 1 })).ranked;
+      result.why = ranked.hits.slice(0, 3).map((h) => `${h.name}: ${h.why}`);
     }
     results.push(result);
     opts.onResult?.(result, i);
