@@ -119,7 +119,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const off = skillsOff(opts);
   const entries = off ? [] : effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const { route, list, search } = router(opts.skills, entries, opts.searchIndex, fork || off ? null : opts.routing?.meaning);
+  const { route, list, find } = router(opts.skills, entries, opts.searchIndex, fork || off ? null : opts.routing?.meaning);
   const routeOpts = { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) };
   let routed = fork || off ? null : await route(opts.request, routeOpts);
   const routingNotes = [...(routed?.notes ?? [])];
@@ -148,7 +148,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const stack = fork ? new SkillStack() : opts.stack ?? new SkillStack();
   const host: ModeHost = {
     skills: byName,
-    search,
+    find,
     loaded: new Map(),
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),

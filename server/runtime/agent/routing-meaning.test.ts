@@ -111,6 +111,29 @@ describe("routing with meaning beside words", () => {
   });
 });
 
+describe("skill_search mid-run ranks as the router does", () => {
+  /** A model that searches for the request first, then stops. */
+  const searcher: ModelProvider = {
+    name: "searcher",
+    model: "searcher-1",
+    contextTokens: 200_000,
+    async complete(req) {
+      if (!req.messages.some((m) => m.role === "tool")) return { text: "", toolCalls: [{ id: "s1", name: "skill_search", input: { query: REQUEST, limit: 2 } }] };
+      return { text: "found", toolCalls: [] };
+    },
+  };
+  const found = async (routing?: RoutingExtras) => {
+    const r = await runAgent({ request: "help me", mode: "tool", provider: searcher, skills: { index: world.index() }, ...(routing ? { routing } : {}), audit: new MemoryAuditSink(), scratchDir: world.scratch, sessionId: "s", userId: "u" });
+    const result = ofType(r.events, "tool_result").find((e) => e.tool === "skill_search")!;
+    return (JSON.parse(result.output) as { results: { name: string }[] }).results.map((x) => x.name);
+  };
+
+  it("with meaning configured, finds the skill the fused ranking puts first; by words alone, the lexical first", async () => {
+    expect(await found({ meaning: freshRanker() })).toEqual(["wetlab-assays", "design-notes"]);
+    expect(await found()).toEqual(["design-notes", "wetlab-assays"]);
+  });
+});
+
 describe("trigger tests route as the agent does", () => {
   it("a trigger query fires the skill the fused ranking puts first, and a failed one's why is that ranking", async () => {
     const index = world.index();

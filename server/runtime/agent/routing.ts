@@ -35,8 +35,10 @@ export interface Router {
   route(request: string, opts: RouteOptions): Promise<Routed>;
   /** Lists the skills for a ranking made elsewhere (the lexical one fused with meaning, search/hybrid.ts). */
   list(ranked: SearchResult, opts: RouteOptions, notes?: string[]): Routed;
-  /** The one ranking over exactly these entries (for skill_search). */
+  /** The one ranking over exactly these entries, by words alone. */
   search: ReturnType<typeof searchOf>;
+  /** The first `limit` of the ranking `route` makes (meaning fused when the router has it), without a listing: skill_search. */
+  find(request: string, limit: number): Promise<{ ranked: SearchResult; notes: string[] }>;
 }
 
 /**
@@ -55,12 +57,20 @@ export function router(source: AgentSkillSource, entries: SkillEntry[], index?: 
     byId,
     notes,
   });
-  const route = async (request: string, opts: RouteOptions): Promise<Routed> => {
-    const lexical = search(request, { limit: RANKED_KEEP, ...(opts.recent?.length ? { recent: opts.recent } : {}) });
-    if (!meaning) return list(lexical, opts);
+  const rank = async (request: string, recent?: string[]): Promise<{ ranked: SearchResult; notes: string[] }> => {
+    const lexical = search(request, { limit: RANKED_KEEP, ...(recent?.length ? { recent } : {}) });
+    if (!meaning) return { ranked: lexical, notes: [] };
     const h = await meaning.rank(request, lexical, meaningSkills);
     const notes = h.fallback ? [`the embeddings endpoint failed (${h.fallback}): ranked by words only from now on`] : [];
-    return list(h.ranking === "hybrid" ? h : lexical, opts, notes);
+    return { ranked: h.ranking === "hybrid" ? h : lexical, notes };
   };
-  return { route, list, search };
+  const route = async (request: string, opts: RouteOptions): Promise<Routed> => {
+    const { ranked, notes } = await rank(request, opts.recent);
+    return list(ranked, opts, notes);
+  };
+  const find = async (request: string, limit: number) => {
+    const { ranked, notes } = await rank(request);
+    return { ranked: { ...ranked, hits: ranked.hits.slice(0, limit) }, notes };
+  };
+  return { route, list, search, find };
 }
