@@ -17,13 +17,11 @@ export async function searchSkills(ctx: SkillsContext, request: string, limit = 
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const sources = sourceProvenance(ctx.dataHome.home);
-  // The router the agent routes with (meaning fused with words when an embeddings endpoint is configured); its
-  // listing is not shown here, so it is built for the smallest budget.
+  // The router the agent routes with (meaning fused with words when an embeddings endpoint is configured).
   const { meaning } = await routingFromSettings(env, ctx.dataHome.home);
-  const routed = await router({ index, context }, entries, undefined, meaning).route(request, { mode: "tool", budgetChars: 1 });
-  const r = { ...routed.ranked, hits: routed.ranked.hits.slice(0, limit) };
+  const { ranked: r, notes } = await router({ index, context }, entries, undefined, meaning).find(request, limit);
   return {
-    notes: routed.notes,
+    notes,
     abstain: r.abstain,
     reason: r.reason ?? null,
     searched: r.searched,
