@@ -140,17 +140,25 @@ export class VectorStore {
     this.data.vectors[digest] = vector;
   }
 
+  /**
+   * Takes in what another process kept since this one read the file (skills this one has no vector for), so a
+   * long-lived process (the console) does not embed what a CLI run just embedded.
+   */
+  refresh(): void {
+    const disk = this.read();
+    if (!disk || (this.data.dims && disk.dims !== this.data.dims)) return;
+    this.data.dims = disk.dims;
+    const owners = (this.data.owners ??= {});
+    for (const [id, digest] of Object.entries(disk.owners ?? {})) {
+      if (Object.hasOwn(owners, id) || !Object.hasOwn(disk.vectors, digest)) continue;
+      owners[id] = digest;
+      this.data.vectors[digest] = disk.vectors[digest]!;
+    }
+  }
+
   /** Writes the store (atomically, private), with what another process kept meanwhile merged in. */
   save(): void {
-    const disk = this.read();
-    if (disk && disk.dims === this.data.dims) {
-      const owners = (this.data.owners ??= {});
-      for (const [id, digest] of Object.entries(disk.owners ?? {})) {
-        if (Object.hasOwn(owners, id) || !Object.hasOwn(disk.vectors, digest)) continue;
-        owners[id] = digest;
-        this.data.vectors[digest] = disk.vectors[digest]!;
-      }
-    }
+    this.refresh();
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.data), { mode: 0o600 });

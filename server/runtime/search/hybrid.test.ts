@@ -88,6 +88,15 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     expect(server.calls).toEqual([1]);
   });
 
+  it("a long-lived process takes what another process embedded since it started instead of embedding it again", async () => {
+    const console_ = ranker(); // opened first, with nothing stored yet
+    await ranker().rank(REQUEST, lexical()); // a CLI run embeds the four skills and keeps them
+    expect(server.calls).toEqual([4, 1]);
+    server.calls.length = 0;
+    await console_.rank(REQUEST, lexical());
+    expect(server.calls).toEqual([1]); // only the request
+  });
+
   for (const [mode, code] of [
     ["error", /^embeddings\.http: the server answered 500$/],
     ["hang", /^embeddings\.timeout: no answer within 0 s$/],

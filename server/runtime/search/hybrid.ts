@@ -39,7 +39,10 @@ export class HybridRanker {
   /** Vectors of these skills: the stored ones by digest, the missing ones embedded now (and stored). */
   private async skillVectors(skills: MeaningSkill[]): Promise<Map<string, number[]>> {
     const fill = this.embedding.then(async () => {
-      const missing = skills.filter((s) => !this.store.get(s.digest));
+      let missing = skills.filter((s) => !this.store.get(s.digest));
+      if (!missing.length) return;
+      this.store.refresh(); // another process may have embedded them since
+      missing = missing.filter((s) => !this.store.get(s.digest));
       if (!missing.length) return;
       const got = await embed(this.cfg, missing.map((s) => `${s.name}: ${s.description}`));
       missing.forEach((s, i) => this.store.set(s.digest, got[i]!, s.id));
