@@ -15,7 +15,7 @@ import { hookNote, runHook, type HookRun } from "./hooks";
 import { emptyListing, listingBudgetFor, listingInfo, recentRequests } from "./listing";
 import { restoreSessionSkills } from "./session-skills";
 import { router } from "./routing";
-import { pickAmongTop } from "./route-pick";
+import { routeAndPick } from "./route-pick";
 import type { SkillEntry } from "../registry/types";
 import { toolsForMode, toolsWithoutSkills, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
@@ -121,17 +121,8 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const byName = new Map(entries.map((e) => [e.name, e]));
   const { route, list, find } = router(opts.skills, entries, opts.searchIndex, fork || off ? null : opts.routing?.meaning);
   const routeOpts = { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) };
-  let routed = fork || off ? null : await route(opts.request, routeOpts);
-  const routingNotes = [...(routed?.notes ?? [])];
-  // A model provider may be asked to choose among the best-ranked (off by default); the offline one is the ranking.
-  const pickTopK = opts.routing?.pickTopK ?? 0;
-  if (routed && pickTopK && provider.name !== "offline") {
-    const picked = await pickAmongTop(provider, opts.request, routed.ranked, pickTopK, mode, opts.signal);
-    if (picked) {
-      routingNotes.push(picked.note);
-      if (picked.ranked !== routed.ranked) routed = list(picked.ranked, routeOpts, routed.notes);
-    }
-  }
+  const routed = fork || off ? null : await routeAndPick({ route, list }, provider, opts.request, routeOpts, opts.routing?.pickTopK ?? 0, opts.signal);
+  const routingNotes = routed?.notes ?? [];
   const ranked = routed?.ranked ?? null;
   const byId = routed?.byId ?? new Map<string, SkillEntry>();
   const listing = routed?.listing ?? emptyListing(off ? "Skills are off (skills.enabled: false or OMNIFORGE_SKILLS_ENABLED): nothing is listed." : "A sub-agent gets no listing: its skill is its instructions.");

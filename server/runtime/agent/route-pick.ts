@@ -4,6 +4,7 @@
 // first in the ranking, so the listing describes it first; the note says what was asked and what came of it.
 import type { SearchResult } from "../search/engine";
 import { maskSecrets } from "../tools/audit-args";
+import type { RouteOptions, Routed, Router } from "./routing";
 import type { DisclosureMode, ModelProvider } from "./types";
 
 /** The longest description offered per skill: enough to tell skills apart, short enough to keep the call cheap. */
@@ -29,7 +30,7 @@ function bare(text: string): string {
  * Asks `provider` to choose among the ranking's first `k` hits (when there are two or more and the ranking does not
  * abstain) and returns the ranking with its pick first. Never throws: a failed call keeps the ranking as it is.
  */
-export async function pickAmongTop(provider: ModelProvider, request: string, ranked: SearchResult, k: number, mode: DisclosureMode, signal?: AbortSignal): Promise<Picked | null> {
+async function pickAmongTop(provider: ModelProvider, request: string, ranked: SearchResult, k: number, mode: DisclosureMode, signal?: AbortSignal): Promise<Picked | null> {
   const offered = ranked.hits.slice(0, k);
   if (k < 2 || offered.length < 2 || ranked.abstain) return null;
   const first = offered[0]!;
@@ -52,4 +53,17 @@ export async function pickAmongTop(provider: ModelProvider, request: string, ran
   if (!pick) return { ranked, note: `${among}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}, not one of them; kept the ranking's first, ${first.name}` };
   const hits = [pick, ...ranked.hits.filter((h) => h !== pick)];
   return { ranked: { ...ranked, hits }, note: `${among}: picked ${pick.name}${pick === first ? " (the ranking's first)" : ` (the ranking's #${offered.indexOf(pick) + 1})`}` };
+}
+
+/**
+ * A run's routing: the request routed (words, and meaning when configured), then, when `pickTopK` is set and the
+ * provider is a model (the offline one is the ranking itself), the model's pick put first. The notes say both.
+ */
+export async function routeAndPick(r: Pick<Router, "route" | "list">, provider: ModelProvider, request: string, opts: RouteOptions, pickTopK: number, signal?: AbortSignal): Promise<Routed> {
+  const routed = await r.route(request, opts);
+  if (!pickTopK || provider.name === "offline") return routed;
+  const picked = await pickAmongTop(provider, request, routed.ranked, pickTopK, opts.mode, signal);
+  if (!picked) return routed;
+  const notes = [...routed.notes, picked.note];
+  return picked.ranked === routed.ranked ? { ...routed, notes } : r.list(picked.ranked, opts, notes);
 }
