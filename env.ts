@@ -101,6 +101,14 @@ export const SETTINGS = {
   OMNIFORGE_EMBEDDINGS_URL: httpUrl.optional(),
   OMNIFORGE_EMBEDDINGS_MODEL: z.string().min(1).optional(),
   OMNIFORGE_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  // With a model provider, routing may ask the model to choose among the ranking's first k (0: it does not).
+  OMNIFORGE_ROUTING_PICK_TOP_K: z.coerce
+    .number({ error: "must be a number of skills" })
+    .int("must be a whole number")
+    .min(0, "must be 0 (off) or from 2 to 20")
+    .max(20, "must be 0 (off) or from 2 to 20")
+    .refine((n) => n !== 1, "must be 0 (off) or from 2 to 20: a choice among one is no choice")
+    .default(0),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   // Context window of the configured model (the listing budget is 1% of it) and the cap of one answer.
   OMNIFORGE_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),

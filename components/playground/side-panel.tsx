@@ -65,6 +65,11 @@ export function SidePanel({
                 {focus ? `Back to turn ${focus.turn}` : "Close preview"}
               </button>
             </div>
+            {preview.data?.routing.map((n) => (
+              <p key={n} className="text-xs text-amber-700 dark:text-amber-300">
+                {n}
+              </p>
+            ))}
             {preview.data?.abstain && <p className="text-xs text-amber-700 dark:text-amber-300">No skill clearly serves it: {preview.data.abstainReason}</p>}
             <ol className="space-y-0.5 text-xs" data-testid="preview-matches">
               {matches.map((m) => (

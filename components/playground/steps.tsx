@@ -54,25 +54,33 @@ function RunStep({ e, source }: { e: Extract<Step, { kind: "run" }>["event"]; so
   const l = e.listing;
   const { full, error } = useFullListing(l, source, open);
   return (
-    <details className={plain} data-testid="step-listing" onToggle={(ev) => setOpen(ev.currentTarget.open)}>
-      <summary className="cursor-pointer">
-        Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
-        {l.shortened ? `, ${l.shortened} shortened` : ""}
-        {l.omitted ? `, ${l.omitted} left out` : ""}
-        {l.strategy === "ranked" ? " (ranked for the request)" : ""}
-      </summary>
-      {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
-      {/* Drawn once opened: a long chat holds one of these per turn, each with hundreds of names. */}
-      {open &&
-        (full ? (
-          <>
-            <ListingNames listing={full} />
-            <pre className={pre} data-testid="listing-text">{full.text || "(no skills available)"}</pre>
-          </>
-        ) : (
-          <p className="muted text-xs">{error ? `Could not load the listing: ${error}` : "Loading…"}</p>
-        ))}
-    </details>
+    <>
+      <details className={plain} data-testid="step-listing" onToggle={(ev) => setOpen(ev.currentTarget.open)}>
+        <summary className="cursor-pointer">
+          Run started ({e.mode} mode, {e.provider}/{e.model}, step limit {e.stepLimit}): listing of {l.listed} of {l.total} skills, {l.chars} chars / {l.tokens} tokens
+          {l.shortened ? `, ${l.shortened} shortened` : ""}
+          {l.omitted ? `, ${l.omitted} left out` : ""}
+          {l.strategy === "ranked" ? " (ranked for the request)" : ""}
+        </summary>
+        {l.why && <p className="muted text-xs" data-testid="listing-step-why">{l.why}</p>}
+        {/* Drawn once opened: a long chat holds one of these per turn, each with hundreds of names. */}
+        {open &&
+          (full ? (
+            <>
+              <ListingNames listing={full} />
+              <pre className={pre} data-testid="listing-text">{full.text || "(no skills available)"}</pre>
+            </>
+          ) : (
+            <p className="muted text-xs">{error ? `Could not load the listing: ${error}` : "Loading…"}</p>
+          ))}
+      </details>
+      {/* How the request was routed (meaning search failing, the model's pick): shown without opening the listing. */}
+      {e.routing?.map((n) => (
+        <p key={n} className="muted text-xs" data-testid="step-routing">
+          Routing: {n}
+        </p>
+      ))}
+    </>
   );
 }
 

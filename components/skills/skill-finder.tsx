@@ -32,6 +32,11 @@ export function SkillFinder() {
       {found.error && q && <p className="error-text">{found.error.message}</p>}
       {data && (
         <div className="space-y-1 text-sm">
+          {data.notes.map((n) => (
+            <p key={n} className="text-xs text-amber-700 dark:text-amber-300" data-testid="finder-note">
+              {n}
+            </p>
+          ))}
           {data.abstain && (
             <p className="text-xs text-amber-700 dark:text-amber-300" data-testid="finder-abstain">
               No skill clearly serves this request: {data.reason}

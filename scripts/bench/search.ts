@@ -17,7 +17,8 @@ import { SkillIndex } from "../../server/runtime/registry/skill-index";
 import { findSkillDirs } from "../../server/runtime/skill";
 import type { SkillEntry } from "../../server/runtime/registry/types";
 import { installCatalog, installedDir } from "../../server/runtime/search/catalog";
-import { RANKED_KEEP } from "../../server/runtime/agent/routing";
+import { RANKED_KEEP, router } from "../../server/runtime/agent/routing";
+import { hashedEmbeddings } from "./lib/hashed-embeddings";
 import { VectorStore } from "../../server/runtime/search/embeddings";
 import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_4_FILE, CATALOG_REQUESTS_FILE, loadRequests, measure, measureRouting, type RequestCase } from "../../server/runtime/search/evaluate";
 import { SkillSearch, TUNING, type SearchResult } from "../../server/runtime/search/engine";
@@ -101,16 +102,17 @@ const PLAIN_BM25: Partial<typeof TUNING> = { boost: { name: 1, description: 1, h
 async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Locate, home: string) {
   const url = process.env.OMNIFORGE_EMBEDDINGS_URL;
   const model = process.env.OMNIFORGE_EMBEDDINGS_MODEL;
-  if (!url || !model) return { hybrid: "set OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL to compare" };
+  if (!url || !model) return { hybrid: "set OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL to compare", plumbing: await meaningPlumbing(entries, cases, home) };
   const key = process.env.OMNIFORGE_EMBEDDINGS_API_KEY;
   const cfg = { url, model, ...(key ? { key } : {}) };
   const search = buildSearch(entries);
-  const ranker = new HybridRanker(cfg, new VectorStore(home, cfg), entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest })));
+  const ranker = new HybridRanker(cfg, new VectorStore(home, cfg));
+  const skills = entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest }));
   const held = cases.filter((c) => c.split === "holdout");
   const fused = new Map<string, SearchResult>();
   let fallback: string | undefined;
   for (const c of held) {
-    const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }));
+    const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }), skills);
     fallback ??= h.fallback;
     fused.set(c.request, h);
   }
@@ -118,6 +120,41 @@ async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Loc
   const lexical = measureRouting(entries, search, held, root);
   const hybrid = measure(held, root, (request) => ({ dirs: fused.get(request)!.hits.map((h) => byId.get(h.id)!.dir), abstain: fused.get(request)!.abstain }));
   return { holdout: { lexical: { top1: lexical.top1, top3: lexical.top3 }, hybrid: { top1: hybrid.top1, top3: hybrid.top3 }, ...(fallback ? { fallback } : {}) } };
+}
+
+/**
+ * The hybrid path's own cost, timed against a local endpoint of hashed words (lib/hashed-embeddings.ts; NOT a model,
+ * so no quality figure comes out of it): the router with meaning over the catalog, cold (every skill embedded and
+ * kept) and warm (a new process's store: only the requests embedded), beside the router by words alone.
+ */
+async function meaningPlumbing(entries: SkillEntry[], cases: RequestCase[], home: string) {
+  const endpoint = await hashedEmbeddings();
+  try {
+    const cfg = { url: endpoint.url, model: "hashed-words-not-a-model" };
+    // A store of its own beside the data home: cold means no skill of this catalog embedded yet.
+    const store = fs.mkdtempSync(path.join(path.dirname(home), "meaning-plumbing-"));
+    const requests = cases.map((c) => c.request);
+    const timeRoute = async (meaning: HybridRanker | null) => {
+      const { route } = router(entries, entries, undefined, meaning);
+      const t0 = performance.now();
+      for (const r of requests) await route(r, { mode: "tool", budgetChars: 8000 });
+      return ms(t0);
+    };
+    const wordsMs = await timeRoute(null);
+    const coldMs = await timeRoute(new HybridRanker(cfg, new VectorStore(store, cfg)));
+    const warmMs = await timeRoute(new HybridRanker(cfg, new VectorStore(store, cfg)));
+    const per = (t: number) => Math.round((t / requests.length) * 100) / 100;
+    return {
+      label: "plumbing only: a local endpoint of hashed words, not a model; times the hybrid path, says nothing of quality",
+      skills: entries.length,
+      requests: requests.length,
+      embeddedPerCall: endpoint.calls.slice(0, 12),
+      msPerRequest: { words: per(wordsMs), hybridCold: per(coldMs), hybridWarm: per(warmMs) },
+      totalMs: { words: wordsMs, hybridCold: coldMs, hybridWarm: warmMs },
+    };
+  } finally {
+    await endpoint.close();
+  }
 }
 
 async function realSkills(real: string, home: string) {

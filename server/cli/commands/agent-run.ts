@@ -23,6 +23,7 @@ import { CLI_SOURCE_AGENT } from "../../domain/audit-events";
 import { printableLines } from "../printable";
 import { setting } from "../../../env";
 import { count } from "../../domain/plural";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
 export const summary = "Run one request through the agent (tool, prompt or orchestrated disclosure) and print its steps";
 
@@ -57,7 +58,7 @@ export function formatEvent(e: AgentEvent): string | null {
     case "run_started": {
       const l = e.listing;
       const cut = l.shortened || l.omitted ? ` (${l.shortened} shortened, ${l.omitted} left out)` : "";
-      return line(`▶ ${e.depth ? `sub-agent for '${e.forkSkill}'` : "run"}: mode ${e.mode}, provider ${e.provider} (${e.model}), step limit ${e.stepLimit}\n  listing: ${l.listed}/${l.total} skills, ${l.chars}/${l.budgetChars} chars, ~${l.tokens} tokens${cut}`);
+      return line(`▶ ${e.depth ? `sub-agent for '${e.forkSkill}'` : "run"}: mode ${e.mode}, provider ${e.provider} (${e.model}), step limit ${e.stepLimit}\n  listing: ${l.listed}/${l.total} skills, ${l.chars}/${l.budgetChars} chars, ~${l.tokens} tokens${cut}${(e.routing ?? []).map((n) => `\n  routing: ${n}`).join("")}`);
     }
     case "model_call": {
       const c = e.cost;
@@ -188,6 +189,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       request,
       mode,
       provider,
+      routing: await routingFromSettings(io.env, config.home),
       skills: index ? { index, context: ctx } : [],
       ...(skillsOn ? {} : { skillsEnabled: false }),
       runner: sandbox,

@@ -21,6 +21,7 @@ import { FileReadError, readRegularTextFile } from "../../runtime/read-file";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { count, plural } from "../../domain/plural";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
 export const summary = "Test whether a skill fires on its trigger set, against the whole catalog";
 
@@ -180,6 +181,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       skills: { index, context: ctx },
       searchIndex: index,
       provider,
+      routing: await routingFromSettings(io.env, config.home),
       mode,
       ...(runs !== undefined ? { runs } : {}),
       threshold,

@@ -18,9 +18,7 @@ import { SkillIndex } from "../../runtime/registry/skill-index";
 import type { ResolveContext } from "../../runtime/registry/types";
 import { findSkillDirs } from "../../runtime/skill/index";
 import { printable } from "../printable";
-import { VectorStore } from "../../runtime/search/embeddings";
-import { HybridRanker } from "../../runtime/search/hybrid";
-import type { SkillEntry } from "../../runtime/registry/types";
+import { routingFromSettings, type RoutingExtras } from "../../runtime/agent/routing-settings";
 
 export const summary = "Find the skills that serve a request (the agent's own ranking), with the listing it would get";
 
@@ -65,19 +63,6 @@ export function readQueries(text: string): Query[] | string {
 function positiveInt(v: string | undefined, name: string, dflt: number): number | string {
   if (v === undefined) return dflt;
   return wholeNumber(v, 1) ?? `--${name} must be a positive whole number, not "${v}"`;
-}
-
-/** The fused ranking when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL are set (search/hybrid.ts), else null. */
-async function hybridFrom(env: Record<string, string | undefined>, home: string, entries: SkillEntry[]): Promise<HybridRanker | null> {
-  if (!env.OMNIFORGE_EMBEDDINGS_URL?.trim() && !env.OMNIFORGE_EMBEDDINGS_MODEL?.trim()) return null;
-  // Loaded only here: the settings' checks (zod) would otherwise cost every search the time of a few requests.
-  const { setting } = await import("../../../env");
-  const url = setting("OMNIFORGE_EMBEDDINGS_URL", env);
-  const model = setting("OMNIFORGE_EMBEDDINGS_MODEL", env);
-  if (!url || !model) throw new Error("meaning search needs both OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL");
-  const key = setting("OMNIFORGE_EMBEDDINGS_API_KEY", env);
-  const cfg = { url, model, ...(key ? { key } : {}) };
-  return new HybridRanker(cfg, new VectorStore(home, cfg), entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest })));
 }
 
 function jsonLine(q: Query, r: Routed, limit: number): string {
@@ -169,21 +154,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const hint = findSkillDirs(config.projectRoot, { maxDepth: 2 }).length ? `; ${config.projectRoot} holds skill folders itself: pass it with --skills` : "";
     io.err(printable(`omniforge skill search: no skills found (home ${config.home}, project ${config.projectRoot})${hint}`) + "\n");
   }
-  const { route, list } = router({ index, context: ctx }, entries);
-  const multi = queries.length > 1 || values.queries !== undefined;
-  let hybrid: HybridRanker | null;
+  let routing: RoutingExtras;
   try {
-    hybrid = await hybridFrom(io.env, config.home, entries);
+    routing = await routingFromSettings(io.env, config.home);
   } catch (e) {
     return fail(e as Error);
   }
+  const { route } = router({ index, context: ctx }, entries, undefined, routing.meaning);
+  const multi = queries.length > 1 || values.queries !== undefined;
   for (const q of queries) {
-    let r = route(q.request, { mode, budgetChars: budget });
-    if (hybrid) {
-      const h = await hybrid.rank(q.request, r.ranked);
-      if (h.fallback) io.err(printable(`omniforge skill search: the embeddings endpoint failed (${h.fallback}); ranking by words only`) + "\n");
-      if (h.ranking === "hybrid") r = list(h, { mode, budgetChars: budget });
-    }
+    const r = await route(q.request, { mode, budgetChars: budget });
+    for (const n of r.notes) io.err(printable(`omniforge skill search: ${n}`) + "\n");
     io.out(values.json ? jsonLine(q, r, limit) + "\n" : textBlock(q, r, limit, multi) + (multi ? "\n" : ""));
   }
   return 0;

@@ -55,7 +55,7 @@ export async function disclosurePreview(entry: SkillEntry, opts: DisclosureOptio
     const listing = buildListing([{ name: entry.name, description: entry.description, location: entry.file }], { mode, budgetChars }).text;
     const host: ModeHost = {
       skills: new Map([[entry.name, entry]]),
-      search: () => ({ hits: [], abstain: true, reason: "preview", searched: 0 }),
+      find: async () => ({ ranked: { hits: [], abstain: true, reason: "preview", searched: 0 }, notes: [] }),
       loaded: new Map(),
       // A fork skill's activation result is its sub-agent's answer, which only a run can give.
       runFork: async () => "(the sub-agent's answer)",

@@ -15,6 +15,7 @@ import { hookNote, runHook, type HookRun } from "./hooks";
 import { emptyListing, listingBudgetFor, listingInfo, recentRequests } from "./listing";
 import { restoreSessionSkills } from "./session-skills";
 import { router } from "./routing";
+import { routeAndPick } from "./route-pick";
 import type { SkillEntry } from "../registry/types";
 import { toolsForMode, toolsWithoutSkills, type ModeHost } from "./mode-tools";
 import { ActivationChains } from "./activation-chain";
@@ -118,8 +119,10 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const off = skillsOff(opts);
   const entries = off ? [] : effectiveSkills(opts.skills);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const { route, search } = router(opts.skills, entries, opts.searchIndex);
-  const routed = fork || off ? null : route(opts.request, { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) });
+  const { route, list, find } = router(opts.skills, entries, opts.searchIndex, fork || off ? null : opts.routing?.meaning);
+  const routeOpts = { mode, budgetChars: opts.listingBudgetChars ?? listingBudgetFor(provider.contextTokens), recent: recentRequests(opts.history) };
+  const routed = fork || off ? null : await routeAndPick({ route, list }, provider, opts.request, routeOpts, opts.routing?.pickTopK ?? 0, opts.signal);
+  const routingNotes = routed?.notes ?? [];
   const ranked = routed?.ranked ?? null;
   const byId = routed?.byId ?? new Map<string, SkillEntry>();
   const listing = routed?.listing ?? emptyListing(off ? "Skills are off (skills.enabled: false or OMNIFORGE_SKILLS_ENABLED): nothing is listed." : "A sub-agent gets no listing: its skill is its instructions.");
@@ -136,7 +139,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
   const stack = fork ? new SkillStack() : opts.stack ?? new SkillStack();
   const host: ModeHost = {
     skills: byName,
-    search,
+    find,
     loaded: new Map(),
     request: opts.request,
     maxLoadedSkills: Math.max(1, opts.maxLoadedSkills ?? DEFAULT_MAX_LOADED_SKILLS),
@@ -252,6 +255,7 @@ async function run(opts: AgentRunOptions, fork: ForkFrame | null): Promise<Agent
     systemPromptChars: systemStatic.length,
     stepLimit,
     ...(restored.length ? { activeSkills: restored } : {}),
+    ...(routingNotes.length ? { routing: routingNotes } : {}),
   });
   for (const name of unavailable) {
     emit({ type: "skill_deactivated", skill: name, reason: "unavailable" });

@@ -11,7 +11,7 @@ import type { ActiveSkill, ToolContext, ToolDefinition, ToolRunOutput } from "..
 import { ActivationChainError, type ActivationChains } from "./activation-chain";
 import { notFoundMessage } from "../tools/builtin/skill";
 import { bashTool, builtinTools, createSkillTool, listFilesTool, orchestratedTools, readFileTool, runScriptTool, searchFilesTool, writeFileTool } from "../tools/builtin/index";
-import type { SearchOptions, SearchResult } from "../search/engine";
+import type { SearchResult } from "../search/engine";
 import { skillToolDescription } from "./prompts";
 import { loadSkill, type LoadedSkill } from "./skill-source";
 import type { DisclosureMode } from "./types";
@@ -22,8 +22,8 @@ import { count, plural } from "../../domain/plural";
 export interface ModeHost {
   /** Effective skills by name (every one, also those left out of the listing). */
   skills: Map<string, SkillEntry>;
-  /** The one ranking over exactly these skills (what the listing uses), for skill_search. */
-  search: (request: string, opts?: Omit<SearchOptions, "only">) => SearchResult;
+  /** The router's ranking over exactly these skills (what the listing uses: meaning fused when configured), for skill_search. */
+  find: (request: string, limit: number) => Promise<{ ranked: SearchResult; notes: string[] }>;
   /** Bodies of skills activated in this run, by name (for <active_skills> and the offline provider). */
   loaded: Map<string, LoadedSkill>;
   /** Runs a `context: fork` skill in a sub-agent continuing activation `chain`; resolves to its final answer. */
@@ -306,17 +306,19 @@ export function skillSearchTool(host: ModeHost, mode: DisclosureMode): ToolDefin
     name: mode === "orchestrated" ? "skills.search" : "skill_search",
     description: `Search every available skill by what it does, including skills not in <available_skills>. Returns the best matches with name, description and SKILL.md location; then ${how}.`,
     inputSchema: searchInput,
-    run(i) {
-      const r = host.search(i.query, { limit: i.limit ?? 5 });
+    async run(i) {
+      const { ranked: r, notes } = await host.find(i.query, i.limit ?? 5);
       const results = r.hits.map((h) => {
         const e = host.skills.get(h.name);
         return { name: h.name, description: h.description, location: e?.file ?? "" };
       });
-      const note = !results.length
+      let note = !results.length
         ? `No available skill matches "${i.query}".`
         : r.abstain
           ? `No skill clearly serves this (${r.reason}); the closest ${plural(results.length, "is", "are")} below and may not fit.`
           : `${count(results.length, "best match", "best matches")} of ${count(r.searched, "skill")}, best first.`;
+      // A failing embeddings endpoint first seen here is said here, once, like anywhere else the process routes.
+      for (const n of notes) note += ` (Search: ${n}.)`;
       const data = { query: i.query, abstain: r.abstain, note, results };
       return { output: JSON.stringify(data, null, 2), data };
     },

@@ -5,6 +5,7 @@ import type { ResolveContext, SkillEntry } from "../registry/types";
 import type { SkillIndex } from "../registry/skill-index";
 import type { ScriptRunner } from "../sandbox/types";
 import type { SkillStack } from "../tools/stack";
+import type { RoutingExtras } from "./routing-settings";
 
 /** How skills are disclosed to the model (DESIGN.md "Three disclosure modes"). */
 export { DISCLOSURE_MODES, type DisclosureMode } from "../../domain/vocabulary";
@@ -100,6 +101,8 @@ export type AgentEvent = EventBase &
         stepLimit: number;
         /** Skills the session had loaded before this run (orchestrated mode), injected from the first call on. */
         activeSkills?: string[];
+        /** How the request was routed, when there is something to say (meaning search failed, the model's pick). */
+        routing?: string[];
       }
     | {
         type: "model_call";
@@ -250,6 +253,8 @@ export interface AgentRunOptions {
   mode: DisclosureMode;
   provider: ModelProvider;
   skills: AgentSkillSource;
+  /** Meaning fused with words and the model's pick among the top k, as the host's settings turn them on. */
+  routing?: RoutingExtras;
   /**
    * false: skills are off (config.yaml `skills.enabled: false`, OMNIFORGE_SKILLS_ENABLED): no listing, no skill
    * tools, nothing about skills in the prompt (seed 003). A context with `skillsEnabled: false` says the same.

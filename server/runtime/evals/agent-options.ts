@@ -3,6 +3,7 @@
 import type { AgentSkillSource, DisclosureMode, ModelProvider } from "../agent/types";
 import type { SkillIndex } from "../registry/skill-index";
 import type { ScriptRunner } from "../sandbox/types";
+import type { RoutingExtras } from "../agent/routing-settings";
 
 export interface EvalAgentOptions {
   skills: AgentSkillSource;
@@ -12,6 +13,8 @@ export interface EvalAgentOptions {
   scratchDir: string;
   runner?: ScriptRunner;
   listingBudgetChars?: number;
+  /** Meaning search and the model's pick, as the host's settings turn them on (routing-settings.ts). */
+  routing?: RoutingExtras;
 }
 
 export function agentOptions(o: EvalAgentOptions) {
@@ -22,6 +25,7 @@ export function agentOptions(o: EvalAgentOptions) {
     ...(o.searchIndex ? { searchIndex: o.searchIndex } : {}),
     ...(o.runner ? { runner: o.runner } : {}),
     ...(o.listingBudgetChars ? { listingBudgetChars: o.listingBudgetChars } : {}),
+    ...(o.routing ? { routing: o.routing } : {}),
     scratchDir: o.scratchDir,
   };
 }

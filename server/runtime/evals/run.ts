@@ -8,6 +8,7 @@ import { effectiveSkills } from "../agent/skill-source";
 import type { AgentEvent, AgentSkillSource, DisclosureMode, ListingInfo, ModelProvider, StageCost } from "../agent/types";
 import type { SkillIndex } from "../registry/skill-index";
 import { agentOptions } from "./agent-options";
+import type { RoutingExtras } from "../agent/routing-settings";
 import type { TriggerCase } from "./format";
 import { MAX_RUNS } from "../../domain/limits";
 
@@ -55,6 +56,8 @@ export interface TriggerRunOptions {
   runs?: number;
   threshold?: number;
   listingBudgetChars?: number;
+  /** Meaning search and the model's pick, as the host's settings turn them on: the agent's routing, unchanged. */
+  routing?: RoutingExtras;
   scratchDir: string;
   audit?: AuditSink;
   userId?: string;
@@ -157,8 +160,10 @@ export async function runTriggerEval(opts: TriggerRunOptions): Promise<QueryResu
       ...(reason ? { reason } : {}),
     };
     if (!passed && !errored) {
-      explain ??= router(opts.skills, effectiveSkills(opts.skills), opts.searchIndex);
-      result.why = explain.search(c.query, { limit: 3 }).hits.map((h) => `${h.name}: ${h.why}`);
+      // The same router the runs used (meaning fused when configured), so the why is the ranking the agent had.
+      explain ??= router(opts.skills, effectiveSkills(opts.skills), opts.searchIndex, opts.routing?.meaning);
+      const ranked = (await explain.route(c.query, { mode: opts.mode, budgetChars: 1 })).ranked;
+      result.why = ranked.hits.slice(0, 3).map((h) => `${h.name}: ${h.why}`);
     }
     results.push(result);
     opts.onResult?.(result, i);

@@ -87,27 +87,38 @@ interface StoredVectors {
   dims: number;
   /** By SKILL.md digest. */
   vectors: Record<string, number[]>;
+  /** The digest each skill (by id) was last embedded under: a changed skill's old vector goes when its new one comes. */
+  owners?: Record<string, string>;
 }
 
 /**
  * The vectors of one endpoint and model, by SKILL.md digest, in <home>/embeddings/ (private to the user). A vector
- * of another dimension than the store's means the model changed behind its name: the store starts over.
+ * of another dimension than the store's means the model changed behind its name: the store starts over. Several
+ * processes share the file (the console, its turn workers, the CLI): each write merges what another one wrote
+ * since this one read it, so no process embeds again what another has kept.
  */
 export class VectorStore {
   private data: StoredVectors;
-  private dirty = false;
   readonly file: string;
 
-  constructor(home: string, cfg: Pick<EmbeddingsConfig, "url" | "model">) {
+  constructor(
+    home: string,
+    private readonly cfg: Pick<EmbeddingsConfig, "url" | "model">,
+  ) {
     const id = crypto.createHash("sha256").update(`${cfg.url}\u0000${cfg.model}`).digest("hex").slice(0, 24);
     this.file = path.join(home, "embeddings", `${id}.json`);
-    this.data = { model: cfg.model, url: cfg.url, dims: 0, vectors: {} };
+    this.data = this.read() ?? { model: cfg.model, url: cfg.url, dims: 0, vectors: {}, owners: {} };
+  }
+
+  /** What the file holds now, or nothing (none yet, damaged, or another endpoint's). */
+  private read(): StoredVectors | null {
     try {
       const raw = JSON.parse(fs.readFileSync(this.file, "utf8")) as StoredVectors;
-      if (raw && raw.model === cfg.model && raw.url === cfg.url && typeof raw.vectors === "object" && raw.vectors) this.data = raw;
+      if (raw && raw.model === this.cfg.model && raw.url === this.cfg.url && typeof raw.vectors === "object" && raw.vectors) return { ...raw, owners: raw.owners ?? {} };
     } catch {
       // none yet, or damaged: vectors are computed again
     }
+    return null;
   }
 
   get dims(): number {
@@ -118,27 +129,40 @@ export class VectorStore {
     return Object.hasOwn(this.data.vectors, digest) ? this.data.vectors[digest] : undefined;
   }
 
-  set(digest: string, vector: number[]): void {
-    if (this.data.dims && vector.length !== this.data.dims) this.data = { ...this.data, dims: 0, vectors: {} };
+  /** Keeps `vector` for `digest`; the vector skill `id` had under an older digest is dropped. */
+  set(digest: string, vector: number[], id: string): void {
+    if (this.data.dims && vector.length !== this.data.dims) this.data = { ...this.data, dims: 0, vectors: {}, owners: {} };
     this.data.dims = vector.length;
+    const owners = (this.data.owners ??= {});
+    const old = Object.hasOwn(owners, id) ? owners[id] : undefined;
+    if (old && old !== digest) delete this.data.vectors[old];
+    owners[id] = digest;
     this.data.vectors[digest] = vector;
-    this.dirty = true;
   }
 
-  /** Keeps only these digests (skills removed or changed lose their old vectors) and writes the store if it changed. */
-  save(keep: Set<string>): void {
-    for (const d of Object.keys(this.data.vectors)) {
-      if (!keep.has(d)) {
-        delete this.data.vectors[d];
-        this.dirty = true;
-      }
+  /**
+   * Takes in what another process kept since this one read the file (skills this one has no vector for), so a
+   * long-lived process (the console) does not embed what a CLI run just embedded.
+   */
+  refresh(): void {
+    const disk = this.read();
+    if (!disk || (this.data.dims && disk.dims !== this.data.dims)) return;
+    this.data.dims = disk.dims;
+    const owners = (this.data.owners ??= {});
+    for (const [id, digest] of Object.entries(disk.owners ?? {})) {
+      if (Object.hasOwn(owners, id) || !Object.hasOwn(disk.vectors, digest)) continue;
+      owners[id] = digest;
+      this.data.vectors[digest] = disk.vectors[digest]!;
     }
-    if (!this.dirty) return;
+  }
+
+  /** Writes the store (atomically, private), with what another process kept meanwhile merged in. */
+  save(): void {
+    this.refresh();
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.data), { mode: 0o600 });
     fs.renameSync(tmp, this.file);
-    this.dirty = false;
   }
 }
 

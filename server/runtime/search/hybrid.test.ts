@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useTestHome } from "../../test-support/test-home";
 import { VectorStore } from "./embeddings";
 import { scriptedEmbeddings, type EmbeddingsServer } from "./test-support/search";
-import { SkillSearch } from "./engine";
+import { SkillSearch, type SearchResult } from "./engine";
 import { HybridRanker, type MeaningSkill } from "./hybrid";
 
 const SKILLS: MeaningSkill[] = [
@@ -31,9 +31,11 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     // fromText keys hits by name; the ranker's skills by id.
     return { ...r, hits: r.hits.map((h) => ({ ...h, id: SKILLS.find((s) => s.name === h.name)!.id, why: h.why, matched: h.matched })) };
   };
+  // A ranker over `skills` as a new process would make it (its own store read from the data home).
   const ranker = (skills = SKILLS, timeoutMs?: number) => {
     const cfg = { url: server.url, model: "scripted-1", ...(timeoutMs ? { timeoutMs } : {}) };
-    return new HybridRanker(cfg, new VectorStore(t.home, cfg), skills);
+    const r = new HybridRanker(cfg, new VectorStore(t.home, cfg));
+    return { rank: (request: string, lexical: SearchResult) => r.rank(request, lexical, skills) };
   };
   beforeAll(async () => {
     server = await scriptedEmbeddings();
@@ -69,6 +71,30 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     server.calls.length = 0;
     await ranker(SKILLS.map((s) => (s.id === "poet" ? { ...s, description: "Write sonnets.", digest: "d-poet-2" } : s))).rank(REQUEST, lexical());
     expect(server.calls).toEqual([1, 1]);
+    // The changed skill's old vector is gone from the store; the others stay.
+    const kept = JSON.parse(fs.readFileSync(path.join(t.home, "embeddings", store[0]!), "utf8")) as { vectors: Record<string, number[]> };
+    expect(Object.keys(kept.vectors).sort()).toEqual(["d-design-1", "d-poet-2", "d-tuner-1", "d-wetlab-1"]);
+  });
+
+  it("keeps what two processes embedded at once: each write merges the other's vectors, so neither embeds them again", async () => {
+    // Both stores are opened before either writes, as a console and a CLI run started together would.
+    const a = ranker(SKILLS.slice(0, 2));
+    const b = ranker(SKILLS.slice(2));
+    await a.rank(REQUEST, lexical());
+    await b.rank(REQUEST, lexical());
+    expect(server.calls).toEqual([2, 1, 2, 1]);
+    server.calls.length = 0;
+    await ranker().rank(REQUEST, lexical()); // a third process finds all four kept
+    expect(server.calls).toEqual([1]);
+  });
+
+  it("a long-lived process takes what another process embedded since it started instead of embedding it again", async () => {
+    const console_ = ranker(); // opened first, with nothing stored yet
+    await ranker().rank(REQUEST, lexical()); // a CLI run embeds the four skills and keeps them
+    expect(server.calls).toEqual([4, 1]);
+    server.calls.length = 0;
+    await console_.rank(REQUEST, lexical());
+    expect(server.calls).toEqual([1]); // only the request
   });
 
   for (const [mode, code] of [

@@ -2,8 +2,8 @@
 // combined by reciprocal rank fusion (each list gives 1 / (60 + rank)), so a skill found by either part rises and
 // one found by both rises most. Every hit says which part found it. When the embeddings endpoint fails (timeout,
 // an error status, vectors of the wrong dimension) the ranking is the lexical one, and the first result says why;
-// the endpoint is not called again by this ranker.
-import { cosine, embed, EmbeddingsError, type EmbeddingsConfig, type VectorStore } from "./embeddings";
+// the endpoint is not called again by this ranker. Which doors use it: agent/routing.ts (the one router).
+import { cosine, embed, EmbeddingsError, VectorStore, type EmbeddingsConfig } from "./embeddings";
 import type { SearchHit, SearchResult } from "./engine";
 
 /** The constant of reciprocal rank fusion (Cormack et al. 2009): damps the weight of the very first ranks. */
@@ -27,44 +27,70 @@ export interface HybridResult extends SearchResult {
 }
 
 export class HybridRanker {
-  private vectors?: Map<string, number[]>;
   private down = false;
+  /** Skills being embedded now: concurrent rankings wait for one call instead of embedding the same skills twice. */
+  private embedding: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly cfg: EmbeddingsConfig,
     private readonly store: VectorStore,
-    private readonly skills: MeaningSkill[],
   ) {}
 
-  /** Vectors of every skill: the stored ones by digest, the missing ones embedded now (and stored). */
-  private async skillVectors(): Promise<Map<string, number[]>> {
-    if (this.vectors) return this.vectors;
-    const missing = this.skills.filter((s) => !this.store.get(s.digest));
-    if (missing.length) {
+  /** Vectors of these skills: the stored ones by digest, the missing ones embedded now (and stored). */
+  private async skillVectors(skills: MeaningSkill[]): Promise<Map<string, number[]>> {
+    const fill = this.embedding.then(async () => {
+      let missing = skills.filter((s) => !this.store.get(s.digest));
+      if (!missing.length) return;
+      this.store.refresh(); // another process may have embedded them since
+      missing = missing.filter((s) => !this.store.get(s.digest));
+      if (!missing.length) return;
       const got = await embed(this.cfg, missing.map((s) => `${s.name}: ${s.description}`));
-      missing.forEach((s, i) => this.store.set(s.digest, got[i]!));
-    }
-    this.store.save(new Set(this.skills.map((s) => s.digest)));
-    this.vectors = new Map(this.skills.map((s) => [s.id, this.store.get(s.digest)!]));
-    return this.vectors;
+      missing.forEach((s, i) => this.store.set(s.digest, got[i]!, s.id));
+      try {
+        this.store.save();
+      } catch {
+        // a data home that cannot be written (full, read-only) costs the next process the embedding, not this ranking
+      }
+    });
+    this.embedding = fill.catch(() => {});
+    await fill;
+    return new Map(skills.map((s) => [s.id, this.store.get(s.digest)!]));
   }
 
-  /** The lexical result fused with the ranking by meaning, or the lexical one when the endpoint fails. */
-  async rank(request: string, lexical: SearchResult): Promise<HybridResult> {
-    if (this.down) return { ...lexical, ranking: "lexical" };
+  /**
+   * The lexical result over `skills` fused with their ranking by meaning, or the lexical one when the endpoint fails
+   * (this time and for the rest of the process: the first such result carries `fallback`, the later ones do not).
+   */
+  async rank(request: string, lexical: SearchResult, skills: MeaningSkill[]): Promise<HybridResult> {
+    if (this.down || !skills.length || !request.trim()) return { ...lexical, ranking: "lexical" };
     let byMeaning: { id: string; similarity: number }[];
     try {
-      const vectors = await this.skillVectors();
+      const vectors = await this.skillVectors(skills);
       const [q] = await embed(this.cfg, [request]);
       if (q!.length !== this.store.dims) throw new EmbeddingsError("embeddings.dimension", `the request's vector has ${q!.length} dimensions, the skills' ${this.store.dims}`);
-      byMeaning = this.skills.map((s) => ({ id: s.id, similarity: cosine(q!, vectors.get(s.id)!) })).sort((a, b) => b.similarity - a.similarity);
+      byMeaning = skills.map((s) => ({ id: s.id, similarity: cosine(q!, vectors.get(s.id)!) })).sort((a, b) => b.similarity - a.similarity);
     } catch (e) {
       if (!(e instanceof EmbeddingsError)) throw e;
+      if (this.down) return { ...lexical, ranking: "lexical" }; // another ranking said it already
       this.down = true;
       return { ...lexical, ranking: "lexical", fallback: `${e.code}: ${e.message}` };
     }
-    return { ...fuse(lexical, byMeaning, this.skills), ranking: "hybrid" };
+    return { ...fuse(lexical, byMeaning, skills), ranking: "hybrid" };
   }
+}
+
+const rankers = new Map<string, HybridRanker>();
+
+/**
+ * The process's one hybrid ranker for an endpoint, model and data home: every door of the process (the agent loop,
+ * the playground, trigger tests, the console's search) shares its vectors in memory and its verdict on the endpoint,
+ * so a failing endpoint is said once per process, not once per request.
+ */
+export function hybridRankerFor(cfg: EmbeddingsConfig, home: string): HybridRanker {
+  const key = JSON.stringify([home, cfg.url, cfg.model, cfg.key ?? "", cfg.timeoutMs ?? 0]);
+  let r = rankers.get(key);
+  if (!r) rankers.set(key, (r = new HybridRanker(cfg, new VectorStore(home, cfg))));
+  return r;
 }
 
 /** Reciprocal rank fusion of the lexical hits and the ranking by meaning; `why` names the part(s) that found each. */

@@ -21,6 +21,7 @@ import { historyKey, refFromHistory } from "../skills/location";
 import { casesOf, readTriggerSet } from "./sets";
 import { requestStop, watchStop } from "../stops";
 import { processEnv } from "../../../env";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
 export interface StartRunInput {
   ref: SkillRef;
@@ -162,6 +163,7 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
         skills: { index, context: rctx },
         searchIndex: index,
         provider,
+        routing: await routingFromSettings(env, ctx.dataHome.home),
         mode: input.mode,
         runs,
         threshold,

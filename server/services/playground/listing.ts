@@ -9,6 +9,7 @@ import { sessionSkillSet } from "./scope";
 import { listMessages, readableSession, type Actor } from "./sessions";
 import type { TurnDeps } from "./turn-deps";
 import { processEnv } from "../../../env";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
 /**
  * The listing the session's agent would see now (before a turn, or in another mode), for a typed request when
@@ -25,13 +26,15 @@ export async function listingPreview(deps: Pick<TurnDeps, "db" | "dataHome" | "e
     // not configured any more: the turn will say so; the preview uses the default window
   }
   const history: ChatMessage[] = (await listMessages(deps.db, sessionId)).filter((m) => m.role === "user").map((m) => ({ role: "user", content: m.content }));
-  const routed = router(entries, entries, index).route(request.trim(), { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens), recent: recentRequests(history) });
+  const { meaning } = await routingFromSettings(deps.env ?? processEnv(), deps.dataHome.home);
+  const routed = await router(entries, entries, index, meaning).route(request.trim(), { mode: mode ?? s.mode, budgetChars: listingBudgetFor(contextTokens), recent: recentRequests(history) });
   return {
     ...listingInfo(routed.listing),
     everything: everythingCost(entries.map((e) => e.file)),
     request: request.trim(),
     abstain: request.trim() ? routed.ranked.abstain : false,
     abstainReason: routed.ranked.reason ?? null,
+    routing: routed.notes,
     matches: request.trim() ? routed.ranked.hits.slice(0, 5).map((h) => ({ name: h.name, score: h.score, confidence: h.confidence, why: h.why })) : [],
   };
 }

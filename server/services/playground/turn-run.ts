@@ -12,6 +12,7 @@ import { configContextFor } from "../skills-config";
 import { scratchDirOf } from "./sessions";
 import type { TurnJob, TurnOutcome } from "./turn-protocol";
 import type { PlaygroundNote, StreamEvent } from "./types";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
 export interface TurnHooks {
   push(event: StreamEvent): void;
@@ -37,6 +38,7 @@ export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promis
       history: job.history,
       mode: job.mode,
       provider,
+      routing: await routingFromSettings(env, job.dataHome.home),
       skills: set.entries,
       ...("index" in set ? { searchIndex: set.index } : { skillsEnabled: false }),
       runner: turnRunner(shared, note),

@@ -1,21 +1,27 @@
 // The console's "which skill serves this request" box: the one ranking the agent uses (server/runtime/search),
 // over the skills this user's agents can use now (their layers, resolved with the policy in force, so a
 // blocked, disabled or unapproved skill is never found), with the explanation of each result.
-import { searchOf } from "../../runtime/agent/skill-source";
+import { router } from "../../runtime/agent/routing";
+import { routingFromSettings } from "../../runtime/agent/routing-settings";
+import { processEnv } from "../../../env";
 import { resolutionFor } from "../governance/context";
 import { resolveCached } from "../catalog/resolution";
 import type { SkillsContext } from "./context";
 import { refFromEntry } from "./location";
 import { sourceProvenance } from "../../runtime/sources/roots";
 
-export async function searchSkills(ctx: SkillsContext, request: string, limit = 10) {
+/** `env`: the settings that turn meaning search on (the process's own unless a test gives others). */
+export async function searchSkills(ctx: SkillsContext, request: string, limit = 10, env: Record<string, string | undefined> = processEnv()) {
   // The viewer's resolution: their policy and config, their tenants' skills only, their one tenant as the context's.
   const { index, ctx: context } = await resolutionFor(ctx.db, ctx.dataHome, ctx.actor);
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const sources = sourceProvenance(ctx.dataHome.home);
-  const r = searchOf({ index, context }, entries)(request, { limit });
+  // The router the agent routes with (meaning fused with words when an embeddings endpoint is configured).
+  const { meaning } = await routingFromSettings(env, ctx.dataHome.home);
+  const { ranked: r, notes } = await router({ index, context }, entries, undefined, meaning).find(request, limit);
   return {
+    notes,
     abstain: r.abstain,
     reason: r.reason ?? null,
     searched: r.searched,
