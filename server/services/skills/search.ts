@@ -2,6 +2,7 @@
 // over the skills this user's agents can use now (their layers, resolved with the policy in force, so a
 // blocked, disabled or unapproved skill is never found), with the explanation of each result.
 import { searchOf } from "../../runtime/agent/skill-source";
+import { searchReady } from "../../runtime/search/follow";
 import { resolutionFor } from "../governance/context";
 import { resolveCached } from "../catalog/resolution";
 import type { SkillsContext } from "./context";
@@ -14,6 +15,7 @@ export async function searchSkills(ctx: SkillsContext, request: string, limit = 
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const sources = sourceProvenance(ctx.dataHome.home);
+  await searchReady(index); // built in slices the first time, not in one hold of the console's thread
   const r = searchOf({ index, context }, entries)(request, { limit });
   return {
     abstain: r.abstain,
