@@ -3,7 +3,8 @@
 // holding 500 trigger cases; an admin signs in, opens the skill's trigger set as the page does, and starts a run
 // with the offline provider while another client asks /api/health every 20 ms until the run is done. What the
 // first run pays for that later ones do not (the ranking's search over the catalog, the token estimator) must not
-// hold the console's thread: health p99 under 100 ms. The machine's load average is printed beside the figures.
+// hold the console's thread: health p99 under 100 ms. A second run follows on the same console for comparison, and
+// the machine's load average is printed beside the figures.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,7 +56,8 @@ function seedSkillUnderTest(home: string): { layer: "enterprise"; skill: string 
   return { layer: "enterprise", skill: "release-build" };
 }
 
-export async function firstTriggerRunAfterStart(): Promise<Record<string, unknown>> {
+/** `cpuProf`: a folder for the console's CPU profile (its server process run under `node --cpu-prof`). */
+export async function firstTriggerRunAfterStart(cpuProf?: string): Promise<Record<string, unknown>> {
   if (!fs.existsSync(REAL_SKILLS)) return { skipped: `${REAL_SKILLS} is absent (set OMNIFORGE_SHARED_DIR)` };
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-first-run-"));
   fs.chmodSync(home, 0o700);
@@ -65,7 +67,7 @@ export async function firstTriggerRunAfterStart(): Promise<Record<string, unknow
   fs.mkdirSync(path.join(home, "project"));
   let started: Awaited<ReturnType<typeof startConsole>>;
   try {
-    started = await startConsole(repo, home, await freePort(), admin!);
+    started = await startConsole(repo, home, await freePort(), admin!, cpuProf);
   } catch (e) {
     fs.rmSync(home, { recursive: true, force: true });
     throw e;
@@ -77,18 +79,20 @@ export async function firstTriggerRunAfterStart(): Promise<Record<string, unknow
     const loadBefore = loadAverage();
     // The page before the run: the skill's trigger set (the first request after start to read the catalog).
     const openSet = await healthEvery(base, () => c.query("evals.getSet", { ref }, false));
-    let status = "running";
-    let results = 0;
-    const run = await healthEvery(base, async () => {
-      const { id } = await c.mutate<{ id: number }>("evals.start", { ref, provider: "offline", mode: "tool" });
-      while (status === "running") {
-        await new Promise((r) => setTimeout(r, 250));
-        const view = await c.query<{ status: string; results: unknown[] }>("evals.get", { id });
-        status = view.status;
-        results = view.results.length;
-      }
-    });
-    return { skills: SKILLS, cases: CASES, status, results, loadAverage1m5m15m: { before: loadBefore, after: loadAverage() }, openTriggerSet: openSet, run, met: run.healthP99Ms < 100 };
+    const trigger = () =>
+      healthEvery(base, async () => {
+        const { id } = await c.mutate<{ id: number }>("evals.start", { ref, provider: "offline", mode: "tool" });
+        for (;;) {
+          await new Promise((r) => setTimeout(r, 250));
+          const view = await c.query<{ status: string; results: unknown[] }>("evals.get", { id });
+          if (view.status !== "done" && view.status !== "running") throw new Error(`the trigger run ended ${view.status}`);
+          if (view.status === "done") return;
+        }
+      });
+    const run = await trigger();
+    // The same run again on the same console, warm: what the first one should not differ from, at the same load.
+    const secondRun = await trigger();
+    return { skills: SKILLS, cases: CASES, loadAverage1m5m15m: { before: loadBefore, after: loadAverage() }, openTriggerSet: openSet, run, secondRun, met: run.healthP99Ms < 100 };
   } finally {
     await stopConsole(child);
     fs.rmSync(home, { recursive: true, force: true });
