@@ -2,7 +2,10 @@ import type { NextConfig } from "next";
 import "./env";
 
 const config: NextConfig = {
-  serverExternalPackages: ["better-sqlite3", "chokidar"],
+  // gpt-tokenizer: required at run time, from Node's one module cache, so the encoding the bootstrap loads before the
+  // console listens (instrumentation.ts) is the one every route counts with; bundled, each graph loaded its own copy,
+  // and the first trigger run's listing paid for it on the console's thread (issue 35 item 5).
+  serverExternalPackages: ["better-sqlite3", "chokidar", "gpt-tokenizer"],
   poweredByHeader: false,
   devIndicators: false,
   // `npm test` type-checks the whole project with tsc as its own step; doing it again inside next build

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "./client";
 import { users } from "./schema";
 import { inTransaction } from "./transaction";
-import { dbKind } from "./dialect";
 import { tempDb } from "../server/test-support/temp-db";
+import { itOnSqlite } from "../server/test-support/needs";
 import { useTestHome } from "../server/test-support/test-home";
 
 const user = (id: string) => ({ id, email: `${id}@example.test`, name: id, passwordHash: "x" });
@@ -32,8 +32,7 @@ describe("inTransaction (on SQLite, or PostgreSQL under npm run test:pg)", () =>
   });
 
   // PostgreSQL runs each on a connection of its own, side by side; SQLite's one connection must queue them.
-  it("on SQLite, runs two transactions one after the other, and a nested one joins its parent", async (t) => {
-    if (dbKind(db()) !== "sqlite") t.skip();
+  itOnSqlite("on SQLite, runs two transactions one after the other, and a nested one joins its parent", "PostgreSQL runs them side by side, each on a connection of its own", async () => {
     const order: string[] = [];
     const slow = inTransaction(db(), async (tx) => {
       order.push("first begins");

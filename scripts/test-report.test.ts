@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeNeeding, postgresql } from "../server/test-support/needs";
 import { skippedSuites, type VitestReport } from "./test-report";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -53,6 +54,25 @@ describe("skipped suites in the test summary", () => {
     };
     expect(skippedSuites(report, repo)).toEqual(["x.test.ts › group › later (1 test): no reason given"]);
   });
+});
+
+describeNeeding(postgresql(), "skipped on the postgres part", () => {
+  // The part runs the files proven on PostgreSQL; a test of what only SQLite has is skipped there, and says why.
+  it("names a SQLite-only test with its reason, from a real vitest run on PostgreSQL", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "of-test-report-pg-"));
+    try {
+      const out = path.join(dir, "vitest.json");
+      const env = { ...process.env, OMNIFORGE_TEST_DATABASE: "postgres", CI: "" };
+      const r = spawnSync(path.join(repo, "node_modules", ".bin", "vitest"), ["run", "db/transaction.test.ts", "--reporter=json", `--outputFile.json=${out}`], { cwd: repo, env, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const report = JSON.parse(fs.readFileSync(out, "utf8")) as VitestReport;
+      expect(skippedSuites(report, repo)).toEqual([
+        "db/transaction.test.ts › inTransaction (on SQLite, or PostgreSQL under npm run test:pg) › on SQLite, runs two transactions one after the other, and a nested one joins its parent (1 test): needs SQLite: PostgreSQL runs them side by side, each on a connection of its own",
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe("npm test's parts", () => {

@@ -224,3 +224,26 @@ describe("sign-in through the OpenID provider", () => {
     }
   });
 });
+
+describe("the provider's callback route, per address (issue 35)", () => {
+  it("is counted before next-auth reads it: past ten times the sign-in limit an address lands on the login page, audited; others go on", async () => {
+    const { GET } = await import("../app/api/auth/[...nextauth]/route");
+    const { oidcCallbackRefusal } = await import("./auth-oidc");
+    const { setting } = await import("../env");
+    const limit = 10 * setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE");
+    const callback = ["callback", "oidc"];
+    const url = `${console_.url}/api/auth/callback/oidc?code=x&state=y`;
+    // Another next-auth path is not counted, however often it is asked.
+    for (let i = 0; i < limit + 5; i++) expect(await oidcCallbackRefusal(["csrf"], "10.9.9.9", url)).toBeNull();
+    for (let i = 0; i < limit; i++) expect(await oidcCallbackRefusal(callback, "10.9.9.9", url)).toBeNull();
+    // The route itself, as Next calls it: the peer address is the one the console's server stamps.
+    const { NextRequest } = await import("next/server");
+    const res = await GET(new NextRequest(url, { headers: { "x-omniforge-peer": "10.9.9.9" } }), { params: Promise.resolve({ nextauth: callback }) });
+    expect(res.status).toBe(303);
+    expect(refusal(res.headers.get("location")!)).toBe("rate_limited");
+    expect(await oidcCallbackRefusal(callback, "10.9.9.10", url)).toBeNull();
+    expect(auditOf("login_failed").filter((e) => e.details.reason === "rate_limited")).toEqual([
+      expect.objectContaining({ outcome: "refused", details: { reason: "rate_limited", method: "oidc", ip: "10.9.9.9" } }),
+    ]);
+  });
+});

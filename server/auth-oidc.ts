@@ -5,9 +5,11 @@ import type { User } from "next-auth";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import { groupsOfClaim } from "./domain/oidc";
 import { auditSinkFor } from "./services/audit";
+import { oidcCallbackWait } from "./services/auth/login";
 import { oidcSignIn } from "./services/auth/oidc";
 import { discoveryUrl, type OidcConfig } from "./services/auth/oidc-settings";
 import { ensureReady } from "./services/bootstrap";
+import { env } from "../env";
 
 export const OIDC_PROVIDER_ID = "oidc";
 
@@ -67,4 +69,15 @@ export async function completeOidcSignIn(config: OidcConfig, user: User, claims:
   if (!r.ok) throw new Error(r.reason);
   Object.assign(user, { id: r.user.id, email: r.user.email, name: r.user.name, sid: r.sid });
   return true;
+}
+
+/**
+ * The provider's callback (`/api/auth/callback/oidc`) from `ip`, counted before next-auth reads it: the login page
+ * with the rate_limited text when that address is over its limit (services/auth/login.ts), else null.
+ */
+export async function oidcCallbackRefusal(nextauth: readonly string[], ip: string, requestUrl: string): Promise<URL | null> {
+  if (nextauth[0] !== "callback" || nextauth[1] !== OIDC_PROVIDER_ID) return null;
+  const { db } = await ensureReady();
+  if ((await oidcCallbackWait(db, auditSinkFor(db), ip)) === 0) return null;
+  return new URL("/login?error=rate_limited", env.NEXTAUTH_URL ?? requestUrl);
 }

@@ -49,6 +49,7 @@ export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
   disabled: "This account is disabled. Ask an administrator to enable it.",
   no_email: "The identity provider sent no email for this account.",
   email_unverified: "A console user with this email exists, and the identity provider has not verified the email.",
+  rate_limited: "Too many sign-ins from this address in the last minute. Wait a minute, then sign in again.",
   OAuthSignin: "The identity provider could not be reached. Try again, or ask an administrator.",
   OAuthCallback: "The answer from the identity provider was refused. Start the sign-in again.",
   Callback: "The answer from the identity provider was refused. Start the sign-in again.",

@@ -1,5 +1,6 @@
 // Everything the console needs before the first request: the data home, the database with migrations, the
-// first administrator and (unless OMNIFORGE_DEMO=0) the demo skills. Idempotent and safe to call often.
+// first administrator, the token estimator loaded and (unless OMNIFORGE_DEMO=0) the demo skills. Idempotent and
+// safe to call often.
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { env } from "../../env";
@@ -7,6 +8,7 @@ import { getDb, type Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { ensureDataHome, readOrCreateSecret, resolveDataHome, type DataHome } from "../config";
 import { processWide } from "../process-wide";
+import { loadTokenizer } from "../runtime/skill/tokens";
 import { ensureRetentionJob } from "./audit/retention-job";
 import { seedDemoSkills } from "./demo/seed";
 import { generatePassword } from "./users/password";
@@ -49,6 +51,9 @@ export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
     const db = await getDb(dataHome);
     const adminId = await ensureFirstAdmin(db, dataHome);
     ensureRetentionJob(db, dataHome);
+    // Here, before the console listens, rather than inside the first request that estimates a cost (a trigger run's
+    // listing), which held every other request meanwhile (issue 35 item 5).
+    loadTokenizer();
     if (env.OMNIFORGE_DEMO) {
       const r = seedDemoSkills(dataHome, adminId);
       if (r.seeded) console.log(`[omniforge] demo data: ${r.count} skills written under ${dataHome.home}`);

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "vitest";
+import { testDatabaseIsPostgres } from "../../db/test-support/postgres-run";
 import { detectCgroups } from "../runtime/sandbox/cgroup";
 import { skipMark, type Need } from "./skip-mark";
 
@@ -69,4 +70,14 @@ export function itNeeding(needs: Requirement | Requirement[], title: string, fn:
   if (!r) it(title, fn, timeout);
   else if (underCi()) it(title, ciFailure(r));
   else it.skip(`${title} ${skipMark(r.need, r.missing!)}`, fn);
+}
+
+/**
+ * it() for what only SQLite has (a second connection to the database file, a write from an exit hook): on the
+ * PostgreSQL part of `npm test` it is skipped with `why` in its title, which the summary prints. Not a missing need
+ * of the machine, so CI skips it there too.
+ */
+export function itOnSqlite(title: string, why: string, fn: () => unknown, timeout?: number): void {
+  if (testDatabaseIsPostgres()) it.skip(`${title} ${skipMark("SQLite", why)}`, fn);
+  else it(title, fn, timeout);
 }

@@ -2,7 +2,8 @@
 // reporter's output (vitest's JSON included) and scripts/test.ts can list it beside `N passed, N failed`.
 // Pure: scripts/test.ts imports it.
 
-export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql";
+/** What the machine lacks, or "SQLite": a test of what only SQLite has, on the PostgreSQL part of `npm test`. */
+export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql" | "SQLite";
 
 const MARK = /\[skipped: needs ([^:\]]+): ([^\]]*)\]/;
 

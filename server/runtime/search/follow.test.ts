@@ -7,7 +7,7 @@ import { searchOf } from "../agent/skill-source";
 import { resolveAll } from "../registry/resolve";
 import { SkillIndex } from "../registry/skill-index";
 import { tempLayers, writeSkill, type TempLayers } from "../registry/test-support/registry";
-import { searchFor } from "./follow";
+import { SEARCH_SLICE, searchFor, searchReady } from "./follow";
 
 let t: TempLayers | undefined;
 afterEach(() => {
@@ -41,6 +41,41 @@ describe("the search follows the registry", () => {
     index.refresh([dir]);
     expect(search.search("render an invoice pdf").hits.map((h) => h.name)).not.toContain("sheet-tools");
     expect(search.size).toBe(1);
+  });
+});
+
+describe("the search built ahead, in slices (issue 35 item 5)", () => {
+  it("reads the catalog a slice per turn of the event loop, follows changes made meanwhile, and is then the one searchFor keeps", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".claude", "skills");
+    const n = SEARCH_SLICE * 4;
+    for (let i = 0; i < n; i++) writeSkill(root, `tool-${i}`, { description: `Handles chore number ${i} of the release.` });
+    const index = SkillIndex.build(t.config);
+    // Turns of the event loop that pass while the search is built: none when it is built in one go.
+    let turns = 0;
+    let built = false;
+    const tick = () => {
+      if (built) return;
+      turns++;
+      // A skill removed and one added on disk while the build is half way: the index refreshes, the search follows.
+      if (turns === 2) {
+        fs.rmSync(path.join(root, `tool-${n - 1}`), { recursive: true });
+        writeSkill(root, "late-comer", { description: "Waters the office plants." });
+        index.refresh([path.join(root, `tool-${n - 1}`), path.join(root, "late-comer")]);
+      }
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const pending = searchReady(index);
+    expect(searchReady(index)).toBe(pending); // one build for every caller
+    const search = await pending;
+    built = true;
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(search.size).toBe(n);
+    expect(search.search("water the plants").hits[0]?.name).toBe("late-comer");
+    expect(search.search(`chore number ${n - 1}`).hits.map((h) => h.name)).not.toContain(`tool-${n - 1}`);
+    expect(searchFor(index)).toBe(search);
+    expect(await searchReady(index)).toBe(search);
   });
 });
 

@@ -1,7 +1,8 @@
 // Token estimates for the stage-cost displays (metadata, body, resources). The o200k_base encoding is an
 // estimate for every model (Claude and local models tokenize differently), so callers label it "~N tokens".
 // The encoding takes hundreds of milliseconds to load, so it is loaded on the first call, not on import:
-// validating 10,000 skills never pays for it.
+// validating 10,000 skills never pays for it. The console loads it at start instead (loadTokenizer), before it
+// listens: loaded by the first trigger run's listing, it held every other request for 0.1-0.3 s (issue 35 item 5).
 import { createRequire } from "node:module";
 
 type Counter = (text: string) => number;
@@ -13,10 +14,12 @@ function load(): Counter {
     const mod = require("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter };
     return (text) => mod.countTokens(text);
   } catch {
-    // The tokenizer is missing from this bundle: fall back to the usual ~4 characters per token.
-    return (text) => Math.ceil(text.length / 4);
+    return fallback;
   }
 }
+
+/** The tokenizer is missing from this bundle: the usual ~4 characters per token. */
+const fallback: Counter = (text) => Math.ceil(text.length / 4);
 
 // The same long texts come back on every model call of a run and every run of a trigger test (the system prompt,
 // the tool specs): their counts are remembered, a bounded number of them.
@@ -41,6 +44,12 @@ function countBounded(count: Counter, text: string): number {
     last = m.index + m[0].length;
   }
   return n + count(text.slice(last));
+}
+
+/** Loads the encoding now, if it is not yet loaded; says whether the real tokenizer (not the fallback) counts. */
+export function loadTokenizer(): boolean {
+  counter ??= load();
+  return counter !== fallback;
 }
 
 /** Estimated token count of `text` (o200k_base; ~chars/4 if the tokenizer cannot load). */

@@ -234,4 +234,11 @@ describe("tool specs for the model", () => {
     expect(specs.map((s) => s.name)).toEqual(expect.arrayContaining(["read_file", "list_files", "search_files", "write_file", "run_script", "bash", "skill"]));
     expect(() => executor.register({ ...read, name: "Read_File", inputSchema: { type: "object" }, run: () => "" })).toThrow(/already registered/);
   });
+
+  it("converts each zod schema once, not again for every model call or every run's executor (issue 35 item 5)", () => {
+    const first = makeExecutor(world, runner).executor.specs();
+    const again = makeExecutor(world, runner).executor.specs();
+    const params = (specs: typeof first, name: string) => specs.find((s) => s.name === name)!.parameters;
+    for (const name of ["read_file", "bash", "skill"]) expect(params(again, name)).toBe(params(first, name));
+  });
 });

@@ -6,13 +6,13 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { dbKind } from "../../../db/dialect";
 import { auditEvents } from "../../../db/schema/audit";
 import { chainHash, chainMac, GENESIS_HASH } from "./hash";
 import { loadAuditKeys } from "./keys";
 import { auditSinkFor, flushAudit } from "./sink";
 import { chainVerifies, tempDb, type TempDb } from "./test-support/audit";
 import { AuditWriter } from "./writer";
+import { itOnSqlite } from "../../test-support/needs";
 
 let t: TempDb;
 beforeEach(() => {
@@ -23,10 +23,6 @@ afterEach(() => t.cleanup());
 // Read back through drizzle's awaited queries, so the file runs on SQLite and on PostgreSQL (npm run test:pg).
 const rows = (db: Db) =>
   db.select({ id: auditEvents.id, type: auditEvents.type, details: auditEvents.details, prevHash: auditEvents.prevHash, hash: auditEvents.hash }).from(auditEvents).orderBy(asc(auditEvents.id));
-const sqliteOnly = (t: { skip(note?: string): void }, why: string) => {
-  if (dbKind(tdb()) !== "sqlite") t.skip(why);
-};
-const tdb = () => t.db;
 
 describe("AuditWriter", () => {
   it("appends rows that link to the previous row's hash, starting at genesis", async () => {
@@ -94,8 +90,7 @@ describe("AuditWriter", () => {
     expect(auditSinkFor(t.db)).toBe(audit);
   });
 
-  it("keeps one chain when two connections (the console and the CLI) write to the same file", async (c) => {
-    sqliteOnly(c, "a second SQLite connection; writer-servers.test.ts has the PostgreSQL case");
+  itOnSqlite("keeps one chain when two connections (the console and the CLI) write to the same file", "a second connection to the database file; writer-servers.test.ts has the PostgreSQL case", async () => {
     const other = new Database(t.file);
     other.pragma("busy_timeout = 5000");
     const db2 = drizzle(other) as unknown as Db;
@@ -186,9 +181,8 @@ describe("AuditWriter", () => {
     await w.close();
   });
 
-  it("writes queued events when the process exits, and prints them as JSON lines", async (c) => {
-    // On PostgreSQL a write is async: only "beforeExit" can make one, not process.exit().
-    sqliteOnly(c, "an exit hook cannot wait for PostgreSQL");
+  // On PostgreSQL a write is async: only "beforeExit" can make one, not process.exit().
+  itOnSqlite("writes queued events when the process exits, and prints them as JSON lines", "an exit hook cannot wait for a PostgreSQL write", async () => {
     const script = path.join(t.dir, "exit.ts");
     const repo = process.cwd();
     fs.writeFileSync(

@@ -21,6 +21,25 @@ function loginLimiter(db: Db): SharedRateLimiter {
   return l;
 }
 
+/**
+ * The identity provider's callbacks per address, counted before next-auth reads them (issue 35): at ten times the
+ * password limit, since a whole office behind one address signs in through the provider in the same minutes.
+ */
+const OIDC_CALLBACKS_PER_LOGIN_LIMIT = 10;
+const oidcLimiters = processWide("oidcCallbackLimiters", () => new WeakMap<Db, SharedRateLimiter>());
+function oidcCallbackLimiter(db: Db): SharedRateLimiter {
+  let l = oidcLimiters().get(db);
+  if (!l) oidcLimiters().set(db, (l = new SharedRateLimiter(db, OIDC_CALLBACKS_PER_LOGIN_LIMIT * setting("OMNIFORGE_LOGIN_LIMIT_PER_MINUTE"), 60_000)));
+  return l;
+}
+
+/** Counts one callback of the identity provider from `ip`; over the limit, audits the refusal and returns the wait (ms), else 0. */
+export async function oidcCallbackWait(db: Db, audit: AuditSink, ip: string, limiter: AttemptCounter = oidcCallbackLimiter(db)): Promise<number> {
+  const wait = await limiter.hit(`oidc-address:${ip}`);
+  if (wait > 0) audit.record({ type: "login_failed", actor: { id: "anonymous" }, outcome: "refused", details: { reason: "rate_limited", method: "oidc", ip } });
+  return wait;
+}
+
 /** What counts sign-in attempts: the shared limiter, or in a test any counter with the same hit(). */
 interface AttemptCounter {
   hit(key: string): Promise<number> | number;

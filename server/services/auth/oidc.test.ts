@@ -3,7 +3,7 @@ import { parseRoleMap } from "../../domain/oidc";
 import { MemoryAuditSink } from "../../runtime/audit/events";
 import { tempDb } from "../../test-support/temp-db";
 import { createUser, findUserById, updateUser } from "../users/users";
-import { oidcSignIn, type OidcIdentity } from "./oidc";
+import { LAST_ADMIN_KEPT, oidcSignIn, type OidcIdentity } from "./oidc";
 import { sessionUser } from "./sessions";
 
 // The step after the provider's answer is checked, on a real SQLite file: who the person is, their role, refusals.
@@ -65,6 +65,33 @@ describe("oidcSignIn", () => {
     expect(await signIn(who({ groups: ["admins"] }))).toMatchObject({ ok: false, reason: "disabled" });
     expect((await findUserById(t.db, r.user.id))?.role).toBe("author");
     expect(await signIn(who({ subject: "s-9", email: undefined }))).toMatchObject({ ok: false, reason: "no_email" });
+  });
+});
+
+describe("the last active administrator at sign-in (issue 35)", () => {
+  it("keeps the admin role the provider's groups no longer give, with the reason in the audit, and opens the session", async () => {
+    const first = await signIn(who({ groups: ["admins"] }));
+    if (!first.ok) throw new Error(first.message);
+    const r = await signIn(who({ groups: ["eng"], name: "Ann" }));
+    expect(r).toMatchObject({ ok: true, user: { id: first.user.id, role: "admin", name: "Ann" } });
+    expect((await findUserById(t.db, first.user.id))?.role).toBe("admin");
+    const refused = audit.events.filter((e) => e.type === "user_updated" && e.outcome === "refused");
+    expect(refused).toEqual([
+      expect.objectContaining({ actor: { id: first.user.id, email: "ann@corp.example" }, details: expect.objectContaining({ rule: "last-admin", role: { kept: "admin", groupsGive: "author" }, reason: LAST_ADMIN_KEPT, issuer: ISSUER }) }),
+    ]);
+    // The name still follows the provider; only the role was kept.
+    expect(audit.events.filter((e) => e.type === "user_updated" && e.outcome === "ok").at(-1)?.details).toMatchObject({ after: { role: "admin", name: "Ann" } });
+  });
+
+  it("demotes as the groups say once another active administrator exists, and a disabled one does not count", async () => {
+    const first = await signIn(who({ groups: ["admins"] }));
+    if (!first.ok) throw new Error(first.message);
+    const other = await createUser(t.db, { email: "root@corp.example", role: "admin", password: "password1" });
+    await updateUser(t.db, other.id, { disabled: true });
+    expect(await signIn(who({ groups: ["eng"] }))).toMatchObject({ ok: true, user: { role: "admin" } });
+    await updateUser(t.db, other.id, { disabled: false });
+    expect(await signIn(who({ groups: ["eng"] }))).toMatchObject({ ok: true, user: { role: "author" } });
+    expect(audit.events.filter((e) => e.type === "user_updated" && e.outcome === "refused")).toHaveLength(1);
   });
 });
 

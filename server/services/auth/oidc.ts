@@ -1,7 +1,7 @@
 // A sign-in through the OpenID provider, once the provider's ID token has been checked (next-auth: state, PKCE,
 // nonce, signature, issuer and audience). The person is found by issuer and subject, created on first sign-in,
 // and their role is set from the mapped groups at every sign-in, so leaving the admins' group takes the role
-// away at the next one. The session is our server-side one, as a password sign-in's.
+// away at the next one (unless they are the last active administrator). The session is our server-side one, as a password sign-in's.
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
@@ -9,7 +9,8 @@ import { userIdentities, users, type User } from "../../../db/schema";
 import type { AuditSink } from "../../runtime/audit/events";
 import { roleOfGroups, SIGN_IN_ERRORS, type RoleMap } from "../../domain/oidc";
 import { hashPassword } from "../users/password";
-import { findUserByEmail, findUserById, normaliseEmail, toPublic, type PublicUser } from "../users/users";
+import { inTransaction } from "../../../db/transaction";
+import { activeAdminsOtherThan, findUserByEmail, findUserById, normaliseEmail, toPublic, type PublicUser } from "../users/users";
 import { startSession } from "./sessions";
 import { setUserTenants } from "../tenants/membership";
 import { TENANTS_PER_USER_MAX, tenantName } from "../../domain/tenants";
@@ -84,7 +85,15 @@ async function createFromProvider(db: Db, audit: AuditSink, email: string, name:
   return (await findUserById(db, id))!;
 }
 
-/** The provider is the source of a person's role, and of their email and name when they change there. */
+/** Why the last active administrator keeps the role the provider's groups no longer give (audited at sign-in). */
+export const LAST_ADMIN_KEPT =
+  "The identity provider's groups no longer make this person an administrator, but they are the console's last active administrator: the role stays until another administrator exists (add one, then sign in again).";
+
+/**
+ * The provider is the source of a person's role, and of their email and name when they change there. One
+ * exception, as on the users page: the last active administrator is not demoted, so a group renamed or emptied at
+ * the provider cannot leave the console without anyone who can act; the refusal is audited with its reason.
+ */
 async function refresh(db: Db, audit: AuditSink, before: User, from: { role?: User["role"]; email?: string; name?: string }, provider: object): Promise<User> {
   const change: Partial<User> = {};
   if (from.role && from.role !== before.role) change.role = from.role;
@@ -92,8 +101,24 @@ async function refresh(db: Db, audit: AuditSink, before: User, from: { role?: Us
   if (from.email && from.email !== before.email && !(await findUserByEmail(db, from.email))) change.email = from.email;
   const name = from.name?.trim().slice(0, 200);
   if (name && name !== before.name) change.name = name;
+  let kept = false;
+  // Checked and written in one transaction, so two last admins signing in at once cannot both be demoted.
+  await inTransaction(db, async (tx) => {
+    if (change.role && before.role === "admin" && !before.disabled && (await activeAdminsOtherThan(tx, before.id)) === 0) {
+      delete change.role;
+      kept = true;
+    }
+    if (Object.keys(change).length) await tx.update(users).set({ ...change, updatedAt: new Date() }).where(eq(users.id, before.id));
+  });
+  if (kept) {
+    audit.record({
+      type: "user_updated",
+      actor: { id: before.id, email: before.email },
+      outcome: "refused",
+      details: { userId: before.id, email: before.email, method: "oidc", ...provider, rule: "last-admin", role: { kept: "admin", groupsGive: from.role }, reason: LAST_ADMIN_KEPT },
+    });
+  }
   if (Object.keys(change).length === 0) return before;
-  await db.update(users).set({ ...change, updatedAt: new Date() }).where(eq(users.id, before.id));
   const after = (await findUserById(db, before.id))!;
   audit.record({
     type: "user_updated",

@@ -10,6 +10,7 @@ import { evalRuns, type EvalRunRow } from "../../../db/schema";
 import type { DisclosureMode } from "../../domain/vocabulary";
 import { defaultRuns, DEFAULT_THRESHOLD, gradeTaskEvals, runTriggerEval, summarize, type TaskGrade, type EvalSummary, type QueryResult, type TriggerCase } from "../../runtime/evals";
 import { effectiveSkills } from "../../runtime/agent/skill-source";
+import { searchReady } from "../../runtime/search/follow";
 import { processWide } from "../../process-wide";
 import { resolutionFor } from "../governance/context";
 import { checkProviderChoice, providerFor } from "../playground/providers";
@@ -157,6 +158,9 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
     let status: EvalRunView["status"] = "done";
     let error: string | null = null;
     try {
+      // The ranking's search over this catalog, built ahead in slices: the first run after start built it inside
+      // its first query, holding every other request meanwhile.
+      await searchReady(index);
       await runTriggerEval({
         skill: entry.name,
         cases,

@@ -3,6 +3,7 @@
 // blocked, disabled or unapproved skill is never found), with the explanation of each result.
 import { router } from "../../runtime/agent/routing";
 import { routingFromSettings } from "../../runtime/agent/routing-settings";
+import { searchReady } from "../../runtime/search/follow";
 import { processEnv } from "../../../env";
 import { resolutionFor } from "../governance/context";
 import { resolveCached } from "../catalog/resolution";
@@ -17,6 +18,7 @@ export async function searchSkills(ctx: SkillsContext, request: string, limit = 
   const entries = resolveCached(index, context).skills.filter((e) => e.loadable);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const sources = sourceProvenance(ctx.dataHome.home);
+  await searchReady(index); // built in slices the first time, not in one hold of the console's thread
   // The router the agent routes with (meaning fused with words when an embeddings endpoint is configured).
   const { meaning } = await routingFromSettings(env, ctx.dataHome.home);
   const { ranked: r, notes } = await router({ index, context }, entries, undefined, meaning).find(request, limit);

@@ -56,7 +56,7 @@ export async function createUser(
   return toPublic((await findUserById(db, row.id))!);
 }
 
-async function activeAdminsOtherThan(db: Db, id: string): Promise<number> {
+export async function activeAdminsOtherThan(db: Db, id: string): Promise<number> {
   const [r] = await db
     .select({ n: sql<number>`count(*)` })
     .from(users)

@@ -1,9 +1,14 @@
 import NextAuth from "next-auth";
-import type { NextRequest } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
 import { authOptionsFor, clientIp } from "~/server/auth";
+import { oidcCallbackRefusal } from "~/server/auth-oidc";
 
-// Options per request: the OpenID sign-in's callback records the address it came from.
-function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }) {
-  return NextAuth(req, ctx as never, authOptionsFor(clientIp(req.headers)));
+// Options per request: the OpenID sign-in's callback records the address it came from, and is counted per address
+// before next-auth reads it.
+async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }) {
+  const ip = clientIp(req.headers);
+  const refused = await oidcCallbackRefusal((await ctx.params).nextauth, ip, req.url);
+  if (refused) return NextResponse.redirect(refused, 303);
+  return NextAuth(req, ctx as never, authOptionsFor(ip));
 }
 export { handler as GET, handler as POST };
