@@ -1,5 +1,7 @@
-// The console's database as the command line opens it (policy, token create, agent run's audit): PostgreSQL when
-// DATABASE_URL is set, as the console picks it (openConsole), else <home>/console.db. A read opens it
+// The console's database as the command line opens it, the one door every command goes through to read console
+// state or write audit rows (policy, token create, agent run, skill deploy, source, publish marketplace): PostgreSQL
+// when DATABASE_URL is set, as the console picks it (openConsole), else <home>/console.db. Who opens it closes it
+// with the close() it came with. A read opens it
 // read-only and never migrates: `policy list` must not turn an empty or foreign file into a console database, nor
 // need write access to look. A write needs the file to be there (the console makes it), a regular file, writable by
 // this user; it migrates as the console would. Every failure is one line naming the file, what is wrong and what to
@@ -76,8 +78,18 @@ export async function openConsole(home: string, access: "read" | "write", env: E
   }
 }
 
+/**
+ * The console's database for a command whose audit is the console's only when there is a console (source,
+ * publish marketplace, skill deploy, agent run): openConsole when DATABASE_URL is set or the home has a console.db,
+ * else null (the command works on the data home alone). Never a console.db beside a console on PostgreSQL.
+ */
+export async function openConsoleIfAny(home: string, access: "read" | "write", env: EnvSource): Promise<ConsoleDatabase | null> {
+  if (!(await consoleDatabaseUrl(env)) && !fs.existsSync(path.join(path.resolve(home), "console.db"))) return null;
+  return openConsole(home, access, env);
+}
+
 /** Closes a database openConsoleDb opened (the connection is the driver's, so is closing it). */
-export function closeConsoleDb(db: Db): void {
+function closeConsoleDb(db: Db): void {
   db.$client.close();
 }
 

@@ -5,8 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
-import { dbKind } from "../../../db/dialect";
-import { ConsoleDbError, openConsole } from "../console-db";
+import { ConsoleDbError, openConsoleIfAny, type ConsoleDatabase } from "../console-db";
 import { errorLine } from "../error-line";
 import { signalExitCode, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
@@ -138,33 +137,28 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   // Audit: the console's database when there is one (its PostgreSQL with DATABASE_URL, or a console.db in this
   // home), else memory.
-  let audit: AuditSink;
-  let flush: () => Promise<unknown> = async () => {};
-  let auditWhere: string;
-  const dbFile = path.join(config.home, "console.db");
   const memory = new MemoryAuditSink();
-  if (io.env.DATABASE_URL || fs.existsSync(dbFile)) {
-    try {
-      const opened = await openConsole(config.home, "write", io.env);
-      const writer = auditSinkFor(opened.db, { stdout: false });
-      // Said to come from the command line, on this host as this user: without a source the audit page took these
-      // turns for the console playground's.
-      const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
-      audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
-      flush = async () => {
-        await writer.flush();
-        // A PostgreSQL pool would hold the command open; console.db stays open for the writer's exit hook, as before.
-        if (dbKind(opened.db) === "postgres") await opened.close();
-      };
-      auditWhere = opened.where;
-    } catch (e) {
-      io.err(`omniforge agent run: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}; audit events stay in memory\n`);
-      audit = memory;
-      auditWhere = "memory";
-    }
-  } else {
-    audit = memory;
-    auditWhere = "memory";
+  let audit: AuditSink = memory;
+  let flush: () => Promise<unknown> = async () => {};
+  let auditWhere = "memory";
+  let opened: ConsoleDatabase | null = null;
+  try {
+    opened = await openConsoleIfAny(config.home, "write", io.env);
+  } catch (e) {
+    io.err(`omniforge agent run: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}; audit events stay in memory\n`);
+  }
+  if (opened) {
+    const { db, close, where } = opened;
+    const writer = auditSinkFor(db, { stdout: false });
+    // Said to come from the command line, on this host as this user: without a source the audit page took these
+    // turns for the console playground's.
+    const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
+    audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
+    flush = async () => {
+      await writer.flush();
+      await close();
+    };
+    auditWhere = where;
   }
 
   const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-scratch-"));
