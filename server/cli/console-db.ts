@@ -13,7 +13,6 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { openDb, schema, type Db } from "../../db/client";
 import { ExistingDatabaseError, openExistingPostgres } from "../../db/postgres/existing";
 import type { EnvSource } from "../../env";
-import { consoleDatabaseUrl } from "./policy-source";
 import { notARegularFile, sqliteProblem } from "../../db/sqlite-file";
 import { PRIVATE_FILE_MODE } from "../domain/limits";
 import { printable } from "./printable";
@@ -86,6 +85,39 @@ export async function openConsole(home: string, access: "read" | "write", env: E
 export async function openConsoleIfAny(home: string, access: "read" | "write", env: EnvSource): Promise<ConsoleDatabase | null> {
   if (!(await consoleDatabaseUrl(env)) && !fs.existsSync(path.join(path.resolve(home), "console.db"))) return null;
   return openConsole(home, access, env);
+}
+
+/**
+ * Runs `read` on the console's database opened to read (openConsoleIfAny), then closes it; null when there is no
+ * console. The skill commands read the console's policy and doctor settings this way. A refusal or a failed read
+ * is one line, "cannot read the console policy from <where>: <why>".
+ */
+export async function readConsole<T>(home: string, env: EnvSource, read: (db: Db) => Promise<T>): Promise<{ value: T; where: string } | null> {
+  let opened: ConsoleDatabase | null;
+  try {
+    opened = await openConsoleIfAny(home, "read", env);
+  } catch (e) {
+    // A DATABASE_URL that is not one says so with the setting's own line.
+    throw e instanceof ConsoleDbError ? new Error(`cannot read the console policy from ${e.message}`) : e;
+  }
+  if (!opened) return null;
+  try {
+    return { value: await read(opened.db), where: opened.where };
+  } catch (e) {
+    throw new Error(`cannot read the console policy from ${opened.where}: ${sqliteProblem(e)}`);
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * The console's DATABASE_URL when set, checked as the console checks it (a wrong one is refused with one line). The
+ * settings module is loaded only then: a plain `skill list` does not pay for it.
+ */
+async function consoleDatabaseUrl(env: EnvSource | undefined): Promise<string | undefined> {
+  if (!env?.DATABASE_URL) return undefined;
+  const { setting } = await import("../../env");
+  return setting("DATABASE_URL", env);
 }
 
 /** Closes a database openConsoleDb opened (the connection is the driver's, so is closing it). */
