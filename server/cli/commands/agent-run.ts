@@ -30,8 +30,8 @@ const USAGE = `usage: omniforge agent run "<request>" [--mode tool|prompt|orches
                            [--json] [--home DIR] [--project DIR] [--user ID] [--environment NAME]
                            [--agent NAME] [--tenant NAME] [--policy FILE.json] [--steps N]
   --mode      disclosure mode (default: tool)
-  --policy    a policy file; default: the console's policy when the data home holds a console.db, so a skill
-              blocked or waiting for approval there is never offered here
+  --policy    a policy file; default: the console's policy (DATABASE_URL's PostgreSQL, else the data home's
+              console.db), so a skill blocked or waiting for approval there is never offered here
   --provider  offline (default, or $OMNIFORGE_PROVIDER; rule-based, no key), openai (OPENAI_BASE_URL, OPENAI_API_KEY, OMNIFORGE_MODEL),
               anthropic (ANTHROPIC_API_KEY)
   --json      one JSON object per event, one per line
@@ -126,7 +126,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     provider = createProvider(values.provider, io.env);
     config = configFrom(values, io);
-    // The console's policy when this home has a console.db: a skill blocked there is never offered here.
+    // The console's policy when it has a database: a skill blocked there is never offered here.
     ({ ctx, policyFrom, settings } = await contextFor(config, values, io.cwd, io.env));
     // config.yaml's defaults, under the flags.
     if (!values.mode && settings.mode) mode = settings.mode;

@@ -22,8 +22,8 @@ export const summary = "Check skills for incoherent allowed-tools, unsafe script
 
 const USAGE = `usage: omniforge skill doctor [<path>...] [--json] [--fail-on high|medium|low] [--ignore CODE]...
   <path>     a skill folder, or a folder of skill folders (every SKILL.md below it); none: the whole catalog
-             (the definitions agents get, by layers, resolution and, when <home>/console.db exists, the console's
-             policy; and every definition that does not load)
+             (the definitions agents get, by layers, resolution and the console's policy when it has a
+             database, DATABASE_URL or <home>/console.db; and every definition that does not load)
   --fail-on  exit 1 when a finding at or above this severity is not silenced (default high)
   --ignore   silence a check (e.g. tools.unused, or a family: scripts.*) as a policy would; repeatable.
              A skill silences its own with metadata: { doctor-ignore: "code1 code2" }
