@@ -14,6 +14,7 @@ export const PASSING_ON_POSTGRES = [
   "server/api/trpc.test.ts",
   "server/http/catalog-matrix.test.ts",
   "server/http/catalog-route.test.ts",
+  "server/cli/audit-database.test.ts",
   "server/cli/commands/sync.test.ts",
   "server/cli/policy-database.test.ts",
   "server/services/audit/resolve.test.ts",

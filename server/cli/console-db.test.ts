@@ -10,6 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb, type TempDb } from "../test-support/temp-db";
 import { describeNeeding, root } from "../test-support/needs";
 import { createUser } from "../services/users/users";
+import { MemoryAuditSink } from "../runtime/audit/events";
+import { changePolicy } from "../services/governance/policy-change";
+import { effectivePolicy } from "../services/policy/store";
+import { readConsole } from "./console-db";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 let base: string;
@@ -145,5 +149,28 @@ describeNeeding(root(), "a console.db this user may read but not write", () => {
     const r = omniforge(["policy", "list"], { home: bare, as: nobody, node });
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^omniforge policy list: \S+console\.db: cannot be read by this user: SQLite must create its -shm file beside it/);
+  });
+});
+
+describe("readConsole (the skill commands' view of the console's policy)", () => {
+  const policyOf = (home: string) => readConsole(home, {}, (db) => effectivePolicy(db));
+
+  it("is null without a console, and the stored policy with approvals, named by its file, when there is one", async () => {
+    const empty = path.join(base, "no-console");
+    fs.mkdirSync(empty);
+    expect(await policyOf(empty)).toBeNull();
+    const t = tempDb();
+    try {
+      await changePolicy(t.db, { op: "block", name: "git-helper" }, { audit: new MemoryAuditSink(), actor: { id: "a" } });
+      await changePolicy(t.db, { op: "setRequireApproval", scripts: true }, { audit: new MemoryAuditSink(), actor: { id: "a" } });
+      expect(await policyOf(t.dir)).toEqual({ value: expect.objectContaining({ blockedNames: ["git-helper"], requireApprovalForScripts: true, approvedDigests: {} }), where: t.file });
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("a file that is not a database is one line naming it", async () => {
+    const h = home("text", (f) => fs.writeFileSync(f, "not sqlite at all, just text".repeat(10)));
+    await expect(policyOf(h)).rejects.toThrow(`cannot read the console policy from ${h}/console.db: not a usable database (file is not a database)`);
   });
 });

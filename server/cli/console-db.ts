@@ -1,5 +1,7 @@
-// The console's database as the command line opens it (policy, token create, agent run's audit): PostgreSQL when
-// DATABASE_URL is set, as the console picks it (openConsole), else <home>/console.db. A read opens it
+// The console's database as the command line opens it, the one door every command goes through to read console
+// state or write audit rows (policy, token create, agent run, skill deploy, source, publish marketplace): PostgreSQL
+// when DATABASE_URL is set, as the console picks it (openConsole), else <home>/console.db. Who opens it closes it
+// with the close() it came with. A read opens it
 // read-only and never migrates: `policy list` must not turn an empty or foreign file into a console database, nor
 // need write access to look. A write needs the file to be there (the console makes it), a regular file, writable by
 // this user; it migrates as the console would. Every failure is one line naming the file, what is wrong and what to
@@ -11,7 +13,6 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { openDb, schema, type Db } from "../../db/client";
 import { ExistingDatabaseError, openExistingPostgres } from "../../db/postgres/existing";
 import type { EnvSource } from "../../env";
-import { consoleDatabaseUrl } from "./policy-source";
 import { notARegularFile, sqliteProblem } from "../../db/sqlite-file";
 import { PRIVATE_FILE_MODE } from "../domain/limits";
 import { printable } from "./printable";
@@ -76,8 +77,51 @@ export async function openConsole(home: string, access: "read" | "write", env: E
   }
 }
 
+/**
+ * The console's database for a command whose audit is the console's only when there is a console (source,
+ * publish marketplace, skill deploy, agent run): openConsole when DATABASE_URL is set or the home has a console.db,
+ * else null (the command works on the data home alone). Never a console.db beside a console on PostgreSQL.
+ */
+export async function openConsoleIfAny(home: string, access: "read" | "write", env: EnvSource): Promise<ConsoleDatabase | null> {
+  if (!(await consoleDatabaseUrl(env)) && !fs.existsSync(path.join(path.resolve(home), "console.db"))) return null;
+  return openConsole(home, access, env);
+}
+
+/**
+ * Runs `read` on the console's database opened to read (openConsoleIfAny), then closes it; null when there is no
+ * console. The skill commands read the console's policy and doctor settings this way. A refusal or a failed read
+ * is one line, "cannot read the console policy from <where>: <why>".
+ */
+export async function readConsole<T>(home: string, env: EnvSource, read: (db: Db) => Promise<T>): Promise<{ value: T; where: string } | null> {
+  let opened: ConsoleDatabase | null;
+  try {
+    opened = await openConsoleIfAny(home, "read", env);
+  } catch (e) {
+    // A DATABASE_URL that is not one says so with the setting's own line.
+    throw e instanceof ConsoleDbError ? new Error(`cannot read the console policy from ${e.message}`) : e;
+  }
+  if (!opened) return null;
+  try {
+    return { value: await read(opened.db), where: opened.where };
+  } catch (e) {
+    throw new Error(`cannot read the console policy from ${opened.where}: ${sqliteProblem(e)}`);
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * The console's DATABASE_URL when set, checked as the console checks it (a wrong one is refused with one line). The
+ * settings module is loaded only then: a plain `skill list` does not pay for it.
+ */
+async function consoleDatabaseUrl(env: EnvSource | undefined): Promise<string | undefined> {
+  if (!env?.DATABASE_URL) return undefined;
+  const { setting } = await import("../../env");
+  return setting("DATABASE_URL", env);
+}
+
 /** Closes a database openConsoleDb opened (the connection is the driver's, so is closing it). */
-export function closeConsoleDb(db: Db): void {
+function closeConsoleDb(db: Db): void {
   db.$client.close();
 }
 

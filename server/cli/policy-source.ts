@@ -1,9 +1,9 @@
 // The one place the command line gets its policy: a --policy FILE.json when given, else the console's own stored
 // policy and approvals, read (only) from the console's PostgreSQL when DATABASE_URL is set, as the console itself
-// picks its database, or from the data home's console.db, else none. Every command that reads
+// picks its database, or from the data home's console.db, else none (console-db.ts decides). Every command that reads
 // skills (list, search, eval, agent run, deploy) resolves with it, so the CLI never offers what the console blocks.
-// The console reader (SQLite, drizzle, the schema, the doctor) is imported only when a console.db is there: on a
-// plain skills folder `omniforge skill list` would otherwise spend most of its start loading it.
+// The console reader (SQLite, drizzle, the schema) is imported only when a console may be there: on a plain skills
+// folder `omniforge skill list` would otherwise spend most of its start loading it.
 import fs from "node:fs";
 import path from "node:path";
 import type { LayerConfig } from "../runtime/registry/layers";
@@ -44,27 +44,11 @@ export async function policyFor(config: LayerConfig, opts: { file?: string; cwd:
     const file = path.resolve(opts.cwd, opts.file);
     return { policy: await readPolicyFile(file, opts.file), from: file };
   }
-  const databaseUrl = await consoleDatabaseUrl(opts.env);
-  if (databaseUrl) {
-    const [{ policyFromHome }, { redactUrl }] = await Promise.all([import("../services/policy/home-policy"), import("../../db/postgres/client")]);
-    const policy = await policyFromHome(config.home, { userId: config.userId, databaseUrl });
-    return { policy: policy ?? undefined, from: redactUrl(databaseUrl) };
-  }
-  const db = path.join(path.resolve(config.home), "console.db");
-  if (!fs.existsSync(db)) return { from: null };
-  const { policyFromHome } = await import("../services/policy/home-policy");
-  const policy = await policyFromHome(config.home, { userId: config.userId });
-  return policy ? { policy, from: db } : { from: null };
-}
-
-/**
- * The console's DATABASE_URL when set, checked as the console checks it (a wrong one is refused with one line). The
- * settings module is loaded only then: a plain `skill list` does not pay for it.
- */
-export async function consoleDatabaseUrl(env: EnvSource | undefined): Promise<string | undefined> {
-  if (!env?.DATABASE_URL) return undefined;
-  const { setting } = await import("../../env");
-  return setting("DATABASE_URL", env);
+  // The console's reader (SQLite, drizzle, the schema) is loaded only when a console may be there.
+  if (!opts.env?.DATABASE_URL && !fs.existsSync(path.join(path.resolve(config.home), "console.db"))) return { from: null };
+  const [{ readConsole }, { effectivePolicy }] = await Promise.all([import("./console-db"), import("../services/policy/store")]);
+  const read = await readConsole(config.home, opts.env ?? {}, (db) => effectivePolicy(db, { userId: config.userId ?? null }));
+  return read ? { policy: read.value, from: read.where } : { from: null };
 }
 
 /** The resolution context of a command: scope values from its flags, the policy from policyFor. */

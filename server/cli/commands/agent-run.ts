@@ -5,8 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CONTEXT_FLAGS, parseCommand, stringFlags, wholeNumber } from "../args";
-import { dbKind } from "../../../db/dialect";
-import { ConsoleDbError, openConsole } from "../console-db";
+import { ConsoleDbError, openConsoleIfAny, type ConsoleDatabase } from "../console-db";
 import { errorLine } from "../error-line";
 import { signalExitCode, type CliIO } from "../io";
 import { contextFor } from "../policy-source";
@@ -31,8 +30,8 @@ const USAGE = `usage: omniforge agent run "<request>" [--mode tool|prompt|orches
                            [--json] [--home DIR] [--project DIR] [--user ID] [--environment NAME]
                            [--agent NAME] [--tenant NAME] [--policy FILE.json] [--steps N]
   --mode      disclosure mode (default: tool)
-  --policy    a policy file; default: the console's policy when the data home holds a console.db, so a skill
-              blocked or waiting for approval there is never offered here
+  --policy    a policy file; default: the console's policy (DATABASE_URL's PostgreSQL, else the data home's
+              console.db), so a skill blocked or waiting for approval there is never offered here
   --provider  offline (default, or $OMNIFORGE_PROVIDER; rule-based, no key), openai (OPENAI_BASE_URL, OPENAI_API_KEY, OMNIFORGE_MODEL),
               anthropic (ANTHROPIC_API_KEY)
   --json      one JSON object per event, one per line
@@ -127,7 +126,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     provider = createProvider(values.provider, io.env);
     config = configFrom(values, io);
-    // The console's policy when this home has a console.db: a skill blocked there is never offered here.
+    // The console's policy when it has a database: a skill blocked there is never offered here.
     ({ ctx, policyFrom, settings } = await contextFor(config, values, io.cwd, io.env));
     // config.yaml's defaults, under the flags.
     if (!values.mode && settings.mode) mode = settings.mode;
@@ -138,33 +137,28 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   // Audit: the console's database when there is one (its PostgreSQL with DATABASE_URL, or a console.db in this
   // home), else memory.
-  let audit: AuditSink;
-  let flush: () => Promise<unknown> = async () => {};
-  let auditWhere: string;
-  const dbFile = path.join(config.home, "console.db");
   const memory = new MemoryAuditSink();
-  if (io.env.DATABASE_URL || fs.existsSync(dbFile)) {
-    try {
-      const opened = await openConsole(config.home, "write", io.env);
-      const writer = auditSinkFor(opened.db, { stdout: false });
-      // Said to come from the command line, on this host as this user: without a source the audit page took these
-      // turns for the console playground's.
-      const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
-      audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
-      flush = async () => {
-        await writer.flush();
-        // A PostgreSQL pool would hold the command open; console.db stays open for the writer's exit hook, as before.
-        if (dbKind(opened.db) === "postgres") await opened.close();
-      };
-      auditWhere = opened.where;
-    } catch (e) {
-      io.err(`omniforge agent run: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}; audit events stay in memory\n`);
-      audit = memory;
-      auditWhere = "memory";
-    }
-  } else {
-    audit = memory;
-    auditWhere = "memory";
+  let audit: AuditSink = memory;
+  let flush: () => Promise<unknown> = async () => {};
+  let auditWhere = "memory";
+  let opened: ConsoleDatabase | null = null;
+  try {
+    opened = await openConsoleIfAny(config.home, "write", io.env);
+  } catch (e) {
+    io.err(`omniforge agent run: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}; audit events stay in memory\n`);
+  }
+  if (opened) {
+    const { db, close, where } = opened;
+    const writer = auditSinkFor(db, { stdout: false });
+    // Said to come from the command line, on this host as this user: without a source the audit page took these
+    // turns for the console playground's.
+    const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
+    audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
+    flush = async () => {
+      await writer.flush();
+      await close();
+    };
+    auditWhere = where;
   }
 
   const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-scratch-"));

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { CONTEXT_FLAGS, environmentOf, parseCommand, stringFlags } from "../args";
-import { closeConsoleDb, ConsoleDbError, openConsoleDb } from "../console-db";
+import { ConsoleDbError, openConsoleIfAny, type ConsoleDatabase } from "../console-db";
 import type { CliIO } from "../io";
 import { contextFor } from "../policy-source";
 import { printable } from "../printable";
@@ -47,15 +47,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const plugins = selectPublished(index, ctx, config.home);
   const out = path.resolve(io.cwd, values.out!);
   const marketplace = values.name ?? "omniforge";
-  // With the console's database in the data home, the publication is audited there like every source change.
-  let db: ReturnType<typeof openConsoleDb> | undefined;
-  if (fs.existsSync(path.join(config.home, "console.db"))) {
-    try {
-      db = openConsoleDb(config.home, "write");
-    } catch (e) {
-      io.err(`omniforge publish marketplace: ${e instanceof ConsoleDbError ? e.message : (e as Error).message}\n`);
-      return 1;
-    }
+  // With a console (its PostgreSQL with DATABASE_URL, else the data home's console.db), the publication is audited
+  // there like every source change.
+  let opened: ConsoleDatabase | null;
+  try {
+    opened = await openConsoleIfAny(config.home, "write", io.env);
+  } catch (e) {
+    io.err(`omniforge publish marketplace: ${e instanceof ConsoleDbError ? e.message : (e as Error).message}\n`);
+    return 1;
   }
   try {
     const result = publishMarketplace({ out, marketplace, owner: values.owner ?? marketplace, plugins, url: values.url });
@@ -72,8 +71,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       context,
       plugins: result.plugins.map((p) => ({ name: p.name, version: p.version, skills: digests[p.name] ?? {} })),
     });
-    if (db) {
-      auditSinkFor(db, { stdout: false }).record({
+    if (opened) {
+      auditSinkFor(opened.db, { stdout: false }).record({
         type: "marketplace_published",
         actor: { id: "cli" },
         outcome: "ok",
@@ -89,9 +88,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     throw e;
   } finally {
-    if (db) {
-      await flushAudit(db);
-      closeConsoleDb(db);
+    if (opened) {
+      await flushAudit(opened.db);
+      await opened.close();
     }
   }
 }

@@ -1,6 +1,8 @@
 // `omniforge skill deploy <name> --scope enterprise|personal|project [--from LAYER] [--force]`: copies the
 // winning (or a chosen) definition into a layer, atomically, and says what changes for that name.
 import { CONTEXT_FLAGS, parseCommand, stringFlags } from "../args";
+import { ConsoleDbError, openConsoleIfAny, type ConsoleDatabase } from "../console-db";
+import { errorLine } from "../error-line";
 import { contextFor } from "../policy-source";
 import type { CliIO } from "../io";
 import { DeployError } from "../../runtime/registry/deploy";
@@ -17,7 +19,8 @@ const USAGE = `usage: omniforge skill deploy <name|name@plugin> --scope enterpri
                             [--environment ENV] [--agent NAME] [--tenant NAME] [--home DIR] [--project DIR] [--user ID]
   copies the definition of <name> active in the given context (as agent run takes it; config.yaml's defaults
   and OMNIFORGE_DEFAULT_* fill what is not given), or the one in --from, into the --scope layer, after printing
-  which agents' resolution changes; with <home>/console.db the console's policy and audit log apply
+  which agents' resolution changes; with the console's database (DATABASE_URL's PostgreSQL, else
+  <home>/console.db) the console's policy and audit log apply
 `;
 
 const TARGETS = ["enterprise", "personal", "project"];
@@ -52,12 +55,21 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`omniforge skill deploy: ${(e as Error).message}\n`);
     return 2;
   }
+  // A dry run only reads the console's database; a deploy writes its audit there.
+  let opened: ConsoleDatabase | null;
+  try {
+    opened = await openConsoleIfAny(config.home, values["dry-run"] ? "read" : "write", io.env);
+  } catch (e) {
+    io.err(`omniforge skill deploy: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}\n`);
+    return 1;
+  }
   try {
     const out = await cliDeploy(config, positionals[0]!, values.scope as DeployTarget, {
       context,
       fromLayer: values.from as LayerName | undefined,
       force: values.force,
       dryRun: values["dry-run"],
+      console: opened,
     });
     if (values.json) {
       io.out(JSON.stringify({ preview: out.preview, result: out.result ?? null, policyFrom: out.policyFrom, auditTo: out.auditTo }, null, 2) + "\n");
@@ -73,5 +85,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const hint = e instanceof GovernanceError && /already exists/.test(e.message) ? " (use --force to replace it)" : "";
     io.err(`omniforge skill deploy: ${known ? "" : "failed: "}${(e as Error).message}${hint}\n`);
     return 1;
+  } finally {
+    await opened?.close();
   }
 }

@@ -12,8 +12,9 @@ import { atOrAbove, CHECKS, DOCTOR_SEVERITIES, doctorCatalog, isDoctorSeverity, 
 import { layerRivals, resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import { findSkillDirs } from "../../runtime/skill/index";
-import { doctorPolicyFromHome } from "../../services/policy/home-policy";
-import { consoleDatabaseUrl, contextFor } from "../policy-source";
+import { readDoctorPolicy } from "../../services/doctor/policy";
+import { readConsole } from "../console-db";
+import { contextFor } from "../policy-source";
 import { count } from "../../domain/plural";
 import { printable } from "../printable";
 
@@ -21,8 +22,8 @@ export const summary = "Check skills for incoherent allowed-tools, unsafe script
 
 const USAGE = `usage: omniforge skill doctor [<path>...] [--json] [--fail-on high|medium|low] [--ignore CODE]...
   <path>     a skill folder, or a folder of skill folders (every SKILL.md below it); none: the whole catalog
-             (the definitions agents get, by layers, resolution and, when <home>/console.db exists, the console's
-             policy; and every definition that does not load)
+             (the definitions agents get, by layers, resolution and the console's policy when it has a
+             database, DATABASE_URL or <home>/console.db; and every definition that does not load)
   --fail-on  exit 1 when a finding at or above this severity is not silenced (default high)
   --ignore   silence a check (e.g. tools.unused, or a family: scripts.*) as a policy would; repeatable.
              A skill silences its own with metadata: { doctor-ignore: "code1 code2" }
@@ -84,7 +85,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const config = catalogConfigFrom(values, io);
       const { ctx } = await contextFor(config, values, io.cwd, io.env);
       // The console's silenced checks apply here too, beside --ignore.
-      ignore.push(...((await doctorPolicyFromHome(config.home, await consoleDatabaseUrl(io.env)))?.ignore ?? []));
+      ignore.push(...((await readConsole(config.home, io.env, readDoctorPolicy))?.value.ignore ?? []));
       index = SkillIndex.build(config);
       // What agents get, and every definition that does not load: a high skill.not-loadable finding, as for a
       // folder given by path, so the whole catalog can gate CI on a broken SKILL.md too.

@@ -1,5 +1,5 @@
 // `omniforge skill eval <name>`: does the skill fire when it should, against the whole catalog this user has
-// (same layers, resolution and policy as `skill list`, the console's policy when <home>/console.db exists)?
+// (same layers, resolution and policy as `skill list`: the console's, from DATABASE_URL or <home>/console.db)?
 // Runs the skill's evals/triggers.json (and evals/evals.json prompts) through the agent's selection path.
 // Exit 0 when every query passes, 1 otherwise, 2 on usage errors: CI can gate a skill repository on it.
 import fs from "node:fs";

@@ -9,6 +9,9 @@ import { stateFile } from "../../runtime/sources/state";
 import { gitHttpServer, skillMd, TestRepo } from "../../runtime/sources/test-support/sources";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { changePolicy } from "../../services/governance";
+import { chainVerifies } from "../../services/audit/test-support/audit";
+import type { CliIO } from "../io";
+import { command } from "./source";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const h = useSkillsTestHome({ once: true });
@@ -169,5 +172,23 @@ describe("omniforge source", () => {
     } finally {
       await changePolicy(h.db, { op: "setRequireApproval", sources: false }, { audit: h.audit, actor: { id: "admin-id" } });
     }
+  }, 120_000);
+});
+
+describe("omniforge source in this process", () => {
+  // The console's connection (openDb's, one per file in a process) is the console's: a command that only borrowed
+  // it must leave it open, or whatever shares the process (a test, the console's writer) loses its database.
+  it("leaves the process's connection to console.db open after each change, and the chain verifies", async () => {
+    const origin = new TestRepo(h.dir, "in-process");
+    const c = origin.write({ "epsilon/SKILL.md": skillMd("epsilon", "Epsilon. Use when asked for epsilon.") }).commit("epsilon");
+    let out = "";
+    let err = "";
+    const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: { HOME: h.dir, OMNIFORGE_CACHE_DIR: "off" }, cwd: h.dir };
+    expect(await command("add").run(["eps", "--git", origin.bare, "--home", h.dataHome.home], io)).toBe(0);
+    expect(await command("remove").run(["eps", "--home", h.dataHome.home], io)).toBe(0);
+    expect([out, err]).toEqual([`added source eps: ${origin.bare} HEAD at ${c.slice(0, 12)}, 1 skill in the enterprise layer\nremoved source eps (was at ${c.slice(0, 12)})\n`, ""]);
+    expect(h.db.$client.open).toBe(true);
+    expect(sourceEvents().filter((e) => e.details.source === "eps").map((e) => e.type)).toEqual(["source_added", "source_removed"]);
+    expect(await chainVerifies(h)).toMatchObject({ ok: true });
   }, 120_000);
 });

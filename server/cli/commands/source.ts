@@ -1,10 +1,10 @@
 // `omniforge source add|list|update|rollback|remove`: skills from git repositories (server/runtime/sources). A source
-// feeds the enterprise layer or a plugin of its name; with <home>/console.db, each change goes into the console's
-// audit (actor "cli") with both commits and the URL without its password.
-import fs from "node:fs";
+// feeds the enterprise layer or a plugin of its name; with a console (its PostgreSQL with DATABASE_URL, else
+// <home>/console.db: openConsoleIfAny), each change goes into the console's audit (actor "cli") with both commits
+// and the URL without its password.
 import path from "node:path";
 import { parseCommand, stringFlags } from "../args";
-import { closeConsoleDb, ConsoleDbError, openConsoleDb } from "../console-db";
+import { ConsoleDbError, openConsoleIfAny, type ConsoleDatabase } from "../console-db";
 import { errorLine } from "../error-line";
 import type { CliIO } from "../io";
 import { printable } from "../printable";
@@ -69,15 +69,16 @@ export function command(verb: Verb) {
       } catch (e) {
         return cmd.fail(e as Error);
       }
-      let db: ReturnType<typeof openConsoleDb> | undefined;
-      if (verb !== "list" && fs.existsSync(path.join(home, "console.db"))) {
+      let opened: ConsoleDatabase | null = null;
+      if (verb !== "list") {
         try {
-          db = openConsoleDb(home, "write");
+          opened = await openConsoleIfAny(home, "write", io.env);
         } catch (e) {
           io.err(`omniforge source ${verb}: ${e instanceof ConsoleDbError ? e.message : errorLine(e)}\n`);
           return 1;
         }
       }
+      const db = opened?.db;
       const ctx: SourceContext = { home, env: io.env, actor: { id: "cli" }, ...(db ? { audit: auditSinkFor(db, { stdout: false }) } : {}) };
       const name = positionals[0] ?? "";
       try {
@@ -126,9 +127,9 @@ export function command(verb: Verb) {
         }
         throw new Error(scrubSecrets(errorLine(e), secretUrl));
       } finally {
-        if (db) {
-          await flushAudit(db);
-          closeConsoleDb(db);
+        if (opened) {
+          await flushAudit(opened.db);
+          await opened.close();
         }
       }
     },

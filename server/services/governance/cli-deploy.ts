@@ -1,13 +1,12 @@
-// `omniforge skill deploy` with the console's governance: when <home>/console.db exists, the preview and the
-// deploy resolve with the console's stored policy and approvals, and skill_deployed goes into the console's
-// audit chain; without it, the registry alone decides (no policy) and events stay in memory.
-import fs from "node:fs";
-import path from "node:path";
-import { openDb } from "../../../db/client";
+// `omniforge skill deploy` with the console's governance: given the console's database (the command opens it, its
+// PostgreSQL with DATABASE_URL or the data home's console.db), the preview and the deploy resolve with the
+// console's stored policy and approvals, and skill_deployed goes into the console's audit chain; without one, the
+// registry alone decides (no policy) and events stay in memory.
+import type { Db } from "../../../db/client";
 import { MemoryAuditSink, type AuditActor, type AuditSink } from "../../runtime/audit/events";
 import { parseSkillRef, SkillIndex, type LayerConfig, type LayerName, type RegistryPolicy, type ResolveContext } from "../../runtime/registry";
 import { auditSinkFor, flushAudit } from "../audit";
-import { policyFromHome } from "../policy/home-policy";
+import { effectivePolicy } from "../policy/store";
 import { executeDeploy, previewDeploy, type DeployPreview, type DeployResult, type DeployTarget } from "./deploy";
 import { GovernanceError } from "./errors";
 import { readDoctorPolicy } from "../doctor/policy";
@@ -21,21 +20,24 @@ export interface CliDeployOptions {
   actor?: AuditActor;
   /** The context (environment, agent, tenant, defaults) whose active definition is copied, as `agent run` takes it. */
   context?: Omit<ResolveContext, "policy">;
+  /** The console's database and where it is (a path, or a URL without its password); none: no policy, no audit. */
+  console?: { db: Db; where: string } | null;
 }
 
 export interface CliDeployOutcome {
-  /** Where the policy came from: the console.db path, or null (no policy applied). */
+  /** Where the policy came from: the console's database, or null (no policy applied). */
   policyFrom: string | null;
   preview: DeployPreview;
   result?: DeployResult;
-  /** Where skill_deployed was recorded ("memory" without a console.db). */
+  /** Where skill_deployed was recorded ("memory" without a console). */
   auditTo: string;
   events: MemoryAuditSink["events"];
 }
 
 export async function cliDeploy(config: LayerConfig, ref: string, target: DeployTarget, opts: CliDeployOptions = {}): Promise<CliDeployOutcome> {
-  const dbFile = path.join(config.home, "console.db");
-  const policy: RegistryPolicy | undefined = (await policyFromHome(config.home, { userId: config.userId })) ?? undefined;
+  const db = opts.console?.db;
+  const policy: RegistryPolicy | undefined = db ? await effectivePolicy(db, { userId: config.userId ?? null }) : undefined;
+  const policyFrom = db ? opts.console!.where : null;
   const index = SkillIndex.build(config);
   const { name, plugin } = parseSkillRef(ref);
   let fromId: string | undefined;
@@ -48,18 +50,11 @@ export async function cliDeploy(config: LayerConfig, ref: string, target: Deploy
   const places = { home: config.home, projectRoot: config.projectRoot };
   const preview = previewDeploy(index, places, { name, fromId, target, ...(opts.context ? { context: opts.context } : {}) }, policy);
   const memory = new MemoryAuditSink();
-  if (opts.dryRun) return { policyFrom: policy ? dbFile : null, preview, auditTo: "memory", events: memory.events };
-  let audit: AuditSink = memory;
-  let auditTo = "memory";
-  let db: ReturnType<typeof openDb> | undefined;
-  if (fs.existsSync(dbFile)) {
-    db = openDb(dbFile);
-    audit = auditSinkFor(db, { stdout: false });
-    auditTo = dbFile;
-  }
-  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force, ...(opts.context ? { context: opts.context } : {}) }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? (await readDoctorPolicy(db)) : undefined);
+  if (opts.dryRun) return { policyFrom, preview, auditTo: "memory", events: memory.events };
+  const audit: AuditSink = db ? auditSinkFor(db, { stdout: false }) : memory;
+  const result = executeDeploy(index, places, { name, fromId, target, replace: !!opts.force, ...(opts.context ? { context: opts.context } : {}) }, policy, { audit, actor: opts.actor ?? { id: "cli" } }, db ? await readDoctorPolicy(db) : undefined);
   if (db) await flushAudit(db);
-  return { policyFrom: policy ? dbFile : null, preview, result, auditTo, events: memory.events };
+  return { policyFrom, preview, result, auditTo: db ? opts.console!.where : "memory", events: memory.events };
 }
 
 /** The preview as lines a person reads in a terminal: one per context, marked when the active definition changes. */
