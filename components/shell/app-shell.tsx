@@ -3,12 +3,17 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { signOut } from "next-auth/react";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "~/components/providers/trpc";
 import type { SessionUser } from "~/server/auth";
 import { navFor } from "./nav";
 
 export function AppShell({ user, children }: { user: SessionUser; children: React.ReactNode }) {
   const pathname = usePathname();
-  const items = navFor(user.role);
+  const trpc = useTRPC();
+  // Whether an admin is the global one (of no tenant) is the server's answer: a tenant admin has no Sources link.
+  const me = useQuery(trpc.user.me.queryOptions(undefined, { enabled: user.role === "admin", staleTime: 60_000 }));
+  const items = navFor(user.role, me.data?.globalAdmin ?? false);
   // Below 1024 px the links sit behind a Menu button, so the header stays one row; a link followed closes it.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);

@@ -34,10 +34,13 @@ export async function assertUserInReach(db: Db, who: Who, userId: string): Promi
   if (!(await usersInReach(db, who))(userId)) throw outside(await adminReach(db, who), "This user");
 }
 
-/** Refuses what only the global admin does (the policy, git sources): `what` names it in the refusal. */
+/** Refuses what only the global admin does (the policy, git sources): `what` (the procedure) names it in the refusal. */
 export async function assertGlobalAdmin(db: Db, who: Who, what: string): Promise<void> {
   const reach = await adminReach(db, who);
-  if (reach !== "all") throw outside(reach, what);
+  if (reach === "all") return;
+  throw new TenantError("FORBIDDEN", `${what} is the global admin's (an admin of no tenant): it reaches every tenant, and you are an admin of ${reach.join(", ") || "no one"}`, {
+    code: "tenant.global-admin-only",
+  });
 }
 
 /** A token this admin manages: one of a user they manage, or a machine token all of whose tenants are theirs. */

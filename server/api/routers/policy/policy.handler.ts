@@ -17,7 +17,12 @@ import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
-export const get = async ({ ctx }: { ctx: AuthedContext }) => ({ policy: await readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
+/** The policy, and whether this admin may change it (the global admin; a tenant admin reads it, issue #40): the page takes the right from here. */
+export const get = async ({ ctx }: { ctx: AuthedContext }) => ({
+  policy: await readStoredPolicy(ctx.db),
+  vendorWordPatterns: VENDOR_WORD_PATTERNS,
+  mayChange: (await adminReach(ctx.db, ctx.user)) === "all",
+});
 
 /** The stored policy after the change, and what the change's names match nothing of today (said, not refused). */
 export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => {
@@ -32,7 +37,7 @@ export const preview = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChan
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
   const { items, sees } = await approvalsInReach(ctx.db, ctx.dataHome, ctx.user);
   const recent = (await recentDecisions(ctx.db, 30)).filter(sees);
-  return { items, recent, mayChangePolicy: (await adminReach(ctx.db, ctx.user)) === "all" };
+  return { items, recent };
 };
 
 const doctorCtx = (ctx: AuthedContext) => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });

@@ -2,6 +2,7 @@ import { actorOf, authedProcedure, createTRPCRouter } from "../../trpc";
 import { deploymentsOf, lastSyncByToken } from "../../../services/catalog-api";
 import { createToken, listTokens, revokeToken } from "../../../services/tokens";
 import { assertTokenInReach, assertUserInReach, tokenTenantCeiling, tokensInReach } from "../../../services/tenants";
+import { signInWays } from "../../../services/users/sign-in-ways";
 import { ZCreateTokenInput, ZDeploymentsInput, ZListTokensInput, ZRevokeTokenInput } from "./tokens.schema";
 
 // Access tokens. Every signed-in user manages their own; who may see or make anyone else's (and machine tokens)
@@ -12,7 +13,9 @@ export const tokensRouter = createTRPCRouter({
     const mine = await tokensInReach(ctx.db, ctx.user);
     const tokens = (await listTokens(ctx.db, ctx.user, { all: input?.all })).filter(mine);
     const last = await lastSyncByToken(ctx.db, tokens.map((t) => t.id));
-    return tokens.map((t) => ({ ...t, lastSyncAt: last.get(t.id) ?? null }));
+    // Whose token is whose, whichever way its owner signs in (null: a machine token).
+    const way = await signInWays(ctx.db, tokens.flatMap((t) => (t.userId ? [t.userId] : [])));
+    return tokens.map((t) => ({ ...t, lastSyncAt: last.get(t.id) ?? null, ownerSignIn: way(t.userId) }));
   }),
   /** Where a skill is deployed (what `omniforge sync` reported): administrators see every machine, others their own. */
   deployments: authedProcedure.input(ZDeploymentsInput).query(({ ctx, input }) => deploymentsOf(ctx.db, ctx.user, input.name)),

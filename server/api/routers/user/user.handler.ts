@@ -4,12 +4,16 @@ import * as users from "../../../services/users/users";
 import type { TChangePasswordInput, TCreateUserInput, TSetTenantsInput, TUserIdInput, TUpdateUserInput } from "./user.schema";
 import { adminReach, assertUserInReach, setUserTenants, tenantCaller, tenantsByUser, usersInReach } from "../../../services/tenants";
 import * as passwords from "../../../services/users/passwords";
+import { tenantsOf } from "../../../services/tenants/membership";
+import { isGlobalAdmin } from "../../../domain/tenants";
+import { signInWays } from "../../../services/users/sign-in-ways";
 
-/** The users an admin manages (a tenant admin: those all of whose tenants are theirs, and themselves), with their tenants (issue #40). */
+/** The users an admin manages (a tenant admin: those all of whose tenants are theirs, and themselves), with their tenants and how they sign in (issue #40). */
 export async function list({ ctx }: { ctx: AuthedContext }) {
   const tenants = await tenantsByUser(ctx.db);
   const mine = await usersInReach(ctx.db, ctx.user);
-  return (await users.listUsers(ctx.db)).filter((u) => mine(u.id)).map((u) => ({ ...u, tenants: tenants.get(u.id) ?? [] }));
+  const way = await signInWays(ctx.db);
+  return (await users.listUsers(ctx.db)).filter((u) => mine(u.id)).map((u) => ({ ...u, tenants: tenants.get(u.id) ?? [], signIn: way(u.id)! }));
 }
 
 /** Admins: a user's tenants, replaced; a tenant admin assigns only their own tenants (the tenants service decides). */
@@ -36,7 +40,11 @@ export async function signOutEverywhere({ ctx, input }: { ctx: AuthedContext; in
 }
 
 /** Who is signed in, without the server-side session's id: the browser never gets it (auth.ts), only the cookie holds it. */
-export const me = ({ ctx: { user } }: { ctx: AuthedContext }) => ({ id: user.id, email: user.email, name: user.name, role: user.role });
+export const me = async ({ ctx: { user, db } }: { ctx: AuthedContext }) => {
+  const tenants = await tenantsOf(db, user.id);
+  // The console's pages take the global admin's rights (the policy, sources) from here, never from a copy of the rule.
+  return { id: user.id, email: user.email, name: user.name, role: user.role, tenants, globalAdmin: isGlobalAdmin({ role: user.role, tenants }) };
+};
 
 /** Everyone: their own password, the current one required; every other session of theirs ends. */
 export const changePassword = ({ ctx, input }: { ctx: AuthedContext; input: TChangePasswordInput }) =>
