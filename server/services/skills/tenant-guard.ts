@@ -7,6 +7,7 @@ import { checkSkillSource } from "../../runtime/skill";
 import { visibleTenants } from "../../domain/tenants";
 import { indexFor } from "../catalog/catalog";
 import { tenantCaller } from "../tenants/gate";
+import { assertUserInReach } from "../tenants/admin-reach";
 import type { SkillsContext } from "./context";
 import { deleteRows, getVersion, parseSnapshot, type Snapshot } from "./history";
 import { notFound } from "./errors";
@@ -22,6 +23,8 @@ export async function assertTenantVisible(ctx: SkillsContext, input: SkillRef): 
     return; // a ref that names no folder: the door itself refuses it with its own words
   }
   const owner = ref.layer === "personal" ? (ref.ownerId ?? ctx.actor.id) : ctx.actor.id;
+  // An admin's review of someone's personal skill: a tenant admin reviews only the users they manage.
+  if (owner !== ctx.actor.id && ctx.actor.role === "admin") await assertUserInReach(ctx.db, ctx.actor, owner);
   const entry = (await indexFor(owner, ctx.dataHome)).entries().find((e) => e.dir === dir);
   if (!entry || tenantVisible(entry, visibleTenants(await tenantCaller(ctx.db, ctx.actor)))) return;
   throw notFound(`The skill ${ref.skill} does not exist in the ${ref.layer} layer (it may have been deleted or renamed).`);

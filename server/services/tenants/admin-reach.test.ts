@@ -7,6 +7,8 @@ import { createUser } from "../users/users";
 import { callerFor } from "../../test-support/caller";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { writeTenantSkills } from "../../test-support/tenant-matrix";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
+import path from "node:path";
 import { tenantsOf } from "./membership";
 
 const h = useSkillsTestHome();
@@ -131,5 +133,23 @@ describe("a tenant admin's approvals", () => {
     expect(after.items.map((i) => [i.skill, i.status])).toEqual([["shared-notes", "pending"]]);
     expect(after.recent.map((r) => r.skill).sort()).toEqual(["acme-ledger", "globex-ledger"]);
     expect((await carol.policy.approvals()).recent.map((r) => [r.skill, r.decidedBy])).toEqual([["acme-ledger", "carol@x.io"]]);
+  });
+});
+
+describe("a tenant admin's look at personal skills", () => {
+  it("reviews, lists and what-ifs only the users they manage; another user's personal layer is refused and audited", async () => {
+    const p = await people();
+    for (const u of [p.ann, p.bob]) writeSkillOnDisk(path.join(h.dataHome.home, "users", u.id, "skills", "my-notes"), { "SKILL.md": skillMd("my-notes") });
+    const carol = api(p.carol);
+    const ref = (u: SessionUser) => ({ layer: "personal" as const, skill: "my-notes", ownerId: u.id });
+    expect((await carol.skill.readFile({ ref: ref(p.ann), path: "SKILL.md" })).text).toContain("my-notes");
+    expect((await carol.skill.list({ owner: p.ann.id })).rows.map((r) => r.name)).toEqual(["my-notes"]);
+    expect((await carol.layers.options()).users.map((u) => u.email).sort()).toEqual(["ann@x.io", "carol@x.io"]);
+    await expect(carol.skill.readFile({ ref: ref(p.bob), path: "SKILL.md" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(carol.skill.list({ owner: p.bob.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(carol.layers.matrix({ userId: p.bob.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(refusals()).toEqual(["skill.readFile", "skill.list", "layers.matrix"]);
+    // The global admin reviews anyone's.
+    expect((await api(p.root).skill.readFile({ ref: ref(p.bob), path: "SKILL.md" })).text).toContain("my-notes");
   });
 });

@@ -19,13 +19,16 @@ import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TServedInput, TWhatIf } from "./layers.schema";
 import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
+import { usersInReach } from "../../../services/tenants";
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
 export async function options({ ctx }: { ctx: AuthedContext }) {
   const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
+  // A tenant admin is offered the users they manage (issue #40), no one else's email.
+  const managed = await usersInReach(ctx.db, ctx.user);
   const users =
     ctx.user.role === "admin"
-      ? (await listUsers(ctx.db)).map((u) => ({ id: u.id, email: u.email }))
+      ? (await listUsers(ctx.db)).filter((u) => managed(u.id)).map((u) => ({ id: u.id, email: u.email }))
       : [{ id: ctx.user.id, email: ctx.user.email }];
   // The admin's scope defaults (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): what an empty what-if field means.
   const d = configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot).scopeDefaults;
