@@ -39,6 +39,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <nav
             id="main-nav"
             aria-label="Main"
+            data-global-admin={me.data ? String(me.data.globalAdmin) : undefined}
             className={`${menuOpen ? "flex" : "hidden"} order-last w-full flex-col items-stretch gap-1 text-sm lg:order-none lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:flex-wrap lg:items-center`}
           >
             {items.map((i) => (
