@@ -92,6 +92,9 @@ describe("what stays the global admin's", () => {
     const carol = api(p.carol);
     expect(await carol.policy.get()).toMatchObject({ mayChange: false, policy: { blockedNames: [] } });
     expect((await api(p.root).policy.get()).mayChange).toBe(true);
+    // Each page takes the right from the API: the doctor's gate and the Layers page's block button too.
+    expect([(await carol.doctor.policy()).mayChange, (await carol.layers.options()).mayChangePolicy]).toEqual([false, false]);
+    expect([(await api(p.root).doctor.policy()).mayChange, (await api(p.root).layers.options()).mayChangePolicy]).toEqual([true, true]);
     const change = { op: "block" as const, name: "shared-notes" };
     await expect(carol.policy.change(change)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(carol.policy.preview(change)).rejects.toMatchObject({ code: "FORBIDDEN" });

@@ -4,6 +4,7 @@ import * as doctor from "../../../services/doctor";
 import { assertTenantVisible, type SkillsContext } from "../../../services/skills";
 import { problemCounts } from "../../../services/doctor/problem-counts";
 import type { AuthedContext } from "../../trpc";
+import { adminReach } from "../../../services/tenants";
 import type { ZRefInput } from "../evals/evals.schema";
 
 const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
@@ -15,5 +16,6 @@ export const skill = async ({ ctx, input }: { ctx: AuthedContext; input: z.infer
 /** Each list row's problem count and worst severity, and how many skills have an error (the list and the Overview). */
 export const problems = ({ ctx }: { ctx: AuthedContext }) => problemCounts(svc(ctx));
 export const report = ({ ctx }: { ctx: AuthedContext }) => doctor.catalogReport(svc(ctx));
-export const policy = ({ ctx }: { ctx: AuthedContext }) => doctor.readDoctorPolicy(ctx.db);
+/** The doctor's policy, and whether this caller may change it (the global admin's, issue #40): the page takes the right from here. */
+export const policy = async ({ ctx }: { ctx: AuthedContext }) => ({ ...(await doctor.readDoctorPolicy(ctx.db)), mayChange: (await adminReach(ctx.db, ctx.user)) === "all" });
 export const setPolicy = ({ ctx, input }: { ctx: AuthedContext; input: doctor.DoctorPolicy }) => doctor.setDoctorPolicy(svc(ctx), input);

@@ -19,7 +19,7 @@ import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TServedInput, TWhatIf } from "./layers.schema";
 import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
-import { usersInReach } from "../../../services/tenants";
+import { adminReach, usersInReach } from "../../../services/tenants";
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
 export async function options({ ctx }: { ctx: AuthedContext }) {
@@ -33,7 +33,9 @@ export async function options({ ctx }: { ctx: AuthedContext }) {
   // The admin's scope defaults (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): what an empty what-if field means.
   const d = configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot).scopeDefaults;
   const defaults = { environment: d?.environment ?? null, agent: d?.agent ?? null, tenant: d?.tenant ?? null };
-  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(ctx.user) };
+  // Blocking a name changes the policy, the global admin's (issue #40): the page shows the button by this.
+  const mayChangePolicy = (await adminReach(ctx.db, ctx.user)) === "all";
+  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", mayChangePolicy, scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(ctx.user) };
 }
 
 export const matrix = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
