@@ -156,3 +156,20 @@ describe("a tenant admin's look at personal skills", () => {
     expect((await api(p.root).skill.readFile({ ref: ref(p.bob), path: "SKILL.md" })).text).toContain("my-notes");
   });
 });
+
+describe("the layers that reach every tenant", () => {
+  it("a tenant admin neither creates nor deploys into the enterprise layer and is not offered it; the global admin is", async () => {
+    writeTenantSkills(h.dataHome);
+    const p = await people();
+    const carol = api(p.carol);
+    const make = { layer: "enterprise" as const, name: "house-rules", description: "House rules. Use when asked about them.", template: "basic" };
+    expect((await carol.skill.targets()).layers).not.toContain("enterprise");
+    expect((await carol.layers.options()).deployTargets).toEqual(["personal", "project"]);
+    await expect(carol.skill.create(make)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(carol.layers.deployPreview({ name: "acme-ledger", target: "enterprise" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(refusals()).toEqual(["skill.create", "layers.deployPreview"]);
+    expect((await carol.layers.deployPreview({ name: "acme-ledger", target: "personal" })).to.layer).toBe("personal");
+    expect((await api(p.root).layers.options()).deployTargets).toContain("enterprise");
+    expect((await api(p.root).skill.create(make)).ref.layer).toBe("enterprise");
+  });
+});

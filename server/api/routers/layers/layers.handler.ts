@@ -20,6 +20,7 @@ import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput
 import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
 import { adminReach, usersInReach } from "../../../services/tenants";
+import { skillActor } from "../../../services/skills";
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
 export async function options({ ctx }: { ctx: AuthedContext }) {
@@ -35,7 +36,7 @@ export async function options({ ctx }: { ctx: AuthedContext }) {
   const defaults = { environment: d?.environment ?? null, agent: d?.agent ?? null, tenant: d?.tenant ?? null };
   // Blocking a name changes the policy, the global admin's (issue #40): the page shows the button by this.
   const mayChangePolicy = (await adminReach(ctx.db, ctx.user)) === "all";
-  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", mayChangePolicy, scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(ctx.user) };
+  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", mayChangePolicy, scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(await skillActor(ctx.db, ctx.user)) };
 }
 
 export const matrix = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
@@ -66,13 +67,13 @@ export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TD
 
 // Deploys always act on the signed-in person's own view (their personal layer is the one written to).
 export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
-  checkDeployRight(ctx.user, input.target);
+  checkDeployRight(await skillActor(ctx.db, ctx.user), input.target);
   const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   return previewDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), (await readDoctorPolicy(ctx.db)).ignore);
 };
 
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
-  checkDeployRight(ctx.user, input.target);
+  checkDeployRight(await skillActor(ctx.db, ctx.user), input.target);
   const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   return executeDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, await readDoctorPolicy(ctx.db));
 };
