@@ -10,6 +10,8 @@ import { writeTenantSkills } from "../../test-support/tenant-matrix";
 import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import path from "node:path";
 import { tenantsOf } from "./membership";
+import { authenticateBearer } from "../tokens";
+import { recordSync } from "../catalog-api";
 
 const h = useSkillsTestHome();
 const api = (u: SessionUser) => callerFor(h, u);
@@ -83,6 +85,20 @@ describe("a tenant admin's tokens", () => {
     expect((await api(p.root).tokens.list({ all: true })).filter((t) => t.revokedAt)).toEqual([]);
     expect(refusals()).toEqual(["tokens.revoke", "tokens.revoke", "tokens.create"]);
     expect((await api(p.carol).tokens.revoke({ id: annT.id })).revokedAt).not.toBeNull();
+  });
+
+  it("sees where a skill is deployed only through the tokens they manage", async () => {
+    const p = await people();
+    const base = { name: "sync", scopes: ["catalog:read" as const], expiresInDays: 30 };
+    const report = async (u: SessionUser, host: string) => {
+      const { token } = await api(u).tokens.create(base);
+      const principal = await authenticateBearer(h.db, `Bearer ${token}`, "catalog:read");
+      await recordSync(h.db, principal, { host, agent: "claude-code", scope: "user", skills: [{ name: "shared-notes", digest: `sha256:${"d".repeat(64)}` }] }, h.audit);
+    };
+    await report(p.ann, "ann-laptop");
+    await report(p.bob, "bob-laptop");
+    expect((await api(p.carol).tokens.deployments({ name: "shared-notes" })).map((d) => d.host)).toEqual(["ann-laptop"]);
+    expect((await api(p.root).tokens.deployments({ name: "shared-notes" })).map((d) => d.host).sort()).toEqual(["ann-laptop", "bob-laptop"]);
   });
 });
 

@@ -17,8 +17,17 @@ export const tokensRouter = createTRPCRouter({
     const way = await signInWays(ctx.db, tokens.flatMap((t) => (t.userId ? [t.userId] : [])));
     return tokens.map((t) => ({ ...t, lastSyncAt: last.get(t.id) ?? null, ownerSignIn: way(t.userId) }));
   }),
-  /** Where a skill is deployed (what `omniforge sync` reported): administrators see every machine, others their own. */
-  deployments: authedProcedure.input(ZDeploymentsInput).query(({ ctx, input }) => deploymentsOf(ctx.db, ctx.user, input.name)),
+  /**
+   * Where a skill is deployed (what `omniforge sync` reported): administrators see every machine, others their own; a
+   * tenant admin the machines of the tokens they manage.
+   */
+  deployments: authedProcedure.input(ZDeploymentsInput).query(async ({ ctx, input }) => {
+    const rows = await deploymentsOf(ctx.db, ctx.user, input.name);
+    if (ctx.user.role !== "admin") return rows;
+    const mine = await tokensInReach(ctx.db, ctx.user);
+    const managed = new Set((await listTokens(ctx.db, ctx.user, { all: true })).filter(mine).map((t) => t.id));
+    return rows.filter((r) => managed.has(r.tokenId));
+  }),
   create: authedProcedure
     .input(ZCreateTokenInput)
     .mutation(async ({ ctx, input }) => {
