@@ -40,6 +40,8 @@ export interface TenantWorld {
   playground(user: SessionUser): Promise<string[]>;
   /** The id of the version that deleted the archived copy of a matrix skill, as the global admin lists it now. */
   deletedVersion(skill: string): Promise<number>;
+  /** The id of a finished trigger-test run of each matrix skill. */
+  runOf(skill: string): number;
 }
 
 export interface Who {
@@ -78,6 +80,8 @@ export const TENANT_DOORS: { door: string; seen(w: TenantWorld, who: Who): Promi
   { door: "layers matrix", seen: async (w, who) => named(JSON.stringify(await w.api(who.user).layers.matrix({}))) },
   { door: "playground activation list", seen: (w, who) => w.playground(who.user) },
   { door: "trigger tests", seen: (w, who) => openable((s) => w.api(who.user).evals.getSet({ ref: ref(s) })) },
+  { door: "a trigger-test run by its id", seen: (w, who) => openable((s) => w.api(who.user).evals.get({ id: w.runOf(s) })) },
+  { door: "trigger tests overview", seen: async (w, who) => named(JSON.stringify(await w.api(who.user).evals.overview())) },
   { door: "doctor of one skill", seen: (w, who) => openable((s) => w.api(who.user).doctor.skill({ ref: ref(s) })) },
   { door: "deleted skills list", seen: async (w, who) => named(JSON.stringify(await w.api(who.user).skill.deleted())) },
   { door: "a version by its id", seen: (w, who) => openable(async (s) => w.api(who.user).skill.version({ id: await w.deletedVersion(s) })) },

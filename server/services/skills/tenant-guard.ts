@@ -10,7 +10,7 @@ import { tenantCaller } from "../tenants/gate";
 import { assertUserInReach } from "../tenants/admin-reach";
 import type { SkillsContext } from "./context";
 import { deleteRows, getVersion, parseSnapshot, type Snapshot } from "./history";
-import { notFound } from "./errors";
+import { notFound, SkillServiceError } from "./errors";
 import { normaliseRef, refFromHistory, skillDirOf, type SkillRef } from "./location";
 
 export async function assertTenantVisible(ctx: SkillsContext, input: SkillRef): Promise<void> {
@@ -65,4 +65,15 @@ export async function assertVersionVisible(ctx: SkillsContext, versionId: number
   const key = (r: { layer: string; ownerId: string | null; plugin: string | null; skill: string }) => JSON.stringify([r.layer, r.ownerId, r.plugin, r.skill]);
   const deletion = (await deleteRows(ctx.db)).find((d) => key(d) === key(row));
   if (deletion && !(await deletedSkillVisibility(ctx))(parseSnapshot(deletion.snapshot))) throw notFound(`Version ${versionId} does not exist.`);
+}
+
+/** Whether a door that names a skill only by a stored key (a trigger run, its overview) may show it: as the file doors decide, without their words. */
+export async function tenantSees(ctx: SkillsContext, ref: SkillRef): Promise<boolean> {
+  try {
+    await assertTenantVisible(ctx, ref);
+    return true;
+  } catch (e) {
+    if (e instanceof SkillServiceError && (e.code === "NOT_FOUND" || e.code === "FORBIDDEN")) return false;
+    throw e;
+  }
 }

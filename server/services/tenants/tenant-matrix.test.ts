@@ -11,6 +11,7 @@ import { auditSinkFor } from "../audit";
 import { auditScopeOf } from "../audit/filter";
 import { exportStream } from "../audit/export";
 import { settled } from "../playground";
+import { settledRun } from "../evals/runs";
 import { sessionSkills } from "../playground/scope";
 import { createUser } from "../users/users";
 import { callerFor } from "../../test-support/caller";
@@ -22,6 +23,7 @@ const h = useSkillsTestHome({ once: true });
 let server: Awaited<ReturnType<typeof serveFetch>>;
 let world: TenantWorld;
 const who: Record<"alice" | "bob" | "root" | "carol", Who> = {} as never;
+const runs = new Map<string, number>();
 const api = (u: SessionUser) => callerFor({ ...h, audit: auditSinkFor(h.db) }, u);
 
 async function person(email: string, role: SessionUser["role"], tenants: string[]): Promise<Who> {
@@ -39,11 +41,19 @@ beforeAll(async () => {
   who.bob = await person("bob@x.io", "author", ["globex"]);
   who.carol = await person("carol@x.io", "admin", ["acme"]);
   await archiveTenantSkills(h.dataHome, api(who.root.user));
+  // One finished trigger-test run of each skill, started by someone who may run it.
+  for (const [starter, skill] of [[who.alice, "acme-ledger"], [who.bob, "globex-ledger"], [who.root, "shared-notes"]] as const) {
+    const cases = [{ query: "reconcile the monthly ledger", should_trigger: true }];
+    const { id } = await api(starter.user).evals.start({ ref: { layer: "project", skill }, provider: "offline", mode: "tool", runs: 1, cases });
+    await settledRun(h.ctx({ ...who.root.user }), id);
+    runs.set(skill, id);
+  }
   server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome, audit: auditSinkFor(h.db) }));
   world = {
     api,
     catalog: (token, query) => fetch(`${server.url}/api/catalog${query ? `?${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } }),
     playground: async (user) => (await sessionSkills(h.db, h.dataHome, await api(user).playground.create({}))).map((e) => e.name),
+    runOf: (skill) => runs.get(skill)!,
     deletedVersion: async (skill) => (await api(who.root.user).skill.deleted()).find((d) => d.ref.skill === skill)!.versionId,
   };
 });
