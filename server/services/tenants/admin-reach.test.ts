@@ -189,3 +189,14 @@ describe("the layers that reach every tenant", () => {
     expect((await api(p.root).skill.create(make)).ref.layer).toBe("enterprise");
   });
 });
+
+describe("a tenant admin and playground sessions", () => {
+  it("reads the sessions of the users they manage; another tenant's session is not found", async () => {
+    const p = await people();
+    const annS = await api(p.ann).playground.create({});
+    const bobS = await api(p.bob).playground.create({});
+    expect((await api(p.carol).playground.get({ sessionId: annS.id })).session.id).toBe(annS.id);
+    await expect(api(p.carol).playground.get({ sessionId: bobS.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await api(p.root).playground.get({ sessionId: bobS.id })).session.id).toBe(bobS.id);
+  });
+});
