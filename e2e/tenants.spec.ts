@@ -99,6 +99,12 @@ test("a tenant admin's Users, Tokens and Policies pages hold their tenant only; 
   await expect(nav).toHaveAttribute("data-global-admin", "false");
   await expect(nav.getByRole("link", { name: "Policies" })).toHaveCount(1);
   await expect(nav.getByRole("link", { name: "Sources" })).toHaveCount(0);
+  // The Overview's links to the areas are the header's.
+  await page.goto("/");
+  const areas = page.getByRole("navigation", { name: "Areas" });
+  await expect(areas.getByRole("link", { name: "Policies" })).toBeVisible();
+  await expect(nav).toHaveAttribute("data-global-admin", "false");
+  await expect(areas.getByRole("link", { name: "Sources" })).toHaveCount(0);
 
   await page.goto("/users");
   await expect(page.getByTestId(`user-row-${ann}`)).toBeVisible();

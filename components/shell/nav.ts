@@ -24,4 +24,4 @@ export const NAV_ITEMS: NavItem[] = [
 ];
 
 export { hasRole };
-export const navFor = (role: Role, globalAdmin = role === "admin") => NAV_ITEMS.filter((i) => hasRole(role, i.minRole) && (!i.globalAdminOnly || globalAdmin));
+export const navFor = (role: Role, globalAdmin: boolean) => NAV_ITEMS.filter((i) => hasRole(role, i.minRole) && (!i.globalAdminOnly || globalAdmin));
