@@ -1,6 +1,7 @@
 // Tenants as a boundary in the browser (issue #40): the global admin gives a new admin the tenant acme on the Users
 // page; each tenant's agent token reports a sync; the tenant admin then signs in and finds acme's skill and acme's
-// sync in the audit, and neither globex's skill nor globex's sync.
+// sync in the audit, and neither globex's skill nor globex's sync; then the tenant admin's Users, Tokens and
+// Policies pages: only acme's people and tokens, the policy read-only, no Sources link.
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
@@ -76,4 +77,48 @@ test("a tenant admin sees only their tenant's skills and audit rows", async ({ p
   // The details read as labelled fields; the stored record, tenant included, is behind Raw.
   await page.getByTestId("audit-event").getByRole("button", { name: "Raw" }).click();
   expect(JSON.parse((await page.getByTestId("audit-details").textContent()) ?? "{}")).toMatchObject({ type: "catalog_synced", tenant: acme });
+});
+
+test("a tenant admin's Users, Tokens and Policies pages hold their tenant only; the policy is read-only and Sources is not offered", async ({ page }) => {
+  const run = Date.now().toString(36);
+  const acme = `acme-${run}`;
+  const [carol, ann, gus] = [uniqueEmail("tenant-admin"), uniqueEmail("acme-author"), uniqueEmail("globex-author")];
+  await signInAsAdmin(page);
+  // The global admin is offered Sources (the shell has asked the server who is global).
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveAttribute("data-global-admin", "true");
+  for (const [email, role] of [[carol, "admin"], [ann, "author"], [gus, "author"]] as const) await createUserViaUi(page, email, role, `password-${run}`);
+  await setTenants(page, carol, acme);
+  await setTenants(page, ann, acme);
+  await setTenants(page, gus, `globex-${run}`);
+  await tokenFor(page, ann);
+  await tokenFor(page, gus);
+  await signOut(page);
+
+  await signIn(page, carol, `password-${run}`);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav).toHaveAttribute("data-global-admin", "false");
+  await expect(nav.getByRole("link", { name: "Policies" })).toHaveCount(1);
+  await expect(nav.getByRole("link", { name: "Sources" })).toHaveCount(0);
+  // The Overview's links to the areas are the header's.
+  await page.goto("/");
+  const areas = page.getByRole("navigation", { name: "Areas" });
+  await expect(areas.getByRole("link", { name: "Policies" })).toBeVisible();
+  await expect(nav).toHaveAttribute("data-global-admin", "false");
+  await expect(areas.getByRole("link", { name: "Sources" })).toHaveCount(0);
+
+  await page.goto("/users");
+  await expect(page.getByTestId(`user-row-${ann}`)).toBeVisible();
+  await expect(page.getByTestId(`user-row-${carol}`).getByTestId("user-sign-in")).toHaveText("password");
+  await expect(page.getByTestId("users-table").locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId(`user-row-${gus}`)).toHaveCount(0);
+
+  await page.goto("/tokens");
+  await page.getByLabel("Show every token").check();
+  await expect(page.getByTestId(`token-row-sync of ${ann}`)).toBeVisible();
+  await expect(page.getByTestId(`token-row-sync of ${ann}`).getByTestId("token-owner-sign-in")).toHaveText("password");
+  await expect(page.getByTestId(`token-row-sync of ${gus}`)).toHaveCount(0);
+
+  await page.goto("/policies");
+  await expect(page.getByTestId("policy-read-only")).toBeVisible();
+  await expect(page.getByLabel("Require approval for project skills")).toBeDisabled();
 });

@@ -1,13 +1,11 @@
-import Link from "next/link";
-import { navFor } from "~/components/shell/nav";
 import { requireUser } from "~/components/shell/require-user";
 import { OverviewDashboard } from "~/components/overview/overview";
+import { AreaLinks } from "~/components/overview/area-links";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
   const user = await requireUser();
-  const areas = navFor(user.role).filter((i) => i.href !== "/");
   return (
     <div className="space-y-6">
       <div>
@@ -17,13 +15,7 @@ export default async function OverviewPage() {
         </p>
       </div>
       <OverviewDashboard />
-      <nav className="flex flex-wrap gap-2" aria-label="Areas">
-        {areas.map((a) => (
-          <Link key={a.href} href={a.href} className="btn">
-            {a.label}
-          </Link>
-        ))}
-      </nav>
+      <AreaLinks role={user.role} />
     </div>
   );
 }

@@ -24,30 +24,37 @@ export function DoctorPolicy() {
   return (
     <section className="card space-y-3" aria-label="Doctor policy">
       <h2 className="font-semibold">Policy</h2>
-      <form
-        className="flex flex-wrap items-end gap-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate({ gate: gate || null, ignore: ignore.split(/[\s,]+/).filter(Boolean) });
-        }}
-      >
-        <label className="flex flex-col gap-1 text-xs font-medium">
-          Approval requires no finding at or above
-          <select className="input" value={gate} onChange={(e) => setGate(e.target.value as typeof gate)} aria-label="Approval gate">
-            <option value="">(no requirement)</option>
-            <option value="high">high</option>
-            <option value="medium">medium</option>
-            <option value="low">low</option>
-          </select>
-        </label>
-        <label className="flex min-w-72 flex-1 flex-col gap-1 text-xs font-medium">
-          Checks silenced for every skill
-          <input className="input font-mono" value={ignore} onChange={(e) => setIgnore(e.target.value)} placeholder="tools.unused refs.*" aria-label="Silenced checks" />
-        </label>
-        <button className="btn" type="submit" disabled={save.isPending}>
-          Save policy
-        </button>
-      </form>
+      {policy.data && !policy.data.mayChange && (
+        <p className="muted text-sm" data-testid="doctor-policy-read-only">
+          It holds for every tenant, so only the global admin (an admin of no tenant) changes it.
+        </p>
+      )}
+      <fieldset disabled={!policy.data?.mayChange} className="min-w-0">
+        <form
+          className="flex flex-wrap items-end gap-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate({ gate: gate || null, ignore: ignore.split(/[\s,]+/).filter(Boolean) });
+          }}
+        >
+          <label className="flex flex-col gap-1 text-xs font-medium">
+            Approval requires no finding at or above
+            <select className="input" value={gate} onChange={(e) => setGate(e.target.value as typeof gate)} aria-label="Approval gate">
+              <option value="">(no requirement)</option>
+              <option value="high">high</option>
+              <option value="medium">medium</option>
+              <option value="low">low</option>
+            </select>
+          </label>
+          <label className="flex min-w-72 flex-1 flex-col gap-1 text-xs font-medium">
+            Checks silenced for every skill
+            <input className="input font-mono" value={ignore} onChange={(e) => setIgnore(e.target.value)} placeholder="tools.unused refs.*" aria-label="Silenced checks" />
+          </label>
+          <button className="btn" type="submit" disabled={save.isPending}>
+            Save policy
+          </button>
+        </form>
+      </fieldset>
       {save.error && <p className="text-sm text-red-700">{save.error.message}</p>}
       {save.isSuccess && !save.isPending && <p className="text-sm text-emerald-700" data-testid="doctor-policy-saved">Saved.</p>}
     </section>

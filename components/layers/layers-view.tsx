@@ -194,12 +194,12 @@ export function LayersView({ initial = {} }: { initial?: LayersUrlState }) {
       {matrix.error && <p className="error-text">{matrix.error.message}</p>}
       {matrix.isLoading ? <p className="muted">Loading the layers…</p> : <MatrixGrid rows={rows} selected={selected} onSelect={setSelected} />}
 
-      {selected && <Detail name={selected} whatIf={whatIf} targets={options.data?.deployTargets ?? []} isAdmin={!!options.data?.isAdmin} />}
+      {selected && <Detail name={selected} whatIf={whatIf} targets={options.data?.deployTargets ?? []} isAdmin={!!options.data?.isAdmin} mayChangePolicy={!!options.data?.mayChangePolicy} />}
     </div>
   );
 }
 
-function Detail({ name, whatIf, targets, isAdmin }: { name: string; whatIf: WhatIf; targets: ("enterprise" | "personal" | "project")[]; isAdmin: boolean }) {
+function Detail({ name, whatIf, targets, isAdmin, mayChangePolicy }: { name: string; whatIf: WhatIf; targets: ("enterprise" | "personal" | "project")[]; isAdmin: boolean; mayChangePolicy: boolean }) {
   const trpc = useTRPC();
   const ex = useQuery({ ...trpc.layers.explain.queryOptions({ name, ...whatIf }), retry: false });
   if (ex.error) return <p className="error-text">{ex.error.message}</p>;
@@ -210,7 +210,7 @@ function Detail({ name, whatIf, targets, isAdmin }: { name: string; whatIf: What
         <div className="card">
           <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-lg font-semibold">{name}</h2>
-            {isAdmin && <BlockNameButton name={name} blocked={ex.data.onBlockList} />}
+            {mayChangePolicy && <BlockNameButton name={name} blocked={ex.data.onBlockList} />}
           </div>
           <ResolutionChain explanation={ex.data} isAdmin={isAdmin} />
         </div>

@@ -104,15 +104,21 @@ function ApprovalRow({ item }: { item: ApprovalItem }) {
           Shadowed: {item.shadowedBy} wins this name, so approving this version changes nothing while that one is there.
         </p>
       )}
-      <div className="mt-2 flex flex-wrap gap-2">
-        <input className="input max-w-md" placeholder="Comment (required to reject)" aria-label={`Comment on ${item.skill}`} value={comment} onChange={(e) => setComment(e.target.value)} />
-        <button className="btn btn-primary" disabled={decide.isPending} onClick={() => decide.mutate({ id: item.id, decision: "approved", comment })}>
-          Approve
-        </button>
-        <button className="btn btn-danger" disabled={decide.isPending} onClick={() => decide.mutate({ id: item.id, decision: "rejected", comment })}>
-          Reject
-        </button>
-      </div>
+      {item.mayDecide ? (
+        <div className="mt-2 flex flex-wrap gap-2">
+          <input className="input max-w-md" placeholder="Comment (required to reject)" aria-label={`Comment on ${item.skill}`} value={comment} onChange={(e) => setComment(e.target.value)} />
+          <button className="btn btn-primary" disabled={decide.isPending} onClick={() => decide.mutate({ id: item.id, decision: "approved", comment })}>
+            Approve
+          </button>
+          <button className="btn btn-danger" disabled={decide.isPending} onClick={() => decide.mutate({ id: item.id, decision: "rejected", comment })}>
+            Reject
+          </button>
+        </div>
+      ) : (
+        <p className="muted mt-2 text-xs" data-testid="approval-global-only">
+          The global admin decides this one: the skill is unscoped or also another tenant&apos;s, so it reaches beyond your tenants.
+        </p>
+      )}
       {decide.error && <p className="error-text mt-2">{decide.error.message}</p>}
     </li>
   );

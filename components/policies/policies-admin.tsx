@@ -66,31 +66,40 @@ export function PoliciesAdmin() {
         </p>
       </div>
       <ErrorLine error={error} testId="policy-error" />
+      {!q.data.mayChange && (
+        <p className="muted text-sm" data-testid="policy-read-only">
+          You read the policy: it governs every tenant, so only the global admin (an admin of no tenant) changes it. You decide the approvals of
+          your tenants&apos; skills below.
+        </p>
+      )}
+      {/* A tenant admin's controls are disabled as a whole (the server refuses the change anyway). */}
+      <fieldset disabled={!q.data.mayChange} className="min-w-0 space-y-6">
+        <Section label="Approvals required" title="Approval required" hint="A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.">
+          <PolicyToggle label="Require approval for skills with scripts" checked={p.requireApprovalForScripts} onChange={(on) => propose({ op: "setRequireApproval", scripts: on })} />
+          <PolicyToggle label="Require approval for project skills" checked={p.requireApprovalForProject} onChange={(on) => propose({ op: "setRequireApproval", project: on })} />
+          <PolicyToggle label="Require approval for git source updates" checked={!!p.requireApprovalForSources} onChange={(on) => propose({ op: "setRequireApproval", sources: on })}>
+            Require approval of each skill a git source update changes (reviewed on the Sources page)
+          </PolicyToggle>
+          <PolicyToggle label="A skill's name must match its folder" checked={p.nameMustMatchFolder} onChange={(on) => propose({ op: "setNameMustMatchFolder", on })}>
+            A skill&apos;s name must match its folder (otherwise such a skill loads under its name with a warning)
+          </PolicyToggle>
+        </Section>
 
-      <Section label="Approvals required" title="Approval required" hint="A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.">
-        <PolicyToggle label="Require approval for skills with scripts" checked={p.requireApprovalForScripts} onChange={(on) => propose({ op: "setRequireApproval", scripts: on })} />
-        <PolicyToggle label="Require approval for project skills" checked={p.requireApprovalForProject} onChange={(on) => propose({ op: "setRequireApproval", project: on })} />
-        <PolicyToggle label="Require approval for git source updates" checked={!!p.requireApprovalForSources} onChange={(on) => propose({ op: "setRequireApproval", sources: on })}>
-          Require approval of each skill a git source update changes (reviewed on the Sources page)
-        </PolicyToggle>
-        <PolicyToggle label="A skill's name must match its folder" checked={p.nameMustMatchFolder} onChange={(on) => propose({ op: "setNameMustMatchFolder", on })}>
-          A skill&apos;s name must match its folder (otherwise such a skill loads under its name with a warning)
-        </PolicyToggle>
-      </Section>
-
-      <Section label="Personal skills" title="Personal skills" hint="Administrators can always open any user's personal skills to review them, read-only; each visit is in the audit log.">
-        <PolicyToggle label="Administrators may change users' personal skills" checked={p.adminsEditPersonal} onChange={(allow) => propose({ op: "setAdminsEditPersonal", allow })}>
-          Administrators may also change users&apos; personal skills
-        </PolicyToggle>
-      </Section>
-
+        <Section label="Personal skills" title="Personal skills" hint="Administrators can always open any user's personal skills to review them, read-only; each visit is in the audit log.">
+          <PolicyToggle label="Administrators may change users' personal skills" checked={p.adminsEditPersonal} onChange={(allow) => propose({ op: "setAdminsEditPersonal", allow })}>
+            Administrators may also change users&apos; personal skills
+          </PolicyToggle>
+        </Section>
+      </fieldset>
       <ApprovalsQueue />
-      <SourceReviews />
+      {q.data.mayChange && <SourceReviews />}
 
-      <BlockedNames p={p} apply={propose} unmatched={unmatched} />
-      <DisabledDefinitions p={p} apply={propose} unmatched={unmatched} />
-      <Allowlist p={p} apply={propose} unmatched={unmatched} />
-      <ForbiddenNames p={p} apply={propose} names={names} vendorWords={q.data.vendorWordPatterns} />
+      <fieldset disabled={!q.data.mayChange} className="min-w-0 space-y-6">
+        <BlockedNames p={p} apply={propose} unmatched={unmatched} />
+        <DisabledDefinitions p={p} apply={propose} unmatched={unmatched} />
+        <Allowlist p={p} apply={propose} unmatched={unmatched} />
+        <ForbiddenNames p={p} apply={propose} names={names} vendorWords={q.data.vendorWordPatterns} />
+      </fieldset>
     </div>
   );
 }

@@ -4,11 +4,12 @@ import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { signOut } from "next-auth/react";
 import type { SessionUser } from "~/server/auth";
-import { navFor } from "./nav";
+import { useNav } from "./use-nav";
 
 export function AppShell({ user, children }: { user: SessionUser; children: React.ReactNode }) {
   const pathname = usePathname();
-  const items = navFor(user.role);
+  // Whether an admin is the global one (of no tenant) is the server's answer: a tenant admin has no Sources link.
+  const { items, globalAdmin } = useNav(user.role);
   // Below 1024 px the links sit behind a Menu button, so the header stays one row; a link followed closes it.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
@@ -34,6 +35,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <nav
             id="main-nav"
             aria-label="Main"
+            data-global-admin={globalAdmin === undefined ? undefined : String(globalAdmin)}
             className={`${menuOpen ? "flex" : "hidden"} order-last w-full flex-col items-stretch gap-1 text-sm lg:order-none lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:flex-wrap lg:items-center`}
           >
             {items.map((i) => (

@@ -6,6 +6,8 @@ export interface NavItem {
   href: string;
   label: string;
   minRole: Role;
+  /** Only the global admin's (an admin of no tenant, issue #40); the shell asks the API (user.me) who that is. */
+  globalAdminOnly?: true;
 }
 
 export const NAV_ITEMS: NavItem[] = [
@@ -16,10 +18,10 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/doctor", label: "Doctor", minRole: "viewer" },
   { href: "/audit", label: "Audit", minRole: "author" },
   { href: "/policies", label: "Policies", minRole: "admin" },
-  { href: "/sources", label: "Sources", minRole: "admin" },
+  { href: "/sources", label: "Sources", minRole: "admin", globalAdminOnly: true },
   { href: "/tokens", label: "Tokens", minRole: "viewer" },
   { href: "/users", label: "Users", minRole: "admin" },
 ];
 
 export { hasRole };
-export const navFor = (role: Role) => NAV_ITEMS.filter((i) => hasRole(role, i.minRole));
+export const navFor = (role: Role, globalAdmin: boolean) => NAV_ITEMS.filter((i) => hasRole(role, i.minRole) && (!i.globalAdminOnly || globalAdmin));

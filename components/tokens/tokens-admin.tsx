@@ -5,6 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { TOKEN_DEFAULT_EXPIRY_DAYS, TOKEN_SCOPES, type TokenScope } from "~/server/domain/tokens";
+import { signInLabel } from "~/server/domain/oidc";
 import { DataTable } from "~/components/shell/data-table";
 import { ErrorLine, useListActions } from "~/components/shell/list-actions";
 import { Time } from "~/components/shell/time";
@@ -119,7 +120,14 @@ export function TokensAdmin({ isAdmin }: { isAdmin: boolean }) {
             <td className="font-medium">
               {t.name} <span className="muted text-xs">{t.prefix}…</span>
             </td>
-            <td className="break-all">{t.userEmail ?? "machine"}</td>
+            <td className="break-all">
+              {t.userEmail ?? "machine"}
+              {t.ownerSignIn && (
+                <span className="muted block text-xs" data-testid="token-owner-sign-in">
+                  {signInLabel(t.ownerSignIn)}
+                </span>
+              )}
+            </td>
             <td>
               {t.scopes.map((s) => (
                 <div key={s}>{s}</div>

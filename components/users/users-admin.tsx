@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTRPC } from "~/components/providers/trpc";
 import { count } from "~/server/domain/plural";
 import { emailLengthProblem } from "~/server/domain/email";
+import { signInLabel } from "~/server/domain/oidc";
 import { ROLES, type Role } from "~/server/domain/vocabulary";
 import { ResetPassword } from "./reset-password";
 import { UserTenants } from "./user-tenants";
@@ -85,6 +86,10 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                 {u.email}
               </span>
               {u.id === currentUserId && <span className="muted ml-1 text-xs">(you)</span>}
+              {/* How they sign in, so an admin can tell whose token is whose across password and OIDC users. */}
+              <span className="muted block max-w-[12rem] truncate text-xs lg:max-w-[20rem]" title={signInLabel(u.signIn)} data-testid="user-sign-in">
+                {signInLabel(u.signIn)}
+              </span>
             </td>
             <td className={WIDE}>
               <span className="inline-block max-w-[12rem] truncate align-bottom" title={u.name}>

@@ -10,6 +10,7 @@ import type { DataHome } from "../config";
 import { ServiceError, type ServiceErrorCode } from "../domain/errors";
 import { inputErrorMessage } from "./input-errors";
 import { tenantsOf } from "../services/tenants/membership";
+import { assertGlobalAdmin } from "../services/tenants/admin-reach";
 import { transformer } from "./transformer";
 import { databaseUnreachableMessage } from "../../db/dialect";
 
@@ -115,6 +116,15 @@ function requireRole(min: Role) {
 
 export const authorProcedure = requireRole("author");
 export const adminProcedure = requireRole("admin");
+
+/**
+ * The global admin's (an admin of no tenant, issue #40): what is the whole console's and reaches every tenant, such
+ * as changing the policy and git sources. A tenant admin is refused with FORBIDDEN, audited like any refused right.
+ */
+export const globalAdminProcedure = adminProcedure.use(async ({ ctx, next, path }) => {
+  await assertGlobalAdmin(ctx.db, ctx.user, path);
+  return next();
+});
 
 export function actorOf(user: SessionUser) {
   return { id: user.id, email: user.email };

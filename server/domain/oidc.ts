@@ -56,3 +56,23 @@ export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
   AccessDenied: "Sign-in was refused.",
 };
 export const SIGN_IN_ERROR_DEFAULT = "Sign-in did not complete. Start it again.";
+
+/** How a console user signs in, as the Users and Tokens pages show it: a password, or an OpenID provider's identities. */
+export interface SignInWay {
+  kind: "password" | "oidc";
+  /** The provider's issuer and the person's subject there (its stable id), one per linked identity. */
+  identities: { issuer: string; subject: string }[];
+}
+
+/** One line for a person: "password", or "OIDC idp.example.com: <subject>" per identity (the issuer's host, else the issuer). */
+export function signInLabel(way: SignInWay): string {
+  if (way.kind === "password") return "password";
+  const host = (issuer: string) => {
+    try {
+      return new URL(issuer).host || issuer;
+    } catch {
+      return issuer;
+    }
+  };
+  return way.identities.map((i) => `OIDC ${host(i.issuer)}: ${i.subject}`).join("; ");
+}

@@ -30,3 +30,11 @@ export const isGlobalAdmin = (c: TenantCaller) => c.role === "admin" && c.tenant
 
 /** Which tenants' scoped skills and audit rows a caller may see: "all" for the global admin. */
 export const visibleTenants = (c: TenantCaller): readonly string[] | "all" => (isGlobalAdmin(c) ? "all" : c.tenants);
+
+/**
+ * Whether someone of `theirs` is within what a caller seeing `mine` manages: the global admin ("all") everyone; a
+ * tenant admin only someone with at least one tenant, all of them the admin's (someone of no tenant is the global
+ * admin's, and someone also of another tenant is that tenant's as much as theirs).
+ */
+export const withinTenants = (mine: readonly string[] | "all", theirs: readonly string[]): boolean =>
+  mine === "all" || (theirs.length > 0 && theirs.every((t) => mine.includes(t)));

@@ -93,7 +93,8 @@ describe("state-changing requests from another site", () => {
   it("user.me says who is signed in, never the server-side session's id", async () => {
     admin = { ...admin, sid: "session-row-id-4711" };
     const text = await (await fetch(`${server.url}/api/trpc/user.me`)).text();
-    expect(JSON.parse(text)).toEqual({ result: { data: { json: { id: admin.id, email: "admin@x.io", name: "", role: "admin" } } } });
+    // With the tenants and whether this is the global admin (issue #40), which the header asks for.
+    expect(JSON.parse(text)).toEqual({ result: { data: { json: { id: admin.id, email: "admin@x.io", name: "", role: "admin", tenants: [], globalAdmin: true } } } });
     expect(text).not.toContain("session-row-id-4711");
   });
 });

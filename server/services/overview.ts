@@ -9,7 +9,7 @@ import { countActivations, countEvents, topSkillsByActivation } from "./audit/qu
 import { lastDay, refusalCounts } from "./audit/refusals";
 import { hasRole } from "../domain/vocabulary";
 import { overview as evalOverview } from "./evals";
-import { allDefinitions, syncApprovals } from "./governance";
+import { approvalsInReach } from "./governance";
 import { listSkills, type SkillActor } from "./skills";
 
 export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink, actor: SkillActor, procedure: string, now = Date.now()) {
@@ -20,7 +20,8 @@ export async function adminOverview(db: Db, dataHome: DataHome, audit: AuditSink
   // One window for every figure of the day, carried by their links (audit/refusals.ts).
   const since = lastDay(now);
   const refusals = await refusalCounts(db, since, scope);
-  const pending = actor.role === "admin" ? (await syncApprovals(db, dataHome, await allDefinitions(dataHome, actor.id))).filter((a) => a.status === "pending") : [];
+  // The approvals this admin would find on the Policies page (a tenant admin's reach, issue #40).
+  const pending = actor.role === "admin" ? (await approvalsInReach(db, dataHome, actor)).items.filter((a) => a.status === "pending") : [];
   const evals = (await evalOverview(ctx))
     .sort((a, b) => (a.f1 ?? -1) - (b.f1 ?? -1))
     .slice(0, 8);

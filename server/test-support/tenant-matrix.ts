@@ -20,12 +20,28 @@ export function writeTenantSkills(dataHome: { projectRoot: string }): void {
   writeSkillOnDisk(path.join(project, "shared-notes"), { "SKILL.md": skillMd("shared-notes", "Write meeting notes in the house style. Use when someone asks for notes.") });
 }
 
+/** The matrix's skills were also in .agents/skills once, and deleted there (by the global admin), for the deleted-skill doors. */
+export const ARCHIVE_BASE = ".agents/skills";
+
+export async function archiveTenantSkills(dataHome: { projectRoot: string }, root: ReturnType<typeof createCaller>): Promise<void> {
+  const archive = path.join(dataHome.projectRoot, ARCHIVE_BASE);
+  const scopes: Record<string, string> = { "acme-ledger": "scope:\n  tenants: [acme]\n", "globex-ledger": "scope:\n  tenants: [globex]\n" };
+  for (const n of TENANT_SKILLS) {
+    writeSkillOnDisk(path.join(archive, n), { "SKILL.md": skillMd(n, `An older copy of ${n}, kept in the deleted list.`, scopes[n] ?? "") });
+    await root.skill.delete({ ref: { layer: "project", base: ARCHIVE_BASE, skill: n } });
+  }
+}
+
 export interface TenantWorld {
   api(user: SessionUser): ReturnType<typeof createCaller>;
   /** GET /api/catalog over real HTTP with this bearer token. */
   catalog(token: string, query?: string): Promise<Response>;
   /** The skills a new playground session of this user lists (the session created through the API). */
   playground(user: SessionUser): Promise<string[]>;
+  /** The id of the version that deleted the archived copy of a matrix skill, as the global admin lists it now. */
+  deletedVersion(skill: string): Promise<number>;
+  /** The id of a finished trigger-test run of each matrix skill. */
+  runOf(skill: string): number;
 }
 
 export interface Who {
@@ -64,7 +80,20 @@ export const TENANT_DOORS: { door: string; seen(w: TenantWorld, who: Who): Promi
   { door: "layers matrix", seen: async (w, who) => named(JSON.stringify(await w.api(who.user).layers.matrix({}))) },
   { door: "playground activation list", seen: (w, who) => w.playground(who.user) },
   { door: "trigger tests", seen: (w, who) => openable((s) => w.api(who.user).evals.getSet({ ref: ref(s) })) },
+  { door: "a trigger-test run by its id", seen: (w, who) => openable((s) => w.api(who.user).evals.get({ id: w.runOf(s) })) },
+  { door: "trigger tests overview", seen: async (w, who) => named(JSON.stringify(await w.api(who.user).evals.overview())) },
   { door: "doctor of one skill", seen: (w, who) => openable((s) => w.api(who.user).doctor.skill({ ref: ref(s) })) },
+  { door: "deleted skills list", seen: async (w, who) => named(JSON.stringify(await w.api(who.user).skill.deleted())) },
+  { door: "a version by its id", seen: (w, who) => openable(async (s) => w.api(who.user).skill.version({ id: await w.deletedVersion(s) })) },
+  {
+    door: "restore a deleted skill",
+    // Restored, then deleted again by the same caller, so the next caller finds the same world.
+    seen: (w, who) =>
+      openable(async (s) => {
+        const { ref } = await w.api(who.user).skill.restoreDeleted({ id: await w.deletedVersion(s) });
+        await w.api(who.user).skill.delete({ ref });
+      }),
+  },
   {
     door: "catalog API and sync (json and tar)",
     seen: async (w, who) => {

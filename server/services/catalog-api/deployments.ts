@@ -68,6 +68,8 @@ export interface DeploymentRow {
   scope: string;
   user: string | null;
   tokenName: string;
+  /** The reporting token, so an admin's view can keep to the tokens they manage (a tenant admin's, issue #40). */
+  tokenId: string;
   firstSeenAt: Date;
   lastSeenAt: Date;
 }
@@ -83,6 +85,7 @@ export async function deploymentsOf(db: Db, viewer: { id: string; role: Role }, 
       scope: skillDeployments.scope,
       user: users.email,
       tokenName: accessTokens.name,
+      tokenId: skillDeployments.tokenId,
       firstSeenAt: skillDeployments.firstSeenAt,
       lastSeenAt: skillDeployments.lastSeenAt,
     })

@@ -15,7 +15,7 @@ import { processWide } from "../../process-wide";
 import { resolutionFor } from "../governance/context";
 import { checkProviderChoice, providerFor } from "../playground/providers";
 import { sharedRunner } from "../playground/sandbox";
-import { readSkillFile, type SkillRef, type SkillsContext } from "../skills";
+import { readSkillFile, tenantSees, type SkillRef, type SkillsContext } from "../skills";
 import { existingSkillDir } from "../skills/edit";
 import { SkillServiceError } from "../skills/errors";
 import { historyKey, refFromHistory } from "../skills/location";
@@ -223,6 +223,8 @@ async function ownRow(ctx: SkillsContext, id: number): Promise<EvalRunRow> {
   const key = JSON.parse(row.skillKey) as { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string };
   // Reading a run needs the right to read its skill (another user's personal skill stays theirs).
   if (key.layer === "personal" && key.ownerId !== ctx.actor.id && ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "This run belongs to another user's personal skill.");
+  // A run of a skill scoped to other tenants (issue #40) is no run to this caller, in the same words.
+  if (!(await tenantSees(ctx, refFromHistory(key)))) throw new SkillServiceError("NOT_FOUND", `There is no eval run ${id}.`);
   return row;
 }
 
@@ -261,10 +263,15 @@ export async function cancelRun(ctx: SkillsContext, id: number): Promise<{ cance
 export async function overview(ctx: SkillsContext) {
   const rows = await ctx.db.select().from(evalRuns).where(and(eq(evalRuns.status, "done"))).orderBy(desc(evalRuns.id));
   const seen = new Map<string, ReturnType<typeof toOverview>>();
+  const hidden = new Set<string>();
   for (const r of rows) {
-    if (seen.has(r.skillKey)) continue;
+    if (seen.has(r.skillKey) || hidden.has(r.skillKey)) continue;
     const key = JSON.parse(r.skillKey) as { layer: SkillRef["layer"]; ownerId: string | null; plugin: string | null; skill: string };
     if (key.layer === "personal" && key.ownerId !== ctx.actor.id) continue;
+    if (!(await tenantSees(ctx, refFromHistory(key)))) {
+      hidden.add(r.skillKey);
+      continue;
+    }
     seen.set(r.skillKey, toOverview(r, key));
   }
   return [...seen.values()];

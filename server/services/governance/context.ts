@@ -7,6 +7,7 @@ import type { DataHome } from "../../config";
 import { isSafeSegment, tenantView, type ResolveContext, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { visibleTenants } from "../../domain/tenants";
 import { requestTenant, tenantCaller } from "../tenants/gate";
+import { assertUserInReach } from "../tenants/admin-reach";
 import { indexFor } from "../catalog/catalog";
 import { effectivePolicy } from "../policy/store";
 import { GovernanceError } from "./errors";
@@ -50,6 +51,8 @@ export function whatIfUser(viewer: Viewer, requested: string | undefined): strin
 /** The index and context the runtime would use for this user and agent. */
 export async function resolutionFor(db: Db, dataHome: DataHome, viewer: Viewer, w: WhatIf = {}): Promise<ResolutionSetup> {
   const userId = whatIfUser(viewer, w.userId);
+  // Another user's catalog is an admin's look; a tenant admin's only at the users they manage.
+  if (userId !== viewer.id) await assertUserInReach(db, viewer, userId);
   const caller = await tenantCaller(db, viewer);
   // Refused before anything is read: naming a tenant that is not the caller's tells them nothing.
   const tenant = requestTenant(caller, blankToUndefined(w.tenant));
@@ -71,6 +74,7 @@ export async function resolutionFor(db: Db, dataHome: DataHome, viewer: Viewer, 
  * at resolutionFor, so none of them can name such a skill.
  */
 export async function viewerIndex(db: Db, dataHome: DataHome, viewer: Viewer, userId: string = viewer.id): Promise<SkillIndex> {
+  if (userId !== viewer.id && viewer.role === "admin") await assertUserInReach(db, viewer, userId);
   return tenantView(await indexFor(userId, dataHome), visibleTenants(await tenantCaller(db, viewer)));
 }
 

@@ -56,17 +56,26 @@ export interface DeployPreview {
   findings: { code: string; severity: DoctorSeverity; message: string; file: string; line: number }[];
 }
 
-/** Admins deploy anywhere; authors to the project layer and their own personal layer; viewers nowhere. */
-/** The layers a person may deploy into: admins every one, authors project and their own personal layer. */
-export function deployTargetsFor(viewer: Viewer): DeployTarget[] {
-  return viewer.role === "admin" ? ["enterprise", "personal", "project"] : viewer.role === "author" ? ["personal", "project"] : [];
+/** Who deploys: a tenant admin (issue #40, the skills service's actor) writes no layer that reaches every tenant. */
+type Deployer = Viewer & { tenantAdmin?: boolean };
+
+/**
+ * The layers a person may deploy into: the global admin every one; a tenant admin and an author the project layer
+ * and their own personal layer (the enterprise layer reaches every tenant); viewers none.
+ */
+export function deployTargetsFor(viewer: Deployer): DeployTarget[] {
+  if (viewer.role === "admin" && viewer.tenantAdmin !== true) return ["enterprise", "personal", "project"];
+  return viewer.role === "viewer" ? [] : ["personal", "project"];
 }
 
-export function checkDeployRight(viewer: Viewer, target: LayerName): asserts target is DeployTarget {
+export function checkDeployRight(viewer: Deployer, target: LayerName): asserts target is DeployTarget {
   if (target === "plugin") throw new GovernanceError("BAD_REQUEST", "plugins are installed with `omniforge skill install`, not deployed");
   if (viewer.role === "viewer") throw new GovernanceError("FORBIDDEN", "viewers cannot deploy skills; ask an author or an administrator");
   if (target === "enterprise" && viewer.role !== "admin") {
     throw new GovernanceError("FORBIDDEN", "only administrators can deploy to the enterprise layer");
+  }
+  if (target === "enterprise" && viewer.tenantAdmin === true) {
+    throw new GovernanceError("FORBIDDEN", "the enterprise layer reaches every tenant, so only the global admin (an admin of no tenant) deploys to it", { code: "tenant.global-admin-only" });
   }
 }
 

@@ -2,8 +2,9 @@
 export { changePolicy, VENDOR_WORD_PATTERNS } from "./policy-change";
 export { resolutionFor, scopeValues, viewerIndex } from "./context";
 export { buildMatrix, effectiveSkills, explain, readDefinition } from "./matrix";
-export { syncApprovals, decideApproval, recentDecisions, approvalNotes } from "./approvals";
+export { decideApproval, recentDecisions, approvalNotes } from "./approvals";
 export { allDefinitions } from "./definitions";
+export { approvalsInReach, assertApprovalInReach } from "./approval-reach";
 export { unmatchedRules } from "./rule-reach";
 export { previewPolicyChange } from "./policy-preview";
 export { servedInstead } from "./served";

@@ -12,6 +12,7 @@ import { DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
 import { checkProviderChoice } from "./providers";
 import { PlaygroundError, type RequestRecord, type TurnRecord } from "./types";
 import { processEnv } from "../../../env";
+import { usersInReach } from "../tenants/admin-reach";
 
 export interface Actor {
   id: string;
@@ -121,10 +122,14 @@ export async function listSessions(db: Db, userId: string): Promise<PlaygroundSe
   return (await db.select().from(playgroundSessions).where(eq(playgroundSessions.userId, userId)).orderBy(desc(playgroundSessions.updatedAt))).map(toSession);
 }
 
-/** A session the actor may read: their own, or any for an administrator. Not found otherwise (no existence leak). */
+/**
+ * A session the actor may read: their own, or for an administrator one of a user they manage (a tenant admin's
+ * users, issue #40; everyone's for the global admin). Not found otherwise (no existence leak).
+ */
 export async function readableSession(db: Db, actor: Actor, sessionId: string): Promise<PlaygroundSession> {
   const row = (await db.select().from(playgroundSessions).where(eq(playgroundSessions.id, sessionId)).limit(1))[0];
-  if (!row || (row.userId !== actor.id && actor.role !== "admin")) throw new PlaygroundError("NOT_FOUND", `No playground session ${sessionId}`);
+  const mayRead = row && (row.userId === actor.id || (actor.role === "admin" && (await usersInReach(db, actor))(row.userId)));
+  if (!row || !mayRead) throw new PlaygroundError("NOT_FOUND", `No playground session ${sessionId}`);
   return toSession(row);
 }
 

@@ -4,6 +4,7 @@ import type { DataHome } from "../../config";
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import { refreshAll } from "../catalog/catalog";
 import { readStoredPolicy } from "../policy/store";
+import { tenantsOf } from "../tenants/membership";
 import { canWrite, type SkillActor, type SkillRef } from "./location";
 
 export interface SkillsContext {
@@ -19,6 +20,7 @@ export interface SkillsContext {
 export async function skillActor(db: Db, user: Pick<SkillActor, "id" | "email" | "role">): Promise<SkillActor> {
   const actor: SkillActor = { id: user.id, email: user.email, role: user.role };
   if (user.role === "admin" && (await readStoredPolicy(db)).adminsEditPersonal) actor.mayEditPersonal = true;
+  if (user.role === "admin" && (await tenantsOf(db, user.id)).length > 0) actor.tenantAdmin = true;
   return actor;
 }
 

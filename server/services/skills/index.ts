@@ -25,7 +25,7 @@ export { SKILL_TEMPLATES } from "./templates";
 export { editorVocabulary } from "./vocabulary";
 export type { ListQuery, SkillList } from "./list";
 export { searchSkills } from "./search";
-export { assertTenantVisible } from "./tenant-guard";
+export { assertTenantVisible, assertVersionVisible, tenantSees } from "./tenant-guard";
 
 /**
  * The list page: every definition the actor can see, resolved with the current policy. `owner` (administrators

@@ -12,6 +12,7 @@ import { assertWrite, canRead, layerRootOf, normaliseRef, refFromHistory, skillD
 import { templateById } from "./templates";
 import { asciiNameFrom, nameProblems as runtimeNameProblems } from "../../runtime/skill";
 import { readStoredPolicy } from "../policy/store";
+import { deletedSkillVisibility } from "./tenant-guard";
 
 /**
  * Problems with a new skill name, empty when it is fine: the validator's own name rule (one rule everywhere), with
@@ -189,11 +190,14 @@ export interface DeletedSkill {
 /** Deleted skills the actor may see, whose folder has not come back since. */
 export async function listDeleted(ctx: SkillsContext): Promise<DeletedSkill[]> {
   const out: DeletedSkill[] = [];
+  const visible = await deletedSkillVisibility(ctx);
   for (const row of (await deleteRows(ctx.db))) {
     const ref = refFromHistory(row);
     if (!canReadAs(ctx.actor, ref)) continue;
     if (fs.existsSync(skillDirOf(ctx.dataHome, ref))) continue;
-    out.push({ versionId: row.id, ref, deletedAt: row.createdAt, deletedBy: row.authorEmail, files: parseSnapshot(row.snapshot)?.files.length ?? 0 });
+    const snapshot = parseSnapshot(row.snapshot);
+    if (!visible(snapshot)) continue;
+    out.push({ versionId: row.id, ref, deletedAt: row.createdAt, deletedBy: row.authorEmail, files: snapshot?.files.length ?? 0 });
   }
   return out;
 }
@@ -206,10 +210,11 @@ function canReadAs(actor: SkillActor, ref: SkillRef): boolean {
 /** Brings back a deleted skill from its "delete" version (refused when a folder of that name exists again). */
 export async function restoreDeleted(ctx: SkillsContext, versionId: number): Promise<{ ref: SkillRef; versionId: number }> {
   const row = await getVersion(ctx.db, versionId);
-  if (!row || row.action !== "delete") throw notFound(`Version ${versionId} is not a deleted skill.`);
+  const snapshot = parseSnapshot(row?.snapshot ?? null);
+  // Another tenant's deleted skill is "not a deleted skill" here, in the same words, so the answer tells nothing.
+  if (!row || row.action !== "delete" || !(await deletedSkillVisibility(ctx))(snapshot)) throw notFound(`Version ${versionId} is not a deleted skill.`);
   const ref = normaliseRef(refFromHistory(row), ctx.actor);
   assertWrite(ctx.actor, ref);
-  const snapshot = parseSnapshot(row.snapshot);
   if (!snapshot) throw badRequest("This version has no snapshot to restore.");
   const dir = skillDirOf(ctx.dataHome, ref);
   if (fs.existsSync(dir)) throw new SkillServiceError("CONFLICT", `A skill folder ${ref.skill} exists again in the ${ref.layer} layer; rename or delete it first.`);

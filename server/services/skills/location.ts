@@ -28,7 +28,15 @@ export interface SkillActor {
   role: Role;
   /** An administrator whom the policy lets change other users' personal skills (adminsEditPersonal). */
   mayEditPersonal?: boolean;
+  /**
+   * An admin of some tenants (issue #40): the enterprise and plugin layers, whose unscoped skills reach every tenant,
+   * are the global admin's to write.
+   */
+  tenantAdmin?: boolean;
 }
+
+/** Writes the layers that reach every tenant (enterprise, plugin): an admin, unless one of some tenants. */
+const writesSharedLayers = (actor: SkillActor) => actor.role === "admin" && actor.tenantAdmin !== true;
 
 /** Identifies one skill definition (a folder in one layer), independent of its frontmatter name. */
 export interface SkillRef {
@@ -93,14 +101,14 @@ export function canWrite(actor: SkillActor, ref: SkillRef): boolean {
       return true;
     case "enterprise":
     case "plugin":
-      return actor.role === "admin";
+      return writesSharedLayers(actor);
   }
 }
 
 /** Layers the actor may create skills in (the plugin layer needs an installed plugin, see writableTargets). */
 export function writableLayers(actor: SkillActor): LayerName[] {
   if (actor.role === "viewer") return [];
-  return actor.role === "admin" ? [...LAYERS] : ["personal", "project"];
+  return writesSharedLayers(actor) ? [...LAYERS] : ["personal", "project"];
 }
 
 export function assertRead(actor: SkillActor, ref: SkillRef): void {
@@ -120,6 +128,9 @@ export function assertWrite(actor: SkillActor, ref: SkillRef): void {
   }
   if (actor.role === "viewer") throw forbidden("Viewers can read skills but not change them; ask an administrator for the author role.");
   if (ref.layer === "personal") throw forbidden("You can only change your own personal skills.");
+  if (actor.role === "admin") {
+    throw forbidden(`The ${ref.layer} layer reaches every tenant, so only the global admin (an admin of no tenant) changes it; you write the project layer and your personal layer.`, { code: "tenant.global-admin-only" });
+  }
   throw forbidden(`Only administrators can change skills in the ${ref.layer} layer; authors write the project layer and their personal layer.`);
 }
 

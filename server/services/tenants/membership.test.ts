@@ -40,13 +40,16 @@ describe("assigning tenants", () => {
     const bob = await user("bob@x.io", "author");
     await api(root).user.setTenants({ id: carol.id, tenants: ["acme"] });
     await api(root).user.setTenants({ id: bob.id, tenants: ["globex"] });
+    // Someone of no tenant is the global admin's to place: a tenant admin cannot claim them.
+    await expect(api(carol).user.setTenants({ id: ann.id, tenants: ["acme"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await api(root).user.setTenants({ id: ann.id, tenants: ["acme"] });
     await api(carol).user.setTenants({ id: ann.id, tenants: ["acme"] });
     await expect(api(carol).user.setTenants({ id: ann.id, tenants: ["acme", "globex"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(api(carol).user.setTenants({ id: bob.id, tenants: [] })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await tenantsOf(h.db, bob.id)).toEqual(["globex"]);
     await expect(api(ann).user.setTenants({ id: ann.id, tenants: ["globex"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
     // The tenant refused, twice; then ann's attempt, on the record of her one tenant.
-    expect(h.audit.events.filter((e) => e.type === "access_denied").map((e) => e.tenant)).toEqual(["globex", "globex", "acme"]);
+    expect(h.audit.events.filter((e) => e.type === "access_denied").map((e) => e.tenant)).toEqual([undefined, "globex", "globex", "acme"]);
   });
 
   it("a bad name refuses the whole list with the reason and changes nothing; 100 times the limit is refused at once", async () => {
@@ -75,7 +78,11 @@ describe("a token's tenants", () => {
     expect((await api(ann).tokens.create({ ...base, tenants: ["globex"] })).info.tenants).toEqual(["globex"]);
     await expect(api(ann).tokens.create({ ...base, tenants: ["initech"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(api(carol).tokens.create({ ...base, forUserId: "machine", tenants: ["globex"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await api(carol).tokens.create({ ...base, forUserId: ann.id })).info.tenants).toEqual(["acme"]);
+    // ann is also of globex, so not carol's to make tokens for; cy, of acme alone, is.
+    await expect(api(carol).tokens.create({ ...base, forUserId: ann.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const cy = await user("cy@x.io", "author");
+    await api(root).user.setTenants({ id: cy.id, tenants: ["acme"] });
+    expect((await api(carol).tokens.create({ ...base, forUserId: cy.id })).info.tenants).toEqual(["acme"]);
     expect(h.audit.events.find((e) => e.type === "token_created")?.details).toMatchObject({ tenants: ["acme", "globex"] });
   });
 });

@@ -57,6 +57,11 @@ export async function setUserTenants(
       if (foreign !== undefined) {
         throw new TenantError("FORBIDDEN", `tenant "${foreign.slice(0, 64)}" is not one of yours: only the global admin (an admin with no tenants) assigns it`, { tenant: foreign });
       }
+      // Someone of no tenant is the global admin's (an admin of none is the global admin): a tenant admin neither
+      // claims them nor leaves anyone with none.
+      if (before.length === 0 || next.length === 0) {
+        throw new TenantError("FORBIDDEN", `${before.length === 0 ? "this user belongs to no tenant" : "a user you manage keeps at least one of your tenants"}: only the global admin (an admin with no tenants) changes that`, { code: "tenant.outside-reach" });
+      }
     }
     const gone = before.filter((t) => !next.includes(t));
     const added = next.filter((t) => !before.includes(t));

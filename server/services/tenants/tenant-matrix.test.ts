@@ -11,17 +11,19 @@ import { auditSinkFor } from "../audit";
 import { auditScopeOf } from "../audit/filter";
 import { exportStream } from "../audit/export";
 import { settled } from "../playground";
+import { settledRun } from "../evals/runs";
 import { sessionSkills } from "../playground/scope";
 import { createUser } from "../users/users";
 import { callerFor } from "../../test-support/caller";
 import { serveFetch } from "../../test-support/http-server";
 import { useSkillsTestHome } from "../../test-support/test-home";
-import { TENANT_DOORS, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
+import { TENANT_DOORS, archiveTenantSkills, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
 
 const h = useSkillsTestHome({ once: true });
 let server: Awaited<ReturnType<typeof serveFetch>>;
 let world: TenantWorld;
 const who: Record<"alice" | "bob" | "root" | "carol", Who> = {} as never;
+const runs = new Map<string, number>();
 const api = (u: SessionUser) => callerFor({ ...h, audit: auditSinkFor(h.db) }, u);
 
 async function person(email: string, role: SessionUser["role"], tenants: string[]): Promise<Who> {
@@ -38,11 +40,21 @@ beforeAll(async () => {
   who.alice = await person("alice@x.io", "author", ["acme"]);
   who.bob = await person("bob@x.io", "author", ["globex"]);
   who.carol = await person("carol@x.io", "admin", ["acme"]);
+  await archiveTenantSkills(h.dataHome, api(who.root.user));
+  // One finished trigger-test run of each skill, started by someone who may run it.
+  for (const [starter, skill] of [[who.alice, "acme-ledger"], [who.bob, "globex-ledger"], [who.root, "shared-notes"]] as const) {
+    const cases = [{ query: "reconcile the monthly ledger", should_trigger: true }];
+    const { id } = await api(starter.user).evals.start({ ref: { layer: "project", skill }, provider: "offline", mode: "tool", runs: 1, cases });
+    await settledRun(h.ctx({ ...who.root.user }), id);
+    runs.set(skill, id);
+  }
   server = await serveFetch((req) => handleCatalogRequest(req, { db: h.db, dataHome: h.dataHome, audit: auditSinkFor(h.db) }));
   world = {
     api,
     catalog: (token, query) => fetch(`${server.url}/api/catalog${query ? `?${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } }),
     playground: async (user) => (await sessionSkills(h.db, h.dataHome, await api(user).playground.create({}))).map((e) => e.name),
+    runOf: (skill) => runs.get(skill)!,
+    deletedVersion: async (skill) => (await api(who.root.user).skill.deleted()).find((d) => d.ref.skill === skill)!.versionId,
   };
 });
 afterAll(async () => {
@@ -64,7 +76,7 @@ describe("every door keeps a tenant's skills to that tenant", () => {
   }
 
   it("the global admin (an admin with no tenants) lists and opens both", async () => {
-    for (const door of ["skill list", "skill info", "read a file", "trigger tests"]) {
+    for (const door of ["skill list", "skill info", "read a file", "trigger tests", "deleted skills list", "a version by its id"]) {
       const seen = await TENANT_DOORS.find((d) => d.door === door)!.seen(world, who.root);
       expect(seen, door).toEqual(expect.arrayContaining(["acme-ledger", "globex-ledger"]));
     }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { inTransaction } from "../../../db/transaction";
-import { users, type Role, type User } from "../../../db/schema";
+import { userTenants, users, type Role, type User } from "../../../db/schema";
 import type { Audited } from "../../runtime/audit/events";
 import { serviceErrorClass } from "../../domain/errors";
 import { endUserSessions } from "../auth/sessions";
@@ -39,9 +39,10 @@ export async function listUsers(db: Db): Promise<PublicUser[]> {
 
 export async function createUser(
   db: Db,
-  input: { email: string; name?: string; role: Role; password: string },
+  input: { email: string; name?: string; role: Role; password: string; tenants?: readonly string[] },
   by?: Audited,
 ): Promise<PublicUser> {
+  const tenants = [...(input.tenants ?? [])];
   const email = normaliseEmail(input.email);
   if (await findUserByEmail(db, email)) throw new UserError("CONFLICT", `A user with the email ${email} already exists.`);
   const row = {
@@ -51,8 +52,13 @@ export async function createUser(
     role: input.role,
     passwordHash: await hashPassword(input.password),
   };
-  await db.insert(users).values(row);
-  by?.audit.record({ type: "user_created", actor: by.actor, outcome: "ok", details: { userId: row.id, email, role: row.role } });
+  // The user and their tenants at once: an admin made by a tenant admin is never, even for a moment, of no tenant
+  // (the global admin).
+  await inTransaction(db, async (tx) => {
+    await tx.insert(users).values(row);
+    if (tenants.length) await tx.insert(userTenants).values(tenants.map((tenant) => ({ userId: row.id, tenant })));
+  });
+  by?.audit.record({ type: "user_created", actor: by.actor, outcome: "ok", details: { userId: row.id, email, role: row.role, ...(tenants.length ? { tenants } : {}) } });
   return toPublic((await findUserById(db, row.id))!);
 }
 

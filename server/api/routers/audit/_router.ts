@@ -1,6 +1,6 @@
 // The audit dashboard's procedures. Authors and admins only (viewers get FORBIDDEN from authorProcedure);
 // the scope (own events vs all) is applied in the handlers from the session, never taken from the input.
-import { adminProcedure, authorProcedure, createTRPCRouter } from "../../trpc";
+import { authorProcedure, createTRPCRouter, globalAdminProcedure } from "../../trpc";
 import { noInput, procedures } from "../../procedures";
 import { checkpoints } from "./checkpoints.handler";
 import { get, list, violations } from "./list.handler";
@@ -21,8 +21,8 @@ export const auditRouter = createTRPCRouter({
       retention: noInput,
     },
   }),
-  // Verifying the chain and the checkpoint key speak for everyone's events: administrators.
-  ...procedures(adminProcedure, h, {
+  // Verifying the chain and the checkpoint key speak for everyone's events, every tenant's: the global admin.
+  ...procedures(globalAdminProcedure, h, {
     query: { checkpoints: noInput },
     mutation: { verify: noInput },
   }),

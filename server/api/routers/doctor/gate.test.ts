@@ -24,7 +24,7 @@ describe("doctor policy", () => {
     const admin = caller(as("admin"));
     await expect(admin.doctor.setPolicy({ gate: "high", ignore: ["tools.unsued"] })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await admin.doctor.setPolicy({ gate: "high", ignore: ["refs.*"] })).toEqual({ gate: "high", ignore: ["refs.*"] });
-    expect(await caller(as("viewer")).doctor.policy()).toEqual({ gate: "high", ignore: ["refs.*"] });
+    expect(await caller(as("viewer")).doctor.policy()).toEqual({ gate: "high", ignore: ["refs.*"], mayChange: false });
     expect(h.audit.events.filter((e) => e.type === "policy_changed").at(-1)).toMatchObject({
       details: { area: "doctor", before: { gate: null, ignore: [] }, after: { gate: "high", ignore: ["refs.*"] } },
     });

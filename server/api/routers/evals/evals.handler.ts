@@ -4,20 +4,21 @@ import type { z } from "zod";
 import { offloadText } from "../../../services/offload/pool";
 import * as evals from "../../../services/evals";
 import { availableProviders } from "../../../services/playground/providers";
-import { assertTenantVisible, type SkillsContext } from "../../../services/skills";
+import { assertTenantVisible, skillActor, type SkillsContext } from "../../../services/skills";
 import type { AuthedContext } from "../../trpc";
 import type * as S from "./evals.schema";
 
 type In<T extends z.ZodType> = z.infer<T>;
-const svc = (ctx: AuthedContext): SkillsContext => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
+// The actor as the skills service builds it (what the policy and the caller's tenants grant), as the skill router's.
+const svc = async (ctx: AuthedContext): Promise<SkillsContext> => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: await skillActor(ctx.db, ctx.user), procedure: ctx.procedure });
 
 export const getSet = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => {
-  await assertTenantVisible(svc(ctx), input.ref);
-  return evals.readTriggerSet(svc(ctx), input.ref);
+  await assertTenantVisible(await svc(ctx), input.ref);
+  return evals.readTriggerSet(await svc(ctx), input.ref);
 };
 export const saveSet = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSaveSetInput> }) => {
-  await assertTenantVisible(svc(ctx), input.ref);
-  return evals.saveTriggerSet(svc(ctx), input.ref, input.cases, input.baseDigest);
+  await assertTenantVisible(await svc(ctx), input.ref);
+  return evals.saveTriggerSet(await svc(ctx), input.ref, input.cases, input.baseDigest);
 };
 /** An imported triggers.json, checked without saving (the table shows its cases and diagnostics first), off the request thread. */
 export const parseSet = async ({ input }: { input: In<typeof S.ZParseSetInput> }) => {
@@ -26,19 +27,19 @@ export const parseSet = async ({ input }: { input: In<typeof S.ZParseSetInput> }
 };
 export const providers = () => availableProviders();
 export const start = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZStartInput> }) => {
-  await assertTenantVisible(svc(ctx), input.ref);
-  return evals.startRun(svc(ctx), input);
+  await assertTenantVisible(await svc(ctx), input.ref);
+  return evals.startRun(await svc(ctx), input);
 };
-export const get = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.getRun(svc(ctx), input.id);
+export const get = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.getRun(await svc(ctx), input.id);
 export const list = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRefInput> }) => {
-  await assertTenantVisible(svc(ctx), input.ref);
-  return evals.listRuns(svc(ctx), input.ref);
+  await assertTenantVisible(await svc(ctx), input.ref);
+  return evals.listRuns(await svc(ctx), input.ref);
 };
-export const cancel = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.cancelRun(svc(ctx), input.id);
-export const overview = ({ ctx }: { ctx: AuthedContext }) => evals.overview(svc(ctx));
+export const cancel = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRunInput> }) => evals.cancelRun(await svc(ctx), input.id);
+export const overview = async ({ ctx }: { ctx: AuthedContext }) => evals.overview(await svc(ctx));
 /** Minutes with a model provider (K iterations, each scoring the whole set N times): the author waits for it. */
 export const suggest = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZSuggestInput> }) => {
-  await assertTenantVisible(svc(ctx), input.ref);
-  return evals.suggestForSkill(svc(ctx), input);
+  await assertTenantVisible(await svc(ctx), input.ref);
+  return evals.suggestForSkill(await svc(ctx), input);
 };
-export const applyDescription = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZApplyDescriptionInput> }) => evals.applyDescription(svc(ctx), input);
+export const applyDescription = async ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZApplyDescriptionInput> }) => evals.applyDescription(await svc(ctx), input);

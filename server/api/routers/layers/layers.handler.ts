@@ -19,18 +19,24 @@ import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDefinitionInput, TDeployInput, TDeployPreviewInput, TExplainInput, TServedInput, TWhatIf } from "./layers.schema";
 import { readDoctorPolicy } from "../../../services/doctor/policy";
 import { configContextFor } from "../../../services/skills-config";
+import { adminReach, usersInReach } from "../../../services/tenants";
+import { skillActor } from "../../../services/skills";
 
 /** What the what-if pickers offer: users (admins: everyone; others: themselves), scope values, deploy targets. */
 export async function options({ ctx }: { ctx: AuthedContext }) {
   const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
+  // A tenant admin is offered the users they manage (issue #40), no one else's email.
+  const managed = await usersInReach(ctx.db, ctx.user);
   const users =
     ctx.user.role === "admin"
-      ? (await listUsers(ctx.db)).map((u) => ({ id: u.id, email: u.email }))
+      ? (await listUsers(ctx.db)).filter((u) => managed(u.id)).map((u) => ({ id: u.id, email: u.email }))
       : [{ id: ctx.user.id, email: ctx.user.email }];
   // The admin's scope defaults (config.yaml `defaults`, OMNIFORGE_DEFAULT_*): what an empty what-if field means.
   const d = configContextFor(ctx.dataHome.home, ctx.dataHome.projectRoot).scopeDefaults;
   const defaults = { environment: d?.environment ?? null, agent: d?.agent ?? null, tenant: d?.tenant ?? null };
-  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(ctx.user) };
+  // Blocking a name changes the policy, the global admin's (issue #40): the page shows the button by this.
+  const mayChangePolicy = (await adminReach(ctx.db, ctx.user)) === "all";
+  return { users, me: ctx.user.id, isAdmin: ctx.user.role === "admin", mayChangePolicy, scope: scopeValues(index.entries()), defaults, deployTargets: deployTargetsFor(await skillActor(ctx.db, ctx.user)) };
 }
 
 export const matrix = async ({ ctx, input }: { ctx: AuthedContext; input: TWhatIf }) => {
@@ -61,13 +67,13 @@ export const definition = async ({ ctx, input }: { ctx: AuthedContext; input: TD
 
 // Deploys always act on the signed-in person's own view (their personal layer is the one written to).
 export const deployPreview = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployPreviewInput }) => {
-  checkDeployRight(ctx.user, input.target);
+  checkDeployRight(await skillActor(ctx.db, ctx.user), input.target);
   const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   return previewDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), (await readDoctorPolicy(ctx.db)).ignore);
 };
 
 export const deploy = async ({ ctx, input }: { ctx: AuthedContext; input: TDeployInput }) => {
-  checkDeployRight(ctx.user, input.target);
+  checkDeployRight(await skillActor(ctx.db, ctx.user), input.target);
   const index = await viewerIndex(ctx.db, ctx.dataHome, ctx.user);
   return executeDeploy(index, ctx.dataHome, input, await effectivePolicy(ctx.db, { userId: ctx.user.id }), { audit: ctx.audit, actor: actorOf(ctx.user) }, await readDoctorPolicy(ctx.db));
 };

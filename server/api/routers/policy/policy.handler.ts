@@ -1,4 +1,15 @@
-import { allDefinitions, changePolicy, decideApproval, previewPolicyChange, recentDecisions, syncApprovals, unmatchedRules, VENDOR_WORD_PATTERNS } from "../../../services/governance";
+import {
+  allDefinitions,
+  approvalsInReach,
+  assertApprovalInReach,
+  changePolicy,
+  decideApproval,
+  previewPolicyChange,
+  recentDecisions,
+  unmatchedRules,
+  VENDOR_WORD_PATTERNS,
+} from "../../../services/governance";
+import { adminReach } from "../../../services/tenants";
 import { readStoredPolicy } from "../../../services/policy/store";
 import { assertApprovable } from "../../../services/doctor";
 import { reviewApproval } from "../../../services/doctor/approval-review";
@@ -6,7 +17,12 @@ import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
-export const get = async ({ ctx }: { ctx: AuthedContext }) => ({ policy: await readStoredPolicy(ctx.db), vendorWordPatterns: VENDOR_WORD_PATTERNS });
+/** The policy, and whether this admin may change it (the global admin; a tenant admin reads it, issue #40): the page takes the right from here. */
+export const get = async ({ ctx }: { ctx: AuthedContext }) => ({
+  policy: await readStoredPolicy(ctx.db),
+  vendorWordPatterns: VENDOR_WORD_PATTERNS,
+  mayChange: (await adminReach(ctx.db, ctx.user)) === "all",
+});
 
 /** The stored policy after the change, and what the change's names match nothing of today (said, not refused). */
 export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => {
@@ -17,18 +33,24 @@ export const change = async ({ ctx, input }: { ctx: AuthedContext; input: TPolic
 /** What the change would do to the skills agents get (the Layers page's resolution, before and after); nothing is stored. */
 export const preview = ({ ctx, input }: { ctx: AuthedContext; input: TPolicyChange }) => previewPolicyChange(ctx.db, ctx.dataHome, ctx.user, input);
 
+/** The approvals this admin sees, each with whether they may decide it (the page shows Approve and Reject by it). */
 export const approvals = async ({ ctx }: { ctx: AuthedContext }) => {
-  const items = await syncApprovals(ctx.db, ctx.dataHome, await allDefinitions(ctx.dataHome, ctx.user.id));
-  return { items, recent: await recentDecisions(ctx.db, 30) };
+  const { items, sees } = await approvalsInReach(ctx.db, ctx.dataHome, ctx.user);
+  const recent = (await recentDecisions(ctx.db, 30)).filter(sees);
+  return { items, recent };
 };
 
 const doctorCtx = (ctx: AuthedContext) => ({ db: ctx.db, dataHome: ctx.dataHome, audit: ctx.audit, actor: { id: ctx.user.id, email: ctx.user.email, role: ctx.user.role }, procedure: ctx.procedure });
 
 /** One waiting version with its text, the diff against what agents get now, and its doctor findings. */
-export const review = ({ ctx, input }: { ctx: AuthedContext; input: TReviewInput }) => reviewApproval(doctorCtx(ctx), input.id);
+export const review = async ({ ctx, input }: { ctx: AuthedContext; input: TReviewInput }) => {
+  await assertApprovalInReach(ctx.db, ctx.dataHome, ctx.user, input.id, "review");
+  return reviewApproval(doctorCtx(ctx), input.id);
+};
 
 /** An approval must pass the doctor's gate when the policy sets one (server/services/doctor/policy.ts). */
 export const decide = async ({ ctx, input }: { ctx: AuthedContext; input: TDecideInput }) => {
+  await assertApprovalInReach(ctx.db, ctx.dataHome, ctx.user, input.id, "decide");
   if (input.decision === "approved") await assertApprovable(doctorCtx(ctx), input.id);
   const decided = await decideApproval(ctx.db, input, { audit: ctx.audit, actor: actorOf(ctx.user) });
   // A git source update's last approved change moves the source's pin (#39).

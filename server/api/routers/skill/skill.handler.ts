@@ -90,12 +90,14 @@ export const versions = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof 
 
 export const version = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZVersionInput> }) =>
   run(ctx, "skill.version", async () => {
+    await skills.assertVersionVisible(await svc(ctx), input.id);
     const v = await skills.readVersion(await svc(ctx), input.id);
     return { id: v.id, path: v.path, action: v.action, content: v.content, digest: v.digest, authorEmail: v.authorEmail, createdAt: v.createdAt, message: v.message };
   });
 
 export const restore = ({ ctx, input }: { ctx: AuthedContext; input: In<typeof S.ZRestoreInput> }) =>
   run(ctx, "skill.restore", async () => {
+    await skills.assertVersionVisible(await svc(ctx), input.id);
     try {
       return { status: "saved" as const, ...(await skills.restoreVersion(await svc(ctx), input.id, input.baseDigest)) };
     } catch (e) {
