@@ -2,7 +2,7 @@
 // reporter's output (vitest's JSON included) and scripts/test.ts can list it beside `N passed, N failed`.
 // Pure: scripts/test.ts imports it.
 
-export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql";
+export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql" | "SQLite";
 
 const MARK = /\[skipped: needs ([^:\]]+): ([^\]]*)\]/;
 
