@@ -59,6 +59,11 @@ export function postgresPool(db: Db): pg.Pool | null {
   return dbKind(db) === "postgres" ? (db.$client as unknown as pg.Pool) : null;
 }
 
+/** Ascending with NULL first: SQLite's default, PostgreSQL's only when said (its default puts NULL last). */
+export function ascNullsFirst(column: SQLWrapper): SQL {
+  return sql`${column} asc nulls first`;
+}
+
 /**
  * The URL a PostgreSQL Db connects with (null on SQLite, whose file is the data home's): the playground's worker
  * process opens the console's own database with it, whatever its environment says.

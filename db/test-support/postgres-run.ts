@@ -33,3 +33,12 @@ export function freshTestDatabase(): string {
   if (r.status !== 0) throw new Error(`createdb failed: ${(r.stderr || r.stdout).trim()}`);
   return `postgres://postgres@127.0.0.1:${port}/${name}`;
 }
+
+/**
+ * For a test that starts the console as it starts in production (ensureReady, reading its settings): under
+ * OMNIFORGE_TEST_DATABASE=postgres, DATABASE_URL naming a fresh database of the run's cluster; else nothing, and
+ * the console opens the data home's SQLite file.
+ */
+export function testDatabaseEnv(): { DATABASE_URL?: string } {
+  return testDatabaseIsPostgres() ? { DATABASE_URL: freshTestDatabase() } : {};
+}

@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedByKey, preparedQuery } from "../../../db/prepared";
-import { jsonInteger, jsonIsTrue, jsonNumber } from "../../../db/dialect";
+import { ascNullsFirst, jsonInteger, jsonIsTrue, jsonNumber } from "../../../db/dialect";
 import { rawRows } from "../../../db/raw";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
@@ -248,7 +248,7 @@ export async function refusalsBySkillAndTool(
     .from(auditEvents)
     .where(w)
     .groupBy(auditEvents.skill, auditEvents.tool)
-    .orderBy(desc(count()), asc(auditEvents.skill), asc(auditEvents.tool))
+    .orderBy(desc(count()), ascNullsFirst(auditEvents.skill), ascNullsFirst(auditEvents.tool))
     .limit(limit);
 }
 

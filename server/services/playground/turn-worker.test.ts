@@ -140,7 +140,10 @@ describe("turn worker", () => {
     const here = import.meta.dirname;
     const script = path.join(here, "test-support", "mini-console.ts");
     const repo = path.resolve(here, "../../..");
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repo, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+    // On SQLite whatever this run's database: the run's PostgreSQL cluster is known only inside vitest, and what is
+    // checked here is which processes and folders outlive the console.
+    const { OMNIFORGE_TEST_DATABASE: _db, ...env } = process.env;
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repo, env: { ...env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
     try {
       const [worker, ...scripts] = await new Promise<number[]>((ok, fail) => {
         let out = "";
