@@ -90,11 +90,10 @@ export function dataHomeOfDb(db: Db): string | null {
 }
 
 /**
- * The console's database, migrated: PostgreSQL when DATABASE_URL is set, else the data home's console.db. Async
- * because PostgreSQL's migrations are; the bootstrap awaits it before the console answers any request.
+ * The console's database, migrated: PostgreSQL when `url` (DATABASE_URL unless given) is set, else the data home's
+ * console.db. Async because PostgreSQL's migrations are; the bootstrap awaits it before the console answers any request.
  */
-export function getDb(dataHome: DataHome = resolveDataHome()): Promise<Db> {
-  const url = setting("DATABASE_URL");
+export function getDb(dataHome: DataHome = resolveDataHome(), url: string | null = setting("DATABASE_URL") ?? null): Promise<Db> {
   if (url) return openPostgresDb(url, dataHome.home);
   return Promise.resolve(openDb(dataHome.dbFile));
 }

@@ -1,6 +1,6 @@
 // Which database a Db is, for the few places that must differ (each says why where it asks). Services never ask:
 // they use drizzle's awaited query builders, which both drivers serve over the same table objects of db/schema.
-import { is } from "drizzle-orm";
+import { is, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type pg from "pg";
 import type { Db } from "./client";
@@ -13,9 +13,64 @@ export function dbKind(db: Db): DbKind {
   return is((db as unknown as { dialect: unknown }).dialect, SQLiteSyncDialect) ? "sqlite" : "postgres";
 }
 
+// JSON fields of a text column (the audit's details). Both schemas keep the column as text (one model for both), so
+// SQLite reads a field with json_extract, as it always has, and PostgreSQL casts the text to jsonb and reads it with
+// -> and ->>, guarded by the field's JSON type: a bare cast of a field of another type would fail the whole query.
+// The key is written into the statement, not bound: PostgreSQL must see the same expression in a GROUP BY as in the
+// select list, and two bound copies of one value are two different parameters to it.
+const JSON_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function jsonKey(key: string): { path: SQL; name: SQL } {
+  if (!JSON_KEY.test(key)) throw new Error(`not a plain JSON key: ${key}`);
+  return { path: sql.raw(`'$.${key}'`), name: sql.raw(`'${key}'`) };
+}
+
+/** A string field of a JSON text column (null when absent, and on PostgreSQL when not a string). */
+export function jsonText(db: Db, column: SQLWrapper, key: string): SQL<string | null> {
+  const { path, name } = jsonKey(key);
+  if (dbKind(db) === "sqlite") return sql`json_extract(${column}, ${path})`;
+  return sql`(CASE WHEN jsonb_typeof((${column})::jsonb -> ${name}) = 'string' THEN (${column})::jsonb ->> ${name} END)`;
+}
+
+/** A number field of a JSON text column (a double on PostgreSQL, which its driver returns as a JS number). */
+export function jsonNumber(db: Db, column: SQLWrapper, key: string): SQL<number | null> {
+  const { path, name } = jsonKey(key);
+  if (dbKind(db) === "sqlite") return sql`json_extract(${column}, ${path})`;
+  return sql`(CASE WHEN jsonb_typeof((${column})::jsonb -> ${name}) = 'number' THEN ((${column})::jsonb ->> ${name})::double precision END)`;
+}
+
+/** A whole-number field of a JSON text column, or null: 3 is one, 3.5 and "3" are not (32-bit on PostgreSQL). */
+export function jsonInteger(db: Db, column: SQLWrapper, key: string): SQL<number | null> {
+  const { path, name } = jsonKey(key);
+  if (dbKind(db) === "sqlite") return sql`(CASE WHEN json_type(${column}, ${path}) = 'integer' THEN json_extract(${column}, ${path}) END)`;
+  const text = sql`((${column})::jsonb ->> ${name})`;
+  return sql`(CASE WHEN jsonb_typeof((${column})::jsonb -> ${name}) = 'number' AND ${text} ~ '^-?[0-9]{1,9}$' THEN ${text}::integer END)`;
+}
+
+/** Whether a field of a JSON text column is the JSON value true. */
+export function jsonIsTrue(db: Db, column: SQLWrapper, key: string): SQL<boolean> {
+  const { path, name } = jsonKey(key);
+  if (dbKind(db) === "sqlite") return sql`(json_type(${column}, ${path}) = 'true')`;
+  return sql`(((${column})::jsonb -> ${name}) = 'true'::jsonb)`;
+}
+
 /** The pool under a PostgreSQL Db (null on SQLite). */
 export function postgresPool(db: Db): pg.Pool | null {
   return dbKind(db) === "postgres" ? (db.$client as unknown as pg.Pool) : null;
+}
+
+/** Ascending with NULL first: SQLite's default, PostgreSQL's only when said (its default puts NULL last). */
+export function ascNullsFirst(column: SQLWrapper): SQL {
+  return sql`${column} asc nulls first`;
+}
+
+/**
+ * The URL a PostgreSQL Db connects with (null on SQLite, whose file is the data home's): the playground's worker
+ * process opens the console's own database with it, whatever its environment says.
+ */
+export function postgresUrl(db: Db): string | null {
+  const pool = postgresPool(db);
+  return (pool?.options as { connectionString?: string } | undefined)?.connectionString ?? null;
 }
 
 /** Whether the connection is still usable by this process (closed by closeDb, or a pool ended). */

@@ -1,9 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { type APIRequestContext, type Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
-import { E2E_HOME } from "../playwright.config";
+import { execOnConsoleDb } from "./console-db";
 import { createUserViaUi, DEMO_ADMIN, signIn, signInAsAdmin, uniqueEmail } from "./helpers";
 
 /** The signed-in user's id, from the same API the console uses (superjson envelope). */
@@ -84,16 +82,13 @@ test("an admin sees login events with the right filters, opens one, exports the 
   await expect(page.getByTestId("verify-result")).toContainText(/intact, \d+ events/);
 
   // Someone edits a row behind the console's back: verification names it; putting it back heals the chain.
-  const db = new Database(path.join(E2E_HOME, "console.db"));
-  db.pragma("busy_timeout = 5000");
   try {
-    db.prepare(`UPDATE audit_events SET outcome = 'refused' WHERE id = ?`).run(ids[0]);
+    await execOnConsoleDb(`UPDATE audit_events SET outcome = 'refused' WHERE id = ?`, ids[0]);
     await page.getByTestId("verify-button").click();
     await expect(page.getByTestId("verify-result")).toContainText(`broken at row ${ids[0]}: edited`);
     await expect(page.getByTestId("verify-broken-row")).toContainText('"outcome": "refused"');
   } finally {
-    db.prepare(`UPDATE audit_events SET outcome = 'ok' WHERE id = ?`).run(ids[0]);
-    db.close();
+    await execOnConsoleDb(`UPDATE audit_events SET outcome = 'ok' WHERE id = ?`, ids[0]);
   }
   await page.getByTestId("verify-button").click();
   await expect(page.getByTestId("verify-result")).toContainText(/intact, \d+ events/);

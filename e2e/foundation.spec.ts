@@ -1,5 +1,6 @@
 import { expect, test } from "./page-errors";
 import { createUserViaUi, DEMO_ADMIN, demoAdminPassword, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
+import { consoleDatabaseKind } from "./console-db";
 
 test("the demo admin signs in, sees the shell with role, and signs out", async ({ page }) => {
   await page.goto("/");
@@ -75,7 +76,7 @@ test("health reports the database and anonymous API calls are refused", async ({
   const health = await request.get("/api/health");
   expect(health.status()).toBe(200);
   const body = await health.json();
-  expect(body).toMatchObject({ status: "ok", database: "ok" });
+  expect(body).toMatchObject({ status: "ok", database: "ok", databaseKind: consoleDatabaseKind() });
   expect(typeof body.uptimeSeconds).toBe("number");
   const anon = await request.get("/api/trpc/user.me");
   expect(anon.status()).toBe(401);

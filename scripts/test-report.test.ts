@@ -79,7 +79,7 @@ describe("npm test's parts", () => {
   // A misspelt part (`npm test -- units`) ran nothing and ended "0 passed, 0 failed", exit 0: a CI gate that passes.
   it("an unknown part is refused with the parts there are, exit 2", () => {
     const r = spawnSync(path.join(repo, "node_modules/.bin/tsx"), ["scripts/test.ts", "units"], { cwd: repo, encoding: "utf8", timeout: 30_000 });
-    expect([r.status, r.stderr]).toEqual([2, 'npm test: no part "units": the parts are typecheck, deadcode, unit, postgres, e2e (none: all of them)\n']);
+    expect([r.status, r.stderr]).toEqual([2, 'npm test: no part "units": the parts are typecheck, deadcode, unit, postgres, e2e, e2e-postgres (none: all of them)\n']);
     expect(r.stdout).toBe("");
   });
 });

@@ -1,12 +1,13 @@
-// `npm test`: type-check, dead code (knip), unit tests (Vitest), production build, e2e (Playwright in Debian's chromium) on a
-// throw-away data home. Ends with one plain line `N passed, N failed` counting every test, for CI.
+// `npm test`: type-check, dead code (knip), unit tests (Vitest), the database tests again on PostgreSQL, production
+// build, e2e (Playwright in Debian's chromium) on a throw-away data home, and the sign-in, save and audit journeys
+// again against a console on PostgreSQL. Ends with one plain line `N passed, N failed` counting every test, for CI.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { recordBuild, snapshotInputs } from "./build-stamp";
 import { ensureSystemPackages } from "./system-deps";
 import { skippedSuites, type VitestReport } from "./test-report";
-import { PASSING_ON_POSTGRES } from "./test-pg";
+import { postgresTestFiles, SQLITE_ONLY } from "./test-pg";
 
 const repo = path.resolve(import.meta.dirname, "..");
 process.chdir(repo);
@@ -14,7 +15,7 @@ const bin = (name: string) => path.join(repo, "node_modules", ".bin", name);
 const outDir = path.join(repo, ".omniforge-e2e");
 const only = process.argv.slice(2); // e.g. `npm test -- unit` or `npm test -- e2e`
 const want = (step: string) => only.length === 0 || only.includes(step);
-const PARTS = ["typecheck", "deadcode", "unit", "postgres", "e2e"];
+const PARTS = ["typecheck", "deadcode", "unit", "postgres", "e2e", "e2e-postgres"];
 for (const part of only) {
   if (PARTS.includes(part)) continue;
   console.error(`npm test: no part "${part}": the parts are ${PARTS.join(", ")} (none: all of them)`);
@@ -52,7 +53,7 @@ function readJson<T>(file: string): T | null {
 }
 
 fs.mkdirSync(outDir, { recursive: true });
-const needsBrowser = want("e2e");
+const needsBrowser = want("e2e") || want("e2e-postgres");
 try {
   ensureSystemPackages(needsBrowser ? ["bubblewrap", "chromium"] : ["bubblewrap"], { required: needsBrowser });
   // The suites on PostgreSQL start their own throw-away clusters (scripts/postgres.ts) from the installed server.
@@ -102,10 +103,42 @@ function vitestPart(label: string, args: string[], extraEnv: Record<string, stri
 
 if (want("unit")) vitestPart("unit", []);
 
-// The service tests proven on PostgreSQL, again on a throw-away cluster (scripts/test-pg.ts keeps the list).
-if (want("postgres")) vitestPart("postgres", PASSING_ON_POSTGRES, { OMNIFORGE_TEST_DATABASE: "postgres" }, "vitest crashed or no cluster could start");
+// The tests that open a database, again on a throw-away PostgreSQL cluster; the files left on SQLite are listed with
+// their reasons beside the count (scripts/test-pg.ts).
+if (want("postgres")) {
+  vitestPart("postgres", postgresTestFiles(), { OMNIFORGE_TEST_DATABASE: "postgres" }, "vitest crashed or no cluster could start");
+  skips.push(...Object.entries(SQLITE_ONLY).map(([file, why]) => `postgres: ${file} (the whole file): SQLite only: ${why}`));
+}
 
-if (want("e2e")) {
+/** One Playwright run as part `label` on a fresh data home, its report added to the counts. */
+function e2ePart(label: string, cmd: string, args: string[]): void {
+  fs.rmSync(path.join(outDir, "home"), { recursive: true, force: true });
+  const report = path.join(outDir, "results.json");
+  fs.rmSync(report, { force: true });
+  run(label, cmd, args, { CI: process.env.CI ?? "" });
+  const r = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
+  if (!r) {
+    failed++;
+    failures.push(`${label} (no report: playwright crashed or the server did not start)`);
+  } else {
+    passed += r.stats.expected + r.stats.flaky;
+    failed += r.stats.unexpected;
+    skipped += r.stats.skipped;
+    if (r.stats.unexpected) failures.push(`${label}: ${r.stats.unexpected} failed`);
+  }
+}
+
+// The journeys the issue names (sign-in, save, audit) and health's database kind, again against a console on
+// PostgreSQL: scripts/postgres.ts starts a throw-away cluster and runs Playwright with DATABASE_URL set, which its
+// webServer (the console) inherits. Four journeys, not their whole files: the three files took 3.7 min.
+const POSTGRES_JOURNEYS = {
+  "e2e/foundation.spec.ts": ["the demo admin signs in, sees the shell", "health reports the database"],
+  "e2e/editor.spec.ts": ["an author creates a skill, sees live diagnostics, saves twice"],
+  "e2e/audit.spec.ts": ["an admin sees login events with the right filters"],
+};
+const journeyArgs = () => [...Object.keys(POSTGRES_JOURNEYS), "--grep", Object.values(POSTGRES_JOURNEYS).flat().join("|")];
+
+if (want("e2e") || want("e2e-postgres")) {
   const inputs = snapshotInputs(repo);
   const built = run("build", bin("next"), ["build"], { NODE_ENV: "production" });
   // The e2e server starts through scripts/start.ts, which rebuilds a build without this record.
@@ -114,20 +147,8 @@ if (want("e2e")) {
     failed++;
     failures.push("build");
   } else {
-    fs.rmSync(path.join(outDir, "home"), { recursive: true, force: true });
-    const report = path.join(outDir, "results.json");
-    fs.rmSync(report, { force: true });
-    run("e2e", bin("playwright"), ["test"], { CI: process.env.CI ?? "" });
-    const r = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
-    if (!r) {
-      failed++;
-      failures.push("e2e (no report: playwright crashed or the server did not start)");
-    } else {
-      passed += r.stats.expected + r.stats.flaky;
-      failed += r.stats.unexpected;
-      skipped += r.stats.skipped;
-      if (r.stats.unexpected) failures.push(`e2e: ${r.stats.unexpected} failed`);
-    }
+    if (want("e2e")) e2ePart("e2e", bin("playwright"), ["test"]);
+    if (want("e2e-postgres")) e2ePart("e2e-postgres", bin("tsx"), [path.join(repo, "scripts", "postgres.ts"), "--", bin("playwright"), "test", ...journeyArgs()]);
   }
 }
 

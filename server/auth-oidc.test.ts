@@ -9,6 +9,7 @@ import { auditEvents, userIdentities, users } from "../db/schema";
 import { createConsoleServer } from "./http/node-server";
 import { listenLocal } from "./test-support/listen";
 import { startTestIdp, type TestIdp } from "./services/auth/test-support/oidc";
+import { testDatabaseEnv } from "../db/test-support/postgres-run";
 
 // Single sign-on end to end over HTTP: a real OpenID provider on 127.0.0.1 (oidc-provider), and the console's
 // next-auth handler (its Node adapter) with the options the route gives it, behind the console's own server on 127.0.0.1. A client here is a browser: a
@@ -16,7 +17,7 @@ import { startTestIdp, type TestIdp } from "./services/auth/test-support/oidc";
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-oidc-"));
 let auth: typeof import("./auth");
 let db: import("../db/client").Db;
-let flushAudit: (db: import("../db/client").Db) => void;
+let flushAudit: (db: import("../db/client").Db) => Promise<void>;
 let updateUser: typeof import("./services/users/users").updateUser;
 let idp: TestIdp;
 let console_: { url: string; close(): Promise<void> };
@@ -34,6 +35,7 @@ beforeAll(async () => {
     OMNIFORGE_OIDC_CLIENT_ID: idp.clients.console.id,
     OMNIFORGE_OIDC_CLIENT_SECRET: idp.clients.console.secret,
     OMNIFORGE_OIDC_ROLE_MAP: "admins=admin, eng=author",
+    ...testDatabaseEnv(),
   });
   auth = await import("./auth");
   ({ db } = await (await import("./services/bootstrap")).ensureReady());
@@ -110,13 +112,13 @@ const refusal = (to: string) => {
   const u = new URL(to, console_.url);
   return u.pathname === "/login" ? u.searchParams.get("error") : `no refusal but ${to}`;
 };
-const userOfSubject = (subject: string) => {
-  const link = db.select().from(userIdentities).where(and(eq(userIdentities.issuer, idp.issuer), eq(userIdentities.subject, subject))).get();
-  return link && db.select().from(users).where(eq(users.id, link.userId)).get();
+const userOfSubject = async (subject: string) => {
+  const link = (await db.select().from(userIdentities).where(and(eq(userIdentities.issuer, idp.issuer), eq(userIdentities.subject, subject))).limit(1))[0];
+  return link && (await db.select().from(users).where(eq(users.id, link.userId)).limit(1))[0];
 };
-const auditOf = (type: string) => {
-  flushAudit(db);
-  return db.select().from(auditEvents).where(eq(auditEvents.type, type)).all().map((r) => ({ ...r, details: JSON.parse(r.details ?? "{}") }));
+const auditOf = async (type: string) => {
+  await flushAudit(db);
+  return (await db.select().from(auditEvents).where(eq(auditEvents.type, type))).map((r) => ({ ...r, details: JSON.parse(r.details ?? "{}") }));
 };
 
 describe("sign-in through the OpenID provider", () => {
@@ -125,15 +127,15 @@ describe("sign-in through the OpenID provider", () => {
     const b = new Browser();
     expect(await b.signIn("sub-ada")).toBe(`${console_.url}/skills`);
     expect(await b.user()).toMatchObject({ email: "ada@corp.example", name: "Ada", role: "admin" });
-    expect(userOfSubject("sub-ada")).toMatchObject({ email: "ada@corp.example", role: "admin", disabled: false });
-    const login = auditOf("login").find((e) => e.details.subject === "sub-ada");
+    expect((await userOfSubject("sub-ada"))).toMatchObject({ email: "ada@corp.example", role: "admin", disabled: false });
+    const login = (await auditOf("login")).find((e) => e.details.subject === "sub-ada");
     expect(login).toMatchObject({ actorEmail: "ada@corp.example", outcome: "ok", details: { method: "oidc", issuer: idp.issuer, ip: "127.0.0.1" } });
   });
 
   it("sets the role from the groups at every sign-in: out of the admins' group, the next sign-in is no longer admin", async () => {
     idp.accounts.set("sub-bo", { email: "bo@corp.example", groups: ["admins"] });
     expect(await new Browser().signIn("sub-bo")).toBe(`${console_.url}/skills`);
-    expect(userOfSubject("sub-bo")?.role).toBe("admin");
+    expect((await userOfSubject("sub-bo"))?.role).toBe("admin");
     idp.accounts.set("sub-bo", { email: "bo@corp.example", groups: ["eng"] });
     const later = new Browser();
     await later.signIn("sub-bo");
@@ -143,7 +145,7 @@ describe("sign-in through the OpenID provider", () => {
     const last = new Browser();
     await last.signIn("sub-bo");
     expect(await last.user()).toMatchObject({ role: "viewer" });
-    const changes = auditOf("user_updated").filter((e) => e.details.subject === "sub-bo");
+    const changes = (await auditOf("user_updated")).filter((e) => e.details.subject === "sub-bo");
     expect(changes.map((e) => [e.details.before.role, e.details.after.role])).toEqual([["admin", "author"], ["author", "viewer"]]);
   });
 
@@ -152,12 +154,12 @@ describe("sign-in through the OpenID provider", () => {
     const first = new Browser();
     await first.signIn("sub-cy");
     expect(await first.user()).toMatchObject({ role: "author" });
-    await updateUser(db, userOfSubject("sub-cy")!.id, { disabled: true });
+    await updateUser(db, (await userOfSubject("sub-cy"))!.id, { disabled: true });
     expect(await first.user()).toBeNull();
     const again = new Browser();
     expect(refusal(await again.signIn("sub-cy"))).toBe("disabled");
     expect(await again.user()).toBeNull();
-    expect(auditOf("login_failed").find((e) => e.details.subject === "sub-cy")).toMatchObject({ outcome: "refused", details: { reason: "disabled" } });
+    expect((await auditOf("login_failed")).find((e) => e.details.subject === "sub-cy")).toMatchObject({ outcome: "refused", details: { reason: "disabled" } });
   });
 
   it("refuses a forged state, and a state started in another browser", async () => {
@@ -172,7 +174,7 @@ describe("sign-in through the OpenID provider", () => {
     const stolen = await idp.signInAt(await new Browser().startSignIn(), "sub-di");
     expect(refusal(await victim.finish(stolen))).toBe("OAuthCallback");
     expect(await victim.user()).toBeNull();
-    expect(userOfSubject("sub-di")).toBeUndefined();
+    expect((await userOfSubject("sub-di"))).toBeUndefined();
   });
 
   it("refuses a code the provider issued to another client", async () => {
@@ -184,7 +186,7 @@ describe("sign-in through the OpenID provider", () => {
     expect(new URL(back).searchParams.get("code")).toBeTruthy();
     expect(refusal(await b.finish(back))).toBe("OAuthCallback");
     expect(await b.user()).toBeNull();
-    expect(userOfSubject("sub-ed")).toBeUndefined();
+    expect((await userOfSubject("sub-ed"))).toBeUndefined();
   });
 
   it("refuses a password at the credentials endpoint when password sign-in is off, though the password is right", async () => {
@@ -242,7 +244,7 @@ describe("the provider's callback route, per address (issue 35)", () => {
     expect(res.status).toBe(303);
     expect(refusal(res.headers.get("location")!)).toBe("rate_limited");
     expect(await oidcCallbackRefusal(callback, "10.9.9.10", url)).toBeNull();
-    expect(auditOf("login_failed").filter((e) => e.details.reason === "rate_limited")).toEqual([
+    expect((await auditOf("login_failed")).filter((e: { details: { reason?: string } }) => e.details.reason === "rate_limited")).toEqual([
       expect.objectContaining({ outcome: "refused", details: { reason: "rate_limited", method: "oidc", ip: "10.9.9.9" } }),
     ]);
   });

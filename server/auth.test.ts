@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseEnv } from "../db/test-support/postgres-run";
 
 // The session check as the tRPC route makes it, over a real data home: claims kept per Cookie header must never
 // outlive the session they name, nor make another cookie count.
@@ -14,7 +15,7 @@ let sessions: typeof import("./services/auth/sessions");
 let ann: { id: string; email: string };
 
 beforeAll(async () => {
-  Object.assign(process.env, { OMNIFORGE_HOME: home, OMNIFORGE_DEMO: "0", NEXTAUTH_SECRET: secret, OMNIFORGE_AUDIT_STDOUT: "0" });
+  Object.assign(process.env, { OMNIFORGE_HOME: home, OMNIFORGE_DEMO: "0", NEXTAUTH_SECRET: secret, OMNIFORGE_AUDIT_STDOUT: "0", ...testDatabaseEnv() });
   auth = await import("./auth");
   sessions = await import("./services/auth/sessions");
   const { ensureReady } = await import("./services/bootstrap");

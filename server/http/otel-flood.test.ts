@@ -1,6 +1,8 @@
 // Issue 35 item 6, over real HTTP on 127.0.0.1 against a real SQLite file: a counter point is one audit row with
 // its count (ten points of 1e9 were 10,000 rows, nine such requests at once 90,000), and a token that writes
 // more than its rows per minute gets 429 with Retry-After and nothing written, while another token goes on.
+import { count, eq } from "drizzle-orm";
+import { auditEvents } from "../../db/schema/audit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 process.env.OMNIFORGE_AUDIT_STDOUT = "0";
@@ -31,13 +33,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  auditSinkFor(t.db).close();
-  t.cleanup();
+  await auditSinkFor(t.db).close();
+  await t.cleanup();
 });
 
-const rowCount = () => {
-  flushAudit(t.db);
-  return (t.db.$client.prepare(`SELECT COUNT(*) AS n FROM audit_events WHERE type = 'skill_activated'`).get() as { n: number }).n;
+const rowCount = async () => {
+  await flushAudit(t.db);
+  return (await t.db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.type, "skill_activated")))[0]!.n;
 };
 
 /** One Codex export of delta points: `points` skills (named from `first`), each injected `each` times. */
@@ -55,10 +57,10 @@ const post = (body: string, tk: string) => fetch(`${server.url}/api/otel/v1/metr
 
 describe("Codex's counter in bulk", () => {
   it("ten points of 1e9 from nine requests at once are 90 rows, and the audit's figures add their counts up", async () => {
-    const before = rowCount();
+    const before = await rowCount();
     const answers = await Promise.all(Array.from({ length: 9 }, () => post(codexExport(10, 1e9), laptop)));
     expect(answers.map((r) => r.status)).toEqual(Array(9).fill(200));
-    expect(rowCount() - before).toBe(90);
+    expect(await rowCount() - before).toBe(90);
     expect(await countActivations(t.db, {}, all)).toBe(90 * 1e9);
     expect((await timeSeries(t.db, { type: "skill_activated" }, all)).points.reduce((n, p) => n + p.n, 0)).toBe(90 * 1e9);
     expect(await topSkillsByActivation(t.db, {}, all, 2)).toEqual([
@@ -70,15 +72,15 @@ describe("Codex's counter in bulk", () => {
   it("past its rows per minute a token gets 429 with Retry-After and nothing is written; another token is not held up", async () => {
     const full = TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE / TELEMETRY_MAX_ROWS_PER_REQUEST;
     for (let i = 0; i < full; i++) expect((await post(codexExport(TELEMETRY_MAX_ROWS_PER_REQUEST, 1, i * TELEMETRY_MAX_ROWS_PER_REQUEST), fleet)).status).toBe(200);
-    const before = rowCount();
+    const before = await rowCount();
     const refused = await post(codexExport(1, 1), fleet);
     expect(refused.status).toBe(429);
     const wait = Number(refused.headers.get("retry-after"));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
     expect(((await refused.json()) as { message: string }).message).toMatch(/more than 30000 audit events in a minute; nothing of this request was kept: send it again in \d+ s/);
-    expect(rowCount()).toBe(before);
+    expect(await rowCount()).toBe(before);
     expect((await post(codexExport(1, 1), laptop)).status).toBe(200);
-    expect(rowCount()).toBe(before + 1);
+    expect(await rowCount()).toBe(before + 1);
   });
 });

@@ -13,13 +13,13 @@ import { OTLPLogExporter as ProtoLogExporter } from "@opentelemetry/exporter-log
 import { AggregationTemporalityPreference, OTLPMetricExporter as JsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPMetricExporter as ProtoMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { auditSinkFor, flushAudit, verifyChain } from "../services/audit";
 import { ROW_FIELDS } from "../services/audit/rows";
 import type { StoredRow } from "../services/audit/verify";
 import { auditEvents } from "../../db/schema/audit";
-import { and, eq, gt, isNotNull, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, max, type SQL } from "drizzle-orm";
 import { createToken } from "../services/tokens";
 import { createUser } from "../services/users/users";
 import { MemoryAuditSink } from "../runtime/audit/events";
@@ -48,21 +48,21 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  auditSinkFor(t.db).close();
-  t.cleanup();
+  await auditSinkFor(t.db).close();
+  await t.cleanup();
 });
 // Each test looks only at the rows written since it started (rows are never deleted: that would break the chain).
 let since = 0;
-beforeEach(() => {
-  flushAudit(t.db);
-  since = (t.db.$client.prepare(`SELECT COALESCE(MAX(id), 0) AS n FROM audit_events`).get() as { n: number }).n;
+beforeEach(async () => {
+  await flushAudit(t.db);
+  since = (await t.db.select({ n: max(auditEvents.id) }).from(auditEvents))[0]!.n ?? 0;
 });
 afterEach(() => flushAudit(t.db));
 
 /** Agents' rows written since the test began (and matching `extra`), in order. */
-const rows = (extra?: SQL): StoredRow[] => {
-  flushAudit(t.db);
-  return t.db.select(ROW_FIELDS).from(auditEvents).where(and(gt(auditEvents.id, since), isNotNull(auditEvents.sourceAgent), extra)).orderBy(auditEvents.id).all() as StoredRow[];
+const rows = async (extra?: SQL): Promise<StoredRow[]> => {
+  await flushAudit(t.db);
+  return (await t.db.select(ROW_FIELDS).from(auditEvents).where(and(gt(auditEvents.id, since), isNotNull(auditEvents.sourceAgent), extra)).orderBy(auditEvents.id)) as StoredRow[];
 };
 const auth = (tk = token) => ({ Authorization: `Bearer ${tk}` });
 
@@ -75,7 +75,9 @@ const codexResource = resourceFromAttributes({ "service.name": "codex_cli_rs", "
 const standard = { "session.id": "sess-42", "user.email": "alice@x.io", "user.id": "a1b2c3", "organization.id": "org-1", "terminal.type": "vscode" };
 
 async function sendLogs(exporter: JsonLogExporter | ProtoLogExporter, resource: typeof claudeResource, records: { body: string; attributes: Record<string, string | number> }[]) {
-  const provider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter })] });
+  // Batched, as Claude Code's exporter sends them: one request, its records in order (one request per record went
+  // out in parallel, and the console may take parallel requests in any order).
+  const provider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter })] });
   const logger = provider.getLogger("com.anthropic.claude_code.events");
   for (const r of records) logger.emit({ body: r.body, attributes: r.attributes, timestamp: Date.now() });
   await provider.forceFlush();
@@ -107,7 +109,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
   ] as const) {
     it(`${encoding}: skill activations, tool decisions and results become audit rows with their source`, async () => {
       await sendLogs(new Exporter({ url: `${server.url}/api/otel/v1/logs`, headers: auth() }), claudeResource, claudeEvents);
-      const got = rows();
+      const got = await rows();
       expect(got.map((r) => r.type)).toEqual(["skill_activated", "agent_tool_decision", "agent_tool_result"]);
       for (const r of got) {
         expect(r).toMatchObject({ sourceAgent: "claude-code", sourceVersion: "2.1.130", sourceHost: "alice-laptop", sourceUser: "alice@x.io", sessionId: "sess-42", actorId: aliceId });
@@ -127,7 +129,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
     const body = `{"resourceLogs":[{"resource":{"attributes":[${JSON.stringify(attr("service.name", "claude-code"))},{"key":"host.name","value":{"stringValue":"box\\ud800"}}]},"scopeLogs":[{"logRecords":[{"attributes":[${JSON.stringify(attr("event.name", "skill_activated"))},{"key":"skill.name","value":{"stringValue":"pdf\\udc00"}},${JSON.stringify(attr("session.id", "a".repeat(199) + "😀"))}]}]}]}]}`;
     const res = await fetch(`${server.url}/api/otel/v1/logs`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body });
     expect(res.status).toBe(200);
-    expect(rows()).toMatchObject([{ skill: "pdf\ufffd", sourceHost: "box\ufffd", sessionId: "a".repeat(199) + "\ufffd" }]);
+    expect(await rows()).toMatchObject([{ skill: "pdf\ufffd", sourceHost: "box\ufffd", sessionId: "a".repeat(199) + "\ufffd" }]);
     expect(await verifyChain(t.db)).toMatchObject({ ok: true });
   });
 
@@ -153,7 +155,7 @@ describe("Claude Code's events, as its exporter sends them", () => {
     const json = (await res.json()) as { partialSuccess: { rejectedLogRecords: string; errorMessage: string } };
     expect(json.partialSuccess.rejectedLogRecords).toBe("3");
     expect(json.partialSuccess.errorMessage).toMatch(/api_request ×2.*brand_new_event ×1/);
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 });
 
@@ -165,7 +167,7 @@ describe("Codex", () => {
       { body: "codex.tool_result", attributes: { ...std, "event.name": "codex.tool_result", tool_name: "shell", call_id: "c1", duration_ms: 340, success: "false" } },
       { body: "codex.api_request", attributes: { ...std, "event.name": "codex.api_request", duration_ms: 800 } },
     ]);
-    expect(rows()).toMatchObject([
+    expect(await rows()).toMatchObject([
       { type: "agent_tool_decision", tool: "shell", outcome: "allowed", sourceAgent: "codex", sourceVersion: "0.146.0", sourceHost: "build-box-3", sourceUser: "bob@x.io", sessionId: "conv-9" },
       { type: "agent_tool_result", tool: "shell", outcome: "failed", durationMs: 340 },
     ]);
@@ -190,13 +192,13 @@ describe("Codex", () => {
       await reader.forceFlush();
       await reader.forceFlush(); // nothing new: the same cumulative values again add nothing
       await provider.shutdown();
-      const got = rows(and(eq(auditEvents.type, "skill_activated"), eq(auditEvents.sourceAgent, "codex")));
+      const got = await rows(and(eq(auditEvents.type, "skill_activated"), eq(auditEvents.sourceAgent, "codex")));
       // A point is one row with its count (details.count, absent for one).
       const count = (skill: string) => got.filter((r) => r.skill === skill).reduce((n, r) => n + ((JSON.parse(String(r.details ?? "{}")) as { count?: number }).count ?? 1), 0);
       expect(count("pdf-forms")).toBe(2);
       expect(count("release-notes")).toBe(2);
       expect(got[0]).toMatchObject({ sourceHost: "build-box-3", sourceVersion: "0.146.0", outcome: "ok", actorId: aliceId });
-      expect(rows().filter((r) => r.tool === "shell" || r.type !== "skill_activated")).toEqual([]);
+      expect((await rows()).filter((r) => r.tool === "shell" || r.type !== "skill_activated")).toEqual([]);
     });
   }
 });
@@ -216,7 +218,7 @@ describe("refused, and nothing written", () => {
     expect(((await res.json()) as { message: string }).message).toMatch(/telemetry:write/);
     // The SDK's exporter with a wrong token: its export fails and nothing lands.
     await sendLogs(new ProtoLogExporter({ url: `${server.url}/api/otel/v1/logs`, headers: auth(catalogOnly) }), claudeResource, claudeEvents);
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
   it("a body over OMNIFORGE_TELEMETRY_MAX_BYTES, sent whole or gzipped, is a 413", async () => {
@@ -225,13 +227,13 @@ describe("refused, and nothing written", () => {
     const bomb = gzipSync(Buffer.from(big));
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
     expect((await post(bomb, { ...auth(), "content-type": "application/json", "content-encoding": "gzip" })).status).toBe(413);
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
   it("a gzipped request within the limit is accepted", async () => {
     const res = await post(gzipSync(Buffer.from(oneSkill)), { ...auth(), "content-type": "application/json", "content-encoding": "gzip" });
     expect(res.status).toBe(200);
-    expect(rows()).toMatchObject([{ type: "skill_activated", skill: "pdf-forms", sourceAgent: "claude-code" }]);
+    expect(await rows()).toMatchObject([{ type: "skill_activated", skill: "pdf-forms", sourceAgent: "claude-code" }]);
   });
 
   it("a million empty records (3 MB of JSON, 2 MB of protobuf) are a 400 before the schema, not seconds of the console's thread", async () => {
@@ -254,7 +256,7 @@ describe("refused, and nothing written", () => {
       const message = type === "application/json" ? ((await res.json()) as { message: string }).message : new TextDecoder().decode(await res.arrayBuffer());
       expect(message).toMatch(/more than 500000 values .*export in smaller batches/);
     }
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
   it("malformed bodies are 400s with a reason, and a request with one bad record writes none of its good ones", async () => {
@@ -286,6 +288,6 @@ describe("refused, and nothing written", () => {
     const deep = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":${'{"arrayValue":{"values":['.repeat(1000)}{}${"]}}".repeat(1000)}}]}]}]}`;
     res = await post(deep, json);
     expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/nested more than 64 levels/)]);
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 });

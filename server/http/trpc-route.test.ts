@@ -39,11 +39,11 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await server.close();
-  t.cleanup();
+  await t.cleanup();
 });
 
 const createBody = (email: string) => JSON.stringify({ json: { email, role: "admin", password: "password1" } });
-const emails = () => t.db.select().from(users).all().map((u) => u.email);
+const emails = async () => (await t.db.select().from(users)).map((u) => u.email);
 
 function post(path: string, body: string, headers: Record<string, string> = {}) {
   return fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
@@ -53,7 +53,7 @@ describe("state-changing requests from another site", () => {
   it("a form post from another origin is refused with 403 and audited as access_denied with the real address", async () => {
     const res = await post("/api/trpc/user.create", createBody("evil@x.io"), { origin: "https://evil.example", "x-forwarded-for": "203.0.113.9" });
     expect(res.status).toBe(403);
-    expect(emails()).not.toContain("evil@x.io");
+    expect(await emails()).not.toContain("evil@x.io");
     expect(audit.events).toMatchObject([
       {
         type: "access_denied",
@@ -67,20 +67,20 @@ describe("state-changing requests from another site", () => {
   it("Sec-Fetch-Site: cross-site is refused even without an Origin, and Origin: null too", async () => {
     expect((await post("/api/trpc/user.create", createBody("a@x.io"), { "sec-fetch-site": "cross-site" })).status).toBe(403);
     expect((await post("/api/trpc/user.create", createBody("b@x.io"), { origin: "null" })).status).toBe(403);
-    expect(emails()).toEqual(["admin@x.io"]);
+    expect(await emails()).toEqual(["admin@x.io"]);
     expect(audit.events.map((e) => e.type)).toEqual(["access_denied", "access_denied"]);
   });
 
   it("the console's own origin and the configured extra origins go through", async () => {
     expect((await post("/api/trpc/user.create", createBody("own@x.io"), { origin: CONSOLE, "sec-fetch-site": "same-origin" })).status).toBe(200);
     expect((await post("/api/trpc/user.create", createBody("ops@x.io"), { origin: "https://ops.example" })).status).toBe(200);
-    expect(emails()).toEqual(expect.arrayContaining(["own@x.io", "ops@x.io"]));
+    expect(await emails()).toEqual(expect.arrayContaining(["own@x.io", "ops@x.io"]));
   });
 
   it("a bearer request is judged by its token alone: no origin refusal, and the cookie session does not count", async () => {
     const res = await post("/api/trpc/user.create", createBody("machine@x.io"), { origin: "https://evil.example", authorization: "Bearer not-a-known-token" });
     expect(res.status).toBe(401);
-    expect(emails()).not.toContain("machine@x.io");
+    expect(await emails()).not.toContain("machine@x.io");
     expect(audit.events.filter((e) => e.type === "access_denied")).toEqual([]);
   });
 
@@ -120,7 +120,7 @@ describe("a local console opened by another loopback name", () => {
     for (const [origin, email] of [["http://127.0.0.1:3000", "v4@x.io"], ["http://[::1]:3000", "v6@x.io"], ["http://localhost:3000", "name@x.io"]]) {
       await clientAt(origin!).user.create.mutate({ email: email!, role: "viewer", password: "password1" });
     }
-    expect(emails()).toEqual(expect.arrayContaining(["v4@x.io", "v6@x.io", "name@x.io"]));
+    expect(await emails()).toEqual(expect.arrayContaining(["v4@x.io", "v6@x.io", "name@x.io"]));
     expect(audit.events.filter((e) => e.type === "access_denied")).toEqual([]);
   });
 
@@ -136,7 +136,7 @@ describe("a local console opened by another loopback name", () => {
       );
       expect(err!.data).toMatchObject({ code: "FORBIDDEN", httpStatus: 403 });
     }
-    expect(emails()).not.toContain("no@x.io");
+    expect(await emails()).not.toContain("no@x.io");
     expect(audit.events.filter((e) => e.type === "access_denied")).toHaveLength(4);
   });
 });

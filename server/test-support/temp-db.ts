@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { closeDb, openDb, postgresDb, schema, type Db } from "../../db/client";
 import { dbKind, postgresPool } from "../../db/dialect";
-import { freshTestDatabase, testDatabaseIsPostgres } from "../../db/test-support/postgres-run";
+import { dropTestDatabase, freshTestDatabase, testDatabaseIsPostgres } from "../../db/test-support/postgres-run";
 
 export interface TempDb {
   db: Db;
@@ -33,6 +33,7 @@ export function tempDb(): TempDb {
       url,
       async cleanup() {
         await postgresPool(db)!.end();
+        await dropTestDatabase(url);
         fs.rmSync(dir, { recursive: true, force: true });
       },
     };

@@ -8,7 +8,7 @@ import { AuditWriter } from "./writer";
 let t: TempDb;
 const all: AuditScope = { kind: "all" };
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   const w = new AuditWriter(t.db, { stdout: false });
   for (let i = 0; i < 1_234; i++) {
@@ -20,7 +20,7 @@ beforeAll(() => {
       details: { i, note: i === 3 ? 'comma, quote " and\r\nnewline' : "plain" },
     });
   }
-  w.close();
+  await w.close();
 });
 afterAll(() => t.cleanup());
 

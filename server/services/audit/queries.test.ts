@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../../db/schema/users";
 import type { AuditEvent } from "../../runtime/audit/events";
 import { ZListInput } from "../../api/routers/audit/list.schema";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
@@ -39,11 +41,11 @@ const events: AuditEvent[] = [
   { type: "login_failed", at: new Date(base + 25 * H), actor: { id: "anonymous" }, outcome: "refused" },
 ];
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   const w = new AuditWriter(t.db, { stdout: false });
   w.recordMany(events);
-  w.close();
+  await w.close();
 });
 afterAll(() => t.cleanup());
 
@@ -65,11 +67,11 @@ describe("audit queries", () => {
   });
 
   it("shows the person behind an actor id recorded without an email (playground and agent events)", async () => {
-    t.db.$client.prepare(`INSERT INTO users (id, email, name, role, password_hash, disabled, created_at, updated_at) VALUES ('alice', 'alice@x.io', '', 'author', 'x', 0, 0, 0)`).run();
+    await t.db.insert(users).values({ id: "alice", email: "alice@x.io", name: "", role: "author", passwordHash: "x", disabled: false, createdAt: new Date(0), updatedAt: new Date(0) });
     const page = await listEvents(t.db, f({ user: "alice" }), all);
     expect(page.events.every((e) => e.actorId === "alice" && e.actorEmail === "alice@x.io")).toBe(true);
     expect((await listEvents(t.db, f({ user: "bob" }), all)).events.every((e) => e.actorEmail === null)).toBe(true);
-    t.db.$client.prepare(`DELETE FROM users WHERE id = 'alice'`).run();
+    await t.db.delete(users).where(eq(users.id, "alice"));
   });
 
   it("pages with a cursor without gaps or repeats", async () => {

@@ -6,6 +6,7 @@
 import { and, asc, count, desc, eq, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedByKey, preparedQuery } from "../../../db/prepared";
+import { ascNullsFirst, jsonInteger, jsonIsTrue, jsonNumber } from "../../../db/dialect";
 import { rawRows } from "../../../db/raw";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
@@ -128,12 +129,12 @@ export async function listEvents(db: Db, filter: AuditFilter, scope: AuditScope,
  * Activations a set of skill_activated rows stands for: an agent's counter point is one row whose details.count
  * says how many it counted (services/telemetry/map.ts); every other row is one.
  */
-const ACTIVATIONS = sql<number>`COALESCE(SUM(COALESCE(json_extract(${auditEvents.details}, '$.count'), 1)), 0)`;
+const activations = (db: Db) => sql<number>`COALESCE(SUM(COALESCE(${jsonNumber(db, auditEvents.details, "count")}, 1)), 0)`;
 
 /** How many activations match (the overview's figure), counters' counts included. */
 export async function countActivations(db: Db, filter: AuditFilter, scope: AuditScope): Promise<number> {
   await flushAudit(db);
-  return (await db.select({ n: ACTIVATIONS }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)))[0]!.n;
+  return (await db.select({ n: activations(db) }).from(auditEvents).where(whereOf({ ...filter, type: "skill_activated" }, scope)))[0]!.n;
 }
 
 /** How many events match (the table's "N events"). */
@@ -186,7 +187,7 @@ export async function timeSeries(
   const counters = types.map((type) => ({
     type,
     // An activation row may count many (a counter point): that type's figure adds up the counts.
-    query: db.select({ n: type === "skill_activated" ? ACTIVATIONS : count() }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
+    query: db.select({ n: type === "skill_activated" ? activations(db) : count() }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
   }));
   const points: { t: number; type: string; n: number }[] = [];
   for (let t = firstStart; t <= lastStart; t += ms) {
@@ -224,11 +225,11 @@ export async function eventTypes(db: Db): Promise<string[]> {
 export async function topSkillsByActivation(db: Db, filter: AuditFilter, scope: AuditScope, limit = 10): Promise<{ skill: string; n: number }[]> {
   await flushAudit(db);
   return await db
-    .select({ skill: auditEvents.skill, n: ACTIVATIONS })
+    .select({ skill: auditEvents.skill, n: activations(db) })
     .from(auditEvents)
-    .where(whereOf({ ...filter, type: "skill_activated" }, scope, and(isNotNull(auditEvents.skill), sql`${auditEvents.outcome} IS NOT 'failed'`)))
+    .where(whereOf({ ...filter, type: "skill_activated" }, scope, and(isNotNull(auditEvents.skill), sql`${auditEvents.outcome} IS DISTINCT FROM 'failed'`)))
     .groupBy(auditEvents.skill)
-    .orderBy(desc(ACTIVATIONS), asc(auditEvents.skill))
+    .orderBy(desc(activations(db)), asc(auditEvents.skill))
     .limit(limit) as { skill: string; n: number }[];
 }
 
@@ -247,7 +248,7 @@ export async function refusalsBySkillAndTool(
     .from(auditEvents)
     .where(w)
     .groupBy(auditEvents.skill, auditEvents.tool)
-    .orderBy(desc(count()), asc(auditEvents.skill), asc(auditEvents.tool))
+    .orderBy(desc(count()), ascNullsFirst(auditEvents.skill), ascNullsFirst(auditEvents.tool))
     .limit(limit);
 }
 
@@ -258,10 +259,11 @@ export async function refusalsBySkillAndTool(
 export async function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): Promise<{ status: string; n: number }[]> {
   await flushAudit(db);
   const { details, outcome } = auditEvents;
+  const exitCode = jsonInteger(db, details, "exitCode");
   const status = sql<string>`CASE
-        WHEN json_extract(${details}, '$.timedOut') = 1 THEN 'timeout'
+        WHEN ${jsonIsTrue(db, details, "timedOut")} THEN 'timeout'
         WHEN ${outcome} = 'refused' THEN 'refused'
-        WHEN json_type(${details}, '$.exitCode') = 'integer' THEN 'exit ' || json_extract(${details}, '$.exitCode')
+        WHEN ${exitCode} IS NOT NULL THEN 'exit ' || ${exitCode}
         ELSE 'unknown' END`;
   return await db
     .select({ status, n: count() })

@@ -5,6 +5,7 @@
 // and the Overview's link carries that exact window, so the table it opens holds exactly the rows it counted.
 import { asc, count, desc } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { ascNullsFirst } from "../../../db/dialect";
 import { auditEvents } from "../../../db/schema/audit";
 import { whereOf, type AuditFilter, type AuditScope } from "./filter";
 import { flushAudit } from "./sink";
@@ -49,7 +50,7 @@ export async function refusalCounts(db: Db, filter: AuditFilter, scope: AuditSco
     .from(auditEvents)
     .where(where)
     .groupBy(type, skill, tool)
-    .orderBy(desc(count()), asc(type), asc(skill), asc(tool))
+    .orderBy(desc(count()), asc(type), ascNullsFirst(skill), ascNullsFirst(tool))
     .limit(top);
   const bars = groups.map((g) => ({ label: [kindOf(g.type)[1], g.skill, g.tool].filter(Boolean).join(" · "), n: g.n }));
   const shown = bars.reduce((a, b) => a + b.n, 0);

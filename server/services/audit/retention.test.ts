@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { archiveBefore, retentionDaysFromEnv, startRetention } from "./retention";
+import { execSql, selectSql } from "../../../db/test-support/rows";
 import { tempDb, type TempDb } from "./test-support/audit";
 import { verifyArchiveFile, verifyArchives, verifyChain } from "./verify";
 import { AuditWriter } from "./writer";
@@ -10,22 +11,22 @@ let t: TempDb;
 let w: AuditWriter;
 const day = 86_400_000;
 const base = Date.UTC(2026, 0, 1);
-beforeEach(() => {
+beforeEach(async () => {
   t = tempDb();
   w = new AuditWriter(t.db, { stdout: false });
   // Days 0..9, three events a day.
   for (let d = 0; d < 10; d++) for (let k = 0; k < 3; k++) w.record({ type: "tool_call", at: new Date(base + d * day + k), details: { d, k } });
-  w.flush();
+  await w.flush();
 });
-afterEach(() => {
-  w.close();
-  t.cleanup();
+afterEach(async () => {
+  await w.close();
+  await t.cleanup();
 });
 
 describe("archiveBefore", () => {
   it("archives rows agents reported like any other, and the archive keeps their source and verifies", async () => {
     w.record({ type: "skill_activated", at: new Date(base + 10 * day), skill: "pdf-forms", source: { agent: "claude-code", version: "2.1.130", host: "m1", user: "a@x.io" } });
-    w.flush();
+    await w.flush();
     const r = await archiveBefore(t.db, base + 11 * day, path.join(t.dir, "archive"));
     if (!r.archived) throw new Error("not archived");
     const lines = fs.readFileSync(r.file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -42,8 +43,8 @@ describe("archiveBefore", () => {
     const lines = fs.readFileSync(r.file, "utf8").trim().split("\n");
     expect(lines).toHaveLength(12);
     expect(JSON.parse(lines[11]!).hash).toBe(r.headHash);
-    expect((t.db.$client.prepare(`SELECT MIN(id) AS m, COUNT(*) AS n FROM audit_events`).get() as { m: number; n: number })).toEqual({ m: 13, n: 18 });
-    expect(t.db.$client.prepare(`SELECT first_id, last_id, count, head_hash FROM audit_archives`).all()).toEqual([
+    expect(await selectSql(t.db, `SELECT MIN(id) AS m, COUNT(*) AS n FROM audit_events`)).toEqual([{ m: 13, n: 18 }]);
+    expect(await selectSql(t.db, `SELECT first_id, last_id, count, head_hash FROM audit_archives`)).toEqual([
       { first_id: 1, last_id: 12, count: 12, head_hash: r.headHash },
     ]);
 
@@ -52,7 +53,7 @@ describe("archiveBefore", () => {
 
     // New events continue the chain after the cut.
     w.record({ type: "login" });
-    w.flush();
+    await w.flush();
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 19 });
 
     // A second cut, and everything archived: both archive files verify, each linked to the one before.
@@ -60,7 +61,7 @@ describe("archiveBefore", () => {
     expect(r2).toMatchObject({ archived: true, firstId: 13, lastId: 31, count: 19 });
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 0, archivedCount: 31 });
     w.record({ type: "login" });
-    w.flush();
+    await w.flush();
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 1, startId: 32 });
     const all = await verifyArchives(t.db);
     expect(all.map((a) => a.result.ok)).toEqual([true, true]);
@@ -81,18 +82,18 @@ describe("archiveBefore", () => {
 
   it("refuses to archive a broken chain, and archives nothing when nothing is old enough", async () => {
     expect(await archiveBefore(t.db, base - day, path.join(t.dir, "a"))).toEqual({ archived: false, reason: "no events before the cutoff" });
-    t.db.$client.prepare(`UPDATE audit_events SET type = 'login' WHERE id = 2`).run();
+    await execSql(t.db, `UPDATE audit_events SET type = 'login' WHERE id = 2`);
     await expect(archiveBefore(t.db, base + 4 * day, path.join(t.dir, "a"))).rejects.toThrow(/broken at row 2 \(edited\)/);
-    expect((t.db.$client.prepare(`SELECT COUNT(*) AS n FROM audit_events`).get() as { n: number }).n).toBe(30);
+    expect(await selectSql(t.db, `SELECT COUNT(*) AS n FROM audit_events`)).toEqual([{ n: 30 }]);
     expect(fs.readdirSync(path.join(t.dir, "a"))).toEqual([]);
   });
 
   it("finds rows deleted around the cut, or slipped back into the archived range, by someone else", async () => {
     await archiveBefore(t.db, base + 4 * day, path.join(t.dir, "archive"));
-    t.db.$client.prepare(`INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (5, 0, 'login', 'x', 'y')`).run();
+    await execSql(t.db, `INSERT INTO audit_events (id, at, type, prev_hash, hash) VALUES (5, 0, 'login', 'x', 'y')`);
     expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 5, reason: "inserted row" });
-    t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 5`).run();
-    t.db.$client.prepare(`DELETE FROM audit_events WHERE id = 13`).run();
+    await execSql(t.db, `DELETE FROM audit_events WHERE id = 5`);
+    await execSql(t.db, `DELETE FROM audit_events WHERE id = 13`);
     expect(await verifyChain(t.db)).toMatchObject({ ok: false, brokenAt: 14, reason: "missing row" });
   });
 
@@ -103,7 +104,7 @@ describe("archiveBefore", () => {
     const dir = path.join(t.dir, "scheduled");
     // "Now" is day 10 of the fixture: keeping 3 days archives days 0..6 (21 events).
     const stop = startRetention(t.db, { days: 3, dir, now: () => base + 10 * day });
-    const archives = () => (t.db.$client.prepare(`SELECT COUNT(*) AS n FROM audit_archives`).get() as { n: number }).n;
+    const archives = async () => (await selectSql<{ n: number }>(t.db, `SELECT COUNT(*) AS n FROM audit_archives`))[0]!.n;
     await expect.poll(archives).toBe(1);
     expect(fs.readdirSync(dir)).toEqual(["audit-0000000001-0000000021.jsonl"]);
     stop();

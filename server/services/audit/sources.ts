@@ -30,7 +30,9 @@ export async function eventsBySource(db: Db, filter: AuditFilter, scope: AuditSc
     .select({ agent: auditEvents.sourceAgent, playground, n: count() })
     .from(auditEvents)
     .where(whereOf(base, scope))
-    .groupBy(auditEvents.sourceAgent, playground);
+    // By position: PostgreSQL takes the expression's list of types, bound again in a GROUP BY, for another
+    // expression than the selected one (other parameters), and refuses the query.
+    .groupBy(sql`1`, sql`2`);
   const reach = new Map(
     (await db
       .select({ agent: auditEvents.sourceAgent, hosts: countDistinct(auditEvents.sourceHost), users: countDistinct(auditEvents.sourceUser) })

@@ -2,6 +2,7 @@
 // tenants, so moving a row to another tenant with SQL must show at verification, and rows without a tenant keep
 // the serialisation they always had.
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { execSql } from "../../../db/test-support/rows";
 import { canonical } from "./hash";
 import { storedRow, tempDb, type TempDb } from "./test-support/audit";
 import { verifyChain } from "./verify";
@@ -19,14 +20,14 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await w.close();
-  t.cleanup();
+  await t.cleanup();
 });
 
 it("rows with a tenant verify; a row without one serialises as before", async () => {
   expect(await verifyChain(t.db)).toMatchObject({ ok: true, count: 3 });
-  expect(storedRow(t.db, 2).tenant).toBe("acme");
-  expect(JSON.parse(canonical(storedRow(t.db, 1)))).toHaveLength(15);
-  expect(JSON.parse(canonical(storedRow(t.db, 2))).at(-1)).toBe("acme");
+  expect((await storedRow(t.db, 2)).tenant).toBe("acme");
+  expect(JSON.parse(canonical((await storedRow(t.db, 1))))).toHaveLength(15);
+  expect(JSON.parse(canonical((await storedRow(t.db, 2)))).at(-1)).toBe("acme");
 });
 
 for (const [what, q] of [
@@ -35,7 +36,7 @@ for (const [what, q] of [
   ["put into a tenant", `UPDATE audit_events SET tenant = 'acme' WHERE id = 1`],
 ] as const) {
   it(`a row ${what} with SQL breaks the chain at that row`, async () => {
-    t.db.$client.prepare(q).run();
+    await execSql(t.db, q);
     const r = await verifyChain(t.db);
     expect(r.ok).toBe(false);
     expect(r).toMatchObject({ brokenAt: Number(/id = (\d)/.exec(q)![1]) });

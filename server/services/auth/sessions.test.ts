@@ -60,7 +60,7 @@ describe("server-side sessions", () => {
     const recent = await startSession(t.db, ann.id, "127.0.0.1", new Date(t0.getTime() + 29 * 24 * 3600_000));
     await endSession(t.db, recent, "sign_out", new Date(t0.getTime() + 29 * 24 * 3600_000));
     await startSession(t.db, boss.id, "127.0.0.1", new Date(t0.getTime() + 31 * 24 * 3600_000));
-    const ids = t.db.select({ id: authSessions.id }).from(authSessions).all().map((r) => r.id);
+    const ids = (await t.db.select({ id: authSessions.id }).from(authSessions)).map((r) => r.id);
     expect(ids).not.toContain(old);
     expect(ids).not.toContain(idle);
     expect(ids).toContain(recent);

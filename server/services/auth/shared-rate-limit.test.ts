@@ -1,29 +1,26 @@
 // Two console servers on one database count the same sign-in attempts: each server here is its own connection to
-// the one SQLite file, as two processes would be, so nothing is shared but the database.
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
+// the one database (a second SQLite connection to its file, or a second PostgreSQL pool), as two processes would
+// be, so nothing is shared but the database.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client";
-import * as schema from "../../../db/schema";
 import { MemoryAuditSink } from "../../runtime/audit/events";
-import { tempDb } from "../../test-support/temp-db";
+import { secondConnection, tempDb } from "../../test-support/temp-db";
 import { createUser } from "../users/users";
 import { attemptLogin } from "./login";
 import { SharedRateLimiter } from "./shared-rate-limit";
 
 let t: ReturnType<typeof tempDb>;
-let other: Database.Database;
+let other: ReturnType<typeof secondConnection>;
 let second: Db;
 beforeEach(async () => {
   t = tempDb();
-  other = new Database(t.file);
-  other.pragma("busy_timeout = 5000");
-  second = drizzle(other, { schema }) as Db;
+  other = secondConnection(t);
+  second = other.db;
   await createUser(t.db, { email: "ann@x.io", role: "author", password: "right-password" });
 });
-afterEach(() => {
-  other.close();
-  t.cleanup();
+afterEach(async () => {
+  await other.close();
+  await t.cleanup();
 });
 
 describe("SharedRateLimiter", () => {
@@ -43,7 +40,9 @@ describe("SharedRateLimiter", () => {
 
   it("ten sign-in attempts a minute per account hold across two servers together", async () => {
     const audit = new MemoryAuditSink();
-    const servers = [new SharedRateLimiter(t.db, 10, 60_000), new SharedRateLimiter(second, 10, 60_000)];
+    // One fixed instant: on the clock, a minute's window could end between two attempts (bcrypt takes a while).
+    const now = () => 1_800_000_000_000;
+    const servers = [new SharedRateLimiter(t.db, 10, 60_000, now), new SharedRateLimiter(second, 10, 60_000, now)];
     const dbs = [t.db, second];
     const reasons: string[] = [];
     for (let i = 0; i < 12; i++) {

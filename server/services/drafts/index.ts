@@ -55,6 +55,7 @@ export async function discardDrafts(ctx: Ctx, ref: SkillRef, path?: string): Pro
   const skillKey = target(ctx, ref, "read");
   const where = [eq(editorDrafts.userId, ctx.actor.id), eq(editorDrafts.skillKey, skillKey)];
   if (path !== undefined) where.push(eq(editorDrafts.path, safeRelPath(path)));
-  const r = await ctx.db.delete(editorDrafts).where(and(...where));
-  return { discarded: r.changes };
+  // The rows deleted, counted from RETURNING: the drivers' own counts differ (SQLite's changes, PostgreSQL's rowCount).
+  const gone = await ctx.db.delete(editorDrafts).where(and(...where)).returning({ path: editorDrafts.path });
+  return { discarded: gone.length };
 }

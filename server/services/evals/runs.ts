@@ -195,10 +195,16 @@ export async function startRun(ctx: SkillsContext, input: StartRunInput, env: Re
       fs.rmSync(scratchDir, { recursive: true, force: true });
     }
     const summary: EvalSummary & { tasks?: TaskGrade[] } = { ...summarize(results, entry.name), ...(graded.length ? { tasks: graded } : {}) };
-    await ctx.db
-      .update(evalRuns)
-      .set({ status, results: JSON.stringify(results), summary: JSON.stringify(summary), f1: summary.f1, error, finishedAt: Date.now() })
-      .where(eq(evalRuns.id, id));
+    try {
+      await ctx.db
+        .update(evalRuns)
+        .set({ status, results: JSON.stringify(results), summary: JSON.stringify(summary), f1: summary.f1, error, finishedAt: Date.now() })
+        .where(eq(evalRuns.id, id));
+    } finally {
+      // Only once the row says how the run ended: whoever finds it no longer running reads its final status
+      // (on PostgreSQL the write takes a round trip, and a reader between the two saw "running" for good).
+      running().delete(id);
+    }
     ctx.audit.record({
       type: "eval_run",
       actor: { id: ctx.actor.id, email: ctx.actor.email },

@@ -35,7 +35,7 @@ describe("approval workflow", () => {
     expect(items[0]!.reason).toMatch(/skills with scripts need an admin approval/);
     // Listing again does not create duplicate rows.
     await pending();
-    expect(h.db.select().from(approvals).all()).toHaveLength(1);
+    expect(await h.db.select().from(approvals)).toHaveLength(1);
 
     await decideApproval(h.db, { id: items[0]!.id, decision: "approved", comment: "script reviewed" }, actor());
     expect(await statusOf("deploy-app", "project")).toBe("active");

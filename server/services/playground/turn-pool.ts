@@ -14,6 +14,7 @@ import { onRefreshAll } from "../catalog/catalog";
 import { randomUUID } from "node:crypto";
 import type { DisclosureMode } from "../../runtime/agent";
 import { processEnv, setting } from "../../../env";
+import { postgresUrl } from "../../../db/dialect";
 import { listingPreview } from "./listing";
 import { readableSession, type Actor } from "./sessions";
 import type { ListingCall, FromWorker, ToWorker, TurnJob, TurnOutcome } from "./turn-protocol";
@@ -157,7 +158,7 @@ export async function listingFor(
   if (!setting("OMNIFORGE_TURN_WORKER", env)) return listingPreview(deps, actor, sessionId, mode, request);
   const s = state();
   const w = worker();
-  const call: ListingCall = { id: randomUUID(), dataHome: deps.dataHome, env: { ...env }, actor: { id: actor.id, role: actor.role }, sessionId, ...(mode ? { mode } : {}), request };
+  const call: ListingCall = { id: randomUUID(), dataHome: deps.dataHome, database: postgresUrl(deps.db), env: { ...env }, actor: { id: actor.id, role: actor.role }, sessionId, ...(mode ? { mode } : {}), request };
   return new Promise((resolve, reject) => {
     s.calls.set(call.id, { resolve: resolve as (v: unknown) => void, reject });
     post(w, { type: "listing", call });

@@ -14,6 +14,8 @@ export interface TurnJob {
   mode: DisclosureMode;
   session: PlaygroundSession;
   dataHome: DataHome;
+  /** The console's PostgreSQL URL, or null for the data home's SQLite file: the database the worker opens. */
+  database: string | null;
   env: Record<string, string | undefined>;
   stepLimit?: number;
   /** The session's active_skills when the turn starts (spec 004; orchestrated turns load them first). */
@@ -34,6 +36,7 @@ export interface TurnOutcome {
 export interface ListingCall {
   id: string;
   dataHome: DataHome;
+  database: string | null;
   env: Record<string, string | undefined>;
   actor: { id: string; role: "viewer" | "author" | "admin" };
   sessionId: string;

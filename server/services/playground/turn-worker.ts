@@ -38,7 +38,7 @@ process.on("message", (m: ToWorker) => {
     const { call } = m;
     void (async () => {
       try {
-        const db = await getDb(call.dataHome);
+        const db = await getDb(call.dataHome, call.database);
         const value = await listingPreview({ db, dataHome: call.dataHome, env: call.env }, call.actor, call.sessionId, call.mode, call.request);
         send({ type: "listed", id: call.id, value });
       } catch (e) {
@@ -53,7 +53,7 @@ process.on("message", (m: ToWorker) => {
   void (async () => {
     let outcome: TurnOutcome;
     try {
-      outcome = await runTurnJob(await getDb(job.dataHome), job, {
+      outcome = await runTurnJob(await getDb(job.dataHome, job.database), job, {
         push: (event) => send({ type: "event", id: job.id, event }),
         audit: { record: (event: AuditEvent) => send({ type: "audit", id: job.id, event }) },
         signal: controller.signal,

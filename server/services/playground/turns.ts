@@ -7,6 +7,7 @@ import type { Db } from "../../../db/client";
 import { playgroundMessages } from "../../../db/schema";
 import type { AuditSink } from "../../runtime/audit/events";
 import { requestStop, watchStop } from "../stops";
+import { postgresUrl } from "../../../db/dialect";
 import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
 import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor, type PlaygroundSession } from "./sessions";
@@ -142,7 +143,7 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
   };
 
   state.finished = (async () => {
-    const job: TurnJob = { id: `${sessionId}#${turn}`, request, history, mode, session, dataHome: deps.dataHome, env: { ...(deps.env ?? processEnv()) }, activeSkills: activeBefore, ...(deps.stepLimit ? { stepLimit: deps.stepLimit } : {}) };
+    const job: TurnJob = { id: `${sessionId}#${turn}`, request, history, mode, session, dataHome: deps.dataHome, database: postgresUrl(deps.db), env: { ...(deps.env ?? processEnv()) }, activeSkills: activeBefore, ...(deps.stepLimit ? { stepLimit: deps.stepLimit } : {}) };
     const hooks = { push, audit: deps.audit, signal: state.controller.signal };
     // Off the request path in the turn worker; in this thread only with a runner handed in (tests) or when switched off.
     const inThread = deps.runner !== undefined || !setting("OMNIFORGE_TURN_WORKER", deps.env ?? processEnv());

@@ -4,7 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuditSink } from "../../runtime/audit/events";
 import { auditSinkFor, flushAudit } from "../audit";
+import { selectSql } from "../../../db/test-support/rows";
 import { tempDb } from "../../test-support/temp-db";
+import { countActivations } from "../audit/queries";
 import { ingest } from "./intake";
 
 process.env.OMNIFORGE_AUDIT_STDOUT = "0";
@@ -13,9 +15,9 @@ let t: ReturnType<typeof tempDb>;
 beforeEach(() => {
   t = tempDb();
 });
-afterEach(() => {
-  auditSinkFor(t.db).close();
-  t.cleanup();
+afterEach(async () => {
+  await auditSinkFor(t.db).close();
+  await t.cleanup();
 });
 
 const principal = { tokenId: "t1", tokenName: "codex fleet", userId: null, email: null, role: "viewer" as const, scopes: ["telemetry:write" as const] };
@@ -55,7 +57,7 @@ describe("Codex's cumulative counter over a long audit", () => {
 });
 
 describe("a batch at the request's cap", () => {
-  it("is mapped and written a slice at a time, so other requests get the event loop between slices (issue 35 item 5)", async () => {
+  it("is mapped and written a slice at a time, so other requests get the event loop between slices (issue 35 item 5)", { timeout: 120_000 }, async () => {
     const sink = auditSinkFor(t.db);
     // A turn of the event loop is where a health check or a page gets answered: count them while the batch goes in.
     let turn = 0;
@@ -80,8 +82,9 @@ describe("a batch at the request's cap", () => {
     expect(result.accepted).toBe(10_000);
     // All 10,000 rows were written in one turn: 0.4-1.4 s in which the console answered nothing else.
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(1_000);
-    flushAudit(t.db);
-    const rows = t.db.$client.prepare("SELECT count(*) AS n, sum(json_extract(details, '$.count')) AS c FROM audit_events WHERE type = 'skill_activated'").get() as { n: number; c: number };
-    expect(rows).toEqual({ n: 10_000, c: 30_000 });
+    await flushAudit(t.db);
+    const rows = await selectSql(t.db, "SELECT count(*) AS n FROM audit_events WHERE type = 'skill_activated'");
+    expect(rows).toEqual([{ n: 10_000 }]);
+    expect(await countActivations(t.db, {}, { kind: "all" })).toBe(30_000);
   });
 });

@@ -5,6 +5,7 @@
 import { gunzipSync } from "node:zlib";
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { jsonNumber, jsonText } from "../../../db/dialect";
 import { auditEvents } from "../../../db/schema/audit";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
@@ -148,14 +149,14 @@ async function mapMetricsBySlice(db: Db, req: MetricsRequest, sender: Sender, re
   // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
   const e = auditEvents;
   const last = db
-    .select({ v: sql<number | null>`json_extract(${e.details}, '$.cumulative')` })
+    .select({ v: jsonNumber(db, e.details, "cumulative") })
     .from(e)
     .where(
       and(
         eq(e.skill, sql.placeholder("skill")),
         gte(e.at, sql.placeholder("since")),
         eq(e.type, "skill_activated"),
-        sql`json_extract(${e.details}, '$.series') = ${sql.placeholder("series")}`,
+        eq(jsonText(db, e.details, "series"), sql.placeholder("series")),
       ),
     )
     .orderBy(desc(e.at), desc(e.id))

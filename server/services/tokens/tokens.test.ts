@@ -27,7 +27,7 @@ describe("access tokens", () => {
   it("the token is shown once, recognisable, and only its hash is stored; creation is audited", async () => {
     const { token, info } = await createToken(t.db, alice, { name: "laptop", scopes: "catalog:read" }, as(alice));
     expect(token).toMatch(/^omf_[A-Za-z0-9_-]{43}$/);
-    const row = t.db.select().from(accessTokens).get()!;
+    const row = (await t.db.select().from(accessTokens).limit(1))[0]!;
     expect(JSON.stringify(row)).not.toContain(token.slice(4));
     expect(info).toMatchObject({ name: "laptop", userEmail: "alice@x.io", scopes: ["catalog:read"] });
     expect(audit.events.map((e) => e.type)).toEqual(["token_created"]);

@@ -1,10 +1,12 @@
-// The audit router through tRPC's caller, with a real SQLite file and injected sessions: the role rules are
+// The audit router through tRPC's caller, with a real database and injected sessions: the role rules are
 // checked on the server, whatever a client sends.
 import { createPublicKey } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents } from "../../../../db/schema/audit";
 import { resolveDataHome } from "../../../config";
 import { checkpointsFromText } from "../../../services/audit/checkpoints";
 import { AuditWriter } from "../../../services/audit/writer";
@@ -25,7 +27,7 @@ const users: Record<string, SessionUser> = {
 const caller = (who: keyof typeof users) =>
   createCaller({ db: t.db, dataHome: resolveDataHome(), audit: writer, user: users[who]!, ip: "test" }).audit;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   writer = new AuditWriter(t.db, { stdout: false });
   writer.record({ type: "login", actor: { id: "u-author" }, outcome: "ok" });
@@ -33,18 +35,18 @@ beforeAll(() => {
   writer.record({ type: "tool_restriction_violated", actor: { id: "u-author" }, skill: "pdf", tool: "bash", sessionId: "s1", outcome: "refused" });
   writer.record({ type: "login", actor: { id: "u-admin" }, outcome: "ok" });
   writer.record({ type: "skill_activated", actor: { id: "u-admin" }, skill: "xlsx", sessionId: "s2" });
-  writer.flush();
+  await writer.flush();
 });
-afterAll(() => {
-  writer.close();
-  t.cleanup();
+afterAll(async () => {
+  await writer.close();
+  await t.cleanup();
 });
 
 describe("audit router", () => {
   it("refuses viewers, and records the refusal", async () => {
     await expect(caller("viewer").list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(caller("viewer").summary({})).rejects.toBeInstanceOf(TRPCError);
-    writer.flush();
+    await writer.flush();
     const denied = await caller("admin").list({ type: "access_denied" });
     expect(denied.events.map((e) => [e.actorId, e.details?.procedure])).toEqual([
       ["u-viewer", "audit.summary"],
@@ -74,7 +76,7 @@ describe("audit router", () => {
     await expect(caller("author").verify()).rejects.toMatchObject({ code: "FORBIDDEN" });
     const ok = await caller("admin").verify();
     expect(ok).toMatchObject({ ok: true });
-    t.db.$client.prepare(`UPDATE audit_events SET skill = 'docx' WHERE id = 2`).run();
+    await t.db.update(auditEvents).set({ skill: "docx" }).where(eq(auditEvents.id, 2));
     expect(await caller("admin").verify()).toMatchObject({ ok: false, brokenAt: 2, reason: "edited" });
   });
 

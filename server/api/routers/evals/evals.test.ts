@@ -1,4 +1,4 @@
-// Trigger tests through the tRPC router as the console calls them: a real SQLite file, real skill folders, the
+// Trigger tests through the tRPC router as the console calls them: a real database, real skill folders, the
 // offline provider. The set is saved as the skill's evals/triggers.json (a version), a run is stored and audited,
 // rights are the skills' rights.
 import fs from "node:fs";
@@ -10,6 +10,7 @@ import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { scriptedOpenAiServer } from "../../../runtime/agent/test-support/agent";
 import { callerFor } from "../../../test-support/caller";
+import { itOnSqlite } from "../../../test-support/sqlite-only";
 import { refreshAll } from "../../../services/catalog/catalog";
 
 const h = useSkillsTestHome();
@@ -176,7 +177,7 @@ describe("the model a console run asks for", () => {
 });
 
 describe("a run at the case limit", () => {
-  it("keeps its progress in a few writes, not the whole result list again after every case (issue 35 item 5)", async () => {
+  itOnSqlite("counts the run's writes with SQLite's total_changes()", "keeps its progress in a few writes, not the whole result list again after every case (issue 35 item 5)", async () => {
     const author = caller(as("author"));
     const cases = Array.from({ length: 500 }, (_, i) => ({ query: `fill in PDF form number ${i}`, should_trigger: i % 2 === 0 }));
     const db = svc(as("author")).db.$client;

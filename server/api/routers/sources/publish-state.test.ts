@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { selectSql } from "../../../../db/test-support/rows";
 import type { SessionUser } from "../../../auth";
 import { govHome } from "../../../services/governance/test-support/governance";
 import { git } from "../../../runtime/sources/test-support/sources";
@@ -53,7 +54,7 @@ describe("sources.publishState", () => {
     const later = await admin.sources.publishState();
     expect(later.since).toEqual({ changed: [{ plugin: "enterprise", skill: "team-style" }], added: [{ plugin: "enterprise", skill: "onboarding" }], removed: [] });
 
-    const rows = h.db.$client.prepare(`SELECT actor_id AS actor, details FROM audit_events WHERE type = 'marketplace_published'`).all() as { actor: string; details: string }[];
+    const rows = await selectSql<{ actor: string; details: string }>(h.db, `SELECT actor_id AS actor, details FROM audit_events WHERE type = 'marketplace_published'`);
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.details)).toMatchObject({ marketplace: "omniforge", out, commit, plugins: [{ name: "enterprise", version: "1.0.0", changed: true }] });
   }, 120_000);

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { execSql } from "../../../../db/test-support/rows";
 import type { SessionUser } from "../../../auth";
 import { govHome } from "../../../services/governance/test-support/governance";
 import { skillMd, TestRepo } from "../../../runtime/sources/test-support/sources";
@@ -195,7 +196,7 @@ describe("reviewed source updates (policy: approval required for git source upda
     repo.write({ "skills/pdf/SKILL.md": skillMd("pdf", "Fills and signs PDF forms. Use for PDF files.") });
     const second = repo.commit("pdf signs");
     await admin.sources.update({ name: "org" });
-    h.db.$client.prepare(`UPDATE approvals SET status = 'approved' WHERE source = 'org'`).run();
+    await execSql(h.db, `UPDATE approvals SET status = 'approved' WHERE source = 'org'`);
     await expect(admin.sources.update({ name: "org" })).resolves.toMatchObject({ to: second, pending: 0 });
     expect((await admin.sources.list({}))[0]!.commit).toBe(second);
     expect(await descriptionOf("pdf")).toBe("Fills and signs PDF forms. Use for PDF files.");

@@ -12,8 +12,8 @@ import { verifyChainAsync, type StoredRow } from "../verify";
 export { tempDb, type TempDb } from "../../../test-support/temp-db";
 
 /** One stored row exactly as the table holds it (tests read rows to tamper with them). */
-export function storedRow(db: Db, id: number): StoredRow {
-  return db.select(ROW_FIELDS).from(auditEvents).where(eq(auditEvents.id, id)).get()!;
+export async function storedRow(db: Db, id: number): Promise<StoredRow> {
+  return (await db.select(ROW_FIELDS).from(auditEvents).where(eq(auditEvents.id, id)).limit(1))[0]!;
 }
 
 /**
