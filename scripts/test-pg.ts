@@ -19,6 +19,7 @@ export const PASSING_ON_POSTGRES = [
   "server/services/audit/retention-job.test.ts",
   "server/services/audit/writer-servers.test.ts",
   "server/services/audit/writer.test.ts",
+  "server/services/auth/login-servers.test.ts",
   "server/services/auth/login.test.ts",
   "server/services/auth/oidc.test.ts",
   "server/services/catalog/catalog.test.ts",
