@@ -15,6 +15,7 @@ export const PASSING_ON_POSTGRES = [
   "server/http/catalog-matrix.test.ts",
   "server/http/catalog-route.test.ts",
   "server/cli/commands/sync.test.ts",
+  "server/services/audit/cursor-plan.test.ts",
   "server/services/audit/resolve.test.ts",
   "server/services/audit/retention-job.test.ts",
   "server/services/audit/writer-servers.test.ts",
