@@ -144,6 +144,15 @@ export async function run(): Promise<Record<string, unknown>> {
     );
     if (signIns.failed) throw new Error(`servers bench: sign-ins failed: ${[...signIns.errors.values()].flat().slice(0, 3).join("; ")}`);
     const signInsPerServer = [...proxy.served];
+    // Step 5 of the page: health through the proxy names each server in turn, on the same database and level.
+    const viaProxy = new Client(proxy.base);
+    const healthViaProxy = await Promise.all([0, 1, 2, 3].map(() => viaProxy.healthReport()));
+    const healthCheck = {
+      statuses: [...new Set(healthViaProxy.map((h) => h.status))],
+      servers: new Set(healthViaProxy.map((h) => h.body.server)).size,
+      databaseKinds: [...new Set(healthViaProxy.map((h) => h.body.databaseKind))],
+      migrationLevels: [...new Set(healthViaProxy.map((h) => (h.body as { migrationLevel?: number }).migrationLevel))],
+    };
     await Promise.all(people.map((p) => p.client.query("skill.list", { limit: 100 })));
 
     // Steady load, with a skill made on A and looked for on B a third of the way in.
@@ -226,7 +235,7 @@ export async function run(): Promise<Record<string, unknown>> {
       const auditedNames = new Set(audited.map((r) => r.skill));
       const chain = await verifyCopiedChain(db as unknown as PgDb, home);
       return {
-        setup: { servers: 2, database: "PostgreSQL (throw-away cluster)", people: users.length, skills: SKILLS, signInsThroughProxyPerServer: signInsPerServer },
+        setup: { servers: 2, database: "PostgreSQL (throw-away cluster)", people: users.length, skills: SKILLS, signInsThroughProxyPerServer: signInsPerServer, healthThroughProxy: healthCheck },
         steady: {
           seconds: SECONDS,
           loadAverage1m: steady.loadAverage1m,
