@@ -49,6 +49,27 @@ describe("the sign-in limit across two servers on one database", () => {
     }
   });
 
+  it("refuses the eleventh of a minute that spans two of the clock's minutes, on either server", async () => {
+    const other = secondConnection(t);
+    try {
+      await createUser(t.db, { email: "eve@x.io", role: "author", password: "right-password" });
+      let now = NOW + 28_000; // two seconds before a minute's end
+      const clock = () => now;
+      const servers = [t.db, other.db].map((db) => ({ db, limiter: new SharedRateLimiter(db, 10, 60_000, clock) }));
+      const audit = new MemoryAuditSink();
+      const outcomes: string[] = [];
+      for (let i = 0; i < 11; i++) {
+        if (i === 6) now += 4_000; // six before the minute's end, five after it
+        const { db, limiter } = servers[i % 2]!;
+        const r = await attemptLogin(db, audit, { email: "eve@x.io", password: "wrong", ip: `10.3.0.${i}` }, limiter);
+        outcomes.push(r.ok ? "ok" : r.reason);
+      }
+      expect(outcomes).toEqual([...Array(10).fill("invalid"), "rate_limited"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("counts two servers' attempts made at the same moment without losing one", async () => {
     const other = secondConnection(t);
     try {
