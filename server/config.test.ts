@@ -61,3 +61,19 @@ describe("the data home is private", () => {
     expect(mode(outside)).toBe(0o644);
   });
 });
+
+describe("a secret made by two servers starting at once on one data home (issue #38)", () => {
+  it("the one that finds it made meanwhile takes that value instead of failing, and no file is left aside", () => {
+    const dataHome = resolveDataHome({ OMNIFORGE_HOME: path.join(root, "home") });
+    ensureDataHome(dataHome);
+    const file = path.join(dataHome.secretsDir, "nextauth-secret");
+    // The other server writes the file between this one's read (nothing there) and its own write.
+    const [value, created] = readOrCreateSecret(dataHome, "nextauth-secret", () => {
+      fs.writeFileSync(file, "the-other-servers-secret\n", { mode: 0o600 });
+      return "this-servers-secret";
+    });
+    expect([value, created]).toEqual(["the-other-servers-secret", false]);
+    expect(fs.readdirSync(dataHome.secretsDir)).toEqual(["nextauth-secret"]);
+    expect(readOrCreateSecret(dataHome, "nextauth-secret", () => "never-made")).toEqual(["the-other-servers-secret", false]);
+  });
+});

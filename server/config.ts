@@ -1,4 +1,5 @@
 // Where the console keeps its data. One place so the server, the start script and the services agree.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./domain/limits";
@@ -95,7 +96,11 @@ function safeReaddir(dir: string): fs.Dirent[] {
   }
 }
 
-/** Reads a secret file, or creates it with `make()` (mode 0600). Returns [value, createdNow]. */
+/**
+ * Reads a secret file, or creates it with `make()` (mode 0600). Returns [value, createdNow]. Servers sharing a data
+ * home may start at the same moment: the file appears whole or not at all (written aside, then linked into place, which
+ * fails if it is there), and the one that finds it made meanwhile uses that value, so all agree on one secret.
+ */
 export function readOrCreateSecret(dataHome: DataHome, name: string, make: () => string): [string, boolean] {
   const file = path.join(dataHome.secretsDir, name);
   try {
@@ -103,7 +108,16 @@ export function readOrCreateSecret(dataHome: DataHome, name: string, make: () =>
   } catch {
     fs.mkdirSync(dataHome.secretsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const value = make();
-    fs.writeFileSync(file, value + "\n", { mode: PRIVATE_FILE_MODE, flag: "wx" });
-    return [value, true];
+    const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    fs.writeFileSync(aside, value + "\n", { mode: PRIVATE_FILE_MODE, flag: "wx" });
+    try {
+      fs.linkSync(aside, file);
+      return [value, true];
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      return [fs.readFileSync(file, "utf8").trim(), false];
+    } finally {
+      fs.rmSync(aside, { force: true });
+    }
   }
 }

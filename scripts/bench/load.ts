@@ -11,8 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import { freePort, groupCpuMs, startConsole, stopConsole } from "./lib/console-process";
-import { Client, Recorder } from "./lib/load-client";
+import { Client } from "./lib/load-client";
 import { fixtureSkillDirs, REAL_SKILLS, seedSkills, seedUsers } from "./lib/load-seed";
+import { mix, r1, summarize, type ProcedureFigures, type SkillRowLite } from "./lib/load-mix";
 import { median } from "./lib/stats";
 
 export const name = "load";
@@ -24,71 +25,6 @@ const SKILLS = 600;
 const BROWSERS = 16;
 const CHATTERS = 4;
 const CPU_PROF = process.env.LOAD_BENCH_CPU_PROF;
-
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
-const r1 = (x: number) => Math.round(x * 10) / 10;
-
-interface SkillRowLite {
-  ref: unknown;
-  name: string;
-}
-
-/** One round of the mix; returns per-procedure latencies. */
-async function mix(base: string, browsers: Client[], chatters: Client[], seconds: number) {
-  const rec = new Recorder();
-  const until = Date.now() + seconds * 1000;
-  const queries = ["", "", "", "test", "review", "python", "deploy"];
-  let known: SkillRowLite[] = [];
-  const browse = async (c: Client, i: number) => {
-    let n = i;
-    while (Date.now() < until) {
-      n++;
-      const step = n % 4;
-      if (step === 0 || !known.length) {
-        const q = queries[n % queries.length];
-        const page = await rec.time("skill.list", () => c.query<{ rows: SkillRowLite[] }>("skill.list", { ...(q ? { q } : {}), offset: (n % 5) * 100, limit: 100 }, !q));
-        if (page?.rows.length && !q) known = page.rows;
-      } else if (step === 1 || step === 2) {
-        const row = known[n % known.length]!;
-        await rec.time("skill.info", () => c.query("skill.info", { ref: row.ref }, false));
-      } else {
-        await rec.time("audit.list", () => c.query("audit.list", {}, false));
-      }
-      if (n % 5 === 0) await rec.time("health", () => c.health());
-    }
-  };
-  const chat = async (c: Client, i: number) => {
-    const session = await c.mutate<{ id: string }>("playground.create", { title: `load ${i}`, provider: "offline" });
-    let k = 0;
-    while (Date.now() < until) {
-      k++;
-      const t0 = performance.now();
-      const sent = await rec.time("playground.send", async () => {
-        await c.mutate("playground.send", { sessionId: session.id, request: `Review this pull request and write tests for the change (${k})` }, false);
-        return true;
-      });
-      if (!sent) break;
-      // As the page: follow the turn's events as they stream, then read the session and the session list once.
-      await c.follow(session.id, until + 30_000).catch((e: Error) => rec.errors.set("playground.follow", [...(rec.errors.get("playground.follow") ?? []), e.message]));
-      const history = await rec.time("playground.get", () => c.query<{ messages: { record?: { reason: string; error?: string } }[] }>("playground.get", { sessionId: session.id }));
-      await rec.time("playground.list", () => c.query("playground.list", {}, false));
-      // A turn that ended in an error (a turn worker that could not start) costs next to nothing: counted as an
-      // error of its own, so a broken run cannot pass for a fast one.
-      const record = history?.messages.findLast((m) => m.record)?.record;
-      if (history && record?.reason === "error") {
-        rec.errors.set("turn (send to done)", [...(rec.errors.get("turn (send to done)") ?? []), `turn ended in an error: ${record.error ?? "?"}`]);
-        continue;
-      }
-      const list = rec.times.get("turn (send to done)") ?? [];
-      list.push(performance.now() - t0);
-      rec.times.set("turn (send to done)", list);
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all([...browsers.map(browse), ...chatters.map(chat)]);
-  const elapsed = (performance.now() - t0) / 1000;
-  return { rec, elapsed };
-}
 
 /** One client alone, one request after another: what a page costs without anyone else. */
 async function alone(c: Client, proc: () => Promise<unknown>, n: number): Promise<number> {
@@ -132,23 +68,16 @@ export async function run(): Promise<Record<string, unknown>> {
     const soloInfo = await alone(browsers[0]!, () => browsers[0]!.query("skill.info", { ref: first.rows[3]!.ref }), 40);
     const soloHealth = await alone(browsers[0]!, () => browsers[0]!.health(), 40);
 
-    const rounds: Record<string, { rps: number; p50: number; p99: number; n: number; errors: number }>[] = [];
+    const rounds: Record<string, ProcedureFigures>[] = [];
     const totals: number[] = [];
     const cpuPerRequest: number[] = [];
     const firstErrors: string[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const cpu0 = groupCpuMs(child.pid!);
-      const { rec, elapsed } = await mix(base, browsers, chatters, SECONDS);
+      const { rec, elapsed } = await mix(browsers, chatters, SECONDS);
       const cpu1 = groupCpuMs(child.pid!);
-      const out: (typeof rounds)[number] = {};
-      let all = 0;
-      for (const label of new Set([...rec.times.keys(), ...rec.errors.keys()])) {
-        const t = [...(rec.times.get(label) ?? [])].sort((a, b) => a - b);
-        const errors = rec.errors.get(label) ?? [];
-        firstErrors.push(...errors.slice(0, 2).map((e) => `${label}: ${e}`));
-        if (!label.startsWith("turn")) all += t.length + errors.length;
-        out[label] = { rps: r1(t.length / elapsed), p50: r1(pct(t, 50)), p99: r1(pct(t, 99)), n: t.length, errors: errors.length };
-      }
+      const { perProcedure: out, all, firstErrors: errors } = summarize(rec, elapsed);
+      firstErrors.push(...errors);
       rounds.push(out);
       totals.push(all / elapsed);
       if (cpu0 !== null && cpu1 !== null) cpuPerRequest.push((cpu1 - cpu0) / all);

@@ -46,7 +46,8 @@ export function groupCpuMs(pgid: number): number | null {
 
 /**
  * Starts the production console (start.ts, or serve.ts itself under --cpu-prof) on `port` over `home`, with the
- * offline provider only, and waits for its health to answer.
+ * offline provider only, and waits for its health to answer. `env` adds or overrides settings (the two-server
+ * bench: DATABASE_URL, the public address, the trusted proxy, the real sign-in limit).
  */
 export async function startConsole(
   repo: string,
@@ -54,6 +55,7 @@ export async function startConsole(
   port: number,
   admin: SeedUser,
   cpuProf?: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; base: string; log: string[] }> {
   const base = `http://127.0.0.1:${port}`;
   const log: string[] = [];
@@ -84,6 +86,7 @@ export async function startConsole(
       NEXT_TELEMETRY_DISABLED: "1",
       // What start.ts would otherwise set for the server it starts.
       ...(cpuProf ? { NODE_ENV: "production", NEXTAUTH_SECRET: randomBytes(32).toString("base64url") } : {}),
+      ...extraEnv,
     },
   });
   for (const s of [child.stdout!, child.stderr!]) s.on("data", (d: Buffer) => log.push(d.toString()));

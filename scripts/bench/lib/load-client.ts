@@ -23,7 +23,22 @@ async function answer<T>(proc: string, res: Response, read = true): Promise<T> {
 
 export class Client {
   cookie = "";
-  constructor(readonly base: string) {}
+  /**
+   * `origin` is the page's origin the browser would send (the public address behind a proxy; by default `base`);
+   * `forwardedFor` an X-Forwarded-For a proxy would add, believed by consoles that trust the sender's address.
+   */
+  constructor(
+    readonly base: string,
+    private readonly opts: { origin?: string; forwardedFor?: string } = {},
+  ) {}
+
+  private get origin(): string {
+    return this.opts.origin ?? this.base;
+  }
+
+  private headers(more: Record<string, string> = {}): Record<string, string> {
+    return { cookie: this.cookie, ...(this.opts.forwardedFor ? { "x-forwarded-for": this.opts.forwardedFor } : {}), ...more };
+  }
 
   private keep(res: Response) {
     const jar = new Map(this.cookie ? this.cookie.split("; ").map((c) => c.split("=", 2) as [string, string]) : []);
@@ -36,29 +51,38 @@ export class Client {
   }
 
   async signIn(email: string, password: string): Promise<void> {
-    const csrf = await fetch(`${this.base}/api/auth/csrf`, { headers: { cookie: this.cookie } });
+    const r = await this.signInAttempt(email, password);
+    if (!r.ok) throw new Error(`load bench: ${email} could not sign in (${r.error})`);
+  }
+
+  /** One sign-in as the login page makes it; the console's refusal (the login page's `error`) when it refuses. */
+  async signInAttempt(email: string, password: string): Promise<{ ok: true } | { ok: false; error: string }> {
+    const csrf = await fetch(`${this.base}/api/auth/csrf`, { headers: this.headers() });
     this.keep(csrf);
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const res = await fetch(`${this.base}/api/auth/callback/credentials`, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: this.cookie, origin: this.base },
+      headers: this.headers({ "content-type": "application/x-www-form-urlencoded", origin: this.origin }),
       body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
     });
     this.keep(res);
-    if (!/session-token=/.test(this.cookie)) throw new Error(`load bench: ${email} could not sign in (${res.status})`);
+    if (/session-token=/.test(this.cookie)) return { ok: true };
+    // next-auth answers a refused sign-in with the login page's address, the refusal in its `error` parameter.
+    const to = res.headers.get("location") ?? ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
+    return { ok: false, error: (to && new URL(to, this.base).searchParams.get("error")) || `HTTP ${res.status}` };
   }
 
   async query<T>(proc: string, input: unknown, read = true): Promise<T> {
     const q = encodeURIComponent(JSON.stringify({ json: input }));
-    const res = await fetch(`${this.base}/api/trpc/${proc}?input=${q}`, { headers: { cookie: this.cookie } });
+    const res = await fetch(`${this.base}/api/trpc/${proc}?input=${q}`, { headers: this.headers() });
     return answer<T>(proc, res, read);
   }
 
   async mutate<T>(proc: string, input: unknown, read = true): Promise<T> {
     const res = await fetch(`${this.base}/api/trpc/${proc}`, {
       method: "POST",
-      headers: { cookie: this.cookie, "content-type": "application/json", origin: this.base },
+      headers: this.headers({ "content-type": "application/json", origin: this.origin }),
       body: JSON.stringify({ json: input }),
     });
     return answer<T>(proc, res, read);
@@ -73,7 +97,7 @@ export class Client {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
     try {
-      const res = await fetch(`${this.base}/api/trpc/playground.follow?input=${q}`, { headers: { cookie: this.cookie, accept: "text/event-stream" }, signal: stop.signal });
+      const res = await fetch(`${this.base}/api/trpc/playground.follow?input=${q}`, { headers: this.headers({ accept: "text/event-stream" }), signal: stop.signal });
       if (!res.ok || !res.body) throw new Error(`playground.follow: ${res.status}`);
       const reader = res.body.getReader();
       let tail = "";
@@ -95,11 +119,19 @@ export class Client {
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`health: ${res.status}`);
   }
+
+  /** /api/health's status code and answer (which server, the database's state), whatever the code. */
+  async healthReport(): Promise<{ status: number; body: { server?: string; database?: string; databaseKind?: string } }> {
+    const res = await fetch(`${this.base}/api/health`);
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as { server?: string } };
+  }
 }
 
 export class Recorder {
   times = new Map<string, number[]>();
   errors = new Map<string, string[]>();
+  /** Requests failed so far, every label together. */
+  failed = 0;
   async time<T>(label: string, f: () => Promise<T>): Promise<T | undefined> {
     const t0 = performance.now();
     try {
@@ -109,6 +141,7 @@ export class Recorder {
       this.times.set(label, list);
       return v;
     } catch (e) {
+      this.failed++;
       const list = this.errors.get(label) ?? [];
       list.push((e as Error).message);
       this.errors.set(label, list);

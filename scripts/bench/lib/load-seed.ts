@@ -2,7 +2,9 @@
 // the enterprise layer until the catalog holds the wanted count, and the people who sign in.
 import fs from "node:fs";
 import path from "node:path";
-import { closeDb, openDb } from "../../../db/client";
+import { closeDb, openDb, postgresDb, type Db } from "../../../db/client";
+import { postgresPool } from "../../../db/dialect";
+import { migratePostgres, type PgDb } from "../../../db/postgres/client";
 import { createUser } from "../../../server/services/users/users";
 
 const repo = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -47,10 +49,14 @@ export interface SeedUser {
   password: string;
 }
 
-/** The first is an admin, the others authors (the playground and the audit page need at least that). */
-export async function seedUsers(home: string, n: number): Promise<SeedUser[]> {
+/**
+ * The first is an admin, the others authors (the playground and the audit page need at least that). Into the data
+ * home's console.db, or the PostgreSQL database `databaseUrl` names (migrated first, as a console would).
+ */
+export async function seedUsers(home: string, n: number, databaseUrl?: string): Promise<SeedUser[]> {
   const file = path.join(home, "console.db");
-  const db = openDb(file);
+  const db: Db = databaseUrl ? postgresDb(databaseUrl, home) : openDb(file);
+  if (databaseUrl) await migratePostgres(db as unknown as PgDb);
   const out: SeedUser[] = [];
   try {
     for (let i = 0; i < n; i++) {
@@ -59,7 +65,8 @@ export async function seedUsers(home: string, n: number): Promise<SeedUser[]> {
       out.push(u);
     }
   } finally {
-    closeDb(file);
+    if (databaseUrl) await postgresPool(db)!.end();
+    else closeDb(file);
   }
   return out;
 }

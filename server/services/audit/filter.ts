@@ -1,7 +1,7 @@
 // The dashboard's filter, validated once here (the router, the export route and the URL all use it), and
 // its translation to drizzle conditions on db/schema/audit.ts's columns. Every condition is a column compared
 // with a bound parameter; no text from the filter is ever spliced into SQL.
-import { and, eq, gte, inArray, isNull, lt, notInArray, or, type Placeholder, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, lte, notInArray, or, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { auditEvents } from "../../../db/schema/audit";
@@ -115,9 +115,13 @@ export function whereOf(
   return and(...parts);
 }
 
-/** Rows after a keyset cursor in the (at, id) descending order. */
+/**
+ * Rows after a keyset cursor in the (at, id) descending order. The `at <= cursor` bound says nothing new, but it is
+ * the one part an index on (..., at) can start from: without it PostgreSQL walked the newest rows down to the cursor
+ * and dropped them one by one, so page n read n pages (issue #38: 72 ms a page at 1,000,000 rows).
+ */
 export function olderThan(c: { at: number; id: number } | null): SQL | undefined {
-  return c ? or(lt(auditEvents.at, c.at), and(eq(auditEvents.at, c.at), lt(auditEvents.id, c.id))) : undefined;
+  return c ? and(lte(auditEvents.at, c.at), or(lt(auditEvents.at, c.at), and(eq(auditEvents.at, c.at), lt(auditEvents.id, c.id)))) : undefined;
 }
 
 export function parseCursor(cursor: string | undefined): { at: number; id: number } | null {
