@@ -36,6 +36,7 @@ export const PASSING_ON_POSTGRES = [
   "server/services/playground/playground.test.ts",
   "server/services/playground/skill-model.test.ts",
   "server/services/playground/skills-off.test.ts",
+  "server/services/playground/turn-claims.test.ts",
   "server/services/skills/edit.test.ts",
   "server/services/skills/file-names.test.ts",
   "server/services/skills/search.test.ts",
