@@ -13,7 +13,7 @@ import type { DisclosureMode } from "../../runtime/agent";
 import { SERVER_ID } from "../health";
 
 /** How long a claim holds without a renewal: the time a crashed server's session stays busy. */
-export const CLAIM_LEASE_MS = 30_000;
+const CLAIM_LEASE_MS = 30_000;
 /** How often the server running turns renews their claims (a third of the lease, so one missed renewal is no loss). */
 const CLAIM_RENEW_MS = 10_000;
 /** How often a follower on a server that does not run the turn looks whether it has ended. */
