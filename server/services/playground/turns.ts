@@ -46,6 +46,8 @@ const MAX_PERSISTED_TEXT = 20_000;
 const running = processWide("playgroundTurns", () => new Map<string, RunningTurn>());
 /** Sessions whose turn is being set up (its history read, its request stored) and not yet in `running`. */
 const starting = processWide("playgroundTurnsStarting", () => new Set<string>());
+/** Claims of turns that ended here, while their release is on its way to the database. */
+const releasing = processWide("playgroundClaimsReleasing", () => new Map<string, Promise<void>>());
 
 const busy = () => new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
 
@@ -93,7 +95,8 @@ export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string,
   // Reserved with no await since the check, so two sends at once here cannot both start; held until the turn runs.
   starting().add(sessionId);
   try {
-    // Then the database's claim, which a turn on another server holds too.
+    // Then the database's claim, which a turn on another server holds too (this server's last one released first).
+    await releasing().get(sessionId);
     const claim = await claimSession(deps.db, sessionId, input.mode ?? session.mode);
     if (!claim) throw busy();
     try {
@@ -172,11 +175,15 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
   })().finally(async () => {
+    // After the answer is stored: a server that sees the claim gone finds the whole turn in the history. The followers
+    // here are told at once (a database slow to answer never holds them); a Send here waits for the release.
+    const released = releaseClaim(deps.db, claim);
+    releasing().set(sessionId, released);
     state.done = true;
     turns.delete(sessionId);
     for (const w of state.wake) w();
-    // After the answer is stored: a server that sees the claim gone finds the whole turn in the history.
-    await releaseClaim(deps.db, claim);
+    await released;
+    if (releasing().get(sessionId) === released) releasing().delete(sessionId);
     await unwatch();
   });
   return { turn, mode };
