@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
@@ -250,6 +251,42 @@ test("a running turn streams its steps live and can be stopped; the session stay
   await send(page, "draft the release notes");
   await expect(page.getByTestId("turn").last().getByTestId("answer")).toContainText(SCRIPTED_ANSWER, { timeout: 30_000 });
   if (process.env.PG_SCREENSHOT) await page.screenshot({ path: process.env.PG_SCREENSHOT, fullPage: true });
+});
+
+test("a turn another server runs shows as running there, refuses a Send here, and its answer shows once it ends", async ({ page }) => {
+  await signInAsAdmin(page);
+  await startSession(page, "Turn elsewhere");
+  const sessionId = new URL(page.url()).searchParams.get("session")!;
+  const follows: string[] = [];
+  page.on("request", (r) => void (r.url().includes("playground.follow") && follows.push(r.url())));
+  // Server B's rows, as it writes them: the request, then the claim it renews while its turn runs.
+  const db = new Database(path.join(E2E_HOME, "console.db"));
+  db.pragma("busy_timeout = 5000");
+  const turn = page.getByTestId("turn").last();
+  try {
+    const now = Date.now();
+    const message = db.prepare("INSERT INTO playground_messages (session_id, turn, role, content, events, created_at) VALUES (?, 1, ?, ?, ?, ?)");
+    message.run(sessionId, "user", "a request sent through server B", JSON.stringify({ mode: "tool" }), now);
+    db.prepare("INSERT INTO turn_claims (session_id, claim, turn, mode, server, started_at, lease_until) VALUES (?, 'claim-of-b', 1, 'tool', 'server-b:1', ?, ?)").run(sessionId, now, now + 600_000);
+    await page.reload();
+    await expect(turn.getByTestId("request")).toHaveText("a request sent through server B");
+    await expect(turn.getByTestId("running-elsewhere")).toContainText("Running on another server");
+    await expect(page.getByTestId("session-item").filter({ hasText: "Turn elsewhere" })).toContainText("running");
+    await expect(page.getByRole("button", { name: "Stop", exact: true })).toBeEnabled();
+    const again = await page.request.post("/api/trpc/playground.send", { data: { json: { sessionId, request: "again" } } });
+    expect(again.status()).toBe(409);
+    expect(await again.text()).toContain("already running");
+    // B's turn ends: its answer is stored, then its claim removed.
+    const record = { mode: "tool", provider: "offline", model: "offline-rules-1", reason: "answered", events: [] };
+    message.run(sessionId, "assistant", "Answered on server B.", JSON.stringify(record), Date.now());
+    db.prepare("DELETE FROM turn_claims WHERE session_id = ?").run(sessionId);
+  } finally {
+    db.close();
+  }
+  await expect(turn.getByTestId("answer")).toHaveText("Answered on server B.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  // One follow for the whole turn: the page waited on it, it did not ask again and again.
+  expect(follows).toHaveLength(1);
 });
 
 test("a turn whose provider fails says so, and the session stays usable", async ({ page }) => {

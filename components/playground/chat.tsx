@@ -109,7 +109,8 @@ export function Chat({ sessionId }: { sessionId: string }) {
 
   useEffect(() => () => sub.current?.unsubscribe(), [sessionId]);
 
-  // A turn already running (page reloaded, another tab): follow it.
+  // A turn already running (page reloaded, another tab, or another server): follow it. On a server that does not run
+  // it the follow streams nothing and ends when the turn has ended, so this runs once per turn, not in a loop.
   const running = view.data?.running;
   useEffect(() => {
     if (running && !sub.current) {
@@ -204,7 +205,15 @@ export function Chat({ sessionId }: { sessionId: string }) {
                   className={`rounded-lg border px-3 py-2 text-sm whitespace-pre-wrap ${failed ? "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100" : "border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"}`}
                   data-testid={failed ? "answer-failed" : "answer"}
                 >
-                  {answer || <span className="muted">Working…</span>}
+                  {answer ||
+                    (isLive && running?.elsewhere && running.turn === t.turn ? (
+                      // Its live steps are on that server; the follow here ends when the turn does, then the history shows it all.
+                      <span className="muted" data-testid="running-elsewhere">
+                        Running on another server: its steps and answer show here when it ends.
+                      </span>
+                    ) : (
+                      <span className="muted">Working…</span>
+                    ))}
                 </div>
               )}
             </article>

@@ -21,3 +21,4 @@ export const userIdentities = toPostgres(sqlite.userIdentities);
 export const rateLimits = toPostgres(sqlite.rateLimits);
 export const userTenants = toPostgres(sqlite.userTenants);
 export const stopRequests = toPostgres(sqlite.stopRequests);
+export const turnClaims = toPostgres(sqlite.turnClaims);

@@ -12,3 +12,4 @@ export * from "./identities";
 export * from "./rate-limits";
 export * from "./tenants";
 export * from "./stop-requests";
+export * from "./turn-claims";

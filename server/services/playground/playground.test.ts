@@ -178,7 +178,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     // Two sends at once (two tabs): one turn starts, the other is refused, though neither had started when both asked.
     const both = await Promise.allSettled([startTurn(deps(env), alice, s.id, { request: "hello" }), startTurn(deps(env), alice, s.id, { request: "hello too" })]);
     expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
-    expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
+    expect(await runningTurn(w.db, s.id)).toMatchObject({ turn: 1, elsewhere: false });
     const second = await err(startTurn(deps(env), alice, s.id, { request: "again" }));
     expect(second.code).toBe("CONFLICT");
     expect(second.message).toMatch(/already running/);
@@ -204,7 +204,7 @@ describe("turns against a scripted OpenAI-compatible server on 127.0.0.1", () =>
     for await (const item of (await followTurn(w.db, alice, s.id))) {
       if (item.event.type !== "text_delta") continue;
       // Each piece arrives while the turn still runs: the follower is not handed the answer at the end.
-      expect(runningTurn(s.id)).toMatchObject({ turn: 1 });
+      expect(await runningTurn(w.db, s.id)).toMatchObject({ turn: 1, elsewhere: false });
       pieces.push(item.event.text);
       if (pieces.length === 2) {
         expect(await stopTurn(w, alice, s.id)).toBe(true);

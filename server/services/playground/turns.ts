@@ -1,10 +1,9 @@
 // Turns: one at a time per session, run in the background (in the turn worker, turn-pool.ts, so a chat's CPU
 // work never stalls the console's requests), streamed to any number of followers, stoppable, and persisted with
-// their events when they end, however they end. The registry of running turns is per server process; a stop is
-// asked through the database (services/stops), so it reaches the turn whichever server the person's Stop lands on.
-import { desc, eq } from "drizzle-orm";
+// their events when they end, however they end. The live events stay in the server running the turn; the session's
+// claim (turn-claims.ts) says on every server that a turn runs and refuses a second one, and a stop is asked through
+// the database (services/stops), so it reaches the turn whichever server the person's Stop lands on.
 import type { Db } from "../../../db/client";
-import { playgroundMessages } from "../../../db/schema";
 import type { AuditSink } from "../../runtime/audit/events";
 import { requestStop, watchStop } from "../stops";
 import { postgresUrl } from "../../../db/dialect";
@@ -18,6 +17,7 @@ import { PlaygroundError, type StreamEvent, type StreamItem, type TurnRecord } f
 import { processEnv, setting } from "../../../env";
 import { sessionActiveSkills } from "./active-skills";
 import type { TurnDeps } from "./turn-deps";
+import { claimSession, claimTurn, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
 
 export interface TurnInput {
   request?: string;
@@ -43,14 +43,14 @@ interface RunningTurn {
 const MAX_REQUEST = 20_000;
 const MAX_PERSISTED_TEXT = 20_000;
 
+/** This server's running turns, with their live events. */
 const running = processWide("playgroundTurns", () => new Map<string, RunningTurn>());
 /** Sessions whose turn is being set up (its history read, its request stored) and not yet in `running`. */
 const starting = processWide("playgroundTurnsStarting", () => new Set<string>());
+/** Claims of turns that ended here, while their release is on its way to the database. */
+const releasing = processWide("playgroundClaimsReleasing", () => new Map<string, Promise<void>>());
 
-export function runningTurn(sessionId: string): { turn: number; mode: DisclosureMode; startedAt: number } | null {
-  const r = running().get(sessionId);
-  return r ? { turn: r.turn, mode: r.mode, startedAt: r.startedAt } : null;
-}
+const busy = () => new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
 
 /** Conversation before `beforeTurn` (all of it when undefined), as the model saw it: requests and answers. */
 async function historyOf(db: Db, sessionId: string, beforeTurn?: number): Promise<ChatMessage[]> {
@@ -92,19 +92,26 @@ export function persistable(events: StreamEvent[]): StreamEvent[] {
 export async function startTurn(deps: TurnDeps, actor: Actor, sessionId: string, input: TurnInput): Promise<{ turn: number; mode: DisclosureMode }> {
   const session = await ownSession(deps.db, actor, sessionId);
   const turns = running();
-  if (turns.has(sessionId) || starting().has(sessionId)) {
-    throw new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
-  }
-  // Reserved with no await since the check, so two sends at once cannot both start; held until the turn runs.
+  if (turns.has(sessionId) || starting().has(sessionId)) throw busy();
+  // Reserved with no await since the check, so two sends at once here cannot both start; held until the turn runs.
   starting().add(sessionId);
   try {
-    return await beginTurn(deps, actor, session, sessionId, input);
+    // Then the database's claim, which a turn on another server holds too (this server's last one released first).
+    await releasing().get(sessionId);
+    const claim = await claimSession(deps.db, sessionId, input.mode ?? session.mode);
+    if (!claim) throw busy();
+    try {
+      return await beginTurn(deps, actor, session, sessionId, input, claim);
+    } catch (e) {
+      await releaseClaim(deps.db, claim);
+      throw e;
+    }
   } finally {
     starting().delete(sessionId);
   }
 }
 
-async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSession, sessionId: string, input: TurnInput): Promise<{ turn: number; mode: DisclosureMode }> {
+async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSession, sessionId: string, input: TurnInput, claim: string): Promise<{ turn: number; mode: DisclosureMode }> {
   const turns = running();
   let request = input.request?.trim() ?? "";
   let beforeTurn: number | undefined;
@@ -123,6 +130,7 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
   const turn = await nextTurn(deps.db, sessionId);
   await appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
   await touchSession(deps.db, sessionId);
+  await claimTurn(deps.db, claim, turn);
   const state: RunningTurn = {
     sessionId,
     userId: actor.id,
@@ -168,9 +176,15 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
   })().finally(async () => {
+    // After the answer is stored: a server that sees the claim gone finds the whole turn in the history. The followers
+    // here are told at once (a database slow to answer never holds them); a Send here waits for the release.
+    const released = releaseClaim(deps.db, claim);
+    releasing().set(sessionId, released);
     state.done = true;
     turns.delete(sessionId);
     for (const w of state.wake) w();
+    await released;
+    if (releasing().get(sessionId) === released) releasing().delete(sessionId);
     await unwatch();
   });
   return { turn, mode };
@@ -199,15 +213,17 @@ export function failureText(reason: RunFinishReason, error?: string): string {
 
 /**
  * The running turn's items from `from` on, live, until it ends. Ends at once when no turn runs (the client
- * then reads the persisted history). Only a person who may read the session may follow it.
+ * then reads the persisted history). A turn another server runs streams nothing here: the follow ends when that
+ * turn has ended, so the client reads the history once, with the whole turn in it. Only a person who may read the
+ * session may follow it.
  */
 export async function followTurn(db: Db, actor: Actor, sessionId: string, from = 0, signal?: AbortSignal): Promise<AsyncGenerator<StreamItem>> {
   await readableSession(db, actor, sessionId); // checked now, not on the first item, so a refusal is the caller's error
-  return stream(running().get(sessionId), from, signal);
+  return stream(db, sessionId, running().get(sessionId), from, signal);
 }
 
-async function* stream(state: RunningTurn | undefined, from: number, signal?: AbortSignal): AsyncGenerator<StreamItem> {
-  if (!state) return;
+async function* stream(db: Db, sessionId: string, state: RunningTurn | undefined, from: number, signal?: AbortSignal): AsyncGenerator<StreamItem> {
+  if (!state) return await remoteTurnEnded(db, sessionId, signal);
   let next = Math.max(0, from);
   while (!signal?.aborted) {
     while (next < state.items.length) yield state.items[next++]!;
@@ -228,21 +244,6 @@ async function* stream(state: RunningTurn | undefined, from: number, signal?: Ab
 const stopTarget = (sessionId: string, turn: number) => `${sessionId}#${turn}`;
 
 /**
- * The turn in flight in the session, on any server: its request is stored when it starts and its answer when it
- * ends, so a last row that is a request is a turn still running (or one whose server died: a stop then asks
- * nothing of anyone).
- */
-async function turnInFlight(db: Db, sessionId: string): Promise<number | null> {
-  const last = (await db
-    .select({ turn: playgroundMessages.turn, role: playgroundMessages.role })
-    .from(playgroundMessages)
-    .where(eq(playgroundMessages.sessionId, sessionId))
-    .orderBy(desc(playgroundMessages.id))
-    .limit(1))[0];
-  return last?.role === "user" ? last.turn : null;
-}
-
-/**
  * Stops the session's running turn (owner or administrator), whichever server runs it: the request is stored and
  * audited once, and the running server aborts the turn at its next look (this server's at once). False when no
  * turn was running.
@@ -250,7 +251,8 @@ async function turnInFlight(db: Db, sessionId: string): Promise<number | null> {
 export async function stopTurn(deps: { db: Db; audit: AuditSink }, actor: Actor & { email?: string }, sessionId: string): Promise<boolean> {
   const s = await readableSession(deps.db, actor, sessionId);
   if (s.userId !== actor.id && actor.role !== "admin") throw new PlaygroundError("FORBIDDEN", "Only the owner can stop this turn");
-  const turn = await turnInFlight(deps.db, sessionId);
+  // The turn in flight on any server, from its claim (a turn whose server died has none once the lease passed).
+  const turn = (await runningTurn(deps.db, sessionId))?.turn ?? null;
   if (turn === null) return false;
   const who = { id: actor.id, ...(actor.email ? { email: actor.email } : {}) };
   await requestStop(deps.db, { audit: deps.audit, actor: who, tenant: s.tenant }, "turn", stopTarget(sessionId, turn), { sessionId, turn });

@@ -1,0 +1,164 @@
+// One turn at a time per session, and "a turn is running", across console servers (issue #38). Server A is this test
+// process; server B is a process of its own (test-support/turn-server.ts) on the same database and data home, with
+// none of A's memory. The model holds every answer until the test releases it, so a turn is in flight for as long
+// as the test needs.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import readline from "node:readline";
+import { afterEach, describe, expect, it } from "vitest";
+import { turnClaims } from "../../../db/schema";
+import { repoRoot } from "../../config";
+import { ServiceError } from "../../domain/errors";
+import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support/agent";
+import { useSkillsTestHome } from "../../test-support/test-home";
+import { createSession, followTurn, listMessages, runningSessions, runningTurn, settled, startTurn } from "./index";
+import { renewClaims } from "./turn-claims";
+
+const h = useSkillsTestHome();
+const alice = { id: "alice", role: "author" as const };
+let model: (ScriptedServer & { release(): void }) | undefined;
+interface ServerB {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  next(): Promise<Record<string, unknown>>;
+}
+const servers: ServerB[] = [];
+
+afterEach(async () => {
+  for (const b of servers.splice(0)) b.child.kill("SIGKILL");
+  model?.release();
+  await model?.close();
+  model = undefined;
+});
+
+/** A model that holds every answer until the test releases it; turns run in this thread (no turn worker). */
+async function heldModel() {
+  let release = () => {};
+  const hold = new Promise<void>((r) => (release = r));
+  const server = await scriptedOpenAiServer([{ content: "an answer" }], { hold });
+  model = { ...server, release };
+  return { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_TURN_WORKER: "0" };
+}
+
+/** Server B making one call; `next()` reads its next answer line. */
+function serverB(request: { action: "send" | "get"; sessionId: string; env?: Record<string, string> }): ServerB {
+  const script = path.join(repoRoot(), "server", "services", "playground", "test-support", "turn-server.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", script, h.url ?? h.file, JSON.stringify({ ...request, actor: alice, dataHome: h.dataHome })], { cwd: repoRoot(), stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = once(child, "exit");
+  const b: ServerB = {
+    child,
+    exited,
+    next: async (): Promise<Record<string, unknown>> => {
+      const line = await lines.next();
+      if (line.done) throw new Error(`server B ended without an answer: ${stderr}`);
+      return JSON.parse(line.value as string) as Record<string, unknown>;
+    },
+  };
+  servers.push(b);
+  return b;
+}
+
+const refusal = (p: Promise<unknown>) => p.then(() => new Error("not refused"), (e: unknown) => e);
+const deps = (env: Record<string, string>) => ({ db: h.db, dataHome: h.dataHome, audit: h.audit, env });
+
+async function session(env: Record<string, string>) {
+  return createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
+}
+
+describe("a turn running on another server", () => {
+  it("shows here as running there, and a Send here is refused until it ends; then the next Send here starts", async () => {
+    const env = await heldModel();
+    const s = await session(env);
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toEqual({ started: { turn: 1, mode: "tool" } });
+
+    expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 1, mode: "tool", elsewhere: true });
+    expect([...(await runningSessions(h.db, alice.id))]).toEqual([s.id]);
+    const second = await refusal(startTurn(deps(env), alice, s.id, { request: "a second send through A" }));
+    expect(second).toBeInstanceOf(ServiceError);
+    expect(second).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already running/) });
+
+    model!.release();
+    expect(await b.next()).toEqual({ ended: true });
+    await b.exited;
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+    expect(await runningSessions(h.db, alice.id)).toEqual(new Set());
+    expect(await startTurn(deps(env), alice, s.id, { request: "the next send through A" })).toEqual({ turn: 2, mode: "tool" });
+    expect(await settled(s.id)).toBe(true);
+    expect((await listMessages(h.db, s.id)).map((m) => [m.turn, m.role, m.content])).toEqual([
+      [1, "user", "a request sent through server B"],
+      [1, "assistant", "an answer"],
+      [2, "user", "the next send through A"],
+      [2, "assistant", "an answer"],
+    ]);
+  });
+
+  it("a turn running here is running for server B too, and B refuses a second Send", async () => {
+    const env = await heldModel();
+    const s = await session(env);
+    await startTurn(deps(env), alice, s.id, { request: "a send through A" });
+
+    const seen = await serverB({ action: "get", sessionId: s.id }).next();
+    expect(seen).toMatchObject({ running: { turn: 1, mode: "tool", elsewhere: true } });
+    expect(await serverB({ action: "send", sessionId: s.id, env }).next()).toEqual({
+      refused: { code: "CONFLICT", message: expect.stringMatching(/already running/) },
+    });
+    expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 1, elsewhere: false });
+    model!.release();
+    expect(await settled(s.id)).toBe(true);
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+  });
+
+  it("a follower here gets no events from it and ends once it has ended, with its answer then in the history", async () => {
+    const env = await heldModel();
+    const s = await session(env);
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+
+    const items: unknown[] = [];
+    let ended = false;
+    const following = (async () => {
+      for await (const item of await followTurn(h.db, alice, s.id)) items.push(item);
+      ended = true;
+    })();
+    // While a third server starts and reads the claim (a second at least, many database reads), the follower here
+    // keeps waiting: ending at once would make the page read the history again and again while the turn runs.
+    expect(await serverB({ action: "get", sessionId: s.id }).next()).toMatchObject({ running: { turn: 1, elsewhere: true } });
+    expect(ended).toBe(false);
+
+    model!.release();
+    await following;
+    expect(items).toEqual([]);
+    expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({ turn: 1, role: "assistant", content: "an answer" });
+  });
+});
+
+describe("a claim whose server died", () => {
+  it("holds the session until its lease runs out; a live server's renewal keeps its own", async () => {
+    const env = await heldModel();
+    const s = await session(env);
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+    b.child.kill("SIGKILL");
+    await b.exited;
+
+    // Within the lease B's claim still holds: a dead server is not told apart from a slow one.
+    expect(await refusal(startTurn(deps(env), alice, s.id, { request: "too soon" }))).toMatchObject({ code: "CONFLICT" });
+    // CLAIM_LEASE_MS later (the lease is moved back instead of waiting for it): the session is free again.
+    await h.db.update(turnClaims).set({ leaseUntil: Date.now() - 1 });
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+    expect(await startTurn(deps(env), alice, s.id, { request: "after B died" })).toEqual({ turn: 2, mode: "tool" });
+
+    // A's turn runs on; its lease is about to pass and its renewal comes first: B is still refused.
+    await h.db.update(turnClaims).set({ leaseUntil: Date.now() - 1 });
+    await renewClaims();
+    expect(await serverB({ action: "send", sessionId: s.id, env }).next()).toMatchObject({ refused: { code: "CONFLICT" } });
+    model!.release();
+    expect(await settled(s.id)).toBe(true);
+    expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({ turn: 2, role: "assistant", content: "an answer" });
+  });
+});
