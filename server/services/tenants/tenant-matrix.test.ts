@@ -102,6 +102,20 @@ describe("every door keeps a tenant's skills to that tenant", () => {
   });
 });
 
+describe("a trigger-test run's cancel", () => {
+  it("a tenant admin cancels the runs of the people they manage, not a run someone outside their tenants started", async () => {
+    const carol = api(who.carol.user);
+    // Alice's run (acme) is within Carol's reach: allowed (it has finished, so there is nothing left to stop).
+    expect(await carol.evals.cancel({ id: world.runOf("acme-ledger") })).toEqual({ cancelled: false });
+    // The unscoped skill's run is one Carol can see, but the global admin started it.
+    await expect(carol.evals.cancel({ id: world.runOf("shared-notes") })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(carol.evals.cancel({ id: world.runOf("globex-ledger") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const refused = (await api(who.root.user).audit.list({ type: "access_denied", user: who.carol.user.id })).events;
+    expect(refused.filter((e) => (e.details as { procedure?: string }).procedure === "evals.cancel")).toHaveLength(1);
+    expect(await api(who.root.user).evals.cancel({ id: world.runOf("acme-ledger") })).toEqual({ cancelled: false });
+  });
+});
+
 describe("a request's tenant must be the caller's", () => {
   it("another tenant is FORBIDDEN at every door that takes one, and audited with that tenant", async () => {
     await expect(api(who.bob.user).playground.create({ tenant: "acme" })).rejects.toMatchObject({ code: "FORBIDDEN" });
