@@ -165,6 +165,18 @@ describe("the audit of a tenant", () => {
     expect(saved.map((e) => [e.skill, e.actorId, e.tenant])).toEqual([["shared-notes", who.alice.user.id, "acme"]]);
   });
 
+  it("a tenant admin's own refusals are on their tenant's record; an admin of several tenants' carry none", async () => {
+    const change = { op: "block" as const, name: "shared-notes" };
+    await expect(api(who.carol.user).policy.change(change)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const mine = (await api(who.carol.user).audit.list({ type: "access_denied", user: who.carol.user.id })).events;
+    expect(mine.filter((e) => (e.details as { procedure?: string }).procedure === "policy.change").map((e) => e.tenant)).toEqual(["acme"]);
+    // Acting for neither of two tenants, such a refusal is on neither's record: the global admin reads it.
+    const erin = await person("erin@x.io", "admin", ["acme", "globex"]);
+    await expect(api(erin.user).policy.change(change)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await api(erin.user).audit.list({ type: "access_denied", user: erin.user.id })).events).toEqual([]);
+    expect((await api(who.root.user).audit.list({ type: "access_denied", user: erin.user.id })).events.map((e) => e.tenant)).toEqual([null]);
+  });
+
   it("an admin with tenants lists, counts and exports only their tenants' rows; the global admin all", async () => {
     const carol = (await api(who.carol.user).audit.list({})).events;
     expect(carol.length).toBeGreaterThan(0);
