@@ -116,6 +116,31 @@ describe("a trigger-test run's cancel", () => {
   });
 });
 
+describe("the policy as each admin reads it", () => {
+  it("a tenant admin's copy leaves out, and counts, the rules naming a skill of another tenant only; the global admin's has all", async () => {
+    const root = api(who.root.user);
+    const rules = [
+      ...["acme-ledger", "globex-ledger", "shared-notes", "no-such-skill"].map((name) => ({ op: "block" as const, name })),
+      { op: "disable" as const, name: "globex-ledger", layer: "project" as const },
+      { op: "setAllowlist" as const, names: ["acme-ledger", "globex-ledger", "shared-notes"] },
+    ];
+    for (const r of rules) await root.policy.change(r);
+    try {
+      const carol = await api(who.carol.user).policy.get();
+      expect(JSON.stringify(carol)).not.toContain("globex-ledger");
+      expect(carol.policy.blockedNames.slice().sort()).toEqual(["acme-ledger", "no-such-skill", "shared-notes"]);
+      expect([carol.policy.disabled, carol.policy.allowlist?.slice().sort(), carol.hiddenRules]).toEqual([[], ["acme-ledger", "shared-notes"], 3]);
+      const all = await root.policy.get();
+      expect([all.policy.blockedNames.length, all.policy.disabled.length, all.policy.allowlist?.length, all.hiddenRules]).toEqual([4, 1, 3, 0]);
+    } finally {
+      for (const name of ["acme-ledger", "globex-ledger", "shared-notes", "no-such-skill"]) await root.policy.change({ op: "unblock", name });
+      await root.policy.change({ op: "enable", name: "globex-ledger", layer: "project" });
+      await root.policy.change({ op: "setAllowlist", names: null });
+    }
+    expect((await root.policy.get()).policy).toEqual({ blockedNames: [], disabled: [] });
+  });
+});
+
 describe("a request's tenant must be the caller's", () => {
   it("another tenant is FORBIDDEN at every door that takes one, and audited with that tenant", async () => {
     await expect(api(who.bob.user).playground.create({ tenant: "acme" })).rejects.toMatchObject({ code: "FORBIDDEN" });
