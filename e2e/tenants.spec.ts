@@ -1,13 +1,14 @@
 // Tenants as a boundary in the browser (issue #40): the global admin gives a new admin the tenant acme on the Users
 // page; each tenant's agent token reports a sync; the tenant admin then signs in and finds acme's skill and acme's
 // sync in the audit, and neither globex's skill nor globex's sync; then the tenant admin's Users, Tokens and
-// Policies pages: only acme's people and tokens, the policy read-only, no Sources link.
+// Policies pages: only acme's people and tokens, the policy read-only and without its rule naming globex's skill, no
+// Sources link.
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./page-errors";
 import { E2E_HOME } from "../playwright.config";
-import { createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
+import { applyPolicyChange, createUserViaUi, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 const PROJECT_SKILLS = path.join(E2E_HOME, "demo-project", ".omniforge", "skills");
 
@@ -92,6 +93,15 @@ test("a tenant admin's Users, Tokens and Policies pages hold their tenant only; 
   await setTenants(page, gus, `globex-${run}`);
   await tokenFor(page, ann);
   await tokenFor(page, gus);
+  // A rule naming globex's skill: the global admin reads it, acme's admin is told only that a rule is not shown.
+  const vault = `globex-${run}-vault`;
+  fs.mkdirSync(path.join(PROJECT_SKILLS, vault), { recursive: true });
+  fs.writeFileSync(path.join(PROJECT_SKILLS, vault, "SKILL.md"), `---\nname: ${vault}\ndescription: Opens globex's vault. Use when asked to.\nscope:\n  tenants: [globex-${run}]\n---\n# Vault\n`);
+  await page.goto("/policies");
+  await page.getByLabel("Skill name to block").fill(vault);
+  await page.getByRole("button", { name: "Block", exact: true }).click();
+  await applyPolicyChange(page);
+  await expect(page.getByTestId("blocked-names")).toContainText(vault);
   await signOut(page);
 
   await signIn(page, carol, `password-${run}`);
@@ -121,4 +131,6 @@ test("a tenant admin's Users, Tokens and Policies pages hold their tenant only; 
   await page.goto("/policies");
   await expect(page.getByTestId("policy-read-only")).toBeVisible();
   await expect(page.getByLabel("Require approval for project skills")).toBeDisabled();
+  await expect(page.getByTestId("policy-hidden-rules")).toContainText("of another tenant and");
+  await expect(page.getByTestId("blocked-names")).not.toContainText(vault);
 });

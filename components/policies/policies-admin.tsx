@@ -72,6 +72,11 @@ export function PoliciesAdmin() {
           your tenants&apos; skills below.
         </p>
       )}
+      {q.data.hiddenRules > 0 && (
+        <p className="muted text-sm" data-testid="policy-hidden-rules">
+          {q.data.hiddenRules === 1 ? "1 rule names a skill" : `${q.data.hiddenRules} rules name skills`} of another tenant and {q.data.hiddenRules === 1 ? "is" : "are"} not shown.
+        </p>
+      )}
       {/* A tenant admin's controls are disabled as a whole (the server refuses the change anyway). */}
       <fieldset disabled={!q.data.mayChange} className="min-w-0 space-y-6">
         <Section label="Approvals required" title="Approval required" hint="A skill that needs approval is listed everywhere but stays inactive until an admin approves its exact version. Enterprise skills are exempt.">

@@ -9,7 +9,7 @@ import type { AuditSink } from "../runtime/audit/events";
 import type { DataHome } from "../config";
 import { ServiceError, type ServiceErrorCode } from "../domain/errors";
 import { inputErrorMessage } from "./input-errors";
-import { tenantsOf } from "../services/tenants/membership";
+import { soleTenant } from "../services/tenants/membership";
 import { assertGlobalAdmin } from "../services/tenants/admin-reach";
 import { transformer } from "./transformer";
 import { databaseUnreachableMessage } from "../../db/dialect";
@@ -72,12 +72,15 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
   }
   const e = result.error.cause;
   if (e.code === "FORBIDDEN") {
+    // A tenant that is not the caller's (issue #40): the row carries it, so that tenant's admin reads the attempt.
+    // Else the caller's own tenant when they have one only, as their other rows: a tenant admin reads their own
+    // refusals. (This middleware runs outside the one that gives the audit sink that tenant.)
+    const tenant = typeof e.details?.tenant === "string" ? e.details.tenant : ctx.user ? await soleTenant(ctx.db, ctx.user.id).catch(() => undefined) : undefined;
     ctx.audit.record({
       type: "access_denied",
       actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
       outcome: "refused",
-      // A tenant that is not the caller's (issue #40): the row carries it, so that tenant's admin reads the attempt.
-      ...(typeof e.details?.tenant === "string" ? { tenant: e.details.tenant } : {}),
+      ...(tenant !== undefined ? { tenant } : {}),
       details: { procedure: path, ...(ctx.user ? { role: ctx.user.role } : {}), reason: e.message, ip: ctx.ip },
     });
   }
@@ -105,8 +108,8 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next, path }) =
   }
   // A caller of exactly one tenant acts in it (issue #40): what they change (a skill saved, a policy) is on that
   // tenant's record, which its admin reads. A row that names its own tenant keeps it.
-  const tenants = await tenantsOf(ctx.db, ctx.user.id);
-  const audit = tenants.length === 1 ? withTenant(ctx.audit, tenants[0]!) : ctx.audit;
+  const tenant = await soleTenant(ctx.db, ctx.user.id);
+  const audit = tenant !== undefined ? withTenant(ctx.audit, tenant) : ctx.audit;
   // Services record which procedure read what (an administrator's review of a personal skill) without each handler naming itself.
   return next({ ctx: { ...ctx, audit, user: ctx.user, procedure: path } });
 });

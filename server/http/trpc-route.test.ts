@@ -5,7 +5,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AppRouter } from "../api/root";
-import { users } from "../../db/schema";
+import { userTenants, users } from "../../db/schema";
 import { resolveDataHome } from "../config";
 import { MemoryAuditSink } from "../runtime/audit/events";
 import { createUser } from "../services/users/users";
@@ -62,6 +62,12 @@ describe("state-changing requests from another site", () => {
         details: { route: "/api/trpc", procedure: "user.create", reason: "origin https://evil.example is not the console's", ip: "127.0.0.1" },
       },
     ]);
+  });
+
+  it("a refused caller of one tenant is on that tenant's record, as their other rows are (#40)", async () => {
+    await t.db.insert(userTenants).values({ userId: admin.id, tenant: "acme" });
+    expect((await post("/api/trpc/user.create", createBody("evil@x.io"), { origin: "https://evil.example" })).status).toBe(403);
+    expect(audit.events).toMatchObject([{ type: "access_denied", actor: { id: admin.id }, tenant: "acme" }]);
   });
 
   it("Sec-Fetch-Site: cross-site is refused even without an Origin, and Origin: null too", async () => {

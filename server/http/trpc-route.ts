@@ -9,6 +9,7 @@ import type { TRPCContext } from "../api/trpc";
 import { BODY_LIMITS } from "../domain/limits";
 import { bodyLimitFor, BodyTooLarge, readBodyWithin } from "./body-limit";
 import { crossSiteReason, hasBearerToken, originAdvice } from "./origin";
+import { soleTenant } from "../services/tenants/membership";
 
 export interface TrpcRouteDeps {
   /** The context for procedures; `bearer` says the request carries a token, so no cookie session counts. */
@@ -53,10 +54,12 @@ async function handle(req: Request, deps: TrpcRouteDeps): Promise<Response> {
     const reason = crossSiteReason(req.headers, deps.allowedOrigins);
     if (reason) {
       const ctx = await contextOf(deps, bearer);
+      const tenant = ctx.user ? await soleTenant(ctx.db, ctx.user.id).catch(() => undefined) : undefined;
       ctx.audit.record({
         type: "access_denied",
         actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
         outcome: "refused",
+        ...(tenant !== undefined ? { tenant } : {}),
         details: { route: "/api/trpc", procedure: procedures(url), reason, ip: ctx.ip },
       });
       return inTrpcShape(url, new TRPCError({ code: "FORBIDDEN", message: `Refused: ${reason}.${originAdvice(req.headers, deps.allowedOrigins)}` }));

@@ -21,6 +21,7 @@ import { SkillServiceError } from "../skills/errors";
 import { historyKey, refFromHistory } from "../skills/location";
 import { casesOf, readTriggerSet } from "./sets";
 import { requestStop, watchStop } from "../stops";
+import { usersInReach } from "../tenants/admin-reach";
 import { processEnv } from "../../../env";
 import { routingFromSettings } from "../../runtime/agent/routing-settings";
 
@@ -259,7 +260,14 @@ export async function listRuns(ctx: SkillsContext, input: SkillRef, limit = 50) 
  */
 export async function cancelRun(ctx: SkillsContext, id: number): Promise<{ cancelled: boolean }> {
   const row = await ownRow(ctx, id);
-  if (row.userId !== ctx.actor.id && ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "Only the person who started a run (or an administrator) can cancel it.");
+  if (row.userId !== ctx.actor.id) {
+    if (ctx.actor.role !== "admin") throw new SkillServiceError("FORBIDDEN", "Only the person who started a run (or an administrator) can cancel it.");
+    // An admin stops the runs of the people they manage (issue #40): a tenant admin sees an unscoped skill's runs,
+    // but one started by someone outside their tenants is that person's, or the global admin's, to stop.
+    if (!(await usersInReach(ctx.db, ctx.actor))(row.userId)) {
+      throw new SkillServiceError("FORBIDDEN", `Run ${id} was started by someone outside your tenants: only they, or the global admin (an admin of no tenant), can cancel it.`, { code: "tenant.outside-reach" });
+    }
+  }
   if (row.status !== "running") return { cancelled: false };
   await requestStop(ctx.db, { audit: ctx.audit, actor: { id: ctx.actor.id, email: ctx.actor.email } }, "eval", String(id), { runId: id, skill: row.skillName });
   return { cancelled: true };

@@ -7,6 +7,7 @@ export { allDefinitions } from "./definitions";
 export { approvalsInReach, assertApprovalInReach } from "./approval-reach";
 export { unmatchedRules } from "./rule-reach";
 export { previewPolicyChange } from "./policy-preview";
+export { policyInReach } from "./policy-reach";
 export { servedInstead } from "./served";
 export {
   checkDeployRight,

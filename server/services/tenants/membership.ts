@@ -16,6 +16,15 @@ export async function tenantsOf(db: Db, userId: string): Promise<string[]> {
   return rows.map((r) => r.tenant).sort();
 }
 
+/**
+ * The tenant a person's audit rows carry when they do not name one: their only tenant, when they have exactly one.
+ * Someone of several tenants acts for none of them in particular, so their rows carry none.
+ */
+export async function soleTenant(db: Db, userId: string): Promise<string | undefined> {
+  const tenants = await tenantsOf(db, userId);
+  return tenants.length === 1 ? tenants[0] : undefined;
+}
+
 /** Every user's tenants at once (the Users page). */
 export async function tenantsByUser(db: Db): Promise<Map<string, string[]>> {
   const rows = await db.select().from(userTenants).orderBy(userTenants.tenant);

@@ -102,6 +102,45 @@ describe("every door keeps a tenant's skills to that tenant", () => {
   });
 });
 
+describe("a trigger-test run's cancel", () => {
+  it("a tenant admin cancels the runs of the people they manage, not a run someone outside their tenants started", async () => {
+    const carol = api(who.carol.user);
+    // Alice's run (acme) is within Carol's reach: allowed (it has finished, so there is nothing left to stop).
+    expect(await carol.evals.cancel({ id: world.runOf("acme-ledger") })).toEqual({ cancelled: false });
+    // The unscoped skill's run is one Carol can see, but the global admin started it.
+    await expect(carol.evals.cancel({ id: world.runOf("shared-notes") })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(carol.evals.cancel({ id: world.runOf("globex-ledger") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const refused = (await api(who.root.user).audit.list({ type: "access_denied", user: who.carol.user.id })).events;
+    expect(refused.filter((e) => (e.details as { procedure?: string }).procedure === "evals.cancel")).toHaveLength(1);
+    expect(await api(who.root.user).evals.cancel({ id: world.runOf("acme-ledger") })).toEqual({ cancelled: false });
+  });
+});
+
+describe("the policy as each admin reads it", () => {
+  it("a tenant admin's copy leaves out, and counts, the rules naming a skill of another tenant only; the global admin's has all", async () => {
+    const root = api(who.root.user);
+    const rules = [
+      ...["acme-ledger", "globex-ledger", "shared-notes", "no-such-skill"].map((name) => ({ op: "block" as const, name })),
+      { op: "disable" as const, name: "globex-ledger", layer: "project" as const },
+      { op: "setAllowlist" as const, names: ["acme-ledger", "globex-ledger", "shared-notes"] },
+    ];
+    for (const r of rules) await root.policy.change(r);
+    try {
+      const carol = await api(who.carol.user).policy.get();
+      expect(JSON.stringify(carol)).not.toContain("globex-ledger");
+      expect(carol.policy.blockedNames.slice().sort()).toEqual(["acme-ledger", "no-such-skill", "shared-notes"]);
+      expect([carol.policy.disabled, carol.policy.allowlist?.slice().sort(), carol.hiddenRules]).toEqual([[], ["acme-ledger", "shared-notes"], 3]);
+      const all = await root.policy.get();
+      expect([all.policy.blockedNames.length, all.policy.disabled.length, all.policy.allowlist?.length, all.hiddenRules]).toEqual([4, 1, 3, 0]);
+    } finally {
+      for (const name of ["acme-ledger", "globex-ledger", "shared-notes", "no-such-skill"]) await root.policy.change({ op: "unblock", name });
+      await root.policy.change({ op: "enable", name: "globex-ledger", layer: "project" });
+      await root.policy.change({ op: "setAllowlist", names: null });
+    }
+    expect((await root.policy.get()).policy).toEqual({ blockedNames: [], disabled: [] });
+  });
+});
+
 describe("a request's tenant must be the caller's", () => {
   it("another tenant is FORBIDDEN at every door that takes one, and audited with that tenant", async () => {
     await expect(api(who.bob.user).playground.create({ tenant: "acme" })).rejects.toMatchObject({ code: "FORBIDDEN" });
@@ -149,6 +188,18 @@ describe("the audit of a tenant", () => {
     await a.skill.save({ ref: { layer: "project", skill: "shared-notes" }, path: "SKILL.md", text: `${file.text}\nOne more line.\n`, baseDigest: file.digest });
     const saved = (await api(who.carol.user).audit.list({ type: "skill_saved" })).events;
     expect(saved.map((e) => [e.skill, e.actorId, e.tenant])).toEqual([["shared-notes", who.alice.user.id, "acme"]]);
+  });
+
+  it("a tenant admin's own refusals are on their tenant's record; an admin of several tenants' carry none", async () => {
+    const change = { op: "block" as const, name: "shared-notes" };
+    await expect(api(who.carol.user).policy.change(change)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const mine = (await api(who.carol.user).audit.list({ type: "access_denied", user: who.carol.user.id })).events;
+    expect(mine.filter((e) => (e.details as { procedure?: string }).procedure === "policy.change").map((e) => e.tenant)).toEqual(["acme"]);
+    // Acting for neither of two tenants, such a refusal is on neither's record: the global admin reads it.
+    const erin = await person("erin@x.io", "admin", ["acme", "globex"]);
+    await expect(api(erin.user).policy.change(change)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await api(erin.user).audit.list({ type: "access_denied", user: erin.user.id })).events).toEqual([]);
+    expect((await api(who.root.user).audit.list({ type: "access_denied", user: erin.user.id })).events.map((e) => e.tenant)).toEqual([null]);
   });
 
   it("an admin with tenants lists, counts and exports only their tenants' rows; the global admin all", async () => {

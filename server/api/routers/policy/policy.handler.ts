@@ -4,6 +4,7 @@ import {
   assertApprovalInReach,
   changePolicy,
   decideApproval,
+  policyInReach,
   previewPolicyChange,
   recentDecisions,
   unmatchedRules,
@@ -17,9 +18,12 @@ import { applySourceDecision } from "../../../services/sources";
 import { actorOf, type AuthedContext } from "../../trpc";
 import type { TDecideInput, TPolicyChange, TReviewInput } from "./policy.schema";
 
-/** The policy, and whether this admin may change it (the global admin; a tenant admin reads it, issue #40): the page takes the right from here. */
+/**
+ * The policy, and whether this admin may change it (the global admin; a tenant admin reads it, issue #40): the page
+ * takes the right from here. A tenant admin's copy leaves out the rules naming another tenant's skill, counted.
+ */
 export const get = async ({ ctx }: { ctx: AuthedContext }) => ({
-  policy: await readStoredPolicy(ctx.db),
+  ...(await policyInReach(ctx.db, ctx.dataHome, ctx.user, await readStoredPolicy(ctx.db))),
   vendorWordPatterns: VENDOR_WORD_PATTERNS,
   mayChange: (await adminReach(ctx.db, ctx.user)) === "all",
 });
