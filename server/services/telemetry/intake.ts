@@ -3,10 +3,7 @@
 // payload writes nothing.
 // Throws ServiceError: BAD_REQUEST (with the reason), PAYLOAD_TOO_LARGE, UNSUPPORTED via BAD_REQUEST.
 import { gunzipSync } from "node:zlib";
-import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { jsonNumber, jsonText } from "../../../db/dialect";
-import { auditEvents } from "../../../db/schema/audit";
 import type { AuditSink } from "../../runtime/audit/events";
 import { ServiceError } from "../../domain/errors";
 import { OTLP_JSON, OTLP_PROTOBUF, TELEMETRY_MAX_ROWS_PER_REQUEST, TELEMETRY_MAX_ROWS_PER_TOKEN_MINUTE } from "../../domain/telemetry";
@@ -15,6 +12,7 @@ import { RateLimiter } from "../auth/rate-limit";
 import type { TokenPrincipal } from "../tokens";
 import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
+import { previousValues } from "./previous";
 import { offload } from "../offload/pool";
 import type { Encoding } from "./decode";
 import type { Signal } from "./otlp-proto";
@@ -103,8 +101,9 @@ export interface IntakeInput {
 }
 
 /**
- * Points mapped, and rows written, per turn of the event loop. A request at its cap (10,000 rows: a lookup, an
- * HMAC and an insert each) took 0.4-1.4 s in one turn, in which the console answered nothing else (issue 35 item 5).
+ * Points mapped (their series' lookups one query), and rows written, per turn of the event loop. A request at its cap
+ * (10,000 rows: an HMAC and an insert each) took 0.4-1.4 s in one turn, in which the console answered nothing else
+ * (issue 35 item 5).
  */
 const SLICE = 500;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -146,29 +145,9 @@ function oneAtATime<T>(db: Db, work: () => Promise<T>): Promise<T> {
 async function mapMetricsBySlice(db: Db, req: MetricsRequest, sender: Sender, received: Date): Promise<Mapped> {
   // Cumulative counters need the value last recorded for their series: written rows must be visible.
   await flushAudit(db);
-  // Newest first along (skill, at): the lookup stops at the series' last row, or at its start when it has none.
-  const e = auditEvents;
-  const last = db
-    .select({ v: jsonNumber(db, e.details, "cumulative") })
-    .from(e)
-    .where(
-      and(
-        eq(e.skill, sql.placeholder("skill")),
-        gte(e.at, sql.placeholder("since")),
-        eq(e.type, "skill_activated"),
-        eq(jsonText(db, e.details, "series"), sql.placeholder("series")),
-      ),
-    )
-    .orderBy(desc(e.at), desc(e.id))
-    .limit(1)
-    .prepare();
-  const previous = async (series: string, skill: string, since: number | null) => {
-    const row = (await last.execute({ skill, since: since ?? Number.MIN_SAFE_INTEGER, series }))[0];
-    return typeof row?.v === "number" ? row.v : null;
-  };
   const mapped: Mapped = { events: [], dropped: new Map() };
   for (const slice of metricSlices(req, SLICE)) {
-    const part = await mapMetrics(slice, sender, received, previous, TELEMETRY_MAX_ROWS_PER_REQUEST - mapped.events.length);
+    const part = await mapMetrics(slice, sender, received, (lookups) => previousValues(db, lookups), TELEMETRY_MAX_ROWS_PER_REQUEST - mapped.events.length);
     mapped.events.push(...part.events);
     for (const [k, n] of part.dropped) mapped.dropped.set(k, (mapped.dropped.get(k) ?? 0) + n);
     await nextTurn();

@@ -24,18 +24,18 @@ describe("Codex's counter", () => {
   const counted = (m: { events: { details?: Record<string, unknown> }[] }) => m.events.map((e) => e.details?.count ?? 1);
 
   it("a cumulative value becomes the increase since the last one, and a smaller one means the counter restarted", async () => {
-    expect(counted(await mapMetrics(counter(10, 2), sender, received, () => 7))).toEqual([3]);
-    expect(counted(await mapMetrics(counter(3, 2), sender, received, () => 10))).toEqual([3]);
-    expect(counted(await mapMetrics(counter(10, 2), sender, received, () => 10))).toEqual([]);
+    expect(counted(await mapMetrics(counter(10, 2), sender, received, (ls) => ls.map(() => 7)))).toEqual([3]);
+    expect(counted(await mapMetrics(counter(3, 2), sender, received, (ls) => ls.map(() => 10)))).toEqual([3]);
+    expect(counted(await mapMetrics(counter(10, 2), sender, received, (ls) => ls.map(() => 10)))).toEqual([]);
   });
 
   it("the last value is asked for from the series' start on, when the agent's clock is believable", async () => {
     const since: (number | null)[] = [];
     const c = counter(2, 2);
     const point = c.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.sum.dataPoints[0]!;
-    await mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null)); // start "1": 1970, not believable
+    await mapMetrics(c, sender, received, (ls) => ls.map((l) => (since.push(l.since), null))); // start "1": 1970, not believable
     point.startTimeUnixNano = nanos(new Date(received.getTime() - 3_600_000));
-    await mapMetrics(c, sender, received, (_s, _k, from) => (since.push(from), null));
+    await mapMetrics(c, sender, received, (ls) => ls.map((l) => (since.push(l.since), null)));
     expect(since).toEqual([null, received.getTime() - 3_600_000]);
   });
 
@@ -48,7 +48,7 @@ describe("Codex's counter", () => {
 
   // Issue 35 item 6: a point of 1e9 was a thousand rows (capped), so ten points in one request were 10,000.
   it("a point is one row that carries its count, however large the count", async () => {
-    const m = await mapMetrics(counter(1e9, 1), sender, received, () => null);
+    const m = await mapMetrics(counter(1e9, 1), sender, received, (ls) => ls.map(() => null));
     expect(counted(m)).toEqual([1e9]);
     expect(m.events[0]!.details).not.toHaveProperty("capped");
   });
@@ -58,7 +58,7 @@ describe("Codex's counter", () => {
     const metric = many.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!;
     const point = metric.sum.dataPoints[0]!;
     metric.sum.dataPoints = Array.from({ length: 10_490 }, (_, i) => ({ ...point, attributes: kv({ skill: `s-${i}`, status: "ok" }) }));
-    const m = await mapMetrics(many, sender, received, () => null);
+    const m = await mapMetrics(many, sender, received, (ls) => ls.map(() => null));
     expect(m.events).toHaveLength(10_000);
     expect([...m.dropped]).toEqual([["codex:codex.skill.injected", 490]]);
   });
@@ -66,7 +66,7 @@ describe("Codex's counter", () => {
   it("a time that is no integer is the receipt time, kept as reported", async () => {
     const c = counter(1, 1);
     (c.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.sum.dataPoints[0] as { timeUnixNano: unknown }).timeUnixNano = 1.5;
-    expect((await mapMetrics(c, sender, received, () => null)).events[0]).toMatchObject({ at: received, details: { reportedAt: "1.5" } });
+    expect((await mapMetrics(c, sender, received, (ls) => ls.map(() => null))).events[0]).toMatchObject({ at: received, details: { reportedAt: "1.5" } });
   });
 });
 
