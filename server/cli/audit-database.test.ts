@@ -1,6 +1,7 @@
 // The command line's source changes, publications and deploys audited in the console's PostgreSQL (issue #38): the
 // real `omniforge` process with DATABASE_URL naming the run's throw-away cluster (`npm run test:pg`), on a data home
-// that also holds a console.db. The rows join the console's one chain, which verifies; the console.db gets none.
+// that also holds a console.db. The rows join the console's one chain, which verifies; the console.db gets none. And
+// `agent run`, failing partway there, ends its pool and exits at once.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

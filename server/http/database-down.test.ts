@@ -12,7 +12,7 @@ import { MemoryAuditSink } from "../runtime/audit/events";
 import { hashToken } from "../services/tokens/tokens";
 import { serveFetch } from "../test-support/http-server";
 import { handleCatalogRequest, handleSyncReport } from "./catalog-route";
-import { answeringDatabaseDown, DATABASE_UNREACHABLE } from "./database-down";
+import { answeringDatabaseDown, DATABASE_UNREACHABLE, NEXT_AUTH_BODY } from "./database-down";
 import { handleOtlpRequest } from "./otel-route";
 
 // Port 1 of 127.0.0.1: nothing listens there. Set before anything reads the settings, as the console's environment.
@@ -77,7 +77,7 @@ describe("the routes beside tRPC while the database does not answer", () => {
     const provider = authOptionsFor("127.0.0.1").providers[0] as unknown as { options: { authorize(c: Record<string, string>, req: unknown): Promise<unknown> } };
     let thrown: unknown;
     // As next-auth's callback does: it catches what authorize throws and answers with a redirect naming its message.
-    const signIn = answeringDatabaseDown(async () => {
+    const signIn = answeringDatabaseDown(async (_req: Request) => {
       try {
         await provider.options.authorize({ email: EMAIL, password: "a password" }, { headers: {} });
         return new Response("signed in");
@@ -85,8 +85,13 @@ describe("the routes beside tRPC while the database does not answer", () => {
         thrown = e;
         return new Response(null, { status: 302, headers: { location: `/api/auth/error?error=${encodeURIComponent((e as Error).message)}` } });
       }
-    });
-    await expectUnavailable(await signIn());
+    }, NEXT_AUTH_BODY);
+    const res = await signIn(new Request("http://console.example:3000/api/auth/callback/credentials", { method: "POST" }));
+    expect([res.status, res.headers.get("retry-after")]).toEqual([503, "5"]);
+    // What next-auth/react's signIn reads (it failed on any body without a url): the login form then shows the line.
+    const { url } = (await res.json()) as { url: string };
+    expect(new URL(url).searchParams.get("error")).toBe(ONE_LINE);
+    expect(url).not.toContain(encodeURIComponent(EMAIL));
     expect((thrown as Error).message).toBe(ONE_LINE);
   });
 

@@ -7,11 +7,15 @@ import { databaseUnreachableMessage } from "../../db/dialect";
 /** The stable code of the answer, for machine clients (`omniforge sync`, OTLP exporters). */
 export const DATABASE_UNREACHABLE = "database_unreachable";
 
+/** What the 503 carries: by default `{ error: { code, message } }`; a client of its own shape says its own. */
+type DownBody = (line: string, req: Request | undefined) => unknown;
+const ERROR_BODY: DownBody = (line) => ({ error: { code: DATABASE_UNREACHABLE, message: line } });
+
 /** 503 with the one line, or null when `err` is not the database being away. */
-export function databaseDownAnswer(err: unknown): Response | null {
+export function databaseDownAnswer(err: unknown, req?: Request, body: DownBody = ERROR_BODY): Response | null {
   const line = databaseUnreachableMessage(err);
   if (!line) return null;
-  return new Response(JSON.stringify({ error: { code: DATABASE_UNREACHABLE, message: line } }), {
+  return new Response(JSON.stringify(body(line, req)), {
     status: 503,
     // The pool reconnects on the next request; a client that honours it comes back once the database may be.
     headers: { "content-type": "application/json", "retry-after": "5", "cache-control": "no-store" },
@@ -19,20 +23,32 @@ export function databaseDownAnswer(err: unknown): Response | null {
 }
 
 /** `handler`, answering 503 instead of throwing when the database does not answer (every other throw stays as it was). */
-export function answeringDatabaseDown<A extends unknown[]>(handler: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+export function answeringDatabaseDown<A extends unknown[]>(handler: (...args: A) => Promise<Response>, body?: DownBody): (...args: A) => Promise<Response> {
   return async (...args) => {
+    const req = args[0] instanceof Request ? args[0] : undefined;
     const seen: { err?: unknown } = {};
     try {
       const res = await seenThrough.run(seen, () => handler(...args));
       // A library that catches the failure itself (next-auth's sign-in) answered in its own way; noted, it is ours.
-      return (seen.err !== undefined && databaseDownAnswer(seen.err)) || res;
+      return (seen.err !== undefined && databaseDownAnswer(seen.err, req, body)) || res;
     } catch (e) {
-      const down = databaseDownAnswer(e);
+      const down = databaseDownAnswer(e, req, body);
       if (down) return down;
       throw e;
     }
   };
 }
+
+/**
+ * next-auth's own shape for a POST from its client (next-auth/react reads `url` and the `error` in it, and failed on
+ * any other body): the login form then shows the one line. A GET (a browser's navigation) gets it as JSON.
+ */
+export const NEXT_AUTH_BODY: DownBody = (line, req) => {
+  if (req?.method !== "POST") return ERROR_BODY(line, req);
+  const url = new URL("/api/auth/error", req.url);
+  url.searchParams.set("error", line);
+  return { url: url.toString() };
+};
 
 const seenThrough = new AsyncLocalStorage<{ err?: unknown }>();
 
