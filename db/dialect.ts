@@ -83,8 +83,11 @@ export function isOpen(db: Db): boolean {
 /** One round trip to the database: resolves when it answers, throws when it does not. */
 export async function ping(db: Db): Promise<void> {
   const pool = postgresPool(db);
-  if (pool) await pool.query("SELECT 1");
-  else db.$client.prepare("SELECT 1").get();
+  if (pool) {
+    // Once more when the connection failed: after the database restarts, the pool may lend one it has not yet heard
+    // is gone, and drops it when it fails. A database still down fails the second try at once too.
+    await pool.query("SELECT 1").catch((e: unknown) => (databaseUnreachableMessage(e) ? pool.query("SELECT 1") : Promise.reject(e)));
+  } else db.$client.prepare("SELECT 1").get();
 }
 
 /** The migration level: how many of its dialect's migrations the database has recorded (drizzle's journal). */

@@ -8,7 +8,12 @@
 // another request's query on the same connection runs inside it; keep the callback to database work.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "./client";
-import { dbKind } from "./dialect";
+import { NodePgSession } from "drizzle-orm/node-postgres";
+import { dbKind, postgresPool } from "./dialect";
+
+type PgTransactional = { transaction<R>(cb: (tx: unknown) => Promise<R>): Promise<R> };
+/** What drizzle's node-postgres database is built from: a session over one connection is built the same way. */
+type PgInternals = { dialect: ConstructorParameters<typeof NodePgSession>[1]; session: { options: ConstructorParameters<typeof NodePgSession>[3] }; _: ConstructorParameters<typeof NodePgSession>[2] };
 
 const inside = new AsyncLocalStorage<{ db: Db; tx: Db; open: boolean }>();
 const queues = new WeakMap<object, Promise<void>>();
@@ -18,15 +23,26 @@ export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Prom
   const outer = inside.getStore();
   if (outer?.open && (db === outer.db || db === outer.tx)) return fn(outer.tx);
   if (dbKind(db) === "postgres") {
-    const pgDb = db as unknown as { transaction<R>(cb: (tx: unknown) => Promise<R>): Promise<R> };
-    return pgDb.transaction(async (tx) => {
+    const run = async (tx: unknown) => {
       const store = { db, tx: tx as Db, open: true };
       try {
         return await inside.run(store, () => fn(tx as Db));
       } finally {
         store.open = false;
       }
-    });
+    };
+    const pool = postgresPool(db);
+    if (!pool) return (db as unknown as PgTransactional).transaction(run);
+    // The connection is taken and given back here, not by drizzle's pool transaction: that one never gives it back
+    // when BEGIN fails (the database went away between the two), and each such connection was lost to the pool for
+    // good, until a pool of 4 had none left. Given back broken, the pool drops it.
+    const client = await pool.connect();
+    try {
+      const { dialect, session, _: schema } = db as unknown as PgInternals;
+      return await new NodePgSession(client, dialect, schema, session.options).transaction(run);
+    } finally {
+      client.release();
+    }
   }
   const before = queues.get(db) ?? Promise.resolve();
   let release!: () => void;

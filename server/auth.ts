@@ -8,6 +8,7 @@ import { RequestCookies } from "next/dist/compiled/@edge-runtime/cookies";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies, headers } from "next/headers";
 import { env, setting } from "../env";
+import { databaseDownSeen } from "./http/database-down";
 import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./http/peer";
 import { auditSinkFor } from "./services/audit";
 import { attemptLogin } from "./services/auth/login";
@@ -38,15 +39,23 @@ const credentials = CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
-        const { db } = await ensureReady();
         const email = String(credentials?.email ?? "").slice(0, 320);
         const password = String(credentials?.password ?? "").slice(0, 1024);
         if (!email || !password) throw new Error("Enter your email and password.");
         const ip = clientIp(req?.headers);
-        const r = await attemptLogin(db, auditSinkFor(db), { email, password, ip });
+        let r: Awaited<ReturnType<typeof attemptLogin>>;
+        let sid: string;
+        try {
+          const { db } = await ensureReady();
+          r = await attemptLogin(db, auditSinkFor(db), { email, password, ip });
+          sid = r.ok ? await startSession(db, r.user.id, ip) : "";
+        } catch (e) {
+          // next-auth puts a thrown message into the error page's address: never the driver's (the email, the new session's id).
+          throw databaseDownSeen(e);
+        }
         // A thrown message reaches the login page as `error`; returning null would only say "CredentialsSignin".
         if (!r.ok) throw new Error(r.message);
-        return { id: r.user.id, email: r.user.email, name: r.user.name, sid: await startSession(db, r.user.id, ip) };
+        return { id: r.user.id, email: r.user.email, name: r.user.name, sid };
       },
     });
 
@@ -73,10 +82,15 @@ const authOptions: NextAuthOptions = {
     async signOut({ token }) {
       const sid = typeof token?.sid === "string" ? token.sid : undefined;
       if (!sid) return;
-      const { db } = await ensureReady();
-      const owner = await sessionOwner(db, sid);
-      if (!(await endSession(db, sid, "sign_out")) || !owner) return;
-      auditSinkFor(db).record({ type: "logout", actor: owner, outcome: "ok", details: { ip: await requestIp() } });
+      try {
+        const { db } = await ensureReady();
+        const owner = await sessionOwner(db, sid);
+        if (!(await endSession(db, sid, "sign_out")) || !owner) return;
+        auditSinkFor(db).record({ type: "logout", actor: owner, outcome: "ok", details: { ip: await requestIp() } });
+      } catch (e) {
+        // next-auth logs what an event throws: the one line, not the query with the session's id.
+        throw databaseDownSeen(e);
+      }
     },
   },
 };

@@ -26,6 +26,10 @@ export function newPool(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
   // An idle client whose server went away emits "error" on the pool; without a listener that ends the process.
   pool.on("error", () => {});
+  // A client lent out (inside a transaction, between two of its queries) has no listener of the pool's: its server
+  // going away then threw from the socket and ended the process. The query awaiting it still fails, and the pool
+  // drops the client when it comes back (it is no longer queryable).
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
 

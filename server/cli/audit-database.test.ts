@@ -1,7 +1,8 @@
 // The command line's source changes, publications and deploys audited in the console's PostgreSQL (issue #38): the
 // real `omniforge` process with DATABASE_URL naming the run's throw-away cluster (`npm run test:pg`), on a data home
-// that also holds a console.db. The rows join the console's one chain, which verifies; the console.db gets none.
-import { spawnSync } from "node:child_process";
+// that also holds a console.db. The rows join the console's one chain, which verifies; the console.db gets none. And
+// `agent run`, failing partway there, ends its pool and exits at once.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -97,4 +98,25 @@ describe.skipIf(!testDatabaseIsPostgres())("source, publish marketplace and skil
     expect(await chainVerifies(h)).toMatchObject({ ok: true, count: 2 });
     expect(sqliteRows()).toBe(0);
   }, 120_000);
+
+  // A run that failed partway skipped ending the pool, so the process stayed until its idle connections timed out
+  // (10 s). Counted from the failure's line on stderr, the exit comes at once; 8 s leaves a loaded machine room and
+  // is still short of what the open pool held it.
+  it("agent run that fails partway ends its pool and exits with its code at once", async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot(), "bin/omniforge.mjs"), "agent", "run", "hello", "--home", h.dataHome.home, "--project", h.dataHome.projectRoot], {
+      cwd: h.dir,
+      // Meaning search half set up: the run fails after the console's database is open, before the model is asked.
+      env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", HOME: h.dir, OMNIFORGE_CACHE_DIR: "off", DATABASE_URL: h.url!, OMNIFORGE_EMBEDDINGS_URL: "http://127.0.0.1:9/v1" },
+    });
+    let err = "";
+    let failedAt = 0;
+    child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+      if (!failedAt && err.includes("omniforge agent run: meaning search needs both")) failedAt = performance.now();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    const lingered = performance.now() - failedAt;
+    expect([code, err]).toEqual([1, "omniforge agent run: meaning search needs both OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL\n"]);
+    expect(lingered).toBeLessThan(8_000);
+  }, 60_000);
 });

@@ -140,6 +140,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const memory = new MemoryAuditSink();
   let audit: AuditSink = memory;
   let flush: () => Promise<unknown> = async () => {};
+  // Once, whichever way the run ends: a PostgreSQL pool left open kept a failed run's process alive until its idle
+  // connections timed out (10 s), and a pool ended twice throws.
+  let closeDatabase: () => Promise<void> = async () => {};
   let auditWhere = "memory";
   let opened: ConsoleDatabase | null = null;
   try {
@@ -154,70 +157,73 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // turns for the console playground's.
     const source = { agent: CLI_SOURCE_AGENT, host: os.hostname(), user: os.userInfo().username };
     audit = { record: (e) => writer.record(e.source ? e : { ...e, source }) };
-    flush = async () => {
-      await writer.flush();
-      await close();
-    };
+    flush = () => writer.flush();
+    let closing: Promise<void> | undefined;
+    closeDatabase = () => (closing ??= close());
     auditWhere = where;
   }
 
-  const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-scratch-"));
-  fs.chmodSync(scratchDir, 0o755);
-  if (process.getuid?.() === 0) fs.chownSync(scratchDir, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
-  const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
-  // Skills off (config.yaml or OMNIFORGE_SKILLS_ENABLED): no folder is scanned for the run (seed 003).
-  const skillsOn = ctx.skillsEnabled !== false;
-  const index = skillsOn ? SkillIndex.build(config) : null;
-  const ac = new AbortController();
-  // Ctrl-C and a polite kill (SIGTERM: a CI job's timeout, a supervisor) end the run the same way, so the scratch
-  // folder with what the model wrote is removed either way.
-  let stoppedBy: NodeJS.Signals | undefined;
-  const onSigint = (signal: NodeJS.Signals) => {
-    stoppedBy = signal;
-    ac.abort(new Error("interrupted"));
-  };
-  process.once("SIGINT", onSigint);
-  process.once("SIGTERM", onSigint);
   try {
-    const result = await runAgent({
-      request,
-      mode,
-      provider,
-      routing: await routingFromSettings(io.env, config.home),
-      skills: index ? { index, context: ctx } : [],
-      ...(skillsOn ? {} : { skillsEnabled: false }),
-      runner: sandbox,
-      // A skill's `model` field switches the rest of the run when its provider is configured here (as in the playground).
-      modelFor: (model) => providerForSkillModel(model, io.env),
-      audit,
-      scratchDir,
-      sessionId: `cli-${process.pid}-${Date.now()}`,
-      userId: values.user ?? "cli",
-      ...(stepLimit ? { stepLimit } : {}),
-      ...(settings.listingBudget ? { listingBudgetChars: settings.listingBudget } : {}),
-      maxLoadedSkills: setting("OMNIFORGE_MAX_LOADED_SKILLS", io.env),
-      maxActivationDepth: setting("OMNIFORGE_MAX_ACTIVATION_DEPTH", io.env),
-      signal: ac.signal,
-      onEvent: (e) => {
-        if (values.json) io.out(JSON.stringify(e) + "\n");
-        else {
-          const text = formatEvent(e);
-          if (text) io.out(text);
-        }
-      },
-    });
-    await flush();
-    if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}; policy: ${policyFrom ?? "none"}\n`);
-    // Interrupted: the code a shell gives a process the signal ended (130 for Ctrl-C), not a failed run's 1.
-    if (stoppedBy) return signalExitCode(stoppedBy);
-    return result.reason === "answered" ? 0 : 1;
-  } catch (e) {
-    io.err(`omniforge agent run: ${(e as Error).message}\n`);
-    return stoppedBy ? signalExitCode(stoppedBy) : 1;
+    const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-agent-scratch-"));
+    fs.chmodSync(scratchDir, 0o755);
+    if (process.getuid?.() === 0) fs.chownSync(scratchDir, DEFAULT_SANDBOX_UID, DEFAULT_SANDBOX_GID);
+    const sandbox = createSandbox({ unsafe: unsafeRequested(io.env) });
+    // Skills off (config.yaml or OMNIFORGE_SKILLS_ENABLED): no folder is scanned for the run (seed 003).
+    const skillsOn = ctx.skillsEnabled !== false;
+    const index = skillsOn ? SkillIndex.build(config) : null;
+    const ac = new AbortController();
+    // Ctrl-C and a polite kill (SIGTERM: a CI job's timeout, a supervisor) end the run the same way, so the scratch
+    // folder with what the model wrote is removed either way.
+    let stoppedBy: NodeJS.Signals | undefined;
+    const onSigint = (signal: NodeJS.Signals) => {
+      stoppedBy = signal;
+      ac.abort(new Error("interrupted"));
+    };
+    process.once("SIGINT", onSigint);
+    process.once("SIGTERM", onSigint);
+    try {
+      const result = await runAgent({
+        request,
+        mode,
+        provider,
+        routing: await routingFromSettings(io.env, config.home),
+        skills: index ? { index, context: ctx } : [],
+        ...(skillsOn ? {} : { skillsEnabled: false }),
+        runner: sandbox,
+        // A skill's `model` field switches the rest of the run when its provider is configured here (as in the playground).
+        modelFor: (model) => providerForSkillModel(model, io.env),
+        audit,
+        scratchDir,
+        sessionId: `cli-${process.pid}-${Date.now()}`,
+        userId: values.user ?? "cli",
+        ...(stepLimit ? { stepLimit } : {}),
+        ...(settings.listingBudget ? { listingBudgetChars: settings.listingBudget } : {}),
+        maxLoadedSkills: setting("OMNIFORGE_MAX_LOADED_SKILLS", io.env),
+        maxActivationDepth: setting("OMNIFORGE_MAX_ACTIVATION_DEPTH", io.env),
+        signal: ac.signal,
+        onEvent: (e) => {
+          if (values.json) io.out(JSON.stringify(e) + "\n");
+          else {
+            const text = formatEvent(e);
+            if (text) io.out(text);
+          }
+        },
+      });
+      await flush();
+      if (!values.json) io.out(`audit: ${auditWhere === "memory" ? `${memory.events.length} events kept in memory (no console.db in ${config.home})` : `written to ${auditWhere}`}; policy: ${policyFrom ?? "none"}\n`);
+      // Interrupted: the code a shell gives a process the signal ended (130 for Ctrl-C), not a failed run's 1.
+      if (stoppedBy) return signalExitCode(stoppedBy);
+      return result.reason === "answered" ? 0 : 1;
+    } catch (e) {
+      io.err(`omniforge agent run: ${(e as Error).message}\n`);
+      return stoppedBy ? signalExitCode(stoppedBy) : 1;
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+      process.removeListener("SIGTERM", onSigint);
+      await sandbox.close();
+      fs.rmSync(scratchDir, { recursive: true, force: true });
+    }
   } finally {
-    process.removeListener("SIGINT", onSigint);
-    process.removeListener("SIGTERM", onSigint);
-    await sandbox.close();
-    fs.rmSync(scratchDir, { recursive: true, force: true });
+    await closeDatabase().catch((e: unknown) => io.err(`omniforge agent run: closing the console's database: ${errorLine(e)}\n`));
   }
 }

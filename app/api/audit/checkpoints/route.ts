@@ -5,10 +5,12 @@ import { Readable } from "node:stream";
 import { requireRole, textResponse as text } from "~/server/http/route-auth";
 import { loadAuditKeys, publicKeyPem } from "~/server/services/audit/keys";
 import { ensureReady } from "~/server/services/bootstrap";
+import { answeringDatabaseDown } from "~/server/http/database-down";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request) {
+// A database that does not answer gets one 503 line (server/http/database-down.ts).
+export const GET = answeringDatabaseDown(async (req: Request) => {
   const { db } = await ensureReady();
   const refused = await requireRole(db, { route: "/api/audit/checkpoints", required: "admin", toDo: "download audit checkpoints", doing: "Downloading audit checkpoints" });
   if (refused instanceof Response) return refused;
@@ -28,4 +30,4 @@ export async function GET(req: Request) {
   return new Response(body, {
     headers: { ...headers, "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="audit-checkpoints.jsonl"` },
   });
-}
+});

@@ -7,10 +7,12 @@ import { auditFilterSchema, auditScopeOf } from "~/server/services/audit/filter"
 import { resolveUserFilter } from "~/server/services/audit/resolve";
 import { ensureReady } from "~/server/services/bootstrap";
 import { inputErrorMessage } from "~/server/api/input-errors";
+import { answeringDatabaseDown } from "~/server/http/database-down";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request) {
+// A database that does not answer gets one 503 line (server/http/database-down.ts).
+export const GET = answeringDatabaseDown(async (req: Request) => {
   const { db } = await ensureReady();
   const user = await requireRole(db, { route: "/api/audit/export", required: "author", toDo: "export audit events", doing: "Exporting audit events" });
   if (user instanceof Response) return user;
@@ -35,4 +37,4 @@ export async function GET(req: Request) {
       "cache-control": "no-store",
     },
   });
-}
+});

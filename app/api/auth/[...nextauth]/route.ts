@@ -2,6 +2,7 @@ import NextAuth from "next-auth";
 import { NextResponse, type NextRequest } from "next/server";
 import { authOptionsFor, clientIp } from "~/server/auth";
 import { oidcCallbackRefusal } from "~/server/auth-oidc";
+import { answeringDatabaseDown, NEXT_AUTH_BODY } from "~/server/http/database-down";
 
 // Options per request: the OpenID sign-in's callback records the address it came from, and is counted per address
 // before next-auth reads it.
@@ -11,4 +12,6 @@ async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: stri
   if (refused) return NextResponse.redirect(refused, 303);
   return NextAuth(req, ctx as never, authOptionsFor(ip));
 }
-export { handler as GET, handler as POST };
+// The callback's count and next-auth's own sign-in and sign-out read the database: away, the answer is one 503 line.
+const answer = answeringDatabaseDown(handler, NEXT_AUTH_BODY);
+export { answer as GET, answer as POST };

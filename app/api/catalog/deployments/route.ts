@@ -2,10 +2,12 @@
 import { handleSyncReport } from "~/server/http/catalog-route";
 import { auditSinkFor } from "~/server/services/audit";
 import { ensureReady } from "~/server/services/bootstrap";
+import { answeringDatabaseDown } from "~/server/http/database-down";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(req: Request) {
+// A database that does not answer gets one 503 line (server/http/database-down.ts).
+export const POST = answeringDatabaseDown(async (req: Request) => {
   const { db } = await ensureReady();
   return handleSyncReport(req, { db, audit: auditSinkFor(db) });
-}
+});
