@@ -10,14 +10,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { turnClaims } from "../../../db/schema";
 import { repoRoot } from "../../config";
 import { ServiceError } from "../../domain/errors";
-import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support/agent";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { createSession, followTurn, listMessages, runningSessions, runningTurn, settled, startTurn } from "./index";
 import { renewClaims } from "./turn-claims";
+import { useHeldModel } from "./test-support/held-model";
 
 const h = useSkillsTestHome();
+const held = useHeldModel();
 const alice = { id: "alice", role: "author" as const };
-let model: (ScriptedServer & { release(): void }) | undefined;
 interface ServerB {
   child: ChildProcess;
   exited: Promise<unknown>;
@@ -27,19 +27,7 @@ const servers: ServerB[] = [];
 
 afterEach(async () => {
   for (const b of servers.splice(0)) b.child.kill("SIGKILL");
-  model?.release();
-  await model?.close();
-  model = undefined;
 });
-
-/** A model that holds every answer until the test releases it; turns run in this thread (no turn worker). */
-async function heldModel() {
-  let release = () => {};
-  const hold = new Promise<void>((r) => (release = r));
-  const server = await scriptedOpenAiServer([{ content: "an answer" }], { hold });
-  model = { ...server, release };
-  return { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_TURN_WORKER: "0" };
-}
 
 /** Server B making one call; `next()` reads its next answer line. */
 function serverB(request: { action: "send" | "get"; sessionId: string; env?: Record<string, string> }): ServerB {
@@ -71,7 +59,7 @@ async function session(env: Record<string, string>) {
 
 describe("a turn running on another server", () => {
   it("shows here as running there, and a Send here is refused until it ends; then the next Send here starts", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     const s = await session(env);
     const b = serverB({ action: "send", sessionId: s.id, env });
     expect(await b.next()).toEqual({ started: { turn: 1, mode: "tool" } });
@@ -82,7 +70,7 @@ describe("a turn running on another server", () => {
     expect(second).toBeInstanceOf(ServiceError);
     expect(second).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already running/) });
 
-    model!.release();
+    held.release();
     expect(await b.next()).toEqual({ ended: true });
     await b.exited;
     expect(await runningTurn(h.db, s.id)).toBeNull();
@@ -98,7 +86,7 @@ describe("a turn running on another server", () => {
   });
 
   it("a turn running here is running for server B too, and B refuses a second Send", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     const s = await session(env);
     await startTurn(deps(env), alice, s.id, { request: "a send through A" });
 
@@ -108,13 +96,13 @@ describe("a turn running on another server", () => {
       refused: { code: "CONFLICT", message: expect.stringMatching(/already running/) },
     });
     expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 1, elsewhere: false });
-    model!.release();
+    held.release();
     expect(await settled(s.id)).toBe(true);
     expect(await runningTurn(h.db, s.id)).toBeNull();
   });
 
   it("a follower here gets no events from it and ends once it has ended, with its answer then in the history", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     const s = await session(env);
     const b = serverB({ action: "send", sessionId: s.id, env });
     expect(await b.next()).toMatchObject({ started: { turn: 1 } });
@@ -130,7 +118,7 @@ describe("a turn running on another server", () => {
     expect(await serverB({ action: "get", sessionId: s.id }).next()).toMatchObject({ running: { turn: 1, elsewhere: true } });
     expect(ended).toBe(false);
 
-    model!.release();
+    held.release();
     await following;
     expect(items).toEqual([]);
     expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({ turn: 1, role: "assistant", content: "an answer" });
@@ -139,7 +127,7 @@ describe("a turn running on another server", () => {
 
 describe("a claim whose server died", () => {
   it("holds the session until its lease runs out; a live server's renewal keeps its own", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     const s = await session(env);
     const b = serverB({ action: "send", sessionId: s.id, env });
     expect(await b.next()).toMatchObject({ started: { turn: 1 } });
@@ -157,7 +145,7 @@ describe("a claim whose server died", () => {
     await h.db.update(turnClaims).set({ leaseUntil: Date.now() - 1 });
     await renewClaims();
     expect(await serverB({ action: "send", sessionId: s.id, env }).next()).toMatchObject({ refused: { code: "CONFLICT" } });
-    model!.release();
+    held.release();
     expect(await settled(s.id)).toBe(true);
     expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({ turn: 2, role: "assistant", content: "an answer" });
   });

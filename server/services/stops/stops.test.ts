@@ -5,35 +5,19 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditEvents } from "../../../db/schema";
 import { repoRoot } from "../../config";
-import { scriptedOpenAiServer, type ScriptedServer } from "../../runtime/agent/test-support/agent";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { settledRun, startRun } from "../evals";
 import { createSession, listMessages, settled, startTurn, stopTurn } from "../playground";
 import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import { pollStops } from "./index";
+import { useHeldModel } from "../playground/test-support/held-model";
 
 const h = useSkillsTestHome();
+const held = useHeldModel();
 const alice = { id: "alice", email: "alice@x.io", role: "author" as const };
-let model: (ScriptedServer & { release(): void }) | undefined;
-
-afterEach(async () => {
-  model?.release();
-  await model?.close();
-  model = undefined;
-});
-
-/** A model that holds every answer until the test releases it: the turn or run is in flight for as long as needed. */
-async function heldModel() {
-  let release = () => {};
-  const hold = new Promise<void>((r) => (release = r));
-  const server = await scriptedOpenAiServer([{ content: "an answer" }], { hold });
-  model = { ...server, release };
-  // In this thread (no turn worker): server A is this process.
-  return { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "k", OMNIFORGE_TURN_WORKER: "0" };
-}
 
 /** Server B: asks for the stop from a process of its own, as the console's Stop button would there. */
 async function stopOnServerB(request: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -46,13 +30,13 @@ const stopRows = () => h.db.select().from(auditEvents).where(and(eq(auditEvents.
 
 describe("a stop requested on another server", () => {
   it("stops a playground turn running here: the request is a row this server finds at its next look, audited once by B", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
     await startTurn({ db: h.db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "draft the notes" });
 
     expect(await stopOnServerB({ kind: "turn", sessionId: s.id, actor: alice })).toEqual({ stopped: true });
     await pollStops(); // what this server's timer does while a run of its own is in flight
-    model!.release();
+    held.release();
     expect(await settled(s.id)).toBe(true);
     expect((await listMessages(h.db, s.id))[1]).toMatchObject({ role: "assistant", content: "(Stopped before an answer.)", record: { reason: "aborted" } });
     const rows = await stopRows();
@@ -62,7 +46,7 @@ describe("a stop requested on another server", () => {
   });
 
   it("cancels a trigger-test run running here: the cases after the stop are not run and the run says cancelled", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     writeSkillOnDisk(path.join(h.dataHome.projectRoot, ".omniforge", "skills", "pdf-forms"), { "SKILL.md": skillMd("pdf-forms", "Fill PDF forms and list their fields. Use when working with PDF forms.") });
     const cases = Array.from({ length: 10 }, (_, i) => ({ query: `fill in PDF form number ${i}`, should_trigger: true }));
     const ctx = h.ctx(alice);
@@ -70,7 +54,7 @@ describe("a stop requested on another server", () => {
 
     expect(await stopOnServerB({ kind: "eval", runId: id, actor: alice })).toEqual({ cancelled: true });
     await pollStops();
-    model!.release();
+    held.release();
     const run = await settledRun(ctx, id);
     expect(run.status).toBe("cancelled");
     expect(run.results.length).toBeLessThan(cases.length);
@@ -82,13 +66,13 @@ describe("a stop requested on another server", () => {
 
 describe("a stop asked twice", () => {
   it("is recorded once, and a turn that has ended is not stopped again", async () => {
-    const env = await heldModel();
+    const env = await held.start();
     const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
     await startTurn({ db: h.db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "draft the notes" });
     // Two clicks at once (two tabs, or one click retried through another server): one request, one audit row.
     const both = await Promise.all([stopTurn(h, alice, s.id), stopTurn(h, alice, s.id)]);
     expect(both).toEqual([true, true]);
-    model!.release();
+    held.release();
     expect(await settled(s.id)).toBe(true);
     expect(h.audit.events.filter((e) => e.type === "stop_requested")).toHaveLength(1);
     expect(await stopTurn(h, alice, s.id)).toBe(false);
