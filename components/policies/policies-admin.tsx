@@ -5,6 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import Link from "next/link";
 import { useTRPC } from "~/components/providers/trpc";
+import { count, plural } from "~/server/domain/plural";
 import type { PolicyChange } from "./types";
 import { ApprovalsQueue } from "./approvals-queue";
 import { SourceReviews } from "~/components/sources/source-reviews";
@@ -74,7 +75,7 @@ export function PoliciesAdmin() {
       )}
       {q.data.hiddenRules > 0 && (
         <p className="muted text-sm" data-testid="policy-hidden-rules">
-          {q.data.hiddenRules === 1 ? "1 rule names a skill" : `${q.data.hiddenRules} rules name skills`} of another tenant and {q.data.hiddenRules === 1 ? "is" : "are"} not shown.
+          {count(q.data.hiddenRules, "rule")} {plural(q.data.hiddenRules, "names a skill", "name skills")} of another tenant and {plural(q.data.hiddenRules, "is", "are")} not shown.
         </p>
       )}
       {/* A tenant admin's controls are disabled as a whole (the server refuses the change anyway). */}
