@@ -7,15 +7,15 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { asc } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { closeDb, openDb } from "../../db/client";
 import { auditEvents } from "../../db/schema";
-import { testDatabaseIsPostgres } from "../../db/test-support/postgres-run";
 import { repoRoot } from "../config";
 import { removeTree } from "../runtime/sources/checkout";
 import { skillMd, TestRepo } from "../runtime/sources/test-support/sources";
 import { chainVerifies } from "../services/audit/test-support/audit";
 import { useSkillsTestHome } from "../test-support/test-home";
+import { describeOnPostgres } from "../test-support/needs";
 
 const h = useSkillsTestHome();
 
@@ -50,7 +50,7 @@ function leftConsoleDb(): () => number {
   };
 }
 
-describe.skipIf(!testDatabaseIsPostgres())("source, publish marketplace and skill deploy audited through DATABASE_URL (PostgreSQL)", () => {
+describeOnPostgres("source, publish marketplace and skill deploy audited through DATABASE_URL (PostgreSQL)", "the command line against the console's PostgreSQL: npm test's postgres part runs it", () => {
   it("source add, update, rollback and remove of a local repository land in PostgreSQL's chain, which verifies; the console.db gets nothing", async () => {
     const sqliteRows = leftConsoleDb();
     const origin = new TestRepo(h.dir, "org-skills");

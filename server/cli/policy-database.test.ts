@@ -9,7 +9,6 @@ import { eq } from "drizzle-orm";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../db/schema";
-import { testDatabaseIsPostgres } from "../../db/test-support/postgres-run";
 import { repoRoot } from "../config";
 import { chainVerifies } from "../services/audit/test-support/audit";
 import { changePolicy } from "../services/governance/policy-change";
@@ -17,6 +16,7 @@ import { readStoredPolicy } from "../services/policy/store";
 import { createUser } from "../services/users/users";
 import { skillMd, writeSkillOnDisk } from "../services/skills/test-support/skills";
 import { useSkillsTestHome } from "../test-support/test-home";
+import { describeOnPostgres } from "../test-support/needs";
 
 const h = useSkillsTestHome();
 
@@ -36,7 +36,7 @@ function run(env: Record<string, string>, ...args: string[]) {
 
 const statuses = (out: string) => (JSON.parse(out) as { name: string; status: string }[]).map((s) => `${s.name}/${s.status}`).sort();
 
-describe.skipIf(!testDatabaseIsPostgres())("the console's policy through DATABASE_URL (PostgreSQL)", () => {
+describeOnPostgres("the console's policy through DATABASE_URL (PostgreSQL)", "the command line against the console's PostgreSQL: npm test's postgres part runs it", () => {
   it("skill list and agent run resolve with the policy stored in PostgreSQL, and name the database without its password", async () => {
     const skills = path.join(h.dataHome.projectRoot, ".omniforge", "skills");
     writeSkillOnDisk(path.join(skills, "release-notes"), { "SKILL.md": skillMd("release-notes", "Draft release notes from merged changes. Use when preparing a release.") });

@@ -81,3 +81,12 @@ export function itOnSqlite(title: string, why: string, fn: () => unknown, timeou
   if (testDatabaseIsPostgres()) it.skip(`${title} ${skipMark("SQLite", why)}`, fn);
   else it(title, fn, timeout);
 }
+
+/**
+ * describe() for what only PostgreSQL has (the command line through DATABASE_URL): on the SQLite part of `npm test`
+ * it is skipped with `why` in its title; the postgres part runs it.
+ */
+export function describeOnPostgres(title: string, why: string, body: () => void): void {
+  if (testDatabaseIsPostgres()) describe(title, body);
+  else describe.skip(`${title} ${skipMark("PostgreSQL", why)}`, body);
+}

@@ -2,8 +2,11 @@
 // reporter's output (vitest's JSON included) and scripts/test.ts can list it beside `N passed, N failed`.
 // Pure: scripts/test.ts imports it.
 
-/** What the machine lacks, or "SQLite": a test of what only SQLite has, on the PostgreSQL part of `npm test`. */
-export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql" | "SQLite";
+/**
+ * What the machine lacks; or "SQLite": a test of what only SQLite has, on the PostgreSQL part of `npm test`; or
+ * "PostgreSQL": a test of what only PostgreSQL has, on the SQLite part (the postgres part runs it).
+ */
+export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql" | "SQLite" | "PostgreSQL";
 
 const MARK = /\[skipped: needs ([^:\]]+): ([^\]]*)\]/;
 

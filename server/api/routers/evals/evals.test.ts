@@ -10,7 +10,7 @@ import { skillMd, writeSkillOnDisk } from "../../../services/skills/test-support
 import { useSkillsTestHome } from "../../../test-support/test-home";
 import { scriptedOpenAiServer } from "../../../runtime/agent/test-support/agent";
 import { callerFor } from "../../../test-support/caller";
-import { itOnSqlite } from "../../../test-support/sqlite-only";
+import { itOnSqlite } from "../../../test-support/needs";
 import { refreshAll } from "../../../services/catalog/catalog";
 
 const h = useSkillsTestHome();
@@ -177,7 +177,7 @@ describe("the model a console run asks for", () => {
 });
 
 describe("a run at the case limit", () => {
-  itOnSqlite("counts the run's writes with SQLite's total_changes()", "keeps its progress in a few writes, not the whole result list again after every case (issue 35 item 5)", async () => {
+  itOnSqlite("keeps its progress in a few writes, not the whole result list again after every case (issue 35 item 5)", "counts the run's writes with SQLite's total_changes()", async () => {
     const author = caller(as("author"));
     const cases = Array.from({ length: 500 }, (_, i) => ({ query: `fill in PDF form number ${i}`, should_trigger: i % 2 === 0 }));
     const db = svc(as("author")).db.$client;
