@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import { docFor, readBody } from "../../../server/runtime/search/document";
 import { RANKED_KEEP } from "../../../server/runtime/agent/routing";
-import { minConfidence, type SearchResult, type SkillSearch } from "../../../server/runtime/search/engine";
+import { minConfidence } from "../../../server/runtime/search/abstention";
+import type { SearchResult, SkillSearch } from "../../../server/runtime/search/engine";
 import { measure, type Metrics, type RequestCase } from "../../../server/runtime/search/evaluate";
 import { termsWithWords } from "../../../server/runtime/search/text";
 import type { SkillEntry } from "../../../server/runtime/registry/types";

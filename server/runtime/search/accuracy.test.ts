@@ -36,6 +36,9 @@ describeNeeding(fixtures, "the one ranking on the request set over the real skil
     expect(m.answered).toBeGreaterThanOrEqual(0.9);
     expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.82);
     expect(m.abstainRecall).toBeGreaterThanOrEqual(0.66);
+    // Abstention (abstention.ts): 112 of 117 served answered, abstained on 24 of 36.
+    expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(112);
+    expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(24);
   });
 
   // Measured: top-1 93.1%, top-3 96.6%, abstain precision 85.7% (one of its 7 abstentions is a served request it
@@ -46,6 +49,9 @@ describeNeeding(fixtures, "the one ranking on the request set over the real skil
     expect(m.top3).toBeGreaterThanOrEqual(0.96);
     expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.85);
     expect(m.abstainRecall).toBeGreaterThanOrEqual(0.66);
+    // 28 of 29 served answered, abstained on 6 of 9.
+    expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(28);
+    expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(6);
   });
 
   it("the request-ranked listing carries the right skill with its description, also when the budget holds a fraction of the catalog", () => {

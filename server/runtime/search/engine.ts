@@ -4,6 +4,7 @@
 // request's rare words the skill's own summary fields carry) that decides when to abstain. Every hit says in words
 // which request words matched where. What was added on top of BM25F was kept only where it helped at 591 skills
 // and did not hurt the 39-skill set (README: "Tuning").
+import { abstainReason, type AbstentionInput } from "./abstention";
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
 import { nearSpellings } from "./spelling";
@@ -42,23 +43,7 @@ export const TUNING = {
   synonymCredit: 0.5,
   /** How much confidence scales the score: score * (floor + confidence). */
   floor: 4,
-  /**
-   * Below this confidence the best match is not good enough: the search abstains. The bar rises with the catalog
-   * (plus `minConfidencePerLog` times ln(skills searched)): among more skills, some skill shares a word or two with any
-   * request by chance.
-   */
-  minConfidence: 0.149,
-  minConfidencePerLog: 0.0135,
-  /**
-   * Below this evidence the best match shares only common words with the request ("help", "make something"):
-   * the summed IDF of the request words it carries, over the IDF of a word no skill has (so catalogs of any size
-   * compare).
-   */
-  minEvidence: 0.45,
 };
-
-/** The confidence a best match needs among `searched` skills (TUNING.minConfidence, rising with the catalog). */
-export const minConfidence = (searched: number) => TUNING.minConfidence + TUNING.minConfidencePerLog * Math.log(Math.max(1, searched));
 
 const STRONG: SearchField[] = ["name", "description", "headings", "tags"];
 /** The summary fields as a field mask (bit i: FIELDS[i]). */
@@ -88,6 +73,8 @@ export interface SearchOptions {
   only?: ReadonlySet<string>;
   /** Earlier user turns, most recent last; their words count at RECENT_WEIGHT. */
   recent?: string[];
+  /** Decides abstention instead of the committed decision (the fitting script and the bench compare decisions). */
+  decide?: (x: AbstentionInput) => string | undefined;
 }
 
 /** `matched` and `why` are getters (computed on first read): copy them explicitly when serializing. */
@@ -315,7 +302,7 @@ export class SkillSearch {
     const ownSet = new Set(uniqueOwn);
     // Per request word: its IDF over every field, its equivalents (computed once per request, used for every document).
     const at = (t: string) => slot.get(t) ?? -1;
-    const wanted = uniqueOwn.map((t) => ({ i: at(t), idf: this.index.idf(t), eq: (equivalents.get(t) ?? []).map((x) => ({ i: at(x.term), credit: x.credit })) }));
+    const wanted = uniqueOwn.map((t) => ({ t, i: at(t), idf: this.index.idf(t), eq: (equivalents.get(t) ?? []).map((x) => ({ i: at(x.term), credit: x.credit })) }));
     const ownIdf = wanted.reduce((a, o) => a + o.idf, 0) || 1;
     const ownPairs =
       TUNING.phrase > 0
@@ -361,13 +348,20 @@ export class SkillSearch {
       (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => query.get(t)?.word ?? t).join(" ")), s.namesSkill, s.masks, qterms, query),
     );
     const best = scored[0];
-    let reason: string | undefined;
-    if (!best) reason = "no skill's text contains any word of the request";
-    else if (best.confidence < minConfidence(searched)) {
-      reason = `the best match, '${best.doc.name}', carries only ${Math.round(best.confidence * 100)}% of the request's distinctive words (at least ${Math.round(minConfidence(searched) * 100)}% needed among ${searched} skills)`;
-    } else if (best.evidence / Math.log(1 + (Math.max(searched, 1) + 0.5) / 0.5) < TUNING.minEvidence) {
-      reason = `the best match, '${best.doc.name}', shares only common words with the request`;
-    }
+    const next = scored[1];
+    const reason = best
+      ? (opts.decide ?? abstainReason)({
+          searched,
+          best: best.doc.name,
+          ...(next ? { next: next.doc.name } : {}),
+          confidence: best.confidence,
+          evidence: best.evidence,
+          score: best.score,
+          nextScore: next?.score ?? 0,
+          phrase: best.phrases.length > 0,
+          words: wanted.map((o) => ({ idf: o.idf, df: this.index.df(o.t), found: best.masks[o.i]! & STRONG_MASK ? "summary" : best.masks[o.i] ? "body" : "none" })),
+        })
+      : "no skill's text contains any word of the request";
     return { hits, abstain: reason !== undefined, ...(reason ? { reason } : {}), searched };
   }
 }
