@@ -5,11 +5,13 @@
 // requests. Prints the model as the constant to commit and the tune figures beside confidence alone.
 // `--holdout` also prints the held-out figures (first and third hold-outs, the second and fourth sets, the 39-skill
 // hold-out): look once, after the model is chosen; choosing anything on them is tuning on them.
-// Run: node_modules/.bin/tsx scripts/fit-abstention.ts [--holdout] [--balanced] [--near=C]   (needs ../shared)
+// `--rules`: the shallow rule set instead ("also abstain when signal x is past c and confidence under t"), chosen by
+// inner cross-validation inside each outer fold, beside confidence alone on the same folds.
+// Run: node_modules/.bin/tsx scripts/fit-abstention.ts [--holdout] [--balanced] [--near=C] [--rules]   (needs ../shared)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { abstainReason, signalsOf, SIGNALS, type AbstentionInput, type AbstentionModel, type Signal, MIN_EVIDENCE } from "../server/runtime/search/abstention";
+import { abstainReason, signalsOf, SIGNALS, type AbstentionInput, type AbstentionModel, type Signal, type Signals, MIN_EVIDENCE } from "../server/runtime/search/abstention";
 import { installCatalog } from "../server/runtime/search/catalog";
 import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_4_FILE, CATALOG_REQUESTS_FILE, loadRequests, REQUESTS_FILE, type RequestCase } from "../server/runtime/search/evaluate";
 import { buildSearch } from "../server/runtime/search/follow";
@@ -30,6 +32,7 @@ interface Row {
   set: string;
   served: boolean;
   input: AbstentionInput;
+  signals: Signals;
 }
 
 function rowsOf(search: SkillSearch, cases: RequestCase[], set: string): Row[] {
@@ -38,7 +41,7 @@ function rowsOf(search: SkillSearch, cases: RequestCase[], set: string): Row[] {
     search.search(c.request, { decide: (x) => ((input = x), undefined) });
     // No hit at all: abstained on by any decision; kept as a row with no evidence.
     input ??= { searched: search.size, best: "", confidence: 0, evidence: 0, score: 0, nextScore: 0, phrase: false, words: [] };
-    return { set, served: c.expect !== null, input };
+    return { set, served: c.expect !== null, input, signals: signalsOf(input) };
   });
 }
 
@@ -71,7 +74,7 @@ function gather() {
 }
 
 /** Rows the common-words rule (or no hit) already abstains on: the model is not asked about them. */
-const ruled = (r: Row) => signalsOf(r.input).common < MIN_EVIDENCE;
+const ruled = (r: Row) => r.signals.common < MIN_EVIDENCE;
 
 /** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with partial pivoting. */
 function solve(a: number[][], b: number[]): number[] {
@@ -97,10 +100,7 @@ function solve(a: number[][], b: number[]): number[] {
 
 /** Logistic regression of "served" on the standardised signals (Newton's method, a fixed number of steps). */
 function fit(rows: Row[], signals: Signal[]): AbstentionModel {
-  const xs = rows.map((r) => {
-    const s = signalsOf(r.input);
-    return signals.map((n) => s[n]);
-  });
+  const xs = rows.map((r) => signals.map((n) => r.signals[n]));
   const mean = signals.map((_, j) => xs.reduce((a, x) => a + x[j]!, 0) / xs.length);
   const scale = signals.map((_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / xs.length) || 1);
   const z = xs.map((x) => [1, ...x.map((v, j) => (v - mean[j]!) / scale[j]!)]);
@@ -131,10 +131,7 @@ function fit(rows: Row[], signals: Signal[]): AbstentionModel {
   return { signals, mean, scale, weights: w.slice(1), bias: w[0]!, cut: 0, cutPerLog: 0 };
 }
 
-const score = (m: AbstentionModel, r: Row) => {
-  const s = signalsOf(r.input);
-  return m.bias + m.signals.reduce((a, n, i) => a + (m.weights[i]! * (s[n] - m.mean[i]!)) / m.scale[i]!, 0);
-};
+const score = (m: AbstentionModel, r: Row) => m.bias + m.signals.reduce((a, n, i) => a + (m.weights[i]! * (r.signals[n] - m.mean[i]!)) / m.scale[i]!, 0);
 
 /** The highest cut that still answers ANSWERED of the served rows (rows the common-words rule takes count against it). */
 function cutFor(m: AbstentionModel, rows: Row[]): number {
@@ -155,7 +152,7 @@ const NEAR = Number(process.argv.find((a) => a.startsWith("--near="))?.slice(7) 
  * through the two catalogs' cuts, as the confidence bar rises with the catalog.
  */
 function fitted(rows: Row[], signals: Signal[]): AbstentionModel {
-  const asked = rows.filter((r) => !ruled(r) && signalsOf(r.input).confidence < NEAR);
+  const asked = rows.filter((r) => !ruled(r) && r.signals.confidence < NEAR);
   const m = fit(asked, signals);
   const sizes = [...new Set(rows.map((r) => r.input.searched))].sort((a, b) => a - b);
   const at = sizes.map((n) => ({ x: Math.log(n), cut: cutFor(m, rows.filter((r) => r.input.searched === n)) }));
@@ -219,7 +216,69 @@ function table(rows: Row[], decisions: Record<string, (r: Row) => boolean>) {
   }
 }
 
+type Extra = (s: Signals) => boolean;
+
+/** Confidence alone, its bar per catalog where ANSWERED of the served `rows` are answered, after `extra` abstains first. */
+function withBars(rows: Row[], extra: Extra): (r: Row) => boolean {
+  const first = (r: Row) => ruled(r) || extra(r.signals);
+  const bars = new Map<number, number>();
+  for (const n of new Set(rows.map((r) => r.input.searched))) {
+    const served = rows.filter((r) => r.served && r.input.searched === n);
+    const allowed = Math.floor(served.length * (1 - ANSWERED)) - served.filter(first).length;
+    const cs = served.filter((r) => !first(r)).map((r) => r.signals.confidence).sort((a, b) => a - b);
+    bars.set(n, allowed <= 0 ? cs[0]! - 1e-9 : (cs[allowed - 1]! + cs[allowed]!) / 2);
+  }
+  return (r) => first(r) || r.signals.confidence < (bars.get(r.input.searched) ?? 0);
+}
+
+/** Every rule "signal past c and confidence under t": c at the signal's 5th-95th percentiles over `rows`. */
+function ruleCandidates(rows: Row[]): { name: string; extra: Extra }[] {
+  const out: { name: string; extra: Extra }[] = [{ name: "none", extra: () => false }];
+  for (const s of SIGNALS) {
+    if (s === "confidence" || s === "skills") continue;
+    const values = [...new Set(rows.map((r) => r.signals[s]))].sort((a, b) => a - b);
+    const cs = [...new Set([0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95].map((q) => values[Math.floor(q * (values.length - 1))]!))].sort((a, b) => a - b);
+    for (const c of cs) {
+      for (const below of [true, false]) {
+        for (const t of [0.3, 0.4, 0.5]) out.push({ name: `${s} ${below ? "<" : ">"} ${c.toFixed(3)} and confidence < ${t}`, extra: (x) => (below ? x[s] < c : x[s] > c) && x.confidence < t });
+      }
+    }
+  }
+  return out;
+}
+
+function foldsOf(rows: Row[], folds: number, decide: (train: Row[]) => (r: Row) => boolean): Tally {
+  const total = { served: 0, answered: 0, none: 0, abstained: 0 };
+  for (let f = 0; f < folds; f++) {
+    const t = tally(rows.filter((_, i) => i % folds === f), decide(rows.filter((_, i) => i % folds !== f)));
+    for (const k of Object.keys(total) as (keyof Tally)[]) total[k] += t[k];
+  }
+  return total;
+}
+
+/** Nested cross-validation of the rule set: each outer fold's rule chosen by 4-fold cross-validation on the others. */
+function nestedRules(rows: Row[]) {
+  const candidates = ruleCandidates(rows);
+  const worth = (t: Tally) => t.answered + t.abstained - (t.answered >= ANSWERED * t.served ? 0 : 100);
+  const ruleTally = foldsOf(rows, FOLDS, (train) => {
+    let pick = candidates[0]!;
+    let top = -Infinity;
+    for (const c of candidates) {
+      const w = worth(foldsOf(train, 4, (inner) => withBars(inner, c.extra)));
+      if (w > top) [pick, top] = [c, w];
+    }
+    console.log(`  a fold chose: ${pick.name}`);
+    return withBars(train, pick.extra);
+  });
+  console.log(`rule set, nested: ${show(ruleTally)}`);
+  console.log(`confidence alone on the same folds: ${show(foldsOf(rows, FOLDS, (train) => withBars(train, () => false)))}`);
+}
+
 const { tune, held } = gather();
+if (process.argv.includes("--rules")) {
+  nestedRules(tune);
+  process.exit(0);
+}
 console.log(`tune rows: ${tune.length} (${tune.filter((r) => r.served).length} served)`);
 console.log(`confidence alone, the committed rule (its bar was set on these parts): ${show(tally(tune, today))}`);
 // Greedy forward selection from confidence: add the signal that most improves the cross-validated tally, while any does.
