@@ -18,6 +18,7 @@ import { buildSearch } from "../server/runtime/search/follow";
 import { makeLayerConfig } from "../server/runtime/registry/layers";
 import { resolveAll } from "../server/runtime/registry/resolve";
 import { SkillIndex } from "../server/runtime/registry/skill-index";
+import { logistic } from "./bench/lib/logistic";
 import type { SkillSearch } from "../server/runtime/search/engine";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -27,6 +28,10 @@ const ANSWERED = 0.95;
 /** L2 penalty on the standardised weights (not the bias). */
 const LAMBDA = 1;
 const FOLDS = 5;
+/** `--balanced`: each class weighs as much in the fit (tried: no gain under cross-validation). */
+const BALANCED = process.argv.includes("--balanced");
+/** `--near=0.5`: fit on the rows under this confidence only, near the boundary (tried: no gain). */
+const NEAR = Number(process.argv.find((a) => a.startsWith("--near="))?.slice(7) ?? 2);
 
 interface Row {
   set: string;
@@ -76,59 +81,14 @@ function gather() {
 /** Rows the common-words rule (or no hit) already abstains on: the model is not asked about them. */
 const ruled = (r: Row) => r.signals.common < MIN_EVIDENCE;
 
-/** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with partial pivoting. */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
-    [m[c], m[p]] = [m[p]!, m[c]!];
-    for (let r = c + 1; r < n; r++) {
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = m[r]![n]!;
-    for (let k = r + 1; k < n; k++) s -= m[r]![k]! * x[k]!;
-    x[r] = s / m[r]![r]!;
-  }
-  return x;
-}
-
-/** Logistic regression of "served" on the standardised signals (Newton's method, a fixed number of steps). */
+/** Logistic regression of "served" on the signals (lib/logistic.ts). */
 function fit(rows: Row[], signals: Signal[]): AbstentionModel {
-  const xs = rows.map((r) => signals.map((n) => r.signals[n]));
-  const mean = signals.map((_, j) => xs.reduce((a, x) => a + x[j]!, 0) / xs.length);
-  const scale = signals.map((_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / xs.length) || 1);
-  const z = xs.map((x) => [1, ...x.map((v, j) => (v - mean[j]!) / scale[j]!)]);
-  const y = rows.map((r) => (r.served ? 1 : 0));
-  // Balanced: each class weighs as much in all (the decision lives in the tail where the classes meet).
-  const pos = y.filter((v) => v).length;
-  const weightOf = y.map((v) => (BALANCED ? (v ? rows.length / (2 * pos) : rows.length / (2 * (rows.length - pos))) : 1));
-  const d = signals.length + 1;
-  let w = new Array<number>(d).fill(0);
-  for (let step = 0; step < 30; step++) {
-    const grad = new Array<number>(d).fill(0);
-    const hess = Array.from({ length: d }, () => new Array<number>(d).fill(0));
-    z.forEach((x, i) => {
-      const p = 1 / (1 + Math.exp(-x.reduce((a, v, j) => a + v * w[j]!, 0)));
-      const c = weightOf[i]!;
-      for (let j = 0; j < d; j++) {
-        grad[j]! += c * (y[i]! - p) * x[j]!;
-        for (let k = 0; k < d; k++) hess[j]![k]! += c * p * (1 - p) * x[j]! * x[k]!;
-      }
-    });
-    for (let j = 1; j < d; j++) {
-      grad[j]! -= LAMBDA * w[j]!;
-      hess[j]![j]! += LAMBDA;
-    }
-    const delta = solve(hess, grad);
-    w = w.map((v, j) => v + delta[j]!);
-  }
-  return { signals, mean, scale, weights: w.slice(1), bias: w[0]!, cut: 0, cutPerLog: 0 };
+  const f = logistic(
+    rows.map((r) => signals.map((n) => r.signals[n])),
+    rows.map((r) => r.served),
+    { lambda: LAMBDA, balanced: BALANCED },
+  );
+  return { signals, ...f, cut: 0, cutPerLog: 0 };
 }
 
 const score = (m: AbstentionModel, r: Row) => m.bias + m.signals.reduce((a, n, i) => a + (m.weights[i]! * (r.signals[n] - m.mean[i]!)) / m.scale[i]!, 0);
@@ -142,10 +102,6 @@ function cutFor(m: AbstentionModel, rows: Row[]): number {
   return (zs[allowed - 1]! + zs[allowed]!) / 2;
 }
 
-/** `--balanced`: each class weighs as much in the fit (tried: no gain under cross-validation). */
-const BALANCED = process.argv.includes("--balanced");
-/** `--near=0.5`: fit on the rows under this confidence only, near the boundary (tried: no gain). */
-const NEAR = Number(process.argv.find((a) => a.startsWith("--near="))?.slice(7) ?? 2);
 
 /**
  * Weights from every row; the cut per catalog (each answers ANSWERED of its served rows), then a line in ln(skills)
