@@ -26,6 +26,7 @@ export const ABLATIONS: Record<string, Partial<typeof TUNING>> = {
   "no name prefixes": { prefix: 0 },
   "confidence does not scale the score": { floor: 1e6 },
   "no tags field": { boost: { ...TUNING.boost, tags: 0 } },
+  "lead-ins read as the ask": { lead: 1 },
 };
 
 type Locate = string | ((rel: string) => string);

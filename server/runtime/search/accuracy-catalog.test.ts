@@ -135,13 +135,14 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
       expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(10);
     });
 
-    // Measured: top-1 88.4%, top-3 92.2%, listed 98.4%, 120 of 129 served answered, abstained on 26 of 32.
-    it("on its tune part: first for 88%, top 3 for 92%, listed 98%, answers 120 of 129 served, abstains on 26 of 32", () => {
+    // Measured: top-1 88.4%, top-3 93.0%, listed 98.4%, 121 of 129 served answered, abstained on 26 of 32 (top-3 92.2%
+    // and 120 answered before lead-ins were read apart: preamble.ts).
+    it("on its tune part: first for 88%, top 3 for 93%, listed 98%, answers 121 of 129 served, abstains on 26 of 32", () => {
       const m = run(third.filter((c) => c.split === "tune"), 8000);
       expect(m.top1).toBeGreaterThanOrEqual(0.883);
-      expect(m.top3).toBeGreaterThanOrEqual(0.922);
+      expect(m.top3).toBeGreaterThanOrEqual(0.93);
       expect(m.listed).toBeGreaterThanOrEqual(0.984);
-      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(120);
+      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(121);
       expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(26);
     });
   });

@@ -7,6 +7,7 @@
 import { abstainReason, type AbstentionInput } from "./abstention";
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
+import { splitLead } from "./preamble";
 import { nearSpellings } from "./spelling";
 import { explain, type MatchedWord } from "./why";
 import { expand } from "./synonyms";
@@ -24,6 +25,8 @@ export const TUNING = {
   synonym: 0.2,
   /** Weight of words from earlier turns of the conversation. */
   recent: 0.35,
+  /** Weight of the words of a message's lead-in ("thanks, that worked. next thing on my list: ..."; preamble.ts); 1: read as the ask. */
+  lead: 0.2,
   /** Weight of a near spelling of a typed word no skill has ("pyhton" for python). */
   spelling: 0.8,
   /** Bonus per request word pair found as a pair in the summary fields, times the pair's mean IDF. */
@@ -240,10 +243,15 @@ export class SkillSearch {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** The request's terms with their weights: typed words, then synonyms, near spellings, prefixes, earlier turns. */
+  /**
+   * The request's terms with their weights: the ask's words, then synonyms, near spellings, prefixes, the lead-in's
+   * words, earlier turns.
+   */
   private queryOf(request: string, recent: string[] | undefined) {
     // A request is read up to MAX_TERMS words (a pasted document must not make one search cost seconds).
-    const own = termsWithWords(request.length > MAX_REQUEST_CHARS ? request.slice(0, MAX_REQUEST_CHARS) : request).slice(0, MAX_TERMS);
+    const read = request.length > MAX_REQUEST_CHARS ? request.slice(0, MAX_REQUEST_CHARS) : request;
+    const { lead, ask } = TUNING.lead < 1 ? splitLead(read) : { lead: "", ask: read };
+    const own = termsWithWords(ask).slice(0, MAX_TERMS);
     const query = new Map<string, QueryTerm>();
     for (const { term, word } of own) if (!query.has(term)) query.set(term, { weight: 1, word });
     const ownTerms = own.map((o) => o.term);
@@ -266,6 +274,9 @@ export class SkillSearch {
         }
       }
       if (TUNING.prefix > 0) for (const t of this.namesStartingWith(term)) if (t.length > term.length && !query.has(t)) query.set(t, { weight: TUNING.prefix, word, via: "prefix" });
+    }
+    for (const { term, word } of termsWithWords(lead).slice(0, MAX_TERMS / 2)) {
+      if (!query.has(term)) query.set(term, { weight: TUNING.lead, word, via: "lead-in" });
     }
     for (const turn of (recent ?? []).slice(-3)) {
       for (const { term, word } of termsWithWords(turn.slice(0, MAX_REQUEST_CHARS)).slice(0, MAX_TERMS / 2)) {

@@ -10,7 +10,7 @@ export interface MatchedWord {
   /** The skill's term it matched (differs from the word's stem for synonyms, prefixes and spellings). */
   term: string;
   fields: SearchField[];
-  via?: "synonym" | "earlier turn" | "prefix" | "spelling";
+  via?: "synonym" | "earlier turn" | "lead-in" | "prefix" | "spelling";
 }
 
 const FIELD_PHRASE: Record<SearchField, string> = { name: "name matches", description: "description matches", headings: "headings match", tags: "tags match", body: "body matches" };
@@ -26,7 +26,7 @@ export function explain(matched: MatchedWord[], phrases: string[], namesSkill: b
     const cur = best.get(key);
     const direct = m.via === undefined || m.via === "prefix" || m.via === "spelling";
     if (!cur || (direct && !cur.direct) || (direct === cur.direct && FIELDS.indexOf(field) < FIELDS.indexOf(cur.field))) {
-      const note = m.via === "prefix" ? `in '${m.term}'` : m.via === "spelling" ? `read as '${m.as ?? m.term}'` : m.via === "earlier turn" ? "from an earlier turn" : undefined;
+      const note = m.via === "prefix" ? `in '${m.term}'` : m.via === "spelling" ? `read as '${m.as ?? m.term}'` : m.via === "earlier turn" ? "from an earlier turn" : m.via === "lead-in" ? "from the lead-in" : undefined;
       best.set(key, { field, direct, as: cur && !direct ? cur.as : [], ...(note ? { note } : {}) });
     }
     const b = best.get(key)!;
