@@ -13,11 +13,12 @@ import { appendMessage, listMessages, nextTurn, ownSession, readableSession, tou
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
-import { PlaygroundError, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
+import { PlaygroundError, type ClaimLapse, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
 import { processEnv, setting } from "../../../env";
 import { sessionActiveSkills } from "./active-skills";
 import type { TurnDeps } from "./turn-deps";
-import { claimSession, claimTurn, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
+import { claimSession, claimTurn, fenceClaim, onClaimLapse, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
+import { inTransaction } from "../../../db/transaction";
 
 export interface TurnInput {
   request?: string;
@@ -38,6 +39,8 @@ interface RunningTurn {
   done: boolean;
   wake: Set<() => void>;
   finished: Promise<void>;
+  /** Set when the session's claim lapsed: the turn was stopped for it, and its results are not kept. */
+  lapsed?: ClaimLapse;
 }
 
 const MAX_REQUEST = 20_000;
@@ -144,6 +147,10 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     finished: Promise.resolve(),
   };
   turns.set(sessionId, state);
+  onClaimLapse(claim, (why) => {
+    state.lapsed = why;
+    state.controller.abort();
+  });
   const unwatch = watchStop(deps.db, "turn", stopTarget(sessionId, turn), state.controller);
   const push = (event: StreamEvent) => {
     state.items.push({ seq: state.items.length, turn, event });
@@ -170,8 +177,14 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      await appendMessage(deps.db, sessionId, turn, "assistant", answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), record);
-      await touchSession(deps.db, sessionId);
+      await inTransaction(deps.db, async (tx) => {
+        // Fenced: written only while the claim is still this turn's. A turn that lost it keeps only why it stopped:
+        // another server may run the session now, and its turn must not find this one's answer or skills after it.
+        const lapsed = (await fenceClaim(tx, claim)) ? state.lapsed : (state.lapsed ?? "claim.taken");
+        const kept = lapsed ? lapsedRecord(record, lapsed) : record;
+        await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
+        await touchSession(tx, sessionId);
+      });
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
@@ -188,6 +201,19 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     await unwatch();
   });
   return { turn, mode };
+}
+
+/** Why a turn that lost its claim stopped, as its record says it. */
+const LAPSE_TEXT: Record<ClaimLapse, string> = {
+  "claim.taken": "this server lost its claim on the session (another console server took it over after the claim had lapsed), so the turn was stopped and its results were not kept",
+  "claim.unrenewed": "the database did not answer long enough for this server to keep its claim on the session, so the turn was stopped before another server could start one beside it",
+};
+
+/** The record of a turn that lost its claim: the reason and its events, without what would carry into the next turn. */
+function lapsedRecord(record: TurnRecord, why: ClaimLapse): TurnRecord {
+  const kept: TurnRecord = { ...record, reason: "error", error: LAPSE_TEXT[why], claimLapse: why };
+  delete kept.activeSkills;
+  return kept;
 }
 
 /**
