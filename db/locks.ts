@@ -8,8 +8,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { dataHomeOfDb, type Db } from "./client";
 import { dbKind, postgresPool } from "./dialect";
 
-/** What the locks serialize: appends to the audit chain (and the removals that cut it), and each background job. */
-export type LockName = "audit-chain" | "audit-retention";
+/**
+ * What the locks serialize: appends to the audit chain (and the removals that cut it), each background job, and the
+ * telemetry intake's read of counters' last values with the write of the rows computed from them.
+ */
+export type LockName = "audit-chain" | "audit-retention" | "telemetry-counters";
 
 const lockKey = (name: LockName) => `omniforge:${name}`;
 
@@ -27,6 +30,30 @@ export async function lockForTransaction(tx: Db, name: LockName): Promise<void> 
 /** lockForTransaction on a pool's connection inside its own BEGIN (the audit writer's append, which runs plain SQL). */
 export async function lockOnConnection(client: { query(text: string, values: unknown[]): Promise<unknown> }, name: LockName): Promise<void> {
   await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey(name)]);
+}
+
+/**
+ * Runs `fn` holding `name` across servers, after waiting for any other holder on the same database. On PostgreSQL a
+ * session lock on a connection kept for it: `fn`'s queries go through the pool's other connections and commit in
+ * transactions of their own (the audit writer's batches), all of them inside the lock. On SQLite (one machine, one
+ * console) the caller's own queue in this process is the whole of it. A connection whose unlock failed is dropped,
+ * never given back with the lock on it (closing it is what ends a session lock).
+ */
+export async function runLocked<T>(db: Db, name: LockName, fn: () => Promise<T>): Promise<T> {
+  const pool = postgresPool(db);
+  if (!pool) return fn();
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [lockKey(name)]).catch((e: Error) => Promise.reject((broken = e)));
+    try {
+      return await fn();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(name)]).catch((e: Error) => void (broken = e));
+    }
+  } finally {
+    client.release(broken);
+  }
 }
 
 export type Alone<T> = { ran: true; value: T } | { ran: false };
