@@ -69,16 +69,19 @@ export async function runAlone<T>(db: Db, name: LockName, fn: () => Promise<T>):
   if (pool) {
     // A session lock on a connection kept for the job: the job's own queries go through the pool's other ones.
     const client = await pool.connect();
+    // A connection whose lock or unlock failed goes back broken: the pool drops it (and with it the lock), never
+    // lends it out again still holding the job's lock or waiting for an answer.
+    let broken: Error | undefined;
     try {
-      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [lockKey(name)]);
+      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [lockKey(name)]).catch((e: Error) => Promise.reject((broken = e)));
       if (!rows[0]?.ok) return { ran: false };
       try {
         return { ran: true, value: await fn() };
       } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(name)]);
+        await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(name)]).catch((e: Error) => Promise.reject((broken = e)));
       }
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
   const home = dataHomeOfDb(db);

@@ -11,6 +11,8 @@ export interface TcpProxy {
   through(url: string): string;
   cut(): void;
   freeze(): void;
+  /** New connections go through again; the frozen ones stay frozen for good (a failover that never resets them). */
+  forget(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -18,6 +20,8 @@ export interface TcpProxy {
 export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
   let state: "open" | "cut" | "frozen" = "open";
   const pairs = new Set<[net.Socket, net.Socket]>();
+  /** Frozen pairs that restore() leaves frozen. */
+  const held = new Set<[net.Socket, net.Socket]>();
   const server = net.createServer((client) => {
     if (state === "cut") return void client.resetAndDestroy();
     const upstream = net.connect(targetPort, "127.0.0.1");
@@ -62,9 +66,13 @@ export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
       state = "frozen";
       for (const pair of pairs) hold(pair);
     },
+    forget() {
+      for (const pair of pairs) held.add(pair);
+      state = "open";
+    },
     restore() {
       if (state === "frozen") {
-        for (const [a, b] of pairs) {
+        for (const [a, b] of [...pairs].filter((p) => !held.has(p))) {
           a.pipe(b);
           b.pipe(a);
         }
@@ -77,6 +85,7 @@ export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
         upstream.destroy();
       }
       pairs.clear();
+      held.clear();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };
