@@ -6,10 +6,10 @@
 import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { requestStop, watchStop } from "../stops";
-import { postgresUrl } from "../../../db/dialect";
+import { databaseUnreachableMessage, postgresUrl } from "../../../db/dialect";
 import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
-import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor, type PlaygroundSession } from "./sessions";
+import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, turnRecord, type Actor, type PlaygroundSession } from "./sessions";
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
@@ -19,6 +19,7 @@ import { sessionActiveSkills } from "./active-skills";
 import type { TurnDeps } from "./turn-deps";
 import { claimSession, claimTurn, fenceClaim, onClaimLapse, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
 import { inTransaction } from "../../../db/transaction";
+import { setTimeout as delay } from "node:timers/promises";
 
 export interface TurnInput {
   request?: string;
@@ -177,14 +178,18 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      await inTransaction(deps.db, async (tx) => {
-        // Fenced: written only while the claim is still this turn's. A turn that lost it keeps only why it stopped:
-        // another server may run the session now, and its turn must not find this one's answer or skills after it.
-        const lapsed = (await fenceClaim(tx, claim)) ? state.lapsed : (state.lapsed ?? "claim.taken");
-        const kept = lapsed ? lapsedRecord(record, lapsed) : record;
-        await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
-        await touchSession(tx, sessionId);
-      });
+      await storedOnceAnswering(() =>
+        inTransaction(deps.db, async (tx) => {
+          // A try before this one may have committed with its answer lost on the way back.
+          if (await turnRecord(tx, sessionId, turn)) return;
+          // Fenced: written only while the claim is still this turn's. A turn that lost it keeps only why it stopped:
+          // another server may run the session now, and its turn must not find this one's answer or skills after it.
+          const lapsed = (await fenceClaim(tx, claim)) ? state.lapsed : (state.lapsed ?? "claim.taken");
+          const kept = lapsed ? lapsedRecord(record, lapsed) : record;
+          await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
+          await touchSession(tx, sessionId);
+        }),
+      );
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
@@ -201,6 +206,32 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     await unwatch();
   });
   return { turn, mode };
+}
+
+/** How often a turn's end asks again to store its answer while the database does not answer, and for how long. */
+const STORE_RETRY_MS = 2_000;
+const STORE_FOR_MS = 5 * 60_000;
+
+/**
+ * Runs the write of a turn's answer until the database takes it: a turn that ended (or was stopped because its claim
+ * lapsed) while the database was away kept nothing, and the session showed its request without an answer or a
+ * reason. Other failures are thrown as they are. Said once in the log while it waits, as one line.
+ */
+async function storedOnceAnswering(write: () => Promise<void>): Promise<void> {
+  const until = Date.now() + STORE_FOR_MS;
+  let said = false;
+  for (;;) {
+    try {
+      return await write();
+    } catch (e) {
+      const line = databaseUnreachableMessage(e);
+      if (!line) throw e;
+      if (Date.now() >= until) return void console.error(`[omniforge] a playground turn's answer was not kept: ${line}`);
+      if (!said) console.error(`[omniforge] a playground turn's answer waits for the database: ${line}`);
+      said = true;
+      await delay(STORE_RETRY_MS);
+    }
+  }
 }
 
 /** Why a turn that lost its claim stopped, as its record says it. */
