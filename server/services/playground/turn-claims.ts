@@ -24,7 +24,6 @@ const CLAIM_RENEW_MS = 10_000;
 /** How often a follower on a server that does not run the turn looks whether it has ended. */
 const REMOTE_FOLLOW_MS = 1_000;
 
-
 interface Held {
   db: Db;
   sessionId: string;
