@@ -13,7 +13,7 @@ import { PRIVATE_FILE_MODE } from "../server/domain/limits";
 import { processWide } from "../server/process-wide";
 import { setting } from "../env";
 import { migrationsFolder } from "./migrations-folder";
-import { migratePostgres, newPool, type PgDb } from "./postgres/client";
+import { migratePostgres, newPool, type PoolOptions, type PgDb } from "./postgres/client";
 import * as schema from "./schema";
 
 /**
@@ -59,8 +59,8 @@ export function closeDb(file: string): void {
  * A PostgreSQL database as a Db serving the data home `home`; nothing connects until the first query and no
  * migration runs (openPostgresDb does both). Each call is a pool of its own, as another server's would be.
  */
-export function postgresDb(url: string, home: string): Db {
-  const db = drizzlePg(newPool(url), { schema }) as unknown as Db;
+export function postgresDb(url: string, home: string, opts?: PoolOptions): Db {
+  const db = drizzlePg(newPool(url, opts), { schema }) as unknown as Db;
   homes().set(db, path.resolve(home));
   return db;
 }

@@ -103,7 +103,8 @@ export async function migrationLevel(db: Db): Promise<number> {
 // PostgreSQL's connection failures: the server is down, restarting, or unreachable. Their SQLSTATE classes 08
 // (connection exception) and 57P (operator intervention: shutdown), and the socket's own errors.
 const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03"]);
-const UNREACHABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
+// "Query read timeout": the pool's query timeout (db/postgres/client.ts), a database that stopped answering.
+const UNREACHABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/;
 
 /**
  * When `err` (or what it wraps: drizzle wraps the driver's error) says the database cannot be reached, the one

@@ -8,8 +8,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { dataHomeOfDb, type Db } from "./client";
 import { dbKind, postgresPool } from "./dialect";
 
-/** What the locks serialize: appends to the audit chain (and the removals that cut it), and each background job. */
-export type LockName = "audit-chain" | "audit-retention";
+/**
+ * What the locks serialize: appends to the audit chain (and the removals that cut it), each background job, and the
+ * telemetry intake's read of counters' last values with the write of the rows computed from them.
+ */
+export type LockName = "audit-chain" | "audit-retention" | "telemetry-counters";
 
 const lockKey = (name: LockName) => `omniforge:${name}`;
 
@@ -29,6 +32,30 @@ export async function lockOnConnection(client: { query(text: string, values: unk
   await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey(name)]);
 }
 
+/**
+ * Runs `fn` holding `name` across servers, after waiting for any other holder on the same database. On PostgreSQL a
+ * session lock on a connection kept for it: `fn`'s queries go through the pool's other connections and commit in
+ * transactions of their own (the audit writer's batches), all of them inside the lock. On SQLite (one machine, one
+ * console) the caller's own queue in this process is the whole of it. A connection whose unlock failed is dropped,
+ * never given back with the lock on it (closing it is what ends a session lock).
+ */
+export async function runLocked<T>(db: Db, name: LockName, fn: () => Promise<T>): Promise<T> {
+  const pool = postgresPool(db);
+  if (!pool) return fn();
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [lockKey(name)]).catch((e: Error) => Promise.reject((broken = e)));
+    try {
+      return await fn();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(name)]).catch((e: Error) => void (broken = e));
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
 export type Alone<T> = { ran: true; value: T } | { ran: false };
 
 const heldHere = new Set<string>();
@@ -42,16 +69,19 @@ export async function runAlone<T>(db: Db, name: LockName, fn: () => Promise<T>):
   if (pool) {
     // A session lock on a connection kept for the job: the job's own queries go through the pool's other ones.
     const client = await pool.connect();
+    // A connection whose lock or unlock failed goes back broken: the pool drops it (and with it the lock), never
+    // lends it out again still holding the job's lock or waiting for an answer.
+    let broken: Error | undefined;
     try {
-      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [lockKey(name)]);
+      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [lockKey(name)]).catch((e: Error) => Promise.reject((broken = e)));
       if (!rows[0]?.ok) return { ran: false };
       try {
         return { ran: true, value: await fn() };
       } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(name)]);
+        await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(name)]).catch((e: Error) => Promise.reject((broken = e)));
       }
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
   const home = dataHomeOfDb(db);

@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "./client";
 import { NodePgSession } from "drizzle-orm/node-postgres";
-import { dbKind, postgresPool } from "./dialect";
+import { databaseUnreachableMessage, dbKind, postgresPool } from "./dialect";
 
 type PgTransactional = { transaction<R>(cb: (tx: unknown) => Promise<R>): Promise<R> };
 /** What drizzle's node-postgres database is built from: a session over one connection is built the same way. */
@@ -36,12 +36,18 @@ export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Prom
     // The connection is taken and given back here, not by drizzle's pool transaction: that one never gives it back
     // when BEGIN fails (the database went away between the two), and each such connection was lost to the pool for
     // good, until a pool of 4 had none left. Given back broken, the pool drops it.
+    // A connection whose query timed out still waits for that query's answer: given back as it is, it held up the
+    // next request that took it. Given back with the error, the pool drops it.
     const client = await pool.connect();
+    let unreachable: Error | undefined;
     try {
       const { dialect, session, _: schema } = db as unknown as PgInternals;
       return await new NodePgSession(client, dialect, schema, session.options).transaction(run);
+    } catch (err) {
+      if (databaseUnreachableMessage(err)) unreachable = err as Error;
+      throw err;
     } finally {
-      client.release();
+      client.release(unreachable);
     }
   }
   const before = queues.get(db) ?? Promise.resolve();

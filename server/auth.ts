@@ -9,6 +9,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies, headers } from "next/headers";
 import { env, setting } from "../env";
 import { databaseDownSeen } from "./http/database-down";
+import { databaseUnreachableMessage } from "../db/dialect";
 import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./http/peer";
 import { auditSinkFor } from "./services/audit";
 import { attemptLogin } from "./services/auth/login";
@@ -124,6 +125,25 @@ export function signInChoices(): { password: boolean; provider: { id: string; na
 /** The user of the request's session cookie, if its server-side session is open and the user enabled. */
 export async function getSessionUser(): Promise<SessionUser | null> {
   return sessionUserOf(await cookies());
+}
+
+/** What a page knows of its visitor: the user (or no one), or that the database does not answer (its one line). */
+export type PageVisitor = { user: SessionUser | null; databaseDown?: undefined } | { user: null; databaseDown: string };
+
+/**
+ * getSessionUser for a page (`headers`: a request met outside Next's scope). While the database does not answer,
+ * the one line, logged once as one line naming the page: thrown, Next logged drizzle's failed query with its
+ * parameters (the session's id) and answered 500.
+ */
+export async function pageVisitor(page: string, headers?: Headers): Promise<PageVisitor> {
+  try {
+    return { user: headers ? await sessionUserOfRequest(headers) : await getSessionUser() };
+  } catch (e) {
+    const line = databaseUnreachableMessage(e);
+    if (!line) throw e;
+    console.error(`[omniforge] ${page}: ${line}`);
+    return { user: null, databaseDown: line };
+  }
 }
 
 /** The same for a request met outside Next's request scope: its Cookie header, parsed as Next parses it. */

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { getSessionUser, signInChoices } from "~/server/auth";
+import { pageVisitor, signInChoices } from "~/server/auth";
 import { LoginForm } from "~/components/shell/login-form";
 import { sameSitePath } from "~/server/http/redirect-target";
 import { SIGN_IN_ERROR_DEFAULT, SIGN_IN_ERRORS } from "~/server/domain/oidc";
@@ -9,9 +9,10 @@ export const dynamic = "force-dynamic";
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
   const { callbackUrl, error } = await searchParams;
   const target = sameSitePath(callbackUrl);
-  if (await getSessionUser()) redirect(target);
+  const { user, databaseDown } = await pageVisitor("/login");
+  if (user) redirect(target);
   // A fixed text per code, never the parameter itself: a crafted link cannot write on this page.
-  const problem = error ? (Object.hasOwn(SIGN_IN_ERRORS, error) ? SIGN_IN_ERRORS[error] : SIGN_IN_ERROR_DEFAULT) : undefined;
+  const problem = databaseDown ?? (error ? (Object.hasOwn(SIGN_IN_ERRORS, error) ? SIGN_IN_ERRORS[error] : SIGN_IN_ERROR_DEFAULT) : undefined);
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <div className="w-full max-w-sm">

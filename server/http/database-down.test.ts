@@ -23,6 +23,7 @@ const dir = await vi.hoisted(async () => {
   vi.stubEnv("OMNIFORGE_HOME", home);
   vi.stubEnv("DATABASE_URL", "postgres://postgres@127.0.0.1:1/omniforge");
   vi.stubEnv("OMNIFORGE_DEMO", "0");
+  vi.stubEnv("NEXTAUTH_SECRET", "a-secret-of-this-test-".padEnd(40, "x"));
   return home;
 });
 
@@ -106,6 +107,15 @@ describe("the routes beside tRPC while the database does not answer", () => {
     });
     await expectUnavailable(await answer());
     expect((thrown as Error).message).toBe(ONE_LINE);
+  });
+
+  it("the login page, reading the visitor's session, gets the one line to show, and logs it once as one line", async () => {
+    const { pageVisitor } = await import("../auth");
+    const { encode } = await import("next-auth/jwt");
+    const token = await encode({ token: { sub: "ann", sid: SID }, secret: "a-secret-of-this-test-".padEnd(40, "x"), maxAge: 3600 });
+    const before = logged.length;
+    expect(await pageVisitor("/login", new Headers({ cookie: `next-auth.session-token=${token}` }))).toEqual({ user: null, databaseDown: ONE_LINE });
+    expect(logged.slice(before)).toEqual([[`[omniforge] /login: ${ONE_LINE}`]]);
   });
 
   it("nothing the driver was given reaches the server's log", () => {

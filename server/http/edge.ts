@@ -130,14 +130,19 @@ async function pipeStream(body: ReadableStream<Uint8Array>, res: http.ServerResp
   res.flushHeaders();
   const reader = body.getReader();
   const gone = new Promise<void>((resolve) => res.once("close", resolve));
+  let failed = false;
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), gone.then(() => null)]);
       if (!next || next.done || res.destroyed) break;
       if (!res.write(next.value)) await Promise.race([new Promise((r) => res.once("drain", r)), gone]);
     }
+  } catch {
+    failed = true; // the body failed midway: what was sent must not end as if it were whole
   } finally {
     await reader.cancel().catch(() => undefined);
-    res.end();
+    // Aborted, as Next does with a route's body that errors: the client sees the transfer fail, not a clean end.
+    if (failed) res.destroy();
+    else res.end();
   }
 }

@@ -10,6 +10,7 @@ import { ensureDataHome, readOrCreateSecret, resolveDataHome, type DataHome } fr
 import { processWide } from "../process-wide";
 import { loadTokenizer } from "../runtime/skill/tokens";
 import { ensureRetentionJob } from "./audit/retention-job";
+import { releaseEarlierClaims } from "./playground/turn-claims";
 import { seedDemoSkills } from "./demo/seed";
 import { generatePassword } from "./users/password";
 import { createUser, findUserByEmail } from "./users/users";
@@ -51,6 +52,8 @@ export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
     const db = await getDb(dataHome);
     const adminId = await ensureFirstAdmin(db, dataHome);
     ensureRetentionJob(db, dataHome);
+    // Turns this host's earlier server process was running ended with it: their sessions take a Send at once.
+    await releaseEarlierClaims(db);
     // Here, before the console listens, rather than inside the first request that estimates a cost (a trigger run's
     // listing), which held every other request meanwhile (issue 35 item 5).
     loadTokenizer();

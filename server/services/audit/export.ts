@@ -4,10 +4,14 @@
 // neutralises spreadsheet formulas (see csvField).
 import type { Db } from "../../../db/client";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
+import { databaseUnreachableMessage } from "../../../db/dialect";
 import type { AuditFilter, AuditScope } from "./filter";
 import { listEvents, type AuditEventView } from "./queries";
 
 export type ExportFormat = "csv" | "jsonl";
+
+/** How the last line of an export that stopped midway begins. */
+export const INCOMPLETE_MARK = "# INCOMPLETE EXPORT: stopped before its end:";
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -86,9 +90,15 @@ export async function* exportEvents(
   }
 }
 
-/** The export as a web ReadableStream (route handlers return it as the response body); pulls on demand. */
-export function exportStream(db: Db, filter: AuditFilter, scope: AuditScope, format: ExportFormat): ReadableStream<Uint8Array> {
-  const it = exportEvents(db, filter, scope, format);
+/**
+ * The export as a web ReadableStream (route handlers return it as the response body); pulls on demand. A read that
+ * fails midway (the database went away) ends it as incomplete, never as a file that looks whole: a last line saying
+ * so (no CSV row, no JSON: a reader of the file stops on it), then the stream errors, which makes the server abort
+ * the response (the browser's download fails) rather than end it. The error and the one log line carry the database's
+ * one line, never the failed query (its parameters are the filter's values).
+ */
+export function exportStream(db: Db, filter: AuditFilter, scope: AuditScope, format: ExportFormat, pageSize = AUDIT_PAGE_MAX): ReadableStream<Uint8Array> {
+  const it = exportEvents(db, filter, scope, format, pageSize);
   const enc = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -97,11 +107,15 @@ export function exportStream(db: Db, filter: AuditFilter, scope: AuditScope, for
         if (done) controller.close();
         else controller.enqueue(enc.encode(value));
       } catch (err) {
-        controller.error(err);
+        const why = databaseUnreachableMessage(err) ?? "reading the audit failed";
+        console.error(`[omniforge] audit export stopped before its end: ${why}`);
+        controller.enqueue(enc.encode(`${format === "csv" ? "\r\n" : "\n"}${INCOMPLETE_MARK} ${why}\n`));
+        controller.error(new Error(`The export is incomplete: ${why}`));
       }
     },
     async cancel() {
       await it.return(undefined);
     },
-  });
+    // No page read ahead of the client: each page is read when the last one has gone out.
+  }, { highWaterMark: 0 });
 }

@@ -12,7 +12,8 @@ import { repoRoot } from "../../config";
 import { ServiceError } from "../../domain/errors";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { createSession, followTurn, listMessages, runningSessions, runningTurn, settled, startTurn } from "./index";
-import { renewClaims } from "./turn-claims";
+import { releaseEarlierClaims, renewClaims } from "./turn-claims";
+import { SERVER_ID } from "../health";
 import { useHeldModel } from "./test-support/held-model";
 
 const h = useSkillsTestHome();
@@ -133,6 +134,8 @@ describe("a claim whose server died", () => {
     expect(await b.next()).toMatchObject({ started: { turn: 1 } });
     b.child.kill("SIGKILL");
     await b.exited;
+    // As a server of another machine, whose process cannot be seen from here (one of this host is: see below).
+    await h.db.update(turnClaims).set({ server: "another-host:4242" });
 
     // Within the lease B's claim still holds: a dead server is not told apart from a slow one.
     expect(await refusal(startTurn(deps(env), alice, s.id, { request: "too soon" }))).toMatchObject({ code: "CONFLICT" });
@@ -148,5 +151,104 @@ describe("a claim whose server died", () => {
     held.release();
     expect(await settled(s.id)).toBe(true);
     expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({ turn: 2, role: "assistant", content: "an answer" });
+  });
+});
+
+describe("a claim whose server of this host is gone", () => {
+  it("is dropped at start (a restarted server's earlier life), and a live server's claim is kept", async () => {
+    const env = await held.start();
+    const s = await session(env);
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+    // Alive: kept, and the session stays busy.
+    expect(await releaseEarlierClaims(h.db)).toBe(0);
+    expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 1, elsewhere: true });
+    b.child.kill("SIGKILL");
+    await b.exited;
+
+    expect(await releaseEarlierClaims(h.db)).toBe(1);
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+    expect(await startTurn(deps(env), alice, s.id, { request: "after B's restart" })).toEqual({ turn: 2, mode: "tool" });
+    held.release();
+    expect(await settled(s.id)).toBe(true);
+  });
+
+  it("a claim under this process's own id that it does not hold is an earlier life's (a container's server is pid 1 again)", async () => {
+    const s = await session(await held.start());
+    await h.db.insert(turnClaims).values({ sessionId: s.id, claim: "left-by-an-earlier-life", turn: 1, mode: "tool", server: SERVER_ID, startedAt: Date.now(), leaseUntil: Date.now() + 30_000 });
+    expect(await releaseEarlierClaims(h.db)).toBe(1);
+    expect(await h.db.select().from(turnClaims)).toEqual([]);
+  });
+
+  it("a Send finding the session claimed by a process of this host that is gone takes it at once", async () => {
+    const env = await held.start();
+    const s = await session(env);
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+    b.child.kill("SIGKILL");
+    await b.exited;
+    expect(await startTurn(deps(env), alice, s.id, { request: "right after B died" })).toEqual({ turn: 2, mode: "tool" });
+    held.release();
+    expect(await settled(s.id)).toBe(true);
+    expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({ turn: 2, role: "assistant", content: "an answer" });
+  });
+});
+
+describe("a turn whose claim lapses", () => {
+  const lastAnswer = async (sessionId: string, turn: number) => (await listMessages(h.db, sessionId)).find((m) => m.turn === turn && m.role === "assistant");
+
+  it("stops when its renewal finds another server's claim, says why in the session, and B's turn goes on", async () => {
+    const env = await held.start();
+    const s = await session(env);
+    await startTurn(deps(env), alice, s.id, { request: "a send through A" });
+    // A's lease passed unrenewed (the database was away); B took the session meanwhile.
+    await h.db.update(turnClaims).set({ leaseUntil: Date.now() - 1 });
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toEqual({ started: { turn: 2, mode: "tool" } });
+
+    await renewClaims();
+    expect(await settled(s.id)).toBe(true);
+    const lapsed = await lastAnswer(s.id, 1);
+    expect(lapsed?.content).toMatch(/^\(The turn failed: this server lost its claim on the session/);
+    expect(lapsed?.record).toMatchObject({ reason: "error", claimLapse: "claim.taken" });
+    // B's claim is untouched by A's release, and its turn ends with its answer.
+    expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 2, elsewhere: true });
+    held.release();
+    expect(await b.next()).toEqual({ ended: true });
+    expect(await lastAnswer(s.id, 2)).toMatchObject({ content: "an answer" });
+  });
+
+  it("stops when it could not renew before its lease ends, while the claim is still its own; the session is free after", async () => {
+    const env = await held.start();
+    const s = await session(env);
+    await startTurn(deps(env), alice, s.id, { request: "a send through A" });
+    // The renewal timer's tick 25 s after the last renewal that went through (none between: the database was away).
+    // The lease ends at 30 s, before the next tick could renew it: the turn stops now, before any server may take over.
+    await renewClaims(Date.now() + 25_000);
+    expect(await settled(s.id)).toBe(true);
+    const lapsed = await lastAnswer(s.id, 1);
+    expect(lapsed?.content).toMatch(/^\(The turn failed: the database did not answer long enough/);
+    expect(lapsed?.record).toMatchObject({ reason: "error", claimLapse: "claim.unrenewed" });
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+    expect(await startTurn(deps(env), alice, s.id, { request: "the next send" })).toEqual({ turn: 2, mode: "tool" });
+    held.release();
+    expect(await settled(s.id)).toBe(true);
+    expect(await lastAnswer(s.id, 2)).toMatchObject({ content: "an answer" });
+  });
+
+  it("a turn that ends without having noticed writes no answer once another server holds the session (fenced by its claim)", async () => {
+    const env = await held.start();
+    const s = await session(env);
+    await startTurn(deps(env), alice, s.id, { request: "a send through A" });
+    await h.db.update(turnClaims).set({ leaseUntil: Date.now() - 1 });
+    const b = serverB({ action: "send", sessionId: s.id, env });
+    expect(await b.next()).toMatchObject({ started: { turn: 2 } });
+
+    // Both turns get their answer; A's renewal never ran in between.
+    held.release();
+    expect(await settled(s.id)).toBe(true);
+    expect(await b.next()).toEqual({ ended: true });
+    expect(await lastAnswer(s.id, 1)).toMatchObject({ content: expect.stringMatching(/lost its claim/), record: { claimLapse: "claim.taken" } });
+    expect(await lastAnswer(s.id, 2)).toMatchObject({ content: "an answer" });
   });
 });

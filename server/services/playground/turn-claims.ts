@@ -2,15 +2,20 @@
 // hold across console servers: a Send on any server claims the session's `turn_claims` row and a second Send, here or
 // on another server, finds it taken. The claim is a lease: the server running the turn renews it every
 // CLAIM_RENEW_MS while the turn runs and removes it when the turn ends; a server that died stops renewing, so after
-// CLAIM_LEASE_MS its session is free again.
+// CLAIM_LEASE_MS its session is free again. A turn whose claim lapses (its renewal found the row gone or another's, or
+// could not renew before the lease would pass) is told, and stops: past its lease another server may run the session.
+// The turn's results are written only while its row is still its own (fenceClaim), so a lapsed turn never writes
+// beside the one that took over. A server that restarts drops the claims of its earlier life (releaseEarlierClaims).
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
+import os from "node:os";
 import { and, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { playgroundSessions, turnClaims } from "../../../db/schema";
 import { processWide } from "../../process-wide";
 import type { DisclosureMode } from "../../runtime/agent";
 import { SERVER_ID } from "../health";
+import type { ClaimLapse } from "./types";
 
 /** How long a claim holds without a renewal: the time a crashed server's session stays busy. */
 const CLAIM_LEASE_MS = 30_000;
@@ -22,9 +27,14 @@ const REMOTE_FOLLOW_MS = 1_000;
 interface Held {
   db: Db;
   sessionId: string;
+  /** Until when the database holds the claim for sure: the last renewal that succeeded, from the moment it was sent. */
+  leaseUntil: number;
+  /** Told once when the claim lapses; a lapse before anyone listens waits in `lapsed`. */
+  onLapse?: (why: ClaimLapse) => void;
+  lapsed?: ClaimLapse;
 }
 
-const held = processWide("turnClaims", () => ({ claims: new Map<string, Held>(), timer: null as NodeJS.Timeout | null }));
+const held = processWide("turnClaims", () => ({ claims: new Map<string, Held>(), timer: null as NodeJS.Timeout | null, renewing: false }));
 
 /** A session's running turn as every server sees it; `elsewhere` when another server runs it (its live events are there). */
 export interface RunningTurnView {
@@ -48,9 +58,9 @@ export async function claimSession(db: Db, sessionId: string, mode: DisclosureMo
     .values({ sessionId, claim, turn: null, mode, server: SERVER_ID, startedAt: now, leaseUntil: now + CLAIM_LEASE_MS })
     .onConflictDoNothing()
     .returning({ claim: turnClaims.claim });
-  if (!made.length) return null;
+  if (!made.length) return (await dropDeadHolder(db, sessionId)) ? claimSession(db, sessionId, mode) : null;
   const s = held();
-  s.claims.set(claim, { db, sessionId });
+  s.claims.set(claim, { db, sessionId, leaseUntil: now + CLAIM_LEASE_MS });
   if (!s.timer) {
     s.timer = setInterval(() => void renewClaims(), CLAIM_RENEW_MS);
     s.timer.unref();
@@ -78,17 +88,110 @@ export async function releaseClaim(db: Db, claim: string): Promise<void> {
   }
 }
 
-/** Renews the lease of every claim this server holds (its timer's work, callable from tests). */
-export async function renewClaims(): Promise<void> {
+/** Calls `fn` when the claim lapses (at once if it already has); the turn stops then. */
+export function onClaimLapse(claim: string, fn: (why: ClaimLapse) => void): void {
+  const h = held().claims.get(claim);
+  if (!h) return;
+  if (h.lapsed) fn(h.lapsed);
+  else h.onLapse = fn;
+}
+
+function lapse(claim: string, why: ClaimLapse): void {
+  const s = held();
+  const h = s.claims.get(claim);
+  if (!h || h.lapsed) return;
+  h.lapsed = why;
+  h.onLapse?.(why);
+}
+
+/**
+ * Renews the lease of every claim this server holds (its timer's work; `now` lets a test be a tick that comes late).
+ * A claim whose lease would pass before the next tick, all renewals since the last good one having failed, lapses
+ * first: the turn stops while its row is still its own, before another server may take the session. A renewal that
+ * finds its row gone or another's lapses too. A renewal still waiting on the database is not doubled.
+ */
+export async function renewClaims(now = Date.now()): Promise<void> {
+  const s = held();
   const byDb = new Map<Db, string[]>();
-  for (const [claim, h] of held().claims) byDb.set(h.db, [...(byDb.get(h.db) ?? []), claim]);
-  for (const [db, claims] of byDb) {
-    try {
-      await db.update(turnClaims).set({ leaseUntil: Date.now() + CLAIM_LEASE_MS }).where(inArray(turnClaims.claim, claims));
-    } catch {
-      // The database does not answer: the next renewal tries again, well within the lease.
-    }
+  for (const [claim, h] of s.claims) {
+    if (h.lapsed) continue;
+    if (now + CLAIM_RENEW_MS >= h.leaseUntil) lapse(claim, "claim.unrenewed");
+    else byDb.set(h.db, [...(byDb.get(h.db) ?? []), claim]);
   }
+  if (s.renewing) return;
+  s.renewing = true;
+  try {
+    for (const [db, claims] of byDb) {
+      const sent = Date.now();
+      try {
+        const rows = await db.update(turnClaims).set({ leaseUntil: sent + CLAIM_LEASE_MS }).where(inArray(turnClaims.claim, claims)).returning({ claim: turnClaims.claim });
+        const renewed = new Set(rows.map((r) => r.claim));
+        for (const claim of claims) {
+          const h = s.claims.get(claim);
+          if (renewed.has(claim)) {
+            if (h) h.leaseUntil = sent + CLAIM_LEASE_MS;
+          } else lapse(claim, "claim.taken");
+        }
+      } catch {
+        // The database does not answer: the next tick tries again, and lapses the claims whose lease it cannot keep.
+      }
+    }
+  } finally {
+    s.renewing = false;
+  }
+}
+
+/**
+ * Inside the transaction that writes a turn's results: true while the claim is still this turn's, and then its row
+ * is held (an update locks it on PostgreSQL; SQLite's transaction holds the file) until the results are written, so
+ * no other server takes the session between the check and the write.
+ */
+export async function fenceClaim(tx: Db, claim: string): Promise<boolean> {
+  const rows = await tx.update(turnClaims).set({ leaseUntil: Date.now() + CLAIM_LEASE_MS }).where(eq(turnClaims.claim, claim)).returning({ claim: turnClaims.claim });
+  return rows.length > 0;
+}
+
+/** This server's claims carry its id, `host:pid`; another life of the process on this host has another pid. */
+const HOST = os.hostname();
+
+/**
+ * A claim made on this host by a process that is gone (a server that crashed or restarted): its turn runs nowhere.
+ * A claim of this very id that this process does not hold is an earlier life's too (a container's server is often
+ * pid 1 again after a restart). Claims of other hosts are left to their lease: their liveness cannot be seen here.
+ */
+function heldByTheDead(server: string, claim: string): boolean {
+  if (held().claims.has(claim)) return false;
+  if (server === SERVER_ID) return true;
+  const cut = server.lastIndexOf(":");
+  if (server.slice(0, cut) !== HOST) return false;
+  const pid = Number(server.slice(cut + 1));
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/** Removes the session's claim when its holder is a process of this host that is gone; true when it did. */
+async function dropDeadHolder(db: Db, sessionId: string): Promise<boolean> {
+  const row = (await db.select({ claim: turnClaims.claim, server: turnClaims.server }).from(turnClaims).where(eq(turnClaims.sessionId, sessionId)).limit(1))[0];
+  if (!row || !heldByTheDead(row.server, row.claim)) return false;
+  const gone = await db.delete(turnClaims).where(eq(turnClaims.claim, row.claim)).returning({ claim: turnClaims.claim });
+  return gone.length > 0;
+}
+
+/**
+ * At start: drops the claims this host's earlier server processes left (their turns ended with them), so their
+ * sessions take a Send at once instead of after the lease. Returns how many.
+ */
+export async function releaseEarlierClaims(db: Db): Promise<number> {
+  // Every claim, one row per turn running anywhere: few, and filtered here rather than by a LIKE each dialect escapes its own way.
+  const rows = await db.select({ claim: turnClaims.claim, server: turnClaims.server }).from(turnClaims);
+  const dead = rows.filter((r) => heldByTheDead(r.server, r.claim)).map((r) => r.claim);
+  if (!dead.length) return 0;
+  return (await db.delete(turnClaims).where(inArray(turnClaims.claim, dead)).returning({ claim: turnClaims.claim })).length;
 }
 
 /** The session's running turn, on whichever server: null when none runs, or while it is still being set up. */

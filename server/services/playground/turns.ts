@@ -6,18 +6,20 @@
 import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { requestStop, watchStop } from "../stops";
-import { postgresUrl } from "../../../db/dialect";
+import { databaseUnreachableMessage, postgresUrl } from "../../../db/dialect";
 import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
-import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, type Actor, type PlaygroundSession } from "./sessions";
+import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, turnRecord, type Actor, type PlaygroundSession } from "./sessions";
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
-import { PlaygroundError, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
+import { PlaygroundError, type ClaimLapse, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
 import { processEnv, setting } from "../../../env";
 import { sessionActiveSkills } from "./active-skills";
 import type { TurnDeps } from "./turn-deps";
-import { claimSession, claimTurn, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
+import { claimSession, claimTurn, fenceClaim, onClaimLapse, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
+import { inTransaction } from "../../../db/transaction";
+import { setTimeout as delay } from "node:timers/promises";
 
 export interface TurnInput {
   request?: string;
@@ -38,6 +40,8 @@ interface RunningTurn {
   done: boolean;
   wake: Set<() => void>;
   finished: Promise<void>;
+  /** Set when the session's claim lapsed: the turn was stopped for it, and its results are not kept. */
+  lapsed?: ClaimLapse;
 }
 
 const MAX_REQUEST = 20_000;
@@ -144,6 +148,10 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     finished: Promise.resolve(),
   };
   turns.set(sessionId, state);
+  onClaimLapse(claim, (why) => {
+    state.lapsed = why;
+    state.controller.abort();
+  });
   const unwatch = watchStop(deps.db, "turn", stopTarget(sessionId, turn), state.controller);
   const push = (event: StreamEvent) => {
     state.items.push({ seq: state.items.length, turn, event });
@@ -170,8 +178,18 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      await appendMessage(deps.db, sessionId, turn, "assistant", answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), record);
-      await touchSession(deps.db, sessionId);
+      await storedOnceAnswering(() =>
+        inTransaction(deps.db, async (tx) => {
+          // A try before this one may have committed with its answer lost on the way back.
+          if (await turnRecord(tx, sessionId, turn)) return;
+          // Fenced: written only while the claim is still this turn's. A turn that lost it keeps only why it stopped:
+          // another server may run the session now, and its turn must not find this one's answer or skills after it.
+          const lapsed = (await fenceClaim(tx, claim)) ? state.lapsed : (state.lapsed ?? "claim.taken");
+          const kept = lapsed ? lapsedRecord(record, lapsed) : record;
+          await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
+          await touchSession(tx, sessionId);
+        }),
+      );
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
@@ -188,6 +206,45 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     await unwatch();
   });
   return { turn, mode };
+}
+
+/** How often a turn's end asks again to store its answer while the database does not answer, and for how long. */
+const STORE_RETRY_MS = 2_000;
+const STORE_FOR_MS = 5 * 60_000;
+
+/**
+ * Runs the write of a turn's answer until the database takes it: a turn that ended (or was stopped because its claim
+ * lapsed) while the database was away kept nothing, and the session showed its request without an answer or a
+ * reason. Other failures are thrown as they are. Said once in the log while it waits, as one line.
+ */
+async function storedOnceAnswering(write: () => Promise<void>): Promise<void> {
+  const until = Date.now() + STORE_FOR_MS;
+  let said = false;
+  for (;;) {
+    try {
+      return await write();
+    } catch (e) {
+      const line = databaseUnreachableMessage(e);
+      if (!line) throw e;
+      if (Date.now() >= until) return void console.error(`[omniforge] a playground turn's answer was not kept: ${line}`);
+      if (!said) console.error(`[omniforge] a playground turn's answer waits for the database: ${line}`);
+      said = true;
+      await delay(STORE_RETRY_MS);
+    }
+  }
+}
+
+/** Why a turn that lost its claim stopped, as its record says it. */
+const LAPSE_TEXT: Record<ClaimLapse, string> = {
+  "claim.taken": "this server lost its claim on the session (another console server took it over after the claim had lapsed), so the turn was stopped and its results were not kept",
+  "claim.unrenewed": "the database did not answer long enough for this server to keep its claim on the session, so the turn was stopped before another server could start one beside it",
+};
+
+/** The record of a turn that lost its claim: the reason and its events, without what would carry into the next turn. */
+function lapsedRecord(record: TurnRecord, why: ClaimLapse): TurnRecord {
+  const kept: TurnRecord = { ...record, reason: "error", error: LAPSE_TEXT[why], claimLapse: why };
+  delete kept.activeSkills;
+  return kept;
 }
 
 /**

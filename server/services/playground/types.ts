@@ -17,6 +17,9 @@ export interface StreamItem {
   event: StreamEvent;
 }
 
+/** Why a turn lost its claim on its session (turn-claims.ts): a stable code, kept in the turn's record. */
+export type ClaimLapse = "claim.taken" | "claim.unrenewed";
+
 /** What the assistant row's `events` column holds. */
 export interface TurnRecord {
   mode: DisclosureMode;
@@ -24,6 +27,8 @@ export interface TurnRecord {
   model: string;
   reason: RunFinishReason;
   error?: string;
+  /** Set when the turn stopped because its claim on the session lapsed (turn-claims.ts): then `error` says why. */
+  claimLapse?: ClaimLapse;
   /** The turn whose request this turn replayed (in another mode). */
   replayOf?: number;
   /** Orchestrated turns: the session's active_skills when the turn ended (spec 004), most recent last. */

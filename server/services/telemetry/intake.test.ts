@@ -9,6 +9,10 @@ import { countStatements } from "../../../db/test-support/statements";
 import { tempDb } from "../../test-support/temp-db";
 import { countActivations } from "../audit/queries";
 import { ingest } from "./intake";
+import pg from "pg";
+import { postgresDb, type Db } from "../../../db/client";
+import { postgresPool } from "../../../db/dialect";
+import { describeOnPostgres } from "../../test-support/needs";
 
 process.env.OMNIFORGE_AUDIT_STDOUT = "0";
 
@@ -123,5 +127,52 @@ describe("the lookups of a batch of cumulative points", () => {
     const counts = rows.slice(1_000).map((r) => [r.skill, (JSON.parse(r.details) as { count?: number }).count ?? 1]);
     const expected = again.filter(([s, v]) => v > 5 || s === "new").map(([s, v]) => [s, s === "new" ? v : v - 5]);
     expect(counts).toEqual(expected);
+  });
+});
+
+describeOnPostgres("one series exported through two servers at the same instant", "two servers share one PostgreSQL; SQLite is one console", () => {
+  const dbs: Db[] = [];
+  afterEach(async () => {
+    for (const db of dbs.splice(0)) {
+      await auditSinkFor(db).close();
+      await postgresPool(db)!.end();
+    }
+  });
+
+  /** Backends of this database waiting for an advisory lock (the audit chain's, or the counters'). */
+  async function waiting(client: pg.Client, n: number): Promise<void> {
+    for (;;) {
+      const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+      if (Number(rows[0]!.n) >= n) return;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  it("counts each increase once: the second compares with what the first wrote, not with the value both read", async () => {
+    // Two servers: each its own pool and audit writer on the one database.
+    const [a, b] = [postgresDb(t.url!, t.dir), postgresDb(t.url!, t.dir)];
+    dbs.push(a, b);
+    const start = Date.now() - 5_000;
+    const send = (db: Db, value: number) => ingest(db, auditSinkFor(db), { signal: "metrics", encoding: "json", bytes: codexExport(start, value), principal });
+    expect((await send(a, 5)).accepted).toBe(1);
+
+    // The chain's lock held elsewhere, so each server's write waits at it once it has read the series' last value.
+    const holder = new pg.Client({ connectionString: t.url! });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext('omniforge:audit-chain'))");
+      const first = send(a, 10);
+      await waiting(holder, 1);
+      const second = send(b, 15);
+      // B waits too: at the chain's lock having read 5 as A did, or, with the counters' lock, before reading.
+      await waiting(holder, 2);
+      await holder.query("COMMIT");
+      await Promise.all([first, second]);
+    } finally {
+      await holder.end();
+    }
+    // 5, then 10, then 15 injections since the process started: 15 activations in all, not 20.
+    expect(await countActivations(a, {}, { kind: "all" })).toBe(15);
   });
 });

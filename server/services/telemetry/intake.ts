@@ -13,6 +13,7 @@ import type { TokenPrincipal } from "../tokens";
 import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
 import { previousValues } from "./previous";
+import { runLocked } from "../../../db/locks";
 import { offload } from "../offload/pool";
 import type { Encoding } from "./decode";
 import type { Signal } from "./otlp-proto";
@@ -160,7 +161,10 @@ export async function ingest(db: Db, audit: AuditSink, input: IntakeInput): Prom
   const received = input.received ?? new Date();
   const sender = senderOf(input.principal);
   const req = await offload("decodeOtlp", input.signal, input.encoding, input.bytes);
-  return oneAtATime(db, async () => {
+  // Metrics under the database's lock: a counter's last value is read and the rows computed from it are written by
+  // one server at a time, so two servers taking exports of one series at once never both count from the same value.
+  const counted = input.signal === "metrics" ? <T>(work: () => Promise<T>) => runLocked(db, "telemetry-counters", work) : <T>(work: () => Promise<T>) => work();
+  return oneAtATime(db, () => counted(async () => {
     const mapped = input.signal === "logs" ? mapLogs(req as LogsRequest, sender, received) : await mapMetricsBySlice(db, req as MetricsRequest, sender, received);
     takeRows(db, input.principal, mapped.events.length, received);
     // Written before answering: the agent's next export (and the dashboard) sees them, and a cumulative counter's
@@ -171,5 +175,5 @@ export async function ingest(db: Db, audit: AuditSink, input: IntakeInput): Prom
       if (i + SLICE < mapped.events.length) await nextTurn();
     }
     return summary(mapped);
-  });
+  }));
 }

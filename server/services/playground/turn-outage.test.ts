@@ -1,0 +1,55 @@
+// A playground turn when the database goes away under it (issue #38): the server running the turn reaches the
+// database through a TCP proxy the test cuts, as a PostgreSQL that went down for it; the test reads through its own
+// connection. The turn that lapsed for it stops, and its reason is stored once the database is back.
+import { afterEach, expect, it, vi } from "vitest";
+import { postgresDb, type Db } from "../../../db/client";
+import { postgresPool } from "../../../db/dialect";
+import { describeOnPostgres } from "../../test-support/needs";
+import { tcpProxy, type TcpProxy } from "../../test-support/tcp-proxy";
+import { useSkillsTestHome } from "../../test-support/test-home";
+import { createSession, listMessages, runningTurn, settled, startTurn } from "./index";
+import { renewClaims } from "./turn-claims";
+import { useHeldModel } from "./test-support/held-model";
+
+const h = useSkillsTestHome();
+const held = useHeldModel();
+const alice = { id: "alice", role: "author" as const };
+
+describeOnPostgres("a turn whose database goes away", "only a database server can go away under a running console", () => {
+  let proxy: TcpProxy | undefined;
+  let db: Db | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    if (db) await postgresPool(db)!.end();
+    await proxy?.close();
+    db = proxy = undefined;
+  });
+
+  it("stops before its lease could pass, and its reason is in the session once the database is back", async () => {
+    const env = await held.start();
+    const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
+    proxy = await tcpProxy(Number(new URL(h.url!).port));
+    db = postgresDb(proxy.through(h.url!), h.dataHome.home);
+    await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
+
+    let waiting!: () => void;
+    const waits = new Promise<void>((resolve) => (waiting = resolve));
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
+    });
+    proxy.cut();
+    // The renewal timer's tick 25 s after the last renewal that went through: the lease would pass before the next.
+    await renewClaims(Date.now() + 25_000);
+    await waits;
+    proxy.restore();
+    expect(await settled(s.id)).toBe(true);
+
+    expect((await listMessages(h.db, s.id)).at(-1)).toMatchObject({
+      turn: 1,
+      role: "assistant",
+      content: expect.stringMatching(/^\(The turn failed: the database did not answer long enough/),
+      record: { reason: "error", claimLapse: "claim.unrenewed" },
+    });
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+  });
+});
