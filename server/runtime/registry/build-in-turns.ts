@@ -7,6 +7,7 @@ import { type LayerConfig, type LayerRoot, layerRoots } from "./layers";
 import { entryFor, type EntryOptions, linkRecorder, rootUnits, SCAN_MAX_DEPTH, type UnitScan, visibleFound, withWalkListings } from "./scan";
 import { type ListedEntry, walkSkillTree } from "../skill/discover";
 import { sameEntryOptions, SkillIndex } from "./skill-index";
+import { runInTurns, runNow } from "../turns";
 import type { SkillEntry } from "./types";
 
 /** Skill folders checked (or taken over unchanged from `previous`) per turn of the event loop. */
@@ -43,23 +44,6 @@ function* scanSteps(roots: LayerRoot[], opts: EntryOptions, previous?: ReadonlyM
   return perRoot;
 }
 
-/** Runs the steps to the end in this turn. */
-function scanNow(steps: Generator<void, UnitScan[][]>): UnitScan[][] {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-/** Runs the steps with a turn of the event loop (setImmediate: pending I/O, such as a health request, first) between slices. */
-async function scanInTurns(steps: Generator<void, UnitScan[][]>): Promise<UnitScan[][]> {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 /**
  * SkillIndex.build for a caller on the console's thread: the same index, its folders walked and checked a slice at a
  * time with a turn of the event loop between slices. `reuse`: another user's index of the same shared layers, whose
@@ -71,7 +55,7 @@ export async function buildInTurns(config: LayerConfig, opts: { bodyCache?: Body
   // A root is the same root while everything the entries copy from it is (its folder, layer, plugin, install time).
   const key = (r: LayerRoot) => JSON.stringify(r);
   const roots = layerRoots(config).filter((r) => !layerFolderEscape(r));
-  const scans = await scanInTurns(scanSteps(roots, entries, previous));
+  const scans = await runInTurns(scanSteps(roots, entries, previous));
   const ready = new Map(roots.map((r, i) => [key(r), scans[i]!]));
   return SkillIndex.build(config, {
     bodyCache: opts.bodyCache,
@@ -79,7 +63,7 @@ export async function buildInTurns(config: LayerConfig, opts: { bodyCache?: Body
     previous,
     scan: (now) => {
       const late = now.filter((r) => !ready.has(key(r)));
-      const lateScans = late.length ? scanNow(scanSteps(late, entries, previous)) : [];
+      const lateScans = late.length ? runNow(scanSteps(late, entries, previous)) : [];
       return now.map((r) => ready.get(key(r)) ?? lateScans[late.indexOf(r)]!);
     },
   });
