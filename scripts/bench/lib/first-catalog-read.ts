@@ -56,7 +56,7 @@ export async function firstCatalogRead(healthDuring: HealthDuring): Promise<Reco
       const index = SkillIndex.build(layerConfigFor("bench-2", dataHome));
       const roots = index.layerRoots().map((r) => r.dir).filter((d) => fs.existsSync(d));
       const whole = watch(roots, { ignoreInitial: true, persistent: false, followSymlinks: false, depth: 8 });
-      await new Promise((resolve) => whole.once("ready", resolve));
+      await new Promise<void>((resolve) => whole.once("ready", () => resolve()));
       await whole.close();
     });
     return { skills: SKILLS, definitions, inTurns, inOneGoBefore: inOneGo };
