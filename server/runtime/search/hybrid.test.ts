@@ -157,6 +157,41 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     expect(await asked(330_000)).toEqual({ asked: true, ranking: "lexical", said: null });
   });
 
+  it("another model served under the same name: a wrong dimension until the back-off, then the skills embedded again", async () => {
+    const clock = { ms: 0 };
+    const h = ranker(SKILLS, 300, clock);
+    const words = lexical();
+    expect((await h.rank(REQUEST, words)).ranking).toBe("hybrid"); // the skills kept in 4 dimensions
+    server.mode = "other-model";
+    const first = await h.rank(REQUEST, words);
+    expect(first.fallback).toBe("embeddings.dimension: the request's vector has 3 dimensions, the skills' 4");
+    server.calls.length = 0;
+    clock.ms = RETRY_FIRST_MS;
+    const back = await h.rank(REQUEST, words);
+    expect(back.ranking).toBe("hybrid");
+    expect(back.recovered).toBe("after 30 s by words only");
+    expect(server.calls).toEqual([1, 1, 4]); // the request, one skill to see the model changed, the four skills
+    // The data home keeps the new model's vectors: a new process embeds only the request.
+    server.calls.length = 0;
+    expect((await ranker(SKILLS, 300).rank(REQUEST, words)).ranking).toBe("hybrid");
+    expect(server.calls).toEqual([1]);
+  });
+
+  it("an endpoint whose request vectors stay shorter than its skill vectors stays a failure after the back-off", async () => {
+    server.mode = "short-request-vectors";
+    const clock = { ms: 0 };
+    const h = ranker(SKILLS, 300, clock);
+    expect((await h.rank(REQUEST, lexical())).fallback).toMatch(/^embeddings\.dimension/);
+    clock.ms = RETRY_FIRST_MS;
+    const again = await h.rank(REQUEST, lexical());
+    expect(again.ranking).toBe("lexical");
+    expect(again.fallback).toBeUndefined();
+    clock.ms = RETRY_FIRST_MS + 59_999;
+    const calls = server.calls.length;
+    expect((await h.rank(REQUEST, lexical())).ranking).toBe("lexical");
+    expect(server.calls.length).toBe(calls); // the wait doubled to 60 s
+  });
+
   it("while one ranking tries a silent endpoint again, the others rank by words at once instead of waiting on it", async () => {
     server.mode = "error";
     const clock = { ms: 0 };

@@ -109,9 +109,11 @@ export class HybridRanker {
     if (down) this.probing = true;
     let byMeaning: { id: string; similarity: number }[];
     try {
-      const vectors = await this.skillVectors(skills, epoch);
+      let vectors = await this.skillVectors(skills, epoch);
       this.stillUp(epoch);
       const [q] = await embed(this.cfg, [request]);
+      // Tried again after a wrong dimension: if a skill now comes back in the request's, the kept vectors are the old model's.
+      if (q!.length !== this.store.dims && down?.code.startsWith("embeddings.dimension") && (await this.modelChanged(skills[0]!, q!.length))) vectors = await this.skillVectors(skills, epoch);
       if (q!.length !== this.store.dims) throw new EmbeddingsError("embeddings.dimension", `the request's vector has ${q!.length} dimensions, the skills' ${this.store.dims}`);
       byMeaning = skills.map((s) => ({ id: s.id, similarity: cosine(q!, vectors.get(s.id)!) })).sort((a, b) => b.similarity - a.similarity);
     } catch (e) {
@@ -127,6 +129,18 @@ export class HybridRanker {
     this.outage = null;
     this.epoch++;
     return { ...fused, recovered: `after ${Math.max(1, Math.round((this.now() - was.since) / 1000))} s by words only` };
+  }
+
+  /** Whether `skill`, embedded again, has `dims` dimensions unlike the kept vectors; if so they are dropped (the model changed). */
+  private async modelChanged(skill: MeaningSkill, dims: number): Promise<boolean> {
+    const [v] = await embed(this.cfg, [`${skill.name}: ${skill.description}`]);
+    if (v!.length !== dims || v!.length === this.store.dims) return false;
+    try {
+      this.store.forget();
+    } catch {
+      // a data home that cannot be written: the vectors of this process are dropped all the same
+    }
+    return true;
   }
 
   /** A call failed: an outage begins (said once), a try after the back-off failed (it doubles), or it is already known. */
