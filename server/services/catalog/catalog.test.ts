@@ -72,6 +72,8 @@ describe("the first catalog read after start", () => {
     for (const [i, dir] of dirs.entries()) writeSkillOnDisk(dir, { "SKILL.md": skillMd(`skill-${i}`) });
     const server = await serveFetch(async () => Response.json(await healthReport(h.db)));
     try {
+      // A probe's first request before the read: its connection is open, as a load balancer's would be.
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
       let read = false;
       let rewritten = false;
       const first = indexFor("alice", h.dataHome).finally(() => (read = true));
