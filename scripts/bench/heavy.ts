@@ -4,7 +4,8 @@
 // 10,000 counter points (decoded and checked in the worker; its 10,000 audit rows are written here, the longest
 // stall, shown as healthMaxMs). Target: health p99 under 100 ms during each. Also the same doctor run in this
 // thread, for comparison, and the first 500-case trigger run of a console just started (lib/first-trigger-run.ts:
-// its own process, with health p50/p99/max and the load average).
+// its own process, with health p50/p99/max and the load average). And the first catalog read after start in this
+// process (lib/first-catalog-read.ts: a user's index of 600 skills built a slice per turn, beside one built in one go).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,7 @@ import { offload } from "../../server/services/offload/pool";
 import { ingest } from "../../server/services/telemetry";
 import { serveFetch } from "../../server/test-support/http-server";
 import { tempDb } from "../../server/test-support/temp-db";
+import { firstCatalogRead } from "./lib/first-catalog-read";
 import { firstTriggerRunAfterStart } from "./lib/first-trigger-run";
 
 export const name = "heavy";
@@ -73,6 +75,7 @@ async function inThisProcess(): Promise<Record<string, unknown>> {
       pastedTriggerSetInWorker: await healthDuring(server.url, () => offload("parseTriggers", pasted)),
       otlpBatch: await healthDuring(server.url, () => ingest(t.db, auditSinkFor(t.db), { signal: "metrics", encoding: "json", bytes: otlp, principal })),
       doctorReportInThread: await healthDuring(server.url, async () => doctorCatalog(dirs)),
+      firstCatalogRead: await firstCatalogRead((work) => healthDuring(server.url, work)),
     };
   } finally {
     await server.close();

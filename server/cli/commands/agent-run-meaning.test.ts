@@ -56,7 +56,7 @@ it("with the endpoint failing, words alone choose and the run's steps say why", 
   try {
     const r = await omniforge(["--provider", "offline"]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("routing: the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only from now on");
+    expect(r.out).toContain("routing: the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only until it answers again (tried again in 30 s, then less often while it fails)");
     expect(r.out).toMatch(/\+ activated 'design-notes'/);
   } finally {
     server.mode = "ok";

@@ -151,7 +151,7 @@ describe("omniforge skill search", () => {
       fs.rmSync(path.join(t.home, "embeddings"), { recursive: true });
       const down = await omniforgeAsync(env, "--queries", q, "--skills", catalog, "--json");
       expect(down.code).toBe(0);
-      expect(down.err).toBe("omniforge skill search: the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only from now on\n");
+      expect(down.err).toBe("omniforge skill search: the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only until it answers again (tried again in 30 s, then less often while it fails)\n");
       const words = down.out.trim().split("\n").map((l) => JSON.parse(l));
       expect(words.map((l: { results: { name: string }[] }) => l.results[0]!.name)).toEqual(["pdf-form-filler", "xlsx-report"]);
       expect(words[0].results[0].why).not.toMatch(/found by/);

@@ -1,7 +1,8 @@
 // The one ranking with meaning beside words (issue 36, optional), as `agent run`, the playground and trigger tests get
 // it through runAgent: against a scripted embeddings server on 127.0.0.1, the offline provider activates the skill the
 // fused ranking puts first; skill vectors are computed once per SKILL.md digest for the process and the data home; a
-// failing endpoint leaves words alone ranking, said once per process in the run's routing notes. And a model
+// failing endpoint leaves words alone ranking, said once per outage in the run's routing notes, until it answers
+// again after its back-off (said once too). And a model
 // provider asked to choose among the top k (a scripted model server): its pick goes first, anything else is ignored.
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -60,9 +61,9 @@ const run = (routing: RoutingExtras | undefined, provider: ModelProvider = new O
 const activated = (r: AgentRunResult) => ofType(r.events, "skill_activated").map((e) => e.skill);
 const started = (r: AgentRunResult) => ofType(r.events, "run_started")[0]!;
 /** A ranker as a new process gets it: its own store, read from the data home. */
-const freshRanker = (timeoutMs?: number) => {
+const freshRanker = (timeoutMs?: number, clock?: { ms: number }) => {
   const cfg = { url: server.url, model: "scripted-1", ...(timeoutMs ? { timeoutMs } : {}) };
-  return new HybridRanker(cfg, new VectorStore(world.home, cfg));
+  return new HybridRanker(cfg, new VectorStore(world.home, cfg), clock ? { now: () => clock.ms } : {});
 };
 
 describe("routing with meaning beside words", () => {
@@ -94,15 +95,31 @@ describe("routing with meaning beside words", () => {
       server.mode = mode;
       const meaning = freshRanker(300);
       const first = await run({ meaning });
-      expect(started(first).routing).toEqual([`the embeddings endpoint failed (${code}): ranked by words only from now on`]);
+      expect(started(first).routing).toEqual([`the embeddings endpoint failed (${code}): ranked by words only until it answers again (tried again in 30 s, then less often while it fails)`]);
       expect(activated(first)).toEqual(["design-notes"]);
       const calls = server.calls.length;
       const second = await run({ meaning });
       expect(started(second).routing).toBeUndefined();
       expect(activated(second)).toEqual(["design-notes"]);
-      expect(server.calls.length).toBe(calls); // not asked again by this process
+      expect(server.calls.length).toBe(calls); // not asked again during the back-off
     });
   }
+
+  it("an endpoint that answers again after its back-off: the next run is fused again and its notes say so, once", async () => {
+    server.mode = "error";
+    const clock = { ms: 0 };
+    const meaning = freshRanker(300, clock);
+    expect(activated(await run({ meaning }))).toEqual(["design-notes"]);
+    server.mode = "ok";
+    expect(started(await run({ meaning })).routing).toBeUndefined(); // within the back-off: words, quietly
+    clock.ms = 30_000;
+    const back = await run({ meaning });
+    expect(started(back).routing).toEqual(["the embeddings endpoint answers again (after 30 s by words only): ranked by words and meaning"]);
+    expect(activated(back)).toEqual(["wetlab-assays"]);
+    const next = await run({ meaning });
+    expect(started(next).routing).toBeUndefined();
+    expect(activated(next)).toEqual(["wetlab-assays"]);
+  });
 
   it("the process's ranker is one per endpoint, model and data home (what every door of a process shares)", () => {
     const cfg = { url: server.url, model: "scripted-1" };

@@ -43,8 +43,8 @@ export interface Router {
 
 /**
  * A router over these entries (the search is built or followed once; each call ranks and lists one request). With
- * `meaning`, each ranking is fused with the skills' ranking by meaning; when its endpoint fails, words alone rank,
- * and the first ranking of the process after the failure says so in its notes.
+ * `meaning`, each ranking is fused with the skills' ranking by meaning; while its endpoint is down, words alone rank,
+ * and the first ranking of an outage says so in its notes, as does the first one after the endpoint answers again.
  */
 export function router(source: AgentSkillSource, entries: SkillEntry[], index?: SkillIndex, meaning?: HybridRanker | null): Router {
   const search = searchOf(source, entries, index);
@@ -61,7 +61,10 @@ export function router(source: AgentSkillSource, entries: SkillEntry[], index?: 
     const lexical = search(request, { limit: RANKED_KEEP, ...(recent?.length ? { recent } : {}) });
     if (!meaning) return { ranked: lexical, notes: [] };
     const h = await meaning.rank(request, lexical, meaningSkills);
-    const notes = h.fallback ? [`the embeddings endpoint failed (${h.fallback}): ranked by words only from now on`] : [];
+    const notes = [
+      ...(h.fallback ? [`the embeddings endpoint failed (${h.fallback}): ranked by words only until it answers again (tried again in ${Math.round((h.retryInMs ?? 0) / 1000)} s, then less often while it fails)`] : []),
+      ...(h.recovered ? [`the embeddings endpoint answers again (${h.recovered}): ranked by words and meaning`] : []),
+    ];
     return { ranked: h.ranking === "hybrid" ? h : lexical, notes };
   };
   const route = async (request: string, opts: RouteOptions): Promise<Routed> => {

@@ -2,52 +2,19 @@
 // entry, over the cases the walk treats with care: nested skills, hidden and skipped folders, a lowercase skill.md,
 // linked folders and linked SKILL.md files inside and outside the layer, empty and oversized SKILL.md files, a layer
 // root that is itself a skill. Real folders, a real helper thread.
-import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_SKILL_FILE_BYTES } from "../skill/parse";
 import { readUnit } from "../skill/walk-read";
 import { type EntryOptions, type RootsScanner, rootUnits, SCAN_MAX_DEPTH, scanRead } from "./scan";
 import { scannerWithHelper } from "./scan-helper";
 import { SkillIndex } from "./skill-index";
-import { tempLayers, type TempLayers, writePlugin, writeSkill } from "./test-support/registry";
+import { tempLayers, type TempLayers, writeWalkCases } from "./test-support/registry";
 
 let t: TempLayers;
 
 beforeAll(() => {
   t = tempLayers();
-  const enterprise = path.join(t.home, "enterprise", "skills");
-  const personal = path.join(t.home, "skills");
-  const claude = path.join(t.project, ".claude", "skills");
-  const agents = path.join(t.project, ".agents", "skills");
-  // Enough plain skills in groups for the helper to take part.
-  for (let i = 0; i < 240; i++) writeSkill(i % 2 ? enterprise : claude, `plain-${i}`, { rel: `group-${Math.floor(i / 2) % 12}/plain-${i}`, body: "See [guide](references/guide.md).\n" });
-  const outer = writeSkill(enterprise, "outer", { body: "Uses [inner](inner/SKILL.md) and scripts/run.sh.\n", scripts: { "run.sh": "echo hi\n" } });
-  writeSkill(outer, "inner");
-  fs.mkdirSync(path.join(outer, "references"));
-  fs.writeFileSync(path.join(outer, "references", "guide.md"), "# guide\n");
-  writeSkill(personal, "broken", { raw: "---\nname: broken\ndescription: [oops\n---\n" });
-  const lower = path.join(personal, "lower-case");
-  fs.mkdirSync(lower);
-  fs.writeFileSync(path.join(lower, "skill.md"), "---\nname: lower-case\ndescription: Written in lowercase. Use when testing.\n---\n");
-  writeSkill(personal, "staged", { rel: ".staging/staged" });
-  writeSkill(personal, "vendored", { rel: "tools/node_modules/vendored" });
-  const outside = path.join(t.base, "elsewhere");
-  writeSkill(outside, "stolen");
-  fs.symlinkSync(outside, path.join(claude, "group-3", "escape"));
-  fs.symlinkSync(path.join(claude, "group-0"), path.join(claude, "alias"));
-  const linkedFile = path.join(claude, "group-5", "linked-out");
-  fs.mkdirSync(linkedFile);
-  fs.symlinkSync(path.join(outside, "stolen", "SKILL.md"), path.join(linkedFile, "SKILL.md"));
-  const linkedIn = writeSkill(claude, "linked-in", { rel: "group-6/linked-in" });
-  fs.renameSync(path.join(linkedIn, "SKILL.md"), path.join(linkedIn, "real.md"));
-  fs.symlinkSync("real.md", path.join(linkedIn, "SKILL.md"));
-  // SKILL.md files the quick read leaves to the careful one: empty, and over the size limit.
-  writeSkill(claude, "empty", { rel: "group-7/empty", raw: "" });
-  writeSkill(claude, "huge", { rel: "group-8/huge", body: "x".repeat(MAX_SKILL_FILE_BYTES) });
-  writeSkill(t.project, "skills", { rel: path.join(".agents", "skills") }); // the layer root is itself a skill
-  writeSkill(agents, "under-root");
-  writeSkill(writePlugin(t.home, "acme", "2026-01-01T00:00:00.000Z"), "plugged", { rel: "kit/plugged" });
+  writeWalkCases(t);
 }, 60_000);
 afterAll(() => t.cleanup());
 

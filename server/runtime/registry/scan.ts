@@ -37,6 +37,20 @@ function listingsForWalk(): Map<string, readonly ListedEntry[]> {
 }
 
 /**
+ * Runs `fn` with `listings` as the latest walk's: a walk whose checks go on in later turns of the event loop
+ * (scan-turns.ts) keeps its own map, since the shared one is dropped when the synchronous job ends.
+ */
+export function withWalkListings<T>(listings: Map<string, readonly ListedEntry[]>, fn: () => T): T {
+  const before = walkListings;
+  walkListings = listings;
+  try {
+    return fn();
+  } finally {
+    walkListings = before;
+  }
+}
+
+/**
  * Skill folders under a root, without hidden folders (staging/trash folders of installs and deploys). `links`, when
  * given, receives the linked folders met between skills whose target leaves the layer (see confine.ts): they are
  * never walked, and the index lists each as an invalid entry that says why.
@@ -55,7 +69,7 @@ export function skillDirsUnder(root: string, dir: string = root, links?: Map<str
 }
 
 /** findSkillDirs' onLink for a layer root: records the linked folders (not hidden) whose target leaves the layer. */
-function linkRecorder(root: string, links: Map<string, ConfinementError>) {
+export function linkRecorder(root: string, links: Map<string, ConfinementError>) {
   return (link: string, kind: "folder" | "skill-file") => {
     if (kind !== "folder" || hasHiddenSegment(relativeTo(root, link))) return;
     const escape = linkEscape(root, link);
@@ -83,7 +97,7 @@ export interface UnitScan {
  * scan plus the units' (scanRead of what readUnit walked and read, on either thread) give what skillDirsUnder and
  * entryFor give for the root.
  */
-export function rootUnits(root: LayerRoot, rootIndex: number, opts: EntryOptions): { own: UnitScan; units: RootUnit[] } {
+export function rootUnits(root: LayerRoot, rootIndex: number, opts: EntryOptions, previous?: ReadonlyMap<string, SkillEntry>): { own: UnitScan; units: RootUnit[] } {
   const links = new Map<string, ConfinementError>();
   let cut: ReturnType<typeof skillTreeUnits> = { found: [], units: [] };
   if (exists(root.dir)) {
@@ -93,7 +107,7 @@ export function rootUnits(root: LayerRoot, rootIndex: number, opts: EntryOptions
       // unreadable: nothing found, as skillDirsUnder
     }
   }
-  return { own: scanned(root, cut.found, links, opts), units: cut.units.map((u) => ({ ...u, root: rootIndex })) };
+  return { own: scanned(root, cut.found, links, opts, undefined, previous), units: cut.units.map((u) => ({ ...u, root: rootIndex })) };
 }
 
 /** The entries of one unit of a layer root from what readUnit (walk-read.ts) walked and read, on either thread. */
@@ -107,11 +121,11 @@ export function scanRead(root: LayerRoot, read: UnitRead, opts: EntryOptions): U
   return scanned(root, read.found, links, opts, files);
 }
 
-function scanned(root: LayerRoot, found: string[], links: Map<string, ConfinementError>, opts: EntryOptions, files?: Map<string, SkillFileRead | null>): UnitScan {
-  const visible = found.filter((d) => !hasHiddenSegment(relativeTo(root.dir, d)));
+function scanned(root: LayerRoot, found: string[], links: Map<string, ConfinementError>, opts: EntryOptions, files?: Map<string, SkillFileRead | null>, previous?: ReadonlyMap<string, SkillEntry>): UnitScan {
+  const visible = visibleFound(root, found);
   return {
     found: visible,
-    entries: visible.map((d) => entryFor(root, d, undefined, opts, files?.get(d))),
+    entries: visible.map((d) => entryFor(root, d, previous?.get(d), opts, files?.get(d))),
     links,
   };
 }
@@ -188,6 +202,9 @@ function relativeTo(root: string, d: string): string {
 }
 
 const hasHiddenSegment = (rel: string) => rel.startsWith(".") || rel.includes(path.sep + ".");
+
+/** The folders of a walk below a layer root that are not hidden (staging and trash folders are), in walk order. */
+export const visibleFound = (root: LayerRoot, found: string[]) => found.filter((d) => !hasHiddenSegment(relativeTo(root.dir, d)));
 
 /**
  * The skill file's mtime, size and ctime; "skill.md" counts too (it loads, with a warning from the skill checker).

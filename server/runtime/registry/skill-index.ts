@@ -17,7 +17,7 @@ import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
 export type { ChangeListener, IndexChange, RebuildStats } from "./index-change";
 
-const sameEntryOptions = (a: EntryOptions, b: EntryOptions) => JSON.stringify(a) === JSON.stringify(b);
+export const sameEntryOptions = (a: EntryOptions, b: EntryOptions) => JSON.stringify(a) === JSON.stringify(b);
 
 export class SkillIndex {
   private byId = new Map<string, SkillEntry>();
@@ -28,7 +28,7 @@ export class SkillIndex {
   private generation = 0;
   private watcher: RegistryWatcher | null = null;
   readonly bodies: BodyCache;
-  private readonly entryOptions: EntryOptions;
+  readonly entryOptions: EntryOptions;
   /** What the last build or rebuild did (null before the first). */
   lastRebuild: RebuildStats | null = null;
 
@@ -54,13 +54,13 @@ export class SkillIndex {
       entries?: EntryOptions;
       reuse?: SkillIndex;
       previous?: Map<string, SkillEntry>;
-      /** Walks and checks the roots when nothing is reused (the CLI's scan with a helper thread, scan-helper.ts). */
+      /** Walks and checks the roots (the CLI's scan with a helper thread, scan-helper.ts, given when nothing is reused; build-in-turns.ts). */
       scan?: RootsScanner;
     } = {},
   ): SkillIndex {
     const index = new SkillIndex(config, opts);
     const reusable = opts.previous ?? (opts.reuse && sameEntryOptions(opts.reuse.entryOptions, index.entryOptions) ? opts.reuse.byId : undefined);
-    index.rebuild({ cold: true, previous: reusable, scan: reusable?.size ? undefined : opts.scan });
+    index.rebuild({ cold: true, previous: reusable, scan: opts.scan });
     return index;
   }
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, writeSkill, type TempLayers } from "./test-support/registry";
 import { countUpTo } from "./watch";
+import { SlicedWatch, WATCH_SLICE } from "./watch-slices";
 
 let t: TempLayers;
 let index: SkillIndex | null = null;
@@ -102,4 +103,48 @@ describe("RegistryWatcher bounds", () => {
     expect(countUpTo(root, 1000, 8)).toBe(6);
     expect(countUpTo(root, 3, 8)).toBe(3);
   });
+});
+
+describe("the first watch of a big layer (issues 36/38)", () => {
+  it("is taken a slice of folders at a time, with turns of the event loop between, and follows every folder after", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".omniforge", "skills");
+    for (let i = 0; i < 200; i++) writeSkill(root, `skill-${i}`, { scripts: { "run.sh": "echo hi\n" }, body: "See references/guide.md.\n" });
+    for (let i = 0; i < 200; i++) fs.mkdirSync(path.join(root, `skill-${i}`, "references"));
+    const seen: string[] = [];
+    const watch = new SlicedWatch({ ignoreInitial: true, persistent: false, depth: 8 }, (_event, p) => seen.push(p), (e) => seen.push(`error: ${e.message}`), () => false);
+    // The folders watched, counted at every turn of the event loop while the watch starts.
+    const counts: number[] = [];
+    let started = false;
+    const count = () => {
+      counts.push(watch.folders());
+      if (!started) setImmediate(count);
+    };
+    setImmediate(count);
+    try {
+      await watch.start([root]);
+      started = true;
+      expect(watch.folders()).toBeGreaterThanOrEqual(600); // each skill folder, its scripts/ and references/
+      const steps = counts.slice(1).map((c, i) => c - counts[i]!);
+      // At most one slice of top folders (three folders each, and the root they sit in) came between two turns.
+      expect(Math.max(...steps)).toBeLessThanOrEqual(3 * WATCH_SLICE + 1);
+      // Every part follows the disk: a file deep in a folder of the last slice, and a folder made after the start.
+      fs.writeFileSync(path.join(root, "skill-199", "references", "guide.md"), "# guide\n");
+      await waitFor(() => seen.includes(path.join(root, "skill-199", "references", "guide.md")));
+      writeSkill(root, "late-one");
+      await waitFor(() => seen.includes(path.join(root, "late-one")));
+      fs.mkdirSync(path.join(root, "late-one", "references"));
+      fs.writeFileSync(path.join(root, "late-one", "references", "notes.md"), "# notes\n");
+      await waitFor(() => seen.includes(path.join(root, "late-one", "references", "notes.md")));
+      // A root no longer followed says nothing more.
+      watch.unwatch(root);
+      fs.writeFileSync(path.join(root, "skill-3", "references", "after.md"), "# after\n");
+      writeSkill(root, "after-unwatch");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen.filter((p) => p.includes("after"))).toEqual([]);
+    } finally {
+      await watch.close();
+    }
+    expect(seen.filter((p) => p.startsWith("error"))).toEqual([]);
+  }, 60_000);
 });

@@ -1,13 +1,15 @@
 // Follows the layer folders with chokidar and hands debounced batches of changed paths to the index.
 // Folders that do not exist yet (no enterprise skills until an admin deploys one) are polled for and added
-// when they appear, so nobody has to restart the console after creating them.
+// when they appear, so nobody has to restart the console after creating them. The first watch of a big layer is
+// taken a slice at a time (watch-slices.ts), so the console's first catalog read does not hold its thread.
 // Bounded on purpose (issue #12): links are never followed (a link to / would crawl /proc), the depth is the scan's,
 // and a layer with more than WATCH_LIMITS.maxPaths entries is rescanned on a timer instead of watched.
 import fs from "node:fs";
 import path from "node:path";
-import { type FSWatcher, watch } from "chokidar";
 import { WATCH_LIMITS } from "../../domain/vocabulary";
 import { SCAN_MAX_DEPTH } from "./scan";
+import { runInTurns, runNow } from "../turns";
+import { SlicedWatch } from "./watch-slices";
 
 const WATCH_DEPTH = SCAN_MAX_DEPTH + 2;
 
@@ -38,7 +40,7 @@ export interface WatchState {
 const IGNORED = /(^|[/\\])(node_modules|\.git)([/\\]|$)/;
 
 export class RegistryWatcher {
-  private fsw: FSWatcher | null = null;
+  private fsw: SlicedWatch | null = null;
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private firstPendingAt = 0;
@@ -60,6 +62,7 @@ export class RegistryWatcher {
   async start(): Promise<void> {
     this.polling = this.opts.usePolling === true;
     await this.open();
+    if (this.closed) return;
     this.poll = setInterval(() => this.addNewTargets(), this.opts.rootPollMs ?? 1000);
     this.poll.unref();
   }
@@ -68,12 +71,12 @@ export class RegistryWatcher {
     return { mode: this.polling ? "polling" : "notify", tooBig: [...this.big] };
   }
 
-  /** Roots over the budget are left to the timer; the rest are watched. */
-  private split(roots: string[]): string[] {
+  /** Roots over the budget are left to the timer; the rest are watched. `counts`: entries counted ahead (else counted now). */
+  private split(roots: string[], counts?: Map<string, number>): string[] {
     const max = this.opts.maxPaths ?? WATCH_LIMITS.maxPaths;
     const small: string[] = [];
     for (const r of roots) {
-      if (countUpTo(r, max + 1, WATCH_DEPTH) > max) {
+      if ((counts?.get(r) ?? countUpTo(r, max + 1, WATCH_DEPTH)) > max) {
         if (!this.big.has(r)) {
           this.big.add(r);
           this.opts.onError?.(new Error(`${r} holds more than ${max} files and folders: too big to watch; it is rescanned every ${Math.round((this.opts.bigRootPollMs ?? WATCH_LIMITS.pollMs) / 1000)} s instead`));
@@ -92,22 +95,16 @@ export class RegistryWatcher {
   private async open(): Promise<void> {
     const existing = this.targets().filter(isDir);
     this.watched = new Set(existing);
-    const small = this.split(existing);
-    const fsw = watch(small, {
-      ignoreInitial: true,
-      persistent: false,
-      followSymlinks: false,
-      depth: WATCH_DEPTH,
-      ignored: (p: string) => IGNORED.test(p),
-      usePolling: this.polling,
-      interval: 1000,
-      binaryInterval: 1000,
-    });
+    // Counted a slice per turn: the console's first catalog read starts the watch while health is being asked.
+    const counts = new Map<string, number>();
+    for (const r of existing) counts.set(r, await runInTurns(countSteps(r, (this.opts.maxPaths ?? WATCH_LIMITS.maxPaths) + 1, WATCH_DEPTH)));
+    if (this.closed) return; // closed while counting
+    const small = this.split(existing, counts);
+    const ignored = (p: string) => IGNORED.test(p);
+    const options = { ignoreInitial: true, persistent: false, followSymlinks: false, depth: WATCH_DEPTH, ignored, usePolling: this.polling, interval: 1000, binaryInterval: 1000 };
+    const fsw = new SlicedWatch(options, (_event, p) => this.queue(p), (e) => this.failed(e), ignored);
     this.fsw = fsw;
-    fsw.on("all", (_event, p) => this.queue(p));
-    fsw.on("error", (e) => this.failed(e instanceof Error ? e : new Error(String(e))));
-    // chokidar never says "ready" for an empty list (every root missing or too big).
-    if (small.length) await new Promise<void>((resolve) => fsw.once("ready", () => resolve()));
+    await fsw.start(small);
   }
 
   /** Out of inotify watches (ENOSPC) or file handles (EMFILE): keep following the disk by polling. */
@@ -190,8 +187,18 @@ export class RegistryWatcher {
 
 /** Entries below root (links not followed, hidden and dependency folders skipped), counting stops at `limit`. */
 export function countUpTo(root: string, limit: number, maxDepth: number): number {
+  return runNow(countSteps(root, limit, maxDepth));
+}
+
+/** Folders read between two pauses of countSteps (a layer of 600 real skills is about 2,000 folders). */
+const COUNT_SLICE = 100;
+
+/** countUpTo as steps: a pause after every COUNT_SLICE folders read (a first watch of 10,000 entries held the thread 0.1-0.2 s). */
+function countSteps(root: string, limit: number, maxDepth: number): Generator<void, number> {
   let n = 0;
-  const walk = (dir: string, depth: number) => {
+  let read = 0;
+  function* walk(dir: string, depth: number): Generator<void, void> {
+    if (++read % COUNT_SLICE === 0) yield;
     let list: fs.Dirent[];
     try {
       list = fs.readdirSync(dir, { withFileTypes: true });
@@ -200,12 +207,14 @@ export function countUpTo(root: string, limit: number, maxDepth: number): number
     }
     for (const d of list) {
       if (++n >= limit) return;
-      if (d.isDirectory() && depth < maxDepth && !IGNORED.test(d.name)) walk(path.join(dir, d.name), depth + 1);
+      if (d.isDirectory() && depth < maxDepth && !IGNORED.test(d.name)) yield* walk(path.join(dir, d.name), depth + 1);
       if (n >= limit) return;
     }
-  };
-  walk(root, 0);
-  return n;
+  }
+  return (function* () {
+    yield* walk(root, 0);
+    return n;
+  })();
 }
 
 function isDir(p: string): boolean {

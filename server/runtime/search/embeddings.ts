@@ -156,9 +156,19 @@ export class VectorStore {
     }
   }
 
+  /** Drops every kept vector, here and in the file: the model behind the endpoint's name changed (its dimension did). */
+  forget(): void {
+    this.data = { model: this.cfg.model, url: this.cfg.url, dims: 0, vectors: {}, owners: {} };
+    this.write();
+  }
+
   /** Writes the store (atomically, private), with what another process kept meanwhile merged in. */
   save(): void {
     this.refresh();
+    this.write();
+  }
+
+  private write(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.data), { mode: 0o600 });

@@ -1,6 +1,6 @@
 // Meaning fused with words, against a scripted embeddings server on 127.0.0.1 (test-support.ts): the fused
 // ranking and its explanation, vectors kept per SKILL.md digest, and each failure falling back to the lexical
-// ranking, said once.
+// ranking, said once per outage, with the endpoint tried again after a back-off counted on a clock the test moves.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { useTestHome } from "../../test-support/test-home";
 import { VectorStore } from "./embeddings";
 import { scriptedEmbeddings, type EmbeddingsServer } from "./test-support/search";
 import { SkillSearch, type SearchResult } from "./engine";
-import { HybridRanker, type MeaningSkill } from "./hybrid";
+import { HybridRanker, type MeaningSkill, RETRY_FIRST_MS } from "./hybrid";
 
 const SKILLS: MeaningSkill[] = [
   { id: "wetlab", name: "wetlab-assays", description: "Order binding assays for antibodies from a partner laboratory.", digest: "d-wetlab-1" },
@@ -31,10 +31,10 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     // fromText keys hits by name; the ranker's skills by id.
     return { ...r, hits: r.hits.map((h) => ({ ...h, id: SKILLS.find((s) => s.name === h.name)!.id, why: h.why, matched: h.matched })) };
   };
-  // A ranker over `skills` as a new process would make it (its own store read from the data home).
-  const ranker = (skills = SKILLS, timeoutMs?: number) => {
+  // A ranker over `skills` as a new process would make it (its own store read from the data home), on `clock`.
+  const ranker = (skills = SKILLS, timeoutMs?: number, clock = { ms: 0 }) => {
     const cfg = { url: server.url, model: "scripted-1", ...(timeoutMs ? { timeoutMs } : {}) };
-    const r = new HybridRanker(cfg, new VectorStore(t.home, cfg));
+    const r = new HybridRanker(cfg, new VectorStore(t.home, cfg), { now: () => clock.ms });
     return { rank: (request: string, lexical: SearchResult) => r.rank(request, lexical, skills) };
   };
   beforeAll(async () => {
@@ -102,19 +102,109 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     ["hang", /^embeddings\.timeout: no answer within 0 s$/],
     ["short-request-vectors", /^embeddings\.dimension: the request's vector has 3 dimensions, the skills' 4$/],
   ] as const) {
-    it(`falls back to the lexical ranking when the endpoint ${mode === "hang" ? "does not answer" : mode === "error" ? "answers 500" : "returns a vector of another dimension"}, and says so once`, async () => {
+    it(`falls back to the lexical ranking when the endpoint ${mode === "hang" ? "does not answer" : mode === "error" ? "answers 500" : "returns a vector of another dimension"}, says so once, and fuses again once it answers after the back-off`, async () => {
       server.mode = mode;
-      const h = ranker(SKILLS, 300);
+      const clock = { ms: 1_000_000 };
+      const h = ranker(SKILLS, 300, clock);
       const words = lexical();
       const first = await h.rank(REQUEST, words);
       expect(first.ranking).toBe("lexical");
       expect(first.fallback).toMatch(code);
+      expect(first.retryInMs).toBe(RETRY_FIRST_MS);
       expect(first.hits.map((x) => x.name)).toEqual(words.hits.map((x) => x.name));
       const calls = server.calls.length;
       const second = await h.rank(REQUEST, words);
       expect(second.ranking).toBe("lexical");
       expect(second.fallback).toBeUndefined();
-      expect(server.calls.length).toBe(calls); // not asked again
+      expect(server.calls.length).toBe(calls); // not asked again during the back-off
+      server.mode = "ok";
+      clock.ms += RETRY_FIRST_MS - 1;
+      expect((await h.rank(REQUEST, words)).ranking).toBe("lexical");
+      expect(server.calls.length).toBe(calls); // the endpoint is back, but its back-off has not passed
+      clock.ms += 1;
+      const back = await h.rank(REQUEST, words);
+      expect(back.ranking).toBe("hybrid");
+      expect(back.hits[0]!.name).toBe("wetlab-assays");
+      expect(back.recovered).toBe("after 30 s by words only");
+      expect(server.calls.length).toBeGreaterThan(calls);
+      const later = await h.rank(REQUEST, words);
+      expect(later.ranking).toBe("hybrid");
+      expect(later.recovered).toBeUndefined();
     });
   }
+
+  it("a try after the back-off that fails again doubles the wait, quietly; an answer resets it", async () => {
+    server.mode = "error";
+    const clock = { ms: 0 };
+    const h = ranker(SKILLS, 300, clock);
+    const words = lexical();
+    const asked = async (atMs: number) => {
+      clock.ms = atMs;
+      const before = server.calls.length;
+      const r = await h.rank(REQUEST, words);
+      return { asked: server.calls.length > before, ranking: r.ranking, said: r.fallback ?? r.recovered ?? null };
+    };
+    expect(await asked(0)).toEqual({ asked: true, ranking: "lexical", said: "embeddings.http: the server answered 500" });
+    expect(await asked(30_000)).toEqual({ asked: true, ranking: "lexical", said: null }); // tried, failed: the wait is 60 s now
+    expect(await asked(89_999)).toEqual({ asked: false, ranking: "lexical", said: null });
+    expect(await asked(90_000)).toEqual({ asked: true, ranking: "lexical", said: null }); // 120 s now
+    expect(await asked(209_999)).toEqual({ asked: false, ranking: "lexical", said: null });
+    server.mode = "ok";
+    expect(await asked(210_000)).toEqual({ asked: true, ranking: "hybrid", said: "after 210 s by words only" });
+    // A new outage starts from the first wait again, and is said again.
+    server.mode = "error";
+    expect(await asked(300_000)).toEqual({ asked: true, ranking: "lexical", said: "embeddings.http: the server answered 500" });
+    expect(await asked(330_000)).toEqual({ asked: true, ranking: "lexical", said: null });
+  });
+
+  it("another model served under the same name: a wrong dimension until the back-off, then the skills embedded again", async () => {
+    const clock = { ms: 0 };
+    const h = ranker(SKILLS, 300, clock);
+    const words = lexical();
+    expect((await h.rank(REQUEST, words)).ranking).toBe("hybrid"); // the skills kept in 4 dimensions
+    server.mode = "other-model";
+    const first = await h.rank(REQUEST, words);
+    expect(first.fallback).toBe("embeddings.dimension: the request's vector has 3 dimensions, the skills' 4");
+    server.calls.length = 0;
+    clock.ms = RETRY_FIRST_MS;
+    const back = await h.rank(REQUEST, words);
+    expect(back.ranking).toBe("hybrid");
+    expect(back.recovered).toBe("after 30 s by words only");
+    expect(server.calls).toEqual([1, 1, 4]); // the request, one skill to see the model changed, the four skills
+    // The data home keeps the new model's vectors: a new process embeds only the request.
+    server.calls.length = 0;
+    expect((await ranker(SKILLS, 300).rank(REQUEST, words)).ranking).toBe("hybrid");
+    expect(server.calls).toEqual([1]);
+  });
+
+  it("an endpoint whose request vectors stay shorter than its skill vectors stays a failure after the back-off", async () => {
+    server.mode = "short-request-vectors";
+    const clock = { ms: 0 };
+    const h = ranker(SKILLS, 300, clock);
+    expect((await h.rank(REQUEST, lexical())).fallback).toMatch(/^embeddings\.dimension/);
+    clock.ms = RETRY_FIRST_MS;
+    const again = await h.rank(REQUEST, lexical());
+    expect(again.ranking).toBe("lexical");
+    expect(again.fallback).toBeUndefined();
+    clock.ms = RETRY_FIRST_MS + 59_999;
+    const calls = server.calls.length;
+    expect((await h.rank(REQUEST, lexical())).ranking).toBe("lexical");
+    expect(server.calls.length).toBe(calls); // the wait doubled to 60 s
+  });
+
+  it("while one ranking tries a silent endpoint again, the others rank by words at once instead of waiting on it", async () => {
+    server.mode = "error";
+    const clock = { ms: 0 };
+    const h = ranker(SKILLS, 300, clock);
+    const words = lexical();
+    await h.rank(REQUEST, words);
+    server.mode = "hang";
+    clock.ms = RETRY_FIRST_MS;
+    const order: string[] = [];
+    const probe = h.rank(REQUEST, words).then((r) => order.push(`probe ${r.ranking}`));
+    const other = h.rank(REQUEST, words).then((r) => order.push(`other ${r.ranking}${r.fallback ? " said" : ""}`));
+    await Promise.all([probe, other]);
+    // The probe waited for its timeout (300 ms); the other answered before it, by words, and said nothing new.
+    expect(order).toEqual(["other lexical", "probe lexical"]);
+  });
 });

@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
+import { serveFetch } from "../../test-support/http-server";
 import { useSkillsTestHome } from "../../test-support/test-home";
-import { indexFor, onRefreshAll, watchSummary } from "./catalog";
+import { healthReport, type HealthReport } from "../health";
+import { indexFor, onRefreshAll, refreshAll, watchSummary } from "./catalog";
 
 const h = useSkillsTestHome();
 beforeEach(() => {
@@ -61,5 +63,37 @@ describe("a single-user install's agent folders (OMNIFORGE_PERSONAL_AGENT_FOLDER
     // The what-if "nobody" has no personal layer at all.
     expect(layerConfigFor(null, h.dataHome, { HOME: userHome, OMNIFORGE_PERSONAL_AGENT_FOLDERS: "1" }).agentUserDirs).toBeUndefined();
     fs.rmSync(userHome, { recursive: true, force: true });
+  });
+});
+
+describe("the first catalog read after start", () => {
+  it("leaves /api/health answering while it reads 600 skills, and serves what the console wrote meanwhile", async () => {
+    const dirs = Array.from({ length: 600 }, (_, i) => path.join(h.dataHome.home, "enterprise/skills", `skill-${i}`));
+    for (const [i, dir] of dirs.entries()) writeSkillOnDisk(dir, { "SKILL.md": skillMd(`skill-${i}`) });
+    const server = await serveFetch(async () => Response.json(await healthReport(h.db)));
+    try {
+      // A probe's first request before the read: its connection is open, as a load balancer's would be.
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      let read = false;
+      let rewritten = false;
+      const first = indexFor("alice", h.dataHome).finally(() => (read = true));
+      // A turn into the read, every skill saved again (as the editor's save does: the file, then refreshAll), so
+      // the ones the read has checked already are stale unless it looks at them again.
+      setImmediate(() => {
+        for (const [i, dir] of dirs.entries()) writeSkillOnDisk(dir, { "SKILL.md": skillMd(`skill-${i}`, `Saved again, skill ${i}. Use when testing.`) });
+        refreshAll(dirs);
+        rewritten = true;
+      });
+      const answers: HealthReport[] = [];
+      while (!read) answers.push((await (await fetch(`${server.url}/api/health`)).json()) as HealthReport);
+      const index = await first;
+      expect(rewritten).toBe(true);
+      // Answered while no index was there yet: the read left the thread to the health requests.
+      expect(answers.filter((a) => a.status === "ok" && a.watcher.indexes === 0).length).toBeGreaterThan(0);
+      expect(index.size).toBe(600);
+      expect(index.entries().filter((e) => e.description.startsWith("Saved again")).length).toBe(600);
+    } finally {
+      await server.close();
+    }
   });
 });

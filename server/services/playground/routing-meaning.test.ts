@@ -42,7 +42,7 @@ it("fuses meaning with words in a turn, and says once that a failing endpoint le
   server.mode = "error";
   const down = { OMNIFORGE_EMBEDDINGS_URL: server.url, OMNIFORGE_EMBEDDINGS_MODEL: "scripted-playground-down" };
   const first = await turn(down, s.id);
-  expect(started(first).routing).toEqual(["the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only from now on"]);
+  expect(started(first).routing).toEqual(["the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only until it answers again (tried again in 30 s, then less often while it fails)"]);
   expect(selected(first)).toMatchObject({ skill: "release-notes" });
   expect(selected(first)!.reason).not.toMatch(/found by/);
   const second = await turn(down, s.id);

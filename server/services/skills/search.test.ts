@@ -45,7 +45,7 @@ describe("console skill search", () => {
       expect(fused.hits[0]!.why).toMatch(/found by words #2, meaning #1 \(similarity [01]\.\d\d\)$/);
       server.mode = "error";
       const down = { ...env, OMNIFORGE_EMBEDDINGS_MODEL: "scripted-console-down" };
-      expect((await searchSkills(author, request, 10, down)).notes).toEqual(["the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only from now on"]);
+      expect((await searchSkills(author, request, 10, down)).notes).toEqual(["the embeddings endpoint failed (embeddings.http: the server answered 500): ranked by words only until it answers again (tried again in 30 s, then less often while it fails)"]);
       const later = await searchSkills(author, request, 10, down);
       expect(later.notes).toEqual([]);
       expect(later.hits[0]!.name).toBe("design-notes");

@@ -17,7 +17,8 @@ export function vectorOf(text: string, dims = CONCEPTS.length): number[] {
   return Array.from({ length: dims }, (_, i) => 0.01 + (CONCEPTS[i] ?? []).filter((w) => t.includes(w)).length);
 }
 
-export type ServerMode = "ok" | "error" | "hang" | "short-request-vectors";
+/** `other-model`: every vector one dimension shorter, as when another model is served under the same name. */
+export type ServerMode = "ok" | "error" | "hang" | "short-request-vectors" | "other-model";
 
 export interface EmbeddingsServer {
   url: string;
@@ -39,7 +40,7 @@ export async function scriptedEmbeddings(): Promise<EmbeddingsServer> {
       if (state.mode === "hang") return; // never answers: the client's timeout ends the wait
       if (state.mode === "error") return void res.writeHead(500, { "content-type": "application/json" }).end('{"error":"model not loaded"}');
       // A single input is the request: in this mode its vector has one dimension less than the skills'.
-      const dims = state.mode === "short-request-vectors" && input.length === 1 ? CONCEPTS.length - 1 : CONCEPTS.length;
+      const dims = state.mode === "other-model" || (state.mode === "short-request-vectors" && input.length === 1) ? CONCEPTS.length - 1 : CONCEPTS.length;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", data: input.map((t, index) => ({ object: "embedding", index, embedding: vectorOf(t, dims) })) }));
     });
