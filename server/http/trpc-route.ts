@@ -54,7 +54,7 @@ async function handle(req: Request, deps: TrpcRouteDeps): Promise<Response> {
     const reason = crossSiteReason(req.headers, deps.allowedOrigins);
     if (reason) {
       const ctx = await contextOf(deps, bearer);
-      const tenant = ctx.user ? await soleTenant(ctx.db, ctx.user.id).catch(() => undefined) : undefined;
+      const tenant = ctx.user ? await soleTenant(ctx.db, ctx.user).catch(() => undefined) : undefined;
       ctx.audit.record({
         type: "access_denied",
         actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
