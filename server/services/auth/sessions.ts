@@ -8,6 +8,7 @@ import { preparedQuery } from "../../../db/prepared";
 import { authSessions, userTenants, users } from "../../../db/schema";
 import { SESSION_IDLE_MAX_MS, SESSION_KEEP_ENDED_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
 import type { Role } from "../../domain/vocabulary";
+import { noteStamp, stampColumns } from "../policy/request-stamp";
 
 export type SessionEndReason = "sign_out" | "user_disabled" | "signed_out_everywhere" | "password_changed" | "password_reset";
 
@@ -35,9 +36,10 @@ export async function startSession(db: Db, userId: string, ip: string, now = new
 
 // Every request asks this: prepared once per connection. The user's tenants come in the same round trip (one row per
 // tenant, at most TENANTS_PER_USER_MAX): the tenant middleware and most doors asked for them again, one query each.
+// So does the policy's stamp, which the request's policy reads then use (policy/request-stamp.ts).
 const sessionRow = preparedQuery((db) =>
   db
-    .select({ s: authSessions, u: users, tenant: userTenants.tenant })
+    .select({ s: authSessions, u: users, tenant: userTenants.tenant, ...stampColumns })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .leftJoin(userTenants, eq(userTenants.userId, authSessions.userId))
@@ -53,6 +55,7 @@ export async function sessionUser(db: Db, token: { userId?: string; sid?: string
   if (!token.userId || !token.sid) return null;
   const rows = await sessionRow(db).execute({ sid: token.sid });
   const row = rows[0];
+  if (row) noteStamp({ value: row.policyValue, approved: String(row.approvedStamp) });
   if (!row || row.s.userId !== token.userId || row.s.endedAt || row.u.disabled) return null;
   const idle = now.getTime() - row.s.lastSeenAt.getTime();
   if (idle > SESSION_IDLE_MAX_MS) return null;
