@@ -201,7 +201,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const seenBackSeconds = await propagation(admins[1]!, admins[0]!, "propagation-probe-b");
     const { rows } = (await people[0]!.client.query<{ rows: { ref: unknown }[] }>("skill.list", { limit: 1 }))!;
     const session = await people[0]!.client.mutate<{ id: string }>("playground.create", { title: "round trips", provider: "offline" });
-    const roundTrips = await roundTripsPerProcedure(counter, people[0]!.client, rows[0]!.ref, session.id);
+    const roundTrips = await roundTripsPerProcedure(counter, people[0]!.client, rows[0]!.ref, session.id, () => groupCpuMs(servers[people[0]!.server]!.child.pid!));
     const steadyReport = {
       seconds: SECONDS,
       loadAverage1m: steady.loadAverage1m,

@@ -43,10 +43,11 @@ export class StatementCounter {
 }
 
 /**
- * Each read of the mix on its own, `times` in a row from one person: the statements per call. A quiet second before
- * counts what the servers do by themselves (the index's poll, the jobs), so it can be told apart.
+ * Each read of the mix on its own, `times` in a row from one person: the statements per call, and the CPU per call of
+ * the server that answers (`cpuMs`, its process group's; CPU time, which other work on the host does not add to the
+ * way it adds to latency). A quiet moment first counts what the servers do by themselves (the index's poll, the jobs).
  */
-export async function roundTripsPerProcedure(counter: StatementCounter, c: Client, skillRef: unknown, playgroundSession: string, times = 20) {
+export async function roundTripsPerProcedure(counter: StatementCounter, c: Client, skillRef: unknown, playgroundSession: string, cpuMs: () => number | null, times = 50) {
   const probes: [string, () => Promise<unknown>][] = [
     ["(servers idle, 1 s)", () => new Promise((r) => setTimeout(r, 1000 / times))],
     ["skill.list", () => c.query("skill.list", { limit: 100 }, false)],
@@ -57,12 +58,15 @@ export async function roundTripsPerProcedure(counter: StatementCounter, c: Clien
     ["playground.list", () => c.query("playground.list", {}, false)],
     ["health", () => c.health()],
   ];
-  const out: Record<string, { perCall: number; top: StatementCount["top"] }> = {};
+  const out: Record<string, { perCall: number; cpuMsPerCall: number | null; top: StatementCount["top"] }> = {};
   for (const [label, call] of probes) {
     await counter.reset();
+    const cpu0 = cpuMs();
     for (let i = 0; i < times; i++) await call();
+    const cpu1 = cpuMs();
     const n = await counter.count("omniforge", 6);
-    out[label] = { perCall: r1(n.calls / times), top: n.top.map((t) => ({ calls: r1(t.calls / times), query: t.query })) };
+    const cpuMsPerCall = cpu0 === null || cpu1 === null ? null : r1((cpu1 - cpu0) / times);
+    out[label] = { perCall: r1(n.calls / times), cpuMsPerCall, top: n.top.map((t) => ({ calls: r1(t.calls / times), query: t.query })) };
   }
   return out;
 }
