@@ -202,6 +202,9 @@ export async function run(): Promise<Record<string, unknown>> {
     const { rows } = (await people[0]!.client.query<{ rows: { ref: unknown }[] }>("skill.list", { limit: 1 }))!;
     const session = await people[0]!.client.mutate<{ id: string }>("playground.create", { title: "round trips", provider: "offline" });
     const roundTrips = await roundTripsPerProcedure(counter, people[0]!.client, rows[0]!.ref, session.id, () => groupCpuMs(servers[people[0]!.server]!.child.pid!));
+    // Counted: its connection is closed before the phases that kill a server and stop PostgreSQL.
+    await counter.close();
+    counter = undefined;
     const steadyReport = {
       seconds: SECONDS,
       loadAverage1m: steady.loadAverage1m,

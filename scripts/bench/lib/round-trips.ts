@@ -18,6 +18,8 @@ export class StatementCounter {
   /** The extension in the console's database, through the cluster's administrator (pg_stat_statements needs it). */
   static async open(cluster: ThrowawayCluster, database: string): Promise<StatementCounter> {
     const admin = new pg.Client({ connectionString: cluster.urlFor(database) });
+    // The bench stops PostgreSQL on purpose later: a connection it ends must not end the bench (an unheard "error").
+    admin.on("error", () => {});
     await admin.connect();
     await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
     return new StatementCounter(admin);
