@@ -80,14 +80,16 @@ export function isOpen(db: Db): boolean {
   return db.$client.open;
 }
 
-/** One round trip to the database: resolves when it answers, throws when it does not. */
-export async function ping(db: Db): Promise<void> {
+/**
+ * One round trip to the database (the health probe's): its migration level when it answers, a throw when it does not.
+ * A ping and the level were three statements a probe on PostgreSQL; the level's own query answers both.
+ */
+export async function ping(db: Db): Promise<number> {
   const pool = postgresPool(db);
-  if (pool) {
-    // Once more when the connection failed: after the database restarts, the pool may lend one it has not yet heard
-    // is gone, and drops it when it fails. A database still down fails the second try at once too.
-    await pool.query("SELECT 1").catch((e: unknown) => (databaseUnreachableMessage(e) ? pool.query("SELECT 1") : Promise.reject(e)));
-  } else db.$client.prepare("SELECT 1").get();
+  // Once more when the connection failed: after the database restarts, the pool may lend one it has not yet heard
+  // is gone, and drops it when it fails. A database still down fails the second try at once too.
+  if (pool) return postgresMigrationLevel({ $client: pool }).catch((e: unknown) => (databaseUnreachableMessage(e) ? postgresMigrationLevel({ $client: pool }) : Promise.reject(e)));
+  return migrationLevel(db);
 }
 
 /** The migration level: how many of its dialect's migrations the database has recorded (drizzle's journal). */

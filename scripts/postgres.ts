@@ -68,8 +68,11 @@ function runServerTool(bin: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`${path.basename(bin)} failed (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout || "").trim().slice(-2000)}`);
 }
 
-/** Makes and starts a cluster; trust authentication, reachable only on 127.0.0.1 and through its own socket folder. */
-export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+/**
+ * Makes and starts a cluster; trust authentication, reachable only on 127.0.0.1 and through its own socket folder.
+ * `statements` loads pg_stat_statements, so a bench can count the statements each request costs.
+ */
+export async function startThrowawayCluster(opts: { statements?: boolean } = {}): Promise<ThrowawayCluster> {
   const bin = ensurePostgres();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "omniforge-pg-"));
   const data = path.join(dir, "data");
@@ -80,7 +83,7 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
     runServerTool(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
     // The port is free when we ask; another process could take it before the server binds, which pg_ctl then reports.
     const port = await freePort();
-    const serverOpts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+    const serverOpts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off${opts.statements ? " -c shared_preload_libraries=pg_stat_statements" : ""}`;
     const startServer = () => runServerTool(path.join(bin, "pg_ctl"), ["-D", data, "-o", serverOpts, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]);
     startServer();
     started = true;

@@ -27,6 +27,8 @@ export interface SessionUser {
   role: Role;
   /** The server-side session of this request (absent for callers built in tests). */
   sid?: string;
+  /** The user's tenants as the session's read found them; absent (callers built in tests), each door reads them. */
+  tenants?: readonly string[];
 }
 
 let proxies: TrustedProxies | undefined;

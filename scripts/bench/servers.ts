@@ -3,7 +3,10 @@
 // their own ports, a reverse proxy in front, 20 people signed in through the proxy and spread over the two servers
 // (the load mix of load.ts: 16 browsing, 4 chatting in the playground). Then, one after the other:
 // - steady: the mix for SERVERS_BENCH_SECONDS (30); errors, the reads' p50/p99 per server with the load average, and
-//   how long a skill made on one server takes to be served by the other (target 5 s);
+//   how long a skill made on one server takes to be served by the other (target 5 s); what a request costs, in ratios
+//   a noisy host does not move: each server's CPU per request, the database statements per request (counted by
+//   pg_stat_statements), the bench process's own CPU per request (the clients and the proxy), then each read's
+//   statements on its own. SERVERS_BENCH_ONLY=steady stops there;
 // - sign-in limit: eleven wrong passwords for one account, alternating servers: the eleventh is refused;
 // - SIGKILL: the mix again with two people making skills (one per server); halfway, server A's process group gets
 //   SIGKILL. Every write a client saw acknowledged must be in the database (its version row and its audit row),
@@ -24,17 +27,19 @@ import { auditEvents, skillVersions } from "../../db/schema";
 import { verifyCopiedChain } from "../../server/cli/commands/db-copy-chain";
 import { staleBuild } from "../build-stamp";
 import { postgresBinDir, startThrowawayCluster } from "../postgres";
-import { stopConsole } from "./lib/console-process";
+import { groupCpuMs, stopConsole } from "./lib/console-process";
 import { Client, Recorder } from "./lib/load-client";
 import { mix, r1, summarize, type ProcedureFigures } from "./lib/load-mix";
 import { REAL_SKILLS } from "./lib/load-seed";
 import { UPSTREAM_HEADER } from "./lib/proxy";
+import { roundTripsPerProcedure, StatementCounter } from "./lib/round-trips";
 import { benchConnection, createConsoleDatabase, freePort, proxyInFront, sharedDataHome, startTeamServer, type TeamServer } from "./lib/team-setup";
 
 export const name = "servers";
 
 const repo = path.resolve(import.meta.dirname, "..", "..");
 const SECONDS = Number(process.env.SERVERS_BENCH_SECONDS ?? 30);
+const STEADY_ONLY = process.env.SERVERS_BENCH_ONLY === "steady";
 const OUTAGE_SECONDS = 10;
 const SKILLS = 600;
 const BROWSERS = 16;
@@ -54,6 +59,7 @@ function serverFigures(rec: Recorder, elapsed: number) {
   const reads = READS.map((r) => perProcedure[r]).filter((f): f is ProcedureFigures => !!f);
   const errors = Object.values(perProcedure).reduce((a, f) => a + f.errors, 0);
   return {
+    requests: all,
     requestsPerSecond: r1(all / elapsed),
     errors,
     readsP50Ms: reads.length ? Math.max(...reads.map((f) => f.p50)) : null,
@@ -111,17 +117,40 @@ function skillMaker(c: Client, prefix: string, until: () => boolean) {
   return { acked, refused: () => refused, done };
 }
 
+/**
+ * What the steady phase's requests cost: each server's CPU (its process group) per request, the database's statements
+ * per request (both servers together, the propagation probe's few included), and the bench's own CPU per request (the
+ * 20 clients and the proxy, which share the cores with what they measure).
+ */
+async function steadyCost(servers: TeamServer[], cpuBefore: (number | null)[], benchCpuBefore: NodeJS.CpuUsage, figures: { requests: number }[], counter: StatementCounter) {
+  const cpu = servers.map((s, i) => {
+    const [now, before] = [groupCpuMs(s.child.pid!), cpuBefore[i]];
+    return now === null || before === null || before === undefined ? null : r1((now - before) / Math.max(1, figures[i]!.requests));
+  });
+  const bench = process.cpuUsage(benchCpuBefore);
+  const requests = figures.reduce((a, f) => a + f.requests, 0);
+  const statements = await counter.count();
+  return {
+    cpuMsPerRequest: { A: cpu[0], B: cpu[1] },
+    benchCpuMsPerRequest: r1((bench.user + bench.system) / 1000 / Math.max(1, requests)),
+    statementsPerRequest: r1(statements.calls / Math.max(1, requests)),
+    statementsMostCalled: statements.top,
+  };
+}
+
 export async function run(): Promise<Record<string, unknown>> {
   if (!fs.existsSync(REAL_SKILLS)) return { skipped: `${REAL_SKILLS} is absent (set OMNIFORGE_SHARED_DIR)` };
   if (!postgresBinDir()) return { skipped: "no PostgreSQL server installed (apt-get install postgresql)" };
   // Built once here: two servers finding a stale build would both rebuild at once.
   if (staleBuild(repo)) spawnSync(tsx, ["scripts/start.ts", "--build-only"], { cwd: repo, stdio: "inherit" });
-  const cluster = await startThrowawayCluster();
+  const cluster = await startThrowawayCluster({ statements: true });
   const servers: TeamServer[] = [];
   let home = "";
   let proxy: Awaited<ReturnType<typeof proxyInFront>> | undefined;
+  let counter: StatementCounter | undefined;
   try {
     const databaseUrl = createConsoleDatabase(cluster, randomBytes(12).toString("hex"));
+    counter = await StatementCounter.open(cluster, "omniforge");
     // One more account than people: it only ever meets the sign-in limit, with no sign-in of its own counted before.
     const shared = await sharedDataHome(SKILLS, BROWSERS + CHATTERS + 1, databaseUrl);
     home = shared.home;
@@ -161,11 +190,33 @@ export async function run(): Promise<Record<string, unknown>> {
     const admins = [0, 1].map((s) => new Client(servers[s]!.base, { origin: proxy!.base, forwardedFor: `10.21.0.${s + 1}` }));
     for (const a of admins) a.cookie = people[0]!.client.cookie;
     let seenAfterSeconds = NaN;
+    await counter.reset();
+    const cpuBefore = servers.map((s) => groupCpuMs(s.child.pid!));
+    const benchCpuBefore = process.cpuUsage();
     const steady = await mixOnBoth(people, SECONDS, {}, async () => {
       await new Promise((r) => setTimeout(r, (SECONDS * 1000) / 3));
       seenAfterSeconds = await propagation(admins[0]!, admins[1]!, "propagation-probe-a");
     });
+    const cost = await steadyCost(servers, cpuBefore, benchCpuBefore, steady.servers, counter);
     const seenBackSeconds = await propagation(admins[1]!, admins[0]!, "propagation-probe-b");
+    const { rows } = (await people[0]!.client.query<{ rows: { ref: unknown }[] }>("skill.list", { limit: 1 }))!;
+    const session = await people[0]!.client.mutate<{ id: string }>("playground.create", { title: "round trips", provider: "offline" });
+    const roundTrips = await roundTripsPerProcedure(counter, people[0]!.client, rows[0]!.ref, session.id, () => groupCpuMs(servers[people[0]!.server]!.child.pid!));
+    // Counted: its connection is closed before the phases that kill a server and stop PostgreSQL.
+    await counter.close();
+    counter = undefined;
+    const steadyReport = {
+      seconds: SECONDS,
+      loadAverage1m: steady.loadAverage1m,
+      A: steady.servers[0],
+      B: steady.servers[1],
+      cost,
+      roundTripsPerCall: roundTrips,
+      madeOnASeenOnBSeconds: seenAfterSeconds,
+      madeOnBSeenOnASeconds: seenBackSeconds,
+      targets: { errors: 0, readsP99Ms: 200, seenOnOtherSeconds: 5 },
+    };
+    if (STEADY_ONLY) return { steady: steadyReport };
 
     // The sign-in limit across the two real servers: ten wrong passwords alternating, the eleventh refused on
     // either, the right password too; each attempt from another address, so only the account's limit counts.
@@ -241,15 +292,7 @@ export async function run(): Promise<Record<string, unknown>> {
       const chain = await verifyCopiedChain(db as unknown as PgDb, home);
       return {
         setup: { servers: 2, database: "PostgreSQL (throw-away cluster)", people: users.length, skills: SKILLS, signInsThroughProxyPerServer: signInsPerServer, healthThroughProxy: healthCheck },
-        steady: {
-          seconds: SECONDS,
-          loadAverage1m: steady.loadAverage1m,
-          A: steady.servers[0],
-          B: steady.servers[1],
-          madeOnASeenOnBSeconds: seenAfterSeconds,
-          madeOnBSeenOnASeconds: seenBackSeconds,
-          targets: { errors: 0, readsP99Ms: 200, seenOnOtherSeconds: 5 },
-        },
+        steady: steadyReport,
         signInLimit: { attempts: limitOutcomes, expected: "10 wrong password, then too many attempts (the 11th on B, the 12th with the right password on A)" },
         sigkill: {
           loadAverage1m: killed.loadAverage1m,
@@ -291,6 +334,7 @@ export async function run(): Promise<Record<string, unknown>> {
   } finally {
     for (const s of servers) await stopConsole(s.child).catch(() => {});
     await proxy?.close();
+    await counter?.close().catch(() => {});
     cluster.stop();
     if (home) fs.rmSync(home, { recursive: true, force: true });
   }

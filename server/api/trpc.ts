@@ -75,7 +75,7 @@ const serviceErrors = t.middleware(async ({ ctx, next, path }) => {
     // A tenant that is not the caller's (issue #40): the row carries it, so that tenant's admin reads the attempt.
     // Else the caller's own tenant when they have one only, as their other rows: a tenant admin reads their own
     // refusals. (This middleware runs outside the one that gives the audit sink that tenant.)
-    const tenant = typeof e.details?.tenant === "string" ? e.details.tenant : ctx.user ? await soleTenant(ctx.db, ctx.user.id).catch(() => undefined) : undefined;
+    const tenant = typeof e.details?.tenant === "string" ? e.details.tenant : ctx.user ? await soleTenant(ctx.db, ctx.user).catch(() => undefined) : undefined;
     ctx.audit.record({
       type: "access_denied",
       actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,
@@ -108,7 +108,7 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next, path }) =
   }
   // A caller of exactly one tenant acts in it (issue #40): what they change (a skill saved, a policy) is on that
   // tenant's record, which its admin reads. A row that names its own tenant keeps it.
-  const tenant = await soleTenant(ctx.db, ctx.user.id);
+  const tenant = await soleTenant(ctx.db, ctx.user);
   const audit = tenant !== undefined ? withTenant(ctx.audit, tenant) : ctx.audit;
   // Services record which procedure read what (an administrator's review of a personal skill) without each handler naming itself.
   return next({ ctx: { ...ctx, audit, user: ctx.user, procedure: path } });

@@ -10,6 +10,7 @@ import { BODY_LIMITS } from "../domain/limits";
 import { bodyLimitFor, BodyTooLarge, readBodyWithin } from "./body-limit";
 import { crossSiteReason, hasBearerToken, originAdvice } from "./origin";
 import { soleTenant } from "../services/tenants/membership";
+import { inRequestScope } from "../services/policy/request-stamp";
 
 export interface TrpcRouteDeps {
   /** The context for procedures; `bearer` says the request carries a token, so no cookie session counts. */
@@ -37,6 +38,12 @@ async function contextOf(deps: TrpcRouteDeps, bearer: boolean): Promise<TRPCCont
 }
 
 export async function handleTrpcRequest(req: Request, deps: TrpcRouteDeps): Promise<Response> {
+  // A query's policy reads take the stamp its session read found (policy/request-stamp.ts). Not a mutation's: one that
+  // changes the policy or an approval must read its own change back.
+  return req.method === "GET" ? inRequestScope(() => handleInScope(req, deps)) : handleInScope(req, deps);
+}
+
+async function handleInScope(req: Request, deps: TrpcRouteDeps): Promise<Response> {
   try {
     return await handle(req, deps);
   } catch (e) {
@@ -54,7 +61,7 @@ async function handle(req: Request, deps: TrpcRouteDeps): Promise<Response> {
     const reason = crossSiteReason(req.headers, deps.allowedOrigins);
     if (reason) {
       const ctx = await contextOf(deps, bearer);
-      const tenant = ctx.user ? await soleTenant(ctx.db, ctx.user.id).catch(() => undefined) : undefined;
+      const tenant = ctx.user ? await soleTenant(ctx.db, ctx.user).catch(() => undefined) : undefined;
       ctx.audit.record({
         type: "access_denied",
         actor: ctx.user ? { id: ctx.user.id, email: ctx.user.email } : undefined,

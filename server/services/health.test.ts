@@ -188,4 +188,24 @@ describeNeeding(postgresql(), "the health report on PostgreSQL", () => {
       await postgresPool(db)!.end();
     }
   });
+
+  // The two-server bench's browsers probe health every fifth request: a ping, a look for the journal and its count were
+  // three statements a probe; the count alone answers both (and says 0 on a database never migrated).
+  it("asks one statement of the database per probe, and says level 0 for a database never migrated", async () => {
+    const db = postgresDb(cluster.url, home);
+    await migratePostgres(db as unknown as PgDb);
+    const pool = postgresPool(db)!;
+    const bare = postgresDb(cluster.urlFor("template1"), home);
+    try {
+      const sent: unknown[] = [];
+      const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+      (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => (sent.push(args[0]), query(...args));
+      expect(await healthReport(db)).toMatchObject({ status: "ok", migrationLevel: migrations("postgres") });
+      expect(sent).toHaveLength(1);
+      expect(await healthReport(bare)).toMatchObject({ status: "ok", database: "ok", migrationLevel: 0 });
+    } finally {
+      await pool.end();
+      await postgresPool(bare)!.end();
+    }
+  });
 });

@@ -6,7 +6,7 @@
 // next probe says ok without a restart.
 import os from "node:os";
 import type { Db } from "../../db/client";
-import { dbKind, databaseUnreachableMessage, migrationLevel, ping, type DbKind } from "../../db/dialect";
+import { dbKind, databaseUnreachableMessage, ping, type DbKind } from "../../db/dialect";
 import { indexFreshness, watchSummary, type IndexFreshness } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -33,8 +33,7 @@ export async function healthReport(db: Db): Promise<HealthReport> {
   let databaseError: string | undefined;
   let level: number | null = null;
   try {
-    await ping(db);
-    level = await migrationLevel(db);
+    level = await ping(db);
   } catch (e) {
     database = "error";
     databaseError = databaseUnreachableMessage(e) ?? (e as Error).message;

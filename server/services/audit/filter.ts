@@ -5,7 +5,7 @@ import { and, eq, gte, inArray, isNull, lt, lte, notInArray, or, type Placeholde
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { auditEvents } from "../../../db/schema/audit";
-import { tenantsOf } from "../tenants/membership";
+import { callerTenants } from "../tenants/membership";
 import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { PLAYGROUND_EVENT_TYPES } from "../../domain/audit-events";
 import { AUDIT_OUTCOMES, auditRangeProblem, CONSOLE_SOURCE, PLAYGROUND_SOURCE, type AuditFilterKey } from "../../domain/audit-filter-keys";
@@ -70,9 +70,9 @@ export function auditScopeFor(user: { id: string; role: string }, tenants: reado
   return tenants.length ? { kind: "tenants", tenants: [...tenants].sort() } : { kind: "all" };
 }
 
-/** auditScopeFor with the user's tenants read from the database. */
-export async function auditScopeOf(db: Db, user: { id: string; role: string }): Promise<AuditScope> {
-  return auditScopeFor(user, user.role === "admin" ? await tenantsOf(db, user.id) : []);
+/** auditScopeFor with the user's tenants (the session's, else read from the database). */
+export async function auditScopeOf(db: Db, user: { id: string; role: string; tenants?: readonly string[] }): Promise<AuditScope> {
+  return auditScopeFor(user, user.role === "admin" ? await callerTenants(db, user) : []);
 }
 
 const COLUMNS = [

@@ -5,9 +5,10 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedQuery } from "../../../db/prepared";
-import { authSessions, users } from "../../../db/schema";
+import { authSessions, userTenants, users } from "../../../db/schema";
 import { SESSION_IDLE_MAX_MS, SESSION_KEEP_ENDED_MS, SESSION_TOUCH_EVERY_MS } from "../../domain/limits";
 import type { Role } from "../../domain/vocabulary";
+import { noteStamp, stampColumns } from "../policy/request-stamp";
 
 export type SessionEndReason = "sign_out" | "user_disabled" | "signed_out_everywhere" | "password_changed" | "password_reset";
 
@@ -18,6 +19,8 @@ export interface SessionUserRow {
   role: Role;
   /** The server-side session this request belongs to. */
   sid: string;
+  /** The user's tenants (issue #40), sorted, read with the session: the request's doors need not ask again. */
+  tenants: string[];
 }
 
 /** Opens a session for a user who just proved their password; returns its id for the token. */
@@ -31,12 +34,15 @@ export async function startSession(db: Db, userId: string, ip: string, now = new
   return id;
 }
 
-// Every request asks this: prepared once per connection.
+// Every request asks this: prepared once per connection. The user's tenants come in the same round trip (one row per
+// tenant, at most TENANTS_PER_USER_MAX): the tenant middleware and most doors asked for them again, one query each.
+// So does the policy's stamp, which the request's policy reads then use (policy/request-stamp.ts).
 const sessionRow = preparedQuery((db) =>
   db
-    .select({ s: authSessions, u: users })
+    .select({ s: authSessions, u: users, tenant: userTenants.tenant, ...stampColumns })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
+    .leftJoin(userTenants, eq(userTenants.userId, authSessions.userId))
     .where(eq(authSessions.id, sql.placeholder("sid")))
     .prepare(),
 );
@@ -47,12 +53,15 @@ const sessionRow = preparedQuery((db) =>
  */
 export async function sessionUser(db: Db, token: { userId?: string; sid?: string }, now = new Date()): Promise<SessionUserRow | null> {
   if (!token.userId || !token.sid) return null;
-  const row = (await sessionRow(db).execute({ sid: token.sid }))[0];
+  const rows = await sessionRow(db).execute({ sid: token.sid });
+  const row = rows[0];
+  if (row) noteStamp({ value: row.policyValue, approved: String(row.approvedStamp) });
   if (!row || row.s.userId !== token.userId || row.s.endedAt || row.u.disabled) return null;
   const idle = now.getTime() - row.s.lastSeenAt.getTime();
   if (idle > SESSION_IDLE_MAX_MS) return null;
   if (idle > SESSION_TOUCH_EVERY_MS) await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, token.sid));
-  return { id: row.u.id, email: row.u.email, name: row.u.name, role: row.u.role, sid: token.sid };
+  const tenants = rows.flatMap((r) => (r.tenant === null ? [] : [r.tenant])).sort();
+  return { id: row.u.id, email: row.u.email, name: row.u.name, role: row.u.role, sid: token.sid, tenants };
 }
 
 /** Ends one session; false when it was not open. */

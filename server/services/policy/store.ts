@@ -5,11 +5,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedQuery } from "../../../db/prepared";
-import { approvals, policySettings } from "../../../db/schema";
+import { approvals, policySettings, type Approval } from "../../../db/schema";
 import { approvalKey, EMPTY_POLICY, type LayerName, type RegistryPolicy } from "../../runtime/registry";
 import { normalisePolicy, type StoredPolicy } from "./normalise";
-
-const POLICY_KEY = "policy";
+import { POLICY_KEY, requestStamp } from "./request-stamp";
 
 // Both are read for every list page and playground turn: prepared once per connection.
 const policyRow = preparedQuery((db) => db.select().from(policySettings).where(eq(policySettings.key, sql.placeholder("key"))).prepare());
@@ -18,11 +17,13 @@ const approvedRows = preparedQuery((db) =>
   db.select().from(approvals).where(and(eq(approvals.status, "approved"), isNull(approvals.source))).orderBy(approvals.decidedAt, approvals.id).prepare(),
 );
 
+/** The stored policy: as this request's session read saw it, else read now. */
 export async function readStoredPolicy(db: Db): Promise<StoredPolicy> {
-  const row = (await policyRow(db).execute({ key: POLICY_KEY }))[0];
-  if (!row) return normalisePolicy(EMPTY_POLICY);
+  const stamp = requestStamp();
+  const value = stamp ? stamp.value : ((await policyRow(db).execute({ key: POLICY_KEY }))[0]?.value ?? null);
+  if (value === null) return normalisePolicy(EMPTY_POLICY);
   try {
-    return normalisePolicy(JSON.parse(row.value) as StoredPolicy);
+    return normalisePolicy(JSON.parse(value) as StoredPolicy);
   } catch {
     // A corrupt row must not open everything up silently; it reads as the empty policy and the admin page shows it.
     return normalisePolicy(EMPTY_POLICY);
@@ -46,10 +47,23 @@ export interface ApprovalScope {
   userId?: string | null;
 }
 
+// The approved rows this server read last, per connection, with the stamp a request saw before reading them (the rows
+// are at least that new). A request whose session read the same stamp uses them; any other stamp reads again.
+const approvedKept = new WeakMap<Db, { stamp: string; rows: Approval[] }>();
+
+async function approvedNow(db: Db): Promise<Approval[]> {
+  const stamp = requestStamp()?.approved;
+  const kept = approvedKept.get(db);
+  if (stamp !== undefined && kept?.stamp === stamp) return kept.rows;
+  const rows = await approvedRows(db).execute();
+  if (stamp !== undefined) approvedKept.set(db, { stamp, rows });
+  return rows;
+}
+
 /** approvalKey -> digest for every approved definition (the key format is the registry's approvalKey). */
 export async function approvedDigests(db: Db, scope: ApprovalScope = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const a of await approvedRows(db).execute()) {
+  for (const a of await approvedNow(db)) {
     if (a.layer === "personal" && scope.userId !== undefined && (a.ownerId ?? null) !== (scope.userId ?? null)) continue;
     const key = approvalKey({ layer: a.layer as LayerName, name: a.skill, plugin: a.plugin ?? undefined });
     // Newest decision wins when a definition was approved more than once (an edit supersedes the old approval).

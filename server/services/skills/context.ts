@@ -4,7 +4,7 @@ import type { DataHome } from "../../config";
 import type { AuditEvent, AuditSink } from "../../runtime/audit/events";
 import { refreshAll } from "../catalog/catalog";
 import { readStoredPolicy } from "../policy/store";
-import { tenantsOf } from "../tenants/membership";
+import { callerTenants } from "../tenants/membership";
 import { canWrite, type SkillActor, type SkillRef } from "./location";
 
 export interface SkillsContext {
@@ -17,10 +17,10 @@ export interface SkillsContext {
 }
 
 /** The acting user as the skills service sees them: an administrator carries what the policy grants on personal skills. */
-export async function skillActor(db: Db, user: Pick<SkillActor, "id" | "email" | "role">): Promise<SkillActor> {
-  const actor: SkillActor = { id: user.id, email: user.email, role: user.role };
+export async function skillActor(db: Db, user: Pick<SkillActor, "id" | "email" | "role" | "tenants">): Promise<SkillActor> {
+  const actor: SkillActor = { id: user.id, email: user.email, role: user.role, ...(user.tenants ? { tenants: user.tenants } : {}) };
   if (user.role === "admin" && (await readStoredPolicy(db)).adminsEditPersonal) actor.mayEditPersonal = true;
-  if (user.role === "admin" && (await tenantsOf(db, user.id)).length > 0) actor.tenantAdmin = true;
+  if (user.role === "admin" && (await callerTenants(db, user)).length > 0) actor.tenantAdmin = true;
   return actor;
 }
 

@@ -33,6 +33,8 @@ export interface SkillActor {
    * are the global admin's to write.
    */
   tenantAdmin?: boolean;
+  /** The actor's tenants when the request already read them (the session); absent, the doors read them. */
+  tenants?: readonly string[];
 }
 
 /** Writes the layers that reach every tenant (enterprise, plugin): an admin, unless one of some tenants. */

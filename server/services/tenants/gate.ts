@@ -2,11 +2,11 @@
 // trigger tests, the layers what-if, the catalog API, search and lists through resolutionFor) asks here.
 import type { Db } from "../../../db/client";
 import { isGlobalAdmin, visibleTenants, type TenantCaller } from "../../domain/tenants";
-import { TenantError, tenantsOf } from "./membership";
+import { callerTenants, TenantError, tenantsOf } from "./membership";
 
 /** A caller as the gate sees them; `tenants` given (an access token's, fixed at creation) or read from the user's. */
 export async function tenantCaller(db: Db, who: { id: string; role: string; tenants?: readonly string[] }): Promise<TenantCaller> {
-  return { role: who.role, tenants: who.tenants ?? (await tenantsOf(db, who.id)) };
+  return { role: who.role, tenants: await callerTenants(db, who) };
 }
 
 /**

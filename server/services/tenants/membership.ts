@@ -17,11 +17,19 @@ export async function tenantsOf(db: Db, userId: string): Promise<string[]> {
 }
 
 /**
+ * A caller's tenants: those given with them (the request's session read them, an access token fixes its own), else
+ * the user's as stored now.
+ */
+export async function callerTenants(db: Db, who: { id: string; tenants?: readonly string[] }): Promise<readonly string[]> {
+  return who.tenants ?? (await tenantsOf(db, who.id));
+}
+
+/**
  * The tenant a person's audit rows carry when they do not name one: their only tenant, when they have exactly one.
  * Someone of several tenants acts for none of them in particular, so their rows carry none.
  */
-export async function soleTenant(db: Db, userId: string): Promise<string | undefined> {
-  const tenants = await tenantsOf(db, userId);
+export async function soleTenant(db: Db, who: { id: string; tenants?: readonly string[] }): Promise<string | undefined> {
+  const tenants = await callerTenants(db, who);
   return tenants.length === 1 ? tenants[0] : undefined;
 }
 
