@@ -81,7 +81,7 @@ export async function openConsole(home: string, access: "read" | "write", env: E
   if (access === "read") return opened;
   let problem: string | null;
   try {
-    problem = await chainKeyProblem(opened.db);
+    problem = await chainKeyProblem(opened.db, "run the command with the console's data home (--home or OMNIFORGE_HOME), the folder its servers share");
   } catch (e) {
     await opened.close();
     throw e;
