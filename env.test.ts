@@ -60,6 +60,21 @@ describe("values a person gets wrong", () => {
     });
   }
 
+  // Found following docs/deploy.md's team setup with a generated password: one holding / or # gave "must be a
+  // postgres:// URL" and nothing on why, and "12/34" parsed as port 12 of a host named "omniforge".
+  it("DATABASE_URL with an unencoded password says what to percent-encode, and never repeats the password", () => {
+    for (const pw of ["q7/Xk+9Lm2@vT", "12/34", "ab#cd", "50%off"]) {
+      const m = message("DATABASE_URL", `postgres://omniforge:${pw}@db.internal:5432/omniforge`);
+      expect(m).toBe(
+        "Invalid environment variable DATABASE_URL: must be a postgres:// URL, such as postgres://omniforge:PASSWORD@db.internal:5432/omniforge, with @ : / ? # % percent-encoded in the user name and password (encodeURIComponent; / is %2F, @ is %40)",
+      );
+      expect(m).not.toContain(pw);
+      expect(message("DATABASE_URL", `postgres://omniforge:${encodeURIComponent(pw)}@db.internal:5432/omniforge`)).toBe("accepted");
+    }
+    expect(message("DATABASE_URL", "mysql://db.internal/omniforge")).toBe("Invalid environment variable DATABASE_URL: must be a postgres:// URL, such as postgres://omniforge:PASSWORD@db.internal:5432/omniforge");
+    expect(message("DATABASE_URL", "postgresql:///omniforge?host=/var/run/postgresql")).toBe("accepted");
+  });
+
   it("a number out of range says the range, not that it is no number", () => {
     expect(message("OMNIFORGE_TELEMETRY_MAX_BYTES", "10")).toBe("Invalid environment variable OMNIFORGE_TELEMETRY_MAX_BYTES: must be from 1024 to 67108864 bytes");
     expect(message("OMNIFORGE_TELEMETRY_MAX_BYTES", "lots")).toBe("Invalid environment variable OMNIFORGE_TELEMETRY_MAX_BYTES: must be a number of bytes");

@@ -33,12 +33,34 @@ const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9
 /** An address the console or a provider is reached at. z.url() alone takes "localhost:3000" (scheme "localhost:"). */
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, such as http://localhost:3000" });
 
+/**
+ * The console's PostgreSQL, as node-postgres reads it (the WHATWG URL, then each part percent-decoded). A generated
+ * password holding / # ? or a stray % breaks that parse, or parses as another host and port, and "must be a URL" did not
+ * say why: the line says what to encode. It never repeats the value, which holds the password.
+ */
+const POSTGRES_URL_EXAMPLE = "postgres://omniforge:PASSWORD@db.internal:5432/omniforge";
+const postgresUrl = z.string().superRefine((v, ctx) => {
+  const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+  if (!/^postgres(ql)?:\/\//.test(v)) return fail(`must be a postgres:// URL, such as ${POSTGRES_URL_EXAMPLE}`);
+  const unencoded = `must be a postgres:// URL, such as ${POSTGRES_URL_EXAMPLE}, with @ : / ? # % percent-encoded in the user name and password (encodeURIComponent; / is %2F, @ is %40)`;
+  let url: URL;
+  try {
+    url = new URL(v);
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    return fail(unencoded);
+  }
+  // "omniforge:12/34@db..." parses too (host "omniforge", port 12, the rest a path): an @ after the host is a password.
+  if (`${url.pathname}${url.search}${url.hash}`.includes("@")) return fail(unencoded);
+});
+
 /** Every setting of the console and the CLI, declared once. The README's settings table documents each. */
 export const SETTINGS = {
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   OMNIFORGE_HOME: z.string().min(1).optional(),
   // The console's database when set (db/client.ts); unset, console.db in the data home. See docs/deploy.md.
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL, such as postgres://omniforge@db.internal:5432/omniforge" }).optional(),
+  DATABASE_URL: postgresUrl.optional(),
   OMNIFORGE_PROJECT_ROOT: z.string().min(1).optional(),
   // Where the CLI keeps what it remembers between runs (server/runtime/registry/listing-cache.ts); "off" turns it off.
   OMNIFORGE_CACHE_DIR: z.string().min(1).optional(),

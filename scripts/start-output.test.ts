@@ -1,7 +1,7 @@
 // The lines `npm start` passes on from the console server: ours and Next's real messages, not its config timing.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { passOutput, shownLine } from "./start-output";
+import { consoleAddressLine, passOutput, shownLine } from "./start-output";
 
 describe("npm start's output", () => {
   it("leaves out Next's 'Running next.config.ts took …' line, coloured or not", () => {
@@ -24,5 +24,13 @@ describe("npm start's output", () => {
     from.end("[omniforge] console: http://localhost:3000\n✓ Running next.config.ts took 846ms\n[omniforge] listening on port 3000\n");
     await new Promise((r) => setTimeout(r, 20));
     expect(out).toBe("[omniforge] console: http://localhost:3000\n[omniforge] listening on port 3000\n");
+  });
+
+  // Found following docs/deploy.md's team setup: each server said "console: http://localhost:<its port>", not the
+  // proxy's address that NEXTAUTH_URL names and sign-in sends people to.
+  it("says the console is at NEXTAUTH_URL when it is set to another address, with this server's port beside it", () => {
+    expect(consoleAddressLine("https://skills.example.com", "3000")).toBe("[omniforge] console: https://skills.example.com (NEXTAUTH_URL; this server listens on port 3000)");
+    expect(consoleAddressLine(undefined, "3000")).toBe("[omniforge] console: http://localhost:3000");
+    expect(consoleAddressLine("http://localhost:3000/", "3000")).toBe("[omniforge] console: http://localhost:3000");
   });
 });

@@ -19,3 +19,14 @@ export function passOutput(from: Readable, to: Writable): void {
     if (shownLine(line)) to.write(`${line}\n`);
   });
 }
+
+/**
+ * The start's line saying where the console is. Behind a proxy that is NEXTAUTH_URL, the address people use (a
+ * team server printed only its own http://localhost:<PORT>, where sign-in then sends the browser elsewhere); the
+ * server's own port follows it then, for the proxy's configuration.
+ */
+export function consoleAddressLine(publicUrl: string | undefined, port: string): string {
+  const own = `http://localhost:${port}`;
+  if (!publicUrl || new URL(publicUrl).origin === own) return `[omniforge] console: ${own}`;
+  return `[omniforge] console: ${publicUrl} (NEXTAUTH_URL; this server listens on port ${port})`;
+}

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { recordBuild, snapshotInputs, staleBuild } from "./build-stamp";
-import { passOutput } from "./start-output";
+import { consoleAddressLine, passOutput } from "./start-output";
 import { ensureSystemPackages } from "./system-deps";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -94,7 +94,7 @@ const env: NodeJS.ProcessEnv = {
   PORT: port,
 };
 console.log(`[omniforge] data home: ${dataHome.home}`);
-console.log(`[omniforge] console: http://localhost:${port}`);
+console.log(consoleAddressLine(process.env.NEXTAUTH_URL, port));
 // Next runs inside the console's own server (scripts/serve.ts), not `next start`: only there is the socket's
 // peer address known, and oversized bodies refused before they are read.
 const tsx = path.join(repo, "node_modules", ".bin", "tsx");

@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 // postgresql: Debian's wrapper scripts (postgresql-common) land in /usr/bin; the server itself in /usr/lib/postgresql/<n>/bin.
-const BINARIES: Record<string, string> = { bubblewrap: "/usr/bin/bwrap", chromium: "/usr/bin/chromium", postgresql: "/usr/bin/pg_ctlcluster" };
+const BINARIES: Record<string, string> = { bubblewrap: "/usr/bin/bwrap", chromium: "/usr/bin/chromium", postgresql: "/usr/bin/pg_ctlcluster", "nginx-light": "/usr/sbin/nginx" };
 
 export function ensureSystemPackages(packages: string[], opts: { required: boolean }): boolean {
   const missing = packages.filter((p) => !fs.existsSync(BINARIES[p] ?? `/usr/bin/${p}`));

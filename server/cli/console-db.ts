@@ -14,6 +14,7 @@ import { openDb, schema, type Db } from "../../db/client";
 import { ExistingDatabaseError, openExistingPostgres } from "../../db/postgres/existing";
 import type { EnvSource } from "../../env";
 import { notARegularFile, sqliteProblem } from "../../db/sqlite-file";
+import { chainKeyProblem } from "../services/audit/key-fit";
 import { PRIVATE_FILE_MODE } from "../domain/limits";
 import { printable } from "./printable";
 
@@ -70,11 +71,26 @@ export async function openConsole(home: string, access: "read" | "write", env: E
     // A read has a connection of its own; a write has the process's one (openDb), which others may hold too.
     return { db, where: path.join(path.resolve(home), "console.db"), close: async () => (access === "read" ? closeConsoleDb(db) : undefined) };
   }
+  let opened: ConsoleDatabase;
   try {
-    return await openExistingPostgres(url, home, access);
+    opened = await openExistingPostgres(url, home, access);
   } catch (e) {
     throw e instanceof ExistingDatabaseError ? new ConsoleDbError(e.message) : e;
   }
+  // console.db sits in its data home beside the keys; a URL can be used from any folder, so a writer checks first.
+  if (access === "read") return opened;
+  let problem: string | null;
+  try {
+    problem = await chainKeyProblem(opened.db, "run the command with the console's data home (--home or OMNIFORGE_HOME), the folder its servers share");
+  } catch (e) {
+    await opened.close();
+    throw e;
+  }
+  if (problem) {
+    await opened.close();
+    throw new ConsoleDbError(`${opened.where}: ${problem}`);
+  }
+  return opened;
 }
 
 /**

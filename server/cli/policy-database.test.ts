@@ -3,13 +3,16 @@
 // run's throw-away cluster under `npm run test:pg`); the policy and token commands write there, into the one audit
 // chain. A database that does not answer is one line and a failed exit, never a hang.
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import { eq } from "drizzle-orm";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../db/schema";
+import { AUDIT_HMAC_KEY_FILE } from "../domain/audit-chain";
 import { repoRoot } from "../config";
+import { auditSinkFor, flushAudit } from "../services/audit";
 import { chainVerifies } from "../services/audit/test-support/audit";
 import { changePolicy } from "../services/governance/policy-change";
 import { readStoredPolicy } from "../services/policy/store";
@@ -80,6 +83,56 @@ describeOnPostgres("the console's policy through DATABASE_URL (PostgreSQL)", "th
     expect(await chainVerifies(h)).toMatchObject({ ok: true });
     // Nothing went to a console.db of the data home.
     expect(fs.existsSync(path.join(h.dataHome.home, "console.db"))).toBe(false);
+  });
+
+  // Found following docs/deploy.md's team setup: `policy block` with the console's DATABASE_URL on an operator's
+  // machine (the command line's home ~/.omniforge) made a key pair there and appended a row the console's check
+  // then called edited. It must refuse before writing, make no key, and leave the chain as it was.
+  it("refuses to write with a data home that does not hold the chain's key, creating none, and the chain still verifies", async () => {
+    // The console's own writer, keyed with its data home's key.
+    await changePolicy(h.db, { op: "block", name: "leaky-notes" }, { audit: auditSinkFor(h.db), actor: { id: "admin-1" } });
+    await flushAudit(h.db);
+    const ids = async () => (await h.db.select({ id: auditEvents.id }).from(auditEvents)).map((r) => r.id).sort((a, b) => a - b);
+    const before = await ids();
+    const elsewhere = fs.mkdtempSync(path.join(h.dir, "operator-home-"));
+    const cli = (home: string, ...args: string[]) =>
+      spawnSync(process.execPath, [path.join(repoRoot(), "bin/omniforge.mjs"), ...args, "--home", home], {
+        cwd: h.dir,
+        encoding: "utf8",
+        env: { ...process.env, OMNIFORGE_HOME: "", OMNIFORGE_PROJECT_ROOT: "", DATABASE_URL: h.url! },
+        timeout: 60_000,
+      });
+    const where = (() => {
+      const u = new URL(h.url!);
+      if (u.password) u.password = "***";
+      return u.toString();
+    })();
+    const refused = cli(elsewhere, "policy", "unblock", "leaky-notes");
+    expect([refused.status, refused.stdout]).toEqual([1, ""]);
+    expect(refused.stderr).toBe(
+      `omniforge policy unblock: ${where}: its audit chain is keyed with the console's data home's key, and ${elsewhere} holds none: ` +
+        "run the command with the console's data home (--home or OMNIFORGE_HOME), the folder its servers share\n",
+    );
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    // A home with a key of its own (another console's) is refused too, naming the row that does not verify; reading
+    // the policy from there still works.
+    const other = fs.mkdtempSync(path.join(h.dir, "other-console-"));
+    fs.mkdirSync(path.join(other, "secrets"), { mode: 0o700 });
+    fs.writeFileSync(path.join(other, "secrets", AUDIT_HMAC_KEY_FILE), randomBytes(32).toString("base64url"), { mode: 0o600 });
+    expect(cli(other, "policy", "list").status).toBe(0);
+    const head = before.at(-1)!;
+    const wrongKey = cli(other, "policy", "block", "release-notes");
+    expect([wrongKey.status, wrongKey.stderr]).toEqual([
+      1,
+      `omniforge policy block: ${where}: its audit chain is keyed with another key than the one in ${other} (its newest keyed row, ${head}, does not verify with it): ` +
+        "run the command with the console's data home (--home or OMNIFORGE_HOME), the folder its servers share; if this is that folder, the row was changed since it was written: the audit page's chain check says how\n",
+    ]);
+    expect((await readStoredPolicy(h.db)).blockedNames).toEqual(["leaky-notes"]);
+    expect(await ids()).toEqual(before);
+    expect(await chainVerifies(h)).toMatchObject({ ok: true });
+    // The console's own data home still writes.
+    expect(cli(h.dataHome.home, "policy", "unblock", "leaky-notes")).toMatchObject({ status: 0, stderr: "" });
+    expect(await chainVerifies(h)).toMatchObject({ ok: true });
   });
 });
 

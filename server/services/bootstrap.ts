@@ -5,10 +5,12 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { env } from "../../env";
 import { getDb, type Db } from "../../db/client";
+import { dbKind } from "../../db/dialect";
 import { users } from "../../db/schema";
 import { ensureDataHome, readOrCreateSecret, resolveDataHome, type DataHome } from "../config";
 import { processWide } from "../process-wide";
 import { loadTokenizer } from "../runtime/skill/tokens";
+import { chainKeyProblem } from "./audit/key-fit";
 import { ensureRetentionJob } from "./audit/retention-job";
 import { releaseEarlierClaims } from "./playground/turn-claims";
 import { seedDemoSkills } from "./demo/seed";
@@ -19,6 +21,9 @@ import { createUser, findUserByEmail } from "./users/users";
 const ready = processWide("ready", () => ({ current: undefined as Promise<{ db: Db; dataHome: DataHome }> | undefined }));
 
 export const DEMO_ADMIN_EMAIL = "admin@omniforge.local";
+
+/** A setting this server cannot run with, whatever the next request: the process stops with its one line. */
+export class StartRefused extends Error {}
 
 async function ensureFirstAdmin(db: Db, dataHome: DataHome): Promise<string> {
   const existingAdmin = (await db.select().from(users).where(eq(users.role, "admin")).limit(1))[0];
@@ -50,6 +55,11 @@ export function ensureReady(): Promise<{ db: Db; dataHome: DataHome }> {
     const dataHome = resolveDataHome();
     logTightened(dataHome, ensureDataHome(dataHome));
     const db = await getDb(dataHome);
+    // On a shared PostgreSQL, a server given another data home than the others would sign the chain with keys of its own.
+    if (dbKind(db) === "postgres") {
+      const problem = await chainKeyProblem(db, "set OMNIFORGE_HOME to the data home the other servers share (docs/deploy.md, team setup step 2)");
+      if (problem) throw new StartRefused(`the database of DATABASE_URL: ${problem}`);
+    }
     const adminId = await ensureFirstAdmin(db, dataHome);
     ensureRetentionJob(db, dataHome);
     // Turns this host's earlier server process was running ended with it: their sessions take a Send at once.

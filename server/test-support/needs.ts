@@ -41,6 +41,14 @@ export function postgresql(): Requirement {
   return { need: "postgresql", missing: found || installable ? null : "no /usr/lib/postgresql/<n>/bin/initdb (apt-get install postgresql)" };
 }
 
+export const NGINX = "/usr/sbin/nginx";
+
+/** nginx, to run docs/deploy.md's proxy configuration (installed with apt-get where we are root, as PostgreSQL is). */
+export function nginx(): Requirement {
+  const installable = isRoot && fs.existsSync("/usr/bin/apt-get");
+  return { need: "nginx", missing: fs.existsSync(NGINX) || installable ? null : `${NGINX} is missing (apt-get install nginx-light)` };
+}
+
 /** A file or folder of the shared fixtures (relative to sharedDir). */
 export function sharedFixture(rel: string): Requirement {
   const p = path.join(sharedDir, rel);

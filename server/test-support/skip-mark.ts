@@ -6,7 +6,7 @@
  * What the machine lacks; or "SQLite": a test of what only SQLite has, on the PostgreSQL part of `npm test`; or
  * "PostgreSQL": a test of what only PostgreSQL has, on the SQLite part (the postgres part runs it).
  */
-export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql" | "SQLite" | "PostgreSQL";
+export type Need = "bubblewrap" | "root" | "cgroups" | "shared fixtures" | "postgresql" | "nginx" | "SQLite" | "PostgreSQL";
 
 const MARK = /\[skipped: needs ([^:\]]+): ([^\]]*)\]/;
 

@@ -12,10 +12,13 @@ import { freePort, startConsole } from "./console-process";
 import { fixtureSkillDirs, seedSkills, seedUsers, type SeedUser } from "./load-seed";
 import { startProxy, type Proxy } from "./proxy";
 
+/** Step 1's statements, as the page gives them to psql (team-setup.test.ts holds the page to them). */
+export const consoleDatabaseStatements = (password: string) => [`CREATE ROLE omniforge LOGIN PASSWORD '${password}'`, "CREATE DATABASE omniforge OWNER omniforge"];
+
 /** Step 1: the console's role and an empty database it owns, made by the cluster's administrator with psql. */
 export function createConsoleDatabase(cluster: ThrowawayCluster, password: string): string {
   const psql = path.join(postgresBinDir()!, "psql");
-  execFileSync(psql, [cluster.url, "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE ROLE omniforge LOGIN PASSWORD '${password}'`, "-c", "CREATE DATABASE omniforge OWNER omniforge"], { stdio: "pipe" });
+  execFileSync(psql, [cluster.url, "-v", "ON_ERROR_STOP=1", "-q", ...consoleDatabaseStatements(password).flatMap((q) => ["-c", q])], { stdio: "pipe" });
   return `postgres://omniforge:${encodeURIComponent(password)}@127.0.0.1:${cluster.port}/omniforge`;
 }
 
@@ -40,19 +43,27 @@ export interface TeamServer {
 }
 
 /**
- * Step 3: one console server, `npm start`'s script with the team's settings: the shared database and data home, the
- * public address (the proxy's), the proxy trusted for X-Forwarded-For, the default sign-in limit (10 a minute), the
- * layer folders rescanned every 5 s.
+ * Step 3's settings of one server: the shared database and data home, the public address (the proxy's), the proxy
+ * trusted for X-Forwarded-For, the layer folders rescanned every 5 s, no demo skills; and the default sign-in limit
+ * (10 a minute), which the load bench raises. team-setup.test.ts holds the page's command to these.
  */
-export async function startTeamServer(repo: string, name: string, port: number, team: { home: string; databaseUrl: string; publicUrl: string; admin: SeedUser }): Promise<TeamServer> {
-  const { child, base, log } = await startConsole(repo, team.home, port, team.admin, undefined, {
+export function teamServerSettings(team: { home: string; databaseUrl: string; publicUrl: string }, port: number): Record<string, string> {
+  return {
     DATABASE_URL: team.databaseUrl,
+    OMNIFORGE_HOME: team.home,
     NEXTAUTH_URL: team.publicUrl,
     OMNIFORGE_TRUSTED_PROXIES: "127.0.0.1",
-    OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "10",
     // On shared storage another server's save raises no file notification here: rescan as docs/deploy.md says.
     OMNIFORGE_INDEX_POLL_SECONDS: "5",
-  });
+    OMNIFORGE_DEMO: "0",
+    PORT: String(port),
+    OMNIFORGE_LOGIN_LIMIT_PER_MINUTE: "10",
+  };
+}
+
+/** Step 3: one console server, `npm start`'s script with the team's settings. */
+export async function startTeamServer(repo: string, name: string, port: number, team: { home: string; databaseUrl: string; publicUrl: string; admin: SeedUser }): Promise<TeamServer> {
+  const { child, base, log } = await startConsole(repo, team.home, port, team.admin, undefined, teamServerSettings(team, port));
   return { name, port, base, child, log };
 }
 

@@ -133,6 +133,13 @@ describeNeeding(postgresql(), "omniforge db copy", () => {
     expect(io.stderr + io.stdout).not.toContain("s3cret");
     const usage = capture(h.dir);
     expect(await run(["--to", "mysql://x", "--home", h.dir], usage)).toBe(2);
+    // A generated password pasted as it is (deploy.md's team setup) was "cannot reach (not a URL): Invalid URL".
+    const unencoded = capture(h.dir);
+    expect(await run(["--to", postgres.url.replace("postgres@", "postgres:q7/Xk+9Lm2@vT@"), "--home", h.dir], unencoded)).toBe(2);
+    expect(unencoded.stderr.split("\n")[0]).toBe(
+      "omniforge db copy: --to must be a postgres:// URL, such as postgres://omniforge:PASSWORD@db.internal:5432/omniforge, with @ : / ? # % percent-encoded in the user name and password (encodeURIComponent; / is %2F, @ is %40)",
+    );
+    expect(unencoded.stderr).not.toContain("Xk+9");
     expect(await run(["--home", h.dir], capture(h.dir))).toBe(2);
   });
 });

@@ -2,7 +2,7 @@
 // database. The target is migrated to the current level first and refused in one line when any table of it holds a
 // row; the rows go over in one transaction (db-copy-tables.ts), are counted on both sides, and the audit chain is
 // verified on the PostgreSQL side (db-copy-chain.ts). The source is only read. The URL's password is never printed.
-import { setting } from "../../../env";
+import { setting, SETTINGS } from "../../../env";
 import { migrationsInJournal } from "../../../db/migrations-folder";
 import { migratePostgres, openPostgres, postgresMigrationLevel, redactUrl, type PgDb } from "../../../db/postgres/client";
 import { parseCommand, stringFlags } from "../args";
@@ -35,7 +35,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return usage(e as Error);
   }
   if (!to) return usage("name the target with --to postgres://... (or set DATABASE_URL)");
-  if (values.to !== undefined && !/^postgres(ql)?:\/\//.test(values.to)) return usage("--to takes a postgres:// URL");
+  // --to is checked as DATABASE_URL is: an unencoded password otherwise reached pg as "Invalid URL" and nothing more.
+  const checked = values.to === undefined ? null : SETTINGS.DATABASE_URL.safeParse(values.to);
+  if (checked && !checked.success) return usage(`--to ${checked.error.issues[0]?.message ?? "must be a postgres:// URL"}`);
   const fail = (line: string) => (io.err(`omniforge db copy: ${line}\n`), 1);
 
   let source;
