@@ -148,3 +148,17 @@ describe("the first watch of a big layer (issues 36/38)", () => {
     expect(seen.filter((p) => p.startsWith("error"))).toEqual([]);
   }, 60_000);
 });
+
+describe("a first watch closed before it is ready", () => {
+  it("ends its start instead of waiting for a ready that chokidar, closed, never says", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".omniforge", "skills");
+    for (let i = 0; i < 3 * WATCH_SLICE; i++) writeSkill(root, `skill-${i}`);
+    const watch = new SlicedWatch({ ignoreInitial: true, persistent: false, depth: 8 }, () => undefined, () => undefined, () => false);
+    // As when the index is closed, or the watch switches to polling, while its slices are still being read.
+    const started = watch.start([root]);
+    await watch.close();
+    await started;
+    expect(watch.folders()).toBe(0);
+  });
+});
