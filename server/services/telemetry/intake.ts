@@ -14,6 +14,7 @@ import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
 import { previousValues } from "./previous";
 import { runLocked } from "../../../db/locks";
+import { nextTurn } from "../../runtime/turns";
 import { offload } from "../offload/pool";
 import type { Encoding } from "./decode";
 import type { Signal } from "./otlp-proto";
@@ -107,7 +108,6 @@ export interface IntakeInput {
  * (issue 35 item 5).
  */
 const SLICE = 500;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The request cut into requests of at most `size` data points (same resources, scopes and metrics around them). */
 function* metricSlices(req: MetricsRequest, size: number): Generator<MetricsRequest> {
