@@ -3,7 +3,7 @@
 // first of all) between slices, while the CLI, which serves nobody meanwhile, runs the same steps without pausing.
 
 /** A turn of the event loop (setImmediate: pending I/O such as a request runs first). */
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs the steps to the end in this turn. */
 export function runNow<T>(steps: Generator<void, T>): T {
@@ -18,6 +18,6 @@ export async function runInTurns<T>(steps: Generator<void, T>): Promise<T> {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    await nextTurn();
+    await yieldToEventLoop();
   }
 }

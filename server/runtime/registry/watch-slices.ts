@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type ChokidarOptions, type FSWatcher, watch } from "chokidar";
-import { nextTurn } from "../turns";
+import { yieldToEventLoop } from "../turns";
 
 /** Top folders of a layer root handed to the watch at once (a skill folder is about 15 entries). */
 export const WATCH_SLICE = 20;
@@ -42,7 +42,7 @@ export class SlicedWatch {
       const slice = this.part(tops.slice(i, i + WATCH_SLICE), this.options.depth - 1);
       this.slices.push(slice);
       await this.ready(slice);
-      await nextTurn();
+      await yieldToEventLoop();
     }
   }
 
