@@ -2,6 +2,9 @@
 // with a turn of the event loop at every yield: the console's thread then serves the requests that arrived (health
 // first of all) between slices, while the CLI, which serves nobody meanwhile, runs the same steps without pausing.
 
+/** A turn of the event loop (setImmediate: pending I/O such as a request runs first). */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs the steps to the end in this turn. */
 export function runNow<T>(steps: Generator<void, T>): T {
   for (;;) {
@@ -10,11 +13,11 @@ export function runNow<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** Runs the steps with a turn of the event loop at every yield (setImmediate: pending I/O such as a request runs first). */
+/** Runs the steps with a turn of the event loop at every yield. */
 export async function runInTurns<T>(steps: Generator<void, T>): Promise<T> {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
   }
 }

@@ -38,7 +38,7 @@ function listingsForWalk(): Map<string, readonly ListedEntry[]> {
 
 /**
  * Runs `fn` with `listings` as the latest walk's: a walk whose checks go on in later turns of the event loop
- * (scan-turns.ts) keeps its own map, since the shared one is dropped when the synchronous job ends.
+ * (build-in-turns.ts) keeps its own map, since the shared one is dropped when the synchronous job ends.
  */
 export function withWalkListings<T>(listings: Map<string, readonly ListedEntry[]>, fn: () => T): T {
   const before = walkListings;

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type ChokidarOptions, type FSWatcher, watch } from "chokidar";
+import { yieldToEventLoop } from "../turns";
 
 /** Top folders of a layer root handed to the watch at once (a skill folder is about 15 entries). */
 export const WATCH_SLICE = 20;
@@ -18,6 +19,9 @@ export class SlicedWatch {
   private late: FSWatcher | null = null;
   private roots = new Set<string>();
   private closed = false;
+  /** Settles when close() is called: chokidar drops its listeners then, so a `ready` still awaited never comes. */
+  private wakeStart!: () => void; // declared before `closing`, whose executor sets it
+  private readonly closing = new Promise<void>((resolve) => (this.wakeStart = resolve));
 
   constructor(
     /** Chokidar's options, `depth` counted from a layer root. */
@@ -32,13 +36,13 @@ export class SlicedWatch {
     if (!roots.length) return;
     for (const r of roots) this.roots.add(r);
     this.top = this.part(roots, 0);
-    await ready(this.top);
-    const tops = roots.flatMap((r) => topFolders(r, this.ignored));
+    await this.ready(this.top);
+    const tops = this.closed ? [] : roots.flatMap((r) => topFolders(r, this.ignored));
     for (let i = 0; i < tops.length && !this.closed; i += WATCH_SLICE) {
       const slice = this.part(tops.slice(i, i + WATCH_SLICE), this.options.depth - 1);
       this.slices.push(slice);
-      await ready(slice);
-      await new Promise((resolve) => setImmediate(resolve));
+      await this.ready(slice);
+      await yieldToEventLoop();
     }
   }
 
@@ -64,6 +68,7 @@ export class SlicedWatch {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.wakeStart();
     const all = this.parts();
     this.top = this.late = null;
     this.slices = [];
@@ -88,11 +93,15 @@ export class SlicedWatch {
     w.on("error", (e) => this.onError(e instanceof Error ? e : new Error(String(e))));
     return w;
   }
-}
 
-/** Chokidar's ready, for a part given at least one path (it never says it for none). */
-function ready(w: FSWatcher): Promise<void> {
-  return new Promise((resolve) => w.once("ready", () => resolve()));
+  /**
+   * Chokidar's ready, for a part given at least one path (it never says it for none), or the close: chokidar drops
+   * its listeners when closed, and a watch closed while it starts (the index closed, or the switch to polling when
+   * the system's watches run out) waited for a ready that never came.
+   */
+  private ready(w: FSWatcher): Promise<void> {
+    return Promise.race([new Promise<void>((resolve) => w.once("ready", () => resolve())), this.closing]);
+  }
 }
 
 /** The folders at a root's top that the whole watch would have entered (links are not followed). */

@@ -111,6 +111,9 @@ describe("the first watch of a big layer (issues 36/38)", () => {
     const root = path.join(t.project, ".omniforge", "skills");
     for (let i = 0; i < 200; i++) writeSkill(root, `skill-${i}`, { scripts: { "run.sh": "echo hi\n" }, body: "See references/guide.md.\n" });
     for (let i = 0; i < 200; i++) fs.mkdirSync(path.join(root, `skill-${i}`, "references"));
+    // A second root, still followed once the first is not.
+    const other = path.join(t.home, "skills");
+    fs.mkdirSync(other, { recursive: true });
     const seen: string[] = [];
     const watch = new SlicedWatch({ ignoreInitial: true, persistent: false, depth: 8 }, (_event, p) => seen.push(p), (e) => seen.push(`error: ${e.message}`), () => false);
     // The folders watched, counted at every turn of the event loop while the watch starts.
@@ -122,7 +125,7 @@ describe("the first watch of a big layer (issues 36/38)", () => {
     };
     setImmediate(count);
     try {
-      await watch.start([root]);
+      await watch.start([root, other]);
       started = true;
       expect(watch.folders()).toBeGreaterThanOrEqual(600); // each skill folder, its scripts/ and references/
       const steps = counts.slice(1).map((c, i) => c - counts[i]!);
@@ -140,11 +143,27 @@ describe("the first watch of a big layer (issues 36/38)", () => {
       watch.unwatch(root);
       fs.writeFileSync(path.join(root, "skill-3", "references", "after.md"), "# after\n");
       writeSkill(root, "after-unwatch");
-      await new Promise((r) => setTimeout(r, 300));
+      // Written after them in a root still followed: once it is seen, theirs would have been (no wait on a clock).
+      fs.writeFileSync(path.join(other, "marker.md"), "# marker\n");
+      await waitFor(() => seen.includes(path.join(other, "marker.md")));
       expect(seen.filter((p) => p.includes("after"))).toEqual([]);
     } finally {
       await watch.close();
     }
     expect(seen.filter((p) => p.startsWith("error"))).toEqual([]);
   }, 60_000);
+});
+
+describe("a first watch closed before it is ready", () => {
+  it("ends its start instead of waiting for a ready that chokidar, closed, never says", async () => {
+    t = tempLayers();
+    const root = path.join(t.project, ".omniforge", "skills");
+    for (let i = 0; i < 3 * WATCH_SLICE; i++) writeSkill(root, `skill-${i}`);
+    const watch = new SlicedWatch({ ignoreInitial: true, persistent: false, depth: 8 }, () => undefined, () => undefined, () => false);
+    // As when the index is closed, or the watch switches to polling, while its slices are still being read.
+    const started = watch.start([root]);
+    await watch.close();
+    await started;
+    expect(watch.folders()).toBe(0);
+  });
 });

@@ -159,11 +159,6 @@ export class HybridRanker {
     this.outage = { since: now, code, waitMs: RETRY_FIRST_MS, retryAt: now + RETRY_FIRST_MS, epoch: this.epoch };
     return { ...words, fallback: code, retryInMs: RETRY_FIRST_MS };
   }
-
-  /** When the endpoint is tried again (the clock's ms), or null while it answers. */
-  get retryAt(): number | null {
-    return this.outage?.retryAt ?? null;
-  }
 }
 
 const rankers = new Map<string, HybridRanker>();

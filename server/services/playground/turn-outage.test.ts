@@ -7,13 +7,19 @@ import { postgresPool } from "../../../db/dialect";
 import { describeOnPostgres } from "../../test-support/needs";
 import { tcpProxy, type TcpProxy } from "../../test-support/tcp-proxy";
 import { useSkillsTestHome } from "../../test-support/test-home";
-import { createSession, listMessages, runningTurn, settled, startTurn } from "./index";
+import { createSession, followTurn, listMessages, runningTurn, settled, startTurn } from "./index";
 import { renewClaims } from "./turn-claims";
 import { useHeldModel } from "./test-support/held-model";
 
 const h = useSkillsTestHome();
 const held = useHeldModel();
 const alice = { id: "alice", role: "author" as const };
+const ONE_LINE = "The database does not answer; the console reconnects by itself when it is back. Try again shortly.";
+
+/** Until the turn's agent loop has begun (the session's skills are read; it asks the model next). */
+async function runStarted(sessionId: string): Promise<void> {
+  for await (const item of await followTurn(h.db, alice, sessionId)) if (item.event.type === "run_started") return;
+}
 
 describeOnPostgres("a turn whose database goes away", "only a database server can go away under a running console", () => {
   let proxy: TcpProxy | undefined;
@@ -31,6 +37,7 @@ describeOnPostgres("a turn whose database goes away", "only a database server ca
     proxy = await tcpProxy(Number(new URL(h.url!).port));
     db = postgresDb(proxy.through(h.url!), h.dataHome.home);
     await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
+    await runStarted(s.id);
 
     let waiting!: () => void;
     const waits = new Promise<void>((resolve) => (waiting = resolve));
@@ -51,5 +58,57 @@ describeOnPostgres("a turn whose database goes away", "only a database server ca
       record: { reason: "error", claimLapse: "claim.unrenewed" },
     });
     expect(await runningTurn(h.db, s.id)).toBeNull();
+  });
+
+  it("a turn that ended keeps its answer when its claim lapses while the answer waits for the database", async () => {
+    const env = await held.start();
+    const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
+    proxy = await tcpProxy(Number(new URL(h.url!).port));
+    db = postgresDb(proxy.through(h.url!), h.dataHome.home);
+    await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
+    await runStarted(s.id);
+
+    let waiting!: () => void;
+    const waits = new Promise<void>((resolve) => (waiting = resolve));
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
+    });
+    proxy.cut();
+    // The model answers with the database gone: the turn has ended, its answer waits to be stored.
+    held.release();
+    await waits;
+    // Then the renewals fail until the lease would pass: the claim lapses, but nothing runs any more to stop.
+    await renewClaims(Date.now() + 25_000);
+    proxy.restore();
+    expect(await settled(s.id)).toBe(true);
+
+    // No other server took the session (its claim row is still A's), so the whole answer is kept, not a lapse.
+    const last = (await listMessages(h.db, s.id)).at(-1);
+    expect(last).toMatchObject({ turn: 1, role: "assistant", content: "an answer", record: { reason: "answered" } });
+    expect(last?.record).not.toHaveProperty("claimLapse");
+    expect(await runningTurn(h.db, s.id)).toBeNull();
+  });
+
+  it("a turn whose database goes away before it reads the session's skills says so in the one line, not the query", async () => {
+    const env = await held.start();
+    const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
+    proxy = await tcpProxy(Number(new URL(h.url!).port));
+    db = postgresDb(proxy.through(h.url!), h.dataHome.home);
+    let waiting!: () => void;
+    const waits = new Promise<void>((resolve) => (waiting = resolve));
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
+    });
+    await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
+    // Before the run's first query has an answer (one needs the event loop to come back over the proxy).
+    proxy.cut();
+    await waits;
+    proxy.restore();
+    expect(await settled(s.id)).toBe(true);
+
+    const last = (await listMessages(h.db, s.id)).at(-1)!;
+    expect(last).toMatchObject({ turn: 1, role: "assistant", content: `(The turn failed: ${ONE_LINE}.)`, record: { reason: "error", error: ONE_LINE } });
+    // Nor in the events the page was streamed and the session keeps.
+    expect(JSON.stringify(last.record)).not.toMatch(/Failed query|select /i);
   });
 });

@@ -2,6 +2,7 @@
 // turn worker (turn-worker.ts) so ranking hundreds of skills and the loop never hold up the console's requests,
 // or in the console's thread when a test hands in its own script runner.
 import type { Db } from "../../../db/client";
+import { databaseUnreachableMessage } from "../../../db/dialect";
 import { runAgent, type AgentEvent } from "../../runtime/agent";
 import type { AuditSink } from "../../runtime/audit/events";
 import { protocolOptions } from "./active-skills";
@@ -65,8 +66,10 @@ export async function runTurnJob(db: Db, job: TurnJob, hooks: TurnHooks): Promis
       ...(job.mode === "orchestrated" ? { activeSkills: result.activeSkills } : {}),
     };
   } catch (e) {
-    // Anything before or around the loop (provider not configured, index unreadable) ends this turn only.
-    const message = e instanceof Error ? e.message : String(e);
+    // Anything before or around the loop (provider not configured, index unreadable) ends this turn only. A database
+    // that does not answer is said in its one line: drizzle's message is the failed query with its parameters, and
+    // this text is streamed to the page and kept in the session.
+    const message = databaseUnreachableMessage(e) ?? (e instanceof Error ? e.message : String(e));
     hooks.push({ type: "error", message, runId: "", t: Math.round(performance.now() - t0), depth: 0 } as AgentEvent);
     return { answer: "", reason: hooks.signal.aborted ? "aborted" : "error", error: message };
   }

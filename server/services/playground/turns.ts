@@ -165,6 +165,8 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     const inThread = deps.runner !== undefined || !setting("OMNIFORGE_TURN_WORKER", deps.env ?? processEnv());
     const outcome = inThread ? await runTurnJob(deps.db, job, { ...hooks, runner: deps.runner }) : await runInWorker(job, hooks);
     const answer = outcome.answer;
+    // A lapse while the run ran stopped it; one after it ended (its answer waiting for the database) stopped nothing.
+    const stoppedBy = state.lapsed;
     const record: TurnRecord = {
       mode,
       provider: outcome.provider ?? session.provider,
@@ -184,7 +186,8 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
           if (await turnRecord(tx, sessionId, turn)) return;
           // Fenced: written only while the claim is still this turn's. A turn that lost it keeps only why it stopped:
           // another server may run the session now, and its turn must not find this one's answer or skills after it.
-          const lapsed = (await fenceClaim(tx, claim)) ? state.lapsed : (state.lapsed ?? "claim.taken");
+          // While the row is still its own, a whole answer is kept even if the claim lapsed as it waited to be stored.
+          const lapsed = (await fenceClaim(tx, claim)) ? stoppedBy : (state.lapsed ?? "claim.taken");
           const kept = lapsed ? lapsedRecord(record, lapsed) : record;
           await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
           await touchSession(tx, sessionId);

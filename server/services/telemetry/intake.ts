@@ -14,6 +14,7 @@ import { flushAudit } from "../audit";
 import { mapLogs, mapMetrics, type Mapped, type Sender } from "./map";
 import { previousValues } from "./previous";
 import { runLocked } from "../../../db/locks";
+import { yieldToEventLoop } from "../../runtime/turns";
 import { offload } from "../offload/pool";
 import type { Encoding } from "./decode";
 import type { Signal } from "./otlp-proto";
@@ -107,7 +108,6 @@ export interface IntakeInput {
  * (issue 35 item 5).
  */
 const SLICE = 500;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The request cut into requests of at most `size` data points (same resources, scopes and metrics around them). */
 function* metricSlices(req: MetricsRequest, size: number): Generator<MetricsRequest> {
@@ -151,7 +151,7 @@ async function mapMetricsBySlice(db: Db, req: MetricsRequest, sender: Sender, re
     const part = await mapMetrics(slice, sender, received, (lookups) => previousValues(db, lookups), TELEMETRY_MAX_ROWS_PER_REQUEST - mapped.events.length);
     mapped.events.push(...part.events);
     for (const [k, n] of part.dropped) mapped.dropped.set(k, (mapped.dropped.get(k) ?? 0) + n);
-    await nextTurn();
+    await yieldToEventLoop();
   }
   return mapped;
 }
@@ -172,7 +172,7 @@ export async function ingest(db: Db, audit: AuditSink, input: IntakeInput): Prom
     for (let i = 0; i < mapped.events.length; i += SLICE) {
       for (const e of mapped.events.slice(i, i + SLICE)) audit.record(e);
       await flushAudit(db);
-      if (i + SLICE < mapped.events.length) await nextTurn();
+      if (i + SLICE < mapped.events.length) await yieldToEventLoop();
     }
     return summary(mapped);
   }));
