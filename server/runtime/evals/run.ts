@@ -11,6 +11,7 @@ import { agentOptions } from "./agent-options";
 import type { RoutingExtras } from "../agent/routing-settings";
 import type { TriggerCase } from "./format";
 import { MAX_RUNS } from "../../domain/limits";
+import { yieldToEventLoop } from "../turns";
 
 /** A query passes when its trigger rate is on the right side of this (skill-creator's 0.5). */
 export const DEFAULT_THRESHOLD = 0.5;
@@ -88,7 +89,7 @@ export async function runTriggerEval(opts: TriggerRunOptions): Promise<QueryResu
   for (let i = 0; i < opts.cases.length; i++) {
     // A turn of the event loop between queries: with the offline provider nothing awaited is I/O, so a set of 500
     // queries held the console's thread from its first query to its last.
-    if (i > 0) await new Promise((r) => setImmediate(r));
+    if (i > 0) await yieldToEventLoop();
     if (opts.signal?.aborted) break;
     const c = opts.cases[i]!;
     const chosen = new Set<string>();

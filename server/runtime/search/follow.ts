@@ -5,6 +5,7 @@ import type { SkillIndex } from "../registry/skill-index";
 import type { SkillEntry } from "../registry/types";
 import { docFor, readBody } from "./document";
 import { SkillSearch } from "./engine";
+import { yieldToEventLoop } from "../turns";
 
 function add(search: SkillSearch, e: SkillEntry): void {
   if (!e.loadable) {
@@ -62,7 +63,7 @@ export function searchReady(index: SkillIndex): Promise<SkillSearch> {
       const stop = follow(index, search);
       const entries = index.entries();
       for (let i = 0; i < entries.length; i += SEARCH_SLICE) {
-        if (i > 0) await new Promise((r) => setImmediate(r));
+        if (i > 0) await yieldToEventLoop();
         // Changed or removed since the list was taken: the change event already did what was needed.
         for (const e of entries.slice(i, i + SEARCH_SLICE)) if (index.get(e.id) === e) add(search, e);
       }

@@ -8,6 +8,7 @@ import type { SkillFile } from "../registry/skill-files";
 import { LOCK_TMP, readLock, writeLock, type LockEntry, type SyncLock } from "./lock";
 import { entryAt, type FolderPlan, type Step } from "./plan";
 import { acquireRunLock, isAlive } from "./run-lock";
+import { yieldToEventLoop } from "../turns";
 
 /** `.staging-<name>-<pid>` and `.trash-<name>-<pid>`: a whole skill each, that an agent must not read for long. */
 const LEFTOVER = /^\.(?:staging|trash)-.+-(\d+)$/;
@@ -129,7 +130,7 @@ export async function applyFolder(
     const done: Step[] = [];
     const syncedAt = (opts.now ?? new Date()).toISOString();
     for (const s of todo) {
-      await new Promise<void>((ok) => setImmediate(ok));
+      await yieldToEventLoop();
       if (opts.stop?.()) return { done, skipped, interrupted: true };
       applyStep(printed.folder, lock, s, s.kind === "remove" ? [] : files(s.name), { source: printed.source, digest: s.digest!, syncedAt, ...(s.provenance ? { provenance: s.provenance } : {}) });
       done.push(s);

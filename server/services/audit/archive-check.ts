@@ -15,6 +15,7 @@ import { AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
 import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { canonical, GENESIS_HASH, type StoredRow } from "./hash";
 import { dataHomeOf } from "./keys";
+import { yieldToEventLoop } from "../../runtime/turns";
 
 const CHUNK = 1024 * 1024;
 
@@ -137,7 +138,7 @@ export async function stepAsync<T>(it: Generator<void, T> | AsyncGenerator<void,
   for (;;) {
     const step = await it.next();
     if (step.done) return step.value;
-    await new Promise((r) => setImmediate(r));
+    await yieldToEventLoop();
   }
 }
 

@@ -7,6 +7,7 @@ import { AUDIT_PAGE_MAX } from "../../domain/limits";
 import { databaseUnreachableMessage } from "../../../db/dialect";
 import type { AuditFilter, AuditScope } from "./filter";
 import { listEvents, type AuditEventView } from "./queries";
+import { yieldToEventLoop } from "../../runtime/turns";
 
 export type ExportFormat = "csv" | "jsonl";
 
@@ -86,7 +87,7 @@ export async function* exportEvents(
     if (!nextCursor) return;
     cursor = nextCursor;
     // Let the event loop breathe between pages so a long export does not block other requests.
-    await new Promise((r) => setImmediate(r));
+    await yieldToEventLoop();
   }
 }
 
