@@ -17,7 +17,8 @@ import { createUser } from "../users/users";
 import { callerFor } from "../../test-support/caller";
 import { serveFetch } from "../../test-support/http-server";
 import { useSkillsTestHome } from "../../test-support/test-home";
-import { TENANT_DOORS, archiveTenantSkills, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
+import { ARCHIVE_BASE, TENANT_DOORS, archiveTenantSkills, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 
 const h = useSkillsTestHome({ once: true });
 let server: Awaited<ReturnType<typeof serveFetch>>;
@@ -138,6 +139,24 @@ describe("the policy as each admin reads it", () => {
       await root.policy.change({ op: "setAllowlist", names: null });
     }
     expect((await root.policy.get()).policy).toEqual({ blockedNames: [], disabled: [] });
+  });
+
+  it("a rule naming a deleted skill of another tenant is left out and counted too; a deleted skill of theirs stays", async () => {
+    const root = api(who.root.user);
+    const archive = path.join(h.dataHome.projectRoot, ARCHIVE_BASE);
+    for (const [name, tenant] of [["acme-payroll", "acme"], ["globex-payroll", "globex"]] as const) {
+      writeSkillOnDisk(path.join(archive, name), { "SKILL.md": skillMd(name, `Run the ${tenant} payroll. Use at month end.`, `scope:\n  tenants: [${tenant}]\n`) });
+      await root.skill.delete({ ref: { layer: "project", base: ARCHIVE_BASE, skill: name } });
+      await root.policy.change({ op: "block", name });
+    }
+    try {
+      const carol = await api(who.carol.user).policy.get();
+      expect(JSON.stringify(carol)).not.toContain("globex-payroll");
+      expect([carol.policy.blockedNames, carol.hiddenRules]).toEqual([["acme-payroll"], 1]);
+      expect((await root.policy.get()).policy.blockedNames.slice().sort()).toEqual(["acme-payroll", "globex-payroll"]);
+    } finally {
+      for (const name of ["acme-payroll", "globex-payroll"]) await root.policy.change({ op: "unblock", name });
+    }
   });
 });
 
