@@ -111,7 +111,8 @@ describe("the console's server answers registered routes itself", () => {
     while (!text.includes("data: 3")) text += new TextDecoder().decode((await reader.read()).value);
     expect(text.startsWith("data: 1\n\ndata: 2\n\n")).toBe(true);
     stop.abort();
-    expect(await Promise.race([gone, new Promise((r) => setTimeout(() => r("still running"), 3000))])).toBe("cancelled");
+    // The handler hears of it (a handler that never did would hold the test to its timeout and fail it).
+    expect(await gone).toBe("cancelled");
   });
 
   it("answers a probe that arrives with a burst of queued calls before any of them, and the calls in order", async () => {

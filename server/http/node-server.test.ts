@@ -82,9 +82,39 @@ describe("a body refused for its declared size", () => {
 
   it("beyond what the console drops, the connection is cut after the answer instead of reading on", async () => {
     const r = await upload(REFUSED_BODY_DRAIN_BYTES + 1, REFUSED_BODY_DRAIN_BYTES + 1);
-    expect(r.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.answer, `${r.error} after ${r.sent} bytes`).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.sent).toBeLessThan(REFUSED_BODY_DRAIN_BYTES);
     expect(reached).toEqual([]);
+  });
+});
+
+describe("a connection cut at a refusal", () => {
+  it("gives the answer to a client that writes on before it reads: the cut is staged, not a reset under the answer", async () => {
+    const console_ = createConsoleServer((_req, res) => void res.end());
+    // The server's side has sent its answer and its end (a cut that resets is closed by then).
+    const answered = new Promise<void>((ok) => console_.on("connection", (side: net.Socket) => side.once("finish", ok)));
+    const s = await listenLocal(console_);
+    try {
+      const socket = net.connect(Number(new URL(s.url).port), "127.0.0.1");
+      socket.pause(); // reads nothing until it has written on past the answer, as a busy client does
+      let answer = "";
+      let error: string | undefined;
+      socket.on("data", (d) => (answer += d.toString("latin1")));
+      socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+      const closed = new Promise<void>((ok) => socket.on("close", () => ok()));
+      const write = (b: Buffer | string) => new Promise<void>((ok) => socket.write(b, () => ok()));
+      await write(`POST /api/trpc/user.create HTTP/1.1\r\nHost: x\r\nContent-Length: ${REFUSED_BODY_DRAIN_BYTES + 1}\r\n\r\n`);
+      await answered;
+      // A cut that resets the connection fails these writes (EPIPE) and drops the answer unread.
+      for (let i = 0; i < 8 && !socket.destroyed; i++) await write(Buffer.alloc(256 * 1024, 0x78));
+      socket.resume();
+      await closed;
+      expect(error ?? "none").not.toMatch(/EPIPE|ECONNRESET/);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain(`The request body is ${REFUSED_BODY_DRAIN_BYTES + 1} bytes`);
+    } finally {
+      await s.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import http from "node:http";
 import { REFUSED_BODY_DRAIN_BYTES } from "../domain/limits";
 import { bodyLimitFor } from "./body-limit";
 import { answerWith, EdgeQueue, edgeRouteFor } from "./edge";
+import { lingerOnClose } from "./linger";
 import { stampPeer } from "./peer";
 
 // Node's parser answers CONNECT and unknown methods (TRACK) itself; TRACE reaches the request handler.
@@ -34,9 +35,11 @@ export function createConsoleServer(handle: NodeHandler, options: { edge?: boole
       // A client still sending the body it declared reads this answer only if the connection stays open until it
       // is done: closed under it, its next write fails (EPIPE) and the reason never arrives. So a body of a
       // declared size up to REFUSED_BODY_DRAIN_BYTES is read and dropped (Node discards what the answer left
-      // unread, never buffering it) on a connection kept open; a larger or undeclared one is cut off at the answer.
+      // unread, never buffering it) on a connection kept open; a larger or undeclared one is cut off at the answer,
+      // in stages (linger.ts), so the cut does not reset the connection under the answer.
       const declared = Number(req.headers["content-length"]);
       const drain = Number.isFinite(declared) && declared <= REFUSED_BODY_DRAIN_BYTES;
+      if (!drain) lingerOnClose(req.socket);
       res.writeHead(refused.status, { "content-type": "text/plain; charset=utf-8", ...(drain ? {} : { connection: "close" }) });
       res.end(refused.message + "\n");
       return;

@@ -6,13 +6,24 @@ import { isMainThread, threadId } from "node:worker_threads";
 import { serveWalkHelper, startWalkHelper } from "../runtime/walk-helper";
 
 export interface JobParams {
-  /** Milliseconds the command's thread spends on each unit it does (so the helper has time to start and join). */
+  /** Milliseconds the command's thread spends on each unit it does. */
   slowHere: number;
   /** Units the helper refuses (throws): odd ones, or every one. */
   helperThrows?: "odd" | "all";
   /** The helper blocks for good on the first unit it takes. */
   helperHangs?: boolean;
+  /**
+   * A flag the helper raises when it makes its first result (or, hanging, takes its first unit): the command's thread
+   * waits for it before finishing any unit, so the helper takes part however slowly it starts on a busy machine.
+   */
+  helperJoined?: SharedArrayBuffer;
 }
+
+/** The flags for `helperJoined`: one Int32, 0 until the helper has joined. */
+export const joinFlag = () => new SharedArrayBuffer(4);
+
+/** How long the command's thread waits for the helper: a bound for a helper that never comes, far beyond its start. */
+const JOIN_BOUND_MS = 20_000;
 
 export interface JobResult {
   unit: number;
@@ -24,9 +35,15 @@ export interface JobResult {
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 export function square(p: JobParams, unit: number): JobResult {
-  if (isMainThread) pause(p.slowHere);
-  else {
+  if (isMainThread) {
+    if (p.helperJoined) Atomics.wait(new Int32Array(p.helperJoined), 0, 0, JOIN_BOUND_MS);
+    pause(p.slowHere);
+  } else {
     if (p.helperThrows === "all" || (p.helperThrows === "odd" && unit % 2 === 1)) throw new Error(`unit ${unit} refused on the helper`);
+    if (p.helperJoined) {
+      Atomics.store(new Int32Array(p.helperJoined), 0, 1);
+      Atomics.notify(new Int32Array(p.helperJoined), 0);
+    }
     if (p.helperHangs) pause(10_000);
   }
   return { unit, square: unit * unit, thread: threadId };
@@ -45,7 +62,7 @@ serveWalkHelper({ square, noisy });
 
 if (isMainThread && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const helper = startWalkHelper(import.meta.url, "noisy", noisy, { enabled: true, cpus: 2 })!;
-  const byHelper = helper.share({ slowHere: 25 }, Array.from({ length: 60 }, (_, i) => i), () => {});
+  const byHelper = helper.share({ slowHere: 0, helperJoined: joinFlag() }, Array.from({ length: 60 }, (_, i) => i), () => {});
   helper.close();
   console.log(byHelper > 0 ? "done" : "the helper took no unit");
 }

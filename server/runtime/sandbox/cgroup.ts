@@ -75,7 +75,7 @@ function readOr(file: string, fallback: string): string {
 }
 
 /** Creates the run's cgroups and writes the limits; on any failure removes what it made and throws. */
-export function createRunCgroup(layout: CgroupLayout, name: string, limits: ScriptLimits): RunCgroup {
+export function createRunCgroup(layout: CgroupLayout, name: string, limits: ScriptLimits, cpuShare = SCRIPT_CPU_SHARE): RunCgroup {
   const made: string[] = [];
   try {
     const mk = (parent: string) => {
@@ -90,7 +90,7 @@ export function createRunCgroup(layout: CgroupLayout, name: string, limits: Scri
       if (layout.memsw) fs.writeFileSync(path.join(dir, "memory.swap.max"), "0");
       fs.writeFileSync(path.join(dir, "pids.max"), String(limits.processes));
       fs.writeFileSync(path.join(dir, "cpu.max"), "100000 100000");
-      fs.writeFileSync(path.join(dir, "cpu.weight"), String(Math.round(SCRIPT_CPU_SHARE * V2_DEFAULT_WEIGHT)));
+      fs.writeFileSync(path.join(dir, "cpu.weight"), String(Math.max(1, Math.round(cpuShare * V2_DEFAULT_WEIGHT))));
     } else {
       const pids = mk(layout.parents.pids);
       fs.writeFileSync(path.join(pids, "pids.max"), String(limits.processes));
@@ -101,7 +101,7 @@ export function createRunCgroup(layout: CgroupLayout, name: string, limits: Scri
       const cpu = mk(layout.parents.cpu);
       fs.writeFileSync(path.join(cpu, "cpu.cfs_period_us"), "100000");
       fs.writeFileSync(path.join(cpu, "cpu.cfs_quota_us"), "100000"); // one core; RLIMIT_CPU does the killing
-      fs.writeFileSync(path.join(cpu, "cpu.shares"), String(Math.round(SCRIPT_CPU_SHARE * V1_DEFAULT_SHARES)));
+      fs.writeFileSync(path.join(cpu, "cpu.shares"), String(Math.max(2, Math.round(cpuShare * V1_DEFAULT_SHARES))));
     }
     return { dirs: made, layout };
   } catch (err) {

@@ -25,6 +25,8 @@ export interface RunnerContext {
   runtimeDir: string;
   /** Defaults and ceiling for every run. */
   limits: ScriptLimits;
+  /** A run's CPU weight against an ordinary process's (SandboxOptions.cpuShare). */
+  cpuShare: number;
   scratchRoot?: string;
   /** The self-test's private-bind check, asked only when a scratch folder sits in a private data home. */
   privateBindCheck: () => Promise<Check | undefined>;
@@ -90,7 +92,7 @@ export async function executePlan(ctx: RunnerContext, plan: Plan, sandboxed: boo
       }
     }
 
-    if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits);
+    if (layout) cg = createRunCgroup(layout, `sbx-${process.pid}-${id}-${crypto.randomBytes(3).toString("hex")}`, limits, ctx.cpuShare);
     const prefix = [
       ...(cg ? joinPrefix(cg) : []),
       ...(binds.length ? privateBindArgs(ctx.bindTools, binds) : []),

@@ -2,7 +2,7 @@
 // Mode and self-test (self-test-run.ts) are computed once and cached.
 import fs from "node:fs";
 import path from "node:path";
-import { checkLimits, DEFAULT_LIMITS } from "./limits";
+import { checkLimits, DEFAULT_LIMITS, SCRIPT_CPU_SHARE } from "./limits";
 import { executePlan, type RunnerContext } from "./execute";
 import { displayOf, planRequest, refusal, type Plan } from "./request-plan";
 import { RunQueue } from "./run-queue";
@@ -26,6 +26,10 @@ export interface SandboxOptions {
   runtimeDir?: string;
   /** Defaults and ceiling for every run; a request can only tighten them. */
   limits?: Partial<ScriptLimits>;
+  /** A run's CPU weight when something else wants the CPU too, against an ordinary process's: SCRIPT_CPU_SHARE
+   * by default (scripts yield to the console). The tests of the CPU limit give a run a whole process's weight, so
+   * its CPU seconds come as fast as any process's on a busy machine. */
+  cpuShare?: number;
   /** Scripts running at once; the rest queue. Default 2. */
   maxConcurrent?: number;
   /** The folder holding the per-session scratch folders (e.g. <data>/scratch). Scratch folders under it
@@ -61,6 +65,8 @@ export class Sandbox implements ScriptRunner {
     const uid = checkId(options.uid ?? DEFAULT_SANDBOX_UID, "uid");
     const gid = checkId(options.gid ?? DEFAULT_SANDBOX_GID, "gid");
     const limits = { ...DEFAULT_LIMITS, ...checkLimits(options.limits, "sandbox limits") };
+    const cpuShare = options.cpuShare ?? SCRIPT_CPU_SHARE;
+    if (!(cpuShare > 0 && cpuShare <= 1)) throw new Error(`sandbox: cpuShare must be above 0 and at most 1, got ${cpuShare}`);
     this.queue = new RunQueue(options.maxConcurrent ?? 2);
     this.unsafe = options.unsafe === true;
     if (options.runtimeDir !== undefined && !path.isAbsolute(options.runtimeDir)) {
@@ -83,6 +89,7 @@ export class Sandbox implements ScriptRunner {
       root: process.getuid?.() === 0,
       runtimeDir,
       limits,
+      cpuShare,
       scratchRoot,
       privateBindCheck: async () => (await this.ready()).status.checks.find((c) => c.name === "private-bind"),
       track: (p) => this.track(p),

@@ -2,7 +2,7 @@
 // its folder, not through a listing: a skill scoped to tenants none of which is the caller's is "does not exist"
 // there too (issue #40), with the very words a missing folder gets, so the answer tells nothing.
 import fs from "node:fs";
-import { tenantVisible } from "../../runtime/registry";
+import { tenantVisible, type SkillEntry } from "../../runtime/registry";
 import { checkSkillSource } from "../../runtime/skill";
 import { visibleTenants } from "../../domain/tenants";
 import { indexFor } from "../catalog/catalog";
@@ -38,11 +38,17 @@ export async function deletedSkillVisibility(ctx: SkillsContext): Promise<(snaps
   const tenants = visibleTenants(await tenantCaller(ctx.db, ctx.actor));
   return (snapshot) => {
     if (tenants === "all") return true;
-    const text = snapshot?.files.find((f) => f.path === "SKILL.md")?.text;
-    if (text === undefined) return true; // nothing kept (a removed link): nothing to scope
-    const scope = checkSkillSource(text, { dir: "deleted", rules: "omniforge" }).properties?.scope;
-    return tenantVisible({ ...(scope ? { scope } : {}) }, tenants);
+    const kept = keptSkill(snapshot);
+    return !kept || tenantVisible(kept, tenants); // nothing kept (a removed link): nothing to scope
   };
+}
+
+/** The name and scope of the SKILL.md a "delete" version kept; null when it kept none. */
+export function keptSkill(snapshot: Snapshot | null): (Pick<SkillEntry, "scope"> & { name?: string }) | null {
+  const text = snapshot?.files.find((f) => f.path === "SKILL.md")?.text;
+  if (text === undefined) return null;
+  const { name, scope } = checkSkillSource(text, { dir: "deleted", rules: "omniforge" }).properties ?? {};
+  return { ...(typeof name === "string" ? { name } : {}), ...(scope ? { scope } : {}) };
 }
 
 /**

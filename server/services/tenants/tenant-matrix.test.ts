@@ -4,10 +4,10 @@
 // the real tRPC routers and the catalog route over HTTP on 127.0.0.1.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "../../auth";
 import { handleCatalogRequest } from "../../http/catalog-route";
-import { auditSinkFor } from "../audit";
+import { auditSinkFor, flushAudit } from "../audit";
 import { auditScopeOf } from "../audit/filter";
 import { exportStream } from "../audit/export";
 import { settled } from "../playground";
@@ -17,7 +17,8 @@ import { createUser } from "../users/users";
 import { callerFor } from "../../test-support/caller";
 import { serveFetch } from "../../test-support/http-server";
 import { useSkillsTestHome } from "../../test-support/test-home";
-import { TENANT_DOORS, archiveTenantSkills, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
+import { ARCHIVE_BASE, TENANT_DOORS, archiveTenantSkills, writeTenantSkills, type TenantWorld, type Who } from "../../test-support/tenant-matrix";
+import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 
 const h = useSkillsTestHome({ once: true });
 let server: Awaited<ReturnType<typeof serveFetch>>;
@@ -139,6 +140,24 @@ describe("the policy as each admin reads it", () => {
     }
     expect((await root.policy.get()).policy).toEqual({ blockedNames: [], disabled: [] });
   });
+
+  it("a rule naming a deleted skill of another tenant is left out and counted too; a deleted skill of theirs stays", async () => {
+    const root = api(who.root.user);
+    const archive = path.join(h.dataHome.projectRoot, ARCHIVE_BASE);
+    for (const [name, tenant] of [["acme-payroll", "acme"], ["globex-payroll", "globex"]] as const) {
+      writeSkillOnDisk(path.join(archive, name), { "SKILL.md": skillMd(name, `Run the ${tenant} payroll. Use at month end.`, `scope:\n  tenants: [${tenant}]\n`) });
+      await root.skill.delete({ ref: { layer: "project", base: ARCHIVE_BASE, skill: name } });
+      await root.policy.change({ op: "block", name });
+    }
+    try {
+      const carol = await api(who.carol.user).policy.get();
+      expect(JSON.stringify(carol)).not.toContain("globex-payroll");
+      expect([carol.policy.blockedNames, carol.hiddenRules]).toEqual([["acme-payroll"], 1]);
+      expect((await root.policy.get()).policy.blockedNames.slice().sort()).toEqual(["acme-payroll", "globex-payroll"]);
+    } finally {
+      for (const name of ["acme-payroll", "globex-payroll"]) await root.policy.change({ op: "unblock", name });
+    }
+  });
 });
 
 describe("a request's tenant must be the caller's", () => {
@@ -173,10 +192,19 @@ describe("a request's tenant must be the caller's", () => {
 
 describe("the audit of a tenant", () => {
   it("a playground turn's rows carry the session's tenant", async () => {
+    // The turn runs in this thread: the tenant is added by the turn's own run (turn-run.ts) on either side, and the
+    // turn worker's start (6 s here when quiet, over settled's 15 s on a busy machine) is turn-worker.test.ts's.
+    vi.stubEnv("OMNIFORGE_TURN_WORKER", "0");
     const a = api(who.alice.user);
     const s = await a.playground.create({});
-    await a.playground.send({ sessionId: s.id, request: "reconcile the monthly ledger" });
-    await settled(s.id);
+    try {
+      await a.playground.send({ sessionId: s.id, request: "reconcile the monthly ledger" });
+      expect(await settled(s.id)).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    // The turn's last rows wait in the audit batch (50 ms): written before the read that must see them all.
+    await flushAudit(h.db);
     const rows = (await api(who.root.user).audit.list({ session: s.id })).events;
     expect(rows.map((e) => e.type)).toContain("agent_run_started");
     expect(new Set(rows.map((e) => e.tenant))).toEqual(new Set(["acme"]));
