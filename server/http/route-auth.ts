@@ -31,7 +31,7 @@ export async function requireRole(db: Db, guard: RouteGuard): Promise<SessionUse
  * one only, as a refused tRPC call's does (server/api/trpc.ts), so their tenant's admin reads the attempt.
  */
 export async function refuseRole(db: Db, user: SessionUser, { route, required, doing }: RouteGuard, ip: string): Promise<Response> {
-  const tenant = await soleTenant(db, user.id).catch(() => undefined);
+  const tenant = await soleTenant(db, user).catch(() => undefined);
   auditSinkFor(db).record({
     type: "access_denied",
     actor: { id: user.id, email: user.email },
