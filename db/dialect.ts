@@ -29,7 +29,7 @@ function jsonKey(key: string): { path: SQL; name: SQL; quoted: SQL } {
 // activations at 1,000,000 rows, issue #38). A row whose text does not hold the key in quotes cannot have that field
 // (the audit's details are JSON.stringify's output, which writes keys as they are), so it is answered as absent
 // without the parse: most activations have no "count".
-const parsedIfHolding = (column: SQLWrapper, quoted: SQL, read: SQL): SQL => sql`(CASE WHEN strpos(${column}, ${quoted}) > 0 THEN ${read} END)`;
+const parsedIfHolding = <T>(column: SQLWrapper, quoted: SQL, read: SQL): SQL<T> => sql<T>`(CASE WHEN strpos(${column}, ${quoted}) > 0 THEN ${read} END)`;
 
 /** A string field of a JSON text column (null when absent, and on PostgreSQL when not a string). */
 export function jsonText(db: Db, column: SQLWrapper, key: string): SQL<string | null> {
