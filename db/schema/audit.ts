@@ -36,14 +36,19 @@ export const auditEvents = sqliteTable(
     // The tenant the request acted for (issue #40), null when it named none. Covered by the hash when set.
     tenant: text("tenant"),
   },
+  // The dashboard's summary reads only what an index holds, on both databases: the console's own events over a range
+  // (source_agent, at, type) or (at, source_agent, type), whichever the planner takes (SQLite the first, PostgreSQL
+  // the second), and the refusals by kind, skill and tool (outcome, at, ..., type). Without the trailing
+  // columns each read every row of the range from the table: at 1,000,000 rows a week's refusals by kind, skill and
+  // tool took 137 ms on PostgreSQL (9 ms covered), and the two refusal reads 40 + 65 ms on SQLite (2 + 14) (issue #38).
   (t) => [
-    index("audit_at_idx").on(t.at),
+    index("audit_at_idx").on(t.at, t.sourceAgent, t.type),
     index("audit_type_at_idx").on(t.type, t.at, t.skill),
     index("audit_skill_at_idx").on(t.skill, t.at),
     index("audit_actor_at_idx").on(t.actorId, t.at),
     index("audit_session_idx").on(t.sessionId, t.at),
-    index("audit_outcome_at_idx").on(t.outcome, t.at, t.skill, t.tool),
-    index("audit_source_at_idx").on(t.sourceAgent, t.at),
+    index("audit_outcome_at_idx").on(t.outcome, t.at, t.skill, t.tool, t.type),
+    index("audit_source_at_idx").on(t.sourceAgent, t.at, t.type),
     index("audit_tenant_at_idx").on(t.tenant, t.at),
   ],
 );

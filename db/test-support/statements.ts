@@ -1,21 +1,29 @@
 // Counts the statements a Db sends to its database, as the driver runs them: every run of a prepared statement
 // counts, not only its first preparation. On SQLite, better-sqlite3's statements (run, get, all, iterate); on
 // PostgreSQL, the pool's query(), which drizzle calls for every execution. A test that must show a service's
-// round trips do not grow with its input counts them here, with no clock involved.
+// round trips do not grow with its input counts them here, with no clock involved. A plan test takes the statements
+// themselves (text and values), to ask the database how it runs exactly what the service sent.
 import type { Db } from "../client";
 import { dbKind, postgresPool } from "../dialect";
+
+export interface SentStatement {
+  text: string;
+  values: unknown[];
+}
 
 export interface StatementCount {
   /** Statements run since counting began whose SQL matches. */
   readonly count: number;
+  /** Those statements, in the order they ran. */
+  readonly sent: readonly SentStatement[];
   /** Stops counting and puts the driver back as it was. */
   stop(): void;
 }
 
 export function countStatements(db: Db, matching: RegExp): StatementCount {
-  let count = 0;
-  const seen = (text: unknown) => {
-    if (typeof text === "string" && matching.test(text)) count++;
+  const sent: SentStatement[] = [];
+  const seen = (text: unknown, values: unknown) => {
+    if (typeof text === "string" && matching.test(text)) sent.push({ text, values: Array.isArray(values) ? values : [] });
   };
   if (dbKind(db) === "sqlite") {
     // The methods live on the Statement prototype, shared by every statement, drizzle's prepared ones included.
@@ -24,14 +32,15 @@ export function countStatements(db: Db, matching: RegExp): StatementCount {
     const originals = methods.map((m) => proto[m]!);
     methods.forEach((m, i) => {
       proto[m] = function (this: { source: string }, ...args: unknown[]) {
-        seen(this.source);
+        seen(this.source, args);
         return originals[i]!.apply(this, args);
       };
     });
     return {
       get count() {
-        return count;
+        return sent.length;
       },
+      sent,
       stop: () => methods.forEach((m, i) => (proto[m] = originals[i]!)),
     };
   }
@@ -39,13 +48,15 @@ export function countStatements(db: Db, matching: RegExp): StatementCount {
   const original = pool.query;
   pool.query = (...args: unknown[]) => {
     const q = args[0];
-    seen(typeof q === "string" ? q : (q as { text?: unknown } | undefined)?.text);
+    // drizzle passes (text or { name, text }, values); a config object may carry its values itself.
+    seen(typeof q === "string" ? q : (q as { text?: unknown } | undefined)?.text, args[1] ?? (q as { values?: unknown } | undefined)?.values);
     return original.apply(pool, args);
   };
   return {
     get count() {
-      return count;
+      return sent.length;
     },
+    sent,
     stop: () => {
       pool.query = original;
     },

@@ -5,8 +5,8 @@
 // index entries instead of sorting the matches.
 import { and, asc, count, desc, eq, inArray, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { preparedByKey } from "../../../db/prepared";
-import { ascNullsFirst, jsonInteger, jsonIsTrue, jsonNumber } from "../../../db/dialect";
+import { preparedByKey, preparedQuery } from "../../../db/prepared";
+import { ascNullsFirst, dbKind, jsonInteger, jsonIsTrue, jsonNumber } from "../../../db/dialect";
 import { rawRows } from "../../../db/raw";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
@@ -190,18 +190,32 @@ export async function timeSeries(
   // At most MAX_BUCKETS buckets, the newest ones (the chart draws no more).
   const lastStart = Math.floor(span.hi / ms) * ms;
   const firstStart = Math.max(Math.floor(span.lo / ms) * ms, lastStart - (MAX_BUCKETS - 1) * ms);
-  // One COUNT per (type, bucket): each is a range count on the (type, at) index, with no row visited and no
-  // sort. A single GROUP BY over (bucket, type) has to visit every row for its type and sort the buckets in
-  // a temporary b-tree (measured ~10x slower at 1,000,000 rows).
   const types = filter.type ? [filter.type] : await eventTypes(db);
+  // Where the query differs (db/dialect.ts): on SQLite one COUNT per (type, bucket), each a range count on the
+  // (type, at) index with no row visited and no sort (a GROUP BY over buckets sorts them in a temporary b-tree:
+  // ~1.5-2x slower at 1,000,000 rows). On PostgreSQL each statement is a round trip to another process: a day by hour
+  // is 288 of them (395 ms at 1,000,000 rows on a loaded host), so it asks one grouped query per type (79 ms).
+  const points =
+    dbKind(db) === "postgres"
+      ? await groupedByBucket(db, filter, scope, types, firstStart, ms)
+      : await countedPerBucket(db, filter, scope, types, firstStart, lastStart, ms);
+  points.sort((a, b) => a.t - b.t || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  return { bucket, points };
+}
+
+type SeriesPoint = { t: number; type: string; n: number };
+
+/** A type's figure: its rows, or for activations the counts they stand for (an agent's counter point counts many). */
+const seriesFigure = (db: Db, type: string) => (type === "skill_activated" ? activations(db) : count());
+
+async function countedPerBucket(db: Db, filter: AuditFilter, scope: AuditScope, types: string[], firstStart: number, lastStart: number, ms: number): Promise<SeriesPoint[]> {
   // Prepared once per type, with the bucket's bounds as placeholders.
   const range = { from: sql.placeholder("from"), to: sql.placeholder("to") };
   const counters = types.map((type) => ({
     type,
-    // An activation row may count many (a counter point): that type's figure adds up the counts.
-    query: db.select({ n: type === "skill_activated" ? activations(db) : count() }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
+    query: db.select({ n: seriesFigure(db, type) }).from(auditEvents).where(whereOf({ ...filter, type, ...range }, scope)).prepare(),
   }));
-  const points: { t: number; type: string; n: number }[] = [];
+  const points: SeriesPoint[] = [];
   for (let t = firstStart; t <= lastStart; t += ms) {
     const from = Math.max(t, filter.from ?? -Infinity);
     const to = Math.min(t + ms, filter.to ?? Infinity);
@@ -210,8 +224,24 @@ export async function timeSeries(
       if (n > 0) points.push({ t, type, n });
     }
   }
-  points.sort((a, b) => a.t - b.t || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
-  return { bucket, points };
+  return points;
+}
+
+async function groupedByBucket(db: Db, filter: AuditFilter, scope: AuditScope, types: string[], firstStart: number, ms: number): Promise<SeriesPoint[]> {
+  // The bucket is (at - firstStart) / ms with at >= firstStart: a whole division, so it floors. Both numbers are
+  // whole and computed here, written into the statement so the select list and the GROUP BY are one expression.
+  const bucketOf = sql<number>`(${auditEvents.at} - (${sql.raw(String(firstStart))})) / ${sql.raw(String(ms))}`.mapWith(Number);
+  const from = Math.max(firstStart, filter.from ?? firstStart);
+  const points: SeriesPoint[] = [];
+  for (const type of types) {
+    const rows = await db
+      .select({ b: bucketOf, n: seriesFigure(db, type).mapWith(Number) })
+      .from(auditEvents)
+      .where(whereOf({ ...filter, type, from }, scope))
+      .groupBy(bucketOf);
+    for (const r of rows) if (r.n > 0) points.push({ t: firstStart + r.b * ms, type, n: r.n });
+  }
+  return points;
 }
 
 export const MAX_BUCKETS = 400;
