@@ -7,6 +7,7 @@
 import os from "node:os";
 import type { Db } from "../../db/client";
 import { dbKind, databaseUnreachableMessage, migrationLevel, ping, type DbKind } from "../../db/dialect";
+import { resolveDataHome, type DataHome } from "../config";
 import { indexFreshness, watchSummary, type IndexFreshness } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -28,7 +29,7 @@ export interface HealthReport {
   index: IndexFreshness;
 }
 
-export async function healthReport(db: Db): Promise<HealthReport> {
+export async function healthReport(db: Db, dataHome: DataHome = resolveDataHome()): Promise<HealthReport> {
   let database: "ok" | "error" = "ok";
   let databaseError: string | undefined;
   let level: number | null = null;
@@ -51,7 +52,7 @@ export async function healthReport(db: Db): Promise<HealthReport> {
     uptimeSeconds: Math.round(process.uptime()),
     // Never waits on the watcher: a count of what it does, read from memory.
     watcher: watchSummary(),
-    index: indexFreshness(),
+    index: indexFreshness(dataHome),
   };
 }
 
