@@ -26,7 +26,11 @@ interface KeptReports {
 
 const state = processWide<KeptReports>("doctorReports", () => {
   const s: KeptReports = { refreshes: 0, reports: new Map() };
-  onRefreshAll(() => void s.refreshes++);
+  onRefreshAll(() => {
+    s.refreshes++;
+    // Every key made before holds the old count: none can be asked for again.
+    s.reports.clear();
+  });
   return s;
 });
 
