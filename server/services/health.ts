@@ -7,9 +7,9 @@
 import os from "node:os";
 import type { Db } from "../../db/client";
 import { dbKind, databaseUnreachableMessage, migrationLevel, ping, type DbKind } from "../../db/dialect";
-import { resolveDataHome, type DataHome } from "../config";
 import { indexFreshness, watchSummary, type IndexFreshness } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
+import { resolveDataHome, type DataHome } from "../config";
 
 /** This process's id: the host and pid, fixed at start (stable while it runs, different after a restart). */
 export const SERVER_ID = `${os.hostname()}:${process.pid}`;
