@@ -3,11 +3,13 @@
 // lines among them), doctored as a catalog: every check plus the overlap search. Target: under 2 s.
 // Descriptions draw their topic words from a vocabulary of ~4,000 made-up words plus common ones, as real
 // catalogs do (each skill has its own subject): the search bench's word catalog (300 words) would make every
-// description compete with every other, which no real catalog does.
+// description compete with every other, which no real catalog does. Then the console's report over real skills, kept
+// per state of the catalog, and health's index digest, before and after (lib/doctor-kept.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { doctorCatalog, doctorSkill } from "../../server/runtime/doctor";
+import { doctorReportKept } from "./lib/doctor-kept";
 import { median } from "./lib/stats";
 
 export const name = "doctor";
@@ -81,6 +83,8 @@ export async function run(): Promise<Record<string, unknown>> {
       findings: counts,
       targetMs: TARGET_MS,
       met: ms < TARGET_MS,
+      // The console's report over real skills, kept per state of the catalog, and health's index digest (#36/#38).
+      consoleReport: await doctorReportKept(),
     };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

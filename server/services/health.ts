@@ -9,6 +9,7 @@ import type { Db } from "../../db/client";
 import { dbKind, databaseUnreachableMessage, ping, type DbKind } from "../../db/dialect";
 import { indexFreshness, watchSummary, type IndexFreshness } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
+import { resolveDataHome, type DataHome } from "../config";
 
 /** This process's id: the host and pid, fixed at start (stable while it runs, different after a restart). */
 export const SERVER_ID = `${os.hostname()}:${process.pid}`;
@@ -28,7 +29,7 @@ export interface HealthReport {
   index: IndexFreshness;
 }
 
-export async function healthReport(db: Db): Promise<HealthReport> {
+export async function healthReport(db: Db, dataHome: DataHome = resolveDataHome()): Promise<HealthReport> {
   let database: "ok" | "error" = "ok";
   let databaseError: string | undefined;
   let level: number | null = null;
@@ -50,7 +51,7 @@ export async function healthReport(db: Db): Promise<HealthReport> {
     uptimeSeconds: Math.round(process.uptime()),
     // Never waits on the watcher: a count of what it does, read from memory.
     watcher: watchSummary(),
-    index: indexFreshness(),
+    index: indexFreshness(dataHome),
   };
 }
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { skillMd, writeSkillOnDisk } from "../skills/test-support/skills";
 import { serveFetch } from "../../test-support/http-server";
 import { useSkillsTestHome } from "../../test-support/test-home";
@@ -93,6 +93,36 @@ describe("the first catalog read after start", () => {
       expect(index.size).toBe(600);
       expect(index.entries().filter((e) => e.description.startsWith("Saved again")).length).toBe(600);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("health's index digest", () => {
+  it("is computed once per index version over many probes, and a saved skill gives a new one at the next probe", async () => {
+    process.env.OMNIFORGE_WATCH = "0"; // nothing but this test's own save moves the index
+    const dirs = Array.from({ length: 50 }, (_, i) => path.join(h.dataHome.home, "enterprise/skills", `skill-${i}`));
+    for (const [i, dir] of dirs.entries()) writeSkillOnDisk(dir, { "SKILL.md": skillMd(`skill-${i}`) });
+    const index = await indexFor("alice", h.dataHome);
+    const server = await serveFetch(async () => Response.json(await healthReport(h.db, h.dataHome)));
+    const probe = async () => ((await (await fetch(`${server.url}/api/health`)).json()) as HealthReport).index.digest;
+    // The digest reads every definition of the index: its reads count the computations (the index itself is real).
+    const reads = vi.spyOn(index, "entries");
+    try {
+      const digests: (string | null)[] = [];
+      for (let i = 0; i < 20; i++) digests.push(await probe());
+      expect(new Set(digests).size).toBe(1);
+      expect(digests[0]).toMatch(/^[0-9a-f]{16}$/);
+      expect(reads).toHaveBeenCalledTimes(1);
+
+      writeSkillOnDisk(dirs[7]!, { "SKILL.md": skillMd("skill-7", "Saved again. Use when testing the digest.") });
+      refreshAll([path.join(dirs[7]!, "SKILL.md")]); // what the editor's save does after writing
+      const after = await probe();
+      expect(after).not.toBe(digests[0]);
+      expect(await probe()).toBe(after);
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      reads.mockRestore();
       await server.close();
     }
   });

@@ -201,13 +201,22 @@ export function indexFreshness(dataHome: DataHome = resolveDataHome()): IndexFre
   return { scannedAt: at(s.scannedAt.get(key)), changedAt: at(s.changedAt.get(key)), pollSeconds: setting("OMNIFORGE_INDEX_POLL_SECONDS"), digest: latest ? sharedDigest(latest) : null };
 }
 
+// Health is asked every few seconds by every probe, and hashing 600 definitions took a few ms of the request thread
+// each time: the digest is kept per index and recomputed only when its version moves.
+const digests = new WeakMap<SkillIndex, { version: number; digest: string }>();
+
 function sharedDigest(index: SkillIndex): string {
+  const kept = digests.get(index);
+  if (kept?.version === index.version) return kept.digest;
+  const version = index.version;
   const lines = index
     .entries()
     .filter((e) => e.layer !== "personal")
     .map((e) => `${e.layer}\u0000${e.plugin ?? ""}\u0000${e.name}\u0000${e.digest}`)
     .sort();
-  return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+  const digest = createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+  digests.set(index, { version, digest });
+  return digest;
 }
 
 /** Calls `listener` with the paths of every refreshAll; returns the unsubscribe. */

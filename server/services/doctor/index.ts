@@ -3,12 +3,13 @@
 // covers the active definitions the actor's catalog resolves to. A report is audited with what it silenced.
 import path from "node:path";
 import { CHECKS, type DoctorSeverity, type Finding, type Overlap } from "../../runtime/doctor";
-import { layerRivals, type SkillIndex } from "../../runtime/registry";
+import { layerRivals, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { viewerIndex } from "../governance/context";
 import { effectivePolicy } from "../policy/store";
 import type { SkillRef, SkillsContext } from "../skills";
 import { offload } from "../offload/pool";
 import { existingSkillDir } from "../skills/edit";
+import { keptCatalogReport } from "./kept-report";
 import { readDoctorPolicy } from "./policy";
 import { entriesByKey, skillRows } from "../skills/list";
 
@@ -77,13 +78,16 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
   // What agents get, and what does not load at all (a high skill.not-loadable finding, as for a folder given by path).
   const rows = all.filter((r) => r.status === "active" || r.status === "pending-approval" || r.status === "invalid");
   const refByDir = new Map<string, SkillRef>();
+  const doctored: SkillEntry[] = [];
   for (const r of rows) {
     const e = entries.get(r.key);
+    if (e && !refByDir.has(e.dir)) doctored.push(e);
     if (e) refByDir.set(e.dir, r.ref);
   }
   const dirs = [...refByDir.keys()];
-  // Every script of the catalog is read: seconds for a large one, so not on the request thread.
-  const report = await offload("doctorCatalog", dirs, { ignore: (await readDoctorPolicy(ctx.db)).ignore, rivals: rivalsIn(index, dirs) });
+  // Every script of the catalog is read: seconds for a large one, so in the offload worker, and once per state of
+  // the catalog (kept-report.ts); what this person may see was chosen above and is mapped back below, per call.
+  const { report, computed } = await keptCatalogReport(doctored, { ignore: (await readDoctorPolicy(ctx.db)).ignore, rivals: rivalsIn(index, dirs) });
   const skills = report.skills.map((s) => ({ ref: refByDir.get(s.dir)!, name: s.name, findings: s.findings, ...countsOf(s.findings) })).sort(worse);
   const byCode = new Map<string, { count: number; silenced: number }>();
   for (const s of skills) {
@@ -106,7 +110,7 @@ export async function catalogReport(ctx: SkillsContext): Promise<DoctorReportVie
     type: "doctor_report",
     actor: { id: ctx.actor.id, email: ctx.actor.email },
     outcome: "ok",
-    details: { skills: skills.length, ...total.counts, silenced: total.silenced, silencedFindings: silencedCodes.slice(0, 200), overlaps: report.overlaps.length },
+    details: { skills: skills.length, ...total.counts, silenced: total.silenced, silencedFindings: silencedCodes.slice(0, 200), overlaps: report.overlaps.length, computed },
   });
   return {
     skills,
