@@ -295,7 +295,9 @@ describe("script limit", () => {
       expect(all.filter((e) => e.type === "script_run" && "stdout" in e && e.stdout.includes("report ready"))).toHaveLength(2);
       expect(all.find((e) => e.type === "script_queued")).toMatchObject({ limit: 1, running: 1, waiting: 1 });
       const waited = all.find((e) => e.type === "script_waited");
-      expect(waited && "waitedMs" in waited && waited.waitedMs).toBeGreaterThan(300);
+      // How long it waited depends on when the second turn reached its script (late on a busy host): that it waited
+      // and says so is the rule, not a length of time.
+      expect(waited && "waitedMs" in waited && waited.waitedMs).toBeGreaterThan(0);
     } finally {
       await sandbox.close();
     }
