@@ -58,6 +58,21 @@ async function session(env: Record<string, string>) {
   return createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
 }
 
+/** A session whose first turn server B started; `b` is that server, still running. */
+async function startedOnB() {
+  const env = await held.start();
+  const s = await session(env);
+  const b = serverB({ action: "send", sessionId: s.id, env });
+  expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+  return { env, s, b };
+}
+
+/** B killed with SIGKILL, its claim left in the database as a dead server leaves it. */
+async function kill(b: ServerB) {
+  b.child.kill("SIGKILL");
+  await b.exited;
+}
+
 describe("a turn running on another server", () => {
   it("shows here as running there, and a Send here is refused until it ends; then the next Send here starts", async () => {
     const env = await held.start();
@@ -103,10 +118,7 @@ describe("a turn running on another server", () => {
   });
 
   it("a follower here gets no events from it and ends once it has ended, with its answer then in the history", async () => {
-    const env = await held.start();
-    const s = await session(env);
-    const b = serverB({ action: "send", sessionId: s.id, env });
-    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+    const { env, s, b } = await startedOnB();
 
     const items: unknown[] = [];
     let ended = false;
@@ -128,12 +140,8 @@ describe("a turn running on another server", () => {
 
 describe("a claim whose server died", () => {
   it("holds the session until its lease runs out; a live server's renewal keeps its own", async () => {
-    const env = await held.start();
-    const s = await session(env);
-    const b = serverB({ action: "send", sessionId: s.id, env });
-    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
-    b.child.kill("SIGKILL");
-    await b.exited;
+    const { env, s, b } = await startedOnB();
+    await kill(b);
     // As a server of another machine, whose process cannot be seen from here (one of this host is: see below).
     await h.db.update(turnClaims).set({ server: "another-host:4242" });
 
@@ -156,15 +164,11 @@ describe("a claim whose server died", () => {
 
 describe("a claim whose server of this host is gone", () => {
   it("is dropped at start (a restarted server's earlier life), and a live server's claim is kept", async () => {
-    const env = await held.start();
-    const s = await session(env);
-    const b = serverB({ action: "send", sessionId: s.id, env });
-    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
+    const { env, s, b } = await startedOnB();
     // Alive: kept, and the session stays busy.
     expect(await releaseEarlierClaims(h.db)).toBe(0);
     expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 1, elsewhere: true });
-    b.child.kill("SIGKILL");
-    await b.exited;
+    await kill(b);
 
     expect(await releaseEarlierClaims(h.db)).toBe(1);
     expect(await runningTurn(h.db, s.id)).toBeNull();
@@ -181,12 +185,8 @@ describe("a claim whose server of this host is gone", () => {
   });
 
   it("a Send finding the session claimed by a process of this host that is gone takes it at once", async () => {
-    const env = await held.start();
-    const s = await session(env);
-    const b = serverB({ action: "send", sessionId: s.id, env });
-    expect(await b.next()).toMatchObject({ started: { turn: 1 } });
-    b.child.kill("SIGKILL");
-    await b.exited;
+    const { env, s, b } = await startedOnB();
+    await kill(b);
     expect(await startTurn(deps(env), alice, s.id, { request: "right after B died" })).toEqual({ turn: 2, mode: "tool" });
     held.release();
     expect(await settled(s.id)).toBe(true);

@@ -21,6 +21,16 @@ async function runStarted(sessionId: string): Promise<void> {
   for await (const item of await followTurn(h.db, alice, sessionId)) if (item.event.type === "run_started") return;
 }
 
+/** Resolves when the turn's end logs that its answer waits for the database (the log is silenced meanwhile). */
+function answerWaits(): Promise<void> {
+  let waiting!: () => void;
+  const waits = new Promise<void>((resolve) => (waiting = resolve));
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
+  });
+  return waits;
+}
+
 describeOnPostgres("a turn whose database goes away", "only a database server can go away under a running console", () => {
   let proxy: TcpProxy | undefined;
   let db: Db | undefined;
@@ -31,19 +41,22 @@ describeOnPostgres("a turn whose database goes away", "only a database server ca
     db = proxy = undefined;
   });
 
-  it("stops before its lease could pass, and its reason is in the session once the database is back", async () => {
+  /** A session, and server A's database reached through a proxy the test can cut. */
+  async function sessionThroughProxy() {
     const env = await held.start();
     const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
-    proxy = await tcpProxy(Number(new URL(h.url!).port));
-    db = postgresDb(proxy.through(h.url!), h.dataHome.home);
+    const cut = (proxy = await tcpProxy(Number(new URL(h.url!).port)));
+    const through = (db = postgresDb(cut.through(h.url!), h.dataHome.home));
+    // Kept in the describe's variables too, for afterEach to close.
+    return { env, s, proxy: cut, db: through };
+  }
+
+  it("stops before its lease could pass, and its reason is in the session once the database is back", async () => {
+    const { env, s, proxy, db } = await sessionThroughProxy();
     await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
     await runStarted(s.id);
 
-    let waiting!: () => void;
-    const waits = new Promise<void>((resolve) => (waiting = resolve));
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-      if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
-    });
+    const waits = answerWaits();
     proxy.cut();
     // The renewal timer's tick 25 s after the last renewal that went through: the lease would pass before the next.
     await renewClaims(Date.now() + 25_000);
@@ -61,18 +74,11 @@ describeOnPostgres("a turn whose database goes away", "only a database server ca
   });
 
   it("a turn that ended keeps its answer when its claim lapses while the answer waits for the database", async () => {
-    const env = await held.start();
-    const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
-    proxy = await tcpProxy(Number(new URL(h.url!).port));
-    db = postgresDb(proxy.through(h.url!), h.dataHome.home);
+    const { env, s, proxy, db } = await sessionThroughProxy();
     await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
     await runStarted(s.id);
 
-    let waiting!: () => void;
-    const waits = new Promise<void>((resolve) => (waiting = resolve));
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-      if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
-    });
+    const waits = answerWaits();
     proxy.cut();
     // The model answers with the database gone: the turn has ended, its answer waits to be stored.
     held.release();
@@ -90,15 +96,8 @@ describeOnPostgres("a turn whose database goes away", "only a database server ca
   });
 
   it("a turn whose database goes away before it reads the session's skills says so in the one line, not the query", async () => {
-    const env = await held.start();
-    const s = await createSession(h.db, h.dataHome, alice, { provider: "openai", model: "scripted-1" }, env);
-    proxy = await tcpProxy(Number(new URL(h.url!).port));
-    db = postgresDb(proxy.through(h.url!), h.dataHome.home);
-    let waiting!: () => void;
-    const waits = new Promise<void>((resolve) => (waiting = resolve));
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-      if (String(args[0]).startsWith("[omniforge] a playground turn's answer waits for the database")) waiting();
-    });
+    const { env, s, proxy, db } = await sessionThroughProxy();
+    const waits = answerWaits();
     await startTurn({ db, dataHome: h.dataHome, audit: h.audit, env }, alice, s.id, { request: "a send through A" });
     // Before the run's first query has an answer (one needs the event loop to come back over the proxy).
     proxy.cut();
