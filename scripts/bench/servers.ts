@@ -6,7 +6,7 @@
 //   how long a skill made on one server takes to be served by the other (target 5 s); what a request costs, in ratios
 //   a noisy host does not move: each server's CPU per request, the database statements per request (counted by
 //   pg_stat_statements), the bench process's own CPU per request (the clients and the proxy), then each read's
-//   statements on its own. SERVERS_BENCH_ONLY=steady stops there;
+//   statements on its own. SERVERS_BENCH_ONLY=steady stops there; SERVERS_BENCH_CPU_PROF=<folder> profiles both servers;
 // - sign-in limit: eleven wrong passwords for one account, alternating servers: the eleventh is refused;
 // - SIGKILL: the mix again with two people making skills (one per server); halfway, server A's process group gets
 //   SIGKILL. Every write a client saw acknowledged must be in the database (its version row and its audit row),
@@ -40,6 +40,8 @@ export const name = "servers";
 const repo = path.resolve(import.meta.dirname, "..", "..");
 const SECONDS = Number(process.env.SERVERS_BENCH_SECONDS ?? 30);
 const STEADY_ONLY = process.env.SERVERS_BENCH_ONLY === "steady";
+// A folder: each server process runs under `node --cpu-prof` and leaves its profile there (load.ts's LOAD_BENCH_CPU_PROF).
+const CPU_PROF = process.env.SERVERS_BENCH_CPU_PROF;
 const OUTAGE_SECONDS = 10;
 const SKILLS = 600;
 const BROWSERS = 16;
@@ -160,7 +162,7 @@ export async function run(): Promise<Record<string, unknown>> {
     proxy = await proxyInFront(ports);
     const team = { home, databaseUrl, publicUrl: proxy.base, admin: users[0]! };
     // One after the other, as a rolling start: the first creates the data home's secrets, the second reads them.
-    for (const [i, port] of ports.entries()) servers.push(await startTeamServer(repo, i === 0 ? "A" : "B", port, team));
+    for (const [i, port] of ports.entries()) servers.push(await startTeamServer(repo, i === 0 ? "A" : "B", port, team, CPU_PROF));
 
     // Everyone signs in through the proxy (each from an address of their own, as people are), then works on the
     // server given to them: half on A, half on B. A session made through one server is good on the other.
@@ -246,7 +248,7 @@ export async function run(): Promise<Record<string, unknown>> {
     stopMaking = true;
     await Promise.all(makers.map((m) => m.done));
     const restartT0 = performance.now();
-    servers[0] = await startTeamServer(repo, "A", ports[0]!, team);
+    servers[0] = await startTeamServer(repo, "A", ports[0]!, team, CPU_PROF);
     const restartSeconds = r1((performance.now() - restartT0) / 1000);
 
     // PostgreSQL stopped for 10 s under the mix: both healths sampled every 200 ms.

@@ -59,7 +59,7 @@ async function measure(fill: (home: string) => void): Promise<Record<string, unk
     // Health's digest: computed after the index's version moved (a rescan that found nothing still moves it), and kept.
     const computedDigest: number[] = [];
     for (let i = 0; i < 20; i++) {
-      pollIndexes(h.dataHome);
+      await pollIndexes(h.dataHome);
       t0 = performance.now();
       indexFreshness(h.dataHome);
       computedDigest.push(performance.now() - t0);

@@ -3,6 +3,7 @@
 // each server with the same DATABASE_URL and data home, a reverse proxy in front that the servers trust). On one
 // machine: the "shared storage" is one folder, and the proxy is lib/proxy.ts standing in for nginx.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -61,9 +62,22 @@ export function teamServerSettings(team: { home: string; databaseUrl: string; pu
   };
 }
 
-/** Step 3: one console server, `npm start`'s script with the team's settings. */
-export async function startTeamServer(repo: string, name: string, port: number, team: { home: string; databaseUrl: string; publicUrl: string; admin: SeedUser }): Promise<TeamServer> {
-  const { child, base, log } = await startConsole(repo, team.home, port, team.admin, undefined, teamServerSettings(team, port));
+// Both servers of a profiled run take the same session secret, which start.ts would otherwise read from the data home.
+const profiledSecret = randomBytes(32).toString("base64url");
+
+/**
+ * Step 3: one console server, `npm start`'s script with the team's settings; with `cpuProf` (a folder), the server
+ * process itself under `node --cpu-prof` instead, leaving its profile there when it stops.
+ */
+export async function startTeamServer(
+  repo: string,
+  name: string,
+  port: number,
+  team: { home: string; databaseUrl: string; publicUrl: string; admin: SeedUser },
+  cpuProf?: string,
+): Promise<TeamServer> {
+  const settings = { ...teamServerSettings(team, port), ...(cpuProf ? { NEXTAUTH_SECRET: profiledSecret } : {}) };
+  const { child, base, log } = await startConsole(repo, team.home, port, team.admin, cpuProf, settings);
   return { name, port, base, child, log };
 }
 

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildInTurns, REGISTRY_SLICE } from "./build-in-turns";
+import { buildInTurns, rebuildInTurns, REGISTRY_SLICE } from "./build-in-turns";
 import type { EntryOptions } from "./scan";
 import { SkillIndex } from "./skill-index";
 import { tempLayers, type TempLayers, writePlugin, writeSkill, writeWalkCases } from "./test-support/registry";
@@ -88,5 +88,63 @@ describe("a build in turns", () => {
     } finally {
       fs.rmSync(path.join(t.home, "plugins", "late"), { recursive: true, force: true });
     }
+  });
+});
+
+describe("a rescan in turns (the timer's, on a shared data home)", () => {
+  it("takes in what changed on disk as a rebuild in one go does, reading only that, and leaves turns", async () => {
+    const index = SkillIndex.build(t.config);
+    const file = path.join(t.home, "enterprise", "skills", "group-0", "plain-1", "SKILL.md");
+    const before = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, `${before}\nSlowly.\n`);
+    const added = writeSkill(path.join(t.home, "enterprise", "skills"), "rescan-new");
+    const heard: string[] = [];
+    index.onChange((c) => heard.push(...c.added.map((e) => `added ${e.name}`), ...c.changed.map((e) => `changed ${e.name}`), ...c.removed.map((e) => `removed ${e.name}`)));
+    try {
+      const { value: stats, turns } = await countingTurns(() => rebuildInTurns(index));
+      expect(index.entries()).toEqual(SkillIndex.build(t.config).entries());
+      expect(heard.sort()).toEqual(["added rescan-new", "changed plain-1"]);
+      expect(stats).toMatchObject({ entries: 253, parsed: 2 });
+      expect(turns).toBeGreaterThanOrEqual(Math.floor(249 / REGISTRY_SLICE) - 1);
+    } finally {
+      fs.writeFileSync(file, before);
+      fs.rmSync(added, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a save this server took in while it ran, even in a folder the walk had already passed", async () => {
+    const index = SkillIndex.build(t.config);
+    const dir = path.join(t.home, "enterprise", "skills", "group-0", "plain-1");
+    const file = path.join(dir, "SKILL.md");
+    const before = fs.readFileSync(file, "utf8");
+    let saved = false;
+    try {
+      await countingTurns(
+        () => rebuildInTurns(index),
+        (turn) => {
+          // A turn after the walk's first slices: group-0 is behind it. The save refreshes the index, as the console's does.
+          if (turn !== 4) return;
+          fs.writeFileSync(file, `${before}\nSaved meanwhile.\n`);
+          index.refresh([dir]);
+          saved = true;
+        },
+      );
+      expect(saved).toBe(true);
+      expect(index.loadBody(index.entries().find((e) => e.dir === dir)!).body).toContain("Saved meanwhile.");
+      expect(index.entries()).toEqual(SkillIndex.build(t.config).entries());
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  });
+});
+
+describe("a rebuild over folders where nothing changed", () => {
+  it("reports no change, refused links and unreadable files included (each rescan would otherwise wake every listener)", async () => {
+    const index = SkillIndex.build(t.config);
+    const heard: string[] = [];
+    index.onChange((c) => heard.push(...[...c.added, ...c.changed, ...c.removed].map((e) => e.name)));
+    index.rebuild();
+    await rebuildInTurns(index);
+    expect(heard).toEqual([]);
   });
 });

@@ -4,9 +4,9 @@
 import type { BodyCache } from "./body";
 import { type ConfinementError, layerFolderEscape } from "./confine";
 import { type LayerConfig, type LayerRoot, layerRoots } from "./layers";
-import { entryFor, type EntryOptions, linkRecorder, rootUnits, SCAN_MAX_DEPTH, type UnitScan, visibleFound, withWalkListings } from "./scan";
+import { entryFor, type EntryOptions, linkRecorder, rootUnits, type RootsScanner, SCAN_MAX_DEPTH, type UnitScan, visibleFound, withWalkListings } from "./scan";
 import { type ListedEntry, walkSkillTree } from "../skill/discover";
-import { sameEntryOptions, SkillIndex } from "./skill-index";
+import { type RebuildStats, sameEntryOptions, SkillIndex } from "./skill-index";
 import { runInTurns, runNow } from "../turns";
 import type { SkillEntry } from "./types";
 
@@ -52,19 +52,46 @@ function* scanSteps(roots: LayerRoot[], opts: EntryOptions, previous?: ReadonlyM
 export async function buildInTurns(config: LayerConfig, opts: { bodyCache?: BodyCache; entries?: EntryOptions; reuse?: SkillIndex } = {}): Promise<SkillIndex> {
   const entries = opts.entries ?? {};
   const previous = opts.reuse && sameEntryOptions(opts.reuse.entryOptions, entries) ? new Map(opts.reuse.entries().map((e) => [e.id, e])) : undefined;
+  const scan = await scannerInTurns(config, entries, previous);
+  return SkillIndex.build(config, { bodyCache: opts.bodyCache, entries, previous, scan });
+}
+
+/**
+ * SkillIndex.rebuild (warm) for a caller on the console's thread: the timer's rescan of a shared data home
+ * (OMNIFORGE_INDEX_POLL_SECONDS) walked 600 skill folders in one go every few seconds, holding every request for
+ * 24-93 ms each time (the two-server bench's reads' p99). The walk goes a slice per turn; what a refresh took in
+ * meanwhile (a save on this server, a file notification) is read again after, so the walk's older look at those
+ * folders does not undo it.
+ */
+export async function rebuildInTurns(index: SkillIndex): Promise<RebuildStats> {
+  const heard = new Set<string>();
+  const stop = index.onChange((c) => {
+    for (const e of [...c.added, ...c.changed, ...c.removed]) heard.add(e.dir);
+  });
+  let scan: RootsScanner;
+  try {
+    scan = await scannerInTurns(index.config, index.entryOptions, new Map(index.entries().map((e) => [e.id, e])));
+  } finally {
+    stop();
+  }
+  const stats = index.rebuild({ scan });
+  if (heard.size) index.refresh(heard);
+  return stats;
+}
+
+/**
+ * The roots' scans, walked now a slice per turn; the scanner a build or rebuild then takes them from. A layer root
+ * that appeared meanwhile (a plugin installed) is scanned when asked for, straight through.
+ */
+async function scannerInTurns(config: LayerConfig, entries: EntryOptions, previous?: ReadonlyMap<string, SkillEntry>): Promise<RootsScanner> {
   // A root is the same root while everything the entries copy from it is (its folder, layer, plugin, install time).
   const key = (r: LayerRoot) => JSON.stringify(r);
   const roots = layerRoots(config).filter((r) => !layerFolderEscape(r));
   const scans = await runInTurns(scanSteps(roots, entries, previous));
   const ready = new Map(roots.map((r, i) => [key(r), scans[i]!]));
-  return SkillIndex.build(config, {
-    bodyCache: opts.bodyCache,
-    entries,
-    previous,
-    scan: (now) => {
-      const late = now.filter((r) => !ready.has(key(r)));
-      const lateScans = late.length ? runNow(scanSteps(late, entries, previous)) : [];
-      return now.map((r) => ready.get(key(r)) ?? lateScans[late.indexOf(r)]!);
-    },
-  });
+  return (now) => {
+    const late = now.filter((r) => !ready.has(key(r)));
+    const lateScans = late.length ? runNow(scanSteps(late, entries, previous)) : [];
+    return now.map((r) => ready.get(key(r)) ?? lateScans[late.indexOf(r)]!);
+  };
 }

@@ -3,7 +3,7 @@
 export * from "./types";
 export * from "./layers";
 export { SkillIndex } from "./skill-index";
-export { buildInTurns } from "./build-in-turns";
+export { buildInTurns, rebuildInTurns } from "./build-in-turns";
 export { tenantView, tenantVisible } from "./tenant-view";
 export { resolve, resolveAll, parseSkillRef, layerRivals, type DefinitionSource } from "./resolve";
 export { approvalKey, blockReason, disabledReason, approvalReason } from "./policy";

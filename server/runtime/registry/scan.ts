@@ -9,6 +9,7 @@ import { findSkillDirs, insideSkillFolder, type ListedEntry, type SkillTreeUnit,
 import type { Diagnostic, SkillCheck } from "../skill/types";
 import { listedEntries, type UnitRead } from "../skill/walk-read";
 import { assertInsideLayer, ConfinementError, linkEscape } from "./confine";
+import { sameOr } from "./index-change";
 import type { LayerRoot } from "./layers";
 import { approvalDigestOf, type ScriptsState, scriptsState } from "./scripts-digest";
 import { isScriptFolder, SCRIPT_FOLDERS } from "../../domain/skill-protocol";
@@ -286,7 +287,10 @@ export function entryFor(root: LayerRoot, dir: string, previous?: SkillEntry, op
   if (linked) {
     listings?.delete(dir);
     const st = statSkillFile(dir) ?? { mtimeMs: 0, size: 0, ctimeMs: 0 };
-    return { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(/*turbopackIgnore: true*/ dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
+    const made = { ...refusedLinkEntry(root, dir, linked), name: path.basename(dir), file: path.join(/*turbopackIgnore: true*/ dir, "SKILL.md"), mtimeMs: st.mtimeMs, size: st.size };
+    // The same refusal as before is the same entry: a new object at every rescan was a change the index reported
+    // to its listeners (the search, the turn worker, the catalog's ETag) every few seconds.
+    return previous && sameOr(previous, made) === previous && previous.mtimeMs === made.mtimeMs && previous.size === made.size && previous.root === made.root ? previous : made;
   }
   // A previous entry is reused only while its SKILL.md can be stat'ed; else the folder is checked as new (it may
   // have become unreadable, and the check says so).

@@ -6,7 +6,7 @@
 // writes by rescanning on a timer (OMNIFORGE_INDEX_POLL_SECONDS): a file written on another machine raises no
 // notification here. Health says when this server last looked and a digest of what it serves, to compare servers.
 import { createHash } from "node:crypto";
-import { agentUserSkillDirs, buildInTurns, makeLayerConfig, type SkillIndex, type LayerConfig } from "../../runtime/registry";
+import { agentUserSkillDirs, buildInTurns, makeLayerConfig, rebuildInTurns, type SkillIndex, type LayerConfig } from "../../runtime/registry";
 import type { RegistryWatcher } from "../../runtime/registry/watch";
 import { resolveDataHome, type DataHome } from "../../config";
 import { processWide } from "../../process-wide";
@@ -27,6 +27,8 @@ interface CatalogState {
   polls: Map<string, NodeJS.Timeout>;
   scannedAt: Map<string, number>;
   changedAt: Map<string, number>;
+  /** Data homes whose rescan is under way (it runs in turns, and may outlast its period under load). */
+  rescanning: Set<string>;
 }
 const state = processWide<CatalogState>("catalog", () => ({
   indexes: new Map(),
@@ -37,6 +39,7 @@ const state = processWide<CatalogState>("catalog", () => ({
   polls: new Map(),
   scannedAt: new Map(),
   changedAt: new Map(),
+  rescanning: new Set(),
 }));
 
 const homeKey = (dataHome: DataHome) => `${dataHome.home}\u0000${dataHome.projectRoot}`;
@@ -62,7 +65,7 @@ async function follow(dataHome: DataHome): Promise<void> {
     s.started.add(w);
     const every = setting("OMNIFORGE_INDEX_POLL_SECONDS");
     if (every > 0 && !s.polls.has(key)) {
-      const timer = setInterval(() => pollIndexes(dataHome), every * 1000);
+      const timer = setInterval(() => void pollIndexes(dataHome).catch((e: Error) => console.warn(`[omniforge] rescan of the layer folders failed: ${e.message}`)), every * 1000);
       timer.unref();
       s.polls.set(key, timer);
     }
@@ -145,30 +148,41 @@ const indexesOf = (s: CatalogState, dataHome: DataHome) => [...s.indexes].filter
  * Rescans the data home's layer folders, as the timer of OMNIFORGE_INDEX_POLL_SECONDS does, so what another server
  * wrote to the shared data home is served from here on; returns the skill folders that changed. The shared layers
  * are walked once, by the most recently used index (warm: only SKILL.md files whose size or time changed are read
- * again: `npm run bench -- registry`'s warm rebuild), and the other indexes take in what it found and walk only
- * their own personal layer: rescanning every index (up to 32, one per recent user) cost that many walks.
+ * again: `npm run bench -- registry`'s warm rebuild), a slice per turn of the event loop, and the other indexes take in
+ * what it found and walk only their own personal layer: rescanning every index (up to 32, one per recent user) cost
+ * that many walks. A rescan still running when the next is due is not started twice.
  */
-export function pollIndexes(dataHome: DataHome): string[] {
+export async function pollIndexes(dataHome: DataHome): Promise<string[]> {
   const s = state();
+  const key = homeKey(dataHome);
+  if (s.rescanning.has(key)) return [];
+  s.rescanning.add(key);
+  try {
+    return await rescan(s, dataHome, key);
+  } finally {
+    s.rescanning.delete(key);
+  }
+}
+
+async function rescan(s: CatalogState, dataHome: DataHome, key: string): Promise<string[]> {
   const changed = new Set<string>();
-  const collect = (index: SkillIndex, rescan: () => void) => {
+  const collect = async (index: SkillIndex, rescanOne: () => unknown) => {
     const stop = index.onChange((c) => {
       for (const e of [...c.added, ...c.changed, ...c.removed]) changed.add(e.dir);
     });
     try {
-      rescan();
+      await rescanOne();
     } finally {
       stop();
     }
   };
   const [first, ...others] = indexesOf(s, dataHome).reverse();
-  if (first) collect(first, () => first.rebuild());
+  if (first) await collect(first, () => rebuildInTurns(first));
   const shared = [...changed];
   for (const index of others) {
     const personal = index.layerRoots().filter((r) => r.layer === "personal").map((r) => r.dir);
-    collect(index, () => index.refresh([...shared, ...personal]));
+    await collect(index, () => index.refresh([...shared, ...personal]));
   }
-  const key = homeKey(dataHome);
   s.scannedAt.set(key, Date.now());
   if (changed.size) {
     s.changedAt.set(key, Date.now());

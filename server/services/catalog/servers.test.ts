@@ -59,7 +59,7 @@ describe("two servers on one shared data home", () => {
       const before = indexFreshness(b.dataHome).scannedAt!;
 
       expect(authorIndexOnB.names()).toEqual(["alpha"]);
-      const changed = pollIndexes(b.dataHome);
+      const changed = await pollIndexes(b.dataHome);
       expect(changed.map((d) => path.basename(d)).sort()).toEqual(["beta", "gamma"]);
       // The user's index took in the shared layers' change and its own personal layer's.
       expect(authorIndexOnB.names()).toEqual(["alpha", "beta", "gamma"]);
@@ -71,7 +71,7 @@ describe("two servers on one shared data home", () => {
       expect(fresh.scannedAt! >= before).toBe(true);
       expect(fresh.changedAt).not.toBeNull();
       // A rescan that finds nothing new changes nothing.
-      expect(pollIndexes(b.dataHome)).toEqual([]);
+      expect(await pollIndexes(b.dataHome)).toEqual([]);
     } finally {
       await b.close();
     }
