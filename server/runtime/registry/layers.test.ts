@@ -47,5 +47,16 @@ describe("layer configuration", () => {
     expect(isInside("/a/b", "/a/b")).toBe(true);
     expect(isInside("/a/b", "/a/bc")).toBe(false);
     expect(isInside("/a/b", "/a")).toBe(false);
+    expect(isInside("/a/b", "/a/b/..x")).toBe(true);
+    expect(isInside("/a/b", "/a/b/x/../..")).toBe(false);
+  });
+
+  it("isInside answers as the resolved paths' segments do, for plain paths (compared as strings) and any others", () => {
+    const byRelative = (parent: string, child: string) => {
+      const [p, c] = [path.resolve(parent), path.resolve(child)].map((x) => x.split(path.sep).filter(Boolean));
+      return p!.length <= c!.length && p!.every((seg, i) => seg === c![i]);
+    };
+    const samples = ["/", "/a", "/a/b", "/a/bc", "/a/b/c", "/a/b/", "/a//b/c", "/a/./b/c", "/a/x/../b/c", "/a/b/..", "/a/b/.hidden", "/a/b/..x", "/a/b/c.d", "/ab", "/b/a"];
+    for (const parent of samples) for (const child of samples) expect([parent, child, isInside(parent, child)]).toEqual([parent, child, byRelative(parent, child)]);
   });
 });

@@ -194,8 +194,16 @@ export function writableRoot(config: LayerConfig, layer: LayerName, plugin?: str
   }
 }
 
+// An absolute path with no "." or ".." segment, no doubled separator and no trailing one (but the root's).
+const PLAIN_SEGMENTS = /[\\/]\.{1,2}(?:[\\/]|$)|[\\/]{2}/;
+const plain = (p: string) => path.isAbsolute(p) && !PLAIN_SEGMENTS.test(p) && (p.length === 1 || !p.endsWith(path.sep));
+
 /** True when `child` is `parent` or inside it (both absolute, already resolved). */
 export function isInside(parent: string, child: string): boolean {
+  // Plain paths compare as strings: a refresh asks this of every known skill, and path.relative (which resolves
+  // both) made it most of a save's cost over 700 skills.
+  if (plain(parent) && plain(child)) return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
   const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  // "..x" is a name inside; only ".." itself or a path through it leaves.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

@@ -207,3 +207,28 @@ describe("body loading safety", () => {
     expect(() => index!.loadBody(e)).toThrow(/does not load/);
   });
 });
+
+describe("a refresh with a donor (one save taken in by every user's index)", () => {
+  it("takes the donor's entry while the SKILL.md is as it read it, and reads it again once it changed", () => {
+    const enterprise = writableRoot(t.config, "enterprise");
+    const bob = { ...t.config, userId: "bob" };
+    const a = SkillIndex.build(t.config);
+    const b = SkillIndex.build(bob);
+    const dir = writeSkill(enterprise, "saved-once", { description: "First words. Use when testing." });
+    a.refresh([dir]);
+    b.refresh([dir], { donor: a });
+    expect(b.get(dir)).toBe(a.get(dir));
+    // Changed after the donor read it: taken from the disk, not from the donor.
+    const file = path.join(dir, "SKILL.md");
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("First words.", "Second, longer words."));
+    b.refresh([dir], { donor: a });
+    expect(b.get(dir)).not.toBe(a.get(dir));
+    expect(b.get(dir)!.description).toBe("Second, longer words. Use when testing.");
+    // And an index with other entry options never takes a donor's entries (they hold other checks).
+    const listing = SkillIndex.build(t.config, { entries: { checks: "frontmatter" } });
+    a.refresh([dir]);
+    listing.refresh([dir], { donor: a });
+    expect(listing.get(dir)!.description).toBe("Second, longer words. Use when testing.");
+    expect(listing.get(dir)).not.toBe(a.get(dir));
+  });
+});

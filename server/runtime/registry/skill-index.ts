@@ -11,7 +11,7 @@ import { isInside, type LayerConfig, layerRank, type LayerRoot, layerRoots, plug
 import { type ConfinementError, layerFolderEscape, linkEscape } from "./confine";
 import { entryFor, type EntryOptions, refusedLinkEntry, refusedRootEntry, type RootsScanner, skillDirsUnder } from "./scan";
 import type { SkillEntry } from "./types";
-import { sourcesDir } from "../sources/state";
+import { watchTargetsOf } from "./watch-targets";
 import { type ChangeListener, emptyChange, type IndexChange, isEmpty, isSkillFileName, type RebuildStats, sameOr } from "./index-change";
 import type { RegistryWatcher, WatchOptions, WatchState } from "./watch";
 
@@ -31,6 +31,8 @@ export class SkillIndex {
   readonly entryOptions: EntryOptions;
   /** What the last build or rebuild did (null before the first). */
   lastRebuild: RebuildStats | null = null;
+  /** During a refresh: another index over the same folders that took in the same paths just before (refresh's `donor`). */
+  private donor: SkillIndex | null = null;
 
   constructor(
     readonly config: LayerConfig,
@@ -121,18 +123,25 @@ export class SkillIndex {
 
   /**
    * Re-reads what the given paths (files or folders, existing or deleted) affect. Cheap for single edits:
-   * only the touched skill folders are looked at. Returns what changed (and tells the listeners).
+   * only the touched skill folders are looked at. Returns what changed (and tells the listeners). `donor`: an index
+   * with the same entry options that refreshed the same paths just before: its entries are taken where the SKILL.md
+   * is still as it read it, so one save is read and checked once for all of a console's users, not once each.
    */
-  refresh(paths: Iterable<string>): IndexChange {
+  refresh(paths: Iterable<string>, opts: { donor?: SkillIndex } = {}): IndexChange {
     const change = emptyChange();
     const list = [...paths].map((p) => path.resolve(p));
-    if (list.some((p) => !this.rootOf(p) || isInside(pluginsDir(this.config), p))) this.syncRoots(change);
-    for (const p of list) {
-      const root = this.rootOf(p);
-      if (!root) continue;
-      const rel = path.relative(root.dir, p);
-      if (rel.split(path.sep).some((seg) => seg.startsWith("."))) continue; // staging/trash/hidden folders
-      this.refreshPath(root, p, change);
+    this.donor = opts.donor && opts.donor !== this && sameEntryOptions(opts.donor.entryOptions, this.entryOptions) ? opts.donor : null;
+    try {
+      if (list.some((p) => !this.rootOf(p) || isInside(pluginsDir(this.config), p))) this.syncRoots(change);
+      for (const p of list) {
+        const root = this.rootOf(p);
+        if (!root) continue;
+        const rel = path.relative(root.dir, p);
+        if (rel.split(path.sep).some((seg) => seg.startsWith("."))) continue; // staging/trash/hidden folders
+        this.refreshPath(root, p, change);
+      }
+    } finally {
+      this.donor = null;
     }
     if (!isEmpty(change)) {
       this.invalidate();
@@ -231,15 +240,9 @@ export class SkillIndex {
     this.listeners.clear();
   }
 
-  /**
-   * The folders a watcher follows for this index: its layer roots (installed plugins through their parent folder).
-   * A git source's plugin roots are targets of their own: a pin moved by the CLI is a new checkout folder that no
-   * parent folder's watch reports, and the watcher's look at its targets is what finds it.
-   */
+  /** The folders a watcher follows for this index (watch-targets.ts). */
   watchTargets(): string[] {
-    const sources = sourcesDir(this.config.home);
-    const roots = layerRoots(this.config).filter((r) => (r.layer !== "plugin" || isInside(sources, r.dir)) && !layerFolderEscape(r));
-    return [...new Set([...roots.map((r) => r.dir), pluginsDir(this.config)])];
+    return watchTargetsOf(this.config);
   }
 
   private invalidate(): void {
@@ -367,7 +370,8 @@ export class SkillIndex {
 
   private upsert(root: LayerRoot, dir: string, change: IndexChange): void {
     const prev = this.byId.get(dir);
-    const entry = entryFor(root, dir, prev, this.entryOptions);
+    const offered = this.donor?.get(dir);
+    const entry = entryFor(root, dir, offered?.root === root.dir ? offered : prev, this.entryOptions);
     if (!entry) {
       if (prev) this.remove(prev, change);
       return;

@@ -5,6 +5,7 @@
 // which request words matched where. What was added on top of BM25F was kept only where it helped at 591 skills
 // and did not hurt the 39-skill set (README: "Tuning").
 import { abstainReason, type AbstentionInput } from "./abstention";
+import { analyzeDoc, type AnalyzedDoc, STRONG } from "./analyze";
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
 import { splitLead } from "./preamble";
@@ -48,26 +49,11 @@ export const TUNING = {
   floor: 4,
 };
 
-const STRONG: SearchField[] = ["name", "description", "headings", "tags"];
 /** The summary fields as a field mask (bit i: FIELDS[i]). */
 const STRONG_MASK = STRONG.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0);
-const DOC_FIELD: Record<SearchField, keyof SearchDoc> = { name: "nameText", description: "description", headings: "headings", tags: "tags", body: "body" };
 
-interface Stored {
-  id: string;
-  name: string;
-  description: string;
-  /** Stems of the skill name. */
-  nameTerms: string[];
-  /** Distinct stems of the summary fields (name, description, headings, tags). */
-  strong: Set<string>;
-  /** Adjacent stem pairs of the summary fields ("tail latenc"). */
-  pairs: Set<string>;
-  /** Distinct stems of the name field (name and folder name). */
-  nameField: string[];
-  /** What the document was built from (to skip unchanged re-adds). */
-  stamp: string;
-}
+/** A held skill: its analysed document (shared, read-only) and what it was built from (to skip unchanged re-adds). */
+type Stored = AnalyzedDoc & { stamp: string };
 
 export interface SearchOptions {
   /** Most hits returned (default 10). */
@@ -186,24 +172,23 @@ export class SkillSearch {
 
   /** Adds or replaces a skill. `stamp` (e.g. the SKILL.md digest) lets an unchanged re-add cost nothing. */
   upsert(doc: SearchDoc, stamp = ""): void {
-    const prev = this.docs.get(doc.id);
-    if (prev && stamp && prev.stamp === stamp) return;
-    if (prev) this.remove(doc.id);
-    const pairs = new Set<string>();
-    const fields = FIELDS.map((f) => {
-      if (f === "body") return terms(String(doc.body));
-      const lines = String(doc[DOC_FIELD[f]]).split("\n").map(terms);
-      for (const s of lines) for (let i = 0; i + 1 < s.length; i++) pairs.add(`${s[i]} ${s[i + 1]}`);
-      return lines.flat();
-    });
-    const strong = new Set(STRONG.flatMap((f) => fields[FIELDS.indexOf(f)]!));
-    for (const t of strong) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-    const nameTerms = terms(doc.name.replace(/[-_.]+/g, " "));
-    const nameField = [...new Set(fields[0])];
-    for (const t of nameField) this.nameDf.set(t, (this.nameDf.get(t) ?? 0) + 1);
+    if (!this.holds(doc.id, stamp)) this.upsertAnalyzed(analyzeDoc(doc), stamp);
+  }
+
+  /** Whether the skill is held as made from `stamp` (an upsert with it would change nothing). */
+  holds(id: string, stamp: string): boolean {
+    return stamp !== "" && this.docs.get(id)?.stamp === stamp;
+  }
+
+  /** Adds or replaces a skill from its analysed document (analyze.ts: one analysis serves every search). */
+  upsertAnalyzed(doc: AnalyzedDoc, stamp = ""): void {
+    if (this.holds(doc.id, stamp)) return;
+    if (this.docs.has(doc.id)) this.remove(doc.id);
+    for (const t of doc.strong) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    for (const t of doc.nameField) this.nameDf.set(t, (this.nameDf.get(t) ?? 0) + 1);
     this.namesSorted = undefined;
-    this.docs.set(doc.id, { id: doc.id, name: doc.name, description: doc.description, nameTerms, strong, pairs, nameField, stamp });
-    this.index.add(doc.id, fields);
+    this.docs.set(doc.id, { ...doc, stamp });
+    this.index.addCounts(doc.id, doc.counts);
   }
 
   remove(id: string): void {

@@ -15,7 +15,7 @@ interface Doc {
   /** Its distinct terms (to remove it). */
   terms: string[];
   /** Field lengths in terms. */
-  len: number[];
+  len: readonly number[];
   /** weight / (1 - b + b * len / avgLen) per field, for the parameters and lengths of `normsOf`. */
   norms?: Float64Array;
   normsOf?: string;
@@ -31,10 +31,30 @@ interface Weighed {
   fields: Int32Array;
 }
 
+/** A document's terms counted per field: per term, its count in each field; and each field's length in terms. Read-only once made. */
+export interface FieldCounts {
+  readonly tf: ReadonlyMap<string, readonly number[]>;
+  readonly len: readonly number[];
+}
+
+export function fieldCounts(fields: string[][], fieldCount: number): FieldCounts {
+  // Plain arrays: a small typed array per term and document costs more to make than its numbers take.
+  const tf = new Map<string, number[]>();
+  const len = fields.map((terms, f) => {
+    for (const t of terms) {
+      let row = tf.get(t);
+      if (!row) tf.set(t, (row = new Array<number>(fieldCount).fill(0)));
+      row[f]!++;
+    }
+    return terms.length;
+  });
+  return { tf, len };
+}
+
 export class FieldedIndex {
   private docs = new Map<string, Doc>();
   /** Per term: the documents holding it and its frequency in each of their fields. */
-  private postings = new Map<string, Map<string, number[]>>();
+  private postings = new Map<string, Map<string, readonly number[]>>();
   private lenSum: number[];
   /** Changes with every add and remove (average lengths change with them). */
   private version = 0;
@@ -59,24 +79,19 @@ export class FieldedIndex {
 
   /** Adds a document from its terms per field (in field order). Replaces an earlier one with the same id. */
   add(id: string, fields: string[][]): void {
+    this.addCounts(id, fieldCounts(fields, this.fieldCount));
+  }
+
+  /** Adds a document from its counted terms (fieldCounts: shared by every index that holds the document). */
+  addCounts(id: string, counts: FieldCounts): void {
     if (this.docs.has(id)) this.remove(id);
-    // Plain arrays: a small typed array per term and document costs more to make than its numbers take.
-    const tf = new Map<string, number[]>();
-    const len = fields.map((terms, f) => {
-      for (const t of terms) {
-        let row = tf.get(t);
-        if (!row) tf.set(t, (row = new Array<number>(this.fieldCount).fill(0)));
-        row[f]!++;
-      }
-      return terms.length;
-    });
-    for (const [t, row] of tf) {
+    for (const [t, row] of counts.tf) {
       let p = this.postings.get(t);
       if (!p) this.postings.set(t, (p = new Map()));
       p.set(id, row);
     }
-    len.forEach((n, f) => (this.lenSum[f]! += n));
-    this.docs.set(id, { terms: [...tf.keys()], len });
+    counts.len.forEach((n, f) => (this.lenSum[f]! += n));
+    this.docs.set(id, { terms: [...counts.tf.keys()], len: counts.len });
     this.version++;
     this.weighed.clear();
   }
@@ -136,7 +151,7 @@ export class FieldedIndex {
     }
   }
 
-  private weigh(p: Map<string, number[]>, params: readonly FieldParams[], key: string): Weighed {
+  private weigh(p: Map<string, readonly number[]>, params: readonly FieldParams[], key: string): Weighed {
     const ids = [...p.keys()];
     const tf = new Float64Array(ids.length);
     const fields = new Int32Array(ids.length);

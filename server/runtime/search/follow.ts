@@ -3,9 +3,16 @@
 // (or not) without a rebuild. Entries whose SKILL.md digest did not change are not read again.
 import type { SkillIndex } from "../registry/skill-index";
 import type { SkillEntry } from "../registry/types";
+import { analyzeDoc, type AnalyzedDoc } from "./analyze";
 import { docFor, readBody } from "./document";
 import { SkillSearch } from "./engine";
 import { yieldToEventLoop } from "../turns";
+
+/**
+ * Each entry's document, read and analysed once for every search that holds it: the indexes of a console's users
+ * share the entries of the shared layers (a build reuses another index's, a refresh another's fresh ones).
+ */
+const analyzed = new WeakMap<SkillEntry, AnalyzedDoc>();
 
 function add(search: SkillSearch, e: SkillEntry): void {
   if (!e.loadable) {
@@ -13,7 +20,10 @@ function add(search: SkillSearch, e: SkillEntry): void {
     return;
   }
   const stamp = `${e.digest}\u0000${e.name}\u0000${e.description}\u0000${e.tags.join(",")}`;
-  search.upsert(docFor(e, readBody(e.file)), stamp);
+  if (search.holds(e.id, stamp)) return;
+  let doc = analyzed.get(e);
+  if (!doc) analyzed.set(e, (doc = analyzeDoc(docFor(e, readBody(e.file)))));
+  search.upsertAnalyzed(doc, stamp);
 }
 
 /** A search over the given entries (loadable ones), read now. */

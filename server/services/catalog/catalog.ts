@@ -136,7 +136,12 @@ export async function indexFor(userId: string | null, dataHome: DataHome = resol
  */
 export function refreshAll(paths: string[]): void {
   const s = state();
-  for (const index of s.indexes.values()) index.refresh(paths);
+  // The first index reads what changed; the others take its entries where the files are as it read them.
+  let donor: SkillIndex | undefined;
+  for (const index of s.indexes.values()) {
+    index.refresh(paths, donor ? { donor } : {});
+    donor ??= index;
+  }
   for (const listener of s.refreshListeners) listener(paths);
   for (const key of homesOf(s)) s.changedAt.set(key, Date.now());
 }
@@ -181,7 +186,7 @@ async function rescan(s: CatalogState, dataHome: DataHome, key: string): Promise
   const shared = [...changed];
   for (const index of others) {
     const personal = index.layerRoots().filter((r) => r.layer === "personal").map((r) => r.dir);
-    await collect(index, () => index.refresh([...shared, ...personal]));
+    await collect(index, () => index.refresh([...shared, ...personal], { donor: first }));
   }
   s.scannedAt.set(key, Date.now());
   if (changed.size) {
