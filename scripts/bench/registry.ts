@@ -1,6 +1,7 @@
 // Registry benchmark: synthetic layer trees (1,000 and 10,000 skills) and the real skills in
 // shared/fixtures/real-skills. Measures cold index build, warm rebuild, one changed file (refresh and watcher),
-// activation (body load) p50/p99 warm, resolveAll, and heap held by the index. Medians of a few runs.
+// activation (body load) p50/p99 warm, resolveAll, and heap held by the index. Medians of a few runs. And a
+// console's 32 users over 600 real skills (lib/console-users.ts): each user's index and search, one save, the rescan.
 // Targets: 1,000 cold < 100 ms, 10,000 cold < 1 s, activation p99 < 1 ms warm, heap < 3 MB per 1,000 skills.
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { resolveAll } from "../../server/runtime/registry/resolve";
 import { count } from "../../server/domain/plural";
 import { SkillIndex } from "../../server/runtime/registry/skill-index";
 import { median } from "./lib/stats";
+import { consoleUsers } from "./lib/console-users";
 
 export const name = "registry";
 
@@ -210,6 +212,7 @@ export async function run(): Promise<Record<string, unknown>> {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     const real = path.join(sharedDir, "fixtures", "real-skills");
+    if (fs.existsSync(real)) out.consoleUsers = await consoleUsers();
     if (fs.existsSync(real)) {
       // The fixtures are linked in as the personal layer (not copied); the index realpaths its roots.
       const config = makeLayerConfig({ home: path.join(base, "real-home"), projectRoot: path.join(base, "real-project") });
