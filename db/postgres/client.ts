@@ -32,9 +32,11 @@ export const QUERY_TIMEOUT_MS = 60_000;
 /**
  * How long PostgreSQL itself lets one statement of the console's run before it cancels it (SQLSTATE 57014): a little
  * under QUERY_TIMEOUT_MS, so on a database that answers the server gives up first. The client's timeout only stops
- * waiting: the statement went on running, and the connection, dropped by the pool, held its locks until it ended. A
- * statement the server cancels ends there, and its connection serves the next query at once. A lock's wait counts as
- * part of its statement: a request waiting on another's row or advisory lock stops at this too.
+ * waiting: the statement went on running, a transaction's ROLLBACK queued behind it, and the connection, dropped by
+ * the pool, held its locks until it ended. A statement the server cancels ends there: the ROLLBACK answers at once,
+ * the connection is free for its next query (the pool's own query() still closes a connection after any error), and
+ * nothing of it runs on. A lock's wait counts as part of its statement: a request waiting on another's row or
+ * advisory lock stops at this too.
  */
 export const STATEMENT_TIMEOUT_MS = 55_000;
 
