@@ -65,15 +65,16 @@ export function newPool(url: string, opts: PoolOptions = {}): pg.Pool {
   // A database that does not answer fails a request after 5 s instead of holding it forever; a pool whose server
   // went away makes new connections on the next query, so the console recovers when the database is back.
   const queryTimeout = opts.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
-  // The server's two limits go with each connection's startup message (node-postgres sends them as parameters), so
-  // every connection the pool makes has them from its first statement, without a SET of our own. A 0 is not sent.
+  const limits = serverLimits(opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS, opts.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS);
   const pool = new pg.Pool({
     connectionString: url,
     max: 4,
     connectionTimeoutMillis: 5_000,
     ...(queryTimeout ? { query_timeout: queryTimeout } : {}),
-    statement_timeout: opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS,
-    idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    // The server's limits are set on each new connection before the pool lends it out; one whose SET failed goes back
+    // broken and its request fails. Not as startup parameters (node-postgres's statement_timeout option): PgBouncer
+    // refuses a connection whose startup sends one it does not track, so a console behind one would not connect.
+    ...(limits ? { verify: (client: pg.PoolClient, done: (err?: Error) => void) => void client.query(limits).then(() => done(), done) } : {}),
   });
   // An idle client whose server went away emits "error" on the pool; without a listener that ends the process.
   pool.on("error", () => {});
@@ -82,6 +83,12 @@ export function newPool(url: string, opts: PoolOptions = {}): pg.Pool {
   // drops the client when it comes back (it is no longer queryable).
   pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
+}
+
+/** The SET of the server's limits a new connection runs (0: the server's own setting kept); empty when none. */
+function serverLimits(statementMs: number, idleInTransactionMs: number): string {
+  const set = (name: string, ms: number) => (ms > 0 ? [`SET ${name} = ${Math.trunc(ms)}`] : []);
+  return [...set("statement_timeout", statementMs), ...set("idle_in_transaction_session_timeout", idleInTransactionMs)].join("; ");
 }
 
 /** A drizzle database over the derived PostgreSQL tables (db copy, schema tests). */
