@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../config";
 import { BWRAP, bubblewrap, describeNeeding } from "../test-support/needs";
 import { SERVER_ID, serverIdParts } from "./server-id";
@@ -14,6 +14,12 @@ describe("this server's id", () => {
   it("is the host, the pid and a tag of 8 hex digits", () => {
     expect(SERVER_ID).toMatch(new RegExp(`^${os.hostname().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${process.pid}:[0-9a-f]{8}$`));
     expect(serverIdParts(SERVER_ID)).toEqual({ host: os.hostname(), pid: process.pid });
+  });
+
+  it("is one per process: another copy of its module (another of Next's bundles) names the same server", async () => {
+    vi.resetModules();
+    const copy = (await import("./server-id")).SERVER_ID;
+    expect(copy).toBe(SERVER_ID);
   });
 
   it("reads the ids of servers from before the tag, and nothing that is not an id", () => {

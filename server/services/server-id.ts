@@ -4,9 +4,13 @@
 // hostname set alike) are each often pid 1, and had the same id.
 import { randomBytes } from "node:crypto";
 import os from "node:os";
+import { processWide } from "../process-wide";
 
-/** This process's id, `host:pid:tag` (tag: 8 hex digits): fixed while it runs, another one after a restart. */
-export const SERVER_ID = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+/**
+ * This process's id, `host:pid:tag` (tag: 8 hex digits): fixed while it runs, another one after a restart. One per
+ * process, not per copy of this module: health (one bundle of Next's) and the turns' claims (another) name one server.
+ */
+export const SERVER_ID = processWide("serverId", () => `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`)();
 
 /**
  * The host and pid a server id names; null when it is neither `host:pid:tag` nor `host:pid` (what servers before the
