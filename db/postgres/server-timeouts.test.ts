@@ -48,7 +48,7 @@ describeOnPostgres("PostgreSQL's own limits on the console's connections", "only
     } finally {
       client.release();
     }
-    const running = await other.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()");
+    const running = await other.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()");
     expect(running.rows).toEqual([]);
   });
 
@@ -60,7 +60,7 @@ describeOnPostgres("PostgreSQL's own limits on the console's connections", "only
     const inTx = await failure(inTransaction(db, async (tx) => execute(tx, sql`SELECT pg_sleep(600)`)));
     expect(databaseUnreachableMessage(inTx)).toMatch(/^The database does not answer/);
     expect((await execute(db, sql`SELECT n FROM probe`)).rows).toEqual([{ n: 1 }]);
-    const running = await other.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()");
+    const running = await other.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()");
     expect(running.rows).toEqual([]);
   });
 
