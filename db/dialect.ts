@@ -112,8 +112,10 @@ export async function migrationLevel(db: Db): Promise<number> {
 }
 
 // PostgreSQL's connection failures: the server is down, restarting, or unreachable. Their SQLSTATE classes 08
-// (connection exception) and 57P (operator intervention: shutdown), and the socket's own errors.
-const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03"]);
+// (connection exception) and 57P (operator intervention: shutdown), and the socket's own errors. And 57014, a
+// statement the server cancelled at the console's statement timeout (db/postgres/client.ts): to the person asking,
+// the database did not answer in time, as when the client's own query timeout passed before the server had one.
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "57014"]);
 // "Query read timeout": the pool's query timeout (db/postgres/client.ts), a database that stopped answering.
 const UNREACHABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/;
 

@@ -13,7 +13,7 @@ export const turnClaims = sqliteTable("turn_claims", {
   /** The turn's number, once its request is stored (null while the turn is being set up). */
   turn: integer("turn"),
   mode: required.text("mode"),
-  /** The server running the turn (host:pid), as /api/health names it. */
+  /** The server running the turn (host:pid:tag, server/services/server-id.ts), as /api/health names it. */
   server: required.text("server"),
   startedAt: required.integer("started_at"),
   leaseUntil: required.integer("lease_until"),

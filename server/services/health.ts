@@ -4,15 +4,12 @@
 // of what it serves), so a server lagging behind the others on a shared data home shows. A database that does not
 // answer makes it 503; the pool reconnects by itself when the database is back (db/postgres/client.ts), so the
 // next probe says ok without a restart.
-import os from "node:os";
 import type { Db } from "../../db/client";
 import { dbKind, databaseUnreachableMessage, ping, type DbKind } from "../../db/dialect";
 import { indexFreshness, watchSummary, type IndexFreshness } from "./catalog/catalog";
 import pkg from "../../package.json" with { type: "json" };
 import { resolveDataHome, type DataHome } from "../config";
-
-/** This process's id: the host and pid, fixed at start (stable while it runs, different after a restart). */
-export const SERVER_ID = `${os.hostname()}:${process.pid}`;
+import { SERVER_ID } from "./server-id";
 
 export interface HealthReport {
   status: "ok" | "degraded";

@@ -4,6 +4,7 @@
 // as the test needs.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { ServiceError } from "../../domain/errors";
 import { useSkillsTestHome } from "../../test-support/test-home";
 import { createSession, followTurn, listMessages, runningSessions, runningTurn, settled, startTurn } from "./index";
 import { releaseEarlierClaims, renewClaims } from "./turn-claims";
-import { SERVER_ID } from "../health";
+import { SERVER_ID } from "../server-id";
 import { useHeldModel } from "./test-support/held-model";
 
 const h = useSkillsTestHome();
@@ -177,11 +178,26 @@ describe("a claim whose server of this host is gone", () => {
     expect(await settled(s.id)).toBe(true);
   });
 
-  it("a claim under this process's own id that it does not hold is an earlier life's (a container's server is pid 1 again)", async () => {
+  it("a claim under this process's own id that it does not hold is one it lost track of, and is dropped", async () => {
     const s = await session(await held.start());
-    await h.db.insert(turnClaims).values({ sessionId: s.id, claim: "left-by-an-earlier-life", turn: 1, mode: "tool", server: SERVER_ID, startedAt: Date.now(), leaseUntil: Date.now() + 30_000 });
+    await h.db.insert(turnClaims).values({ sessionId: s.id, claim: "lost-track-of", turn: 1, mode: "tool", server: SERVER_ID, startedAt: Date.now(), leaseUntil: Date.now() + 30_000 });
     expect(await releaseEarlierClaims(h.db)).toBe(1);
     expect(await h.db.select().from(turnClaims)).toEqual([]);
+  });
+
+  it("a claim of this host name and this pid under another tag waits for its lease (another container's live server, or this one's earlier life)", async () => {
+    const env = await held.start();
+    const s = await session(env);
+    const sibling = `${os.hostname()}:${process.pid}:0a1b2c3d`;
+    expect(sibling).not.toBe(SERVER_ID);
+    await h.db.insert(turnClaims).values({ sessionId: s.id, claim: "a-sibling-container's", turn: 1, mode: "tool", server: sibling, startedAt: Date.now(), leaseUntil: Date.now() + 30_000 });
+    expect(await releaseEarlierClaims(h.db)).toBe(0);
+    expect(await refusal(startTurn(deps(env), alice, s.id, { request: "while the sibling runs" }))).toMatchObject({ code: "CONFLICT" });
+    // Its lease passed (moved back instead of waited for): the session takes a Send.
+    await h.db.update(turnClaims).set({ leaseUntil: Date.now() - 1 });
+    expect(await startTurn(deps(env), alice, s.id, { request: "after its lease" })).toMatchObject({ mode: "tool" });
+    held.release();
+    expect(await settled(s.id)).toBe(true);
   });
 
   it("a Send finding the session claimed by a process of this host that is gone takes it at once", async () => {

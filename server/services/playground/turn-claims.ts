@@ -14,7 +14,7 @@ import type { Db } from "../../../db/client";
 import { playgroundSessions, turnClaims } from "../../../db/schema";
 import { processWide } from "../../process-wide";
 import type { DisclosureMode } from "../../runtime/agent";
-import { SERVER_ID } from "../health";
+import { SERVER_ID, serverIdParts } from "../server-id";
 import type { ClaimLapse } from "./types";
 
 /** How long a claim holds without a renewal: the time a crashed server's session stays busy. */
@@ -151,23 +151,23 @@ export async function fenceClaim(tx: Db, claim: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** This server's claims carry its id, `host:pid`; another life of the process on this host has another pid. */
+/** This server's claims carry its id (server-id.ts); another life of the process on this host has another one. */
 const HOST = os.hostname();
 
 /**
  * A claim made on this host by a process that is gone (a server that crashed or restarted): its turn runs nowhere.
- * A claim of this very id that this process does not hold is an earlier life's too (a container's server is often
- * pid 1 again after a restart). Claims of other hosts are left to their lease: their liveness cannot be seen here.
+ * A claim of this very id that this process does not hold is one it lost track of. Claims of other hosts are left to
+ * their lease: their liveness cannot be seen here. So is a claim of this host under this process's pid and another
+ * tag: an earlier life of this server (a container restarted, pid 1 again) or, as likely, a live server of another
+ * container sharing this host name and pid, whose turn must not be cut; the two look alike from here.
  */
 function heldByTheDead(server: string, claim: string): boolean {
   if (held().claims.has(claim)) return false;
   if (server === SERVER_ID) return true;
-  const cut = server.lastIndexOf(":");
-  if (server.slice(0, cut) !== HOST) return false;
-  const pid = Number(server.slice(cut + 1));
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  const at = serverIdParts(server);
+  if (!at || at.host !== HOST || at.pid === process.pid) return false;
   try {
-    process.kill(pid, 0);
+    process.kill(at.pid, 0);
     return false;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ESRCH";
