@@ -10,6 +10,7 @@ import { countStatements, type SentStatement } from "../../../db/test-support/st
 import type { AuditEvent } from "../../runtime/audit/events";
 import { toPendingFields } from "./event-row";
 import type { AuditFilter } from "./filter";
+import { scriptRunsByExitStatus } from "./queries";
 import { refusalCounts } from "./refusals";
 import { eventsBySource } from "./sources";
 import { describeOnPostgres } from "../../test-support/needs";
@@ -34,6 +35,8 @@ beforeAll(async () => {
     skill: `skill-${i % 13}`,
     tool: i % 3 ? "bash" : undefined,
     outcome: i % 17 === 0 ? "refused" : "ok",
+    details: { exitCode: i % 3, ...(i % 11 === 0 ? { timedOut: true } : {}) },
+    tenant: i % 2 ? "acme" : undefined,
     source: i % 4 === 0 ? { agent: "claude-code", host: `host-${i % 5}`, user: `dev-${i % 3}` } : undefined,
   }));
   await writer.append(events.map(toPendingFields));
@@ -90,6 +93,21 @@ describe("the audit summary's counts", () => {
     expect(plans[0]!.plan).toMatch(readsOnly("audit_(?:source_)?at_idx"));
     // Two groups (console, playground) are two counts of one pass: nothing sorted or hashed into groups.
     expect(plans[0]!.plan).not.toMatch(dbKind(t.db) === "postgres" ? /Sort|HashAggregate|GroupAggregate/ : /TEMP B-TREE/);
+  });
+});
+
+describe("the audit summary's script runs", () => {
+  // Reading details.exitCode from each row's JSON took 120 ms on SQLite and 188 ms on PostgreSQL for a week at
+  // 1,000,000 rows: the status stored with the row is read from the (type, at, ...) index instead.
+  it.each([
+    ["every event", { kind: "all" }],
+    ["a tenant admin's", { kind: "tenants", tenants: ["acme"] }],
+  ] as const)("count a week's runs by exit status from the type index alone, for %s", async (_, scope) => {
+    const runs = await scriptRunsByExitStatus(t.db, week, scope);
+    expect(runs.map((r) => r.status)).toEqual(expect.arrayContaining(["exit 0", "exit 1", "exit 2", "timeout", "refused"]));
+    const plans = await plansOf(() => scriptRunsByExitStatus(t.db, week, scope));
+    expect(plans).toHaveLength(1);
+    expect(plans[0]!.plan).toMatch(readsOnly("audit_type_at_idx"));
   });
 });
 
