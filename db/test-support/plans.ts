@@ -5,7 +5,7 @@ import type { Db } from "../client";
 import { dbKind, postgresPool } from "../dialect";
 import { countStatements, type SentStatement } from "./statements";
 
-export async function planOf(db: Db, s: SentStatement): Promise<string> {
+async function planOf(db: Db, s: SentStatement): Promise<string> {
   if (dbKind(db) === "postgres") {
     const r = await postgresPool(db)!.query<{ "QUERY PLAN": string }>(`EXPLAIN ${s.text}`, s.values);
     return r.rows.map((row) => row["QUERY PLAN"]).join("\n");
