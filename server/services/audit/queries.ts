@@ -302,7 +302,7 @@ export async function refusalsBySkillAndTool(
  */
 export async function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): Promise<{ status: string; n: number }[]> {
   await flushAudit(db);
-  // A script run stored without one (only a row put in by hand) is one of unknown end.
+  // A run stored without one (written by a server of the previous version during an upgrade) is of unknown end.
   const status = sql<string>`COALESCE(${auditEvents.exitStatus}, 'unknown')`;
   return await db
     .select({ status, n: count() })
