@@ -48,21 +48,6 @@ export function jsonNumber(db: Db, column: SQLWrapper, key: string): SQL<number 
   return parsedIfHolding(column, quoted, sql`(CASE WHEN jsonb_typeof((${column})::jsonb -> ${name}) = 'number' THEN ((${column})::jsonb ->> ${name})::double precision END)`);
 }
 
-/** A whole-number field of a JSON text column, or null: 3 is one, 3.5 and "3" are not (32-bit on PostgreSQL). */
-export function jsonInteger(db: Db, column: SQLWrapper, key: string): SQL<number | null> {
-  const { path, name, quoted } = jsonKey(key);
-  if (dbKind(db) === "sqlite") return sql`(CASE WHEN json_type(${column}, ${path}) = 'integer' THEN json_extract(${column}, ${path}) END)`;
-  const text = sql`((${column})::jsonb ->> ${name})`;
-  return parsedIfHolding(column, quoted, sql`(CASE WHEN jsonb_typeof((${column})::jsonb -> ${name}) = 'number' AND ${text} ~ '^-?[0-9]{1,9}$' THEN ${text}::integer END)`);
-}
-
-/** Whether a field of a JSON text column is the JSON value true. */
-export function jsonIsTrue(db: Db, column: SQLWrapper, key: string): SQL<boolean> {
-  const { path, name, quoted } = jsonKey(key);
-  if (dbKind(db) === "sqlite") return sql`(json_type(${column}, ${path}) = 'true')`;
-  return parsedIfHolding(column, quoted, sql`(((${column})::jsonb -> ${name}) = 'true'::jsonb)`);
-}
-
 /** The pool under a PostgreSQL Db (null on SQLite). */
 export function postgresPool(db: Db): pg.Pool | null {
   return dbKind(db) === "postgres" ? (db.$client as unknown as pg.Pool) : null;

@@ -35,6 +35,10 @@ export const auditEvents = sqliteTable(
     sourceUser: text("source_user"),
     // The tenant the request acted for (issue #40), null when it named none. Covered by the hash when set.
     tenant: text("tenant"),
+    // How a script run ended ("exit 0", "timeout", "refused", "unknown"; null for other types), derived when the row is
+    // written from its type, outcome and details (server/services/audit/exit-status.ts) so the dashboard groups runs
+    // without parsing each row's JSON. Not covered by the hash: rows written before the column still verify.
+    exitStatus: text("exit_status"),
   },
   // The dashboard's summary reads only what an index holds, on both databases: the console's own events over a range
   // (source_agent, at, type) or (at, source_agent, type), whichever the planner takes (SQLite the first, PostgreSQL
@@ -43,7 +47,8 @@ export const auditEvents = sqliteTable(
   // tool took 137 ms on PostgreSQL (9 ms covered), and the two refusal reads 40 + 65 ms on SQLite (2 + 14) (issue #38).
   (t) => [
     index("audit_at_idx").on(t.at, t.sourceAgent, t.type),
-    index("audit_type_at_idx").on(t.type, t.at, t.skill),
+    // Script runs by exit status, for every scope (tenant admins' too), read from here alone (issue #38).
+    index("audit_type_at_idx").on(t.type, t.at, t.skill, t.exitStatus, t.tenant),
     index("audit_skill_at_idx").on(t.skill, t.at),
     index("audit_actor_at_idx").on(t.actorId, t.at),
     index("audit_session_idx").on(t.sessionId, t.at),

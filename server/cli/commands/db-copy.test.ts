@@ -51,6 +51,8 @@ async function usedConsole(): Promise<Home> {
   // Enough rows for several pages of the walk and signed checkpoints on the way.
   const w = new AuditWriter(h.db, { stdout: false, checkpointEveryRows: 500 });
   for (let i = 0; i < 2_600; i++) w.record({ type: "tool_call", actor: { id: author.id }, tool: "read_file", durationMs: i, details: { i, text: "é\u0000ok" } });
+  // Script runs, whose exit status is a column of its own beside the hashed fields.
+  for (const details of [{ exitCode: 0 }, { exitCode: 2 }, { exitCode: 137, timedOut: true }]) w.record({ type: "script_executed", actor: { id: author.id }, skill: "pdf-tools", details });
   w.close();
   flushAudit(h.db);
   return h;
@@ -93,6 +95,9 @@ describeNeeding(postgresql(), "omniforge db copy", () => {
     expect(u.disabled).toBe(false);
     expect(Number(u.created_at)).toBe(h.db.$client.prepare("SELECT created_at FROM users WHERE email = 'bo@x.io'").pluck().get());
     expect((await target.$client.query("SELECT f1 FROM eval_runs")).rows[0].f1).toBe(0.75);
+    // The script runs' exit statuses, which the dashboard groups by, come along with the rows.
+    const statuses = "SELECT exit_status FROM audit_events WHERE type = 'script_executed' ORDER BY id";
+    expect((await target.$client.query(statuses)).rows.map((r) => r.exit_status)).toEqual(["exit 0", "exit 2", "timeout"]);
     // The identity goes on after the copied ids.
     const next = await target.$client.query("INSERT INTO audit_archives (first_id, last_id, count, head_hash, file, archived_at) VALUES (1,1,1,'h','f',1) RETURNING id");
     expect(Number(next.rows[0].id)).toBe(1);

@@ -9,6 +9,7 @@
 //   rewritten without key the same from the first row: the whole chain was re-hashed without the key
 //   hash mismatch         a break none of the above explains
 //   archive missing       a recorded archive's file is gone, not a file, or its range leaves a gap (archive-check.ts)
+//   status altered        a script run's stored exit status, which is not hashed, differs from its details (verify.ts)
 // A problem inside a run of forged rows is reported once the run ends, so the checker may read ahead.
 import { AUDIT_CHAIN_HMAC, AUDIT_CHAIN_UNKEYED } from "../../domain/audit-chain";
 import { hashCanonical, macCanonical } from "./hash";
@@ -24,7 +25,8 @@ export type BreakReason =
   | "key missing"
   | "checkpoint mismatch"
   | "checkpoint file altered"
-  | "archive missing";
+  | "archive missing"
+  | "status altered";
 
 export interface ChainFailure {
   ok: false;

@@ -16,6 +16,8 @@ import { archivedHeadQuery } from "./rows";
 export interface WrittenEvent extends ChainedFields {
   prevHash: string;
   hash: string;
+  /** Derived from the hashed fields when written (exit-status.ts), outside the hash. */
+  exitStatus: string | null;
 }
 
 export type Head = { id: number; hash: string };
@@ -27,7 +29,7 @@ function headOf(row: Head | undefined, archived: Head | undefined): Head {
 }
 
 /** The stored fields an append writes; `chain` is always the keyed chain. */
-const INSERT_FIELDS = ["id", "at", "type", "actorId", "actorEmail", "sessionId", "skill", "layer", "digest", "tool", "model", "mode", "outcome", "durationMs", "details", "prevHash", "hash", "sourceAgent", "sourceVersion", "sourceHost", "sourceUser", "tenant"] as const satisfies readonly (keyof WrittenEvent)[];
+const INSERT_FIELDS = ["id", "at", "type", "actorId", "actorEmail", "sessionId", "skill", "layer", "digest", "tool", "model", "mode", "outcome", "durationMs", "details", "prevHash", "hash", "sourceAgent", "sourceVersion", "sourceHost", "sourceUser", "tenant", "exitStatus"] as const satisfies readonly (keyof WrittenEvent)[];
 
 /**
  * The INSERT as drizzle writes it from db/schema/audit.ts, prepared on the connection and bound by position in
@@ -87,7 +89,7 @@ export function sqliteChainStore(db: Db): SqliteChainStore {
 }
 
 // The columns an append fills, by their names in db/schema/audit.ts, and PostgreSQL's array type for each: a batch is
-// one INSERT ... SELECT FROM unnest(one array per column), 22 parameters whatever its size. A multi-row VALUES list
+// one INSERT ... SELECT FROM unnest(one array per column), 23 parameters whatever its size. A multi-row VALUES list
 // built by drizzle measured 2,800 rows/s here (its SQL and 22 parameters a row rebuilt for every thousand rows).
 const NUMERIC_FIELDS = new Set<string>(["id", "at", "durationMs"]);
 const COLUMN_TYPES = INSERT_FIELDS.map((k) => (NUMERIC_FIELDS.has(k) ? "bigint[]" : "text[]"));

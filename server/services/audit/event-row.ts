@@ -3,13 +3,14 @@
 // line a written row is printed as for log shippers.
 import type { AuditEvent } from "../../runtime/audit/events";
 import type { WrittenEvent } from "./chain-store";
+import { exitStatusOf } from "./exit-status";
 import type { ChainedFields } from "./hash";
 import { scrubDetails } from "./scrub";
 
 const MAX_DETAILS = 8_000;
 
-/** An event as it is stored, without its position in the chain. */
-export type PendingFields = Omit<ChainedFields, "id">;
+/** An event as it is stored, without its position in the chain, and what is derived from it (not hashed). */
+export type PendingFields = Omit<ChainedFields, "id"> & { exitStatus: string | null };
 
 /**
  * A lone UTF-16 surrogate (JSON's "\ud800" from an agent's telemetry, or a cut through an emoji) as U+FFFD. SQLite
@@ -27,9 +28,11 @@ export function toPendingFields(e: AuditEvent): PendingFields {
   }
   const at = e.at instanceof Date && !Number.isNaN(e.at.getTime()) ? e.at.getTime() : Date.now();
   const str = (v: unknown) => (typeof v === "string" && v !== "" ? wellFormed(v.slice(0, 500)) : null);
+  const type = wellFormed(String(e.type));
+  const outcome = str(e.outcome);
   return {
     at,
-    type: wellFormed(String(e.type)),
+    type,
     actorId: str(e.actor?.id),
     actorEmail: str(e.actor?.email),
     sessionId: str(e.sessionId),
@@ -39,9 +42,10 @@ export function toPendingFields(e: AuditEvent): PendingFields {
     tool: str(e.tool),
     model: str(e.model),
     mode: str(e.mode),
-    outcome: str(e.outcome),
+    outcome,
     durationMs: typeof e.durationMs === "number" && Number.isFinite(e.durationMs) ? Math.round(e.durationMs) : null,
     details,
+    exitStatus: exitStatusOf({ type, outcome, details }),
     // The request's tenant (issue #40), when it named one: rows without keep their old serialisation (hash.ts).
     ...(str(e.tenant) ? { tenant: str(e.tenant) } : {}),
     // Only set when the event came from an agent, so console rows keep their old serialisation (hash.ts).
@@ -53,7 +57,8 @@ export function toPendingFields(e: AuditEvent): PendingFields {
 export function stdoutLine(row: WrittenEvent): string {
   const o: Record<string, unknown> = { log: "omniforge.audit", id: row.id, at: new Date(row.at).toISOString() };
   for (const [k, v] of Object.entries(row)) {
-    if (k === "id" || k === "at" || v === null) continue;
+    // The exit status is derived from the fields printed (exit-status.ts): a log line stays what the chain covers.
+    if (k === "id" || k === "at" || k === "exitStatus" || v === null) continue;
     o[k] = k === "details" ? JSON.parse(v as string) : v;
   }
   return JSON.stringify(o) + "\n";

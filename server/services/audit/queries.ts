@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, max, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { preparedByKey, preparedQuery } from "../../../db/prepared";
-import { ascNullsFirst, dbKind, jsonInteger, jsonIsTrue, jsonNumber } from "../../../db/dialect";
+import { ascNullsFirst, dbKind, jsonNumber } from "../../../db/dialect";
 import { rawRows } from "../../../db/raw";
 import { auditEvents } from "../../../db/schema/audit";
 import { users } from "../../../db/schema/users";
@@ -296,17 +296,14 @@ export async function refusalsBySkillAndTool(
 
 /**
  * Script runs by how they ended: "exit 0", "exit N", "timeout", "refused" (the sandbox would not run it)
- * or "unknown". Reads details.exitCode / details.timedOut, which the script tools record.
+ * or "unknown". Each row's status was stored when it was written (exit-status.ts), and (type, at, ..., exit_status,
+ * tenant) holds it: a week's runs are counted from that index, where reading details.exitCode from each row's JSON
+ * took 120 ms on SQLite and 188 ms on PostgreSQL at 1,000,000 rows (issue #38).
  */
 export async function scriptRunsByExitStatus(db: Db, filter: AuditFilter, scope: AuditScope): Promise<{ status: string; n: number }[]> {
   await flushAudit(db);
-  const { details, outcome } = auditEvents;
-  const exitCode = jsonInteger(db, details, "exitCode");
-  const status = sql<string>`CASE
-        WHEN ${jsonIsTrue(db, details, "timedOut")} THEN 'timeout'
-        WHEN ${outcome} = 'refused' THEN 'refused'
-        WHEN ${exitCode} IS NOT NULL THEN 'exit ' || ${exitCode}
-        ELSE 'unknown' END`;
+  // A run stored without one (written by a server of the previous version during an upgrade) is of unknown end.
+  const status = sql<string>`COALESCE(${auditEvents.exitStatus}, 'unknown')`;
   return await db
     .select({ status, n: count() })
     .from(auditEvents)

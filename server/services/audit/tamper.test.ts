@@ -92,6 +92,19 @@ describe("a keyed chain under attack", () => {
     expect(r.ok === false && r.message).toMatch(/^Row 30 was changed after it was written/);
   });
 
+  it("a script run's exit status edited (it is outside the hash): verification computes it again and names the row", async () => {
+    w.record({ type: "script_executed", actor: { id: "u1" }, skill: "pdf", outcome: "failed", details: { exitCode: 3 } });
+    await w.flush();
+    const id = await maxId();
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true });
+    await sql(`UPDATE audit_events SET exit_status = 'exit 0' WHERE id = ?`, id);
+    const r = await verifyChain(t.db);
+    expect(r).toMatchObject({ ok: false, brokenAt: id, reason: "status altered", expected: "exit 3", found: "exit 0" });
+    // One written by a server of the previous version has none, and is no edit.
+    await sql(`UPDATE audit_events SET exit_status = NULL WHERE id = ?`, id);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true });
+  });
+
   it("replace: row 30 forged with a hash computed without the key", async () => {
     const r30 = (await row(30));
     const forged = { ...r30, outcome: "refused" };

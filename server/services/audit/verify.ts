@@ -11,6 +11,7 @@ import { auditArchives, auditEvents } from "../../../db/schema/audit";
 import { checkArchiveFile, checkArchives, stepAll, stepAsync } from "./archive-check";
 import { ChainChecker, type ChainFailure, type CheckerKeys } from "./chain-check";
 import { checkCheckpoints, type CheckpointReport } from "./checkpoint-check";
+import { exitStatusOf } from "./exit-status";
 import { canonical, GENESIS_HASH, type StoredRow } from "./hash";
 
 export type { StoredRow };
@@ -51,7 +52,7 @@ async function* walk(db: Db): AsyncGenerator<void, ChainVerifyResult> {
   const keys = loadAuditKeys(db);
   const info = async (checker: ChainChecker | null): Promise<ChainInfo> => ({ keyedFrom: keys.keyedFrom, unkeyed: checker?.unkeyed ?? 0, checkpoints: await checkCheckpoints(db, keys) });
   const page = db
-    .select(ROW_FIELDS)
+    .select({ ...ROW_FIELDS, exitStatus: auditEvents.exitStatus })
     .from(auditEvents)
     .where(gt(auditEvents.id, sql.placeholder("cursor")))
     .orderBy(asc(auditEvents.id))
@@ -79,6 +80,8 @@ async function* walk(db: Db): AsyncGenerator<void, ChainVerifyResult> {
     for (const r of rows) {
       const failure = checker.push({ id: r.id, prevHash: r.prevHash, hash: r.hash, chain: r.chain, canonical: canonical(r) });
       if (failure) return { ...failure, ...(await info(checker)) };
+      const altered = alteredStatus(r);
+      if (altered) return { ...altered, count: checker.count, ...(await info(checker)) };
     }
     cursor = rows[rows.length - 1]!.id;
     yield;
@@ -96,6 +99,19 @@ async function* walk(db: Db): AsyncGenerator<void, ChainVerifyResult> {
     return { ok: false, count: checker.count, brokenAt: m.rowId, reason: "checkpoint mismatch", expected: m.expected, found: m.found ?? "", message: cp.message, ...more };
   }
   return { ok: true, count: checker.count, head: checker.head, archivedCount: start.archivedCount, startId: start.id + 1, ...more };
+}
+
+/**
+ * A script run's exit status is stored beside the hashed fields it is computed from (exit-status.ts), outside the
+ * hash: an edit of it would change the dashboard's counts without breaking the chain, so it is computed again here.
+ * A run without one is let pass: a server of the previous version, still running during an upgrade, writes none.
+ */
+function alteredStatus(r: StoredRow & { exitStatus: string | null }): Omit<ChainFailure, "count"> | null {
+  if (r.exitStatus === null) return null;
+  const expected = exitStatusOf(r) ?? "none";
+  if (r.exitStatus === expected) return null;
+  const message = `Row ${r.id}'s stored exit status "${r.exitStatus}" is not what the row says ("${expected}"): the dashboard's count of script runs was edited.`;
+  return { ok: false, brokenAt: r.id, reason: "status altered", expected, found: r.exitStatus, message };
 }
 
 /** Verifies every row in audit_events, from the newest archive's head (or genesis) to the last row. */
