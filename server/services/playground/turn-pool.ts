@@ -6,6 +6,7 @@
 // done; the load bench: issue 15). Events come back as they happen (streaming and stop keep working); if the
 // worker dies, its turns end with an error and the next turn starts a new one.
 import { fork, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../config";
 import { processWide } from "../../process-wide";
@@ -37,6 +38,9 @@ interface PoolState {
 }
 
 const state = processWide<PoolState>("playgroundTurnWorker", () => ({ worker: null, ready: Promise.resolve(), pending: new Map(), calls: new Map(), unsubscribe: null }));
+
+/** How much lower the turn worker's priority is than the server's (nice): under contention it gets about a third of the CPU the server gets (CFS weights 335 : 1024). */
+export const TURN_WORKER_NICE = 5;
 
 function workerFile(): string {
   return path.join(/*turbopackIgnore: true*/ repoRoot(), "server", "services", "playground", "turn-worker.ts");
@@ -75,6 +79,15 @@ function worker(): ChildProcess {
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+  // Page reads before agent turns when the cores are short: a turn takes seconds and streams, a list or a detail page
+  // is waited for. The worker (and the scripts it starts) runs at a lower priority than the server.
+  if (w.pid !== undefined) {
+    try {
+      os.setPriority(w.pid, Math.min(19, os.getPriority() + TURN_WORKER_NICE));
+    } catch {
+      // Not allowed here (a container without the right): it runs at the server's priority.
+    }
+  }
   // A running turn keeps it busy; an idle worker must not keep the console's process alive.
   w.unref();
   w.channel?.unref();

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSession, followTurn, listingFor, listingPreview, listMessages, settled, startTurn, stopTurn, warmTurnWorker, type Actor, type StreamItem } from "./index";
+import { TURN_WORKER_NICE } from "./turn-pool";
 import { playgroundWorld, RELEASE_SKILL } from "./test-support/playground";
 import { useTestHome } from "../../test-support/test-home";
 
@@ -93,6 +94,8 @@ describe("turn worker", () => {
     expect(pid).toBeGreaterThan(0);
     expect(pid).not.toBe(process.pid);
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("turn-worker.ts");
+    // Below the console's priority: page reads first when the cores are short (turn-pool.ts).
+    expect(os.getPriority(pid)).toBe(Math.min(19, os.getPriority() + TURN_WORKER_NICE));
     const s = await createSession(w.db, w.dataHome, alice, { provider: "offline" });
     await startTurn({ db: w.db, dataHome: w.dataHome, audit: w.audit, env: {} }, alice, s.id, { request: "build the slow report" });
     // The script's chain of processes starts as a child of the worker; the console forks nothing for it. Waited for
