@@ -203,11 +203,8 @@ export async function turnRecord(db: Db, sessionId: string, turn: number): Promi
   }
 }
 
-export async function nextTurn(db: Db, sessionId: string): Promise<number> {
-  const last = (await db.select({ turn: playgroundMessages.turn }).from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(desc(playgroundMessages.turn)).limit(1))[0];
-  return (last?.turn ?? 0) + 1;
-}
-
-export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<void> {
-  await db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() });
+/** Stores one message of a turn; resolves with its row id. */
+export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<number> {
+  const [row] = await db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() }).returning({ id: playgroundMessages.id });
+  return row!.id;
 }
