@@ -47,16 +47,17 @@ export interface RunningTurnView {
 
 /**
  * Claims the session for a turn: the claim's token, or null when a live claim (a turn here or on another server)
- * holds it. An expired claim is removed first; two servers doing so at once still insert only one row.
+ * holds it. An expired claim is taken over in the same statement (its row made this claim's; the turn that held it
+ * finds at its next renewal that the row is another's); of two servers doing so at once, one gets the row.
  */
 export async function claimSession(db: Db, sessionId: string, mode: DisclosureMode): Promise<string | null> {
   const now = Date.now();
-  await db.delete(turnClaims).where(and(eq(turnClaims.sessionId, sessionId), lt(turnClaims.leaseUntil, now)));
   const claim = randomUUID();
+  const row = { claim, turn: null, mode, server: SERVER_ID, startedAt: now, leaseUntil: now + CLAIM_LEASE_MS };
   const made = await db
     .insert(turnClaims)
-    .values({ sessionId, claim, turn: null, mode, server: SERVER_ID, startedAt: now, leaseUntil: now + CLAIM_LEASE_MS })
-    .onConflictDoNothing()
+    .values({ sessionId, ...row })
+    .onConflictDoUpdate({ target: turnClaims.sessionId, set: row, setWhere: lt(turnClaims.leaseUntil, now) })
     .returning({ claim: turnClaims.claim });
   if (!made.length) return (await dropDeadHolder(db, sessionId)) ? claimSession(db, sessionId, mode) : null;
   const s = held();
