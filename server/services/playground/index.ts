@@ -27,7 +27,7 @@ export {
 } from "./sessions";
 import { processEnv } from "../../../env";
 export { listingPreview } from "./listing";
-export { historyMessages, turnListing, turnToolOutput } from "./history";
+export { sessionHistory, turnListing, turnToolOutput } from "./history";
 export { listingFor, warmTurnWorker } from "./turn-pool";
 export { startTurn, followTurn, stopTurn, settled } from "./turns";
 export { runningTurn, runningSessions } from "./turn-claims";

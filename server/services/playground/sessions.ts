@@ -165,29 +165,27 @@ export function removeScratch(dataHome: DataHome, sessionId: string): void {
 }
 
 export async function listMessages(db: Db, sessionId: string): Promise<PlaygroundMessage[]> {
-  return (await db
-    .select()
-    .from(playgroundMessages)
-    .where(eq(playgroundMessages.sessionId, sessionId))
-    .orderBy(asc(playgroundMessages.id)))
-    .map((r) => {
-      const role = r.role === "user" ? "user" : "assistant";
-      let parsed: unknown = null;
-      try {
-        parsed = r.events ? JSON.parse(r.events) : null;
-      } catch {
-        parsed = null;
-      }
-      return {
-        id: r.id,
-        turn: r.turn,
-        role,
-        content: r.content,
-        ...(parsed && role === "user" ? { request: parsed as RequestRecord } : {}),
-        ...(parsed && role === "assistant" ? { record: parsed as TurnRecord } : {}),
-        createdAt: r.createdAt,
-      };
-    });
+  return (await db.select().from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(asc(playgroundMessages.id))).map(messageOf);
+}
+
+/** A stored message row as the service reads it: its record parsed (a row whose record is not JSON has none). */
+export function messageOf(r: { id: number; turn: number; role: string; content: string; events: string | null; createdAt: number }): PlaygroundMessage {
+  const role = r.role === "user" ? "user" : "assistant";
+  let parsed: unknown = null;
+  try {
+    parsed = r.events ? JSON.parse(r.events) : null;
+  } catch {
+    parsed = null;
+  }
+  return {
+    id: r.id,
+    turn: r.turn,
+    role,
+    content: r.content,
+    ...(parsed && role === "user" ? { request: parsed as RequestRecord } : {}),
+    ...(parsed && role === "assistant" ? { record: parsed as TurnRecord } : {}),
+    createdAt: r.createdAt,
+  };
 }
 
 /** The record of one turn's answer (its assistant row), or null while it runs or when there is no such turn. */

@@ -4,9 +4,7 @@ import { requestTenant, tenantCaller } from "../../../services/tenants";
 import {
   createSession,
   followTurn,
-  historyMessages,
   listingFor,
-  listMessages,
   listSessions,
   playgroundOptions,
   readableSession,
@@ -14,6 +12,7 @@ import {
   renameSession,
   runningSessions,
   runningTurn,
+  sessionHistory,
   startTurn,
   stopTurn,
   turnListing as turnListingOf,
@@ -38,7 +37,7 @@ export const get = async ({ ctx, input }: { ctx: AuthedContext; input: { session
   return {
     session,
     // Without what is only shown on demand (a listing's text and names: turnListing), so a long session stays small.
-    messages: historyMessages(await listMessages(ctx.db, session.id)),
+    messages: await sessionHistory(ctx.db, session.id),
     // On any server; `elsewhere` when another server runs it, and so has its live events.
     running: await runningTurn(ctx.db, session.id),
     canWrite: session.userId === ctx.user.id && ctx.user.role !== "viewer",
