@@ -61,6 +61,22 @@ const MAX_KEPT_ROWS = 4_000;
 const READ_SLICE = 500;
 const keptRows = processWide("playgroundHistoryRows", () => new WeakMap<Db, Map<number, { sessionId: string; message: HistoryMessage }>>());
 
+/** Keeps a message this server has just stored (and committed), so the page's next read needs no read of it. */
+export function keepHistoryRow(db: Db, sessionId: string, message: PlaygroundMessage): void {
+  keepRow(keptOf(db), message.id, sessionId, historyMessage(message));
+}
+
+function keptOf(db: Db): Map<number, { sessionId: string; message: HistoryMessage }> {
+  let kept = keptRows().get(db);
+  if (!kept) keptRows().set(db, (kept = new Map()));
+  return kept;
+}
+
+function keepRow(kept: Map<number, { sessionId: string; message: HistoryMessage }>, id: number, sessionId: string, message: HistoryMessage): void {
+  kept.set(id, { sessionId, message });
+  if (kept.size > MAX_KEPT_ROWS) kept.delete(kept.keys().next().value as number);
+}
+
 /**
  * A session's history as playground.get sends it, from one read of its rows without their records; each row's record
  * is read, parsed and shaped once and kept by row id: a message row never changes once written (it goes only with its
@@ -70,8 +86,7 @@ const keptRows = processWide("playgroundHistoryRows", () => new WeakMap<Db, Map<
 export async function sessionHistory(db: Db, sessionId: string): Promise<HistoryMessage[]> {
   const m = playgroundMessages;
   const rows = await db.select({ id: m.id }).from(m).where(eq(m.sessionId, sessionId)).orderBy(asc(m.id));
-  let kept = keptRows().get(db);
-  if (!kept) keptRows().set(db, (kept = new Map()));
+  const kept = keptOf(db);
   const mine = new Map<number, HistoryMessage>();
   const unmet: number[] = [];
   for (const { id } of rows) {
@@ -83,8 +98,7 @@ export async function sessionHistory(db: Db, sessionId: string): Promise<History
     for (const r of await db.select().from(m).where(inArray(m.id, unmet.slice(i, i + READ_SLICE)))) {
       const message = historyMessage(messageOf(r));
       mine.set(r.id, message);
-      kept.set(r.id, { sessionId, message });
-      if (kept.size > MAX_KEPT_ROWS) kept.delete(kept.keys().next().value as number);
+      keepRow(kept, r.id, sessionId, message);
     }
   }
   // A row removed between the two reads (its session deleted) is left out.

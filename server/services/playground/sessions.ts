@@ -201,8 +201,9 @@ export async function turnRecord(db: Db, sessionId: string, turn: number): Promi
   }
 }
 
-/** Stores one message of a turn; resolves with its row id. */
-export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<number> {
-  const [row] = await db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() }).returning({ id: playgroundMessages.id });
-  return row!.id;
+/** Stores one message of a turn; resolves with it as a read gives it back (its record through JSON, with its id). */
+export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<PlaygroundMessage> {
+  const row = { sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() };
+  const [made] = await db.insert(playgroundMessages).values(row).returning({ id: playgroundMessages.id });
+  return messageOf({ ...row, id: made!.id });
 }

@@ -47,7 +47,7 @@ export function answerFacts(record: Pick<TurnRecord, "reason" | "activeSkills"> 
 }
 
 /** Called once a turn's answer row is committed: the next turn here needs no read of its record. */
-export function keepAnswerFacts(db: Db, rowId: number, sessionId: string, record: Pick<TurnRecord, "reason" | "activeSkills">): void {
+export function keepAnswerFacts(db: Db, rowId: number, sessionId: string, record: Pick<TurnRecord, "reason" | "activeSkills"> | null): void {
   keep(keptOf(db), rowId, { ...answerFacts(record), sessionId });
 }
 

@@ -9,13 +9,14 @@ import { requestStop, watchStop } from "../stops";
 import { databaseUnreachableMessage, postgresUrl } from "../../../db/dialect";
 import type { DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
-import { appendMessage, ownSession, readableSession, touchSession, turnRecord, type Actor, type PlaygroundSession } from "./sessions";
+import { appendMessage, ownSession, readableSession, touchSession, turnRecord, type Actor, type PlaygroundMessage, type PlaygroundSession } from "./sessions";
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
 import { PlaygroundError, type ClaimLapse, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
 import { processEnv, setting } from "../../../env";
 import { keepAnswerFacts, turnContext } from "./turn-context";
+import { keepHistoryRow } from "./history";
 import type { TurnDeps } from "./turn-deps";
 import { claimSession, claimTurn, fenceClaim, onClaimLapse, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
 import { inTransaction } from "../../../db/transaction";
@@ -123,7 +124,7 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
   const history = context.history(beforeTurn);
   const activeBefore = context.activeSkills(beforeTurn);
   const turn = context.nextTurn;
-  await appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
+  keepHistoryRow(deps.db, sessionId, await appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) }));
   await touchSession(deps.db, sessionId);
   await claimTurn(deps.db, claim, turn);
   const state: RunningTurn = {
@@ -171,7 +172,7 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      let stored: { id: number; record: TurnRecord } | undefined;
+      let stored: PlaygroundMessage | undefined;
       await storedOnceAnswering((again) =>
         inTransaction(deps.db, async (tx) => {
           stored = undefined; // a try that did not commit left its row id to nobody
@@ -182,13 +183,16 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
           // While the row is still its own, a whole answer is kept even if the claim lapsed as it waited to be stored.
           const lapsed = (await fenceClaim(tx, claim)) ? stoppedBy : (state.lapsed ?? "claim.taken");
           const kept = lapsed ? lapsedRecord(record, lapsed) : record;
-          const id = await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
+          const message = await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
           await touchSession(tx, sessionId);
-          stored = { id, record: kept };
+          stored = message;
         }),
       );
-      // Committed: the session's next turn here takes what it needs of this record without reading it back.
-      if (stored) keepAnswerFacts(deps.db, stored.id, sessionId, stored.record);
+      // Committed: the session's next turn and the page's next read here take it without reading it back.
+      if (stored) {
+        keepAnswerFacts(deps.db, stored.id, sessionId, stored.record ?? null);
+        keepHistoryRow(deps.db, sessionId, stored);
+      }
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }

@@ -78,7 +78,7 @@ describe("playground history over a big catalog", () => {
     expect(code(await alice.playground.turnListing({ sessionId: s.id, turn: TURNS + 1 }).catch((e: unknown) => e))).toBe("NOT_FOUND");
   }, 120_000);
 
-  it("playground.get reads each stored turn's record once: the next read after a turn shows the earlier turns as first read and the new one", async () => {
+  it("playground.get reads each stored turn's record once, and none of a turn this server stored: later reads show the turns as first read or written", async () => {
     w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
     const alice = callerFor(w, as("author", "alice"));
     const s = await alice.playground.create({ title: "kept" });
@@ -100,5 +100,12 @@ describe("playground history over a big catalog", () => {
       [2, "assistant", "answered"],
     ]);
     expect(second[3]!.record!.events.some((e) => e.type === "run_started")).toBe(true);
+    // A turn this server ran is kept as it stored it: the next read finds its rows without reading them.
+    await turn("and once more");
+    await w.db.update(playgroundMessages).set({ events: "{ not json" }).where(eq(playgroundMessages.sessionId, s.id));
+    const third = (await alice.playground.get({ sessionId: s.id })).messages;
+    expect(third.slice(0, 4)).toEqual(second);
+    expect(third[4]).toMatchObject({ turn: 3, role: "user", content: "and once more", request: { mode: "tool" } });
+    expect(third[5]!.record).toMatchObject({ reason: "answered" });
   }, 60_000);
 });
