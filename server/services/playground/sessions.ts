@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { playgroundMessages, playgroundSessions } from "../../../db/schema";
+import { playgroundMessages, playgroundSessions, turnClaims } from "../../../db/schema";
 import type { DataHome } from "../../config";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
 import { checkProviderChoice } from "./providers";
@@ -117,9 +117,19 @@ export async function createSession(db: Db, dataHome: DataHome, actor: Actor, se
   return toSession(row);
 }
 
-/** The user's own sessions, most recently used first. */
-export async function listSessions(db: Db, userId: string): Promise<PlaygroundSession[]> {
-  return (await db.select().from(playgroundSessions).where(eq(playgroundSessions.userId, userId)).orderBy(desc(playgroundSessions.updatedAt))).map(toSession);
+/**
+ * The user's own sessions, most recently used first, each saying whether a turn runs in it on any server (a live
+ * claim, turn-claims.ts: the list's badge), in one query.
+ */
+export async function listSessions(db: Db, userId: string): Promise<(PlaygroundSession & { running: boolean })[]> {
+  const now = Date.now();
+  const rows = await db
+    .select({ session: playgroundSessions, leaseUntil: turnClaims.leaseUntil })
+    .from(playgroundSessions)
+    .leftJoin(turnClaims, eq(turnClaims.sessionId, playgroundSessions.id))
+    .where(eq(playgroundSessions.userId, userId))
+    .orderBy(desc(playgroundSessions.updatedAt));
+  return rows.map((r) => ({ ...toSession(r.session), running: r.leaseUntil !== null && r.leaseUntil >= now }));
 }
 
 /**

@@ -11,7 +11,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import os from "node:os";
 import { and, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { playgroundSessions, turnClaims } from "../../../db/schema";
+import { turnClaims } from "../../../db/schema";
 import { processWide } from "../../process-wide";
 import type { DisclosureMode } from "../../runtime/agent";
 import { SERVER_ID } from "../health";
@@ -204,16 +204,6 @@ export async function runningTurn(db: Db, sessionId: string): Promise<RunningTur
     .limit(1))[0];
   if (!row || row.turn === null) return null;
   return { turn: row.turn, mode: row.mode as DisclosureMode, startedAt: row.startedAt, server: row.server, elsewhere: !held().claims.has(row.claim) };
-}
-
-/** The user's sessions with a turn running on any server (the session list's badge), in one query. */
-export async function runningSessions(db: Db, userId: string): Promise<Set<string>> {
-  const rows = await db
-    .select({ sessionId: turnClaims.sessionId })
-    .from(turnClaims)
-    .innerJoin(playgroundSessions, eq(playgroundSessions.id, turnClaims.sessionId))
-    .where(and(eq(playgroundSessions.userId, userId), gte(turnClaims.leaseUntil, Date.now())));
-  return new Set(rows.map((r) => r.sessionId));
 }
 
 /**

@@ -10,7 +10,6 @@ import {
   readableSession,
   removeSession,
   renameSession,
-  runningSessions,
   runningTurn,
   sessionHistory,
   startTurn,
@@ -27,10 +26,7 @@ const deps = (ctx: AuthedContext): TurnDeps => ({ db: ctx.db, dataHome: ctx.data
 export const options = ({ ctx }: { ctx: AuthedContext }) => playgroundOptions(ctx.db, ctx.dataHome, ctx.user);
 
 /** Each session says whether a turn runs in it, on whichever server (its claim in the database). */
-export const list = async ({ ctx }: { ctx: AuthedContext }) => {
-  const running = await runningSessions(ctx.db, ctx.user.id);
-  return (await listSessions(ctx.db, ctx.user.id)).map((s) => ({ ...s, running: running.has(s.id) }));
-};
+export const list = ({ ctx }: { ctx: AuthedContext }) => listSessions(ctx.db, ctx.user.id);
 
 export const get = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
   const session = await readableSession(ctx.db, ctx.user, input.sessionId);
