@@ -102,8 +102,11 @@ export function postgresChainStore(db: Db): PostgresChainStore {
   const insertSql =
     `INSERT INTO ${quoted(getTableName(e))} (${INSERT_FIELDS.map((k) => quoted(e[k].name)).join(", ")}, ${quoted(e.chain.name)}) ` +
     `SELECT *, ${AUDIT_CHAIN_HMAC} FROM unnest(${COLUMN_TYPES.map((t, i) => `$${i + 1}::${t}`).join(", ")})`;
-  const headSql = `SELECT ${quoted(e.id.name)} AS id, ${quoted(e.hash.name)} AS hash FROM ${quoted(getTableName(e))} ORDER BY ${quoted(e.id.name)} DESC LIMIT 1`;
-  const archivedSql = `SELECT ${quoted(a.lastId.name)} AS id, ${quoted(a.headHash.name)} AS hash FROM ${quoted(getTableName(a))} ORDER BY ${quoted(a.lastId.name)} DESC LIMIT 1`;
+  // Both heads in one statement: the chain's last row and the newest archive's (each batch paid a round trip for each,
+  // and a playground turn's events come in four or five batches: issue #38's turn cost).
+  const headsSql =
+    `(SELECT ${quoted(e.id.name)} AS id, ${quoted(e.hash.name)} AS hash, false AS archived FROM ${quoted(getTableName(e))} ORDER BY ${quoted(e.id.name)} DESC LIMIT 1) UNION ALL ` +
+    `(SELECT ${quoted(a.lastId.name)}, ${quoted(a.headHash.name)}, true FROM ${quoted(getTableName(a))} ORDER BY ${quoted(a.lastId.name)} DESC LIMIT 1)`;
   return {
     kind: "postgres",
     async locked(fn) {
@@ -113,8 +116,9 @@ export function postgresChainStore(db: Db): PostgresChainStore {
       try {
         await client.query("BEGIN");
         await lockOnConnection(client, "audit-chain");
-        const row = (await client.query<Head>(headSql)).rows[0];
-        const archived = (await client.query<Head>(archivedSql)).rows[0];
+        const heads = (await client.query<Head & { archived: boolean }>(headsSql)).rows.map(({ id, hash, archived }) => ({ head: { id, hash }, archived }));
+        const row = heads.find((h) => !h.archived)?.head;
+        const archived = heads.find((h) => h.archived)?.head;
         const result = await fn(headOf(row, archived), async (rows) => {
           const columns = INSERT_FIELDS.map((k) => rows.map((r) => r[k] ?? null));
           await client.query(insertSql, columns);

@@ -1,20 +1,9 @@
 // A playground session's `active_skills` (spec 004): kept in the turn records rather than in memory, so they
 // survive a restart and a turn run elsewhere (a worker), and a replay starts from what was loaded before the
-// turn it replays. Only orchestrated turns hold them; a turn in another mode leaves them as they were.
-import type { Db } from "../../../db/client";
+// turn it replays (read with the rest of a turn's start: turn-context.ts). Only orchestrated turns hold them; a
+// turn in another mode leaves them as they were.
 import type { AgentRunOptions, DisclosureMode } from "../../runtime/agent";
 import { setting, type EnvSource } from "../../../env";
-import { listMessages } from "./sessions";
-
-/** The skills loaded when the last orchestrated turn before `beforeTurn` (every turn when undefined) ended. */
-export async function sessionActiveSkills(db: Db, sessionId: string, beforeTurn?: number): Promise<string[]> {
-  let last: string[] = [];
-  for (const m of (await listMessages(db, sessionId))) {
-    if (beforeTurn !== undefined && m.turn >= beforeTurn) continue;
-    if (m.role === "assistant" && Array.isArray(m.record?.activeSkills)) last = m.record.activeSkills.filter((n) => typeof n === "string");
-  }
-  return last;
-}
 
 /** What runAgent needs of the protocol for a playground turn: the limits (settings) and, orchestrated, the session's skills. */
 export function protocolOptions(env: EnvSource, mode: DisclosureMode, activeSkills: string[]): Pick<AgentRunOptions, "maxLoadedSkills" | "maxActivationDepth" | "activeSkills"> {

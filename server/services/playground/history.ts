@@ -3,9 +3,12 @@
 // skills) come from `turnListing` when the person opens them, a tool call's long output (a SKILL.md) from
 // `toolOutput` when the person opens the call, and what the turn's row already holds is not sent twice (the answer
 // as its message event and its streamed text, the costs again in run_finished).
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { playgroundMessages } from "../../../db/schema";
 import type { AgentEvent, DisclosureMode, ListingInfo } from "../../runtime/agent";
-import { readableSession, turnRecord, type Actor, type PlaygroundMessage } from "./sessions";
+import { processWide } from "../../process-wide";
+import { messageOf, readableSession, turnRecord, type Actor, type PlaygroundMessage } from "./sessions";
 import { PlaygroundError, type HistoryEvent, type ListingSummary, type StreamEvent, type TurnRecord } from "./types";
 
 type RunStarted = Extract<AgentEvent, { type: "run_started" }>;
@@ -48,8 +51,58 @@ function answersNext(events: StreamEvent[], from: number): boolean {
   return false;
 }
 
-export function historyMessages(messages: PlaygroundMessage[]): HistoryMessage[] {
-  return messages.map(({ record, ...m }) => (record ? { ...m, record: { ...record, events: historyEvents(record.events, m.content) } } : m));
+const historyMessage = ({ record, ...m }: PlaygroundMessage): HistoryMessage => (record ? { ...m, record: { ...record, events: historyEvents(record.events, m.content) } } : m);
+
+/**
+ * Rows kept as the history sends them, per database, with their session (a row id met under another session is read
+ * again); the oldest go first past this many (a turn's two rows are 5-25 KB kept).
+ */
+const MAX_KEPT_ROWS = 4_000;
+const READ_SLICE = 500;
+const keptRows = processWide("playgroundHistoryRows", () => new WeakMap<Db, Map<number, { sessionId: string; message: HistoryMessage }>>());
+
+/** Keeps a message this server has just stored (and committed), so the page's next read needs no read of it. */
+export function keepHistoryRow(db: Db, sessionId: string, message: PlaygroundMessage): void {
+  keepRow(keptOf(db), message.id, sessionId, historyMessage(message));
+}
+
+function keptOf(db: Db): Map<number, { sessionId: string; message: HistoryMessage }> {
+  let kept = keptRows().get(db);
+  if (!kept) keptRows().set(db, (kept = new Map()));
+  return kept;
+}
+
+function keepRow(kept: Map<number, { sessionId: string; message: HistoryMessage }>, id: number, sessionId: string, message: HistoryMessage): void {
+  kept.set(id, { sessionId, message });
+  if (kept.size > MAX_KEPT_ROWS) kept.delete(kept.keys().next().value as number);
+}
+
+/**
+ * A session's history as playground.get sends it, from one read of its rows without their records; each row's record
+ * is read, parsed and shaped once and kept by row id: a message row never changes once written (it goes only with its
+ * session), and the page reads the whole history again after every turn, which parsed every record (40 KB a turn
+ * over 600 skills) each time. The kept messages are shared: callers must not change them.
+ */
+export async function sessionHistory(db: Db, sessionId: string): Promise<HistoryMessage[]> {
+  const m = playgroundMessages;
+  const rows = await db.select({ id: m.id }).from(m).where(eq(m.sessionId, sessionId)).orderBy(asc(m.id));
+  const kept = keptOf(db);
+  const mine = new Map<number, HistoryMessage>();
+  const unmet: number[] = [];
+  for (const { id } of rows) {
+    const k = kept.get(id);
+    if (k?.sessionId === sessionId) mine.set(id, k.message);
+    else unmet.push(id);
+  }
+  for (let i = 0; i < unmet.length; i += READ_SLICE) {
+    for (const r of await db.select().from(m).where(inArray(m.id, unmet.slice(i, i + READ_SLICE)))) {
+      const message = historyMessage(messageOf(r));
+      mine.set(r.id, message);
+      keepRow(kept, r.id, sessionId, message);
+    }
+  }
+  // A row removed between the two reads (its session deleted) is left out.
+  return rows.flatMap(({ id }) => mine.get(id) ?? []);
 }
 
 /**

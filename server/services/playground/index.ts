@@ -27,10 +27,10 @@ export {
 } from "./sessions";
 import { processEnv } from "../../../env";
 export { listingPreview } from "./listing";
-export { historyMessages, turnListing, turnToolOutput } from "./history";
+export { sessionHistory, turnListing, turnToolOutput } from "./history";
 export { listingFor, warmTurnWorker } from "./turn-pool";
 export { startTurn, followTurn, stopTurn, settled } from "./turns";
-export { runningTurn, runningSessions } from "./turn-claims";
+export { runningTurn } from "./turn-claims";
 export type { TurnDeps } from "./turn-deps";
 
 /** Stops a running turn (waiting for it to end), then deletes the session, its messages and its scratch folder. */

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { playgroundMessages, playgroundSessions } from "../../../db/schema";
+import { playgroundMessages, playgroundSessions, turnClaims } from "../../../db/schema";
 import type { DataHome } from "../../config";
 import { DISCLOSURE_MODES, type DisclosureMode } from "../../runtime/agent";
 import { checkProviderChoice } from "./providers";
@@ -117,9 +117,19 @@ export async function createSession(db: Db, dataHome: DataHome, actor: Actor, se
   return toSession(row);
 }
 
-/** The user's own sessions, most recently used first. */
-export async function listSessions(db: Db, userId: string): Promise<PlaygroundSession[]> {
-  return (await db.select().from(playgroundSessions).where(eq(playgroundSessions.userId, userId)).orderBy(desc(playgroundSessions.updatedAt))).map(toSession);
+/**
+ * The user's own sessions, most recently used first, each saying whether a turn runs in it on any server (a live
+ * claim, turn-claims.ts: the list's badge), in one query.
+ */
+export async function listSessions(db: Db, userId: string): Promise<(PlaygroundSession & { running: boolean })[]> {
+  const now = Date.now();
+  const rows = await db
+    .select({ session: playgroundSessions, leaseUntil: turnClaims.leaseUntil })
+    .from(playgroundSessions)
+    .leftJoin(turnClaims, eq(turnClaims.sessionId, playgroundSessions.id))
+    .where(eq(playgroundSessions.userId, userId))
+    .orderBy(desc(playgroundSessions.updatedAt));
+  return rows.map((r) => ({ ...toSession(r.session), running: r.leaseUntil !== null && r.leaseUntil >= now }));
 }
 
 /**
@@ -165,29 +175,27 @@ export function removeScratch(dataHome: DataHome, sessionId: string): void {
 }
 
 export async function listMessages(db: Db, sessionId: string): Promise<PlaygroundMessage[]> {
-  return (await db
-    .select()
-    .from(playgroundMessages)
-    .where(eq(playgroundMessages.sessionId, sessionId))
-    .orderBy(asc(playgroundMessages.id)))
-    .map((r) => {
-      const role = r.role === "user" ? "user" : "assistant";
-      let parsed: unknown = null;
-      try {
-        parsed = r.events ? JSON.parse(r.events) : null;
-      } catch {
-        parsed = null;
-      }
-      return {
-        id: r.id,
-        turn: r.turn,
-        role,
-        content: r.content,
-        ...(parsed && role === "user" ? { request: parsed as RequestRecord } : {}),
-        ...(parsed && role === "assistant" ? { record: parsed as TurnRecord } : {}),
-        createdAt: r.createdAt,
-      };
-    });
+  return (await db.select().from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(asc(playgroundMessages.id))).map(messageOf);
+}
+
+/** A stored message row as the service reads it: its record parsed (a row whose record is not JSON has none). */
+export function messageOf(r: { id: number; turn: number; role: string; content: string; events: string | null; createdAt: number }): PlaygroundMessage {
+  const role = r.role === "user" ? "user" : "assistant";
+  let parsed: unknown = null;
+  try {
+    parsed = r.events ? JSON.parse(r.events) : null;
+  } catch {
+    parsed = null;
+  }
+  return {
+    id: r.id,
+    turn: r.turn,
+    role,
+    content: r.content,
+    ...(parsed && role === "user" ? { request: parsed as RequestRecord } : {}),
+    ...(parsed && role === "assistant" ? { record: parsed as TurnRecord } : {}),
+    createdAt: r.createdAt,
+  };
 }
 
 /** The record of one turn's answer (its assistant row), or null while it runs or when there is no such turn. */
@@ -203,11 +211,9 @@ export async function turnRecord(db: Db, sessionId: string, turn: number): Promi
   }
 }
 
-export async function nextTurn(db: Db, sessionId: string): Promise<number> {
-  const last = (await db.select({ turn: playgroundMessages.turn }).from(playgroundMessages).where(eq(playgroundMessages.sessionId, sessionId)).orderBy(desc(playgroundMessages.turn)).limit(1))[0];
-  return (last?.turn ?? 0) + 1;
-}
-
-export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<void> {
-  await db.insert(playgroundMessages).values({ sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() });
+/** Stores one message of a turn; resolves with it as a read gives it back (its record through JSON, with its id). */
+export async function appendMessage(db: Db, sessionId: string, turn: number, role: "user" | "assistant", content: string, events: RequestRecord | TurnRecord): Promise<PlaygroundMessage> {
+  const row = { sessionId, turn, role, content, events: JSON.stringify(events), createdAt: Date.now() };
+  const [made] = await db.insert(playgroundMessages).values(row).returning({ id: playgroundMessages.id });
+  return messageOf({ ...row, id: made!.id });
 }

@@ -12,7 +12,7 @@ import { turnClaims } from "../../../db/schema";
 import { repoRoot } from "../../config";
 import { ServiceError } from "../../domain/errors";
 import { useSkillsTestHome } from "../../test-support/test-home";
-import { createSession, followTurn, listMessages, runningSessions, runningTurn, settled, startTurn } from "./index";
+import { createSession, followTurn, listMessages, listSessions, runningTurn, settled, startTurn } from "./index";
 import { releaseEarlierClaims, renewClaims } from "./turn-claims";
 import { SERVER_ID } from "../server-id";
 import { useHeldModel } from "./test-support/held-model";
@@ -82,7 +82,7 @@ describe("a turn running on another server", () => {
     expect(await b.next()).toEqual({ started: { turn: 1, mode: "tool" } });
 
     expect(await runningTurn(h.db, s.id)).toMatchObject({ turn: 1, mode: "tool", elsewhere: true });
-    expect([...(await runningSessions(h.db, alice.id))]).toEqual([s.id]);
+    expect((await listSessions(h.db, alice.id)).filter((x) => x.running).map((x) => x.id)).toEqual([s.id]);
     const second = await refusal(startTurn(deps(env), alice, s.id, { request: "a second send through A" }));
     expect(second).toBeInstanceOf(ServiceError);
     expect(second).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already running/) });
@@ -91,7 +91,7 @@ describe("a turn running on another server", () => {
     expect(await b.next()).toEqual({ ended: true });
     await b.exited;
     expect(await runningTurn(h.db, s.id)).toBeNull();
-    expect(await runningSessions(h.db, alice.id)).toEqual(new Set());
+    expect((await listSessions(h.db, alice.id)).filter((x) => x.running)).toEqual([]);
     expect(await startTurn(deps(env), alice, s.id, { request: "the next send through A" })).toEqual({ turn: 2, mode: "tool" });
     expect(await settled(s.id)).toBe(true);
     expect((await listMessages(h.db, s.id)).map((m) => [m.turn, m.role, m.content])).toEqual([

@@ -11,7 +11,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import os from "node:os";
 import { and, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { playgroundSessions, turnClaims } from "../../../db/schema";
+import { turnClaims } from "../../../db/schema";
 import { processWide } from "../../process-wide";
 import type { DisclosureMode } from "../../runtime/agent";
 import { SERVER_ID, serverIdParts } from "../server-id";
@@ -47,16 +47,17 @@ export interface RunningTurnView {
 
 /**
  * Claims the session for a turn: the claim's token, or null when a live claim (a turn here or on another server)
- * holds it. An expired claim is removed first; two servers doing so at once still insert only one row.
+ * holds it. An expired claim is taken over in the same statement (its row made this claim's; the turn that held it
+ * finds at its next renewal that the row is another's); of two servers doing so at once, one gets the row.
  */
 export async function claimSession(db: Db, sessionId: string, mode: DisclosureMode): Promise<string | null> {
   const now = Date.now();
-  await db.delete(turnClaims).where(and(eq(turnClaims.sessionId, sessionId), lt(turnClaims.leaseUntil, now)));
   const claim = randomUUID();
+  const row = { claim, turn: null, mode, server: SERVER_ID, startedAt: now, leaseUntil: now + CLAIM_LEASE_MS };
   const made = await db
     .insert(turnClaims)
-    .values({ sessionId, claim, turn: null, mode, server: SERVER_ID, startedAt: now, leaseUntil: now + CLAIM_LEASE_MS })
-    .onConflictDoNothing()
+    .values({ sessionId, ...row })
+    .onConflictDoUpdate({ target: turnClaims.sessionId, set: row, setWhere: lt(turnClaims.leaseUntil, now) })
     .returning({ claim: turnClaims.claim });
   if (!made.length) return (await dropDeadHolder(db, sessionId)) ? claimSession(db, sessionId, mode) : null;
   const s = held();
@@ -203,16 +204,6 @@ export async function runningTurn(db: Db, sessionId: string): Promise<RunningTur
     .limit(1))[0];
   if (!row || row.turn === null) return null;
   return { turn: row.turn, mode: row.mode as DisclosureMode, startedAt: row.startedAt, server: row.server, elsewhere: !held().claims.has(row.claim) };
-}
-
-/** The user's sessions with a turn running on any server (the session list's badge), in one query. */
-export async function runningSessions(db: Db, userId: string): Promise<Set<string>> {
-  const rows = await db
-    .select({ sessionId: turnClaims.sessionId })
-    .from(turnClaims)
-    .innerJoin(playgroundSessions, eq(playgroundSessions.id, turnClaims.sessionId))
-    .where(and(eq(playgroundSessions.userId, userId), gte(turnClaims.leaseUntil, Date.now())));
-  return new Set(rows.map((r) => r.sessionId));
 }
 
 /**

@@ -7,15 +7,16 @@ import type { Db } from "../../../db/client";
 import type { AuditSink } from "../../runtime/audit/events";
 import { requestStop, watchStop } from "../stops";
 import { databaseUnreachableMessage, postgresUrl } from "../../../db/dialect";
-import type { ChatMessage, DisclosureMode, RunFinishReason } from "../../runtime/agent";
+import type { DisclosureMode, RunFinishReason } from "../../runtime/agent";
 import { processWide } from "../../process-wide";
-import { appendMessage, listMessages, nextTurn, ownSession, readableSession, touchSession, turnRecord, type Actor, type PlaygroundSession } from "./sessions";
+import { appendMessage, ownSession, readableSession, touchSession, turnRecord, type Actor, type PlaygroundMessage, type PlaygroundSession } from "./sessions";
 import { runInWorker } from "./turn-pool";
 import type { TurnJob } from "./turn-protocol";
 import { runTurnJob } from "./turn-run";
 import { PlaygroundError, type ClaimLapse, type StreamEvent, type StreamItem, type TurnRecord } from "./types";
 import { processEnv, setting } from "../../../env";
-import { sessionActiveSkills } from "./active-skills";
+import { keepAnswerFacts, turnContext } from "./turn-context";
+import { keepHistoryRow } from "./history";
 import type { TurnDeps } from "./turn-deps";
 import { claimSession, claimTurn, fenceClaim, onClaimLapse, releaseClaim, remoteTurnEnded, runningTurn } from "./turn-claims";
 import { inTransaction } from "../../../db/transaction";
@@ -55,17 +56,6 @@ const starting = processWide("playgroundTurnsStarting", () => new Set<string>())
 const releasing = processWide("playgroundClaimsReleasing", () => new Map<string, Promise<void>>());
 
 const busy = () => new PlaygroundError("CONFLICT", "A turn is already running in this session: wait for it to finish or stop it first");
-
-/** Conversation before `beforeTurn` (all of it when undefined), as the model saw it: requests and answers. */
-async function historyOf(db: Db, sessionId: string, beforeTurn?: number): Promise<ChatMessage[]> {
-  const out: ChatMessage[] = [];
-  for (const m of (await listMessages(db, sessionId))) {
-    if (beforeTurn !== undefined && m.turn >= beforeTurn) continue;
-    if (m.role === "user") out.push({ role: "user", content: m.content });
-    else if (m.record?.reason === "answered" && m.content) out.push({ role: "assistant", content: m.content });
-  }
-  return out;
-}
 
 const clip = (s: string) => (s.length > MAX_PERSISTED_TEXT ? `${s.slice(0, MAX_PERSISTED_TEXT)}\n… (${s.length - MAX_PERSISTED_TEXT} more characters not kept)` : s);
 
@@ -119,20 +109,22 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
   const turns = running();
   let request = input.request?.trim() ?? "";
   let beforeTurn: number | undefined;
+  // The session's rows, read once for the whole start (its records only where this server has not met them).
+  const context = await turnContext(deps.db, sessionId);
   if (input.replayOf !== undefined) {
-    const original = (await listMessages(deps.db, sessionId)).find((m) => m.turn === input.replayOf && m.role === "user");
-    if (!original) throw new PlaygroundError("NOT_FOUND", `Turn ${input.replayOf} has no request to replay`);
-    request = original.content;
+    const original = context.requestOf(input.replayOf);
+    if (original === undefined) throw new PlaygroundError("NOT_FOUND", `Turn ${input.replayOf} has no request to replay`);
+    request = original;
     beforeTurn = input.replayOf;
   }
   if (!request) throw new PlaygroundError("BAD_REQUEST", "Write a request first");
   if (request.length > MAX_REQUEST) throw new PlaygroundError("BAD_REQUEST", `A request is limited to ${MAX_REQUEST} characters`);
   const mode = input.mode ?? session.mode;
 
-  const history = await historyOf(deps.db, sessionId, beforeTurn);
-  const activeBefore = await sessionActiveSkills(deps.db, sessionId, beforeTurn);
-  const turn = await nextTurn(deps.db, sessionId);
-  await appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) });
+  const history = context.history(beforeTurn);
+  const activeBefore = context.activeSkills(beforeTurn);
+  const turn = context.nextTurn;
+  keepHistoryRow(deps.db, sessionId, await appendMessage(deps.db, sessionId, turn, "user", request, { mode, ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}) }));
   await touchSession(deps.db, sessionId);
   await claimTurn(deps.db, claim, turn);
   const state: RunningTurn = {
@@ -180,19 +172,27 @@ async function beginTurn(deps: TurnDeps, actor: Actor, session: PlaygroundSessio
     record.events = persistable(state.items.map((i) => i.event));
     if (input.replayOf !== undefined) record.replayOf = input.replayOf;
     try {
-      await storedOnceAnswering(() =>
+      let stored: PlaygroundMessage | undefined;
+      await storedOnceAnswering((again) =>
         inTransaction(deps.db, async (tx) => {
+          stored = undefined; // a try that did not commit left its row id to nobody
           // A try before this one may have committed with its answer lost on the way back.
-          if (await turnRecord(tx, sessionId, turn)) return;
+          if (again && (await turnRecord(tx, sessionId, turn))) return;
           // Fenced: written only while the claim is still this turn's. A turn that lost it keeps only why it stopped:
           // another server may run the session now, and its turn must not find this one's answer or skills after it.
           // While the row is still its own, a whole answer is kept even if the claim lapsed as it waited to be stored.
           const lapsed = (await fenceClaim(tx, claim)) ? stoppedBy : (state.lapsed ?? "claim.taken");
           const kept = lapsed ? lapsedRecord(record, lapsed) : record;
-          await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
+          const message = await appendMessage(tx, sessionId, turn, "assistant", lapsed ? failureText(kept.reason, kept.error) : answer || stoppedText(state.items, record.reason) || failureText(record.reason, record.error), kept);
           await touchSession(tx, sessionId);
+          stored = message;
         }),
       );
+      // Committed: the session's next turn and the page's next read here take it without reading it back.
+      if (stored) {
+        keepAnswerFacts(deps.db, stored.id, sessionId, stored.record ?? null);
+        keepHistoryRow(deps.db, sessionId, stored);
+      }
     } catch {
       // The session was deleted while the turn ran: nothing left to keep it in.
     }
@@ -220,12 +220,12 @@ const STORE_FOR_MS = 5 * 60_000;
  * lapsed) while the database was away kept nothing, and the session showed its request without an answer or a
  * reason. Other failures are thrown as they are. Said once in the log while it waits, as one line.
  */
-async function storedOnceAnswering(write: () => Promise<void>): Promise<void> {
+async function storedOnceAnswering(write: (again: boolean) => Promise<void>): Promise<void> {
   const until = Date.now() + STORE_FOR_MS;
   let said = false;
-  for (;;) {
+  for (let again = false; ; again = true) {
     try {
-      return await write();
+      return await write(again);
     } catch (e) {
       const line = databaseUnreachableMessage(e);
       if (!line) throw e;

@@ -1,5 +1,7 @@
 import { TRPCError } from "@trpc/server";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { playgroundMessages } from "../../../../db/schema";
 import type { SessionUser } from "../../../auth";
 import { followTurn, listMessages, settled, warmTurnWorker, type HistoryEvent, type StreamEvent } from "../../../services/playground";
 import { playgroundWorld, RELEASE_SKILL } from "../../../services/playground/test-support/playground";
@@ -75,4 +77,35 @@ describe("playground history over a big catalog", () => {
     expect(code(await callerFor(w, null).playground.turnListing({ sessionId: s.id, turn: 3 }).catch((e: unknown) => e))).toBe("UNAUTHORIZED");
     expect(code(await alice.playground.turnListing({ sessionId: s.id, turn: TURNS + 1 }).catch((e: unknown) => e))).toBe("NOT_FOUND");
   }, 120_000);
+
+  it("playground.get reads each stored turn's record once, and none of a turn this server stored: later reads show the turns as first read or written", async () => {
+    w.skill("release-notes", RELEASE_SKILL.frontmatter, RELEASE_SKILL.body, RELEASE_SKILL.files);
+    const alice = callerFor(w, as("author", "alice"));
+    const s = await alice.playground.create({ title: "kept" });
+    const turn = async (request: string) => {
+      await alice.playground.send({ sessionId: s.id, request });
+      for await (const _ of (await followTurn(w.db, { id: "alice", role: "author" }, s.id))) void _;
+      await settled(s.id);
+    };
+    await turn("draft the release notes");
+    const first = (await alice.playground.get({ sessionId: s.id })).messages;
+    expect(first.map((m) => m.role)).toEqual(["user", "assistant"]);
+    // The stored records can no longer be read: a read that parsed them again would show turn 1 without its steps.
+    await w.db.update(playgroundMessages).set({ events: "{ not json" }).where(eq(playgroundMessages.sessionId, s.id));
+    await turn("draft them again");
+    const second = (await alice.playground.get({ sessionId: s.id })).messages;
+    expect(second.slice(0, 2)).toEqual(first);
+    expect(second.slice(2).map((m) => [m.turn, m.role, m.record?.reason])).toEqual([
+      [2, "user", undefined],
+      [2, "assistant", "answered"],
+    ]);
+    expect(second[3]!.record!.events.some((e) => e.type === "run_started")).toBe(true);
+    // A turn this server ran is kept as it stored it: the next read finds its rows without reading them.
+    await turn("and once more");
+    await w.db.update(playgroundMessages).set({ events: "{ not json" }).where(eq(playgroundMessages.sessionId, s.id));
+    const third = (await alice.playground.get({ sessionId: s.id })).messages;
+    expect(third.slice(0, 4)).toEqual(second);
+    expect(third[4]).toMatchObject({ turn: 3, role: "user", content: "and once more", request: { mode: "tool" } });
+    expect(third[5]!.record).toMatchObject({ reason: "answered" });
+  }, 60_000);
 });

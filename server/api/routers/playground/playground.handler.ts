@@ -4,16 +4,14 @@ import { requestTenant, tenantCaller } from "../../../services/tenants";
 import {
   createSession,
   followTurn,
-  historyMessages,
   listingFor,
-  listMessages,
   listSessions,
   playgroundOptions,
   readableSession,
   removeSession,
   renameSession,
-  runningSessions,
   runningTurn,
+  sessionHistory,
   startTurn,
   stopTurn,
   turnListing as turnListingOf,
@@ -28,17 +26,14 @@ const deps = (ctx: AuthedContext): TurnDeps => ({ db: ctx.db, dataHome: ctx.data
 export const options = ({ ctx }: { ctx: AuthedContext }) => playgroundOptions(ctx.db, ctx.dataHome, ctx.user);
 
 /** Each session says whether a turn runs in it, on whichever server (its claim in the database). */
-export const list = async ({ ctx }: { ctx: AuthedContext }) => {
-  const running = await runningSessions(ctx.db, ctx.user.id);
-  return (await listSessions(ctx.db, ctx.user.id)).map((s) => ({ ...s, running: running.has(s.id) }));
-};
+export const list = ({ ctx }: { ctx: AuthedContext }) => listSessions(ctx.db, ctx.user.id);
 
 export const get = async ({ ctx, input }: { ctx: AuthedContext; input: { sessionId: string } }) => {
   const session = await readableSession(ctx.db, ctx.user, input.sessionId);
   return {
     session,
     // Without what is only shown on demand (a listing's text and names: turnListing), so a long session stays small.
-    messages: historyMessages(await listMessages(ctx.db, session.id)),
+    messages: await sessionHistory(ctx.db, session.id),
     // On any server; `elsewhere` when another server runs it, and so has its live events.
     running: await runningTurn(ctx.db, session.id),
     canWrite: session.userId === ctx.user.id && ctx.user.role !== "viewer",
