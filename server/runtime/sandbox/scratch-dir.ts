@@ -59,7 +59,8 @@ export function realScratchFolder(scratchDir: string, abs: string): ScratchFolde
     return { problem: "missing" };
   }
   const rel = path.relative(scratchReal, real);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return { problem: "outside" };
+  // Only ".." itself or a path through it leaves: a folder named "..build" is inside.
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { problem: "outside" };
   if (!fs.statSync(real).isDirectory()) return { problem: "not-a-folder" };
   return { rel: rel.split(path.sep).join("/") };
 }
