@@ -9,6 +9,7 @@ import { CONTEXT_FLAGS, parseCommand } from "../args";
 import type { CliIO } from "../io";
 import { catalogConfigFrom } from "./skill-list";
 import { atOrAbove, CHECKS, DOCTOR_SEVERITIES, doctorCatalog, isDoctorSeverity, unknownCodes, type DoctorSeverity, type Finding, type SkillReport } from "../../runtime/doctor";
+import { relativeInside } from "../../runtime/registry/layers";
 import { layerRivals, resolveAll } from "../../runtime/registry/resolve";
 import { SkillIndex } from "../../runtime/registry/skill-index";
 import { findSkillDirs } from "../../runtime/skill/index";
@@ -106,8 +107,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     failing = failing.concat(atOrAbove(r.findings, failOn));
     if (values.json) io.out(jsonLine(r));
     else {
-      const rel = path.relative(io.cwd, r.dir);
-      io.out(textBlock(r, rel && !rel.startsWith("..") ? rel : r.dir));
+      const rel = relativeInside(io.cwd, r.dir);
+      io.out(textBlock(r, rel || r.dir));
     }
   }
   if (!values.json) {

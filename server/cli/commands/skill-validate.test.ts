@@ -105,12 +105,13 @@ describe("omniforge skill validate", () => {
 
 describe("paths in reports", () => {
   const io = (cwd: string) => ({ cwd }) as CliIO;
-  it("are relative below the current folder and absolute elsewhere", () => {
+  it("are relative below the current folder (a folder named ..hidden is below it) and absolute elsewhere", () => {
     expect(display("/home/ana/skills/a/SKILL.md", io("/home/ana"))).toBe("skills/a/SKILL.md");
     expect(display("/home/ana/skills/a", io("/home/ana/skills/a"))).toBe("/home/ana/skills/a");
     expect(display("/home/anabel/a/SKILL.md", io("/home/ana"))).toBe("/home/anabel/a/SKILL.md");
     expect(display("/other/a/SKILL.md", io("/home/ana"))).toBe("/other/a/SKILL.md");
-    expect(display("/home/ana/..hidden/SKILL.md", io("/home/ana"))).toBe("/home/ana/..hidden/SKILL.md");
+    expect(display("/home/ana/..hidden/SKILL.md", io("/home/ana"))).toBe("..hidden/SKILL.md");
+    expect(display("/home/ana/../bo/SKILL.md", io("/home/ana/x"))).toBe("/home/ana/../bo/SKILL.md");
     expect(display("/a/SKILL.md", io("/"))).toBe("a/SKILL.md");
   });
 });

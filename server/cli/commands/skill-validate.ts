@@ -9,6 +9,7 @@ import { chunkedWriter, type CliIO } from "../io";
 import { printable } from "../printable";
 import { count } from "../../domain/plural";
 // The modules, not the skill runtime's index (its frontmatter editor would load the YAML package at every start).
+import { relativeInside } from "../../runtime/registry/layers";
 import { checkSkillDir } from "../../runtime/skill/check";
 import { DEFAULT_MAX_DEPTH, findSkillDirs, insideSkillFolder } from "../../runtime/skill/discover";
 import type { RuleSet, SkillCheck } from "../../runtime/skill/types";
@@ -42,8 +43,8 @@ export function display(p: string, io: CliIO): string {
   // The usual case, a path written below the current folder (both absolute and normal): the rest of it, without
   // path.relative resolving both sides for every report (1.5% of the instructions of validating 600 skills).
   const below = p.length > cwd.length + 1 && p.startsWith(cwd) && p[cwd.length] === path.sep && !cwd.endsWith(path.sep);
-  const rel = below ? p.slice(cwd.length + 1) : path.relative(cwd, p);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+  const rel = below ? p.slice(cwd.length + 1) : relativeInside(cwd, p);
+  return rel || p;
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {

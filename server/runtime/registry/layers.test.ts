@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isInside, isSafeSegment, LAYER_ORDER, layerConfigFromEnv, makeLayerConfig, writableRoot } from "./layers";
+import { isInside, isSafeSegment, relativeInside, LAYER_ORDER, layerConfigFromEnv, makeLayerConfig, writableRoot } from "./layers";
 
 const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
 
@@ -49,6 +49,13 @@ describe("layer configuration", () => {
     expect(isInside("/a/b", "/a")).toBe(false);
     expect(isInside("/a/b", "/a/b/..x")).toBe(true);
     expect(isInside("/a/b", "/a/b/x/../..")).toBe(false);
+  });
+
+  it("relativeInside gives the rest of a path inside, null outside (a name beginning with two dots is inside)", () => {
+    expect(relativeInside("/a/b", "/a/b/..build/SKILL.md")).toBe("..build/SKILL.md");
+    expect(relativeInside("/a/b", "/a/b")).toBe("");
+    expect(relativeInside("/a/b", "/a/bc/x")).toBeNull();
+    expect(relativeInside("/a/b", "/a/b/../c")).toBeNull();
   });
 
   it("isInside answers as the resolved paths' segments do, for plain paths (compared as strings) and any others", () => {

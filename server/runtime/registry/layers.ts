@@ -207,3 +207,8 @@ export function isInside(parent: string, child: string): boolean {
   // "..x" is a name inside; only ".." itself or a path through it leaves.
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
+
+/** `child` relative to `parent` when it is inside it ("" for `parent` itself), null when it is not. For display. */
+export function relativeInside(parent: string, child: string): string | null {
+  return isInside(parent, child) ? path.relative(parent, child) : null;
+}

@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Db } from "../../../db/client";
 import type { DataHome } from "../../config";
-import { isSafeSegment, tenantView, type ResolveContext, type SkillEntry, type SkillIndex } from "../../runtime/registry";
+import { isSafeSegment, relativeInside, tenantView, type ResolveContext, type SkillEntry, type SkillIndex } from "../../runtime/registry";
 import { visibleTenants } from "../../domain/tenants";
 import { requestTenant, tenantCaller } from "../tenants/gate";
 import { assertUserInReach } from "../tenants/admin-reach";
@@ -95,16 +95,16 @@ export function scopeValues(entries: Iterable<SkillEntry>): { environments: stri
 /** The console user whose personal layer holds this entry (null for the shared layers and the CLI's own). */
 export function ownerOf(entry: Pick<SkillEntry, "layer" | "root">, dataHome: Places): string | null {
   if (entry.layer !== "personal") return null;
-  const rel = path.relative(path.join(dataHome.home, "users"), entry.root);
-  const parts = rel.split(path.sep);
-  return parts.length === 2 && parts[1] === "skills" && !rel.startsWith("..") ? parts[0]! : null;
+  const rel = relativeInside(path.join(dataHome.home, "users"), entry.root);
+  const parts = rel?.split(path.sep) ?? [];
+  return parts.length === 2 && parts[1] === "skills" ? parts[0]! : null;
 }
 
 /** A path a person can read without the machine's absolute prefix. */
 export function displayPath(dir: string, dataHome: Places): string {
-  const inProject = path.relative(dataHome.projectRoot, dir);
-  if (!inProject.startsWith("..") && !path.isAbsolute(inProject)) return `<project>/${inProject}`;
-  const inHome = path.relative(dataHome.home, dir);
-  if (!inHome.startsWith("..") && !path.isAbsolute(inHome)) return `<home>/${inHome}`;
+  const inProject = relativeInside(dataHome.projectRoot, dir);
+  if (inProject !== null) return `<project>/${inProject}`;
+  const inHome = relativeInside(dataHome.home, dir);
+  if (inHome !== null) return `<home>/${inHome}`;
   return dir;
 }
