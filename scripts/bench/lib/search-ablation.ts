@@ -27,6 +27,7 @@ export const ABLATIONS: Record<string, Partial<typeof TUNING>> = {
   "confidence does not scale the score": { floor: 1e6 },
   "no tags field": { boost: { ...TUNING.boost, tags: 0 } },
   "lead-ins read as the ask": { lead: 1 },
+  "no broader vocabulary": { vocabulary: 0 },
 };
 
 type Locate = string | ((rel: string) => string);

@@ -57,10 +57,11 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
     expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(10);
   });
 
-  // Measured: top-1 88.9%, top-3 96.4%, listed 99.3%, abstain recall 82% at precision 82%, 9 of 305 served abstained.
-  it("on all requests: first for 88%, top 3 for 96%, abstains on most no-skill requests while answering 95%+ of served ones", () => {
+  // Measured: top-1 89.2%, top-3 96.4%, listed 99.3%, abstain recall 82% at precision 82%, 7 of 305 served abstained
+  // (top-1 88.9% and 9 abstained before the broader vocabulary: vocabulary.ts).
+  it("on all requests: first for 89%, top 3 for 96%, abstains on most no-skill requests while answering 95%+ of served ones", () => {
     const m = run(cases, 8000);
-    expect(m.top1).toBeGreaterThanOrEqual(0.888);
+    expect(m.top1).toBeGreaterThanOrEqual(0.891);
     expect(m.top3).toBeGreaterThanOrEqual(0.96);
     expect(m.listed).toBeGreaterThanOrEqual(0.99);
     expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(0.95 * m.single);
@@ -70,10 +71,11 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
 
   // The abstention's operating point (server/runtime/search/abstention.ts), where it was set: the tune parts of the
   // first and third sets together answer 342 of 358 served requests and abstain on 57 of 70 no-skill ones. Measured on
-  // the first set's tune part: 222 of 229 served answered, abstained on 31 of 38.
-  it("on the first set's tune part: answers 222 of 229 served, abstains on 31 of 38", () => {
+  // the first set's tune part: 222 of 229 served answered, abstained on 31 of 38; 224 answered with the broader
+  // vocabulary (vocabulary.ts).
+  it("on the first set's tune part: answers 224 of 229 served, abstains on 31 of 38", () => {
     const m = run(cases.filter((c) => c.split === "tune"));
-    expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(222);
+    expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(224);
     expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(31);
   });
 
@@ -93,13 +95,14 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
       expect(new Set([...cases, ...second].map((c) => c.id)).size).toBe(cases.length + second.length);
     });
 
-    it("does not fall below what it reaches: first for 65%, top 3 for 80%, listed 99%, answers 95 of 120, abstains on 34 of 40", () => {
+    // With the broader vocabulary (vocabulary.ts): top-3 81.7%, 97 of 120 answered, abstained on 35 of 40.
+    it("does not fall below what it reaches: first for 65%, top 3 for 81%, listed 99%, answers 97 of 120, abstains on 35 of 40", () => {
       const m = run(second, 8000);
       expect(m.top1).toBeGreaterThanOrEqual(0.658);
-      expect(m.top3).toBeGreaterThanOrEqual(0.808);
+      expect(m.top3).toBeGreaterThanOrEqual(0.816);
       expect(m.listed).toBeGreaterThanOrEqual(0.99);
-      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(95);
-      expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(34);
+      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(97);
+      expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(35);
     });
   });
 
@@ -135,12 +138,13 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
       expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(10);
     });
 
-    // Measured: top-1 88.4%, top-3 93.0%, listed 98.4%, 121 of 129 served answered, abstained on 26 of 32 (top-3 92.2%
-    // and 120 answered before lead-ins were read apart: preamble.ts).
-    it("on its tune part: first for 88%, top 3 for 93%, listed 98%, answers 121 of 129 served, abstains on 26 of 32", () => {
+    // Measured: top-1 89.1%, top-3 94.6%, listed 98.4%, 121 of 129 served answered, abstained on 26 of 32 (top-3 92.2%
+    // and 120 answered before lead-ins were read apart: preamble.ts; top-1 88.4%, top-3 93.0% before the broader
+    // vocabulary: vocabulary.ts).
+    it("on its tune part: first for 89%, top 3 for 94%, listed 98%, answers 121 of 129 served, abstains on 26 of 32", () => {
       const m = run(third.filter((c) => c.split === "tune"), 8000);
-      expect(m.top1).toBeGreaterThanOrEqual(0.883);
-      expect(m.top3).toBeGreaterThanOrEqual(0.93);
+      expect(m.top1).toBeGreaterThanOrEqual(0.891);
+      expect(m.top3).toBeGreaterThanOrEqual(0.945);
       expect(m.listed).toBeGreaterThanOrEqual(0.984);
       expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(121);
       expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(26);
@@ -174,14 +178,14 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
     });
 
     // Measured on the first run: top-1 83.0%, top-3 92.5%, listed 99.0%, 169 of 200 served answered, abstained on 28
-    // of 40 (precision 47%).
-    it("does not fall below what it first reached: first for 82%, top 3 for 91.5%, listed 98%, answers 167 of 200, abstains on 27 of 40", () => {
+    // of 40 (precision 47%). With the broader vocabulary (vocabulary.ts): 172 answered, abstained on 29, top-3 92.0%.
+    it("does not fall below what it first reached: first for 82%, top 3 for 91.5%, listed 98%, answers 170 of 200, abstains on 28 of 40", () => {
       const m = run(fourth, 8000);
       expect(m.top1).toBeGreaterThanOrEqual(0.82);
       expect(m.top3).toBeGreaterThanOrEqual(0.915);
       expect(m.listed).toBeGreaterThanOrEqual(0.98);
-      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(167);
-      expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(27);
+      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(170);
+      expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(28);
     });
   });
 

@@ -28,16 +28,17 @@ describeNeeding(fixtures, "the one ranking on the request set over the real skil
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
   });
 
-  // Measured: top-1 93.2%, top-3 99.1%, answered 90.6%, abstain precision 82.8%, recall 66.7% (README).
-  it("ranks the right skill first for 93% of served requests and in the top 3 for 99%; abstains on most requests no skill serves", () => {
+  // Measured: top-1 94.0%, top-3 99.1%, answered 92.3%, abstain precision 85.7%, recall 66.7% (README; top-1 93.2%,
+  // answered 90.6%, precision 82.8% before the broader vocabulary: vocabulary.ts).
+  it("ranks the right skill first for 94% of served requests and in the top 3 for 99%; abstains on most requests no skill serves", () => {
     const m = run(cases);
-    expect(m.top1).toBeGreaterThanOrEqual(0.93);
+    expect(m.top1).toBeGreaterThanOrEqual(0.94);
     expect(m.top3).toBeGreaterThanOrEqual(0.99);
-    expect(m.answered).toBeGreaterThanOrEqual(0.9);
-    expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.82);
+    expect(m.answered).toBeGreaterThanOrEqual(0.92);
+    expect(m.abstainPrecision).toBeGreaterThanOrEqual(0.85);
     expect(m.abstainRecall).toBeGreaterThanOrEqual(0.66);
-    // Abstention (abstention.ts): 112 of 117 served answered, abstained on 24 of 36.
-    expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(112);
+    // Abstention (abstention.ts): 113 of 117 served answered, abstained on 24 of 36.
+    expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(113);
     expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(24);
   });
 

@@ -43,6 +43,8 @@ export const TUNING = {
    * in passing says less than one its summary carries (README: "Third pass").
    */
   bodyCredit: 0.3,
+  /** How much the broader vocabulary's equivalents count beside the core groups' (vocabulary.ts); 0: off. */
+  vocabulary: 1,
   /** Credit toward confidence of a word found only through a synonym in the summary fields. */
   synonymCredit: 0.5,
   /** How much confidence scales the score: score * (floor + confidence). */
@@ -243,11 +245,13 @@ export class SkillSearch {
     // Each request term's equivalents (a phrase's equivalents count for both its words).
     const equivalents = new Map<string, { term: string; credit: number }[]>();
     for (const x of expand(ownTerms)) {
-      const credit = Math.min(0.9, TUNING.synonymCredit * x.strength);
+      const strength = x.broad ? x.strength * TUNING.vocabulary : x.strength;
+      if (strength <= 0) continue;
+      const credit = Math.min(0.9, TUNING.synonymCredit * strength);
       for (const t of x.from.split(" ")) equivalents.set(t, [...(equivalents.get(t) ?? []), { term: x.term, credit }]);
       if (query.has(x.term) || TUNING.synonym <= 0) continue;
       const from = own.find((o) => o.term === x.from || x.from.endsWith(` ${o.term}`));
-      query.set(x.term, { weight: Math.min(0.9, TUNING.synonym * x.strength), word: from?.word ?? x.from, as: x.word, via: "synonym" });
+      query.set(x.term, { weight: Math.min(0.9, TUNING.synonym * strength), word: from?.word ?? x.from, as: x.word, via: "synonym" });
     }
     for (const { term, word } of own) {
       if (term.length < 5 || !/^[a-z]+$/.test(term)) continue;

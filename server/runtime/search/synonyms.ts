@@ -1,7 +1,9 @@
 // Words people type for things skills name differently: "spreadsheet" for xlsx, "slides" for pptx, "bug" for
 // debugging. Each request word also searches its equivalents, at a lower weight than the word itself, so a
-// skill that uses the person's own word still ranks first. Groups are general vocabulary, not skill names.
+// skill that uses the person's own word still ranks first. Groups are general vocabulary, not skill names: the core
+// ones here, the broader everyday vocabulary in vocabulary.ts (weighed apart: `TUNING.vocabulary`).
 import { terms } from "./text";
+import { VOCABULARY } from "./vocabulary";
 
 /**
  * Each group: words that stand for one another when a person asks for something. A group starting with "=" is
@@ -93,10 +95,15 @@ export interface Expansion {
   strength: number;
   /** The equivalent as a word (for explanations). */
   word: string;
+  /** Joined only by the broader vocabulary (vocabulary.ts), not by a core group: weighed apart (`TUNING.vocabulary`). */
+  broad: boolean;
 }
 
+/** An equivalent's strength, and whether only the broader vocabulary joins it. */
+type Link = { strength: number; broad: boolean };
+
 /** stem (or "stem stem" of a phrase) -> equivalent stems, with the strength of the strongest group that joins them. */
-let table: Map<string, Map<string, number>> | null = null;
+let table: Map<string, Map<string, Link>> | null = null;
 /** stem -> the group word it came from. */
 const wordOfStem = new Map<string, string>();
 
@@ -104,12 +111,18 @@ function stemsOf(phrase: string): string[] {
   return terms(phrase);
 }
 
-function build(): Map<string, Map<string, number>> {
-  const t = new Map<string, Map<string, number>>();
-  for (const raw of GROUPS) {
+function build(): Map<string, Map<string, Link>> {
+  const t = new Map<string, Map<string, Link>>();
+  // Core groups first: a pair a core group joins keeps its core strength whatever the broader vocabulary says.
+  const all = [...GROUPS.map((g) => ({ g, broad: false })), ...VOCABULARY.map((g) => ({ g, broad: true }))];
+  for (const { g: raw, broad } of all) {
     const strength = raw[0] === "=" ? 2 : raw[0] === "~" ? 0.6 : 1;
     const group = raw[0] === "=" || raw[0] === "~" ? raw.slice(1) : raw;
-    const join = (set: Map<string, number>, b: string) => set.set(b, Math.max(set.get(b) ?? 0, strength));
+    const join = (set: Map<string, Link>, b: string) => {
+      const had = set.get(b);
+      if (!had) set.set(b, { strength, broad });
+      else if (had.broad === broad && strength > had.strength) had.strength = strength;
+    };
     // Only single-word members expand (a phrase like "word document" is recognised as a bigram elsewhere).
     const single = group.map(stemsOf).filter((s) => s.length === 1).map((s) => s[0]!);
     group.forEach((w) => {
@@ -118,14 +131,14 @@ function build(): Map<string, Map<string, number>> {
     });
     const phrases = group.map(stemsOf).filter((s) => s.length > 1);
     for (const a of single) {
-      const set = t.get(a) ?? new Map<string, number>();
+      const set = t.get(a) ?? new Map<string, Link>();
       for (const b of single) if (b !== a) join(set, b);
       t.set(a, set);
     }
     // A phrase member ("pull request") expands to the single members when both its words are in the request.
     for (const p of phrases) {
       const key = p.join(" ");
-      const set = t.get(key) ?? new Map<string, number>();
+      const set = t.get(key) ?? new Map<string, Link>();
       for (const b of single) join(set, b);
       t.set(key, set);
     }
@@ -141,8 +154,12 @@ export function expand(requestTerms: string[]): Expansion[] {
   table ??= build();
   const have = new Set(requestTerms);
   const out = new Map<string, Expansion>();
-  const add = (from: string, set: Map<string, number> | undefined) => {
-    for (const [term, strength] of set ?? []) if (!have.has(term) && !out.has(term)) out.set(term, { from, term, strength, word: wordOfStem.get(term) ?? term });
+  const add = (from: string, set: Map<string, Link> | undefined) => {
+    for (const [term, { strength, broad }] of set ?? []) {
+      // A core group's reading wins over the broader vocabulary's, whichever request word comes first.
+      if (have.has(term) || (out.has(term) && (broad || !out.get(term)!.broad))) continue;
+      out.set(term, { from, term, strength, broad, word: wordOfStem.get(term) ?? term });
+    }
   };
   for (let i = 0; i < requestTerms.length; i++) {
     const t = requestTerms[i]!;
