@@ -24,8 +24,6 @@ export interface AnalyzedDoc {
   /** Distinct stems of the name field (name and folder name). */
   readonly nameField: readonly string[];
   readonly counts: FieldCounts;
-  /** The whole body, for passages (passages.ts). */
-  readonly source: string;
 }
 
 export function analyzeDoc(doc: SearchDoc): AnalyzedDoc {
@@ -45,6 +43,5 @@ export function analyzeDoc(doc: SearchDoc): AnalyzedDoc {
     pairs,
     nameField: [...new Set(fields[0])],
     counts: fieldCounts(fields, FIELDS.length),
-    source: doc.source ?? "",
   };
 }

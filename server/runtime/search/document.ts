@@ -20,8 +20,6 @@ export interface SearchDoc {
   headings: string;
   tags: string;
   body: string;
-  /** The whole body as written (passages.ts splits it on first need); absent where only the summary is searched. */
-  source?: string;
 }
 
 /** Body characters indexed per skill: the opening of a long body carries its topic; the rest mostly examples. */
@@ -59,6 +57,5 @@ export function docFor(entry: Pick<SkillEntry, "id" | "name" | "description" | "
     headings: heads.join("\n"),
     tags: entry.tags.join(" "),
     body: bodyText(body.length > MAX_BODY_CHARS ? body.slice(0, MAX_BODY_CHARS) : body),
-    source: body,
   };
 }

@@ -8,7 +8,6 @@ import { abstainReason, type AbstentionInput } from "./abstention";
 import { analyzeDoc, type AnalyzedDoc, STRONG } from "./analyze";
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
 import { FieldedIndex, type FieldParams } from "./fielded";
-import { rerankByPassages } from "./passages";
 import { splitLead } from "./preamble";
 import { nearSpellings } from "./spelling";
 import { explain, type MatchedWord } from "./why";
@@ -48,11 +47,6 @@ export const TUNING = {
   synonymCredit: 0.5,
   /** How much confidence scales the score: score * (floor + confidence). */
   floor: 4,
-  /**
-   * Passage evidence (passages.ts): the first `depth` hits' scores × (1 + weight × the share of the request their
-   * body's best passage, plus `second` × the next best, covers); weight 0: off (README: "Seventh pass").
-   */
-  passage: { weight: 0, depth: 10, second: 0.5 },
 };
 
 /** The summary fields as a field mask (bit i: FIELDS[i]). */
@@ -344,7 +338,6 @@ export class SkillSearch {
       return { doc, score, confidence, evidence, masks, phrases, namesSkill };
     });
     scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
-    if (TUNING.passage.weight > 0) rerankByPassages(scored, qterms.map((t) => ({ term: t, weight: query.get(t)!.weight * this.index.idf(t) })), TUNING.passage);
 
     // Explanations are built when read (getters): a listing ranks hundreds of hits and shows the words of a few.
     const hits: SearchHit[] = scored.slice(0, limit).map(
