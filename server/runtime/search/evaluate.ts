@@ -40,6 +40,12 @@ export const CATALOG_REQUESTS_3_FILE = path.join(import.meta.dirname, "catalog-r
  * ranking's tuning, and committed before it was first measured: all of it held out, never tuned on.
  */
 export const CATALOG_REQUESTS_4_FILE = path.join(import.meta.dirname, "catalog-requests-4.jsonl");
+/**
+ * A fifth set over the same catalog, its skills drawn at random before any request was written
+ * (scripts/sample-request-set.ts, seed 5) so that skills hard to ask for count as often as easy ones, and committed
+ * before it was first measured: all of it held out, never tuned on.
+ */
+export const CATALOG_REQUESTS_5_FILE = path.join(import.meta.dirname, "catalog-requests-5.jsonl");
 
 export function loadRequests(file = REQUESTS_FILE): RequestCase[] {
   return fs
