@@ -45,7 +45,7 @@ function rowsOf(search: SkillSearch, cases: RequestCase[], set: string): Row[] {
     let input: AbstentionInput | undefined;
     search.search(c.request, { decide: (x) => ((input = x), undefined) });
     // No hit at all: abstained on by any decision; kept as a row with no evidence.
-    input ??= { searched: search.size, best: "", confidence: 0, evidence: 0, score: 0, nextScore: 0, phrase: false, words: [] };
+    input ??= { searched: search.size, best: "", confidence: 0, evidence: 0, score: 0, nextScore: 0, words: [] };
     return { set, served: c.expect !== null, input, signals: signalsOf(input) };
   });
 }

@@ -93,8 +93,8 @@ function figures(entries: SkillEntry[], cases: RequestCase[], root: Locate, more
   };
 }
 
-/** BM25 over name and description alone: no body, headings, synonyms, pairs, spellings or confidence. */
-const PLAIN_BM25: Partial<typeof TUNING> = { boost: { name: 1, description: 1, headings: 0, tags: 0, body: 0 }, synonym: 0, phrase: 0, name: 0, prefix: 0, spelling: 0, floor: 1e6, recent: 0 };
+/** BM25 over name and description alone: no body, headings, synonyms, spellings or confidence. */
+const PLAIN_BM25: Partial<typeof TUNING> = { boost: { name: 1, description: 1, headings: 0, tags: 0, body: 0 }, synonym: 0, name: 0, prefix: 0, spelling: 0, floor: 1e6, recent: 0 };
 
 /**
  * Lexical and hybrid side by side on the hold-out part, when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL

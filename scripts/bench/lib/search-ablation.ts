@@ -21,7 +21,6 @@ export function withTuning<T>(over: Partial<typeof TUNING>, f: () => T): T {
 export const ABLATIONS: Record<string, Partial<typeof TUNING>> = {
   "no synonyms": { synonym: 0, synonymCredit: 0 },
   "no near spellings": { spelling: 0 },
-  "no pair bonus": { phrase: 0 },
   "no name bonus": { name: 0 },
   "no name prefixes": { prefix: 0 },
   "confidence does not scale the score": { floor: 1e6 },

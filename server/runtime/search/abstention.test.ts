@@ -68,7 +68,7 @@ describe("the abstention decision", () => {
   });
 
   it("every signal is a finite number, also for a best hit with no score and a request of no words", () => {
-    const bare: AbstentionInput = { searched: 0, best: "x", confidence: 0, evidence: 0, score: 0, nextScore: 0, phrase: false, words: [] };
+    const bare: AbstentionInput = { searched: 0, best: "x", confidence: 0, evidence: 0, score: 0, nextScore: 0, words: [] };
     const s = signalsOf(bare);
     for (const name of SIGNALS) expect(Number.isFinite(s[name]), name).toBe(true);
     expect(abstainReason(bare)).toMatch(/carries only 0%/);

@@ -24,13 +24,11 @@ export interface AbstentionInput {
   evidence: number;
   score: number;
   nextScore: number;
-  /** A request word pair found as a pair in the best hit's summary fields. */
-  phrase: boolean;
   words: WordSeen[];
 }
 
 /** The signals the decision weighs, each a number computed once per search. */
-export const SIGNALS = ["confidence", "common", "lacking", "unknown", "margin", "rarest", "length", "summaryWords", "bodyOnly", "phrase", "skills", "concentration", "rest"] as const;
+export const SIGNALS = ["confidence", "common", "lacking", "unknown", "margin", "rarest", "length", "summaryWords", "bodyOnly", "skills", "concentration", "rest"] as const;
 export type Signal = (typeof SIGNALS)[number];
 export type Signals = Record<Signal, number>;
 
@@ -68,7 +66,6 @@ export function signalsOf(x: AbstentionInput): Signals {
     length: Math.log(1 + x.words.length),
     summaryWords,
     bodyOnly: summaryWords === 0 ? 1 : 0,
-    phrase: x.phrase ? 1 : 0,
     skills: Math.log(Math.max(1, x.searched)),
     // How much of the evidence one word carries, and the confidence left without that word: a request answered
     // on the strength of one rare word ("calories in a banana") differs from one several words agree on.
@@ -132,7 +129,6 @@ const SAYS: Record<Signal, (s: Signals, x: AbstentionInput) => string> = {
   length: () => "matches too little of a long request",
   summaryWords: (s) => `has only ${s.summaryWords} of the request's words in its name, description, headings or tags`,
   bodyOnly: () => "matches the request only in its body",
-  phrase: () => "matches no pair of the request's words",
   skills: (_, x) => `is not enough among ${x.searched} skills`,
   concentration: () => "rests on a single word of the request",
   rest: () => "shares little with the request beyond a single word",

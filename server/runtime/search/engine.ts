@@ -30,8 +30,6 @@ export const TUNING = {
   lead: 0.2,
   /** Weight of a near spelling of a typed word no skill has ("pyhton" for python). */
   spelling: 0.8,
-  /** Bonus per request word pair found as a pair in the summary fields, times the pair's mean IDF. */
-  phrase: 1,
   /** Bonus when every word of the skill's name is in the request ("use the webmcpify skill"). */
   name: 2,
   /** Weight of name words the typed word begins ("webmcp" finds "webmcpify"); only for words of 5+ letters. */
@@ -77,8 +75,6 @@ export interface SearchHit {
   /** 0..1: the share of the request's rare words found in the skill's name, description, headings or tags. */
   confidence: number;
   matched: MatchedWord[];
-  /** Request word pairs found as pairs in the summary fields. */
-  phrases: string[];
   why: string;
 }
 
@@ -114,7 +110,6 @@ class Hit implements SearchHit {
     readonly description: string,
     readonly score: number,
     readonly confidence: number,
-    readonly phrases: string[],
     private readonly namesSkill: boolean,
     private readonly masks: Int32Array,
     private readonly qterms: string[],
@@ -124,7 +119,7 @@ class Hit implements SearchHit {
     return (this.m ??= matchedWords(this.masks, this.qterms, this.query));
   }
   get why(): string {
-    return (this.w ??= explain(this.matched, this.phrases, this.namesSkill, this.confidence));
+    return (this.w ??= explain(this.matched, this.namesSkill, this.confidence));
   }
 }
 
@@ -144,7 +139,7 @@ function matchedWords(masks: Int32Array, qterms: string[], query: Map<string, Qu
 export class SkillSearch {
   private index = new FieldedIndex(FIELDS.length);
   private docs = new Map<string, Stored>();
-  /** Documents per summary-field stem: the IDF behind phrase bonuses, and the words near spellings are read as. */
+  /** Documents per summary-field stem: the words near spellings are read as. */
   private df = new Map<string, number>();
   /** Name stems (for prefix matches: compound names such as webmcpify). */
   private nameDf = new Map<string, number>();
@@ -304,15 +299,6 @@ export class SkillSearch {
     const at = (t: string) => slot.get(t) ?? -1;
     const wanted = uniqueOwn.map((t) => ({ t, i: at(t), idf: this.index.idf(t), eq: (equivalents.get(t) ?? []).map((x) => ({ i: at(x.term), credit: x.credit })) }));
     const ownIdf = wanted.reduce((a, o) => a + o.idf, 0) || 1;
-    const ownPairs =
-      TUNING.phrase > 0
-        ? [...new Set(ownTerms.slice(1).map((t, i) => `${ownTerms[i]} ${t}`))]
-            .filter((p) => p.split(" ")[0] !== p.split(" ")[1])
-            .map((p) => {
-              const [x, y] = p.split(" ") as [string, string];
-              return { p, x: at(x), y: at(y), bonus: (TUNING.phrase * (this.idf(x) + this.idf(y))) / 2 };
-            })
-        : [];
     const scored = [...acc].map(([id, a]) => {
       const doc = this.docs.get(id)!;
       // Where each request term matched is in `a.masks` (a field mask per query term): no per-document look-ups.
@@ -329,23 +315,16 @@ export class SkillSearch {
         }
       }
       const confidence = Math.min(1, evidence / ownIdf);
-      let phraseBonus = 0;
-      const phrases: string[] = [];
-      for (const pp of ownPairs) {
-        if (!strongly(pp.x) || !strongly(pp.y) || !doc.pairs.has(pp.p)) continue;
-        phraseBonus += pp.bonus;
-        phrases.push(pp.p);
-      }
       let namesSkill = doc.nameTerms.length > 0;
       for (const t of doc.nameTerms) if (!ownSet.has(t)) namesSkill = false;
-      const score = (a.bm25 + phraseBonus + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
-      return { doc, score, confidence, evidence, masks, phrases, namesSkill };
+      const score = (a.bm25 + (namesSkill ? TUNING.name : 0)) * (TUNING.floor + confidence);
+      return { doc, score, confidence, evidence, masks, namesSkill };
     });
     scored.sort((a, b) => b.score - a.score || (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
 
     // Explanations are built when read (getters): a listing ranks hundreds of hits and shows the words of a few.
     const hits: SearchHit[] = scored.slice(0, limit).map(
-      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.phrases.map((p) => p.split(" ").map((t) => query.get(t)?.word ?? t).join(" ")), s.namesSkill, s.masks, qterms, query),
+      (s) => new Hit(s.doc.id, s.doc.name, s.doc.description, round(s.score), round(s.confidence), s.namesSkill, s.masks, qterms, query),
     );
     const best = scored[0];
     const next = scored[1];
@@ -358,7 +337,6 @@ export class SkillSearch {
           evidence: best.evidence,
           score: best.score,
           nextScore: next?.score ?? 0,
-          phrase: best.phrases.length > 0,
           words: wanted.map((o) => ({ idf: o.idf, df: this.index.df(o.t), found: best.masks[o.i]! & STRONG_MASK ? "summary" : best.masks[o.i] ? "body" : "none" })),
         })
       : "no skill's text contains any word of the request";

@@ -203,7 +203,6 @@ export function fuse(lexical: SearchResult, byMeaning: { id: string; similarity:
         score: Math.round(f.score * 1e5) / 1e5,
         confidence: lex?.confidence ?? 0,
         matched: lex?.matched ?? [],
-        phrases: lex?.phrases ?? [],
         why: `${lex ? `${lex.why}; ` : ""}found by ${parts}`,
       };
     });

@@ -1,5 +1,5 @@
 // A hit's explanation in words: which request words matched in which of the skill's fields, through what
-// (a synonym, a near spelling, an earlier turn), the pairs found as pairs, and the confidence.
+// (a synonym, a near spelling, an earlier turn), and the confidence.
 import { FIELDS, type SearchField } from "./document";
 
 export interface MatchedWord {
@@ -15,8 +15,8 @@ export interface MatchedWord {
 
 const FIELD_PHRASE: Record<SearchField, string> = { name: "name matches", description: "description matches", headings: "headings match", tags: "tags match", body: "body matches" };
 
-/** "name matches 'latency'; description matches 'p99', 'tail'; body matches 'qdrant'; phrase 'tail latency' (confidence 69%)". */
-export function explain(matched: MatchedWord[], phrases: string[], namesSkill: boolean, confidence: number): string {
+/** "name matches 'latency'; description matches 'p99', 'tail'; body matches 'qdrant' (confidence 69%)". */
+export function explain(matched: MatchedWord[], namesSkill: boolean, confidence: number): string {
   if (!matched.length) return "no word of the request appears in this skill";
   // Each word once, under the strongest field it matched; a word matched directly is not repeated as a synonym.
   const best = new Map<string, { field: SearchField; direct: boolean; as: string[]; note?: string }>();
@@ -38,7 +38,6 @@ export function explain(matched: MatchedWord[], phrases: string[], namesSkill: b
     byField.set(b.field, [...(byField.get(b.field) ?? []), label]);
   }
   const parts = FIELDS.filter((f) => byField.has(f)).map((f) => `${FIELD_PHRASE[f]} ${byField.get(f)!.join(", ")}`);
-  if (phrases.length) parts.push(`phrase ${phrases.map((p) => `'${p}'`).join(", ")}`);
   if (namesSkill) parts.push("the request names the skill");
   return `${parts.join("; ")} (confidence ${Math.round(confidence * 100)}%)`;
 }
