@@ -46,6 +46,12 @@ export const CATALOG_REQUESTS_4_FILE = path.join(import.meta.dirname, "catalog-r
  * before it was first measured: all of it held out, never tuned on.
  */
 export const CATALOG_REQUESTS_5_FILE = path.join(import.meta.dirname, "catalog-requests-5.jsonl");
+/**
+ * A sixth set over the same catalog, sampled and written as the fifth was (scripts/sample-request-set.ts, seed 6) by
+ * an engineer who had not looked at the ranking, and committed before it was first measured: all of it held out,
+ * never tuned on.
+ */
+export const CATALOG_REQUESTS_6_FILE = path.join(import.meta.dirname, "catalog-requests-6.jsonl");
 
 export function loadRequests(file = REQUESTS_FILE): RequestCase[] {
   return fs
