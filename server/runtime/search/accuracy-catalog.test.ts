@@ -233,8 +233,8 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
   });
 
   // The sixth set, sampled and written as the fifth was (scripts/sample-request-set.ts, seed 6) by an engineer who did not
-  // look at the ranking, and committed before it was measured. Only its shape is checked here, each part its own test,
-  // so that `-t "sixth"` runs no ranking on it; its figures are added once it has been measured.
+  // look at the ranking, and committed before it was measured. Its shape checks are tests of their own (they ran no
+  // ranking on it before it was measured, once); its first figures, less a request, are the floors of the last test.
   describe("the sixth request set, sampled then written, held out whole", () => {
     const sixth = loadRequests(CATALOG_REQUESTS_6_FILE);
     const served = sixth.filter((c) => c.expect !== null);
@@ -268,6 +268,20 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
     it("shares no id with the other sets", () => {
       const all = [...cases, ...[CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_4_FILE, CATALOG_REQUESTS_5_FILE].flatMap((f) => loadRequests(f)), ...sixth];
       expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
+    });
+
+    // Measured once, after the pair bonus was removed on the evidence of the other sets: top-1 82.9% (174/210), top-3
+    // 92.9% (195), listed 98.1% (206), 185 of 210 served answered, abstained on 32 of 45. With the pair bonus (the
+    // ranking before): 163 / 188, 188 answered, 35 abstained. The careful lexical ranker: 81.9% / 91.9%.
+    it("does not fall below what it first reached, less one request: first for 173 of 210, top 3 for 194, listed 205, answers 184, abstains on 31 of 45", () => {
+      const m = run(sixth, 8000);
+      const of = (x: number | undefined) => Math.round((x ?? 0) * m.single);
+      expect(m.single).toBe(210);
+      expect(of(m.top1)).toBeGreaterThanOrEqual(173);
+      expect(of(m.top3)).toBeGreaterThanOrEqual(194);
+      expect(of(m.listed)).toBeGreaterThanOrEqual(205);
+      expect(m.single - m.wrongAbstain).toBeGreaterThanOrEqual(184);
+      expect(Math.round(m.abstainRecall * m.none)).toBeGreaterThanOrEqual(31);
     });
   });
 
