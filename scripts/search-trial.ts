@@ -17,7 +17,7 @@ import { SkillIndex } from "../server/runtime/registry/skill-index";
 import type { SkillEntry } from "../server/runtime/registry/types";
 import { installCatalog, installedDir } from "../server/runtime/search/catalog";
 import { TUNING } from "../server/runtime/search/engine";
-import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_4_FILE, CATALOG_REQUESTS_5_FILE, CATALOG_REQUESTS_6_FILE, CATALOG_REQUESTS_FILE, loadRequests, measureRouting, type RequestCase } from "../server/runtime/search/evaluate";
+import { CATALOG_REQUESTS_2_FILE, CATALOG_REQUESTS_3_FILE, CATALOG_REQUESTS_4_FILE, CATALOG_REQUESTS_5_FILE, CATALOG_REQUESTS_6_FILE, CATALOG_REQUESTS_7_FILE, CATALOG_REQUESTS_FILE, loadRequests, measureRouting, type RequestCase } from "../server/runtime/search/evaluate";
 import { buildSearch } from "../server/runtime/search/follow";
 
 const args = process.argv.slice(2);
@@ -76,6 +76,7 @@ try {
     part("fourth", catalog, loadRequests(CATALOG_REQUESTS_4_FILE), at, false);
     part("fifth", catalog, loadRequests(CATALOG_REQUESTS_5_FILE), at, false);
     part("sixth", catalog, loadRequests(CATALOG_REQUESTS_6_FILE), at, false);
+    part("seventh", catalog, loadRequests(CATALOG_REQUESTS_7_FILE), at, false);
     part("39 held", realEntries, held(small), real, false);
   }
 } finally {
