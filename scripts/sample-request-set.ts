@@ -4,7 +4,7 @@
 // draw), kinds dealt round-robin. `--assemble SERVED NONE` then reads the written requests (SERVED: one JSON object a
 // line in draw order, {request, also?}; NONE: one {request} a line), interleaves them in a seeded shuffle and writes
 // the set's lines with their ids (PREFIX and a number) to catalog-requests-<set>.jsonl, or prints them without --set.
-// The defaults draw the fifth set (seed 5, 210 skills, ids g001...); the sixth is seed 6, 210, h.
+// The defaults draw the fifth set (seed 5, 210 skills, ids g001...); the sixth is seed 6, 210, h; the seventh seed 7, 210, i.
 // Run: node_modules/.bin/tsx scripts/sample-request-set.ts [--seed 6 --count 210]           (the draw: expect and kind a line)
 //      node_modules/.bin/tsx scripts/sample-request-set.ts --seed 6 --prefix h --set 6 --assemble served.jsonl none.jsonl
 import fs from "node:fs";
