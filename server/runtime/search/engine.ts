@@ -218,13 +218,6 @@ export class SkillSearch {
     return out;
   }
 
-  /** IDF of a stem over the summary fields: how much finding it there says. */
-  private idf(term: string): number {
-    const n = this.docs.size || 1;
-    const df = this.df.get(term) ?? 0;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  }
-
   /**
    * The request's terms with their weights: the ask's words, then synonyms, near spellings, prefixes, the lead-in's
    * words, earlier turns.
