@@ -1,6 +1,6 @@
 // What each addition to BM25F in the one ranking (server/runtime/search/engine.ts) brings, one switched off at a
 // time, on every request set. On the second catalog set (held out whole) this is measurement, never tuning: a part
-// may be removed or weakened because of it, no weight is chosen on it (README: "Third pass").
+// may be removed or weakened because of it, no weight is chosen on it (docs/search-tuning.md: "Third pass").
 import { TUNING } from "../../../server/runtime/search/engine";
 import { measureRouting, type RequestCase } from "../../../server/runtime/search/evaluate";
 import type { SkillSearch } from "../../../server/runtime/search/engine";

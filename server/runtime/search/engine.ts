@@ -3,7 +3,7 @@
 // turns at a lower weight, near spellings of words no skill has (typos), and a confidence (the share of the
 // request's rare words the skill's own summary fields carry) that decides when to abstain. Every hit says in words
 // which request words matched where. What was added on top of BM25F was kept only where it helped at 591 skills
-// and did not hurt the 39-skill set (README: "Tuning").
+// and did not hurt the 39-skill set (docs/search-tuning.md: "Tuning").
 import { abstainReason, type AbstentionInput } from "./abstention";
 import { analyzeDoc, type AnalyzedDoc, STRONG } from "./analyze";
 import { FIELDS, type SearchDoc, type SearchField } from "./document";
@@ -14,7 +14,7 @@ import { explain, type MatchedWord } from "./why";
 import { expand } from "./synonyms";
 import { terms, termsWithWords, wordOfStem } from "./text";
 
-/** The knobs of the ranking, tuned on the tune parts of both request sets (README: "Tuning"). */
+/** The knobs of the ranking, tuned on the tune parts of both request sets (docs/search-tuning.md: "Tuning"). */
 export const TUNING = {
   /** Field weights (BM25F): a field's occurrences count this much. */
   boost: { name: 3, description: 2, headings: 1, tags: 2, body: 0.5 } as Record<SearchField, number>,
@@ -38,7 +38,7 @@ export const TUNING = {
    * Credit toward confidence of a word found only in the body (summary fields count 1). 0.3 with the threshold below
    * reaches the issue's operating point on the tune parts of the first and third catalog sets (95.5% of served
    * requests answered, 81% of no-skill ones abstained on; 0.5 reaches 78% at best): a word a skill's body mentions
-   * in passing says less than one its summary carries (README: "Third pass").
+   * in passing says less than one its summary carries (docs/search-tuning.md: "Third pass").
    */
   bodyCredit: 0.3,
   /** How much the broader vocabulary's equivalents count beside the core groups' (vocabulary.ts); 0: off. */
