@@ -123,13 +123,18 @@ export function useSkillActions({ skillRef, buffers: b, status, invalidate, setC
   async function onRestore(v: VersionRow) {
     if (b.dirty.has(v.path)) return setError(`Save or undo your changes to ${v.path} before restoring a version of it.`);
     const cur = await diskText(v.path);
-    const r = await run(() => client.skill.restore.mutate({ id: v.id, baseDigest: cur.digest }));
+    // The restored text is loaded while still busy: the disk watch, free between the two, read the restore's own
+    // write as a change on disk and said so instead of this notice.
+    const r = await run(async () => {
+      const restored = await client.skill.restore.mutate({ id: v.id, baseDigest: cur.digest });
+      if (restored.status !== "conflict") await b.loadFile(v.path, true);
+      return restored;
+    });
     if (!r) return;
     if (r.status === "conflict") {
       setConflict(conflictOf(r));
       return;
     }
-    await b.loadFile(v.path, true);
     b.setOpenPath(v.path);
     setCompare(null);
     setNotice(`Restored ${v.path} from version #${v.id} (a new version).`);
