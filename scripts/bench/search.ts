@@ -99,10 +99,11 @@ function figures(entries: SkillEntry[], cases: RequestCase[], root: Locate, more
 const PLAIN_BM25: Partial<typeof TUNING> = { boost: { name: 1, description: 1, headings: 0, tags: 0, body: 0 }, synonym: 0, name: 0, prefix: 0, spelling: 0, floor: 1e6, recent: 0 };
 
 /**
- * Lexical and hybrid side by side on the hold-out part, when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL
- * name an endpoint (vectors kept in `home`, so a second bench run embeds only the requests).
+ * Lexical and hybrid side by side on every held-out set given (the hold-out quarter of `cases`, and the sets held out
+ * whole), when OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL name an endpoint (vectors kept in `home`, so a
+ * second bench run embeds only the requests).
  */
-async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Locate, home: string) {
+async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Locate, home: string, wholeSets: Record<string, RequestCase[]> = {}) {
   const url = process.env.OMNIFORGE_EMBEDDINGS_URL;
   const model = process.env.OMNIFORGE_EMBEDDINGS_MODEL;
   if (!url || !model) return { hybrid: "set OMNIFORGE_EMBEDDINGS_URL and OMNIFORGE_EMBEDDINGS_MODEL to compare", plumbing: await meaningPlumbing(entries, cases, home) };
@@ -111,18 +112,22 @@ async function sideBySide(entries: SkillEntry[], cases: RequestCase[], root: Loc
   const search = buildSearch(entries);
   const ranker = new HybridRanker(cfg, new VectorStore(home, cfg));
   const skills = entries.map((e) => ({ id: e.id, name: e.name, description: e.description, digest: e.digest }));
-  const held = cases.filter((c) => c.split === "holdout");
-  const fused = new Map<string, SearchResult>();
-  let fallback: string | undefined;
-  for (const c of held) {
-    const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }), skills);
-    fallback ??= h.fallback;
-    fused.set(c.request, h);
-  }
   const byId = new Map(entries.map((e) => [e.id, e]));
-  const lexical = measureRouting(entries, search, held, root);
-  const hybrid = measure(held, root, (request) => ({ dirs: fused.get(request)!.hits.map((h) => byId.get(h.id)!.dir), abstain: fused.get(request)!.abstain }));
-  return { holdout: { lexical: { top1: lexical.top1, top3: lexical.top3 }, hybrid: { top1: hybrid.top1, top3: hybrid.top3 }, ...(fallback ? { fallback } : {}) } };
+  let fallback: string | undefined;
+  const sets: Record<string, RequestCase[]> = { holdout: cases.filter((c) => c.split === "holdout"), ...wholeSets };
+  const out: Record<string, unknown> = {};
+  for (const [name, held] of Object.entries(sets)) {
+    const fused = new Map<string, SearchResult>();
+    for (const c of held) {
+      const h = await ranker.rank(c.request, search.search(c.request, { limit: RANKED_KEEP }), skills);
+      fallback ??= h.fallback;
+      fused.set(c.request, h);
+    }
+    const lexical = measureRouting(entries, search, held, root);
+    const hybrid = measure(held, root, (request) => ({ dirs: fused.get(request)!.hits.map((h) => byId.get(h.id)!.dir), abstain: fused.get(request)!.abstain }));
+    out[name] = { lexical: { top1: lexical.top1, top3: lexical.top3 }, hybrid: { top1: hybrid.top1, top3: hybrid.top3 } };
+  }
+  return { ...out, ...(fallback ? { fallback } : {}) };
 }
 
 /**
@@ -170,7 +175,8 @@ async function catalogSkills(home: string, project: string) {
   const entries = resolveAll(SkillIndex.build(makeLayerConfig({ home, projectRoot: project }))).skills.filter((e) => e.loadable);
   const cases = loadRequests(CATALOG_REQUESTS_FILE);
   const root = (rel: string) => installedDir(home, rel);
-  return { ...figures(entries, cases, root, { second: loadRequests(CATALOG_REQUESTS_2_FILE), third: loadRequests(CATALOG_REQUESTS_3_FILE), fourth: loadRequests(CATALOG_REQUESTS_4_FILE), fifth: loadRequests(CATALOG_REQUESTS_5_FILE), sixth: loadRequests(CATALOG_REQUESTS_6_FILE), seventh: loadRequests(CATALOG_REQUESTS_7_FILE) }), meaning: await sideBySide(entries, cases, root, home) };
+  const whole = { second: loadRequests(CATALOG_REQUESTS_2_FILE), fourth: loadRequests(CATALOG_REQUESTS_4_FILE), fifth: loadRequests(CATALOG_REQUESTS_5_FILE), sixth: loadRequests(CATALOG_REQUESTS_6_FILE), seventh: loadRequests(CATALOG_REQUESTS_7_FILE) };
+  return { ...figures(entries, cases, root, { ...whole, third: loadRequests(CATALOG_REQUESTS_3_FILE) }), meaning: await sideBySide(entries, cases, root, home, whole) };
 }
 
 function cliBatch(home: string, project: string, tmp: string) {

@@ -42,23 +42,41 @@ export async function embed(cfg: EmbeddingsConfig, inputs: string[]): Promise<nu
   return out;
 }
 
+/**
+ * A kept-alive connection the server closed while this process was busy (a long index build holds the thread past
+ * the server's idle timeout) fails the next request on it at once. Embedding is idempotent, so such a request is sent
+ * again once, on a new connection, before it counts as an outage.
+ */
+const STALE_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "UND_ERR_CLOSED"]);
+
 async function embedBatch(cfg: EmbeddingsConfig, inputs: string[]): Promise<number[][]> {
   const timeoutMs = cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(`${cfg.url.replace(/\/+$/, "")}/embeddings`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
-      body: JSON.stringify({ model: cfg.model, input: inputs.map((s) => s.slice(0, MAX_INPUT_CHARS)) }),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: "error",
-    });
-    text = await res.text();
-  } catch (e) {
-    const err = e as Error;
-    if (err.name === "TimeoutError" || err.name === "AbortError") throw new EmbeddingsError("embeddings.timeout", `no answer within ${Math.round(timeoutMs / 1000)} s`);
-    throw new EmbeddingsError("embeddings.http", `the request failed: ${err.message}`);
+  const signal = AbortSignal.timeout(timeoutMs);
+  let res: Response | undefined;
+  let text = "";
+  for (let attempt = 1; !res; attempt++) {
+    try {
+      res = await fetch(`${cfg.url.replace(/\/+$/, "")}/embeddings`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
+        body: JSON.stringify({ model: cfg.model, input: inputs.map((s) => s.slice(0, MAX_INPUT_CHARS)) }),
+        signal,
+        redirect: "error",
+      });
+      text = await res.text();
+    } catch (e) {
+      const err = e as Error;
+      if (err.name === "TimeoutError" || err.name === "AbortError") throw new EmbeddingsError("embeddings.timeout", `no answer within ${Math.round(timeoutMs / 1000)} s`);
+      // fetch says only "fetch failed"; its cause names what failed (ECONNREFUSED, a closed socket, a bad address).
+      const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const code = typeof cause?.code === "string" ? cause.code : "";
+      if (attempt === 1 && STALE_CONNECTION.has(code)) {
+        res = undefined;
+        continue;
+      }
+      const why = code || (typeof cause?.message === "string" ? cause.message : "");
+      throw new EmbeddingsError("embeddings.http", `the request failed: ${err.message}${why ? ` (${why})` : ""}`);
+    }
   }
   if (!res.ok) throw new EmbeddingsError("embeddings.http", `the server answered ${res.status}`);
   if (text.length > MAX_RESPONSE_BYTES) throw new EmbeddingsError("embeddings.response", "the answer is too large");

@@ -59,6 +59,16 @@ describe("hybrid ranking over a scripted embeddings server", () => {
     expect(r.hits[2]!.why).toMatch(/^found by meaning #2 \(similarity 0\.\d\d\)$/);
   });
 
+  it("a connection the server drops without an answer (a kept-alive socket it let go) is tried again at once: no outage", async () => {
+    server.mode = "drop-once";
+    const r = await ranker().rank(REQUEST, lexical());
+    expect(r.fallback).toBeUndefined();
+    expect(r.ranking).toBe("hybrid");
+    expect(r.hits[0]!.name).toBe("wetlab-assays");
+    // The skills' batch twice (dropped, then answered), then the request.
+    expect(server.calls).toEqual([SKILLS.length, SKILLS.length, 1]);
+  });
+
   it("embeds each skill once per SKILL.md digest, kept in the data home; a changed skill alone is embedded again", async () => {
     await ranker().rank(REQUEST, lexical());
     expect(server.calls).toEqual([4, 1]); // the four skills, then the request

@@ -17,8 +17,12 @@ export function vectorOf(text: string, dims = CONCEPTS.length): number[] {
   return Array.from({ length: dims }, (_, i) => 0.01 + (CONCEPTS[i] ?? []).filter((w) => t.includes(w)).length);
 }
 
-/** `other-model`: every vector one dimension shorter, as when another model is served under the same name. */
-export type ServerMode = "ok" | "error" | "hang" | "short-request-vectors" | "other-model";
+/**
+ * `other-model`: every vector one dimension shorter, as when another model is served under the same name.
+ * `drop-once`: the next request's connection is closed without an answer (a kept-alive socket the server let go),
+ * then "ok" again.
+ */
+export type ServerMode = "ok" | "error" | "hang" | "short-request-vectors" | "other-model" | "drop-once";
 
 export interface EmbeddingsServer {
   url: string;
@@ -38,6 +42,10 @@ export async function scriptedEmbeddings(): Promise<EmbeddingsServer> {
       const input = (JSON.parse(body) as { input: string[] }).input;
       state.calls.push(input.length);
       if (state.mode === "hang") return; // never answers: the client's timeout ends the wait
+      if (state.mode === "drop-once") {
+        state.mode = "ok";
+        return void req.socket.destroy();
+      }
       if (state.mode === "error") return void res.writeHead(500, { "content-type": "application/json" }).end('{"error":"model not loaded"}');
       // A single input is the request: in this mode its vector has one dimension less than the skills'.
       const dims = state.mode === "other-model" || (state.mode === "short-request-vectors" && input.length === 1) ? CONCEPTS.length - 1 : CONCEPTS.length;
